@@ -1,0 +1,3 @@
+module frontdesk
+
+go 1.26.8
