@@ -1,0 +1,198 @@
+package booking
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+)
+
+// Slots returns every slot offered on local dates first through last
+// (inclusive), sorted by Start and then ProviderID. now is the caller's clock;
+// it only feeds MinNotice and MaxAdvance. An invalid schedule (see
+// Schedule.Validate) or an empty range yields no slots.
+func Slots(s Schedule, first, last Date, now time.Time) []Slot {
+	if last.Before(first) || s.Validate() != nil {
+		return nil
+	}
+	firstDay, lastDay := first.unixDay(), last.unixDay()
+	q := newQuery(&s, firstDay, lastDay)
+	lo, hi := q.window(now)
+
+	order := make([]int, len(s.Providers))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(s.Providers[a].ID, s.Providers[b].ID) })
+
+	var hits []hit
+	var starts, buf []int64
+	for rank, i := range order {
+		p := &s.Providers[i]
+		if !p.OffersService {
+			continue
+		}
+		free := q.free(p)
+		starts = starts[:0]
+		for day := firstDay; day <= lastDay; day++ {
+			base, wd := day*secondsPerDay, weekdayOf(day)
+			for _, sh := range p.Shifts {
+				if sh.Weekday != wd {
+					continue
+				}
+				for m := int64(sh.Open) * 60; m < int64(sh.Close)*60; m += q.step {
+					buf = q.clock.appendInstants(buf[:0], base+m)
+					for _, t := range buf {
+						if t >= lo && t <= hi && contains(free, q.block(t)) {
+							starts = append(starts, t)
+						}
+					}
+				}
+			}
+		}
+		slices.Sort(starts) // overlapping shifts on one day interleave and may repeat
+		for _, t := range slices.Compact(starts) {
+			hits = append(hits, hit{t, rank})
+		}
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.rank, b.rank)
+	})
+	return q.slots(hits, order)
+}
+
+// hit is an offered start of the provider at position rank in ID order, so
+// sorting hits sorts slots by Start and then ProviderID.
+type hit struct {
+	t    int64
+	rank int
+}
+
+func (q *query) slots(hits []hit, order []int) []Slot {
+	out := make([]Slot, 0, len(hits))
+	day, date := int64(math.MinInt64), Date{}
+	for _, h := range hits {
+		if d := floorDiv(q.clock.wall(h.t), secondsPerDay); d != day {
+			day, date = d, dateFromUnixDay(d)
+		}
+		p := &q.s.Providers[order[h.rank]]
+		out = append(out, Slot{
+			ProviderID:   p.ID,
+			ProviderName: p.Name,
+			Date:         date,
+			Start:        time.Unix(h.t, 0).In(q.s.Zone),
+			End:          time.Unix(h.t+q.dur, 0).In(q.s.Zone),
+		})
+	}
+	return out
+}
+
+// query is the state one call shares across providers: the zone's clock and
+// the location's open time over the queried days plus enough padding for
+// blocks that reach into neighbouring days (overnight work, long buffers).
+type query struct {
+	s                        *Schedule
+	clock                    clock
+	from, to                 int64 // unix days whose working time is built
+	closed                   map[int64]bool
+	before, dur, after, step int64 // seconds
+	open                     []span
+}
+
+func newQuery(s *Schedule, firstDay, lastDay int64) *query {
+	q := &query{
+		s:      s,
+		before: seconds(s.Service.BufferBefore),
+		dur:    seconds(s.Service.Duration),
+		after:  seconds(s.Service.BufferAfter),
+		step:   s.step(),
+	}
+	q.from = firstDay - q.before/secondsPerDay - 2
+	q.to = lastDay + (q.dur+q.after)/secondsPerDay + 2
+	// Offsets stay within a day of UTC, so two days of slack on each side
+	// cover every instant of every local day in range.
+	q.clock = newClock(s.Zone, (q.from-2)*secondsPerDay, (q.to+3)*secondsPerDay)
+	if len(s.Closures) > 0 {
+		q.closed = make(map[int64]bool, len(s.Closures))
+		for _, d := range s.Closures {
+			q.closed[d.unixDay()] = true
+		}
+	}
+	for day := q.from; day <= q.to; day++ {
+		if q.closed[day] {
+			continue
+		}
+		for _, h := range s.Hours {
+			if h.Weekday == weekdayOf(day) {
+				q.open = append(q.open, q.wallSpan(day, h.Open, h.Close))
+			}
+		}
+	}
+	q.open = normalize(q.open)
+	return q
+}
+
+// wallSpan turns the wall range [open, close) minutes on a day into real time.
+func (q *query) wallSpan(day int64, open, close int) span {
+	base := day * secondsPerDay
+	return span{q.clock.reach(base + int64(open)*60), q.clock.reach(base + int64(close)*60)}
+}
+
+// block is the provider time a booking starting at t occupies.
+func (q *query) block(t int64) span { return span{t - q.before, t + q.dur + q.after} }
+
+// window returns the earliest and latest allowed start in whole seconds.
+func (q *query) window(now time.Time) (lo, hi int64) {
+	lo, hi = ceilSec(now.Add(q.s.Policy.MinNotice)), math.MaxInt64
+	if q.s.Policy.MaxAdvance > 0 {
+		hi = floorSec(now.Add(q.s.Policy.MaxAdvance))
+	}
+	return lo, hi
+}
+
+// shiftTime is the provider's shifts in real time, without their breaks when
+// withBreaks is set. Each break only cuts its own shift, so an overlapping
+// shift can cover it.
+func (q *query) shiftTime(p *Provider, withBreaks bool) []span {
+	var out, breaks []span
+	for day := q.from; day <= q.to; day++ {
+		for _, sh := range p.Shifts {
+			if sh.Weekday != weekdayOf(day) {
+				continue
+			}
+			x := q.wallSpan(day, sh.Open, sh.Close)
+			if !withBreaks || len(sh.Breaks) == 0 {
+				out = append(out, x)
+				continue
+			}
+			breaks = breaks[:0]
+			for _, b := range sh.Breaks {
+				breaks = append(breaks, q.wallSpan(day, b.Start, b.End))
+			}
+			out = subtract(out, []span{x}, normalize(breaks))
+		}
+	}
+	return normalize(out)
+}
+
+// working is where a block may lie before time off and bookings are removed.
+func (q *query) working(p *Provider) []span { return intersect(q.open, q.shiftTime(p, true)) }
+
+// free is working time minus time off and bookings.
+func (q *query) free(p *Provider) []span {
+	return subtract(nil, q.working(p), q.taken(p.TimeOff, p.Busy))
+}
+
+// taken merges absolute intervals into normalized spans.
+func (q *query) taken(lists ...[]Interval) []span {
+	var out []span
+	for _, ivs := range lists {
+		for _, iv := range ivs {
+			out = append(out, spanOf(iv))
+		}
+	}
+	return normalize(out)
+}

@@ -1,0 +1,113 @@
+package booking
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// ReasonCode says which rule removes a start. Explain checks the rules in the
+// order of the constants below and reports the first that fails: facts about
+// the calendar first (they hold whenever you ask), then conflicts, then the
+// policies that move with the clock.
+type ReasonCode string
+
+const (
+	ReasonInvalidSchedule   ReasonCode = "invalid_schedule"    // Schedule.Validate failed
+	ReasonUnknownProvider   ReasonCode = "unknown_provider"    // no such provider in the schedule
+	ReasonServiceNotOffered ReasonCode = "service_not_offered" // the provider does not do this service
+	ReasonClosed            ReasonCode = "closed"              // the location is closed (holiday or no hours) on the start's local date
+	ReasonOutsideHours      ReasonCode = "outside_hours"       // otherwise, the block leaves the location's opening hours
+	ReasonNotWorking        ReasonCode = "not_working"         // the block leaves the provider's shifts
+	ReasonBreak             ReasonCode = "break"               // the block touches a break
+	ReasonOffGrid           ReasonCode = "off_grid"            // the start is not on the slot grid of a shift
+	ReasonTimeOff           ReasonCode = "time_off"            // the block overlaps the provider's time off
+	ReasonBooked            ReasonCode = "booked"              // the appointment itself overlaps a booking
+	ReasonBuffer            ReasonCode = "buffer"              // only this service's buffers overlap a booking
+	ReasonNotice            ReasonCode = "notice"              // the start is sooner than now + MinNotice
+	ReasonBeyondAdvance     ReasonCode = "beyond_advance"      // the start is later than now + MaxAdvance
+	ReasonOK                ReasonCode = "ok"                  // offered
+)
+
+// Reason is Explain's answer: a stable code for programs and a message for
+// the owner, in the location's local time.
+type Reason struct {
+	Code    ReasonCode
+	Message string
+}
+
+// Explain tells why providerID is or is not offered a slot starting at start.
+// It applies exactly the rules of Slots, so it returns ReasonOK if and only if
+// Slots (over a range including start's local date) lists that start.
+func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
+	if err := s.Validate(); err != nil {
+		return Reason{ReasonInvalidSchedule, err.Error()}
+	}
+	i := slices.IndexFunc(s.Providers, func(p Provider) bool { return p.ID == providerID })
+	if i < 0 {
+		return Reason{ReasonUnknownProvider, fmt.Sprintf("provider %d does not work at this location", providerID)}
+	}
+	p := &s.Providers[i]
+	if !p.OffersService {
+		return Reason{ReasonServiceNotOffered, fmt.Sprintf("%s does not offer this service", p.Name)}
+	}
+	local := start.In(s.Zone)
+	date := DateOf(local)
+	day := date.unixDay()
+	q := newQuery(&s, day, day)
+	t := floorSec(start)
+	block := q.block(t)
+	hm := func(t int64) string { return time.Unix(t, 0).In(s.Zone).Format("15:04") }
+	blockText := hm(block.lo) + "–" + hm(block.hi)
+
+	if !contains(q.open, block) {
+		if q.closed[day] || !slices.ContainsFunc(s.Hours, func(h WeeklyHours) bool { return h.Weekday == date.Weekday() }) {
+			return Reason{ReasonClosed, fmt.Sprintf("the location is closed on %s %s", date.Weekday(), date)}
+		}
+		return Reason{ReasonOutsideHours, fmt.Sprintf("%s (buffers included) is outside the location's opening hours", blockText)}
+	}
+	if !contains(q.shiftTime(p, false), block) {
+		return Reason{ReasonNotWorking, fmt.Sprintf("%s is not working all of %s", p.Name, blockText)}
+	}
+	if !contains(q.working(p), block) {
+		return Reason{ReasonBreak, fmt.Sprintf("%s has a break during %s", p.Name, blockText)}
+	}
+	if !onGrid(p, local, q.step) {
+		return Reason{ReasonOffGrid, fmt.Sprintf("%s is not on the %d-minute slot grid of %s's shifts", local.Format("15:04:05"), q.step/60, p.Name)}
+	}
+	if x, ok := overlapping(q.taken(p.TimeOff), block); ok {
+		return Reason{ReasonTimeOff, fmt.Sprintf("%s is off from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
+	}
+	busy := q.taken(p.Busy)
+	if x, ok := overlapping(busy, span{t, t + q.dur}); ok {
+		return Reason{ReasonBooked, fmt.Sprintf("%s is booked from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
+	}
+	if x, ok := overlapping(busy, block); ok {
+		return Reason{ReasonBuffer, fmt.Sprintf("the service's buffers (%s) collide with %s's booking from %s to %s", blockText, p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
+	}
+	lo, hi := q.window(now)
+	if t < lo {
+		return Reason{ReasonNotice, fmt.Sprintf("bookings need %v notice; the earliest start now is %s", s.Policy.MinNotice, stamp(lo, s.Zone))}
+	}
+	if t > hi {
+		return Reason{ReasonBeyondAdvance, fmt.Sprintf("bookings open %v ahead; the latest start now is %s", s.Policy.MaxAdvance, stamp(hi, s.Zone))}
+	}
+	return Reason{ReasonOK, fmt.Sprintf("offered: %s at %s", p.Name, local.Format("2006-01-02 15:04 -07:00"))}
+}
+
+// onGrid reports whether local's wall time is a grid point of one of the
+// provider's shifts on that date, which is what makes it a candidate in Slots.
+func onGrid(p *Provider, local time.Time, step int64) bool {
+	if local.Nanosecond() != 0 {
+		return false
+	}
+	sec := int64(local.Hour()*3600 + local.Minute()*60 + local.Second())
+	return slices.ContainsFunc(p.Shifts, func(sh Shift) bool {
+		open, close := int64(sh.Open)*60, int64(sh.Close)*60
+		return sh.Weekday == local.Weekday() && open <= sec && sec < close && (sec-open)%step == 0
+	})
+}
+
+func stamp(t int64, zone *time.Location) string {
+	return time.Unix(t, 0).In(zone).Format("2006-01-02 15:04 -07:00")
+}

@@ -1,0 +1,251 @@
+package webhook
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Schedule lists, for each attempt of a delivery, how long to wait before
+// making it: s[0] is counted from the moment the event is enqueued, every
+// later s[i] from the end of attempt i. len(s) is the number of attempts.
+// The lead's outbox uses s[0] for the first attempt; NextAttempt covers the
+// rest.
+type Schedule []time.Duration
+
+// DefaultSchedule is SPEC §6's: immediately, 5 s, 5 min, 30 min, 2 h, 5 h,
+// 10 h, 14 h, 20 h, 24 h — ten attempts over about three days, so an
+// endpoint that is down over a weekend still gets its events.
+func DefaultSchedule() Schedule {
+	return Schedule{0, 5 * time.Second, 5 * time.Minute, 30 * time.Minute,
+		2 * time.Hour, 5 * time.Hour, 10 * time.Hour, 14 * time.Hour, 20 * time.Hour, 24 * time.Hour}
+}
+
+// maxStep bounds one step of a configured schedule. A longer wait is almost
+// certainly a typo ("240h" for "24h") and would outlive the delivery log's
+// default 30-day retention before anyone noticed.
+const maxStep = 7 * 24 * time.Hour
+
+// ErrInvalidSchedule is wrapped by every ParseSchedule error.
+var ErrInvalidSchedule = errors.New("invalid webhook retry schedule")
+
+// ParseSchedule parses the --webhook-retry-schedule flag: Go durations
+// separated by commas, e.g. "0s,1s,2s" for tests. Spaces around entries are
+// ignored. Each entry must be between 0 and 7 days.
+func ParseSchedule(v string) (Schedule, error) {
+	if strings.TrimSpace(v) == "" {
+		return nil, fmt.Errorf("%w: empty; want comma-separated durations such as \"0s,5s,5m\"", ErrInvalidSchedule)
+	}
+	parts := strings.Split(v, ",")
+	s := make(Schedule, len(parts))
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		d, err := time.ParseDuration(p)
+		switch {
+		case p == "":
+			return nil, fmt.Errorf("%w: entry %d is empty", ErrInvalidSchedule, i+1)
+		case err != nil:
+			return nil, fmt.Errorf("%w: entry %d %q is not a duration such as 5s, 30m or 2h", ErrInvalidSchedule, i+1, p)
+		case d < 0:
+			return nil, fmt.Errorf("%w: entry %d %q is negative", ErrInvalidSchedule, i+1, p)
+		case d > maxStep:
+			return nil, fmt.Errorf("%w: entry %d %q is longer than %s", ErrInvalidSchedule, i+1, p, formatStep(maxStep))
+		}
+		s[i] = d
+	}
+	return s, nil
+}
+
+// String formats s the way ParseSchedule reads it, so the flag's default
+// reads "0s,5s,5m,30m,2h,…" in --help.
+func (s Schedule) String() string {
+	parts := make([]string, len(s))
+	for i, d := range s {
+		parts[i] = formatStep(d)
+	}
+	return strings.Join(parts, ",")
+}
+
+// Set makes *Schedule a flag.Value.
+func (s *Schedule) Set(v string) error {
+	parsed, err := ParseSchedule(v)
+	if err != nil {
+		return err
+	}
+	*s = parsed
+	return nil
+}
+
+// Remaining is how long, at the schedule's nominal delays, a delivery whose
+// attempt number attempt just failed would keep retrying before exhausting
+// its schedule; the admin UI shows it as a failing endpoint's countdown.
+func (s Schedule) Remaining(attempt int) time.Duration {
+	var total time.Duration
+	for i := max(attempt, 1); i < len(s); i++ {
+		total += s[i]
+	}
+	return total
+}
+
+func formatStep(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "0s"
+	case d%time.Hour == 0:
+		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
+	case d%time.Minute == 0:
+		return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
+	case d%time.Second == 0:
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return d.String()
+}
+
+// Outcome is what one attempt produced, as far as scheduling cares.
+type Outcome struct {
+	// Status is the HTTP status code, or 0 when there was no response
+	// (DNS, connect, TLS, timeout, forbidden address).
+	Status int
+	// RetryAfter is the receiver's Retry-After, or 0 when absent: under the
+	// rules below a zero wait never changes the schedule, so "absent" and
+	// "retry now" need not be told apart.
+	RetryAfter time.Duration
+}
+
+// OutcomeOf reads an Outcome from a response; resp may be nil when the
+// request failed.
+func OutcomeOf(resp *http.Response, now time.Time) Outcome {
+	if resp == nil {
+		return Outcome{}
+	}
+	ra, _ := ParseRetryAfter(resp.Header.Get("Retry-After"), now)
+	return Outcome{Status: resp.StatusCode, RetryAfter: ra}
+}
+
+// Verdict says what the dispatcher does with a delivery after an attempt.
+type Verdict int
+
+const (
+	// Delivered: a 2xx. Done.
+	Delivered Verdict = iota + 1
+	// Retry: make another attempt at Decision.Next.
+	Retry
+	// Exhausted: the attempt failed and it was the schedule's last. The
+	// delivery has failed; the endpoint is deactivated if nothing reached
+	// it since this delivery began (SPEC §6) — the caller knows that.
+	Exhausted
+	// Gone: the receiver answered 410 Gone, its way of saying "stop". The
+	// endpoint is deactivated at once, whatever attempts remain.
+	Gone
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Delivered:
+		return "delivered"
+	case Retry:
+		return "retry"
+	case Exhausted:
+		return "exhausted"
+	case Gone:
+		return "gone"
+	}
+	return "Verdict(" + strconv.Itoa(int(v)) + ")"
+}
+
+// Decision is NextAttempt's answer. Next and Delay are set only for Retry.
+type Decision struct {
+	Verdict Verdict
+	Next    time.Time
+	Delay   time.Duration
+}
+
+// Tuning of NextAttempt; see its doc comment.
+const (
+	// Jitter spreads retries by ±20 % so that endpoints that failed
+	// together (one outage, thousands of deliveries) are not retried in
+	// one burst.
+	Jitter = 0.2
+	// MaxRetryAfter caps how far a receiver can push a retry out, with
+	// Retry-After or by slowing us down: a hostile or confused receiver
+	// must not park deliveries for months.
+	MaxRetryAfter = 24 * time.Hour
+	// SlowDownMin is the shortest wait after 429, 502 or 504.
+	SlowDownMin = 30 * time.Second
+)
+
+// NextAttempt decides what follows attempt number attempt (1-based; the
+// first attempt is 1) that ended at now with outcome o. It is pure: rnd
+// supplies the jitter (a value in [0, 1); nil means no jitter), so the
+// same inputs always give the same answer. The rules, in order:
+//
+//  1. 2xx → Delivered.
+//  2. 410 → Gone, even on the last attempt.
+//  3. attempt ≥ len(s) → Exhausted. Any other status (including 3xx,
+//     since redirects are not followed, and other 4xx) and no response at
+//     all count as failures.
+//  4. Otherwise Retry after s[attempt] (the wait before attempt+1),
+//     jittered to between 0.8× (rnd=0) and 1.2× (rnd=1) of it.
+//  5. 429, 502 and 504 mean the receiver or its proxy is overloaded:
+//     the wait becomes at least twice the jittered delay and at least 30 s.
+//  6. Retry-After (any status) is honoured as a lower bound: the wait is
+//     at least RetryAfter.
+//
+// The waits from rules 5 and 6 are capped at MaxRetryAfter; they can only
+// lengthen the jittered schedule delay, never shorten it, so a receiver can
+// neither make us hammer it nor push a retry further than 24 h past the
+// schedule's own step.
+func NextAttempt(s Schedule, attempt int, o Outcome, now time.Time, rnd func() float64) Decision {
+	attempt = max(attempt, 1) // a corrupt counter must not crash the dispatcher
+	switch {
+	case o.Status >= 200 && o.Status <= 299:
+		return Decision{Verdict: Delivered}
+	case o.Status == http.StatusGone:
+		return Decision{Verdict: Gone}
+	case attempt >= len(s):
+		return Decision{Verdict: Exhausted}
+	}
+	r := 0.5
+	if rnd != nil {
+		r = min(max(rnd(), 0), 1)
+	}
+	delay := time.Duration(math.Round(float64(s[attempt]) * (1 + Jitter*(2*r-1))))
+
+	var floor time.Duration
+	switch o.Status {
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusGatewayTimeout:
+		floor = max(2*delay, SlowDownMin)
+	}
+	floor = min(max(floor, o.RetryAfter), MaxRetryAfter)
+	delay = max(delay, floor)
+
+	return Decision{Verdict: Retry, Next: now.Add(delay), Delay: delay}
+}
+
+// ParseRetryAfter reads a Retry-After header in either form RFC 9110
+// allows: delay-seconds ("120") or an HTTP-date. A date in the past means
+// "now" (0, true). Anything else — empty, negative, fractional, garbage —
+// is ignored (0, false) rather than guessed at. Huge values saturate
+// instead of overflowing; NextAttempt caps them at MaxRetryAfter.
+func ParseRetryAfter(header string, now time.Time) (time.Duration, bool) {
+	h := strings.TrimSpace(header)
+	if h == "" {
+		return 0, false
+	}
+	if strings.Trim(h, "0123456789") == "" {
+		secs, err := strconv.ParseUint(h, 10, 64)
+		if err != nil || secs > uint64(math.MaxInt64/int64(time.Second)) {
+			return time.Duration(math.MaxInt64), true
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	t, err := http.ParseTime(h)
+	if err != nil {
+		return 0, false
+	}
+	return max(t.Sub(now), 0), true
+}

@@ -1,0 +1,183 @@
+package webhook
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+)
+
+// The published Standard Webhooks test vector quoted in SPEC §6.
+const (
+	vectorSecret    = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+	vectorID        = "msg_p5jXN8AQM9LWM0D4loKWxJek"
+	vectorUnix      = 1614265330
+	vectorBody      = `{"test": 2432232314}`
+	vectorSignature = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
+)
+
+func mustParseSecret(t testing.TB, s string) []byte {
+	t.Helper()
+	key, err := ParseSecret(s)
+	if err != nil {
+		t.Fatalf("ParseSecret(%q): %v", s, err)
+	}
+	return key
+}
+
+func mustNewSecret(t testing.TB) string {
+	t.Helper()
+	s, err := NewSecret()
+	if err != nil {
+		t.Fatalf("NewSecret: %v", err)
+	}
+	return s
+}
+
+func TestSignPublishedVector(t *testing.T) {
+	key := mustParseSecret(t, vectorSecret)
+	got := Sign(key, vectorID, time.Unix(vectorUnix, 0), []byte(vectorBody))
+	if got != vectorSignature {
+		t.Errorf("Sign(vector) = %q, want %q", got, vectorSignature)
+	}
+	// The zone of ts must not matter: only its Unix seconds are signed.
+	inTokyo := time.Unix(vectorUnix, 999_000_000).In(time.FixedZone("JST", 9*3600))
+	if got := Sign(key, vectorID, inTokyo, []byte(vectorBody)); got != vectorSignature {
+		t.Errorf("Sign(vector, other zone and sub-second part) = %q, want %q", got, vectorSignature)
+	}
+}
+
+func TestNewSecret(t *testing.T) {
+	s1, s2 := mustNewSecret(t), mustNewSecret(t)
+	if s1 == s2 {
+		t.Fatalf("two NewSecret calls both returned %q, want different secrets", s1)
+	}
+	for _, s := range []string{s1, s2} {
+		if !strings.HasPrefix(s, "whsec_") {
+			t.Errorf("NewSecret() = %q, want prefix whsec_", s)
+		}
+		raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(s, "whsec_"))
+		if err != nil {
+			t.Fatalf("NewSecret() = %q: not standard base64: %v", s, err)
+		}
+		if len(raw) != 32 {
+			t.Errorf("NewSecret() key is %d bytes, want 32", len(raw))
+		}
+		if key := mustParseSecret(t, s); !bytes.Equal(key, raw) {
+			t.Errorf("ParseSecret(NewSecret()) = %x, want %x", key, raw)
+		}
+	}
+}
+
+func TestParseSecret(t *testing.T) {
+	key32 := bytes.Repeat([]byte{7}, 32)
+	b64 := base64.StdEncoding.EncodeToString(key32)
+	tests := []struct {
+		name    string
+		in      string
+		want    []byte
+		wantErr string
+	}{
+		{name: "with prefix", in: "whsec_" + b64, want: key32},
+		{name: "without prefix", in: b64, want: key32},
+		{name: "empty", in: "", wantErr: "empty"},
+		{name: "prefix only", in: "whsec_", wantErr: "empty"},
+		{name: "not base64", in: "whsec_not*base64!", wantErr: "not standard base64"},
+		{name: "url alphabet", in: "whsec_" + base64.URLEncoding.EncodeToString(bytes.Repeat([]byte{0xfb}, 32)), wantErr: "not standard base64"},
+		{name: "too short", in: "whsec_" + base64.StdEncoding.EncodeToString(make([]byte, 16)), wantErr: "16 bytes"},
+		{name: "too long", in: "whsec_" + base64.StdEncoding.EncodeToString(make([]byte, 65)), wantErr: "65 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseSecret(tt.in)
+			if tt.wantErr != "" {
+				if err == nil {
+					t.Fatalf("ParseSecret(%q) = %x, want error containing %q", tt.in, got, tt.wantErr)
+				}
+				if !errors.Is(err, ErrInvalidSecret) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("ParseSecret(%q) error = %q, want ErrInvalidSecret containing %q", tt.in, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ParseSecret(%q): %v", tt.in, err)
+			}
+			if !bytes.Equal(got, tt.want) {
+				t.Errorf("ParseSecret(%q) = %x, want %x", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSignaturesVerifyWithStandardWebhooks checks our output against the
+// independent reference library, headers and all, as a receiver would.
+func TestSignaturesVerifyWithStandardWebhooks(t *testing.T) {
+	oldSecret, newSecret := mustNewSecret(t), mustNewSecret(t)
+	oldKey, newKey := mustParseSecret(t, oldSecret), mustParseSecret(t, newSecret)
+	body := []byte(`{"type":"booking.created","timestamp":"2026-03-01T09:00:00Z","data":{"id":"b_1"}}`)
+	now := time.Now()
+
+	tests := []struct {
+		name   string
+		keys   [][]byte
+		secret string
+		want   bool
+	}{
+		{name: "one key", keys: [][]byte{newKey}, secret: newSecret, want: true},
+		{name: "rotation, receiver holds new secret", keys: [][]byte{newKey, oldKey}, secret: newSecret, want: true},
+		{name: "rotation, receiver holds old secret", keys: [][]byte{newKey, oldKey}, secret: oldSecret, want: true},
+		{name: "receiver holds a secret we no longer sign with", keys: [][]byte{newKey}, secret: oldSecret, want: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := http.Header{}
+			SetHeaders(h, tt.keys, "evt_1", now, body)
+			if n := len(strings.Fields(h.Get(HeaderSignature))); n != len(tt.keys) {
+				t.Fatalf("signature header %q has %d signatures, want %d", h.Get(HeaderSignature), n, len(tt.keys))
+			}
+			wh, err := standardwebhooks.NewWebhook(tt.secret)
+			if err != nil {
+				t.Fatalf("standardwebhooks.NewWebhook: %v", err)
+			}
+			err = wh.Verify(body, h)
+			if got := err == nil; got != tt.want {
+				t.Errorf("Verify: got ok=%v (err %v), want ok=%v", got, err, tt.want)
+			}
+			if tt.want {
+				tampered := append(bytes.Clone(body), ' ')
+				if err := wh.Verify(tampered, h); err == nil {
+					t.Errorf("Verify(tampered body) = nil, want an error")
+				}
+			}
+		})
+	}
+}
+
+func TestSignatureHeaderBuiltFromSign(t *testing.T) {
+	k1, k2 := mustParseSecret(t, mustNewSecret(t)), mustParseSecret(t, mustNewSecret(t))
+	ts := time.Unix(1_700_000_000, 0)
+	body := []byte("{}")
+	want := Sign(k1, "evt_x", ts, body) + " " + Sign(k2, "evt_x", ts, body)
+	if got := SignatureHeader([][]byte{k1, k2}, "evt_x", ts, body); got != want {
+		t.Errorf("SignatureHeader = %q, want %q", got, want)
+	}
+	if got := SignatureHeader(nil, "evt_x", ts, body); got != "" {
+		t.Errorf("SignatureHeader(no keys) = %q, want empty", got)
+	}
+}
+
+func BenchmarkSign1KiB(b *testing.B) {
+	key := mustParseSecret(b, vectorSecret)
+	body := bytes.Repeat([]byte("a"), 1024)
+	ts := time.Unix(vectorUnix, 0)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Sign(key, vectorID, ts, body)
+	}
+}

@@ -1,0 +1,169 @@
+// Package db owns the SQLite file: opening it with the right pragmas, the embedded forward-only
+// migrations, the one transaction helper every write goes through, and the sqlc-generated
+// queries (db.go, models.go and *.sql.go are generated from ../queries; do not edit them).
+package db
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// FileName is the database file inside the data directory.
+const FileName = "frontdesk.db"
+
+// DB is the database: one writer connection, so writes queue in Go instead of fighting over the
+// file lock, and a small read pool that WAL lets run beside it (see PERFORMANCE.md).
+type DB struct {
+	Write *sql.DB
+	Read  *sql.DB
+	// W and R are the generated queries bound to the two pools. Use W only inside InTx or
+	// for single-statement writes; use R for everything that only reads.
+	W *Queries
+	R *Queries
+
+	path string
+}
+
+// Path returns the database file in dataDir.
+func Path(dataDir string) string { return filepath.Join(dataDir, FileName) }
+
+// Open opens (creating if needed) the database file at path and applies pending migrations.
+func Open(ctx context.Context, path string) (*DB, error) {
+	write, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	write.SetMaxOpenConns(1)
+	write.SetMaxIdleConns(1)
+	write.SetConnMaxIdleTime(0)
+	write.SetConnMaxLifetime(0)
+
+	if err := migrate(ctx, write); err != nil {
+		write.Close()
+		return nil, err
+	}
+
+	read, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	read.SetMaxOpenConns(2)
+	read.SetMaxIdleConns(2)
+	read.SetConnMaxIdleTime(0)
+	read.SetConnMaxLifetime(0)
+	return &DB{Write: write, Read: read, W: New(write), R: New(read), path: path}, nil
+}
+
+func dsn(path string, writer bool) string {
+	q := url.Values{}
+	for _, p := range []string{"busy_timeout(5000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)"} {
+		q.Add("_pragma", p)
+	}
+	if writer {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Close closes both pools.
+func (d *DB) Close() error {
+	return errors.Join(d.Read.Close(), d.Write.Close())
+}
+
+func migrationsFS() fs.FS {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		panic(err) // the embedded directory is fixed at build time
+	}
+	return sub
+}
+
+func migrate(ctx context.Context, conn *sql.DB) error {
+	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS())
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// Version reports the schema version, for `frontdesk migrate`.
+func (d *DB) Version(ctx context.Context) (int64, error) {
+	provider, err := goose.NewProvider(goose.DialectSQLite3, d.Write, migrationsFS())
+	if err != nil {
+		return 0, err
+	}
+	return provider.GetDBVersion(ctx)
+}
+
+// InTx runs fn inside one write transaction (BEGIN IMMEDIATE on the single writer connection)
+// and commits if fn returns nil. Every multi-statement write, and the webhook outbox rows that
+// go with it, goes through here.
+func (d *DB) InTx(ctx context.Context, fn func(q *Queries) error) error {
+	tx, err := d.Write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(d.W.WithTx(tx)); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// Backup writes a consistent copy of the live database to dest with VACUUM INTO. It reads one
+// WAL snapshot on a connection of its own, so writers keep going while it copies.
+func (d *DB) Backup(ctx context.Context, dest string) error {
+	conn, err := d.Read.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "VACUUM INTO ?", dest); err != nil {
+		return fmt.Errorf("backup to %s: %w", dest, err)
+	}
+	return nil
+}
+
+// IsConstraint reports whether err is SQLite refusing a write because a constraint or a trigger
+// raised msg (for example "slot_unavailable" or "UNIQUE constraint failed").
+func IsConstraint(err error, msg string) bool {
+	return err != nil && strings.Contains(err.Error(), msg)
+}
+
+// IsNotFound reports whether err means a query returned no row.
+func IsNotFound(err error) bool { return errors.Is(err, sql.ErrNoRows) }
+
+// Millis converts t to the schema's instant representation.
+func Millis(t time.Time) int64 { return t.UnixMilli() }
+
+// Time converts a stored instant back to a UTC time.
+func Time(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
+// NullMillis converts an optional instant for storage.
+func NullMillis(t *time.Time) sql.NullInt64 {
+	if t == nil {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: t.UnixMilli(), Valid: true}
+}
