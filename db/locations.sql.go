@@ -51,7 +51,7 @@ type CreateLocationParams struct {
 	UUID        string
 	Name        string
 	Active      bool
-	AddressJson string
+	AddressJSON string
 	Phone       sql.NullString
 	Email       string
 	Latitude    sql.NullFloat64
@@ -69,7 +69,7 @@ func (q *Queries) CreateLocation(ctx context.Context, arg CreateLocationParams) 
 		arg.UUID,
 		arg.Name,
 		arg.Active,
-		arg.AddressJson,
+		arg.AddressJSON,
 		arg.Phone,
 		arg.Email,
 		arg.Latitude,
@@ -87,7 +87,7 @@ func (q *Queries) CreateLocation(ctx context.Context, arg CreateLocationParams) 
 		&i.UUID,
 		&i.Name,
 		&i.Active,
-		&i.AddressJson,
+		&i.AddressJSON,
 		&i.Phone,
 		&i.Email,
 		&i.Latitude,
@@ -168,21 +168,7 @@ WHERE l.id = ?
 `
 
 type GetLocationRow struct {
-	ID          int64
-	UUID        string
-	Name        string
-	Active      bool
-	AddressJson string
-	Phone       sql.NullString
-	Email       string
-	Latitude    sql.NullFloat64
-	Longitude   sql.NullFloat64
-	Timezone    string
-	ImageURL    sql.NullString
-	ImageMap    sql.NullString
-	CountryID   int64
-	CreatedAt   int64
-	UpdatedAt   int64
+	Location    Location
 	CountryName string
 	CountryCode string
 }
@@ -191,21 +177,21 @@ func (q *Queries) GetLocation(ctx context.Context, id int64) (GetLocationRow, er
 	row := q.db.QueryRowContext(ctx, getLocation, id)
 	var i GetLocationRow
 	err := row.Scan(
-		&i.ID,
-		&i.UUID,
-		&i.Name,
-		&i.Active,
-		&i.AddressJson,
-		&i.Phone,
-		&i.Email,
-		&i.Latitude,
-		&i.Longitude,
-		&i.Timezone,
-		&i.ImageURL,
-		&i.ImageMap,
-		&i.CountryID,
-		&i.CreatedAt,
-		&i.UpdatedAt,
+		&i.Location.ID,
+		&i.Location.UUID,
+		&i.Location.Name,
+		&i.Location.Active,
+		&i.Location.AddressJSON,
+		&i.Location.Phone,
+		&i.Location.Email,
+		&i.Location.Latitude,
+		&i.Location.Longitude,
+		&i.Location.Timezone,
+		&i.Location.ImageURL,
+		&i.Location.ImageMap,
+		&i.Location.CountryID,
+		&i.Location.CreatedAt,
+		&i.Location.UpdatedAt,
 		&i.CountryName,
 		&i.CountryCode,
 	)
@@ -230,7 +216,7 @@ func (q *Queries) ListAllLocations(ctx context.Context) ([]Location, error) {
 			&i.UUID,
 			&i.Name,
 			&i.Active,
-			&i.AddressJson,
+			&i.AddressJSON,
 			&i.Phone,
 			&i.Email,
 			&i.Latitude,
@@ -366,38 +352,24 @@ func (q *Queries) ListLocationHoursFor(ctx context.Context, ids []int64) ([]Loca
 const listLocations = `-- name: ListLocations :many
 SELECT l.id, l.uuid, l.name, l.active, l.address_json, l.phone, l.email, l.latitude, l.longitude, l.timezone, l.image_url, l.image_map, l.country_id, l.created_at, l.updated_at, c.name AS country_name, c.code AS country_code
 FROM locations l JOIN countries c ON c.id = l.country_id
-WHERE ?3 IS NULL OR l.active = ?3
-ORDER BY l.id LIMIT ? OFFSET ?
+WHERE ?1 IS NULL OR l.active = ?1
+ORDER BY l.id LIMIT ?3 OFFSET ?2
 `
 
 type ListLocationsParams struct {
 	Active interface{}
-	Limit  int64
 	Offset int64
+	Limit  int64
 }
 
 type ListLocationsRow struct {
-	ID          int64
-	UUID        string
-	Name        string
-	Active      bool
-	AddressJson string
-	Phone       sql.NullString
-	Email       string
-	Latitude    sql.NullFloat64
-	Longitude   sql.NullFloat64
-	Timezone    string
-	ImageURL    sql.NullString
-	ImageMap    sql.NullString
-	CountryID   int64
-	CreatedAt   int64
-	UpdatedAt   int64
+	Location    Location
 	CountryName string
 	CountryCode string
 }
 
 func (q *Queries) ListLocations(ctx context.Context, arg ListLocationsParams) ([]ListLocationsRow, error) {
-	rows, err := q.db.QueryContext(ctx, listLocations, arg.Active, arg.Limit, arg.Offset)
+	rows, err := q.db.QueryContext(ctx, listLocations, arg.Active, arg.Offset, arg.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -406,21 +378,21 @@ func (q *Queries) ListLocations(ctx context.Context, arg ListLocationsParams) ([
 	for rows.Next() {
 		var i ListLocationsRow
 		if err := rows.Scan(
-			&i.ID,
-			&i.UUID,
-			&i.Name,
-			&i.Active,
-			&i.AddressJson,
-			&i.Phone,
-			&i.Email,
-			&i.Latitude,
-			&i.Longitude,
-			&i.Timezone,
-			&i.ImageURL,
-			&i.ImageMap,
-			&i.CountryID,
-			&i.CreatedAt,
-			&i.UpdatedAt,
+			&i.Location.ID,
+			&i.Location.UUID,
+			&i.Location.Name,
+			&i.Location.Active,
+			&i.Location.AddressJSON,
+			&i.Location.Phone,
+			&i.Location.Email,
+			&i.Location.Latitude,
+			&i.Location.Longitude,
+			&i.Location.Timezone,
+			&i.Location.ImageURL,
+			&i.Location.ImageMap,
+			&i.Location.CountryID,
+			&i.Location.CreatedAt,
+			&i.Location.UpdatedAt,
 			&i.CountryName,
 			&i.CountryCode,
 		); err != nil {
@@ -446,7 +418,7 @@ WHERE id = ?
 type UpdateLocationParams struct {
 	Name        string
 	Active      bool
-	AddressJson string
+	AddressJSON string
 	Phone       sql.NullString
 	Email       string
 	Latitude    sql.NullFloat64
@@ -463,7 +435,7 @@ func (q *Queries) UpdateLocation(ctx context.Context, arg UpdateLocationParams) 
 	_, err := q.db.ExecContext(ctx, updateLocation,
 		arg.Name,
 		arg.Active,
-		arg.AddressJson,
+		arg.AddressJSON,
 		arg.Phone,
 		arg.Email,
 		arg.Latitude,

@@ -86,7 +86,7 @@ type CartItem struct {
 	UnitPriceCents    int64
 	UnitDiscountCents sql.NullInt64
 	UnitDiscountType  sql.NullString
-	InstancesJson     string
+	InstancesJSON     string
 	Position          int64
 }
 
@@ -214,7 +214,7 @@ type Location struct {
 	UUID        string
 	Name        string
 	Active      bool
-	AddressJson string
+	AddressJSON string
 	Phone       sql.NullString
 	Email       string
 	Latitude    sql.NullFloat64
@@ -351,7 +351,7 @@ type Service struct {
 	IsVideo            bool
 	LocationID         sql.NullInt64
 	Favorite           bool
-	KeywordsJson       string
+	KeywordsJSON       string
 	CreatedAt          int64
 	UpdatedAt          int64
 }
@@ -391,7 +391,7 @@ type Transaction struct {
 type Webhook struct {
 	ID                int64
 	URL               string
-	EventsJson        string
+	EventsJSON        string
 	Description       string
 	State             string
 	DeactivatedReason sql.NullString

@@ -35,8 +35,14 @@ type DB struct {
 	W *Queries
 	R *Queries
 
-	path string
+	path        string
+	afterCommit []func()
 }
+
+// AfterCommit registers fn to run after every successful InTx commit. The webhook dispatcher
+// uses it to wake up the moment an outbox row becomes visible, instead of polling. fn must not
+// block.
+func (d *DB) AfterCommit(fn func()) { d.afterCommit = append(d.afterCommit, fn) }
 
 // Path returns the database file in dataDir.
 func Path(dataDir string) string { return filepath.Join(dataDir, FileName) }
@@ -127,6 +133,9 @@ func (d *DB) InTx(ctx context.Context, fn func(q *Queries) error) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
+	}
+	for _, fn := range d.afterCommit {
+		fn()
 	}
 	return nil
 }

@@ -2,13 +2,13 @@
 SELECT count(*) FROM locations WHERE sqlc.narg(active) IS NULL OR active = sqlc.narg(active);
 
 -- name: ListLocations :many
-SELECT l.*, c.name AS country_name, c.code AS country_code
+SELECT sqlc.embed(l), c.name AS country_name, c.code AS country_code
 FROM locations l JOIN countries c ON c.id = l.country_id
 WHERE sqlc.narg(active) IS NULL OR l.active = sqlc.narg(active)
-ORDER BY l.id LIMIT ? OFFSET ?;
+ORDER BY l.id LIMIT sqlc.arg(limit) OFFSET sqlc.arg(offset);
 
 -- name: GetLocation :one
-SELECT l.*, c.name AS country_name, c.code AS country_code
+SELECT sqlc.embed(l), c.name AS country_name, c.code AS country_code
 FROM locations l JOIN countries c ON c.id = l.country_id
 WHERE l.id = ?;
 

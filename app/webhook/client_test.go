@@ -3,6 +3,7 @@ package webhook
 import (
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -23,6 +24,9 @@ func countingServer(t *testing.T, tls bool) (*httptest.Server, *atomic.Int32) {
 	})
 	srv := httptest.NewUnstartedServer(h)
 	if tls {
+		// The TLS tests use clients that reject the test certificate; keep
+		// the server's handshake complaints out of the test output.
+		srv.Config.ErrorLog = log.New(io.Discard, "", 0)
 		srv.StartTLS()
 	} else {
 		srv.Start()
@@ -154,6 +158,9 @@ func TestClientTransportSettings(t *testing.T) {
 			}
 			if tr.MaxIdleConnsPerHost != tt.wantIdle {
 				t.Errorf("MaxIdleConnsPerHost = %d, want %d", tr.MaxIdleConnsPerHost, tt.wantIdle)
+			}
+			if tr.Protocols == nil || tr.Protocols.HTTP2() || !tr.Protocols.HTTP1() {
+				t.Errorf("Protocols = %v, want HTTP/1.1 only", tr.Protocols)
 			}
 			if tr.Proxy != nil {
 				t.Errorf("Proxy is set, want none (a proxy would bypass the dial guard)")

@@ -20,6 +20,7 @@ func TestMatches(t *testing.T) {
 		{name: "group", patterns: []string{"booking.*"}, eventType: BookingUpdated, want: true},
 		{name: "group other resource", patterns: []string{"booking.*"}, eventType: ClientCreated, want: false},
 		{name: "group is not a bare prefix", patterns: []string{"client.*"}, eventType: "clients.created", want: false},
+		{name: "star without dot is no group", patterns: []string{"booking*"}, eventType: BookingCreated, want: false},
 		{name: "payment group", patterns: []string{"payment_request.*"}, eventType: PaymentRequestPaid, want: true},
 		{name: "service group", patterns: []string{"service.*"}, eventType: ServiceUpdated, want: true},
 		{name: "second pattern matches", patterns: []string{"client.*", "service.updated"}, eventType: ServiceUpdated, want: true},

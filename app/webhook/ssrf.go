@@ -175,7 +175,10 @@ func newHTTPClient(timeout time.Duration, allowPrivate bool, maxConnsPerHost int
 		timeout = DefaultTimeout
 	}
 	perHost := max(maxConnsPerHost, 1)
+	var http1Only http.Protocols
+	http1Only.SetHTTP1(true)
 	transport := &http.Transport{
+		Protocols:              &http1Only,
 		Proxy:                  nil,
 		DialContext:            newDialer(timeout, allowPrivate, resolver).DialContext,
 		MaxIdleConns:           max(100, perHost),
@@ -283,6 +286,9 @@ func Categorize(err error) string {
 }
 
 func isTLSError(err error) bool {
+	if errors.Is(err, http.ErrSchemeMismatch) { // https:// URL, plain HTTP server
+		return true
+	}
 	if _, ok := errors.AsType[*tls.CertificateVerificationError](err); ok {
 		return true
 	}

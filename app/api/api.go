@@ -1,0 +1,107 @@
+// Package api serves the public JSON API under /v3, compatible with AgendaPro Connect v3 (see
+// SPEC §4). Every handler is decode → validate → store → respond; errors become responses only
+// in writeError.
+package api
+
+import (
+	"database/sql"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"frontdesk/db"
+)
+
+func init() {
+	// CANCEL /v3/bookings/{id} is a custom method Connect v3 clients use as an alias of cancel.
+	chi.RegisterMethod("CANCEL")
+}
+
+// Options configure the API.
+type Options struct {
+	Now    func() time.Time
+	Log    *slog.Logger
+	Limits Limits
+}
+
+// API holds what the /v3 handlers share.
+type API struct {
+	db      *db.DB
+	now     func() time.Time
+	log     *slog.Logger
+	limiter *limiter
+	touched touchLog
+}
+
+// New returns the API over d.
+func New(d *db.DB, o Options) *API {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	return &API{db: d, now: o.Now, log: o.Log, limiter: newLimiter(o.Limits), touched: touchLog{last: map[int64]time.Time{}}}
+}
+
+// Routes is the whole /v3 route table, to be mounted at /v3.
+func (a *API) Routes() http.Handler {
+	r := chi.NewRouter()
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) { a.writeError(w, r, notFound("route")) })
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		a.writeError(w, r, newError(http.StatusMethodNotAllowed, "method_not_allowed", r.Method))
+	})
+	r.Get("/openapi.json", a.getOpenAPI)
+
+	r.Group(func(r chi.Router) {
+		r.Use(a.authenticate, a.rateLimit)
+
+		r.Get("/available_slots", a.requireScope("bookings:read", a.listAvailableSlots))
+
+		r.Get("/bookings", a.requireScope("bookings:read", a.listBookings))
+		r.Post("/bookings", a.requireScope("bookings:write", a.idempotent(a.createBooking)))
+		r.Get("/bookings/{id}", a.requireScope("bookings:read", a.getBooking))
+		r.Patch("/bookings/{id}", a.requireScope("bookings:write", a.updateBooking))
+		r.Patch("/bookings/{id}/cancel", a.requireScope("bookings:write", a.idempotent(a.cancelBooking)))
+		r.Method("CANCEL", "/bookings/{id}", a.requireScope("bookings:write", a.idempotent(a.cancelBooking)))
+
+		r.Get("/clients", a.requireScope("clients:read", a.listClients))
+		r.Post("/clients", a.requireScope("clients:write", a.idempotent(a.createClient)))
+		r.Get("/clients/quick-search", a.requireScope("clients:read", a.quickSearchClients))
+		r.Get("/clients/{id}", a.requireScope("clients:read", a.getClient))
+		r.Patch("/clients/{id}", a.requireScope("clients:write", a.updateClient))
+		r.Patch("/clients/{id}/deactivate", a.requireScope("clients:write", a.deactivateClient))
+		r.Get("/clients/{id}/custom_attributes", a.requireScope("clients:read", a.listClientCustomAttributes))
+
+		r.Get("/custom_attributes", a.requireScope("custom_attributes:read", a.listCustomAttributeTemplates))
+
+		r.Get("/locations", a.requireScope("locations:read", a.listLocations))
+		r.Get("/locations/{id}", a.requireScope("locations:read", a.getLocation))
+
+		r.Get("/services", a.requireScope("services:read", a.listServices))
+		r.Get("/services/{id}", a.requireScope("services:read", a.getService))
+		r.Get("/categories", a.requireScope("services:read", a.listCategories))
+
+		r.Get("/providers", a.requireScope("providers:read", a.listProviders))
+		r.Get("/providers/{id}", a.requireScope("providers:read", a.getProvider))
+
+		r.Get("/sales", a.requireScope("sales:read", a.notImplemented))
+		r.Get("/sales/{id}", a.requireScope("sales:read", a.notImplemented))
+
+		r.Post("/carts", a.requireScope("carts:write", a.notImplemented))
+		r.Get("/carts/{id}", a.requireScope("carts:write", a.notImplemented))
+		r.Patch("/carts/{id}", a.requireScope("carts:write", a.notImplemented))
+		r.Post("/carts/{id}/payment_requests", a.requireScope("carts:write", a.notImplemented))
+		r.Patch("/payment_requests/{id}/cancel", a.requireScope("payment_requests:write", a.notImplemented))
+	})
+	return r
+}
+
+// notImplemented answers operations of the reference that frontdesk does not serve yet.
+func (a *API) notImplemented(w http.ResponseWriter, r *http.Request) {
+	a.writeError(w, r, newError(http.StatusNotImplemented, "not_implemented", "operation_not_available_yet"))
+}
+
+func nullMillis(t time.Time) sql.NullInt64 { return sql.NullInt64{Int64: db.Millis(t), Valid: true} }

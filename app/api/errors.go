@@ -1,0 +1,69 @@
+package api
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"frontdesk/app/middleware"
+	"frontdesk/db"
+)
+
+// Error is an answer the client is meant to see: the Connect v3 {error, detail} envelope with
+// its status. Anything else that reaches writeError is logged and becomes a bare 500.
+type Error struct {
+	Status int
+	Code   string
+	Detail string // empty means null
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Detail }
+
+func newError(status int, code, detail string) *Error {
+	return &Error{Status: status, Code: code, Detail: detail}
+}
+
+// notFound is the reference's 404 for a resource ("booking", "client", …).
+func notFound(resource string) *Error { return newError(http.StatusNotFound, "not_found", resource) }
+
+// badRequest is a 400 whose detail names what was wrong ("invalid_page", "missing_q", …).
+func badRequest(detail string) *Error { return newError(http.StatusBadRequest, "bad_request", detail) }
+
+// invalidBody is a 400 for a body that is not the JSON object the operation expects.
+func invalidBody(detail string) *Error {
+	return newError(http.StatusBadRequest, "invalid_body", detail)
+}
+
+// unprocessable is a 422 for a well-formed request that breaks a rule; detail is
+// "field: message" so a client can point at the field.
+func unprocessable(field, msg string) *Error {
+	return newError(http.StatusUnprocessableEntity, "unprocessable_entity", field+": "+msg)
+}
+
+type errorBody struct {
+	Error  string  `json:"error"`
+	Detail *string `json:"detail"`
+}
+
+// writeError is the one place an error becomes a /v3 response.
+func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+	case db.IsNotFound(err):
+		// A handler that forgot to translate "no rows" still must not answer 500.
+		e = notFound("resource")
+	default:
+		a.log.ErrorContext(r.Context(), "request failed", slog.String("request_id", middleware.RequestID(r.Context())),
+			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Any("err", err))
+		e = newError(http.StatusInternalServerError, "internal_server_error", "")
+	}
+	body := errorBody{Error: e.Code}
+	if e.Detail != "" {
+		body.Detail = &e.Detail
+	}
+	if e.Status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="frontdesk"`)
+	}
+	writeJSON(w, e.Status, body)
+}

@@ -1,0 +1,178 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"frontdesk/app/apikey"
+	"frontdesk/app/resource"
+	"frontdesk/db"
+)
+
+func runMigrate(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet("migrate", "[--data DIR]", env)
+	data := dataFlag(fs, env)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	d, err := openData(ctx, *data)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	v, err := d.Version(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "schema version %d\n", v)
+	return nil
+}
+
+func runBackup(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet("backup", "[--data DIR] FILE", env)
+	data := dataFlag(fs, env)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	dest, err := fs.oneArg("destination FILE")
+	if err != nil {
+		return err
+	}
+	d, err := openData(ctx, *data)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Backup(ctx, dest); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "backup written to %s\n", dest)
+	return nil
+}
+
+func runAPIKey(ctx context.Context, env Env, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(env.Stdout, "Usage: frontdesk apikey create|list|revoke [flags]\n\n  create --name NAME [--scopes s1,s2]   prints only the new key\n  list [--json]                          never shows keys\n  revoke ID")
+		if len(args) == 0 {
+			return usagef("missing subcommand")
+		}
+		return nil
+	}
+	sub, args := args[0], args[1:]
+	switch sub {
+	case "create":
+		fs := newFlagSet("apikey create", "--data DIR --name NAME [--scopes s1,s2]", env)
+		data := dataFlag(fs, env)
+		name := fs.String("name", "", "a name to tell the key apart (required)")
+		scopes := fs.String("scopes", "", "comma-separated Connect v3 scopes; empty = full access")
+		if err := fs.parse(args); err != nil {
+			return err
+		}
+		if *name == "" {
+			return usagef("--name is required")
+		}
+		if _, err := apikey.ParseScopes(*scopes); err != nil {
+			return usagef("--scopes: %v", err)
+		}
+		d, err := openData(ctx, *data)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		_, key, err := apikey.Create(ctx, d, *name, *scopes, env.Now())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, key)
+		return nil
+	case "list":
+		fs := newFlagSet("apikey list", "--data DIR [--json]", env)
+		data := dataFlag(fs, env)
+		asJSON := fs.Bool("json", false, "print JSON")
+		if err := fs.parse(args); err != nil {
+			return err
+		}
+		d, err := openData(ctx, *data)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		keys, err := d.R.ListAPIKeys(ctx)
+		if err != nil {
+			return err
+		}
+		type row struct {
+			ID         int64   `json:"id"`
+			Name       string  `json:"name"`
+			Prefix     string  `json:"prefix"`
+			Scopes     string  `json:"scopes"`
+			CreatedAt  string  `json:"created_at"`
+			LastUsedAt *string `json:"last_used_at"`
+			RevokedAt  *string `json:"revoked_at"`
+		}
+		rows := make([]row, 0, len(keys))
+		for _, k := range keys {
+			rows = append(rows, row{k.ID, k.Name, k.Prefix, k.Scopes, resource.Timestamp(k.CreatedAt),
+				resource.NullTimestamp(k.LastUsedAt), resource.NullTimestamp(k.RevokedAt)})
+		}
+		if *asJSON {
+			enc := json.NewEncoder(env.Stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rows)
+		}
+		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tPREFIX\tSCOPES\tCREATED\tLAST USED\tSTATE")
+		for _, r := range rows {
+			scopes, last, state := r.Scopes, "never", "active"
+			if scopes == "" {
+				scopes = "(full access)"
+			}
+			if r.LastUsedAt != nil {
+				last = *r.LastUsedAt
+			}
+			if r.RevokedAt != nil {
+				state = "revoked " + *r.RevokedAt
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Prefix, scopes, r.CreatedAt, last, state)
+		}
+		return tw.Flush()
+	case "revoke":
+		fs := newFlagSet("apikey revoke", "--data DIR ID", env)
+		data := dataFlag(fs, env)
+		if err := fs.parse(args); err != nil {
+			return err
+		}
+		arg, err := fs.oneArg("key ID")
+		if err != nil {
+			return err
+		}
+		id, err := strconv.ParseInt(arg, 10, 64)
+		if err != nil || id < 1 {
+			return usagef("key ID %q: want a positive integer", arg)
+		}
+		d, err := openData(ctx, *data)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		n, err := d.W.RevokeAPIKey(ctx, dbRevoke(id, env.Now()))
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("no active key with id %d", id)
+		}
+		fmt.Fprintf(env.Stderr, "key %d revoked\n", id)
+		return nil
+	default:
+		return usagef("unknown subcommand %q (want create, list or revoke)", sub)
+	}
+}
+
+func dbRevoke(id int64, now time.Time) db.RevokeAPIKeyParams {
+	return db.RevokeAPIKeyParams{RevokedAt: db.NullMillis(&now), ID: id}
+}

@@ -1,0 +1,119 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"frontdesk/db"
+)
+
+// flagSet is a command's flags; --help prints the synopsis and flags to stdout.
+type flagSet struct {
+	*flag.FlagSet
+	stdout io.Writer
+}
+
+func newFlagSet(name, synopsis string, env Env) *flagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {
+		out := fs.Output()
+		fmt.Fprintf(out, "Usage: frontdesk %s %s\n", name, synopsis)
+		if hasFlags(fs) {
+			fmt.Fprintln(out, "\nFlags:")
+			fs.PrintDefaults()
+		}
+	}
+	return &flagSet{FlagSet: fs, stdout: env.Stdout}
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// parse parses args, allowing flags after positional arguments ("revoke 3 --data d"), and
+// turns bad flags into usage errors. Positional arguments are then in fs.Args().
+func (fs *flagSet) parse(args []string) error {
+	fs.SetOutput(io.Discard)
+	var positional []string
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(fs.stdout)
+			fs.Usage()
+			return flag.ErrHelp
+		}
+		if err != nil {
+			return usagef("%v", err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if rest[0] == "--" {
+			positional = append(positional, rest[1:]...)
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+	return fs.Parse(append([]string{"--"}, positional...))
+}
+
+// envString, envBool and envDuration give flags their FRONTDESK_* fallbacks.
+func envString(env Env, key, def string) string {
+	if v := env.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func envBool(env Env, key string, def bool) bool {
+	if v, err := strconv.ParseBool(env.Getenv(key)); err == nil {
+		return v
+	}
+	return def
+}
+
+func envInt(env Env, key string, def int) int {
+	if v, err := strconv.Atoi(env.Getenv(key)); err == nil {
+		return v
+	}
+	return def
+}
+
+func envDuration(env Env, key string, def time.Duration) time.Duration {
+	if v, err := time.ParseDuration(env.Getenv(key)); err == nil {
+		return v
+	}
+	return def
+}
+
+// dataFlag adds the --data flag every command that touches the database has.
+func dataFlag(fs *flagSet, env Env) *string {
+	return fs.String("data", envString(env, "FRONTDESK_DATA", "./data"), "data directory holding the SQLite file (env FRONTDESK_DATA)")
+}
+
+// openData opens (creating if needed) the database in dataDir.
+func openData(ctx context.Context, dataDir string) (*db.DB, error) {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	return db.Open(ctx, db.Path(dataDir))
+}
+
+// oneArg checks a command got exactly one positional argument.
+func (fs *flagSet) oneArg(what string) (string, error) {
+	if fs.NArg() != 1 || strings.TrimSpace(fs.Arg(0)) == "" {
+		return "", usagef("want exactly one %s", what)
+	}
+	return fs.Arg(0), nil
+}

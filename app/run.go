@@ -1,0 +1,129 @@
+// Package app wires the process: it parses the command line, opens the database and runs one
+// command — by default `serve`, the HTTP server with its background workers.
+package app
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+)
+
+// Version is set at build time with -ldflags "-X frontdesk/app.Version=…".
+var Version = "dev"
+
+// Exit statuses, by convention: 0 success, 1 the command failed, 2 it was used wrongly.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+// Env is what a command gets from the process, injected so tests can run any command in-process.
+type Env struct {
+	Args   []string // after the program name
+	Getenv func(string) string
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Now    func() time.Time
+	// Ready, if set, is called by serve with its listening address once it accepts requests.
+	Ready func(addr string)
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, env Env, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"serve", "run the appliance (the default command)", runServe},
+		{"migrate", "apply database migrations and print the schema version", runMigrate},
+		{"import", "load a business from a JSON file (all or nothing)", runImport},
+		{"owner", "manage owner accounts: create, reset-password", runOwner},
+		{"apikey", "manage /v3 API keys: create, list, revoke", runAPIKey},
+		{"webhook", "manage webhooks: create, list, reactivate, rotate-secret, delete, test", runWebhook},
+		{"backup", "write a consistent copy of the live database to a file", runBackup},
+		{"bench", "measure the appliance against this machine's own limits", runBench},
+		{"version", "print the version", runVersion},
+	}
+}
+
+// usageError marks a command used wrongly (exit status 2). flag.ErrHelp is not one: --help
+// prints usage and succeeds.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// Run runs one command and returns the process exit status.
+func Run(ctx context.Context, env Env) int {
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	if env.Now == nil {
+		env.Now = time.Now
+	}
+	if env.Stdin == nil {
+		env.Stdin = strings.NewReader("")
+	}
+	args := env.Args
+	name := "serve"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		name, args = args[0], args[1:]
+	}
+	if name == "help" || (name == "serve" && len(args) == 1 && (args[0] == "-h" || args[0] == "--help") && len(env.Args) == 1) {
+		printUsage(env.Stdout)
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name != name {
+			continue
+		}
+		err := c.run(ctx, env, args)
+		var ue *usageError
+		switch {
+		case err == nil, errors.Is(err, flag.ErrHelp):
+			return exitOK
+		case errors.As(err, &ue):
+			fmt.Fprintf(env.Stderr, "frontdesk %s: %v\nRun 'frontdesk %s --help' for usage.\n", name, err, name)
+			return exitUsage
+		default:
+			fmt.Fprintf(env.Stderr, "frontdesk %s: %v\n", name, err)
+			return exitFail
+		}
+	}
+	fmt.Fprintf(env.Stderr, "frontdesk: unknown command %q\n\n", name)
+	printUsage(env.Stderr)
+	return exitUsage
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "frontdesk — appointment booking and business management appliance")
+	fmt.Fprintln(w, "\nUsage: frontdesk <command> [flags]\n\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'frontdesk <command> --help' for a command's flags.")
+}
+
+func runVersion(_ context.Context, env Env, args []string) error {
+	fs := newFlagSet("version", "", env)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, "frontdesk", Version)
+	return nil
+}
+
+// newLogger is the process logger: structured JSON on stderr.
+func newLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}

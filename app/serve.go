@@ -1,0 +1,174 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"frontdesk/app/api"
+	"frontdesk/app/webhook"
+	"frontdesk/db"
+)
+
+// serveConfig is everything `serve` can be told, from flags with FRONTDESK_* fallbacks.
+type serveConfig struct {
+	Addr            string
+	Data            string
+	Demo            bool
+	Limits          api.Limits
+	ShutdownTimeout time.Duration
+
+	WebhookSchedule     webhook.Schedule
+	WebhookTimeout      time.Duration
+	WebhookAllowPrivate bool
+	WebhookWorkers      int
+	WebhookRetention    time.Duration
+}
+
+func parseServeConfig(env Env, args []string) (serveConfig, error) {
+	var c serveConfig
+	fs := newFlagSet("serve", "[--addr HOST:PORT] [--data DIR] [--demo] [flags]", env)
+	fs.StringVar(&c.Addr, "addr", envString(env, "FRONTDESK_ADDR", "127.0.0.1:8080"), "listen address (env FRONTDESK_ADDR)")
+	fs.StringVar(&c.Data, "data", envString(env, "FRONTDESK_DATA", "./data"), "data directory holding the SQLite file (env FRONTDESK_DATA)")
+	fs.BoolVar(&c.Demo, "demo", envBool(env, "FRONTDESK_DEMO", false), "load the demo business into an empty database (env FRONTDESK_DEMO)")
+	fs.IntVar(&c.Limits.PerMinute, "rate-limit-per-minute", envInt(env, "FRONTDESK_RATE_LIMIT_PER_MINUTE", 70), "requests per minute per API key, 0 = unlimited (env FRONTDESK_RATE_LIMIT_PER_MINUTE)")
+	fs.IntVar(&c.Limits.PerDay, "rate-limit-per-day", envInt(env, "FRONTDESK_RATE_LIMIT_PER_DAY", 10000), "requests per UTC day per API key, 0 = unlimited (env FRONTDESK_RATE_LIMIT_PER_DAY)")
+	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", envDuration(env, "FRONTDESK_SHUTDOWN_TIMEOUT", 20*time.Second), "how long a graceful stop may take (env FRONTDESK_SHUTDOWN_TIMEOUT)")
+
+	c.WebhookSchedule = webhook.DefaultSchedule()
+	if v := env.Getenv("FRONTDESK_WEBHOOK_RETRY_SCHEDULE"); v != "" {
+		s, err := webhook.ParseSchedule(v)
+		if err != nil {
+			return c, usagef("FRONTDESK_WEBHOOK_RETRY_SCHEDULE: %v", err)
+		}
+		c.WebhookSchedule = s
+	}
+	fs.Var(&c.WebhookSchedule, "webhook-retry-schedule", "waits before each webhook delivery attempt, e.g. 0s,5s,5m (env FRONTDESK_WEBHOOK_RETRY_SCHEDULE)")
+	fs.DurationVar(&c.WebhookTimeout, "webhook-timeout", envDuration(env, "FRONTDESK_WEBHOOK_TIMEOUT", webhook.DefaultTimeout), "timeout of one webhook delivery attempt (env FRONTDESK_WEBHOOK_TIMEOUT)")
+	fs.BoolVar(&c.WebhookAllowPrivate, "webhook-allow-private", envBool(env, "FRONTDESK_WEBHOOK_ALLOW_PRIVATE", false), "allow webhook targets on loopback, private and link-local addresses (env FRONTDESK_WEBHOOK_ALLOW_PRIVATE)")
+	fs.IntVar(&c.WebhookWorkers, "webhook-workers", envInt(env, "FRONTDESK_WEBHOOK_WORKERS", 16), "concurrent webhook deliveries (env FRONTDESK_WEBHOOK_WORKERS)")
+	fs.DurationVar(&c.WebhookRetention, "webhook-retention", envDuration(env, "FRONTDESK_WEBHOOK_RETENTION", 30*24*time.Hour), "how long delivery logs are kept (env FRONTDESK_WEBHOOK_RETENTION)")
+	if err := fs.parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return c, usagef("--addr %q: want HOST:PORT", c.Addr)
+	}
+	if c.Limits.PerMinute < 0 || c.Limits.PerDay < 0 || c.WebhookWorkers < 1 || c.WebhookTimeout <= 0 {
+		return c, usagef("rate limits must be ≥ 0, --webhook-workers ≥ 1 and --webhook-timeout > 0")
+	}
+	return c, nil
+}
+
+func runServe(ctx context.Context, env Env, args []string) error {
+	cfg, err := parseServeConfig(env, args)
+	if err != nil {
+		return err
+	}
+	log := newLogger(env.Stderr)
+	d, err := openData(ctx, cfg.Data)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if cfg.Demo {
+		loaded, err := loadDemoIfEmpty(ctx, d, env.Now())
+		if err != nil {
+			return fmt.Errorf("demo data: %w", err)
+		}
+		if loaded {
+			log.Info("loaded the demo business")
+		}
+	}
+	srv, err := newServer(ctx, cfg, d, log, env.Now)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	return srv.serve(ctx, ln, env.Ready)
+}
+
+// worker is background work started and joined by serve.
+type worker interface {
+	Run(ctx context.Context) error
+}
+
+// server is the running appliance: HTTP handler, database, background workers.
+type server struct {
+	cfg     serveConfig
+	db      *db.DB
+	log     *slog.Logger
+	now     func() time.Time
+	handler http.Handler
+	workers []worker
+	ready   atomic.Bool
+}
+
+func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string)) error {
+	httpSrv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWork()
+	var wg sync.WaitGroup
+	errs := make(chan error, len(s.workers)+1)
+	for _, w := range s.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := w.Run(workCtx); err != nil && !errors.Is(err, context.Canceled) {
+				errs <- fmt.Errorf("worker %T: %w", w, err)
+			}
+		}()
+	}
+	go func() {
+		if err := httpSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errs <- err
+		}
+	}()
+	s.ready.Store(true)
+	s.log.Info("listening", "addr", ln.Addr().String(), "data", s.cfg.Data)
+	if onReady != nil {
+		onReady(ln.Addr().String())
+	}
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case runErr = <-errs:
+	}
+	s.ready.Store(false)
+	s.log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	if err := httpSrv.Shutdown(shutdownCtx); err != nil {
+		s.log.Warn("http shutdown", "err", err)
+	}
+	stopWork()
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-shutdownCtx.Done():
+		s.log.Warn("background work did not stop in time")
+	}
+	s.log.Info("stopped")
+	return runErr
+}

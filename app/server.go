@@ -1,0 +1,68 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"frontdesk/app/api"
+	"frontdesk/app/middleware"
+	"frontdesk/db"
+)
+
+// newServer builds the appliance: the one chi root with every surface, and its workers.
+func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger, now func() time.Time) (*server, error) {
+	s := &server{cfg: cfg, db: d, log: log, now: now}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	latency := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "frontdesk_http_request_duration_seconds",
+		Help:    "HTTP request latency by route pattern, method and status class.",
+		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+	}, []string{"route", "method", "status"})
+	reg.MustRegister(latency)
+	observe := func(r *http.Request, status int, d time.Duration) {
+		route := chi.RouteContext(r.Context()).RoutePattern()
+		if route == "" {
+			route = "unmatched"
+		}
+		latency.WithLabelValues(route, r.Method, statusClass(status)).Observe(d.Seconds())
+	}
+
+	v3 := api.New(d, api.Options{Now: now, Log: log, Limits: cfg.Limits})
+
+	r := chi.NewRouter()
+	r.Use(middleware.WithRequestID, middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders)
+	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
+	r.Get("/readyz", s.readyz)
+	r.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	r.Mount("/v3", http.MaxBytesHandler(v3.Routes(), 2<<20))
+	s.handler = r
+	return s, nil
+}
+
+// readyz answers 200 once the server accepts work and the database answers, 503 otherwise
+// (while starting and while shutting down).
+func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
+	if !s.ready.Load() {
+		http.Error(w, "not ready", http.StatusServiceUnavailable)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.db.Read.PingContext(ctx); err != nil {
+		http.Error(w, "database unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	w.Write([]byte("ready\n"))
+}
+
+func statusClass(code int) string {
+	return string(rune('0'+code/100)) + "xx"
+}

@@ -1,0 +1,102 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"frontdesk/db"
+)
+
+// Envelope is the JSON body of every delivery.
+type Envelope struct {
+	Type      string `json:"type"`
+	Timestamp string `json:"timestamp"`
+	Data      any    `json:"data"`
+}
+
+// Delivery states, mirrored by the CHECK on deliveries.state.
+const (
+	StatePending   = "pending"
+	StateSucceeded = "succeeded"
+	StateFailed    = "failed"
+	StateMissed    = "missed"
+)
+
+// Webhook states, mirrored by the CHECK on webhooks.state.
+const (
+	WebhookActive      = "active"
+	WebhookDeactivated = "deactivated"
+)
+
+// Enqueue writes an event and one delivery per matching webhook into the outbox. Call it with
+// the Queries of the transaction that makes the change, so the change and its event commit
+// together or not at all (SPEC §6). A deactivated webhook gets a "missed" delivery, which
+// reactivation can replay. The body is rendered once here, so every attempt to every endpoint
+// sends the same bytes under the same webhook-id.
+func Enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string, data any) (string, error) {
+	id, err := NewEventID()
+	if err != nil {
+		return "", err
+	}
+	body, err := encodeEnvelope(Envelope{Type: eventType, Timestamp: now.UTC().Format("2006-01-02T15:04:05.000Z"), Data: data})
+	if err != nil {
+		return "", fmt.Errorf("event %s: %w", eventType, err)
+	}
+	ms := db.Millis(now)
+	if err := q.CreateEvent(ctx, db.CreateEventParams{ID: id, Type: eventType, Body: body, CreatedAt: ms}); err != nil {
+		return "", fmt.Errorf("store event: %w", err)
+	}
+	hooks, err := q.ListWebhooksForEnqueue(ctx)
+	if err != nil {
+		return "", fmt.Errorf("list webhooks: %w", err)
+	}
+	for _, h := range hooks {
+		var patterns []string
+		if err := json.Unmarshal([]byte(h.EventsJSON), &patterns); err != nil {
+			return "", fmt.Errorf("webhook %d patterns: %w", h.ID, err)
+		}
+		if eventType == TestEvent || !Matches(patterns, eventType) {
+			continue // test events are addressed to one webhook by SendTest, never fanned out
+		}
+		p := db.CreateDeliveryParams{EventID: id, WebhookID: h.ID, State: StatePending, CreatedAt: ms, UpdatedAt: ms}
+		if h.State == WebhookActive {
+			p.NextAttemptAt = db.NullMillis(&now)
+		} else {
+			p.State = StateMissed
+		}
+		if err := q.CreateDelivery(ctx, p); err != nil {
+			return "", fmt.Errorf("store delivery: %w", err)
+		}
+	}
+	return id, nil
+}
+
+func encodeEnvelope(e Envelope) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(e); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+const idAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// NewEventID returns "evt_" and 24 random base62 characters (≈143 bits).
+func NewEventID() (string, error) {
+	var b [24]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	out := make([]byte, 0, 28)
+	out = append(out, "evt_"...)
+	for _, c := range b {
+		out = append(out, idAlphabet[int(c)%len(idAlphabet)])
+	}
+	return string(out), nil
+}
