@@ -26,33 +26,35 @@ func bruteSlots(s Schedule, first, last Date, now time.Time) (slots []Slot, cand
 	type minute struct {
 		t              time.Time
 		date, hwDate   Date
+		wd, hwWeekday  time.Weekday
 		wallMin, hwMin int
 	}
-	var mins []minute
+	mins := make([]minute, 0, int(end.Sub(begin)/time.Minute))
 	high := -1 << 62
 	for t := begin; t.Before(end); t = t.Add(time.Minute) {
 		lt := t.In(s.Zone)
 		y, m, d := lt.Date()
 		wall := civilDay(y, m, d)*1440 + lt.Hour()*60 + lt.Minute()
 		high = max(high, wall)
-		hy, hmo, hd := time.Unix(int64(high/1440)*86400, 0).UTC().Date()
-		mins = append(mins, minute{lt, Date{y, m, d}, Date{hy, hmo, hd}, lt.Hour()*60 + lt.Minute(), high % 1440})
+		hwDay := time.Unix(int64(high/1440)*86400, 0).UTC()
+		hy, hmo, hd := hwDay.Date()
+		mins = append(mins, minute{lt, Date{y, m, d}, Date{hy, hmo, hd}, lt.Weekday(), hwDay.Weekday(), lt.Hour()*60 + lt.Minute(), high % 1440})
 	}
 
-	locationOpen := func(d Date, m int) bool {
+	locationOpen := func(d Date, wd time.Weekday, m int) bool {
 		if slices.Contains(s.Closures, d) {
 			return false
 		}
 		for _, h := range s.Hours {
-			if h.Weekday == weekday(d) && h.Open <= m && m < h.Close {
+			if h.Weekday == wd && h.Open <= m && m < h.Close {
 				return true
 			}
 		}
 		return false
 	}
-	working := func(p Provider, d Date, m int) bool {
+	working := func(p Provider, wd time.Weekday, m int) bool {
 		for _, sh := range p.Shifts {
-			if sh.Weekday != weekday(d) || m < sh.Open || m >= sh.Close {
+			if sh.Weekday != wd || m < sh.Open || m >= sh.Close {
 				continue
 			}
 			if !slices.ContainsFunc(sh.Breaks, func(b Break) bool { return b.Start <= m && m < b.End }) {
@@ -62,12 +64,8 @@ func bruteSlots(s Schedule, first, last Date, now time.Time) (slots []Slot, cand
 		return false
 	}
 	blocked := func(p Provider, t time.Time) bool {
-		for _, iv := range append(slices.Clone(p.TimeOff), p.Busy...) {
-			if iv.Start.Before(t.Add(time.Minute)) && t.Before(iv.End) {
-				return true
-			}
-		}
-		return false
+		overlaps := func(iv Interval) bool { return iv.Start.Before(t.Add(time.Minute)) && t.Before(iv.End) }
+		return slices.ContainsFunc(p.TimeOff, overlaps) || slices.ContainsFunc(p.Busy, overlaps)
 	}
 
 	providers := slices.Clone(s.Providers)
@@ -76,7 +74,7 @@ func bruteSlots(s Schedule, first, last Date, now time.Time) (slots []Slot, cand
 	for i, p := range providers {
 		free[i] = make([]bool, len(mins))
 		for j, m := range mins {
-			free[i][j] = locationOpen(m.hwDate, m.hwMin) && working(p, m.hwDate, m.hwMin) && !blocked(p, m.t)
+			free[i][j] = locationOpen(m.hwDate, m.hwWeekday, m.hwMin) && working(p, m.hwWeekday, m.hwMin) && !blocked(p, m.t)
 		}
 	}
 
@@ -92,7 +90,7 @@ func bruteSlots(s Schedule, first, last Date, now time.Time) (slots []Slot, cand
 		}
 		for i, p := range providers {
 			onGrid := slices.ContainsFunc(p.Shifts, func(sh Shift) bool {
-				return sh.Weekday == weekday(m.date) && sh.Open <= m.wallMin && m.wallMin < sh.Close && (m.wallMin-sh.Open)%step == 0
+				return sh.Weekday == m.wd && sh.Open <= m.wallMin && m.wallMin < sh.Close && (m.wallMin-sh.Open)%step == 0
 			})
 			if !onGrid {
 				continue
@@ -119,8 +117,4 @@ func bruteSlots(s Schedule, first, last Date, now time.Time) (slots []Slot, cand
 
 func civilDay(y int, m time.Month, d int) int {
 	return int(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
-}
-
-func weekday(d Date) time.Weekday {
-	return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC).Weekday()
 }

@@ -20,10 +20,10 @@ const dateLayout = "2006-01-02"
 // ParseDate parses a strict YYYY-MM-DD date, as used by the API.
 func ParseDate(s string) (Date, error) {
 	t, err := time.Parse(dateLayout, s)
-	if err != nil {
-		return Date{}, fmt.Errorf("parse date %q: want YYYY-MM-DD", s)
+	if d := DateOf(t); err == nil && d.IsValid() {
+		return d, nil
 	}
-	return DateOf(t), nil
+	return Date{}, fmt.Errorf("parse date %q: want YYYY-MM-DD", s)
 }
 
 // DateOf returns the date of t in t's own location; convert t with In first

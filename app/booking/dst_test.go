@@ -31,7 +31,7 @@ func TestSlotsAcrossTransitions(t *testing.T) {
 			shifts: []Shift{{Weekday: time.Sunday, Open: 0, Close: hm("03:00")}}, duration: time.Hour, step: 30 * time.Minute,
 			want: []string{"2026-09-06T01:00:00-03:00", "2026-09-06T01:30:00-03:00", "2026-09-06T02:00:00-03:00"}},
 		{name: "Santiago booking across the skipped midnight", zone: "America/Santiago", date: "2026-09-05",
-			shifts: []Shift{{Weekday: time.Saturday, Open: hm("22:00"), Close: 1440}, {Weekday: time.Sunday, Open: 0, Close: hm("02:00")}},
+			shifts:   []Shift{{Weekday: time.Saturday, Open: hm("22:00"), Close: 1440}, {Weekday: time.Sunday, Open: 0, Close: hm("02:00")}},
 			duration: 3 * time.Hour, step: 30 * time.Minute,
 			want: []string{"2026-09-05T22:00:00-04:00"}},
 		{name: "Santiago repeated hour before midnight", zone: "America/Santiago", date: "2026-04-04",

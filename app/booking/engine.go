@@ -10,9 +10,9 @@ import (
 // Slots returns every slot offered on local dates first through last
 // (inclusive), sorted by Start and then ProviderID. now is the caller's clock;
 // it only feeds MinNotice and MaxAdvance. An invalid schedule (see
-// Schedule.Validate) or an empty range yields no slots.
+// Schedule.Validate), an invalid date or an empty range yields no slots.
 func Slots(s Schedule, first, last Date, now time.Time) []Slot {
-	if last.Before(first) || s.Validate() != nil {
+	if !first.IsValid() || !last.IsValid() || last.Before(first) || s.Validate() != nil {
 		return nil
 	}
 	firstDay, lastDay := first.unixDay(), last.unixDay()
@@ -25,15 +25,15 @@ func Slots(s Schedule, first, last Date, now time.Time) []Slot {
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(s.Providers[a].ID, s.Providers[b].ID) })
 
-	var hits []hit
-	var starts, buf []int64
+	runs := make([][]int64, len(order))
+	var buf []int64
 	for rank, i := range order {
 		p := &s.Providers[i]
 		if !p.OffersService {
 			continue
 		}
 		free := q.free(p)
-		starts = starts[:0]
+		var starts []int64
 		for day := firstDay; day <= lastDay; day++ {
 			base, wd := day*secondsPerDay, weekdayOf(day)
 			for _, sh := range p.Shifts {
@@ -51,40 +51,66 @@ func Slots(s Schedule, first, last Date, now time.Time) []Slot {
 			}
 		}
 		slices.Sort(starts) // overlapping shifts on one day interleave and may repeat
-		for _, t := range slices.Compact(starts) {
-			hits = append(hits, hit{t, rank})
+		runs[rank] = slices.Compact(starts)
+	}
+	return q.slots(runs, order)
+}
+
+// slots merges the providers' sorted starts (runs, in provider ID order) into
+// slots ordered by Start and then ProviderID. A heap of run indices keyed by
+// (next start, index) keeps this O(n log k) instead of sorting all n again.
+func (q *query) slots(runs [][]int64, order []int) []Slot {
+	n := 0
+	var heap []int
+	for i, r := range runs {
+		n += len(r)
+		if len(r) > 0 {
+			heap = append(heap, i)
 		}
 	}
-	slices.SortFunc(hits, func(a, b hit) int {
-		if c := cmp.Compare(a.t, b.t); c != 0 {
-			return c
+	less := func(a, b int) bool {
+		return runs[a][0] < runs[b][0] || runs[a][0] == runs[b][0] && a < b
+	}
+	down := func(i int) {
+		for {
+			c := 2*i + 1
+			if c >= len(heap) {
+				return
+			}
+			if c+1 < len(heap) && less(heap[c+1], heap[c]) {
+				c++
+			}
+			if !less(heap[c], heap[i]) {
+				return
+			}
+			heap[i], heap[c] = heap[c], heap[i]
+			i = c
 		}
-		return cmp.Compare(a.rank, b.rank)
-	})
-	return q.slots(hits, order)
-}
+	}
+	for i := len(heap)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
 
-// hit is an offered start of the provider at position rank in ID order, so
-// sorting hits sorts slots by Start and then ProviderID.
-type hit struct {
-	t    int64
-	rank int
-}
-
-func (q *query) slots(hits []hit, order []int) []Slot {
-	out := make([]Slot, 0, len(hits))
+	out := make([]Slot, 0, n)
 	day, date := int64(math.MinInt64), Date{}
-	for _, h := range hits {
-		if d := floorDiv(q.clock.wall(h.t), secondsPerDay); d != day {
+	for len(heap) > 0 {
+		r := heap[0]
+		t := runs[r][0]
+		if runs[r] = runs[r][1:]; len(runs[r]) == 0 {
+			heap[0] = heap[len(heap)-1]
+			heap = heap[:len(heap)-1]
+		}
+		down(0)
+		if d := floorDiv(q.clock.wall(t), secondsPerDay); d != day {
 			day, date = d, dateFromUnixDay(d)
 		}
-		p := &q.s.Providers[order[h.rank]]
+		p := &q.s.Providers[order[r]]
 		out = append(out, Slot{
 			ProviderID:   p.ID,
 			ProviderName: p.Name,
 			Date:         date,
-			Start:        time.Unix(h.t, 0).In(q.s.Zone),
-			End:          time.Unix(h.t+q.dur, 0).In(q.s.Zone),
+			Start:        time.Unix(t, 0).In(q.s.Zone),
+			End:          time.Unix(t+q.dur, 0).In(q.s.Zone),
 		})
 	}
 	return out
@@ -183,15 +209,23 @@ func (q *query) working(p *Provider) []span { return intersect(q.open, q.shiftTi
 
 // free is working time minus time off and bookings.
 func (q *query) free(p *Provider) []span {
-	return subtract(nil, q.working(p), q.taken(p.TimeOff, p.Busy))
+	work := q.working(p)
+	if len(work) == 0 {
+		return nil
+	}
+	hull := span{work[0].lo, work[len(work)-1].hi}
+	return subtract(nil, work, taken(hull, p.TimeOff, p.Busy))
 }
 
-// taken merges absolute intervals into normalized spans.
-func (q *query) taken(lists ...[]Interval) []span {
+// taken merges the intervals that overlap within into normalized spans.
+// Skipping the rest keeps a one-day query from sorting a month of bookings.
+func taken(within span, lists ...[]Interval) []span {
 	var out []span
 	for _, ivs := range lists {
 		for _, iv := range ivs {
-			out = append(out, spanOf(iv))
+			if x := spanOf(iv); x.lo < within.hi && within.lo < x.hi {
+				out = append(out, x)
+			}
 		}
 	}
 	return normalize(out)

@@ -3,6 +3,7 @@ package booking
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -57,14 +58,18 @@ func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
 	q := newQuery(&s, day, day)
 	t := floorSec(start)
 	block := q.block(t)
-	hm := func(t int64) string { return time.Unix(t, 0).In(s.Zone).Format("15:04") }
-	blockText := hm(block.lo) + "–" + hm(block.hi)
+	wall := func(t int64) string { return time.Unix(t, 0).In(s.Zone).Format("15:04") }
+	blockRange := wall(block.lo) + "–" + wall(block.hi)
+	blockText := blockRange
+	if q.before+q.after > 0 {
+		blockText += " (buffers included)"
+	}
 
 	if !contains(q.open, block) {
 		if q.closed[day] || !slices.ContainsFunc(s.Hours, func(h WeeklyHours) bool { return h.Weekday == date.Weekday() }) {
 			return Reason{ReasonClosed, fmt.Sprintf("the location is closed on %s %s", date.Weekday(), date)}
 		}
-		return Reason{ReasonOutsideHours, fmt.Sprintf("%s (buffers included) is outside the location's opening hours", blockText)}
+		return Reason{ReasonOutsideHours, fmt.Sprintf("%s is outside the location's opening hours", blockText)}
 	}
 	if !contains(q.shiftTime(p, false), block) {
 		return Reason{ReasonNotWorking, fmt.Sprintf("%s is not working all of %s", p.Name, blockText)}
@@ -73,24 +78,27 @@ func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
 		return Reason{ReasonBreak, fmt.Sprintf("%s has a break during %s", p.Name, blockText)}
 	}
 	if !onGrid(p, local, q.step) {
-		return Reason{ReasonOffGrid, fmt.Sprintf("%s is not on the %d-minute slot grid of %s's shifts", local.Format("15:04:05"), q.step/60, p.Name)}
+		return Reason{ReasonOffGrid, fmt.Sprintf("%s is not on the %d-minute slot grid of %s's shifts", local.Format("15:04:05.999999999"), q.step/60, p.Name)}
 	}
-	if x, ok := overlapping(q.taken(p.TimeOff), block); ok {
+	if x, ok := overlapping(taken(block, p.TimeOff), block); ok {
 		return Reason{ReasonTimeOff, fmt.Sprintf("%s is off from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
 	}
-	busy := q.taken(p.Busy)
+	busy := taken(block, p.Busy)
 	if x, ok := overlapping(busy, span{t, t + q.dur}); ok {
 		return Reason{ReasonBooked, fmt.Sprintf("%s is booked from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
 	}
 	if x, ok := overlapping(busy, block); ok {
-		return Reason{ReasonBuffer, fmt.Sprintf("the service's buffers (%s) collide with %s's booking from %s to %s", blockText, p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
+		return Reason{ReasonBuffer, fmt.Sprintf("with its buffers the appointment needs %s from %s, who is booked from %s to %s", blockRange, p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
 	}
 	lo, hi := q.window(now)
+	if t < lo && s.Policy.MinNotice == 0 {
+		return Reason{ReasonNotice, fmt.Sprintf("%s has already passed", stamp(t, s.Zone))}
+	}
 	if t < lo {
-		return Reason{ReasonNotice, fmt.Sprintf("bookings need %v notice; the earliest start now is %s", s.Policy.MinNotice, stamp(lo, s.Zone))}
+		return Reason{ReasonNotice, fmt.Sprintf("bookings need %s notice; the earliest start now is %s", human(s.Policy.MinNotice), stamp(lo, s.Zone))}
 	}
 	if t > hi {
-		return Reason{ReasonBeyondAdvance, fmt.Sprintf("bookings open %v ahead; the latest start now is %s", s.Policy.MaxAdvance, stamp(hi, s.Zone))}
+		return Reason{ReasonBeyondAdvance, fmt.Sprintf("bookings open %s ahead; the latest start now is %s", human(s.Policy.MaxAdvance), stamp(hi, s.Zone))}
 	}
 	return Reason{ReasonOK, fmt.Sprintf("offered: %s at %s", p.Name, local.Format("2006-01-02 15:04 -07:00"))}
 }
@@ -106,6 +114,15 @@ func onGrid(p *Provider, local time.Time, step int64) bool {
 		open, close := int64(sh.Open)*60, int64(sh.Close)*60
 		return sh.Weekday == local.Weekday() && open <= sec && sec < close && (sec-open)%step == 0
 	})
+}
+
+// human prints 2h instead of 2h0m0s for the owner.
+func human(d time.Duration) string {
+	s := strings.TrimSuffix(d.String(), "0s")
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 func stamp(t int64, zone *time.Location) string {

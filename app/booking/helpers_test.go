@@ -47,7 +47,7 @@ func hm(s string) int {
 
 // slotKey shows everything a slot says, offsets included.
 func slotKey(s Slot) string {
-	return fmt.Sprintf("%s %s/%s #%d %s", s.Date, s.Start.Format(time.RFC3339), s.End.Format(time.RFC3339), s.ProviderID, s.ProviderName)
+	return fmt.Sprintf("%s %s/%s #%d %s", s.Date, s.Start.Format(time.RFC3339Nano), s.End.Format(time.RFC3339Nano), s.ProviderID, s.ProviderName)
 }
 
 func slotKeys(slots []Slot) []string {

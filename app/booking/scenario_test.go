@@ -98,6 +98,11 @@ func TestSlotsScenarios(t *testing.T) {
 		{name: "booking across midnight", change: overnight, first: mon, last: "2026-03-03",
 			want: []string{"22:00-01:00 Ana", "22:30-01:30 Ana", "23:00-02:00 Ana"}},
 		{name: "overnight slots belong to the start's date", change: overnight, first: "2026-03-03", last: "2026-03-03"},
+		{name: "buffer before reaches into the previous day", change: func(s *Schedule) {
+			overnight(s)
+			s.Service.Duration, s.Service.BufferBefore = time.Hour, 15*time.Minute
+		}, first: "2026-03-03", last: "2026-03-03",
+			want: []string{"2026-03-03 00:00-01:00 Ana", "2026-03-03 00:30-01:30 Ana", "2026-03-03 01:00-02:00 Ana"}},
 		{name: "overnight into a closed day", change: func(s *Schedule) {
 			overnight(s)
 			s.Closures = []Date{mustDate(t, "2026-03-03")}

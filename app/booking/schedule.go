@@ -91,9 +91,12 @@ func (s Schedule) Validate() error {
 	if s.Service.Duration <= 0 || s.Service.Duration%time.Minute != 0 {
 		bad("service duration %v: want a positive whole number of minutes", s.Service.Duration)
 	}
-	for _, d := range []time.Duration{s.Service.BufferBefore, s.Service.BufferAfter, s.Policy.Step} {
-		if d < 0 || d%time.Minute != 0 {
-			bad("buffer or step %v: want zero or a positive whole number of minutes", d)
+	for _, d := range []struct {
+		name string
+		d    time.Duration
+	}{{"buffer before", s.Service.BufferBefore}, {"buffer after", s.Service.BufferAfter}, {"step", s.Policy.Step}} {
+		if d.d < 0 || d.d%time.Minute != 0 {
+			bad("%s %v: want zero or a positive whole number of minutes", d.name, d.d)
 		}
 	}
 	if s.Policy.MinNotice < 0 || s.Policy.MaxAdvance < 0 {
