@@ -1,0 +1,108 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"frontdesk/app/apikey"
+	"frontdesk/db"
+)
+
+// run runs one command in-process and returns its exit status and output.
+func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = Run(context.Background(), Env{
+		Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut,
+		Getenv: func(string) string { return "" },
+		Now:    func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) },
+	})
+	return code, out.String(), errOut.String()
+}
+
+func TestAPIKeyCommands(t *testing.T) {
+	dir := t.TempDir()
+	code, key, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "laptop", "--scopes", "clients:read,bookings:read")
+	if code != 0 {
+		t.Fatalf("create: exit %d, stderr %s", code, stderr)
+	}
+	key = strings.TrimSpace(key)
+	if !strings.HasPrefix(key, apikey.Prefix) || strings.Contains(key, "\n") || len(key) < len(apikey.Prefix)+22 {
+		t.Fatalf("create printed %q, want only the key (apk_live_ + ≥128 bits)", key)
+	}
+
+	code, list, _ := run(t, "", "apikey", "list", "--data", dir)
+	if code != 0 || !strings.Contains(list, "laptop") || !strings.Contains(list, "bookings:read,clients:read") {
+		t.Fatalf("list: exit %d, output %q", code, list)
+	}
+	if strings.Contains(list, key) || strings.Contains(list, key[len(apikey.Prefix)+4:]) {
+		t.Fatalf("list shows the key: %q", list)
+	}
+	code, listJSON, _ := run(t, "", "apikey", "list", "--json", "--data", dir)
+	if code != 0 || !strings.Contains(listJSON, `"name": "laptop"`) || strings.Contains(listJSON, key) {
+		t.Fatalf("list --json: exit %d, output %q", code, listJSON)
+	}
+
+	// Flags after the positional argument work too.
+	if code, _, stderr := run(t, "", "apikey", "revoke", "1", "--data", dir); code != 0 {
+		t.Fatalf("revoke: exit %d, %s", code, stderr)
+	}
+	d, err := db.Open(context.Background(), db.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	row, err := d.R.GetAPIKeyByHash(context.Background(), apikey.Hash(key))
+	if err != nil || !row.RevokedAt.Valid {
+		t.Fatalf("after revoke: %+v, %v; want revoked_at set", row, err)
+	}
+	if code, _, stderr := run(t, "", "apikey", "revoke", "1", "--data", dir); code != 1 || !strings.Contains(stderr, "no active key") {
+		t.Fatalf("second revoke: exit %d, stderr %q; want 1 and a clear message", code, stderr)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantOut  string // in stdout (help) or stderr (errors)
+	}{
+		{"unknown command", []string{"frobnicate"}, 2, "unknown command"},
+		{"unknown flag", []string{"migrate", "--nope"}, 2, "flag provided but not defined"},
+		{"apikey without subcommand", []string{"apikey"}, 2, "missing subcommand"},
+		{"apikey unknown subcommand", []string{"apikey", "rotate"}, 2, "unknown subcommand"},
+		{"apikey create without name", []string{"apikey", "create", "--data", dir}, 2, "--name is required"},
+		{"apikey create bad scope", []string{"apikey", "create", "--data", dir, "--name", "x", "--scopes", "root"}, 2, "unknown scope"},
+		{"apikey revoke not a number", []string{"apikey", "revoke", "abc", "--data", dir}, 2, "positive integer"},
+		{"backup without file", []string{"backup", "--data", dir}, 2, "destination FILE"},
+		{"serve bad addr", []string{"serve", "--addr", "nonsense"}, 2, "HOST:PORT"},
+		{"serve stray argument", []string{"serve", "extra"}, 2, "unexpected argument"},
+		{"help", []string{"help"}, 0, "Commands:"},
+		{"migrate help", []string{"migrate", "--help"}, 0, "Usage: frontdesk migrate"},
+		{"apikey create help", []string{"apikey", "create", "--help"}, 0, "--scopes"},
+		{"version", []string{"version"}, 0, "frontdesk "},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, "", c.args...)
+			if code != c.wantCode {
+				t.Fatalf("exit %d, want %d (stdout %q, stderr %q)", code, c.wantCode, stdout, stderr)
+			}
+			if !strings.Contains(stdout+stderr, c.wantOut) {
+				t.Fatalf("output %q + %q does not mention %q", stdout, stderr, c.wantOut)
+			}
+		})
+	}
+}
+
+func TestMigrate(t *testing.T) {
+	code, out, stderr := run(t, "", "migrate", "--data", t.TempDir())
+	if code != 0 || !strings.HasPrefix(out, "schema version ") || strings.HasPrefix(out, "schema version 0") {
+		t.Fatalf("migrate: exit %d, out %q, stderr %q", code, out, stderr)
+	}
+}
