@@ -114,6 +114,8 @@ type server struct {
 	handler http.Handler
 	workers []worker
 	ready   atomic.Bool
+	// onListen runs once the listening address is known (the first-run setup URL needs it).
+	onListen []func(addr string)
 }
 
 func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string)) error {
@@ -145,6 +147,9 @@ func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string
 	}()
 	s.ready.Store(true)
 	s.log.Info("listening", "addr", ln.Addr().String(), "data", s.cfg.Data)
+	for _, fn := range s.onListen {
+		fn(ln.Addr().String())
+	}
 	if onReady != nil {
 		onReady(ln.Addr().String())
 	}

@@ -11,9 +11,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"frontdesk/app/admin"
 	"frontdesk/app/api"
 	"frontdesk/app/middleware"
+	"frontdesk/app/owner"
+	"frontdesk/app/webhook"
 	"frontdesk/db"
+	"frontdesk/static"
 )
 
 // newServer builds the appliance: the one chi root with every surface, and its workers.
@@ -37,14 +41,39 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 
 	v3 := api.New(d, api.Options{Now: now, Log: log, Limits: cfg.Limits})
 
+	hooks := webhook.NewDispatcher(d, webhook.Config{Schedule: cfg.WebhookSchedule, Timeout: cfg.WebhookTimeout,
+		AllowPrivate: cfg.WebhookAllowPrivate, Workers: cfg.WebhookWorkers, UserAgent: "frontdesk-webhooks/" + Version}, log, now, reg)
+	d.AfterCommit(hooks.Wake)
+	s.workers = append(s.workers, hooks, webhook.NewPruner(d, cfg.WebhookRetention, log, now))
+
 	r := chi.NewRouter()
 	r.Use(middleware.WithRequestID, middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders)
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 	r.Get("/readyz", s.readyz)
 	r.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	r.Mount("/v3", http.MaxBytesHandler(v3.Routes(), 2<<20))
+	r.Handle(static.Prefix+"*", static.Handler())
+	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log}).Routes())
+	if err := s.firstRunSetup(ctx); err != nil {
+		return nil, err
+	}
 	s.handler = r
 	return s, nil
+}
+
+// firstRunSetup makes the one-time setup token when no owner exists yet and, once the address
+// is known, logs the URL that creates the first owner (SPEC §3: nobody else can claim a fresh
+// instance). Each start replaces the token, so only the latest URL works.
+func (s *server) firstRunSetup(ctx context.Context) error {
+	token, needed, err := owner.NewSetupToken(ctx, s.db, s.now())
+	if err != nil || !needed {
+		return err
+	}
+	s.onListen = append(s.onListen, func(addr string) {
+		s.log.Warn("first run: no owner account yet; open the setup URL in a browser to create one",
+			"setup_url", "http://"+addr+"/setup?token="+token)
+	})
+	return nil
 }
 
 // readyz answers 200 once the server accepts work and the database answers, 503 otherwise

@@ -1,0 +1,145 @@
+package admin
+
+import (
+	"cmp"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"frontdesk/app/apikey"
+	"frontdesk/db"
+	"frontdesk/ui"
+)
+
+// Settings → Integrations → API keys. A new key is shown exactly once: the create handler
+// stashes it in the session and redirects; the list pops it, so a reload shows it no more.
+
+const apiKeysPath = "/settings/integrations/api-keys"
+
+func (a *Admin) listAPIKeys(w http.ResponseWriter, r *http.Request) {
+	a.showAPIKeys(w, r, http.StatusOK, ui.NewForm(nil))
+}
+
+func (a *Admin) showAPIKeys(w http.ResponseWriter, r *http.Request, status int, f *ui.Form) {
+	rows, err := a.db.R.ListAPIKeys(r.Context())
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.APIKeysView{Form: f}
+	// Active keys first, newest first within each group.
+	slices.SortStableFunc(rows, func(x, y db.APIKey) int {
+		if x.RevokedAt.Valid != y.RevokedAt.Valid {
+			if x.RevokedAt.Valid {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(y.ID, x.ID)
+	})
+	for _, k := range rows {
+		v.Keys = append(v.Keys, apiKeyRow(k))
+	}
+	for _, s := range apikey.Scopes {
+		v.Scopes = append(v.Scopes, ui.Option{Value: s, Label: s})
+	}
+	if k, ok := a.sessions.Pop(r.Context(), keyNewAPIKey).(ui.NewAPIKey); ok {
+		v.New = &k
+	}
+	a.render(w, r, status, ui.APIKeysPage(a.page(r, "API keys"), v))
+}
+
+func apiKeyRow(k db.APIKey) ui.APIKeyRow {
+	row := ui.APIKeyRow{ID: k.ID, Name: k.Name, Prefix: k.Prefix, Created: db.Time(k.CreatedAt)}
+	if k.Scopes != "" {
+		row.Scopes = strings.Split(k.Scopes, ",")
+	}
+	row.LastUsed = optionalTime(k.LastUsedAt.Int64, k.LastUsedAt.Valid)
+	row.Revoked = optionalTime(k.RevokedAt.Int64, k.RevokedAt.Valid)
+	return row
+}
+
+func optionalTime(ms int64, valid bool) time.Time {
+	if !valid {
+		return time.Time{}
+	}
+	return db.Time(ms)
+}
+
+func (a *Admin) createAPIKey(w http.ResponseWriter, r *http.Request) {
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	name := f.Get("name")
+	if name == "" || len(name) > 100 {
+		f.SetError("name", "Give the key a name of 1 to 100 characters.")
+	}
+	scopes := f.Values["scopes"]
+	for _, s := range scopes {
+		if !slices.Contains(apikey.Scopes, s) {
+			f.SetError("scopes", "Choose scopes from the list.")
+		}
+	}
+	if !f.OK() {
+		a.showAPIKeys(w, r, http.StatusUnprocessableEntity, f)
+		return
+	}
+	k, key, err := apikey.Create(r.Context(), a.db, name, strings.Join(scopes, ","), a.now())
+	if errors.Is(err, apikey.ErrNameRequired) {
+		f.SetError("name", "Give the key a name of 1 to 100 characters.")
+		a.showAPIKeys(w, r, http.StatusUnprocessableEntity, f)
+		return
+	}
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.sessions.Put(r.Context(), keyNewAPIKey, ui.NewAPIKey{Name: k.Name, Key: key})
+	seeOther(w, r, apiKeysPath)
+}
+
+// findAPIKey loads the key named by the {id} URL parameter, or errNotFound.
+func (a *Admin) findAPIKey(r *http.Request) (db.APIKey, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return db.APIKey{}, err
+	}
+	k, err := a.db.R.GetAPIKeyByID(r.Context(), id)
+	if db.IsNotFound(err) {
+		return db.APIKey{}, errNotFound
+	}
+	return k, err
+}
+
+func (a *Admin) confirmRevokeAPIKey(w http.ResponseWriter, r *http.Request) {
+	k, err := a.findAPIKey(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	if k.RevokedAt.Valid {
+		a.flash(r.Context(), ui.FlashInfo, "The API key “"+k.Name+"” is already revoked.")
+		seeOther(w, r, apiKeysPath)
+		return
+	}
+	a.render(w, r, http.StatusOK, ui.RevokeAPIKeyPage(a.page(r, "Revoke API key"), apiKeyRow(k)))
+}
+
+func (a *Admin) revokeAPIKey(w http.ResponseWriter, r *http.Request) {
+	k, err := a.findAPIKey(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	now := a.now()
+	if _, err := a.db.W.RevokeAPIKey(r.Context(), db.RevokeAPIKeyParams{RevokedAt: db.NullMillis(&now), ID: k.ID}); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, "The API key “"+k.Name+"” is revoked. Programs using it are refused from now on.")
+	seeOther(w, r, apiKeysPath)
+}

@@ -1,0 +1,184 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"frontdesk/app/owner"
+	"frontdesk/ui"
+)
+
+type ctxKey int
+
+const ownerKey ctxKey = iota
+
+// ownerFrom returns the signed-in owner put in the context by requireOwner.
+func ownerFrom(ctx context.Context) (owner.Owner, bool) {
+	o, ok := ctx.Value(ownerKey).(owner.Owner)
+	return o, ok
+}
+
+// requireOwner lets a request through only with a session of an owner who still exists and
+// has not changed their password since signing in; anyone else goes to the sign-in page.
+func (a *Admin) requireOwner(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		if id := a.sessions.GetInt64(ctx, keyOwnerID); id != 0 {
+			o, err := owner.Get(ctx, a.db, id)
+			if err != nil && !errors.Is(err, owner.ErrNotFound) {
+				a.renderError(w, r, err)
+				return
+			}
+			if err == nil && o.Stamp == a.sessions.GetString(ctx, keyStamp) {
+				next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, ownerKey, o)))
+				return
+			}
+			if err := a.sessions.Destroy(ctx); err != nil {
+				a.renderError(w, r, err)
+				return
+			}
+		}
+		a.redirectToLogin(w, r)
+	})
+}
+
+// redirectToLogin sends the browser to sign in, then back to the page it asked for (only for
+// GET: a form post cannot be replayed after a redirect). htmx requests get HX-Redirect, so the
+// whole page changes instead of the sign-in form landing inside the current one.
+func (a *Admin) redirectToLogin(w http.ResponseWriter, r *http.Request) {
+	to := "/login"
+	if r.Method == http.MethodGet && r.URL.Path != "/" {
+		to += "?next=" + url.QueryEscape(r.URL.RequestURI())
+	}
+	if r.Header.Get("HX-Request") == "true" {
+		w.Header().Set("HX-Redirect", to)
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	seeOther(w, r, to)
+}
+
+// safeNext keeps a post-sign-in destination only if it is a path on this site: never another
+// host ("//evil", "/\evil", "https://evil"), never back to the sign-in page.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n\t") || len(next) > 2000 {
+		return "/"
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Path == "/login" || u.Path == "/logout" {
+		return "/"
+	}
+	return next
+}
+
+// clientIP is the connection's address. X-Forwarded-For is not trusted: anyone can send it.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// signIn starts a fresh session for o: a new token (so a token planted before sign-in is
+// worthless — session fixation), remembering the password stamp.
+func (a *Admin) signIn(ctx context.Context, o owner.Owner) error {
+	if err := a.sessions.RenewToken(ctx); err != nil {
+		return err
+	}
+	a.sessions.Put(ctx, keyOwnerID, o.ID)
+	a.sessions.Put(ctx, keyStamp, o.Stamp)
+	if n, err := (sessionStore{db: a.db}).pruneExpired(ctx); err != nil {
+		a.log.WarnContext(ctx, "prune sessions", slog.Any("err", err))
+	} else if n > 0 {
+		a.log.InfoContext(ctx, "pruned expired sessions", slog.Int64("count", n))
+	}
+	return nil
+}
+
+func (a *Admin) showLogin(w http.ResponseWriter, r *http.Request) {
+	next := safeNext(r.URL.Query().Get("next"))
+	if a.sessions.GetInt64(r.Context(), keyOwnerID) != 0 {
+		seeOther(w, r, next)
+		return
+	}
+	a.render(w, r, http.StatusOK, ui.LoginPage(a.page(r, "Sign in"), ui.NewForm(nil), next))
+}
+
+func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	next := safeNext(f.Get("next"))
+	email := strings.ToLower(f.Get("email"))
+	password := f.Raw("password")
+	fail := func(status int, msg string) {
+		f.Message = msg
+		a.render(w, r, status, ui.LoginPage(a.page(r, "Sign in"), f, next))
+	}
+	if email == "" || password == "" {
+		fail(http.StatusUnprocessableEntity, "Enter your email and password.")
+		return
+	}
+	ip := clientIP(r)
+	if wait := a.throttle.wait(email, ip); wait > 0 {
+		a.log.WarnContext(r.Context(), "sign-in throttled", slog.String("email", email), slog.String("ip", ip))
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		fail(http.StatusTooManyRequests, fmt.Sprintf("Too many failed sign-in attempts. For your safety, sign-in is paused: try again in %s.", minutes(wait)))
+		return
+	}
+	o, err := owner.Authenticate(r.Context(), a.db, email, password)
+	if errors.Is(err, owner.ErrInvalidCredentials) {
+		a.throttle.fail(email, ip)
+		a.log.InfoContext(r.Context(), "sign-in failed", slog.String("email", email), slog.String("ip", ip))
+		fail(http.StatusUnprocessableEntity, "Wrong email or password.")
+		return
+	}
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.throttle.succeeded(email)
+	if err := a.signIn(r.Context(), o); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.log.InfoContext(r.Context(), "signed in", slog.Int64("owner_id", o.ID), slog.String("ip", ip))
+	seeOther(w, r, next)
+}
+
+// logout ends the session on the server (its row is deleted, so the old cookie is worthless
+// even if copied) and hands the browser a fresh, empty one.
+func (a *Admin) logout(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if err := a.sessions.Destroy(ctx); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	if err := a.sessions.RenewToken(ctx); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.flash(ctx, ui.FlashInfo, "You are signed out.")
+	seeOther(w, r, "/login")
+}
+
+// minutes says a wait in words, rounded up to whole minutes.
+func minutes(d time.Duration) string {
+	m := int(math.Ceil(d.Minutes()))
+	if m <= 1 {
+		return "1 minute"
+	}
+	return strconv.Itoa(m) + " minutes"
+}

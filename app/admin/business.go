@@ -1,0 +1,143 @@
+package admin
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"frontdesk/db"
+	"frontdesk/ui"
+)
+
+// Settings → Business: the company's name, currency and booking policies.
+
+// defaultCompany mirrors the schema's column defaults, for an installation with no company
+// row yet (no import, no demo): saving the form creates it.
+var defaultCompany = db.Company{Currency: "USD", SlotStepMin: 15, MaxAdvanceDays: 90, CanEdit: true, CanCancel: true, PaymentExpiryMin: 15}
+
+// intField is a whole-number policy and its accepted range. The schema sets the lower bounds;
+// the upper ones only stop typing mistakes (a year of notice, ten years ahead, a week to pay).
+type intField struct {
+	name     string
+	min, max int64
+	get      func(*db.Company) *int64
+}
+
+var businessInts = []intField{
+	{"slot_step_min", 5, 240, func(c *db.Company) *int64 { return &c.SlotStepMin }},
+	{"min_notice_min", 0, 525600, func(c *db.Company) *int64 { return &c.MinNoticeMin }},
+	{"max_advance_days", 0, 3650, func(c *db.Company) *int64 { return &c.MaxAdvanceDays }},
+	{"edit_lock_min", 0, 525600, func(c *db.Company) *int64 { return &c.EditLockMin }},
+	{"max_changes", 0, 1000, func(c *db.Company) *int64 { return &c.MaxChanges }},
+	{"payment_expiry_min", 1, 10080, func(c *db.Company) *int64 { return &c.PaymentExpiryMin }},
+}
+
+func (a *Admin) showBusiness(w http.ResponseWriter, r *http.Request) {
+	c, err := a.db.R.GetCompany(r.Context())
+	if db.IsNotFound(err) {
+		c, err = defaultCompany, nil
+	}
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.render(w, r, http.StatusOK, ui.BusinessPage(a.page(r, "Business"), companyForm(c)))
+}
+
+func companyForm(c db.Company) *ui.Form {
+	f := ui.NewForm(nil)
+	f.Set("name", c.Name)
+	f.Set("currency", c.Currency)
+	for _, fld := range businessInts {
+		f.Set(fld.name, strconv.FormatInt(*fld.get(&c), 10))
+	}
+	for name, on := range map[string]bool{"can_edit": c.CanEdit, "can_cancel": c.CanCancel, "online_payments": c.OnlinePayments} {
+		if on {
+			f.Set(name, "1")
+		}
+	}
+	return f
+}
+
+// companyFromForm validates the form into c, recording problems in f.
+func companyFromForm(f *ui.Form, c *db.Company) {
+	c.Name = f.Get("name")
+	if c.Name == "" || len(c.Name) > 200 {
+		f.SetError("name", "Enter the company name (up to 200 characters).")
+	}
+	c.Currency = strings.ToUpper(f.Get("currency"))
+	if !isCurrencyCode(c.Currency) {
+		f.SetError("currency", "Enter a three-letter currency code, like USD.")
+	}
+	for _, fld := range businessInts {
+		n, err := strconv.ParseInt(f.Get(fld.name), 10, 64)
+		if err != nil || n < fld.min || n > fld.max {
+			f.SetError(fld.name, fmt.Sprintf("Enter a whole number from %d to %d.", fld.min, fld.max))
+			continue
+		}
+		*fld.get(c) = n
+	}
+	c.CanEdit = f.Checked("can_edit", "1")
+	c.CanCancel = f.Checked("can_cancel", "1")
+	c.OnlinePayments = f.Checked("online_payments", "1")
+}
+
+func isCurrencyCode(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for _, ch := range s {
+		if ch < 'A' || ch > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *Admin) updateBusiness(w http.ResponseWriter, r *http.Request) {
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	var c db.Company
+	companyFromForm(f, &c)
+	if !f.OK() {
+		a.render(w, r, http.StatusUnprocessableEntity, ui.BusinessPage(a.page(r, "Business"), f))
+		return
+	}
+	if err := a.saveCompany(r.Context(), c); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, "Business settings saved.")
+	seeOther(w, r, "/settings/business")
+}
+
+// saveCompany updates the company row, creating it on an installation that has none.
+func (a *Admin) saveCompany(ctx context.Context, c db.Company) error {
+	ms := db.Millis(a.now())
+	return a.db.InTx(ctx, func(q *db.Queries) error {
+		old, err := q.GetCompany(ctx)
+		if db.IsNotFound(err) {
+			_, err = q.CreateCompany(ctx, db.CreateCompanyParams{
+				Name: c.Name, Currency: c.Currency, SlotStepMin: c.SlotStepMin, MinNoticeMin: c.MinNoticeMin,
+				MaxAdvanceDays: c.MaxAdvanceDays, CanEdit: c.CanEdit, CanCancel: c.CanCancel, EditLockMin: c.EditLockMin,
+				MaxChanges: c.MaxChanges, OnlinePayments: c.OnlinePayments, PaymentExpiryMin: c.PaymentExpiryMin,
+				CreatedAt: ms, UpdatedAt: ms,
+			})
+			return err
+		}
+		if err != nil {
+			return err
+		}
+		return q.UpdateCompany(ctx, db.UpdateCompanyParams{
+			Name: c.Name, Currency: c.Currency, SlotStepMin: c.SlotStepMin, MinNoticeMin: c.MinNoticeMin,
+			MaxAdvanceDays: c.MaxAdvanceDays, CanEdit: c.CanEdit, CanCancel: c.CanCancel, EditLockMin: c.EditLockMin,
+			MaxChanges: c.MaxChanges, OnlinePayments: c.OnlinePayments, PaymentExpiryMin: c.PaymentExpiryMin,
+			UpdatedAt: ms, ID: old.ID,
+		})
+	})
+}

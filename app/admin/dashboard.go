@@ -1,0 +1,106 @@
+package admin
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"frontdesk/db"
+	"frontdesk/ui"
+)
+
+// The dashboard: today's bookings at each location (each in its own zone's "today") and the
+// webhook engine at a glance. It reads the tables directly; nothing here writes.
+
+// dashboardRows caps the bookings listed per location; the Bookings page has the whole day.
+const dashboardRows = 100
+
+func (a *Admin) showDashboard(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	now := a.now()
+	locs, err := a.db.R.ListDashboardLocations(ctx)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	var v ui.DashboardView
+	for _, l := range locs {
+		zone, err := time.LoadLocation(l.Timezone)
+		if err != nil {
+			zone = time.UTC // a zone the import accepted but this binary cannot load: show UTC, say so
+		}
+		local := now.In(zone)
+		start := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, zone)
+		end := start.AddDate(0, 0, 1)
+		rows, err := a.db.R.ListDashboardBookings(ctx, db.ListDashboardBookingsParams{
+			LocationID: l.ID, FromMs: db.Millis(start), ToMs: db.Millis(end), MaxRows: dashboardRows + 1,
+		})
+		if err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		day := ui.DayBookings{Location: l.Name, Date: local.Format("Monday 2 January"), Zone: zone.String(), More: len(rows) > dashboardRows}
+		for _, b := range rows[:min(len(rows), dashboardRows)] {
+			day.Bookings = append(day.Bookings, ui.BookingRow{
+				ID:        b.ID,
+				Time:      db.Time(b.StartAt).In(zone).Format("15:04") + "–" + db.Time(b.EndAt).In(zone).Format("15:04"),
+				Service:   b.ServiceName,
+				Provider:  b.ProviderName,
+				Client:    strings.TrimSpace(b.ClientFirstName + " " + b.ClientLastName.String),
+				Status:    b.StatusName,
+				Cancelled: b.StatusID == 5,
+			})
+		}
+		v.Locations = append(v.Locations, day)
+	}
+	if v.Health, err = a.webhookHealth(r, now); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.render(w, r, http.StatusOK, ui.DashboardPage(a.page(r, "Dashboard"), v))
+}
+
+func (a *Admin) webhookHealth(r *http.Request, now time.Time) (ui.WebhookHealth, error) {
+	ctx := r.Context()
+	var h ui.WebhookHealth
+	states, err := a.db.R.CountWebhooksByState(ctx)
+	if err != nil {
+		return h, err
+	}
+	for _, s := range states {
+		switch s.State {
+		case "active":
+			h.Active = s.N
+		case "deactivated":
+			h.Deactivated = s.N
+		}
+	}
+	stats, err := a.db.R.DeliveryAttemptStatsSince(ctx, db.Millis(now.Add(-24*time.Hour)))
+	if err != nil {
+		return h, err
+	}
+	h.Attempts, h.Succeeded = stats.Attempts, stats.Succeeded
+	pending, err := a.db.R.PendingDeliveryStats(ctx)
+	if err != nil {
+		return h, err
+	}
+	h.Pending = pending.Pending
+	if pending.Pending > 0 {
+		h.OldestPending = age(now.Sub(db.Time(pending.OldestCreatedAt)))
+	}
+	return h, nil
+}
+
+// age says a duration the way a person would glance at it.
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "under a minute"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d h", int(d.Hours()))
+	}
+	return fmt.Sprintf("%d days", int(d.Hours()/24))
+}

@@ -1,0 +1,204 @@
+package admin_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestHTMLInert: names owners type in come back as text, never as markup.
+func TestHTMLInert(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	evil := `<script>alert(1)</script><img src=x onerror=alert(2)>`
+
+	wantRedirect(t, c.post(t, "/settings/integrations/api-keys", url.Values{"name": {evil}}), "/settings/integrations/api-keys")
+	list := c.get(t, "/settings/integrations/api-keys")
+	wantStatus(t, list, http.StatusOK)
+	business := businessForm()
+	business.Set("name", evil)
+	wantRedirect(t, c.post(t, "/settings/business", business), "/settings/business")
+	settings := c.get(t, "/settings/business")
+
+	for name, res := range map[string]response{"API keys": list, "business": settings} {
+		t.Run(name, func(t *testing.T) {
+			wantBody(t, res, "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;")
+			for _, raw := range []string{"<script>alert(1)", "<img src=x"} {
+				if strings.Contains(res.Body, raw) {
+					t.Errorf("page contains raw %q", raw)
+				}
+			}
+		})
+	}
+	// The flash after revoking repeats the name: also escaped.
+	id := between(list.Body, "/settings/integrations/api-keys/", "/revoke")
+	wantRedirect(t, c.post(t, "/settings/integrations/api-keys/"+id+"/revoke", nil), "/settings/integrations/api-keys")
+	wantBody(t, c.get(t, "/settings/integrations/api-keys"), `data-testid="flash">The API key “&lt;script&gt;`)
+}
+
+// between returns the text between the first before and the next after it.
+func between(s, before, after string) string {
+	_, rest, ok := strings.Cut(s, before)
+	if !ok {
+		return ""
+	}
+	v, _, _ := strings.Cut(rest, after)
+	return v
+}
+
+func businessForm() url.Values {
+	return url.Values{
+		"name": {"Studio Uno"}, "currency": {"eur"}, "slot_step_min": {"30"}, "min_notice_min": {"60"},
+		"max_advance_days": {"60"}, "can_edit": {"1"}, "edit_lock_min": {"120"}, "max_changes": {"2"},
+		"payment_expiry_min": {"20"},
+	}
+}
+
+func TestBusinessSettings(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	wantStatus(t, c.get(t, "/settings/business"), http.StatusOK) // no company yet: defaults
+
+	tests := []struct {
+		name  string
+		field string
+		value string
+		error string
+	}{
+		{"empty name", "name", " ", `data-testid="error-name"`},
+		{"currency not a code", "currency", "EURO", `data-testid="error-currency"`},
+		{"slot step too small", "slot_step_min", "4", "Enter a whole number from 5 to 240."},
+		{"not a number", "min_notice_min", "ten", `data-testid="error-min_notice_min"`},
+		{"negative", "max_changes", "-1", `data-testid="error-max_changes"`},
+		{"payment expiry zero", "payment_expiry_min", "0", `data-testid="error-payment_expiry_min"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			form := businessForm()
+			form.Set("name", "Kept <name>")
+			form.Set(tc.field, tc.value)
+			res := c.post(t, "/settings/business", form)
+			wantStatus(t, res, http.StatusUnprocessableEntity)
+			wantBody(t, res, tc.error, `aria-invalid="true"`, `data-testid="form-error"`)
+			if tc.field != "name" {
+				wantBody(t, res, `value="Kept &lt;name&gt;"`) // the user's input is kept
+			}
+		})
+	}
+
+	wantRedirect(t, c.post(t, "/settings/business", businessForm()), "/settings/business")
+	saved := c.get(t, "/settings/business")
+	wantBody(t, saved, `Business settings saved.`, `value="Studio Uno"`, `value="EUR"`, `name="slot_step_min" type="number" value="30"`)
+	if strings.Contains(between(saved.Body, `name="can_cancel"`, ">"), "checked") {
+		t.Error("can_cancel is ticked after saving it unticked")
+	}
+	if !strings.Contains(between(saved.Body, `name="can_edit"`, ">"), "checked") {
+		t.Error("can_edit is not ticked after saving it ticked")
+	}
+	form := businessForm()
+	form.Set("slot_step_min", "45")
+	wantRedirect(t, c.post(t, "/settings/business", form), "/settings/business") // the update path
+	wantBody(t, c.get(t, "/settings/business"), `name="slot_step_min" type="number" value="45"`)
+}
+
+func TestAPIKeyForm(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	tests := []struct {
+		name string
+		form url.Values
+		want string
+	}{
+		{"no name", url.Values{"name": {"  "}}, `data-testid="error-name"`},
+		{"long name", url.Values{"name": {strings.Repeat("n", 101)}}, `data-testid="error-name"`},
+		{"unknown scope", url.Values{"name": {"Kept name"}, "scopes": {"bookings:read", "admin:all"}}, `data-testid="error-scopes"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := c.post(t, "/settings/integrations/api-keys", tc.form)
+			wantStatus(t, res, http.StatusUnprocessableEntity)
+			wantBody(t, res, tc.want)
+			if strings.Contains(res.Body, `data-testid="new-api-key"`) {
+				t.Error("a key was shown for an invalid form")
+			}
+		})
+	}
+	res := c.post(t, "/settings/integrations/api-keys", url.Values{"name": {"Kept name"}, "scopes": {"bookings:read", "admin:all"}})
+	wantBody(t, res, `value="Kept name"`, `value="bookings:read" checked`)
+	for _, path := range []string{"/settings/integrations/api-keys/999/revoke", "/settings/integrations/api-keys/abc/revoke", "/settings/integrations/api-keys/-1/revoke"} {
+		wantStatus(t, c.get(t, path), http.StatusNotFound)
+		wantStatus(t, c.post(t, path, nil), http.StatusNotFound)
+	}
+}
+
+func TestAccountAndOwners(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	other := ts.newClient(t)
+	other.login(t, ownerEmail, ownerPassword) // a second session of the same owner
+
+	t.Run("add owner", func(t *testing.T) {
+		res := c.post(t, "/owners", url.Values{"email": {"not an email"}, "password": {"short"}})
+		wantStatus(t, res, http.StatusUnprocessableEntity)
+		wantBody(t, res, `data-testid="error-email"`, `data-testid="error-password"`, `value="not an email"`)
+		res = c.post(t, "/owners", url.Values{"email": {strings.ToUpper(ownerEmail)}, "password": {"long enough password"}})
+		wantStatus(t, res, http.StatusUnprocessableEntity)
+		wantBody(t, res, "There is already an owner with this email.")
+		wantRedirect(t, c.post(t, "/owners", url.Values{"email": {"Second@Example.com"}, "password": {"long enough password"}}), "/owners")
+		wantBody(t, c.get(t, "/owners"), "Owner second@example.com added.", "second@example.com", ownerEmail)
+		ts.newClient(t).login(t, "second@example.com", "long enough password")
+	})
+
+	t.Run("change password", func(t *testing.T) {
+		bad := []struct {
+			name string
+			form url.Values
+			want string
+		}{
+			{"wrong current", url.Values{"current": {"not my password"}, "password": {"a new password"}, "confirm": {"a new password"}}, "This is not your current password."},
+			{"too short", url.Values{"current": {ownerPassword}, "password": {"short"}, "confirm": {"short"}}, "Use at least 10 characters."},
+			{"confirmation differs", url.Values{"current": {ownerPassword}, "password": {"a new password"}, "confirm": {"a new passw0rd"}}, "The two passwords differ."},
+		}
+		for _, tc := range bad {
+			res := c.post(t, "/account/password", tc.form)
+			wantStatus(t, res, http.StatusUnprocessableEntity)
+			wantBody(t, res, tc.want)
+			if strings.Contains(res.Body, "a new password") {
+				t.Errorf("%s: a password was echoed back into the page", tc.name)
+			}
+		}
+		before := c.cookie()
+		wantRedirect(t, c.post(t, "/account/password", url.Values{"current": {ownerPassword}, "password": {"a new password"}, "confirm": {"a new password"}}), "/account")
+		if c.cookie() == before {
+			t.Error("session token unchanged after a password change")
+		}
+		wantBody(t, c.get(t, "/account"), "Password changed.")
+		// The other session was signed out by the change.
+		wantRedirect(t, other.get(t, "/account"), "/login?next=%2Faccount")
+		wantStatus(t, ts.newClient(t).post(t, "/login", url.Values{"email": {ownerEmail}, "password": {ownerPassword}}), http.StatusUnprocessableEntity)
+		ts.newClient(t).login(t, ownerEmail, "a new password")
+	})
+}
+
+func TestLoginRedirectsOnlyWithinSite(t *testing.T) {
+	ts := startServer(t)
+	ts.setupOwner(t)
+	tests := []struct{ next, want string }{
+		{"/owners?x=1", "/owners?x=1"},
+		{"//evil.example/", "/"},
+		{"/\\evil.example", "/"},
+		{"https://evil.example/", "/"},
+		{"/logout", "/"},
+		{"", "/"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.next, func(t *testing.T) {
+			c := ts.newClient(t)
+			res := c.post(t, "/login", url.Values{"email": {ownerEmail}, "password": {ownerPassword}, "next": {tc.next}})
+			wantRedirect(t, res, tc.want)
+		})
+	}
+	res := ts.newClient(t).get(t, "/login?next=%2F%2Fevil.example")
+	wantBody(t, res, `name="next" value="/"`)
+}

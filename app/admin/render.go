@@ -1,0 +1,131 @@
+package admin
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/a-h/templ"
+	"github.com/go-chi/chi/v5"
+
+	"frontdesk/app/middleware"
+	"frontdesk/ui"
+)
+
+// pageError is an error the owner may see: a status and a sentence. Every other error is
+// logged and shown as a generic 500.
+type pageError struct {
+	status int
+	msg    string
+}
+
+func (e *pageError) Error() string { return e.msg }
+
+var (
+	errNotFound         = &pageError{http.StatusNotFound, "There is nothing here. The link may be old, or what it pointed to was removed."}
+	errMethodNotAllowed = &pageError{http.StatusMethodNotAllowed, "This address does not accept that kind of request."}
+	errCrossOrigin      = &pageError{http.StatusForbidden, "This request came from another site and was refused. If you submitted a form, go back, reload the page and try again."}
+	errInternal         = &pageError{http.StatusInternalServerError, "Something went wrong on our side. It has been logged; please try again."}
+)
+
+func badRequest(msg string) error { return &pageError{http.StatusBadRequest, msg} }
+
+// renderError is the one place errors become HTML responses.
+func (a *Admin) renderError(w http.ResponseWriter, r *http.Request, err error) {
+	var pe *pageError
+	if !errors.As(err, &pe) {
+		a.log.ErrorContext(r.Context(), "admin", slog.String("path", r.URL.Path), slog.Any("err", err),
+			slog.String("request_id", middleware.RequestID(r.Context())))
+		pe = errInternal
+	}
+	a.render(w, r, pe.status, ui.ErrorPage(a.page(r, http.StatusText(pe.status)), pe.status, pe.msg))
+}
+
+// render writes a page. It renders into a buffer first, so a failing component gives a clean
+// 500 instead of half a page.
+func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
+	var buf bytes.Buffer
+	if err := c.Render(r.Context(), &buf); err != nil {
+		a.log.ErrorContext(r.Context(), "render", slog.String("path", r.URL.Path), slog.Any("err", err))
+		http.Error(w, errInternal.msg, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// page is the layout's model for the current request; it takes the pending flash messages.
+func (a *Admin) page(r *http.Request, title string) ui.Page {
+	p := ui.Page{Title: title, Path: r.URL.Path, Flashes: a.popFlashes(r.Context())}
+	if o, ok := ownerFrom(r.Context()); ok {
+		p.Owner = o.Email
+	}
+	return p
+}
+
+// seeOther ends a successful POST (post-redirect-get).
+func seeOther(w http.ResponseWriter, r *http.Request, to string) {
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}
+
+func redirect(to string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { seeOther(w, r, to) }
+}
+
+// parseForm reads a submitted form (the body size is bounded by limitBody).
+func parseForm(r *http.Request) (*ui.Form, error) {
+	if err := r.ParseForm(); err != nil {
+		return nil, badRequest("The form could not be read. Go back and try again.")
+	}
+	return ui.NewForm(r.PostForm), nil
+}
+
+// pathID reads a positive integer URL parameter; anything else is a 404.
+func pathID(r *http.Request, name string) (int64, error) {
+	id, err := strconv.ParseInt(chi.URLParam(r, name), 10, 64)
+	if err != nil || id < 1 {
+		return 0, errNotFound
+	}
+	return id, nil
+}
+
+func (a *Admin) comingSoon(title string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		a.render(w, r, http.StatusOK, ui.ComingSoonPage(a.page(r, title)))
+	}
+}
+
+// limitBody caps request bodies: admin forms are small.
+func limitBody(next http.Handler) http.Handler {
+	return http.MaxBytesHandler(next, 1<<20)
+}
+
+// contentSecurityPolicy allows only our own files: no inline script or style, so markup that
+// slipped through escaping still could not run.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+
+// pageHeaders: admin pages may show secrets once, so nothing is stored by caches or history.
+func pageHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// crossOriginProtection refuses state-changing requests a browser sent from another origin
+// (Sec-Fetch-Site, or Origin against Host): CSRF protection without tokens in forms.
+func (a *Admin) crossOriginProtection(next http.Handler) http.Handler {
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a.log.WarnContext(r.Context(), "cross-origin request refused", slog.String("path", r.URL.Path),
+			slog.String("origin", r.Header.Get("Origin")), slog.String("sec_fetch_site", r.Header.Get("Sec-Fetch-Site")))
+		a.renderError(w, r, errCrossOrigin)
+	}))
+	return cop.Handler(next)
+}

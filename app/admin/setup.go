@@ -1,0 +1,87 @@
+package admin
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"frontdesk/app/owner"
+	"frontdesk/ui"
+)
+
+// The first-run page: on a fresh installation the log prints /setup?token=…; whoever holds
+// that token creates the first owner. Without a valid token, or once an owner exists, /setup
+// is a plain 404 — nothing tells a stranger that a fresh instance is waiting.
+
+func (a *Admin) showSetup(w http.ResponseWriter, r *http.Request) {
+	token := r.URL.Query().Get("token")
+	open, err := owner.SetupOpen(r.Context(), a.db, token)
+	if err != nil || !open {
+		a.renderError(w, r, firstErr(err, errNotFound))
+		return
+	}
+	a.render(w, r, http.StatusOK, ui.SetupPage(a.page(r, "Set up frontdesk"), ui.NewForm(nil), token))
+}
+
+func (a *Admin) createFirstOwner(w http.ResponseWriter, r *http.Request) {
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	token := f.Get("token")
+	open, err := owner.SetupOpen(r.Context(), a.db, token)
+	if err != nil || !open {
+		a.renderError(w, r, firstErr(err, errNotFound))
+		return
+	}
+	validateNewCredentials(f, "email", "password", "confirm")
+	if !f.OK() {
+		a.render(w, r, http.StatusUnprocessableEntity, ui.SetupPage(a.page(r, "Set up frontdesk"), f, token))
+		return
+	}
+	o, err := owner.CreateFirst(r.Context(), a.db, token, f.Get("email"), f.Raw("password"), a.now())
+	if errors.Is(err, owner.ErrSetupClosed) {
+		err = errNotFound
+	}
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	if err := a.signIn(r.Context(), o); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.log.InfoContext(r.Context(), "first owner created; setup closed", slog.Int64("owner_id", o.ID))
+	a.flash(r.Context(), ui.FlashSuccess, "Welcome! Your owner account is ready.")
+	seeOther(w, r, "/")
+}
+
+// validateNewCredentials checks an email field and a password with its confirmation (confirm
+// may be "" for forms without one).
+func validateNewCredentials(f *ui.Form, email, password, confirm string) {
+	if email != "" {
+		if _, err := owner.NormalizeEmail(f.Get(email)); err != nil {
+			f.SetError(email, "Enter a valid email address, like name@example.com.")
+		}
+	}
+	switch err := owner.ValidatePassword(f.Raw(password)); {
+	case errors.Is(err, owner.ErrPasswordTooShort):
+		f.SetError(password, fmt.Sprintf("Use at least %d characters.", owner.MinPasswordLen))
+	case err != nil:
+		f.SetError(password, fmt.Sprintf("Use at most %d characters.", owner.MaxPasswordLen))
+	}
+	if confirm != "" && f.Raw(confirm) != f.Raw(password) {
+		f.SetError(confirm, "The two passwords differ.")
+	}
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
