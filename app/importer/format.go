@@ -1,0 +1,209 @@
+// Package importer reads a whole business — or an addition to one — from one JSON file and
+// writes it all or nothing. The format is documented in docs/import.md; the types below are
+// that format, field for field. Records refer to each other with file-local string keys, so a
+// file is self-contained and diffable; database ids are assigned on import.
+//
+// Load decodes strictly (an unknown field is an error: a typo in an operator's file must not be
+// silently ignored), validates everything before writing anything, and then writes in one
+// transaction. Import creates records and never updates them; the keys it created are
+// remembered, so running the same file twice is refused rather than duplicating it.
+package importer
+
+import "encoding/json"
+
+// File is one import file.
+type File struct {
+	// Company is required when the database has no business yet and refused when it has one.
+	Company          *Company          `json:"company"`
+	Locations        []Location        `json:"locations"`
+	Categories       []Category        `json:"categories"`
+	Services         []Service         `json:"services"`
+	Providers        []Provider        `json:"providers"`
+	CustomAttributes []CustomAttribute `json:"custom_attributes"`
+	Clients          []Client          `json:"clients"`
+	Bookings         []Booking         `json:"bookings"`
+}
+
+// Company is the installation's business and its booking policies; a nil policy takes the
+// schema default.
+type Company struct {
+	Name             string `json:"name"`
+	Currency         string `json:"currency"`
+	SlotStepMin      *int64 `json:"slot_step_min"`
+	MinNoticeMin     *int64 `json:"min_notice_min"`
+	MaxAdvanceDays   *int64 `json:"max_advance_days"`
+	CanEdit          *bool  `json:"can_edit"`
+	CanCancel        *bool  `json:"can_cancel"`
+	EditLockMin      *int64 `json:"edit_lock_min"`
+	MaxChanges       *int64 `json:"max_changes"`
+	OnlinePayments   *bool  `json:"online_payments"`
+	PaymentExpiryMin *int64 `json:"payment_expiry_min"`
+}
+
+// Location is a place where the business works, with its zone, opening hours and closures.
+type Location struct {
+	Key       string            `json:"key"`
+	Name      string            `json:"name"`
+	Active    *bool             `json:"active"`
+	Address   map[string]string `json:"address"`
+	Phone     *string           `json:"phone"`
+	Email     string            `json:"email"`
+	Latitude  *float64          `json:"latitude"`
+	Longitude *float64          `json:"longitude"`
+	Timezone  string            `json:"timezone"`
+	Image     *string           `json:"image"`
+	ImageMap  *string           `json:"image_map"`
+	Country   Country           `json:"country"`
+	Hours     []DayHours        `json:"hours"`
+	Closures  []Closure         `json:"closures"`
+}
+
+// Country is an ISO 3166-1 alpha-2 code and a display name.
+type Country struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+}
+
+// DayHours is one opening range of a weekday: {"day":"monday","open":"09:00","close":"19:00"}.
+type DayHours struct {
+	Day   string `json:"day"`
+	Open  string `json:"open"`
+	Close string `json:"close"`
+}
+
+// Closure is a whole local day the location is closed.
+type Closure struct {
+	Date   string `json:"date"`
+	Reason string `json:"reason"`
+}
+
+// Category groups services.
+type Category struct {
+	Key   string `json:"key"`
+	Name  string `json:"name"`
+	Order *int64 `json:"order"`
+}
+
+// Service is something the business sells by time.
+type Service struct {
+	Key           string         `json:"key"`
+	Name          string         `json:"name"`
+	Category      string         `json:"category"`
+	Price         string         `json:"price"`
+	Discount      *string        `json:"discount"`
+	Duration      int64          `json:"duration"`
+	BufferBefore  int64          `json:"buffer_before"`
+	BufferAfter   int64          `json:"buffer_after"`
+	Description   *string        `json:"description"`
+	Keywords      []string       `json:"keywords"`
+	Images        []string       `json:"images"`
+	Capacity      *int64         `json:"capacity"`
+	SessionCount  *int64         `json:"session_count"`
+	OnlineBooking *bool          `json:"online_booking"`
+	OnlinePayment *OnlinePayment `json:"online_payment"`
+	Outcall       bool           `json:"outcall"`
+	IsVideo       bool           `json:"is_video"`
+	Favorite      bool           `json:"favorite"`
+	Active        *bool          `json:"active"`
+}
+
+// OnlinePayment is a service's online payment mode and, for MANDATORY_PARTIAL, the amount due.
+type OnlinePayment struct {
+	Mode   string  `json:"mode"`
+	Amount *string `json:"amount"`
+}
+
+// Provider is a person (or resource) who delivers services.
+type Provider struct {
+	Key           string          `json:"key"`
+	PublicName    string          `json:"public_name"`
+	Active        *bool           `json:"active"`
+	OnlineBooking *bool           `json:"online_booking"`
+	Locations     []string        `json:"locations"`
+	Services      []string        `json:"services"`
+	Images        []ProviderImage `json:"images"`
+	Hours         []Shift         `json:"hours"`
+	TimeOff       []TimeOff       `json:"time_off"`
+}
+
+// ProviderImage is a picture; the thumbnail defaults to the picture itself.
+type ProviderImage struct {
+	URL          string  `json:"url"`
+	ThumbnailURL *string `json:"thumbnail_url"`
+}
+
+// Shift is one weekly working range of a provider at one location, with its breaks.
+type Shift struct {
+	Location string  `json:"location"`
+	Day      string  `json:"day"`
+	Open     string  `json:"open"`
+	Close    string  `json:"close"`
+	Breaks   []Break `json:"breaks"`
+}
+
+// Break is a pause inside a shift.
+type Break struct {
+	Start string `json:"start"`
+	End   string `json:"end"`
+}
+
+// TimeOff is an absence: instants, or whole local days in the provider's main location zone.
+type TimeOff struct {
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Reason string `json:"reason"`
+}
+
+// CustomAttribute is a template for an extra client field.
+type CustomAttribute struct {
+	Key         string   `json:"key"`
+	Name        string   `json:"name"`
+	Datatype    string   `json:"datatype"`
+	Description *string  `json:"description"`
+	Mandatory   bool     `json:"mandatory"`
+	Order       *int64   `json:"order"`
+	Group       *string  `json:"group"`
+	Options     []string `json:"options"`
+}
+
+// Client is a customer, with the Connect v3 client fields and custom attribute values keyed by
+// the attribute's key.
+type Client struct {
+	Key                  string                     `json:"key"`
+	FirstName            string                     `json:"first_name"`
+	LastName             *string                    `json:"last_name"`
+	Email                *string                    `json:"email"`
+	Phone                *string                    `json:"phone"`
+	SecondPhone          *string                    `json:"second_phone"`
+	IdentificationNumber *string                    `json:"identification_number"`
+	Address              *string                    `json:"address"`
+	District             *string                    `json:"district"`
+	City                 *string                    `json:"city"`
+	Region               string                     `json:"region"`
+	Age                  *int64                     `json:"age"`
+	Gender               int64                      `json:"gender"`
+	BirthDay             *int64                     `json:"birth_day"`
+	BirthMonth           *int64                     `json:"birth_month"`
+	BirthYear            *int64                     `json:"birth_year"`
+	RecordNumber         *string                    `json:"record_number"`
+	Photo                *string                    `json:"photo"`
+	Nationality          *string                    `json:"nationality"`
+	PhoneCountry         *string                    `json:"phone_country"`
+	Active               *bool                      `json:"active"`
+	CustomAttributes     map[string]json.RawMessage `json:"custom_attributes"`
+}
+
+// Booking is an appointment. Start and end are local wall times in the location's zone, instants
+// with an offset, or relative to the import date ("+1w mon 10:00"); see docs/import.md.
+type Booking struct {
+	Key      string  `json:"key"`
+	Location string  `json:"location"`
+	Service  string  `json:"service"`
+	Provider string  `json:"provider"`
+	Client   string  `json:"client"`
+	Start    string  `json:"start"`
+	End      *string `json:"end"`
+	Status   string  `json:"status"`
+	Price    *string `json:"price"`
+	Notes    *string `json:"notes"`
+}

@@ -1,0 +1,138 @@
+package importer
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"frontdesk/db"
+)
+
+// The documented example imports, and each field lands where the format says.
+func TestLoadExample(t *testing.T) {
+	d := openDB(t)
+	sum, err := Load(context.Background(), d, []byte(exampleFile(t)), testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Summary{Company: "Studio Ana", Locations: 2, Categories: 2, Services: 3, Providers: 2, CustomAttributes: 2, Clients: 2, Bookings: 4}
+	if sum != want {
+		t.Fatalf("got summary %+v, want %+v", sum, want)
+	}
+	if got, want := sum.String(), `imported "Studio Ana": 2 locations, 2 categories, 3 services, 2 providers, 2 custom attributes, 2 clients, 4 bookings`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	utc := func(s string) int64 {
+		t.Helper()
+		ts, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db.Millis(ts)
+	}
+	checks := []struct {
+		name  string
+		query string
+		want  any
+	}{
+		{"company policies and defaults", `SELECT currency || ' ' || slot_step_min || ' ' || min_notice_min || ' ' || max_advance_days || ' ' || can_cancel FROM company`, "CLP 15 60 90 1"},
+		{"location zone and country", `SELECT l.timezone || ' ' || c.code FROM locations l JOIN countries c ON c.id = l.country_id WHERE l.name = 'Studio Ana Centro'`, "America/Santiago CL"},
+		{"two opening ranges on monday", `SELECT count(*) FROM location_hours h JOIN locations l ON l.id = h.location_id WHERE l.name = 'Studio Ana Centro' AND day_id = 1`, int64(2)},
+		{"close at 24:00", `SELECT close_min FROM location_hours WHERE day_id = 6`, int64(1440)},
+		{"relative closure", `SELECT group_concat(date, ' ') FROM (SELECT date FROM location_closures ORDER BY date)`, "2026-12-08 2026-12-25"},
+		{"service money and payment", `SELECT price_cents || ' ' || has_discount || ' ' || discount_bp || ' ' || online_payment_mode || ' ' || online_payment_cents FROM services WHERE name = 'Haircut'`, "1500000 1 1000 MANDATORY_PARTIAL 500000"},
+		{"service keywords and category", `SELECT s.keywords_json || ' ' || c.name FROM services s JOIN categories c ON c.id = s.category_id WHERE s.name = 'Haircut'`, `["cut","hair"] Hair`},
+		{"service images", `SELECT count(*) FROM service_images`, int64(1)},
+		{"category order defaults to position", `SELECT group_concat(name || '=' || sort_order, ' ') FROM categories`, "Hair=1 Advice=5"},
+		{"provider main location is the first", `SELECT l.name FROM providers p JOIN locations l ON l.id = p.location_id WHERE p.public_name = 'Ana'`, "Studio Ana Centro"},
+		{"provider locations", `SELECT count(*) FROM provider_locations`, int64(3)},
+		{"provider services", `SELECT count(*) FROM service_providers`, int64(4)},
+		{"shift location defaults to the only one", `SELECT l.name FROM provider_hours h JOIN providers p ON p.id = h.provider_id JOIN locations l ON l.id = h.location_id WHERE p.public_name = 'Ben'`, "Studio Ana Centro"},
+		{"breaks", `SELECT start_min || '-' || end_min FROM provider_breaks`, "780-840"},
+		{"whole-day time off, to inclusive", `SELECT starts_at || ' ' || ends_at FROM provider_time_off WHERE reason = 'Holidays'`,
+			itoa(utc("2026-12-28T03:00:00Z")) + " " + itoa(utc("2027-01-01T03:00:00Z"))},
+		{"attribute group", `SELECT g.name FROM custom_attributes a JOIN attribute_groups g ON g.id = a.group_id`, "Preferences"},
+		{"attribute options", `SELECT group_concat(label, ',') FROM attribute_options`, "Straight,Curly"},
+		{"client email in lower case", `SELECT email FROM clients WHERE first_name = 'María'`, "maria.lopez@example.com"},
+		{"attribute values as text", `SELECT group_concat(value, ',') FROM (SELECT value FROM client_attribute_values ORDER BY attribute_id)`, "Curly,true"},
+		{"local start in the location's zone", `SELECT start_at || ' ' || end_at || ' ' || block_end_at || ' ' || price_cents || ' ' || status_id FROM bookings WHERE notes IS NULL AND status_id = 1 AND service_id = 1`,
+			itoa(utc("2026-12-01T13:00:00Z")) + " " + itoa(utc("2026-12-01T13:30:00Z")) + " " + itoa(utc("2026-12-01T13:40:00Z")) + " 1500000 1"},
+		{"relative start", `SELECT start_at || ' ' || end_at || ' ' || status_id FROM bookings WHERE notes = 'First colour'`,
+			itoa(utc("2026-11-30T13:00:00Z")) + " " + itoa(utc("2026-11-30T14:30:00Z")) + " 2"},
+		{"instant start with explicit end and price", `SELECT start_at || ' ' || end_at || ' ' || price_cents FROM bookings WHERE location_id = 2`,
+			itoa(utc("2026-12-02T16:00:00Z")) + " " + itoa(utc("2026-12-02T16:30:00Z")) + " 0"},
+		{"bookings marked as imported", `SELECT group_concat(DISTINCT source) FROM bookings`, "import"},
+		{"no webhook events", `SELECT count(*) FROM events`, int64(0)},
+		{"keys remembered", `SELECT count(*) FROM import_keys`, int64(13)},
+	}
+	for _, c := range checks {
+		t.Run(c.name, func(t *testing.T) {
+			var got any
+			if err := d.Read.QueryRow(c.query).Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if s, ok := got.([]byte); ok {
+				got = string(s)
+			}
+			if got != c.want {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Import only adds: a second run of the same file is refused and writes nothing; a file that
+// leaves the company out and uses new keys adds to the business, once.
+func TestLoadAppendsOnce(t *testing.T) {
+	ctx := context.Background()
+	d := openDB(t)
+	example := exampleFile(t)
+	if _, err := Load(ctx, d, []byte(example), testNow); err != nil {
+		t.Fatal(err)
+	}
+
+	before := tableCounts(t, d)
+	_, err := Load(ctx, d, []byte(example), testNow)
+	got := problemsOf(t, err)
+	for _, want := range []string{
+		`company: this database already has a business ("Studio Ana")`,
+		`locations[0].key: "centro" was already imported on 2026-11-23 12:00 UTC (location id 1)`,
+		`clients[0].record_number: "C-0001" is already the record number of client id 1`,
+	} {
+		if !hasProblem(got, want) {
+			t.Errorf("got problems\n  %s\nwant one starting with\n  %s", strings.Join(got, "\n  "), want)
+		}
+	}
+	wantSameCounts(t, tableCounts(t, d), before)
+
+	addition := `{
+		"locations": [{"key": "norte", "name": "Studio Ana Norte", "timezone": "America/Santiago", "country": {"code": "CL", "name": "Chile"}}],
+		"clients": [{"key": "pedro", "first_name": "Pedro"}],
+		"custom_attributes": [{"key": "since", "name": "Client since", "datatype": "date", "group": "Preferences"}]
+	}`
+	sum, err := Load(ctx, d, []byte(addition), testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sum.String(), "imported 1 location, 1 custom attribute, 1 client"; got != want {
+		t.Errorf("got summary %q, want %q", got, want)
+	}
+	var groups int64
+	if err := d.Read.QueryRow(`SELECT count(*) FROM attribute_groups`).Scan(&groups); err != nil {
+		t.Fatal(err)
+	}
+	if groups != 1 {
+		t.Errorf("got %d attribute groups, want the existing \"Preferences\" reused", groups)
+	}
+
+	before = tableCounts(t, d)
+	_, err = Load(ctx, d, []byte(addition), testNow)
+	if got := problemsOf(t, err); !hasProblem(got, `locations[0].key: "norte" was already imported`) {
+		t.Errorf("got problems %q, want the repeated addition refused", got)
+	}
+	wantSameCounts(t, tableCounts(t, d), before)
+}

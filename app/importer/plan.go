@@ -1,0 +1,111 @@
+package importer
+
+import (
+	"time"
+
+	"frontdesk/db"
+)
+
+// plan is a validated file turned into rows, ready to write. References between records are
+// indexes into the plan's slices; the writer replaces them with database ids as it goes.
+// Timestamps (created_at, updated_at) are filled in by the writer.
+type plan struct {
+	company    *db.CreateCompanyParams
+	locations  []locationPlan
+	categories []categoryPlan
+	services   []servicePlan
+	providers  []providerPlan
+	attributes []attributePlan
+	clients    []clientPlan
+	bookings   []bookingPlan
+}
+
+type locationPlan struct {
+	key      string
+	row      db.CreateLocationParams // CountryID is set when written
+	country  Country
+	zone     *time.Location
+	hours    []wallRange
+	closures []db.CreateLocationClosureParams // LocationID is set when written
+}
+
+// wallRange is a weekly range of wall time: minutes since local midnight on a weekday.
+type wallRange struct{ day, open, close int64 }
+
+type categoryPlan struct {
+	key   string
+	name  string
+	order int64
+}
+
+type servicePlan struct {
+	key      string
+	row      db.CreateServiceParams // CategoryID is set when written
+	category int                    // index into plan.categories, or -1
+	images   []string
+}
+
+type providerPlan struct {
+	key       string
+	row       db.CreateProviderParams // LocationID is set when written
+	locations []int                   // indexes into plan.locations; the first is the main one
+	services  []int
+	images    []db.CreateProviderImageParams
+	shifts    []shiftPlan
+	timeOff   []db.CreateProviderTimeOffParams
+}
+
+type shiftPlan struct {
+	location int
+	hours    wallRange
+	breaks   [][2]int64
+}
+
+type attributePlan struct {
+	key     string
+	row     db.CreateCustomAttributeParams // GroupID is set when written
+	group   string                         // attribute group name, "" for none
+	options []string
+}
+
+type clientPlan struct {
+	key    string
+	row    db.ImportClientParams
+	values []attributeValue
+}
+
+type attributeValue struct {
+	attribute int
+	value     string
+}
+
+type bookingPlan struct {
+	index                               int // in the file's bookings
+	key                                 string
+	row                                 db.ImportBookingParams // the four ids are set when written
+	location, service, provider, client int
+}
+
+// Summary says what an import created.
+type Summary struct {
+	Company          string // the company created, "" when the file added to an existing one
+	Locations        int
+	Categories       int
+	Services         int
+	Providers        int
+	CustomAttributes int
+	Clients          int
+	Bookings         int
+}
+
+func (p *plan) summary() Summary {
+	s := Summary{
+		Locations: len(p.locations), Categories: len(p.categories), Services: len(p.services),
+		Providers: len(p.providers), CustomAttributes: len(p.attributes), Clients: len(p.clients),
+		Bookings: len(p.bookings),
+	}
+	if p.company != nil {
+		s.Company = p.company.Name
+	}
+	return s
+}

@@ -1,0 +1,151 @@
+package importer
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// Every broken file is refused with a problem that names its JSON path, and writes nothing.
+func TestLoadRefusesBrokenFiles(t *testing.T) {
+	example := exampleFile(t)
+	cut := map[string]any{"location": "centro", "service": "cut", "provider": "ana", "client": "maria"}
+	booking := func(start string, extra ...string) map[string]any {
+		b := map[string]any{"start": start}
+		for k, v := range cut {
+			b[k] = v
+		}
+		for i := 0; i+1 < len(extra); i += 2 {
+			b[extra[i]] = extra[i+1]
+		}
+		return b
+	}
+	tests := []struct {
+		name string
+		file string
+		want []string // each must be one of the reported problems, in full or as a prefix
+	}{
+		{"invalid JSON", `{"company": {"name": "X",}}`,
+			[]string{`company: line 1, column 26: invalid JSON: invalid character '}' looking for beginning of object key string`}},
+		{"truncated file", `{"locations": [{"key": "a"`,
+			[]string{"locations[0]: line 1, column 27: invalid JSON: unexpected end of file"}},
+		{"not an object", `[]`, []string{`want an object, got an array`}},
+		{"null", ` null `, []string{`want an object, got null`}},
+		{"empty file", "\n", []string{`the file is empty (want a JSON object)`}},
+		{"not UTF-8", "{\"company\": {\"name\": \"\xff\"}}", []string{`the file is not valid UTF-8`}},
+		{"data after the object", "{\"company\": null}\n {}", []string{`line 2, column 2: unexpected data after the top-level object`}},
+		{"unknown field", edit(t, example, map[string]any{"providers[0].hours[0].brakes": []any{}}),
+			[]string{`providers[0].hours[0].brakes: unknown field (did you mean "breaks"?)`}},
+		{"unknown section", edit(t, example, map[string]any{"staff": []any{}}),
+			[]string{`staff: unknown field`}},
+		{"field given twice", strings.Replace(example, `"name": "Haircut",`, `"name": "Haircut", "name": "Cut",`, 1),
+			[]string{`services[0].name: appears twice in the same object`}},
+		{"wrong JSON type", edit(t, example, map[string]any{"services[0].duration": "30"}),
+			[]string{`services[0].duration: want an integer, got the string "30"`}},
+		{"fractional integer", edit(t, example, map[string]any{"company.slot_step_min": 7.5}),
+			[]string{`company.slot_step_min: 7.5 is not an integer`}},
+		{"bad break time", edit(t, example, map[string]any{"providers[0].hours[0].breaks[0].start": "25:00"}),
+			[]string{`providers[0].hours[0].breaks[0].start: "25:00" is not a time (want HH:MM)`}},
+		{"break outside its shift", edit(t, example, map[string]any{"providers[0].hours[0].breaks[0].end": "18:30"}),
+			[]string{`providers[0].hours[0].breaks[0]: 13:00–18:30 is not inside the shift 09:00–18:00`}},
+		{"close before open", edit(t, example, map[string]any{"locations[0].hours[2].close": "08:00"}),
+			[]string{`locations[0].hours[2].close: "08:00" is not after open "09:00"`}},
+		{"overlapping opening ranges", edit(t, example, map[string]any{"locations[0].hours[1].open": "12:00"}),
+			[]string{`locations[0].hours[1]: overlaps the opening range at locations[0].hours[0]`}},
+		{"bad weekday", edit(t, example, map[string]any{"locations[1].hours[0].day": "Wednesday"}),
+			[]string{`locations[1].hours[0].day: "Wednesday" is not a weekday`}},
+		{"bad zone", edit(t, example, map[string]any{"locations[1].timezone": "Europe/Madird"}),
+			[]string{`locations[1].timezone: "Europe/Madird" is not an IANA time zone`}},
+		{"shift at a location the provider does not work at", edit(t, example, map[string]any{"providers[1].hours[0].location": "online"}),
+			[]string{`providers[1].hours[0].location: "online" is not one of this provider's locations`}},
+		{"time off ending before it starts", edit(t, example, map[string]any{"providers[0].time_off[0].to": "2026-12-20"}),
+			[]string{`providers[0].time_off[0].to: 2026-12-21T00:00-03:00 is not after from 2026-12-28T00:00-03:00`}},
+		{"unknown reference", edit(t, example, map[string]any{"bookings[0].provider": "zed"}),
+			[]string{`bookings[0].provider: "zed" is not the key of any entry in providers`}},
+		{"unknown category", edit(t, example, map[string]any{"services[1].category": "nails"}),
+			[]string{`services[1].category: "nails" is not the key of any entry in categories`}},
+		{"duplicate key", edit(t, example, map[string]any{"clients[1].key": "maria"}),
+			[]string{`clients[1].key: "maria" is already the key of clients[0]`}},
+		{"duplicate record number", edit(t, example, map[string]any{"clients[1].record_number": "C-0001"}),
+			[]string{`clients[1].record_number: "C-0001" is already the record number of clients[0]`}},
+		{"provider not at the location", edit(t, example, map[string]any{"bookings[3].location": "online"}),
+			[]string{`bookings[3].provider: provider "ben" does not work at location "online"`}},
+		{"provider not offering the service", edit(t, example, map[string]any{"bookings[3].service": "colour"}),
+			[]string{`bookings[3].provider: provider "ben" does not offer service "colour"`}},
+		{"overlapping bookings", edit(t, example, map[string]any{"bookings[+]": booking("2026-12-01T10:20")}),
+			[]string{`bookings[4]: provider "ana" already has a booking at 2026-12-01T10:00-03:00 (bookings[0])`}},
+		{"overlapping buffers", edit(t, example, map[string]any{"bookings[+]": booking("2026-12-01T10:35")}),
+			[]string{`bookings[4]: provider "ana" already has a booking at 2026-12-01T10:00-03:00 (bookings[0])`}},
+		{"overlap across zones", edit(t, example, map[string]any{"bookings[+]": booking("2026-12-02T13:10")}),
+			[]string{`bookings[4]: provider "ana" already has a booking at 2026-12-02T17:00+01:00 (bookings[2])`}},
+		{"local time skipped by daylight saving", edit(t, example, map[string]any{"bookings[0].start": "2026-09-06T00:30"}),
+			[]string{`bookings[0].start: 2026-09-06T00:30 does not exist in America/Santiago (the clocks skip it)`}},
+		{"start without a time", edit(t, example, map[string]any{"bookings[0].start": "+1w mon"}),
+			[]string{`bookings[0].start: "+1w mon" is a date; want a time of day too`}},
+		{"bad relative weekday", edit(t, example, map[string]any{"bookings[1].start": "+1w funday 10:00"}),
+			[]string{`bookings[1].start: "+1w funday": "funday" is not a weekday (want mon … sun)`}},
+		{"unparseable start", edit(t, example, map[string]any{"bookings[0].start": "tomorrow at ten"}),
+			[]string{`bookings[0].start: "tomorrow at ten" is not a time`}},
+		{"end before start", edit(t, example, map[string]any{"bookings[2].end": "2026-12-02T16:30+01:00"}),
+			[]string{`bookings[2].end: 2026-12-02T16:30+01:00 is not after start 2026-12-02T17:00+01:00`}},
+		{"bad status", edit(t, example, map[string]any{"bookings[0].status": "done"}),
+			[]string{`bookings[0].status: "done" is not one of confirmed, reserved, attended, no_show, cancelled`}},
+		{"bad price", edit(t, example, map[string]any{"services[0].price": "15.000"}),
+			[]string{`services[0].price: "15.000" must be a non-negative decimal`}},
+		{"duration out of range", edit(t, example, map[string]any{"services[0].duration": 1440}),
+			[]string{`services[0].duration: 1440 is out of range (want 5 to 1439)`}},
+		{"categoric value not an option", edit(t, example, map[string]any{"clients[0].custom_attributes.hair_type": "Wavy"}),
+			[]string{`clients[0].custom_attributes.hair_type: "Wavy" is not one of the options`}},
+		{"attribute value of the wrong type", edit(t, example, map[string]any{"clients[0].custom_attributes.vip": "yes"}),
+			[]string{`clients[0].custom_attributes.vip: want true or false for a boolean attribute, got "yes"`}},
+		{"unknown custom attribute", edit(t, example, map[string]any{"clients[1].custom_attributes": map[string]any{"shoe size": 42}}),
+			[]string{`clients[1].custom_attributes["shoe size"]: "shoe size" is not the key of any entry in custom_attributes`}},
+		{"phone not E.164", edit(t, example, map[string]any{"clients[1].phone": "212 555 0123"}),
+			[]string{`clients[1].phone: "212 555 0123" is not a phone number in E.164 form`}},
+		{"bad email", edit(t, example, map[string]any{"clients[1].email": "john@"}),
+			[]string{`clients[1].email: "john@" is not an email address`}},
+		{"missing company in an empty database", edit(t, example, map[string]any{"company": nil}),
+			[]string{`company: is required: this database has no business yet`}},
+		{"decoding and validation problems together", edit(t, example, map[string]any{
+			"services[0].duration": "30", "services[0].colour": "red", "locations[1].timezone": "Europe/Madird",
+		}), []string{
+			`services[0].duration: want an integer, got the string "30"`,
+			`services[0].colour: unknown field`,
+			`locations[1].timezone: "Europe/Madird" is not an IANA time zone`,
+		}},
+		{"several problems at once", edit(t, example, map[string]any{
+			"locations[0].timezone": "Nowhere", "services[2].price": "", "bookings[1].client": "nobody",
+		}), []string{
+			`locations[0].timezone: "Nowhere" is not an IANA time zone`,
+			`services[2].price: is required`,
+			`bookings[1].client: "nobody" is not the key of any entry in clients`,
+		}},
+	}
+	// One database for every case: each refused import must leave it exactly as it was.
+	d := openDB(t)
+	before := tableCounts(t, d)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(context.Background(), d, []byte(tt.file), testNow)
+			got := problemsOf(t, err)
+			if len(tt.want) > 1 && len(got) != len(tt.want) {
+				t.Errorf("got %d problems\n  %s\nwant %d", len(got), strings.Join(got, "\n  "), len(tt.want))
+			}
+			for _, want := range tt.want {
+				if !hasProblem(got, want) {
+					t.Errorf("got problems\n  %s\nwant one starting with\n  %s", strings.Join(got, "\n  "), want)
+				}
+			}
+			wantSameCounts(t, tableCounts(t, d), before)
+		})
+	}
+}
+
+func hasProblem(got []string, want string) bool {
+	for _, g := range got {
+		if strings.HasPrefix(g, want) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,247 @@
+package importer
+
+import (
+	"database/sql"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"frontdesk/db"
+)
+
+var paymentModes = map[string]bool{"NOT_AVAILABLE": true, "OPTIONAL": true, "MANDATORY_PARTIAL": true, "MANDATORY_TOTAL": true}
+
+func (v *validator) service(i int) {
+	s := v.f.Services[i]
+	path := at("services", i)
+	v.text(at(path, "name"), s.Name, true, maxText)
+	sp := servicePlan{key: s.Key, category: -1, images: s.Images}
+	if s.Category != "" {
+		if c, ok := v.ref(at(path, "category"), s.Category, v.categories, "categories"); ok {
+			sp.category = c
+		}
+	}
+	var price int64
+	if s.Price == "" {
+		v.ps.add(at(path, "price"), `is required (a decimal string such as "15000" or "12.50")`)
+	} else {
+		price = v.amount(at(path, "price"), s.Price)
+	}
+	var discount sql.NullInt64
+	if s.Discount != nil {
+		discount = sql.NullInt64{Int64: v.percent(at(path, "discount"), *s.Discount), Valid: true}
+	}
+	if s.Duration == 0 {
+		v.ps.add(at(path, "duration"), "is required (minutes, 5 to 1439)")
+	} else {
+		v.between(at(path, "duration"), s.Duration, 5, 1439)
+	}
+	v.between(at(path, "buffer_before"), s.BufferBefore, 0, 240)
+	v.between(at(path, "buffer_after"), s.BufferAfter, 0, 240)
+
+	seen := map[string]int{}
+	for j, k := range s.Keywords {
+		kp := at(at(path, "keywords"), j)
+		if !v.text(kp, k, true, 50) {
+			continue
+		}
+		if first, dup := seen[strings.ToLower(k)]; dup {
+			v.ps.add(kp, "%q repeats keywords[%d]", k, first)
+		}
+		seen[strings.ToLower(k)] = j
+	}
+	if len(s.Keywords) > 20 {
+		v.ps.add(at(path, "keywords"), "has %d keywords (at most 20)", len(s.Keywords))
+	}
+	keywordList := s.Keywords
+	if keywordList == nil {
+		keywordList = []string{}
+	}
+	keywords, _ := json.Marshal(keywordList) // a list of strings always marshals
+	if len(s.Images) > 3 {
+		v.ps.add(at(path, "images"), "has %d images (at most 3)", len(s.Images))
+	}
+	for j, u := range s.Images {
+		v.link(at(at(path, "images"), j), u)
+	}
+
+	mode, payAmount := "NOT_AVAILABLE", sql.NullInt64{}
+	if op := s.OnlinePayment; op != nil {
+		mode = op.Mode
+		if !paymentModes[mode] {
+			v.ps.add(at(path, "online_payment.mode"), "%q is not one of NOT_AVAILABLE, OPTIONAL, MANDATORY_PARTIAL, MANDATORY_TOTAL", mode)
+		}
+		switch {
+		case op.Amount != nil && mode != "MANDATORY_PARTIAL":
+			v.ps.add(at(path, "online_payment.amount"), "is only for mode MANDATORY_PARTIAL")
+		case op.Amount == nil && mode == "MANDATORY_PARTIAL":
+			v.ps.add(at(path, "online_payment.amount"), "is required for mode MANDATORY_PARTIAL")
+		case op.Amount != nil:
+			a := v.amount(at(path, "online_payment.amount"), *op.Amount)
+			if a > price {
+				v.ps.add(at(path, "online_payment.amount"), "%q is more than the price %q", *op.Amount, s.Price)
+			}
+			payAmount = sql.NullInt64{Int64: a, Valid: true}
+		}
+	}
+	capacity, sessions := orDefault(s.Capacity, 1), orDefault(s.SessionCount, 1)
+	v.between(at(path, "capacity"), capacity, 1, 10000)
+	v.between(at(path, "session_count"), sessions, 1, 1000)
+	sp.row = db.CreateServiceParams{
+		Name: s.Name, Active: orDefault(s.Active, true),
+		PriceCents: price, HasDiscount: discount.Valid && discount.Int64 > 0, DiscountBp: discount,
+		DurationMin: s.Duration, BufferBeforeMin: s.BufferBefore, BufferAfterMin: s.BufferAfter,
+		Description: v.optLongText(at(path, "description"), s.Description),
+		Capacity:    capacity, SessionCount: sessions, OnlineBooking: orDefault(s.OnlineBooking, true),
+		OnlinePaymentMode: mode, OnlinePaymentCents: payAmount,
+		Outcall: s.Outcall, IsVideo: s.IsVideo, Favorite: s.Favorite, KeywordsJSON: string(keywords),
+	}
+	v.p.services = append(v.p.services, sp)
+}
+
+func (v *validator) provider(i int) {
+	p := v.f.Providers[i]
+	path := at("providers", i)
+	v.text(at(path, "public_name"), p.PublicName, true, maxText)
+	pp := providerPlan{key: p.Key, row: db.CreateProviderParams{
+		PublicName: p.PublicName, Active: orDefault(p.Active, true), OnlineBooking: orDefault(p.OnlineBooking, true),
+	}}
+	if len(p.Locations) == 0 {
+		v.ps.add(at(path, "locations"), "is required: at least one location key (the first is the main location)")
+	}
+	pp.locations = v.refList(at(path, "locations"), p.Locations, v.locations, "locations")
+	pp.services = v.refList(at(path, "services"), p.Services, v.services, "services")
+	for j, img := range p.Images {
+		ip := at(at(path, "images"), j)
+		v.link(at(ip, "url"), img.URL)
+		thumb := orDefault(img.ThumbnailURL, img.URL)
+		if img.ThumbnailURL != nil {
+			v.link(at(ip, "thumbnail_url"), thumb)
+		}
+		pp.images = append(pp.images, db.CreateProviderImageParams{URL: img.URL, ThumbnailURL: thumb, Position: int64(j)})
+	}
+
+	byLocation := map[int][]wallRange{}
+	paths := map[int][]string{}
+	for j, h := range p.Hours {
+		hp := at(at(path, "hours"), j)
+		loc, ok := v.shiftLocation(hp, h.Location, pp.locations, len(p.Locations))
+		r, okRange := v.dayRange(hp, h.Day, h.Open, h.Close)
+		if !ok || !okRange {
+			continue
+		}
+		shift := shiftPlan{location: loc, hours: r}
+		var breaks []wallRange
+		var breakPaths []string
+		for k, b := range h.Breaks {
+			bp := at(at(hp, "breaks"), k)
+			start, errS := parseClock(b.Start, false)
+			if errS != nil {
+				v.ps.add(at(bp, "start"), "%v", errS)
+			}
+			end, errE := parseClock(b.End, true)
+			if errE != nil {
+				v.ps.add(at(bp, "end"), "%v", errE)
+			}
+			switch {
+			case errS != nil || errE != nil:
+				continue
+			case start >= end:
+				v.ps.add(at(bp, "end"), "%q is not after start %q", b.End, b.Start)
+			case start < r.open || end > r.close:
+				v.ps.add(bp, "%s–%s is not inside the shift %s–%s", b.Start, b.End, h.Open, h.Close)
+			default:
+				shift.breaks = append(shift.breaks, [2]int64{start, end})
+				breaks = append(breaks, wallRange{r.day, start, end})
+				breakPaths = append(breakPaths, bp)
+			}
+		}
+		v.noOverlap(breaks, breakPaths, "break")
+		pp.shifts = append(pp.shifts, shift)
+		byLocation[loc] = append(byLocation[loc], r)
+		paths[loc] = append(paths[loc], hp)
+	}
+	for _, loc := range pp.locations {
+		v.noOverlap(byLocation[loc], paths[loc], "shift")
+	}
+
+	zone := time.UTC // only while the file is being refused for a bad main location
+	if len(p.Locations) > 0 {
+		if main, ok := v.locations[p.Locations[0]]; ok {
+			zone = v.p.locations[main].zone
+		}
+	}
+	for j, off := range p.TimeOff {
+		tp := at(at(path, "time_off"), j)
+		from, okFrom := v.instant(at(tp, "from"), off.From, zone, false)
+		to, okTo := v.instant(at(tp, "to"), off.To, zone, true)
+		v.text(at(tp, "reason"), off.Reason, false, maxText)
+		if !okFrom || !okTo {
+			continue
+		}
+		if !to.After(from) {
+			v.ps.add(at(tp, "to"), "%s is not after from %s", stamp(to, zone), stamp(from, zone))
+			continue
+		}
+		pp.timeOff = append(pp.timeOff, db.CreateProviderTimeOffParams{StartsAt: db.Millis(from), EndsAt: db.Millis(to), Reason: off.Reason})
+	}
+	v.p.providers = append(v.p.providers, pp)
+}
+
+// refList resolves a list of keys, refusing unknown and repeated ones.
+func (v *validator) refList(path string, keys []string, index map[string]int, section string) []int {
+	var out []int
+	seen := map[string]bool{}
+	for j, k := range keys {
+		kp := at(path, j)
+		if seen[k] {
+			v.ps.add(kp, "%q is listed twice", k)
+			continue
+		}
+		seen[k] = true
+		if idx, ok := v.ref(kp, k, index, section); ok {
+			out = append(out, idx)
+		}
+	}
+	return out
+}
+
+// shiftLocation resolves a shift's location, which may be left out when the provider works at
+// only one.
+func (v *validator) shiftLocation(path, key string, locations []int, declared int) (int, bool) {
+	if key == "" {
+		if declared == 1 && len(locations) == 1 {
+			return locations[0], true
+		}
+		v.ps.add(at(path, "location"), "is required when the provider works at more than one location")
+		return 0, false
+	}
+	idx, ok := v.ref(at(path, "location"), key, v.locations, "locations")
+	if !ok {
+		return 0, false
+	}
+	for _, l := range locations {
+		if l == idx {
+			return idx, true
+		}
+	}
+	v.ps.add(at(path, "location"), "%q is not one of this provider's locations", key)
+	return 0, false
+}
+
+// instant reads a time-off bound: an instant, or a whole local day (its first instant for a
+// start, the first instant of the next day for an end, so that "to" days are inclusive).
+func (v *validator) instant(path, s string, zone *time.Location, end bool) (time.Time, bool) {
+	m, err := parseMoment(s, zone, v.now)
+	if err != nil {
+		v.ps.add(path, "%v", err)
+		return time.Time{}, false
+	}
+	if !m.IsDay {
+		return m.At, true
+	}
+	if end {
+		return startOfDay(zone, m.Day.AddDays(1)), true
+	}
+	return startOfDay(zone, m.Day), true
+}
