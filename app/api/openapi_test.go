@@ -1,0 +1,191 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/go-chi/chi/v5"
+)
+
+// referencePath is a copy of the Connect v3 reference document, kept in the repository so CI
+// on a clean clone has it.
+const referencePath = "testdata/agendapro-connect-v3-openapi.yml"
+
+var (
+	referenceDoc = sync.OnceValues(func() (*openapi3.T, error) {
+		doc, err := openapi3.NewLoader().LoadFromFile(referencePath)
+		if err != nil {
+			return nil, err
+		}
+		patchReference(doc)
+		return doc, nil
+	})
+	ourDoc = sync.OnceValues(func() (*openapi3.T, error) {
+		return openapi3.NewLoader().LoadFromData(openAPIDocument)
+	})
+)
+
+// patchReference fixes what the reference means but OpenAPI 3.0 cannot say: `nullable` next
+// to a `$ref` is ignored in 3.0, so CustomAttributeTemplate.attribute_group, which the
+// reference marks nullable (and shows as null in its own example), would refuse null.
+func patchReference(doc *openapi3.T) {
+	tpl := doc.Components.Schemas["CustomAttributeTemplate"].Value
+	group := *doc.Components.Schemas["AttributeGroup"].Value
+	group.Nullable = true
+	tpl.Properties["attribute_group"] = openapi3.NewSchemaRef("", &group)
+}
+
+// validateResponse checks a real response against the operation's response in the reference
+// document (when the reference has the operation and documents the status) and in ours
+// (always: every status we send must be documented). Bookings, carts and sales add rows to the
+// tables that call it.
+func validateResponse(t *testing.T, operationID string, resp *http.Response, body []byte) {
+	t.Helper()
+	ref, err := referenceDoc()
+	if err != nil {
+		t.Fatalf("load reference OpenAPI: %v", err)
+	}
+	ours, err := ourDoc()
+	if err != nil {
+		t.Fatalf("load our OpenAPI: %v", err)
+	}
+	if route := findRoute(ref, operationID); route != nil {
+		if err := checkResponse(route, resp, body, false); err != nil {
+			t.Errorf("%s %d: does not match the reference document: %v\nbody: %s", operationID, resp.StatusCode, err, body)
+		}
+	}
+	route := findRoute(ours, operationID)
+	if route == nil {
+		t.Fatalf("operation %s is not in our OpenAPI document", operationID)
+	}
+	if err := checkResponse(route, resp, body, true); err != nil {
+		t.Errorf("%s %d: does not match our OpenAPI document: %v\nbody: %s", operationID, resp.StatusCode, err, body)
+	}
+}
+
+func checkResponse(route *routers.Route, resp *http.Response, body []byte, statusMustBeDocumented bool) error {
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: resp.Request, Route: route},
+		Status:                 resp.StatusCode,
+		Header:                 resp.Header,
+		Body:                   io.NopCloser(bytes.NewReader(body)),
+		Options:                &openapi3filter.Options{IncludeResponseStatus: statusMustBeDocumented, MultiError: true},
+	}
+	return openapi3filter.ValidateResponse(context.Background(), in)
+}
+
+// findRoute finds an operation by id, including the CANCEL alias our document describes as
+// an x-additionalOperations extension.
+func findRoute(doc *openapi3.T, operationID string) *routers.Route {
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			if op.OperationID == operationID {
+				return &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op}
+			}
+		}
+	}
+	return nil
+}
+
+func TestOpenAPIDocumentsLoad(t *testing.T) {
+	ctx := context.Background()
+	ours, err := ourDoc()
+	if err != nil {
+		t.Fatalf("load our document: %v", err)
+	}
+	if ours.OpenAPI != "3.1.0" || !ours.IsOpenAPI31OrLater() {
+		t.Fatalf("our document is OpenAPI %q, want 3.1.0", ours.OpenAPI)
+	}
+	if err := ours.Validate(ctx); err != nil {
+		t.Fatalf("our document is not valid: %v", err)
+	}
+	ref, err := referenceDoc()
+	if err != nil {
+		t.Fatalf("load reference: %v", err)
+	}
+	if err := ref.Validate(ctx, openapi3.DisableExamplesValidation()); err != nil {
+		t.Fatalf("reference is not valid: %v", err)
+	}
+	if _, err := os.Stat(referencePath); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestValidationCatchesMismatches proves the validation above can fail: a client body without
+// its required email, and one with a wrong type, are refused by both documents.
+func TestValidationCatchesMismatches(t *testing.T) {
+	f := newFixture(t)
+	resp, raw := f.call("GET", "/v3/clients/1", nil)
+	wantStatus(t, resp, raw, http.StatusOK)
+	ref, _ := referenceDoc()
+	ours, _ := ourDoc()
+	broken := map[string]string{
+		"missing email": strings.Replace(string(raw), `"email":"maria.lopez@example.com",`, "", 1),
+		"string gender": strings.Replace(string(raw), `"gender":1`, `"gender":"1"`, 1),
+		"null active":   strings.Replace(string(raw), `"active":true`, `"active":null`, 1),
+	}
+	for name, body := range broken {
+		if body == string(raw) {
+			t.Fatalf("%s: the replacement did not apply to %s", name, raw)
+		}
+		for docName, doc := range map[string]*openapi3.T{"reference": ref, "ours": ours} {
+			if err := checkResponse(findRoute(doc, "getClient"), resp, []byte(body), true); err == nil {
+				t.Errorf("%s: %s document accepted %s", name, docName, body)
+			}
+		}
+	}
+	if err := checkResponse(findRoute(ours, "getClient"), &http.Response{StatusCode: 418, Header: resp.Header, Request: resp.Request}, nil, true); err == nil {
+		t.Error("our document accepted an undocumented status 418")
+	}
+}
+
+// TestOpenAPIDescribesEveryRoute walks the real route table: every route has an operation in
+// our document (CANCEL under x-additionalOperations), and every documented operation is routed.
+func TestOpenAPIDescribesEveryRoute(t *testing.T) {
+	ours, err := ourDoc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for path, item := range ours.Paths.Map() {
+		for method := range item.Operations() {
+			documented[method+" "+path] = true
+		}
+		if extra, ok := item.Extensions["x-additionalOperations"].(map[string]any); ok {
+			for method := range extra {
+				documented[method+" "+path] = true
+			}
+		}
+	}
+	routed := map[string]bool{}
+	api := New(nil, Options{})
+	err = chi.Walk(api.Routes().(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		routed[method+" /v3"+strings.TrimSuffix(route, "/")] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := range routed {
+		if !documented[r] {
+			t.Errorf("route %s is not in /v3/openapi.json", r)
+		}
+	}
+	for d := range documented {
+		if !routed[d] {
+			t.Errorf("operation %s is documented but not routed", d)
+		}
+	}
+	if len(routed) != 30 {
+		t.Errorf("got %d routes, want the 28 reference operations, the CANCEL alias and openapi.json", len(routed))
+	}
+}
