@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -53,6 +54,7 @@ func (a *API) Routes() http.Handler {
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, newError(http.StatusMethodNotAllowed, "method_not_allowed", r.Method))
 	})
+	r.Use(a.rejectBadQuery)
 	r.Get("/openapi.json", a.getOpenAPI)
 
 	r.Group(func(r chi.Router) {
@@ -97,6 +99,18 @@ func (a *API) Routes() http.Handler {
 		r.Patch("/payment_requests/{id}/cancel", a.requireScope("payment_requests:write", a.notImplemented))
 	})
 	return r
+}
+
+// rejectBadQuery refuses query strings Go would silently trim (a pair with ';' or a bad escape
+// is dropped by URL.Query), so a filter the client sent is never ignored without a word.
+func (a *API) rejectBadQuery(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+			a.writeError(w, r, badRequest("invalid_query"))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // notImplemented answers operations of the reference that frontdesk does not serve yet.

@@ -106,3 +106,11 @@ func TestPagingValidation(t *testing.T) {
 		}
 	}
 }
+
+func TestQueryStringsGoDropsAreRefused(t *testing.T) {
+	f := newFixture(t)
+	for _, q := range []string{"active=true;x", "page=%zz", "sort_by=x;"} {
+		resp, raw := f.call("GET", "/v3/locations?"+q, nil)
+		wantError(t, resp, raw, http.StatusBadRequest, "bad_request", "invalid_query")
+	}
+}
