@@ -30,13 +30,15 @@ const FileName = "frontdesk.db"
 type DB struct {
 	Write *sql.DB
 	Read  *sql.DB
-	// W and R are the generated queries bound to the two pools. Use W only inside InTx or
-	// for single-statement writes; use R for everything that only reads.
+	// W and R are the generated queries bound to the two pools, through a cache of prepared
+	// statements (stmtcache.go). Use W only inside InTx or for single-statement writes; use R
+	// for everything that only reads.
 	W *Queries
 	R *Queries
 
 	path        string
 	afterCommit []func()
+	writeStmts  *stmtCache // prepared statements of the writer, reused by every InTx
 }
 
 // AfterCommit registers fn to run after every successful InTx commit. The webhook dispatcher
@@ -72,7 +74,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	read.SetMaxIdleConns(2)
 	read.SetConnMaxIdleTime(0)
 	read.SetConnMaxLifetime(0)
-	return &DB{Write: write, Read: read, W: New(write), R: New(read), path: path}, nil
+	ws := newStmtCache(write)
+	return &DB{Write: write, Read: read, W: New(ws), R: New(newStmtCache(read)), path: path, writeStmts: ws}, nil
 }
 
 func dsn(path string, writer bool) string {
@@ -127,7 +130,8 @@ func (d *DB) InTx(ctx context.Context, fn func(q *Queries) error) error {
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if err := fn(d.W.WithTx(tx)); err != nil {
+	defer d.writeStmts.preparePending(context.WithoutCancel(ctx))
+	if err := fn(New(&txStmts{tx: tx, cache: d.writeStmts})); err != nil {
 		tx.Rollback()
 		return err
 	}

@@ -1,13 +1,361 @@
 package api
 
-import "net/http"
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
 
-func (a *API) listBookings(w http.ResponseWriter, r *http.Request) { a.notImplemented(w, r) }
+	"frontdesk/app/booking"
+	"frontdesk/app/money"
+	"frontdesk/app/resource"
+)
 
-func (a *API) createBooking(w http.ResponseWriter, r *http.Request) { a.notImplemented(w, r) }
+// The booking rules live in app/booking; these handlers decode, call it with the customer-flow
+// source and answer. See docs/api.md, "Bookings and slots", for the choices made where the
+// reference is silent.
 
-func (a *API) getBooking(w http.ResponseWriter, r *http.Request) { a.notImplemented(w, r) }
+func (a *API) listBookings(w http.ResponseWriter, r *http.Request) {
+	p, err := queryPaging(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	f, err := parseBookingFilter(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	views, total, err := booking.List(ctx, a.db, f, p.Limit(), p.Offset())
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	companyID, err := a.companyID(ctx)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	out := resource.List[resource.Booking]{Data: make([]resource.Booking, 0, len(views)), Pagination: p.Pagination(total)}
+	for _, v := range views {
+		b, err := newBookingResource(v, companyID)
+		if err != nil {
+			a.writeError(w, r, err)
+			return
+		}
+		out.Data = append(out.Data, b)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
 
-func (a *API) updateBooking(w http.ResponseWriter, r *http.Request) { a.notImplemented(w, r) }
+// parseBookingFilter reads the reference's filters; at least one of client, location, service
+// or provider is required (dates alone are not enough).
+func parseBookingFilter(r *http.Request) (booking.Filter, error) {
+	var f booking.Filter
+	for _, p := range []struct {
+		name string
+		dst  *int64
+	}{
+		{"client_id", &f.ClientID}, {"location_id", &f.LocationID}, {"service_id", &f.ServiceID},
+		{"service_provider_id", &f.ProviderID}, {"status_id", &f.StatusID},
+	} {
+		v, _, err := queryID(r, p.name)
+		if err != nil {
+			return f, err
+		}
+		*p.dst = v
+	}
+	if f.StatusID > booking.StatusCancelled {
+		return f, badRequest("invalid_status_id")
+	}
+	scheduled, ok, err := queryBool(r, "scheduled")
+	if err != nil {
+		return f, err
+	}
+	if ok {
+		f.Scheduled = &scheduled
+	}
+	for _, p := range []struct {
+		name string
+		dst  **booking.Date
+	}{{"start_date", &f.From}, {"end_date", &f.To}} {
+		d, ok, err := queryBookingDate(r, p.name)
+		if err != nil {
+			return f, err
+		}
+		if ok {
+			*p.dst = &d
+		}
+	}
+	if f.From != nil && f.To != nil && f.To.Before(*f.From) {
+		return f, badRequest("end_date_before_start_date")
+	}
+	if f.ClientID == 0 && f.LocationID == 0 && f.ServiceID == 0 && f.ProviderID == 0 {
+		return f, newError(http.StatusBadRequest, "required", "params")
+	}
+	return f, nil
+}
 
-func (a *API) cancelBooking(w http.ResponseWriter, r *http.Request) { a.notImplemented(w, r) }
+func (a *API) getBooking(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "booking")
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	v, err := booking.Get(r.Context(), a.db.R, id)
+	if err != nil {
+		a.writeError(w, r, bookingError(err))
+		return
+	}
+	a.writeBooking(w, r, http.StatusOK, v)
+}
+
+// bookingBody is the body of POST and PATCH /v3/bookings. Every field remembers whether it was
+// sent, for PATCH's merge; unknown fields are ignored.
+type bookingBody struct {
+	StartTime      Opt[string] `json:"start_time"`
+	EndTime        Opt[string] `json:"end_time"`
+	ServiceID      Opt[int64]  `json:"service_id"`
+	ProviderID     Opt[int64]  `json:"provider_id"`
+	ClientID       Opt[int64]  `json:"client_id"`
+	LocationID     Opt[int64]  `json:"location_id"`
+	StatusID       Opt[int64]  `json:"status_id"`
+	Price          Opt[string] `json:"price"`
+	Notes          Opt[string] `json:"notes"`
+	TimeResourceID Opt[int64]  `json:"time_resource_id"`
+}
+
+func (a *API) createBooking(w http.ResponseWriter, r *http.Request) {
+	var body bookingBody
+	if err := readBookingBody(r, &body); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	nb, err := body.newBooking()
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	v, err := booking.Create(r.Context(), a.db, a.now(), nb)
+	if err != nil {
+		a.writeError(w, r, bookingError(err))
+		return
+	}
+	a.writeBooking(w, r, http.StatusCreated, v)
+}
+
+func (b bookingBody) newBooking() (booking.NewBooking, error) {
+	nb := booking.NewBooking{Source: booking.SourceConnect}
+	for _, f := range []struct {
+		name string
+		v    Opt[int64]
+		dst  *int64
+	}{
+		{"service_id", b.ServiceID, &nb.ServiceID}, {"provider_id", b.ProviderID, &nb.ProviderID},
+		{"client_id", b.ClientID, &nb.ClientID}, {"location_id", b.LocationID, &nb.LocationID},
+		{"status_id", b.StatusID, &nb.StatusID},
+	} {
+		if f.v.Ptr() == nil {
+			return nb, unprocessable(f.name, "is required")
+		}
+		if err := positiveBookingRef(f.name, f.v.V); err != nil {
+			return nb, err
+		}
+		*f.dst = f.v.V
+	}
+	if b.StartTime.Ptr() == nil {
+		return nb, unprocessable("start_time", "is required")
+	}
+	var err error
+	if nb.Start, err = parseBookingTime("start_time", b.StartTime.V); err != nil {
+		return nb, err
+	}
+	if b.EndTime.Ptr() != nil {
+		if nb.End, err = parseBookingTime("end_time", b.EndTime.V); err != nil {
+			return nb, err
+		}
+	}
+	if b.Price.Ptr() != nil {
+		cents, err := money.Parse(b.Price.V)
+		if err != nil {
+			return nb, unprocessable("price", err.Error())
+		}
+		c := int64(cents)
+		nb.Price = &c
+	}
+	nb.Notes = b.Notes.Ptr()
+	nb.TimeResourceID = b.TimeResourceID.Ptr()
+	return nb, nil
+}
+
+func (a *API) updateBooking(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "booking")
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	var body bookingBody
+	if err := readBookingBody(r, &body); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	ch, err := body.change()
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	v, err := booking.Update(r.Context(), a.db, a.now(), id, ch, booking.SourceConnect)
+	if err != nil {
+		a.writeError(w, r, bookingError(err))
+		return
+	}
+	a.writeBooking(w, r, http.StatusOK, v)
+}
+
+func (b bookingBody) change() (booking.Change, error) {
+	var ch booking.Change
+	for _, f := range []struct {
+		name string
+		v    Opt[int64]
+		dst  **int64
+	}{
+		{"service_id", b.ServiceID, &ch.ServiceID}, {"provider_id", b.ProviderID, &ch.ProviderID},
+		{"client_id", b.ClientID, &ch.ClientID}, {"location_id", b.LocationID, &ch.LocationID},
+		{"status_id", b.StatusID, &ch.StatusID},
+	} {
+		if !f.v.Set {
+			continue
+		}
+		if f.v.Null {
+			return ch, unprocessable(f.name, "cannot be null")
+		}
+		if err := positiveBookingRef(f.name, f.v.V); err != nil {
+			return ch, err
+		}
+		*f.dst = f.v.Ptr()
+	}
+	for _, f := range []struct {
+		name string
+		v    Opt[string]
+		dst  **time.Time
+	}{{"start_time", b.StartTime, &ch.Start}, {"end_time", b.EndTime, &ch.End}} {
+		if !f.v.Set {
+			continue
+		}
+		if f.v.Null {
+			return ch, unprocessable(f.name, "cannot be null")
+		}
+		t, err := parseBookingTime(f.name, f.v.V)
+		if err != nil {
+			return ch, err
+		}
+		*f.dst = &t
+	}
+	if b.Price.Set {
+		if b.Price.Null {
+			return ch, unprocessable("price", "cannot be null")
+		}
+		cents, err := money.Parse(b.Price.V)
+		if err != nil {
+			return ch, unprocessable("price", err.Error())
+		}
+		c := int64(cents)
+		ch.Price = &c
+	}
+	ch.Notes = booking.Optional[string]{Set: b.Notes.Set, Value: b.Notes.Ptr()}
+	ch.TimeResourceID = booking.Optional[int64]{Set: b.TimeResourceID.Set, Value: b.TimeResourceID.Ptr()}
+	return ch, nil
+}
+
+// cancelBooking answers 204 also for a booking that is already cancelled, so a retried cancel
+// never fails.
+func (a *API) cancelBooking(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "booking")
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if err := booking.Cancel(r.Context(), a.db, a.now(), id, booking.SourceConnect); err != nil {
+		a.writeError(w, r, bookingError(err))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (a *API) writeBooking(w http.ResponseWriter, r *http.Request, status int, v booking.View) {
+	companyID, err := a.companyID(r.Context())
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	b, err := newBookingResource(v, companyID)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, status, b)
+}
+
+func newBookingResource(v booking.View, companyID int64) (resource.Booking, error) {
+	zone, err := booking.LoadZone(v.LocationTimezone)
+	if err != nil {
+		return resource.Booking{}, err
+	}
+	return resource.NewBooking(v, companyID, zone), nil
+}
+
+func (a *API) companyID(ctx context.Context) (int64, error) {
+	p, err := a.db.R.SchedulePolicy(ctx)
+	return p.ID, err
+}
+
+// readBookingBody reads and decodes a JSON object body.
+func readBookingBody(r *http.Request, dst any) error {
+	raw, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	return decodeObject(raw, dst)
+}
+
+// parseBookingTime reads an ISO 8601 date-time that carries its offset ("Z" or ±hh:mm): a booking
+// time without one would have to be guessed, and the guess is wrong twice a year.
+func parseBookingTime(field, s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, unprocessable(field, "must be an ISO 8601 date-time with an offset, e.g. 2026-03-10T10:00:00-03:00")
+	}
+	return t, nil
+}
+
+func positiveBookingRef(field string, v int64) error {
+	if v < 1 {
+		return unprocessable(field, "must be a positive integer")
+	}
+	return nil
+}
+
+// bookingError turns the booking package's errors into reference answers.
+func bookingError(err error) error {
+	var nf *booking.NotFoundError
+	var re *booking.RestrictedError
+	var ie *booking.InvalidError
+	switch {
+	case errors.As(err, &nf) && nf.Resource == "booking":
+		return notFound(nf.Resource)
+	case errors.As(err, &nf):
+		// A reference in the body to a record that does not exist is a validation failure of
+		// the body, not a missing resource at the URL.
+		return unprocessable(nf.Resource+"_id", "no such "+nf.Resource)
+	case errors.As(err, &re):
+		return newError(http.StatusUnprocessableEntity, "restricted", re.Rule)
+	case errors.As(err, &ie):
+		return unprocessable(ie.Field, ie.Message)
+	case errors.Is(err, booking.ErrSlotUnavailable):
+		return newError(http.StatusConflict, "conflict", "slot_unavailable")
+	case errors.Is(err, booking.ErrConcurrentChange):
+		return newError(http.StatusConflict, "conflict", "concurrent_update")
+	}
+	return err
+}

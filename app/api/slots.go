@@ -1,5 +1,111 @@
 package api
 
-import "net/http"
+import (
+	"errors"
+	"net/http"
 
-func (a *API) listAvailableSlots(w http.ResponseWriter, r *http.Request) { a.notImplemented(w, r) }
+	"frontdesk/app/booking"
+	"frontdesk/app/resource"
+)
+
+// maxSlotDays is the longest range of local dates one available_slots query may cover.
+const maxSlotDays = 31
+
+// slotsQuery is a validated GET /v3/available_slots request.
+type slotsQuery struct {
+	locationID, serviceID, providerID int64
+	first, last                       booking.Date
+}
+
+// listAvailableSlots answers with the slots the engine offers for the customer flow: services
+// and providers with online booking switched off, inactive ones and inactive locations offer
+// nothing. Without service_id the slots are generic free time one slot step long (no buffers)
+// for every provider of the location.
+func (a *API) listAvailableSlots(w http.ResponseWriter, r *http.Request) {
+	sq, err := parseSlotsQuery(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	l, err := booking.LoadSchedule(r.Context(), a.db.R, booking.ScheduleQuery{
+		LocationID: sq.locationID, ServiceID: sq.serviceID, ProviderID: sq.providerID,
+		First: sq.first, Last: sq.last, OnlineOnly: true,
+	})
+	if err != nil {
+		var nf *booking.NotFoundError
+		switch {
+		case errors.As(err, &nf) && nf.Resource == "location":
+			err = newError(http.StatusNotFound, "location_not_found", "")
+		case errors.As(err, &nf):
+			err = notFound(nf.Resource)
+		}
+		a.writeError(w, r, err)
+		return
+	}
+	slots := booking.Slots(l.Schedule, sq.first, sq.last, a.now())
+	out := resource.AvailableSlots{Data: resource.AvailableSlotsData{
+		Slots: make([]resource.Slot, 0, len(slots)),
+		Metadata: resource.SlotsMetadata{
+			LocationID: sq.locationID, Date: sq.first.String(), EndDate: sq.last.String(),
+			Duration: int64(l.Schedule.Service.Duration.Minutes()), SlotsCount: len(slots),
+		},
+	}}
+	if sq.serviceID != 0 {
+		out.Data.Metadata.ServiceID = &sq.serviceID
+	}
+	for _, s := range slots {
+		out.Data.Slots = append(out.Data.Slots, resource.NewSlot(s.ProviderID, s.ProviderName, s.Date.String(), s.Start, s.End))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func parseSlotsQuery(r *http.Request) (slotsQuery, error) {
+	var sq slotsQuery
+	var ok bool
+	var err error
+	if sq.locationID, ok, err = queryID(r, "location_id"); err != nil {
+		return sq, err
+	} else if !ok {
+		return sq, badRequest("missing_location_id")
+	}
+	if sq.serviceID, _, err = queryID(r, "service_id"); err != nil {
+		return sq, err
+	}
+	if sq.providerID, _, err = queryID(r, "provider_id"); err != nil {
+		return sq, err
+	}
+	first, ok, err := queryBookingDate(r, "start_date")
+	if err != nil {
+		return sq, err
+	} else if !ok {
+		return sq, badRequest("missing_start_date")
+	}
+	last, ok, err := queryBookingDate(r, "end_date")
+	if err != nil {
+		return sq, err
+	} else if !ok {
+		last = first
+	}
+	switch {
+	case last.Before(first):
+		return sq, badRequest("end_date_before_start_date")
+	case first.AddDays(maxSlotDays - 1).Before(last):
+		return sq, badRequest("date_range_exceeds_31_days")
+	}
+	sq.first, sq.last = first, last
+	return sq, nil
+}
+
+// queryBookingDate reads an optional YYYY-MM-DD query parameter; present but invalid → 400
+// "invalid_<name>".
+func queryBookingDate(r *http.Request, name string) (booking.Date, bool, error) {
+	s := r.URL.Query().Get(name)
+	if s == "" {
+		return booking.Date{}, false, nil
+	}
+	d, err := booking.ParseDate(s)
+	if err != nil {
+		return booking.Date{}, false, badRequest("invalid_" + name)
+	}
+	return d, true, nil
+}

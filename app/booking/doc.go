@@ -8,6 +8,13 @@
 // providers with shifts, breaks, time off and existing bookings, and the
 // business [Policy]) and call [Slots] or [Explain] with the current time.
 //
+// The engine files (schedule, engine, explain, clock, span, date) stay pure.
+// The database edge lives beside them: [LoadSchedule] reads a Schedule
+// (store.go); [Create], [Update] and [Cancel] write bookings under the same
+// rules inside one transaction with their webhook events (book.go,
+// change.go, place.go); [List] and [Get] read them (list.go); [ExplainAt]
+// answers the admin UI's "why is this slot not offered?" (explain_at.go).
+//
 // # Time
 //
 // Wall-clock values (opening hours, shifts, breaks) are minutes after local

@@ -1,0 +1,195 @@
+package booking
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"frontdesk/app/money"
+	"frontdesk/app/resource"
+	"frontdesk/app/webhook"
+	"frontdesk/db"
+)
+
+// View is a booking with everything its resource shows (status, names, zone, sale).
+type View = db.BookingViewsRow
+
+// NewBooking is a booking to create.
+type NewBooking struct {
+	LocationID, ServiceID, ProviderID, ClientID int64
+	StatusID                                    int64     // 1–4; a booking is never created cancelled
+	Start                                       time.Time // any zone; stored as an instant
+	End                                         time.Time // zero: Start plus the service's duration
+	Price                                       *int64    // cents; nil: the service's price less its discount
+	Notes                                       *string
+	TimeResourceID                              *int64
+	Source                                      string // SourceConnect or SourceAdmin
+}
+
+// maxNotes bounds free-text notes (in characters).
+const maxNotes = 5000
+
+// Create books nb and records booking.created in the same transaction. Errors: *NotFoundError
+// for a missing location, service, provider or client; *InvalidError for a rule about the
+// request itself (status, times, inactive or unsuitable records, a time the engine does not
+// offer); ErrSlotUnavailable when another booking holds the provider.
+func Create(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (View, error) {
+	if err := validSource(nb.Source); err != nil {
+		return View{}, err
+	}
+	if err := validStatus(nb.StatusID); err != nil {
+		return View{}, err
+	}
+	if err := validExtras(nb.Notes, nb.TimeResourceID); err != nil {
+		return View{}, err
+	}
+	if err := checkClient(ctx, d.R, nb.ClientID); err != nil {
+		return View{}, err
+	}
+	pl, err := place(ctx, d.R, now, placement{
+		LocationID: nb.LocationID, ServiceID: nb.ServiceID, ProviderID: nb.ProviderID, Start: nb.Start, End: nb.End,
+	}, nb.Source, 0)
+	if err != nil {
+		return View{}, err
+	}
+	status, err := d.R.BookingStatusByID(ctx, nb.StatusID)
+	if err != nil {
+		return View{}, fmt.Errorf("booking status %d: %w", nb.StatusID, err)
+	}
+	price, list, discount := prices(*pl.loaded.Service, nb.Price)
+	ms := db.Millis(now)
+	row := db.InsertBookingParams{
+		LocationID: nb.LocationID, ServiceID: nb.ServiceID, ProviderID: nb.ProviderID, ClientID: nb.ClientID,
+		StatusID: nb.StatusID, StartAt: db.Millis(pl.start), EndAt: db.Millis(pl.end),
+		BlockStartAt: db.Millis(pl.blockStart), BlockEndAt: db.Millis(pl.blockEnd),
+		PriceCents: price, ListPriceCents: list, DiscountBp: discount,
+		Notes: nullString(nb.Notes), TimeResourceID: nullInt(nb.TimeResourceID),
+		Source: nb.Source, CreatedAt: ms, UpdatedAt: ms,
+	}
+	// The transaction holds the one writer: it does only what must be atomic (the overlap
+	// check, the insert, the event) and the response is read afterwards on the read pool.
+	var id int64
+	err = d.InTx(ctx, func(q *db.Queries) error {
+		if err := checkFree(ctx, q, nb.ProviderID, pl.blockStart, pl.blockEnd, 0); err != nil {
+			return err
+		}
+		var err error
+		if id, err = q.InsertBooking(ctx, row); err != nil {
+			return writeError(err)
+		}
+		b := db.Booking{
+			ID: id, LocationID: row.LocationID, ServiceID: row.ServiceID, ProviderID: row.ProviderID,
+			ClientID: row.ClientID, StatusID: row.StatusID, StartAt: row.StartAt, EndAt: row.EndAt,
+		}
+		return enqueue(ctx, q, now, webhook.BookingCreated, b, status, pl.loaded.Location.Zone)
+	})
+	if err != nil {
+		return View{}, err
+	}
+	return getView(ctx, d.R, id)
+}
+
+// Get returns one booking.
+func Get(ctx context.Context, q *db.Queries, id int64) (View, error) { return getView(ctx, q, id) }
+
+func getView(ctx context.Context, q *db.Queries, id int64) (View, error) {
+	rows, err := q.BookingViews(ctx, []int64{id})
+	if err != nil {
+		return View{}, fmt.Errorf("booking %d: %w", id, err)
+	}
+	if len(rows) == 0 {
+		return View{}, &NotFoundError{Resource: "booking"}
+	}
+	return rows[0], nil
+}
+
+// checkFree is the no-double-booking check inside the write transaction: no other
+// non-cancelled block of the provider may overlap [start, end).
+func checkFree(ctx context.Context, q *db.Queries, providerID int64, start, end time.Time, ignoreID int64) error {
+	ids, err := q.BookingOverlap(ctx, db.BookingOverlapParams{
+		ProviderID: providerID, Floor: db.Millis(start.Add(-blockLimit)), BlockEnd: db.Millis(end),
+		BlockStart: db.Millis(start), IgnoreID: ignoreID,
+	})
+	if err != nil {
+		return fmt.Errorf("overlap check: %w", err)
+	}
+	if len(ids) > 0 {
+		return ErrSlotUnavailable
+	}
+	return nil
+}
+
+// writeError translates the database's own refusals (the overlap and cancel triggers).
+func writeError(err error) error {
+	switch {
+	case db.IsConstraint(err, "slot_unavailable"):
+		return ErrSlotUnavailable
+	case db.IsConstraint(err, "booking_cancelled"):
+		return invalid("booking", "a cancelled booking cannot be changed")
+	}
+	return fmt.Errorf("write booking: %w", err)
+}
+
+// enqueue records a booking event in the outbox with the transaction's Queries.
+func enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string, b db.Booking, status db.BookingStatus, zone *time.Location) error {
+	_, err := webhook.Enqueue(ctx, q, now, eventType, resource.NewBookingEvent(b, status, zone))
+	return err
+}
+
+func validSource(s string) error {
+	if s != SourceConnect && s != SourceAdmin {
+		return fmt.Errorf("booking source %q: want %q or %q", s, SourceConnect, SourceAdmin)
+	}
+	return nil
+}
+
+func checkClient(ctx context.Context, q *db.Queries, id int64) error {
+	c, err := q.BookingClient(ctx, id)
+	if err != nil {
+		return notFoundAs(err, "client")
+	}
+	if !c.Active {
+		return invalid("client_id", "the client is deactivated")
+	}
+	return nil
+}
+
+func validExtras(notes *string, timeResourceID *int64) error {
+	if notes != nil && utf8.RuneCountInString(*notes) > maxNotes {
+		return invalid("notes", "at most %d characters", maxNotes)
+	}
+	if timeResourceID != nil && *timeResourceID < 1 {
+		return invalid("time_resource_id", "must be a positive integer")
+	}
+	return nil
+}
+
+// prices fills a booking's money: list price is the service's price; without an explicit price
+// the client pays the list price less the service's discount, which is then recorded.
+func prices(svc ServiceInfo, explicit *int64) (price, list int64, discount sql.NullInt64) {
+	list = svc.PriceCents
+	if explicit != nil {
+		return *explicit, list, sql.NullInt64{}
+	}
+	if svc.HasDiscount && svc.DiscountBp.Valid && svc.DiscountBp.Int64 > 0 {
+		off := money.Cents(list).Percent(svc.DiscountBp.Int64)
+		return list - int64(off), list, svc.DiscountBp
+	}
+	return list, list, sql.NullInt64{}
+}
+
+func nullString(s *string) sql.NullString {
+	if s == nil {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: *s, Valid: true}
+}
+
+func nullInt(v *int64) sql.NullInt64 {
+	if v == nil {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: *v, Valid: true}
+}

@@ -1,0 +1,288 @@
+package booking
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"frontdesk/app/webhook"
+	"frontdesk/db"
+)
+
+// Optional is a field a change may set to a value or clear (Set with a nil Value).
+type Optional[T any] struct {
+	Set   bool
+	Value *T
+}
+
+// Change is a merge update: nil pointers and unset Optionals leave fields alone. A change of
+// Start, End, LocationID, ServiceID or ProviderID is a reschedule.
+type Change struct {
+	Start, End                                  *time.Time
+	LocationID, ServiceID, ProviderID, ClientID *int64
+	StatusID                                    *int64
+	Price                                       *int64 // cents
+	Notes                                       Optional[string]
+	TimeResourceID                              Optional[int64]
+}
+
+// errStale makes Update start over when the booking changed between its read and its write.
+var errStale = errors.New("booking changed since it was read")
+
+// Update applies ch to booking id and records booking.updated in the same transaction. A change
+// that changes nothing returns the booking as it is, without an event or a policy check.
+//
+// For the customer flow (SourceConnect) the merchant's policy applies first: can_edit, the
+// pre-start lock window (edit_lock_min) and, for a reschedule, max_changes. A reschedule
+// re-checks availability exactly as Create does (the booking itself does not count as busy),
+// counts as one change and, when the service changes without an explicit price, re-prices the
+// booking from the new service. When only start_time moves, the booking keeps its length; when
+// the service changes without an end_time, the new service's duration applies.
+//
+// Errors are Create's, plus *RestrictedError for a policy refusal, *NotFoundError{"booking"}
+// and ErrConcurrentChange.
+func Update(ctx context.Context, d *db.DB, now time.Time, id int64, ch Change, source string) (View, error) {
+	if err := validSource(source); err != nil {
+		return View{}, err
+	}
+	for range 3 {
+		cur, err := getView(ctx, d.R, id)
+		if err != nil {
+			return View{}, err
+		}
+		p, err := planUpdate(ctx, d.R, now, cur, ch, source)
+		if err != nil {
+			return View{}, err
+		}
+		if p == nil {
+			return cur, nil
+		}
+		err = d.InTx(ctx, func(q *db.Queries) error {
+			row, err := q.GetBookingRow(ctx, id)
+			if err != nil {
+				return notFoundAs(err, "booking")
+			}
+			if row != cur.Booking {
+				return errStale
+			}
+			n := p.next
+			if p.reschedule {
+				if err := checkFree(ctx, q, n.ProviderID, db.Time(n.BlockStartAt), db.Time(n.BlockEndAt), id); err != nil {
+					return err
+				}
+			}
+			if err := q.UpdateBookingRow(ctx, n); err != nil {
+				return writeError(err)
+			}
+			b := db.Booking{
+				ID: id, LocationID: n.LocationID, ServiceID: n.ServiceID, ProviderID: n.ProviderID,
+				ClientID: n.ClientID, StatusID: n.StatusID, StartAt: n.StartAt, EndAt: n.EndAt,
+			}
+			return enqueue(ctx, q, now, webhook.BookingUpdated, b, p.status, p.zone)
+		})
+		if errors.Is(err, errStale) {
+			continue
+		}
+		if err != nil {
+			return View{}, err
+		}
+		return getView(ctx, d.R, id)
+	}
+	return View{}, ErrConcurrentChange
+}
+
+// plan is a checked update: the row to write and what its event needs.
+type plan struct {
+	next       db.UpdateBookingRowParams
+	reschedule bool
+	status     db.BookingStatus
+	zone       *time.Location
+}
+
+// planUpdate validates ch against cur and returns the update to write, or nil when nothing
+// changes.
+func planUpdate(ctx context.Context, q *db.Queries, now time.Time, view View, ch Change, source string) (*plan, error) {
+	cur := view.Booking
+	if cur.StatusID == StatusCancelled {
+		return nil, invalid("booking", "a cancelled booking cannot be changed")
+	}
+	next := rowParams(cur)
+	if ch.StatusID != nil {
+		if err := validStatus(*ch.StatusID); err != nil {
+			return nil, err
+		}
+		next.StatusID = *ch.StatusID
+	}
+	if ch.ClientID != nil {
+		next.ClientID = *ch.ClientID
+	}
+	if ch.Price != nil && *ch.Price != cur.PriceCents {
+		next.PriceCents, next.DiscountBp = *ch.Price, sql.NullInt64{}
+	}
+	if ch.Notes.Set {
+		if err := validExtras(ch.Notes.Value, nil); err != nil {
+			return nil, err
+		}
+		next.Notes = nullString(ch.Notes.Value)
+	}
+	if ch.TimeResourceID.Set {
+		if err := validExtras(nil, ch.TimeResourceID.Value); err != nil {
+			return nil, err
+		}
+		next.TimeResourceID = nullInt(ch.TimeResourceID.Value)
+	}
+
+	pl := placement{
+		LocationID: pick(ch.LocationID, cur.LocationID), ServiceID: pick(ch.ServiceID, cur.ServiceID),
+		ProviderID: pick(ch.ProviderID, cur.ProviderID), Start: db.Time(cur.StartAt),
+	}
+	if ch.Start != nil {
+		pl.Start = *ch.Start
+	}
+	serviceChanged := pl.ServiceID != cur.ServiceID
+	switch {
+	case ch.End != nil:
+		pl.End = *ch.End
+	case !serviceChanged:
+		pl.End = pl.Start.Add(time.Duration(cur.EndAt-cur.StartAt) * time.Millisecond)
+	}
+	reschedule := serviceChanged || pl.LocationID != cur.LocationID || pl.ProviderID != cur.ProviderID ||
+		!pl.Start.Equal(db.Time(cur.StartAt)) || !pl.End.Equal(db.Time(cur.EndAt))
+	if !reschedule && next == rowParams(cur) {
+		return nil, nil
+	}
+	next.UpdatedAt = db.Millis(now)
+
+	if source == SourceConnect {
+		if err := editPolicy(ctx, q, now, cur, reschedule); err != nil {
+			return nil, err
+		}
+	}
+	if next.ClientID != cur.ClientID {
+		if err := checkClient(ctx, q, next.ClientID); err != nil {
+			return nil, err
+		}
+	}
+	status, err := q.BookingStatusByID(ctx, next.StatusID)
+	if err != nil {
+		return nil, fmt.Errorf("booking status %d: %w", next.StatusID, err)
+	}
+	if !reschedule {
+		zone, err := LoadZone(view.LocationTimezone)
+		if err != nil {
+			return nil, err
+		}
+		return &plan{next: next, status: status, zone: zone}, nil
+	}
+	placed, err := place(ctx, q, now, pl, source, cur.ID)
+	if err != nil {
+		return nil, err
+	}
+	next.LocationID, next.ServiceID, next.ProviderID = pl.LocationID, pl.ServiceID, pl.ProviderID
+	next.StartAt, next.EndAt = db.Millis(placed.start), db.Millis(placed.end)
+	next.BlockStartAt, next.BlockEndAt = db.Millis(placed.blockStart), db.Millis(placed.blockEnd)
+	if serviceChanged {
+		price, list, discount := prices(*placed.loaded.Service, ch.Price)
+		next.PriceCents, next.ListPriceCents, next.DiscountBp = price, list, discount
+	}
+	next.ChangeCount = cur.ChangeCount + 1
+	return &plan{next: next, reschedule: true, status: status, zone: placed.loaded.Location.Zone}, nil
+}
+
+// rowParams is the update that writes b back unchanged.
+func rowParams(b db.Booking) db.UpdateBookingRowParams {
+	return db.UpdateBookingRowParams{
+		LocationID: b.LocationID, ServiceID: b.ServiceID, ProviderID: b.ProviderID, ClientID: b.ClientID,
+		StatusID: b.StatusID, StartAt: b.StartAt, EndAt: b.EndAt,
+		BlockStartAt: b.BlockStartAt, BlockEndAt: b.BlockEndAt,
+		PriceCents: b.PriceCents, ListPriceCents: b.ListPriceCents, DiscountBp: b.DiscountBp,
+		Notes: b.Notes, TimeResourceID: b.TimeResourceID, ChangeCount: b.ChangeCount,
+		UpdatedAt: b.UpdatedAt, ID: b.ID,
+	}
+}
+
+// editPolicy is the merchant's customer policy for a PATCH, in the reference's order.
+func editPolicy(ctx context.Context, q *db.Queries, now time.Time, cur db.Booking, reschedule bool) error {
+	pol, err := q.SchedulePolicy(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !pol.CanEdit:
+		return &RestrictedError{Rule: RuleCanEdit}
+	case locked(pol, cur, now):
+		return &RestrictedError{Rule: RuleBeforeEditBooking}
+	case reschedule && pol.MaxChanges > 0 && cur.ChangeCount >= pol.MaxChanges:
+		return &RestrictedError{Rule: RuleMaxChanges}
+	}
+	return nil
+}
+
+// locked reports whether now is inside the pre-start lock window of edit_lock_min minutes.
+// Without a window (0) nothing is locked.
+func locked(pol db.SchedulePolicyRow, b db.Booking, now time.Time) bool {
+	lock := time.Duration(pol.EditLockMin) * time.Minute
+	return lock > 0 && !now.Before(db.Time(b.StartAt).Add(-lock))
+}
+
+func pick(v *int64, otherwise int64) int64 {
+	if v != nil {
+		return *v
+	}
+	return otherwise
+}
+
+// Cancel cancels booking id and records booking.updated in the same transaction. Cancelling a
+// cancelled booking succeeds without doing anything (a retried cancel must not fail). For the
+// customer flow the merchant's policy applies: can_cancel, the pre-start lock window and
+// max_changes. The booking is kept, with status 5, and its time is free again.
+func Cancel(ctx context.Context, d *db.DB, now time.Time, id int64, source string) error {
+	if err := validSource(source); err != nil {
+		return err
+	}
+	cur, err := getView(ctx, d.R, id)
+	if err != nil {
+		return err
+	}
+	if cur.Booking.StatusID == StatusCancelled {
+		return nil
+	}
+	if source == SourceConnect {
+		pol, err := d.R.SchedulePolicy(ctx)
+		if err != nil {
+			return err
+		}
+		switch {
+		case !pol.CanCancel:
+			return &RestrictedError{Rule: RuleCanCancel}
+		case locked(pol, cur.Booking, now):
+			return &RestrictedError{Rule: RuleBeforeEditBooking}
+		case pol.MaxChanges > 0 && cur.Booking.ChangeCount >= pol.MaxChanges:
+			return &RestrictedError{Rule: RuleMaxChanges}
+		}
+	}
+	status, err := d.R.BookingStatusByID(ctx, StatusCancelled)
+	if err != nil {
+		return fmt.Errorf("booking status %d: %w", StatusCancelled, err)
+	}
+	zone, err := LoadZone(cur.LocationTimezone)
+	if err != nil {
+		return err
+	}
+	return d.InTx(ctx, func(q *db.Queries) error {
+		row, err := q.GetBookingRow(ctx, id)
+		if err != nil {
+			return notFoundAs(err, "booking")
+		}
+		if row.StatusID == StatusCancelled {
+			return nil // cancelled meanwhile: one cancel, one event
+		}
+		if err := q.CancelBookingRow(ctx, db.CancelBookingRowParams{UpdatedAt: db.Millis(now), ID: id}); err != nil {
+			return writeError(err)
+		}
+		row.StatusID = StatusCancelled
+		return enqueue(ctx, q, now, webhook.BookingUpdated, row, status, zone)
+	})
+}

@@ -1,0 +1,187 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"frontdesk/db"
+)
+
+// Filter selects bookings for GET /v3/bookings. Zero ids and nil pointers do not filter.
+type Filter struct {
+	ClientID, LocationID, ServiceID, ProviderID int64
+	StatusID                                    int64
+	Scheduled                                   *bool
+	// From and To are local dates, inclusive: a booking matches when it starts on one of those
+	// dates in its own location's zone.
+	From, To *Date
+}
+
+// List returns one page of matching bookings in start order (then id) and how many match in
+// all.
+//
+// The WHERE clause is assembled here rather than in queries/ because it has to name only the
+// filters that were given: SQLite plans a statement once, so an "x IS NULL OR col = x" filter
+// written for sqlc would keep it off the (client|location|service|provider, start) indexes, and
+// counting 100 000 bookings would scan the table. Every value is a bound parameter; only fixed
+// column names are ever concatenated. The page itself is then read with the sqlc query
+// BookingViews.
+func List(ctx context.Context, d *db.DB, f Filter, limit, offset int64) ([]View, int64, error) {
+	where, args, err := listWhere(ctx, d.R, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	total, err := count(ctx, d, f, where, args)
+	if err != nil {
+		return nil, 0, err
+	}
+	if total == 0 || offset >= total {
+		return []View{}, total, nil
+	}
+	rows, err := d.Read.QueryContext(ctx, "SELECT b.id FROM bookings b WHERE "+where+
+		" ORDER BY b.start_at, b.id LIMIT ? OFFSET ?", append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list bookings: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, 0, err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	views, err := d.R.BookingViews(ctx, ids)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read bookings: %w", err)
+	}
+	pos := make(map[int64]int, len(ids))
+	for i, id := range ids {
+		pos[id] = i
+	}
+	slices.SortFunc(views, func(a, b View) int { return pos[a.Booking.ID] - pos[b.Booking.ID] })
+	return views, total, nil
+}
+
+// count answers total_records: from the trigger-maintained booking_counts when the filter is a
+// single location, client, service or provider, otherwise by counting on the index.
+func count(ctx context.Context, d *db.DB, f Filter, where string, args []any) (int64, error) {
+	if f.StatusID == 0 && f.Scheduled == nil && f.From == nil && f.To == nil {
+		var kinds []db.BookingCountParams
+		for kind, id := range map[string]int64{"location": f.LocationID, "client": f.ClientID, "service": f.ServiceID, "provider": f.ProviderID} {
+			if id != 0 {
+				kinds = append(kinds, db.BookingCountParams{Kind: kind, RefID: id})
+			}
+		}
+		if len(kinds) == 1 {
+			n, err := d.R.BookingCount(ctx, kinds[0])
+			if err != nil {
+				return 0, fmt.Errorf("count bookings: %w", err)
+			}
+			return n, nil
+		}
+	}
+	var n int64
+	if err := d.Read.QueryRowContext(ctx, "SELECT count(*) FROM bookings b WHERE "+where, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count bookings: %w", err)
+	}
+	return n, nil
+}
+
+func listWhere(ctx context.Context, q *db.Queries, f Filter) (string, []any, error) {
+	where := []string{"1 = 1"}
+	var args []any
+	eq := func(column string, v int64) {
+		if v != 0 {
+			where = append(where, column+" = ?")
+			args = append(args, v)
+		}
+	}
+	eq("b.client_id", f.ClientID)
+	eq("b.location_id", f.LocationID)
+	eq("b.service_id", f.ServiceID)
+	eq("b.provider_id", f.ProviderID)
+	eq("b.status_id", f.StatusID)
+	if f.Scheduled != nil {
+		where = append(where, "b.scheduled = ?")
+		args = append(args, *f.Scheduled)
+	}
+	if f.From != nil || f.To != nil {
+		cond, dateArgs, err := dateWhere(ctx, q, f)
+		if err != nil {
+			return "", nil, err
+		}
+		where = append(where, cond)
+		args = append(args, dateArgs...)
+	}
+	return strings.Join(where, " AND "), args, nil
+}
+
+// dateWhere turns local dates into instant ranges per location zone. Locations that share a
+// zone share a range; when all do (the usual case), it is one range on the start index.
+func dateWhere(ctx context.Context, q *db.Queries, f Filter) (string, []any, error) {
+	locations, err := q.BookingLocationZones(ctx)
+	if err != nil {
+		return "", nil, fmt.Errorf("location zones: %w", err)
+	}
+	type bounds struct{ lo, hi int64 }
+	groups := map[bounds][]int64{}
+	var order []bounds
+	for _, l := range locations {
+		if f.LocationID != 0 && l.ID != f.LocationID {
+			continue
+		}
+		zone, err := LoadZone(l.Timezone)
+		if err != nil {
+			return "", nil, fmt.Errorf("location %d: %w", l.ID, err)
+		}
+		b := bounds{math.MinInt64, math.MaxInt64}
+		if f.From != nil {
+			b.lo = db.Millis(DayStart(zone, *f.From))
+		}
+		if f.To != nil {
+			b.hi = db.Millis(DayStart(zone, f.To.AddDays(1)))
+		}
+		if _, ok := groups[b]; !ok {
+			order = append(order, b)
+		}
+		groups[b] = append(groups[b], l.ID)
+	}
+	switch len(order) {
+	case 0:
+		return "0 = 1", nil, nil
+	case 1:
+		return "b.start_at >= ? AND b.start_at < ?", []any{order[0].lo, order[0].hi}, nil
+	}
+	lo, hi := order[0].lo, order[0].hi
+	var parts []string
+	var args []any
+	for _, b := range order {
+		lo, hi = min(lo, b.lo), max(hi, b.hi)
+		ids := groups[b]
+		marks := strings.Repeat(",?", len(ids))[1:]
+		parts = append(parts, "(b.location_id IN ("+marks+") AND b.start_at >= ? AND b.start_at < ?)")
+		for _, id := range ids {
+			args = append(args, id)
+		}
+		args = append(args, b.lo, b.hi)
+	}
+	return "b.start_at >= ? AND b.start_at < ? AND (" + strings.Join(parts, " OR ") + ")",
+		append([]any{lo, hi}, args...), nil
+}
+
+// DayStart is the first instant of local date d in zone: midnight, or the end of a
+// spring-forward gap that swallows midnight (America/Santiago).
+func DayStart(zone *time.Location, d Date) time.Time {
+	wall := d.unixDay() * secondsPerDay
+	c := newClock(zone, wall-2*secondsPerDay, wall+2*secondsPerDay)
+	return time.Unix(c.reach(wall), 0).In(zone)
+}

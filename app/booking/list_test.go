@@ -1,0 +1,81 @@
+package booking
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestBookingCountsStayExact: the trigger-maintained counts that answer total_records agree with
+// counting the table after creates, reschedules to another provider and location, client
+// changes, cancels, and raw inserts and deletes that bypass the Go code.
+func TestBookingCountsStayExact(t *testing.T) {
+	ctx := context.Background()
+	d := openStore(t, 3)
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := d.Write.Exec(q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`INSERT INTO clients (id, first_name, created_at, updated_at) VALUES (2, 'Juan', 0, 0)`)
+	exec(`INSERT INTO provider_locations (provider_id, location_id) VALUES (2, 2)`)
+	exec(`INSERT INTO provider_hours (provider_id, location_id, day_id, open_min, close_min) VALUES (2, 2, 2, 540, 1080)`)
+	var ids []int64
+	for i, hm := range []string{"09:00", "10:00", "11:00", "14:00"} {
+		v, err := Create(ctx, d, storeNow, haircut(int64(1+i%3), santiago(t, "2026-11-24 "+hm)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, v.Booking.ID)
+	}
+	ny, _ := LoadZone("America/New_York")
+	two, loc2, client2 := int64(2), int64(2), int64(2)
+	moved := time.Date(2026, 11, 24, 10, 0, 0, 0, ny)
+	if _, err := Update(ctx, d, storeNow, ids[0], Change{ProviderID: &two, LocationID: &loc2, Start: &moved}, SourceAdmin); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Update(ctx, d, storeNow, ids[1], Change{ClientID: &client2}, SourceConnect); err != nil {
+		t.Fatal(err)
+	}
+	if err := Cancel(ctx, d, storeNow, ids[2], SourceConnect); err != nil {
+		t.Fatal(err)
+	}
+	exec(`INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id, start_at, end_at, block_start_at, block_end_at, price_cents, list_price_cents, created_at, updated_at)
+		SELECT location_id, 2, provider_id, client_id, 1, start_at + 86400000, end_at + 86400000, block_start_at + 86400000, block_end_at + 86400000, 0, 0, 0, 0 FROM bookings`)
+	exec(`DELETE FROM bookings WHERE id = ?`, ids[3])
+
+	for _, kind := range []string{"location", "client", "service", "provider"} {
+		rows, err := d.Read.Query(`SELECT ` + kind + `_id, count(*) FROM bookings GROUP BY 1`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[int64]int64{}
+		for rows.Next() {
+			var id, n int64
+			rows.Scan(&id, &n)
+			want[id] = n
+		}
+		rows.Close()
+		for id := int64(1); id <= 3; id++ {
+			f := Filter{}
+			switch kind {
+			case "location":
+				f.LocationID = id
+			case "client":
+				f.ClientID = id
+			case "service":
+				f.ServiceID = id
+			case "provider":
+				f.ProviderID = id
+			}
+			_, got, err := List(ctx, d, f, 1, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want[id] {
+				t.Fatalf("%s %d: got %d bookings, want %d", kind, id, got, want[id])
+			}
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package resource
+
+import (
+	"time"
+
+	"frontdesk/db"
+)
+
+// Booking is the Connect v3 Booking. start_time and end_time carry the booking location's offset
+// at those instants; created_at and updated_at are record timestamps in UTC.
+type Booking struct {
+	ID                int64                  `json:"id"`
+	StartTime         string                 `json:"start_time"`
+	EndTime           string                 `json:"end_time"`
+	StatusID          int64                  `json:"status_id"`
+	Status            BookingStatus          `json:"status"`
+	ServiceID         int64                  `json:"service_id"`
+	Service           BookingService         `json:"service"`
+	ServiceProviderID int64                  `json:"service_provider_id"`
+	ServiceProvider   BookingServiceProvider `json:"service_provider"`
+	ClientID          int64                  `json:"client_id"`
+	LocationID        int64                  `json:"location_id"`
+	Location          BookingLocation        `json:"location"`
+	Price             string                 `json:"price"`
+	ListPrice         string                 `json:"list_price"`
+	Discount          *string                `json:"discount"`
+	Notes             *string                `json:"notes"`
+	Scheduled         bool                   `json:"scheduled"`
+	TimeResourceID    *int64                 `json:"time_resource_id"`
+	CompanyID         int64                  `json:"company_id"`
+	Sale              *BookingSale           `json:"sale"`
+	CreatedAt         string                 `json:"created_at"`
+	UpdatedAt         string                 `json:"updated_at"`
+}
+
+// BookingStatus is an entry of the status catalogue (1 confirmed … 5 cancelled).
+type BookingStatus struct {
+	ID           int64   `json:"id"`
+	Name         string  `json:"name"`
+	InternalName string  `json:"internal_name"`
+	Description  *string `json:"description"`
+}
+
+// BookingService is the service summary inside a booking.
+type BookingService struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// BookingServiceProvider is the provider summary inside a booking.
+type BookingServiceProvider struct {
+	ID         int64  `json:"id"`
+	PublicName string `json:"public_name"`
+}
+
+// BookingLocation is the location summary inside a booking (shown by the reference's examples).
+type BookingLocation struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// BookingSale is the sale that covers a booking, if any.
+type BookingSale struct {
+	ID     int64  `json:"id"`
+	Status string `json:"status"`
+	CartID int64  `json:"cart_id"`
+}
+
+// NewBooking builds the resource from a booking view; zone is the booking location's zone.
+func NewBooking(v db.BookingViewsRow, companyID int64, zone *time.Location) Booking {
+	b := v.Booking
+	out := Booking{
+		ID:                b.ID,
+		StartTime:         LocalTime(b.StartAt, zone),
+		EndTime:           LocalTime(b.EndAt, zone),
+		StatusID:          b.StatusID,
+		Status:            newBookingStatus(v),
+		ServiceID:         b.ServiceID,
+		Service:           BookingService{ID: b.ServiceID, Name: v.ServiceName},
+		ServiceProviderID: b.ProviderID,
+		ServiceProvider:   BookingServiceProvider{ID: b.ProviderID, PublicName: v.ProviderName},
+		ClientID:          b.ClientID,
+		LocationID:        b.LocationID,
+		Location:          BookingLocation{ID: b.LocationID, Name: v.LocationName},
+		Price:             Money(b.PriceCents),
+		ListPrice:         Money(b.ListPriceCents),
+		Discount:          NullMoney(b.DiscountBp),
+		Notes:             NullString(b.Notes),
+		Scheduled:         b.Scheduled,
+		TimeResourceID:    NullInt(b.TimeResourceID),
+		CompanyID:         companyID,
+		CreatedAt:         Timestamp(b.CreatedAt),
+		UpdatedAt:         Timestamp(b.UpdatedAt),
+	}
+	if b.SaleID.Valid && v.SaleStatus.Valid {
+		out.Sale = &BookingSale{ID: b.SaleID.Int64, Status: v.SaleStatus.String, CartID: v.SaleCartID.Int64}
+	}
+	return out
+}
+
+func newBookingStatus(v db.BookingViewsRow) BookingStatus {
+	return NewBookingStatus(db.BookingStatus{
+		ID: v.Booking.StatusID, Name: v.StatusName, InternalName: v.StatusInternalName, Description: v.StatusDescription,
+	})
+}
+
+// NewBookingStatus builds a status object from the catalogue row.
+func NewBookingStatus(s db.BookingStatus) BookingStatus {
+	return BookingStatus{ID: s.ID, Name: s.Name, InternalName: s.InternalName, Description: NullString(s.Description)}
+}
+
+// BookingEvent is the data of booking.created and booking.updated (SPEC §6): the fields of the
+// Connect v3 webhook example plus provider_id and the status object, so a receiver can tell a
+// reschedule (times or provider changed) from a cancel (status internal_name "cancelled").
+type BookingEvent struct {
+	ID         int64         `json:"id"`
+	StartTime  string        `json:"start_time"`
+	EndTime    string        `json:"end_time"`
+	ServiceID  int64         `json:"service_id"`
+	ClientID   int64         `json:"client_id"`
+	LocationID int64         `json:"location_id"`
+	ProviderID int64         `json:"provider_id"`
+	Status     BookingStatus `json:"status"`
+}
+
+// NewBookingEvent builds the event data from a booking row as written, its status and its
+// location's zone.
+func NewBookingEvent(b db.Booking, status db.BookingStatus, zone *time.Location) BookingEvent {
+	return BookingEvent{
+		ID: b.ID, StartTime: LocalTime(b.StartAt, zone), EndTime: LocalTime(b.EndAt, zone),
+		ServiceID: b.ServiceID, ClientID: b.ClientID, LocationID: b.LocationID, ProviderID: b.ProviderID,
+		Status: NewBookingStatus(status),
+	}
+}

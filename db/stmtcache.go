@@ -1,0 +1,145 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+)
+
+// maxCachedStmts bounds the cache: queries built with a variable number of placeholders (sqlc
+// slices) are distinct statements, and past this many the rest simply run unprepared.
+const maxCachedStmts = 512
+
+// stmtCache is a DBTX that prepares each distinct statement once and reuses it. modernc's
+// SQLite spends about a quarter of a short read, and a third of a booking transaction (its
+// INSERT carries the overlap and count triggers), parsing and planning SQL; a prepared
+// statement skips that on every later call. database/sql keeps one prepared copy per pool
+// connection, so the cache is safe for concurrent use.
+type stmtCache struct {
+	db      *sql.DB
+	mu      sync.RWMutex
+	stmts   map[string]*sql.Stmt
+	pending map[string]bool // seen inside a transaction, to prepare once it is over
+}
+
+func newStmtCache(db *sql.DB) *stmtCache {
+	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}, pending: map[string]bool{}}
+}
+
+func (c *stmtCache) lookup(query string) *sql.Stmt {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.stmts[query]
+}
+
+// stmt returns the prepared statement for query, or nil when the cache is full or the
+// statement cannot be prepared (the caller then runs it unprepared and gets the real error).
+// No lock is held while preparing: that waits for a pool connection.
+func (c *stmtCache) stmt(ctx context.Context, query string) *sql.Stmt {
+	if s := c.lookup(query); s != nil {
+		return s
+	}
+	c.mu.RLock()
+	full := len(c.stmts) >= maxCachedStmts
+	c.mu.RUnlock()
+	if full {
+		return nil
+	}
+	s, err := c.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.stmts[query]; old != nil {
+		s.Close() // prepared twice at once; keep the first
+		return old
+	}
+	c.stmts[query] = s
+	return s
+}
+
+// preparePending prepares the statements transactions ran unprepared (see txStmts).
+func (c *stmtCache) preparePending(ctx context.Context) {
+	c.mu.Lock()
+	if len(c.pending) == 0 {
+		c.mu.Unlock()
+		return
+	}
+	pending := c.pending
+	c.pending = map[string]bool{}
+	c.mu.Unlock()
+	for q := range pending {
+		c.stmt(ctx, q)
+	}
+}
+
+func (c *stmtCache) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if s := c.stmt(ctx, query); s != nil {
+		return s.ExecContext(ctx, args...)
+	}
+	return c.db.ExecContext(ctx, query, args...)
+}
+
+func (c *stmtCache) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
+	return c.db.PrepareContext(ctx, query)
+}
+
+func (c *stmtCache) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if s := c.stmt(ctx, query); s != nil {
+		return s.QueryContext(ctx, args...)
+	}
+	return c.db.QueryContext(ctx, query, args...)
+}
+
+func (c *stmtCache) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if s := c.stmt(ctx, query); s != nil {
+		return s.QueryRowContext(ctx, args...)
+	}
+	return c.db.QueryRowContext(ctx, query, args...)
+}
+
+// txStmts runs a transaction's statements with the writer's prepared statements. One that is not
+// prepared yet runs unprepared and is prepared after the transaction: the writer pool has one
+// connection, which the transaction holds, so preparing on the pool now would wait forever.
+type txStmts struct {
+	tx    *sql.Tx
+	cache *stmtCache
+}
+
+func (t *txStmts) stmt(ctx context.Context, query string) *sql.Stmt {
+	if s := t.cache.lookup(query); s != nil {
+		return t.tx.StmtContext(ctx, s)
+	}
+	t.cache.mu.Lock()
+	if len(t.cache.stmts)+len(t.cache.pending) < maxCachedStmts {
+		t.cache.pending[query] = true
+	}
+	t.cache.mu.Unlock()
+	return nil
+}
+
+func (t *txStmts) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if s := t.stmt(ctx, query); s != nil {
+		return s.ExecContext(ctx, args...)
+	}
+	return t.tx.ExecContext(ctx, query, args...)
+}
+
+func (t *txStmts) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
+	return t.tx.PrepareContext(ctx, query)
+}
+
+func (t *txStmts) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if s := t.stmt(ctx, query); s != nil {
+		return s.QueryContext(ctx, args...)
+	}
+	return t.tx.QueryContext(ctx, query, args...)
+}
+
+func (t *txStmts) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if s := t.stmt(ctx, query); s != nil {
+		return s.QueryRowContext(ctx, args...)
+	}
+	return t.tx.QueryRowContext(ctx, query, args...)
+}

@@ -1,0 +1,68 @@
+-- Bookings (app/booking/book.go, list.go). GET /v3/bookings builds its filter in Go (see
+-- app/booking/list.go) and then reads the page here by id.
+
+-- name: BookingProvider :one
+SELECT id, public_name, active, online_booking FROM providers WHERE id = ?;
+
+-- name: BookingClient :one
+SELECT id, active FROM clients WHERE id = ?;
+
+-- name: BookingWorksAt :one
+SELECT CAST(EXISTS (SELECT 1 FROM provider_locations pl
+        WHERE pl.provider_id = sqlc.arg(provider_id) AND pl.location_id = sqlc.arg(location_id)) AS BOOLEAN) AS works_there,
+    CAST(EXISTS (SELECT 1 FROM service_providers sp
+        WHERE sp.provider_id = sqlc.arg(provider_id) AND sp.service_id = sqlc.arg(service_id)) AS BOOLEAN) AS offers_service;
+
+-- name: BookingLocationZones :many
+SELECT id, timezone FROM locations ORDER BY id;
+
+-- The no-double-booking check inside the write transaction: another non-cancelled block of the
+-- provider overlapping [block_start, block_end); floor = block_start - 2 days bounds the index
+-- range from below (no block is longer than two days).
+-- name: BookingOverlap :many
+SELECT id FROM bookings
+WHERE provider_id = sqlc.arg(provider_id) AND status_id <> 5
+  AND block_start_at > sqlc.arg(floor) AND block_start_at < sqlc.arg(block_end)
+  AND block_end_at > sqlc.arg(block_start) AND id <> sqlc.arg(ignore_id)
+LIMIT 1;
+
+-- name: InsertBooking :one
+INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id, start_at, end_at,
+    block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, time_resource_id,
+    source, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING id;
+
+-- name: GetBookingRow :one
+SELECT * FROM bookings WHERE id = ?;
+
+-- name: UpdateBookingRow :exec
+UPDATE bookings SET location_id = ?, service_id = ?, provider_id = ?, client_id = ?, status_id = ?,
+    start_at = ?, end_at = ?, block_start_at = ?, block_end_at = ?, price_cents = ?, list_price_cents = ?,
+    discount_bp = ?, notes = ?, time_resource_id = ?, change_count = ?, updated_at = ?
+WHERE id = ?;
+
+-- name: CancelBookingRow :exec
+UPDATE bookings SET status_id = 5, updated_at = ? WHERE id = ? AND status_id <> 5;
+
+-- Bookings with everything their resource shows, for a page of ids (or one).
+-- name: BookingViews :many
+SELECT sqlc.embed(b), st.name AS status_name, st.internal_name AS status_internal_name,
+    st.description AS status_description, s.name AS service_name, p.public_name AS provider_name,
+    l.name AS location_name, l.timezone AS location_timezone,
+    sa.status AS sale_status, sa.cart_id AS sale_cart_id
+FROM bookings b
+JOIN booking_statuses st ON st.id = b.status_id
+JOIN services s ON s.id = b.service_id
+JOIN providers p ON p.id = b.provider_id
+JOIN locations l ON l.id = b.location_id
+LEFT JOIN sales sa ON sa.id = b.sale_id
+WHERE b.id IN (sqlc.slice(ids));
+
+-- name: BookingStatusByID :one
+SELECT * FROM booking_statuses WHERE id = ?;
+
+-- The trigger-maintained count of bookings of one location, client, service or provider
+-- (db/migrations/00051_booking_counts.sql); no row means none.
+-- name: BookingCount :one
+SELECT CAST(coalesce((SELECT n FROM booking_counts WHERE kind = sqlc.arg(kind) AND ref_id = sqlc.arg(ref_id)), 0) AS INTEGER) AS n;

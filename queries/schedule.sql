@@ -1,0 +1,55 @@
+-- What the slot engine needs (app/booking/store.go): one location, its policy, one service and
+-- the location's providers with their shifts, time off and bookings. Every per-provider query
+-- takes the whole provider list at once, so a location loads in the same handful of queries
+-- whatever its staff size.
+
+-- name: ScheduleLocation :one
+SELECT id, name, active, timezone FROM locations WHERE id = ?;
+
+-- name: ScheduleLocationHours :many
+SELECT day_id, open_min, close_min FROM location_hours WHERE location_id = ? ORDER BY day_id, open_min;
+
+-- name: ScheduleClosures :many
+SELECT date FROM location_closures
+WHERE location_id = sqlc.arg(location_id) AND date >= sqlc.arg(first) AND date <= sqlc.arg(last)
+ORDER BY date;
+
+-- name: SchedulePolicy :one
+SELECT id, slot_step_min, min_notice_min, max_advance_days, can_edit, can_cancel, edit_lock_min, max_changes
+FROM company ORDER BY id LIMIT 1;
+
+-- name: ScheduleService :one
+SELECT id, name, active, online_booking, duration_min, buffer_before_min, buffer_after_min,
+    price_cents, has_discount, discount_bp
+FROM services WHERE id = ?;
+
+-- Active providers who work at the location, with whether they offer the service.
+-- name: ScheduleProviders :many
+SELECT p.id, p.public_name, p.online_booking,
+    CAST(EXISTS (SELECT 1 FROM service_providers sp
+        WHERE sp.provider_id = p.id AND sp.service_id = sqlc.arg(service_id)) AS BOOLEAN) AS offers_service
+FROM provider_locations pl JOIN providers p ON p.id = pl.provider_id
+WHERE pl.location_id = sqlc.arg(location_id) AND p.active = 1
+  AND (CAST(sqlc.arg(provider_id) AS INTEGER) = 0 OR p.id = sqlc.arg(provider_id))
+ORDER BY p.id;
+
+-- sqlc expands a slice into bare ? placeholders, which SQLite numbers after the largest ?N before
+-- them (queries/README.md); so in these queries every named argument comes before the slice.
+
+-- Shifts at one location with their breaks, one row per break (NULL break: none).
+-- name: ScheduleShifts :many
+SELECT h.id, h.provider_id, h.day_id, h.open_min, h.close_min, b.start_min AS break_start, b.end_min AS break_end
+FROM provider_hours h LEFT JOIN provider_breaks b ON b.hours_id = h.id
+WHERE h.location_id = sqlc.arg(location_id) AND h.provider_id IN (sqlc.slice(provider_ids));
+
+-- name: ScheduleTimeOff :many
+SELECT provider_id, starts_at, ends_at FROM provider_time_off
+WHERE starts_at < sqlc.arg(until) AND ends_at > sqlc.arg(since) AND provider_id IN (sqlc.slice(provider_ids));
+
+-- Non-cancelled blocks of the providers at any location that overlap [since, until). Blocks are
+-- at most two days long (a CHECK on bookings), so floor = since - 2 days bounds the index range
+-- from below.
+-- name: ScheduleBusy :many
+SELECT provider_id, block_start_at, block_end_at FROM bookings
+WHERE block_start_at > sqlc.arg(floor) AND block_start_at < sqlc.arg(until) AND block_end_at > sqlc.arg(since)
+  AND status_id <> 5 AND id <> sqlc.arg(ignore_booking_id) AND provider_id IN (sqlc.slice(provider_ids));
