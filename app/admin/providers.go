@@ -1,0 +1,253 @@
+package admin
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"frontdesk/app/catalog"
+	"frontdesk/db"
+	"frontdesk/ui"
+)
+
+// Catalog → Providers: the list, and one form for creating and editing a provider with their
+// locations, services and weekly hours (with breaks) per location; the edit page also lists
+// their time off (add, remove), entered in the main location's time zone.
+
+const providersPath = "/catalog/providers"
+
+// timeOffLayout shows time off in the provider's zone, and fills datetime-local inputs.
+const timeOffLayout = "2006-01-02 15:04"
+
+func (a *Admin) listProviders(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	rows, err := a.db.R.AdminListProviders(ctx)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	locations, err := a.db.R.ListAllLocations(ctx)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	var out []ui.ProviderRow
+	for _, p := range rows {
+		out = append(out, ui.ProviderRow{ID: p.ID, Name: p.PublicName, Location: p.LocationName, Services: p.ServiceCount,
+			Active: p.Active, OnlineBooking: p.OnlineBooking})
+	}
+	a.render(w, r, http.StatusOK, ui.ProvidersPage(a.page(r, "Providers"), out, len(locations) > 0))
+}
+
+func (a *Admin) newProvider(w http.ResponseWriter, r *http.Request) {
+	a.showProviderForm(w, r, http.StatusOK, 0, providerForm(catalog.NewProviderInput()), nil)
+}
+
+func (a *Admin) showProvider(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.showStoredProvider(w, r, http.StatusOK, id, ui.NewForm(nil))
+}
+
+// showStoredProvider renders the edit page of provider id as stored, with time-off form tf.
+func (a *Admin) showStoredProvider(w http.ResponseWriter, r *http.Request, status int, id int64, tf *ui.Form) {
+	in, err := catalog.EditProvider(r.Context(), a.db.R, id)
+	if err != nil {
+		a.renderError(w, r, catalogError(err))
+		return
+	}
+	a.showProviderForm(w, r, status, id, providerForm(in), tf)
+}
+
+// providerForm is formFrom plus the hours fields, which depend on the locations.
+func providerForm(in catalog.ProviderInput) *ui.Form {
+	f := formFrom(in)
+	for loc, days := range in.Hours {
+		for day, text := range days {
+			f.Set(catalog.HoursField(loc, day), text)
+		}
+	}
+	return f
+}
+
+// providerInput reads the form, with the hours of every location.
+func (a *Admin) providerInput(r *http.Request, f *ui.Form) (catalog.ProviderInput, error) {
+	var in catalog.ProviderInput
+	inputFrom(f, &in)
+	locations, err := a.db.R.ListAllLocations(r.Context())
+	if err != nil {
+		return in, err
+	}
+	in.Hours = map[int64][7]string{}
+	for _, l := range locations {
+		var days [7]string
+		for day := range days {
+			days[day] = f.Raw(catalog.HoursField(l.ID, day))
+		}
+		in.Hours[l.ID] = days
+	}
+	return in, nil
+}
+
+func (a *Admin) createProvider(w http.ResponseWriter, r *http.Request) {
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	in, err := a.providerInput(r, f)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	saved, err := catalog.CreateProvider(r.Context(), a.db, in, a.now())
+	if refused(f, err) {
+		a.showProviderForm(w, r, invalid, 0, f, nil)
+		return
+	} else if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.providerSaved(r, "Provider “"+strings.TrimSpace(in.PublicName)+"” created.", saved)
+	seeOther(w, r, providersPath)
+}
+
+func (a *Admin) updateProvider(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	in, err := a.providerInput(r, f)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	saved, err := catalog.UpdateProvider(r.Context(), a.db, id, in, a.now())
+	if refused(f, err) {
+		a.showProviderForm(w, r, invalid, id, f, ui.NewForm(nil))
+		return
+	} else if err != nil {
+		a.renderError(w, r, catalogError(err))
+		return
+	}
+	a.providerSaved(r, "Provider “"+strings.TrimSpace(in.PublicName)+"” saved.", saved)
+	seeOther(w, r, providersPath)
+}
+
+func (a *Admin) providerSaved(r *http.Request, msg string, saved catalog.ProviderSaved) {
+	a.flash(r.Context(), ui.FlashSuccess, msg)
+	for _, warning := range saved.Warnings {
+		a.flash(r.Context(), ui.FlashInfo, warning)
+	}
+}
+
+func (a *Admin) addTimeOff(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	var in catalog.TimeOffInput
+	inputFrom(f, &in)
+	if err := catalog.AddTimeOff(r.Context(), a.db, id, in); refused(f, err) {
+		a.showStoredProvider(w, r, invalid, id, f)
+		return
+	} else if err != nil {
+		a.renderError(w, r, catalogError(err))
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, "Time off added.")
+	seeOther(w, r, ui.ProviderURL(id))
+}
+
+func (a *Admin) removeTimeOff(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	off, err := pathID(r, "off")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	if err := catalog.RemoveTimeOff(r.Context(), a.db, id, off); err != nil {
+		a.renderError(w, r, catalogError(err))
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, "Time off removed.")
+	seeOther(w, r, ui.ProviderURL(id))
+}
+
+// showProviderForm renders the provider form; on the edit page (id ≠ 0) with the time off and
+// the time-off form tf.
+func (a *Admin) showProviderForm(w http.ResponseWriter, r *http.Request, status int, id int64, f, tf *ui.Form) {
+	ctx := r.Context()
+	locations, err := a.db.R.ListAllLocations(ctx)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	services, err := a.db.R.AdminListServiceNames(ctx)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.ProviderFormView{ID: id, Form: f, TimeOffForm: tf}
+	v.Locations = options(nil, len(locations), func(i int) (int64, string) { return locations[i].ID, locations[i].Name })
+	v.Main = append([]ui.Option{{Value: "", Label: "Choose a location…"}}, v.Locations...)
+	v.Services = options(nil, len(services), func(i int) (int64, string) {
+		label := services[i].Name
+		if !services[i].Active {
+			label += " (inactive)"
+		}
+		return services[i].ID, label
+	})
+	for _, l := range locations {
+		h := ui.ProviderHours{Location: l.Name, Zone: l.Timezone}
+		for _, d := range catalog.WeekOrder {
+			h.Days = append(h.Days, ui.DayField{Name: catalog.HoursField(l.ID, d), Day: catalog.Weekdays[d]})
+		}
+		v.Hours = append(v.Hours, h)
+	}
+	if id != 0 {
+		zone, err := catalog.ProviderZone(ctx, a.db.R, id)
+		if err != nil {
+			a.renderError(w, r, catalogError(err))
+			return
+		}
+		v.Zone = zone.String()
+		offs, err := a.db.R.ListProviderTimeOff(ctx, id)
+		if err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		for _, o := range offs {
+			v.TimeOff = append(v.TimeOff, ui.TimeOffRow{ID: o.ID, Reason: o.Reason,
+				From: localStamp(o.StartsAt, zone), To: localStamp(o.EndsAt, zone)})
+		}
+	}
+	title := "New provider"
+	if id != 0 {
+		title = "Edit provider"
+	}
+	a.render(w, r, status, ui.ProviderFormPage(a.page(r, title), v))
+}
+
+func localStamp(ms int64, zone *time.Location) string {
+	return db.Time(ms).In(zone).Format(timeOffLayout)
+}

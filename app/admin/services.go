@@ -1,0 +1,155 @@
+package admin
+
+import (
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"frontdesk/app/catalog"
+	"frontdesk/app/money"
+	"frontdesk/ui"
+)
+
+// Catalog → Services: the list with a search, and one form for creating and editing every
+// field. Saving a change that receivers can see sends service.updated (package catalog).
+
+const servicesPath = "/catalog/services"
+
+func (a *Admin) listServices(w http.ResponseWriter, r *http.Request) {
+	query := strings.TrimSpace(r.URL.Query().Get("q"))
+	if utf8.RuneCountInString(query) > 200 {
+		query = string([]rune(query)[:200])
+	}
+	rows, err := a.db.R.AdminListServices(r.Context(), strings.ToLower(query))
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.ServicesView{Query: query}
+	for _, s := range rows {
+		v.Rows = append(v.Rows, ui.ServiceRow{
+			ID: s.Service.ID, Name: s.Service.Name, Category: s.CategoryName.String,
+			Price: money.Cents(s.Service.PriceCents).String(), Duration: s.Service.DurationMin,
+			Active: s.Service.Active, OnlineBooking: s.Service.OnlineBooking,
+		})
+	}
+	a.render(w, r, http.StatusOK, ui.ServicesPage(a.page(r, "Services"), v))
+}
+
+func (a *Admin) newService(w http.ResponseWriter, r *http.Request) {
+	a.showServiceForm(w, r, http.StatusOK, 0, formFrom(catalog.NewServiceInput()))
+}
+
+func (a *Admin) showService(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	in, err := catalog.EditService(r.Context(), a.db.R, id)
+	if err != nil {
+		a.renderError(w, r, catalogError(err))
+		return
+	}
+	a.showServiceForm(w, r, http.StatusOK, id, formFrom(in))
+}
+
+func (a *Admin) createService(w http.ResponseWriter, r *http.Request) {
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	var in catalog.ServiceInput
+	inputFrom(f, &in)
+	if _, err := catalog.CreateService(r.Context(), a.db, in, a.now()); refused(f, err) {
+		a.showServiceForm(w, r, invalid, 0, f)
+		return
+	} else if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, "Service “"+strings.TrimSpace(in.Name)+"” created.")
+	seeOther(w, r, servicesPath)
+}
+
+func (a *Admin) updateService(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	var in catalog.ServiceInput
+	inputFrom(f, &in)
+	saved, err := catalog.UpdateService(r.Context(), a.db, id, in, a.now())
+	if refused(f, err) {
+		a.showServiceForm(w, r, invalid, id, f)
+		return
+	} else if err != nil {
+		a.renderError(w, r, catalogError(err))
+		return
+	}
+	switch {
+	case !saved.Changed:
+		a.flash(r.Context(), ui.FlashInfo, "Nothing changed in “"+strings.TrimSpace(in.Name)+"”.")
+	case saved.Events > 0:
+		a.flash(r.Context(), ui.FlashSuccess, "Service “"+strings.TrimSpace(in.Name)+"” saved; webhooks subscribed to service.updated are told.")
+	default:
+		a.flash(r.Context(), ui.FlashSuccess, "Service “"+strings.TrimSpace(in.Name)+"” saved.")
+	}
+	seeOther(w, r, servicesPath)
+}
+
+// showServiceForm renders the service form with the choices it offers.
+func (a *Admin) showServiceForm(w http.ResponseWriter, r *http.Request, status int, id int64, f *ui.Form) {
+	ctx := r.Context()
+	categories, err := a.db.R.ListAllCategories(ctx)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	locations, err := a.db.R.ListAllLocations(ctx)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	providers, err := a.db.R.AdminListProviders(ctx)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.ServiceFormView{ID: id, Form: f}
+	v.Categories = options(&ui.Option{Value: "", Label: "No category"}, len(categories), func(i int) (int64, string) {
+		return categories[i].ID, categories[i].Name
+	})
+	v.Locations = options(&ui.Option{Value: "", Label: "Every location"}, len(locations), func(i int) (int64, string) {
+		return locations[i].ID, locations[i].Name
+	})
+	v.Providers = options(nil, len(providers), func(i int) (int64, string) {
+		label := providers[i].PublicName
+		if !providers[i].Active {
+			label += " (inactive)"
+		}
+		return providers[i].ID, label
+	})
+	for _, m := range catalog.PaymentModes {
+		v.PaymentModes = append(v.PaymentModes, ui.Option{Value: m, Label: paymentModeLabels[m]})
+	}
+	title := "New service"
+	if id != 0 {
+		title = "Edit service"
+	}
+	a.render(w, r, status, ui.ServiceFormPage(a.page(r, title), v))
+}
+
+var paymentModeLabels = map[string]string{
+	catalog.PaymentNotAvailable:    "Not available",
+	catalog.PaymentOptional:        "Optional",
+	catalog.PaymentMandatoryPartly: "Required: a fixed part (amount below)",
+	catalog.PaymentMandatoryTotal:  "Required: the whole price",
+}

@@ -1,0 +1,250 @@
+// Package catalog validates and saves what the owner edits in the admin UI's catalog pages:
+// services, categories, locations (with opening hours and closures), providers (with weekly
+// hours, breaks and time off) and custom attribute templates. The catalog has no write API
+// (SPEC §4 lists it read-only), so these functions are its only writers besides the importer.
+//
+// Every write is one db.InTx transaction that validates against the current rows and writes
+// the service.updated events its change causes in the same transaction (service_events.go).
+// Inputs are the owner's text as typed, in structs whose `form` tags name the form fields;
+// a refused input returns Invalid, keyed by those names, and writes nothing.
+package catalog
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/mail"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"frontdesk/app/money"
+	"frontdesk/db"
+)
+
+// ErrNotFound: the record to change does not exist (any more).
+var ErrNotFound = errors.New("catalog: not found")
+
+// Invalid is a refused input: one message per form field, keyed by the field's form name.
+// Nothing was written.
+type Invalid struct {
+	Fields map[string]string
+}
+
+func (e *Invalid) Error() string {
+	keys := make([]string, 0, len(e.Fields))
+	for k := range e.Fields {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, k+": "+e.Fields[k])
+	}
+	return "invalid input: " + strings.Join(parts, "; ")
+}
+
+// problems collects field messages while an input is checked; the first message per field wins.
+type problems map[string]string
+
+func (p problems) add(field, format string, args ...any) {
+	if _, ok := p[field]; !ok {
+		p[field] = fmt.Sprintf(format, args...)
+	}
+}
+
+// err is nil when nothing was recorded.
+func (p problems) err() error {
+	if len(p) == 0 {
+		return nil
+	}
+	return &Invalid{Fields: p}
+}
+
+// Bounds of free text.
+const (
+	maxName        = 200
+	maxDescription = 2000
+	maxURL         = 2048
+)
+
+// text checks a one-line text field and returns it trimmed.
+func (p problems) text(field, s string, required bool, max int) string {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "" && required:
+		p.add(field, "Enter this (up to %d characters).", max)
+	case utf8.RuneCountInString(s) > max:
+		p.add(field, "Use at most %d characters.", max)
+	case !utf8.ValidString(s) || strings.ContainsFunc(s, isControl):
+		p.add(field, "Remove the control characters.")
+	}
+	return s
+}
+
+// longText is text for multi-line fields (line breaks and tabs allowed).
+func (p problems) longText(field, s string, max int) string {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
+	switch {
+	case utf8.RuneCountInString(s) > max:
+		p.add(field, "Use at most %d characters.", max)
+	case !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && r != '\t' && isControl(r) }):
+		p.add(field, "Remove the control characters.")
+	}
+	return s
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// clip shortens what the owner typed for quoting in a message.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:59]) + "…"
+	}
+	return s
+}
+
+// whole reads a whole number in [lo, hi]; an empty field is def.
+func (p problems) whole(field, s string, def, lo, hi int64) int64 {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < lo || n > hi {
+		p.add(field, "Enter a whole number from %d to %d.", lo, hi)
+		return def
+	}
+	return n
+}
+
+// amount reads a decimal money string ("12.50") into cents.
+func (p problems) amount(field, s string) int64 {
+	c, err := money.Parse(strings.TrimSpace(s))
+	if err != nil {
+		p.add(field, "Enter an amount like 15000 or 12.50 (at most 2 decimals).")
+	}
+	return int64(c)
+}
+
+// link checks an absolute http(s) URL.
+func (p problems) link(field, s string) string {
+	s = strings.TrimSpace(s)
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(s) > maxURL ||
+		strings.ContainsFunc(s, func(r rune) bool { return r <= 0x20 || r == 0x7f }) {
+		p.add(field, "Enter an absolute http or https address (up to %d characters).", maxURL)
+	}
+	return s
+}
+
+// email checks an address and returns it in lower case ("" stays "").
+func (p problems) email(field, s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Name != "" || a.Address != s || len(s) > maxName {
+		p.add(field, "Enter an email address like name@example.com.")
+	}
+	return strings.ToLower(s)
+}
+
+var e164 = regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`)
+
+// phone reads a phone number in international form, ignoring the spaces, dashes, dots and
+// parentheses people type, and stores it as E.164 ("+56 9 1234 5678" → "+56912345678").
+func (p problems) phone(field, s string) string {
+	s = strings.Map(func(r rune) rune {
+		if strings.ContainsRune(" -.()\u00a0", r) {
+			return -1
+		}
+		return r
+	}, s)
+	if s != "" && !e164.MatchString(s) {
+		p.add(field, "Enter the number in international form with the country code, like +56 9 1234 5678.")
+	}
+	return s
+}
+
+// ids reads the ids of a multiple choice, each of which must be in known.
+func (p problems) ids(field string, raw []string, known map[int64]bool) []int64 {
+	var out []int64
+	for _, s := range raw {
+		id, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil || !known[id] {
+			p.add(field, "Choose from the list.")
+			continue
+		}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// optionalID reads one optional choice ("" = none) that must be in known.
+func (p problems) optionalID(field, s string, known map[int64]bool) (int64, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || !known[id] {
+		p.add(field, "Choose from the list.")
+		return 0, false
+	}
+	return id, true
+}
+
+// idSet turns a list of ids into a lookup set.
+func idSet(ids []int64) map[int64]bool {
+	m := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m
+}
+
+// companyID is the installation's company id for payloads, 0 before the business is set up.
+func companyID(ctx context.Context, q *db.Queries) (int64, error) {
+	c, err := q.GetCompany(ctx)
+	if db.IsNotFound(err) {
+		return 0, nil
+	}
+	return c.ID, err
+}
+
+// newUUID returns a random (version 4) UUID for new locations and services.
+func newUUID() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// FormatIDs renders ids for a multiple-choice form field.
+func FormatIDs(ids []int64) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = strconv.FormatInt(id, 10)
+	}
+	return out
+}
+
+func formatID(id int64, valid bool) string {
+	if !valid {
+		return ""
+	}
+	return strconv.FormatInt(id, 10)
+}
+
+func nullID(id int64) sql.NullInt64 { return sql.NullInt64{Int64: id, Valid: true} }
