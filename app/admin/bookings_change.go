@@ -1,0 +1,174 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"frontdesk/app/booking"
+	"frontdesk/ui"
+)
+
+// A stored booking's page: what it is, and a form that reschedules it (date, time, provider)
+// and changes its status and notes; and cancelling it, after a confirmation.
+
+// bookingChangeFields are the fields of the booking page's form.
+var bookingChangeFields = map[string]bool{"date": true, "time": true, "offset": true, "provider": true, "status": true, "notes": true}
+
+func (a *Admin) showBooking(w http.ResponseWriter, r *http.Request) {
+	v, ok := a.loadBooking(w, r)
+	if !ok {
+		return
+	}
+	zone := bookingZone(v)
+	start := localTime(v.Booking.StartAt, zone)
+	f := ui.NewForm(nil)
+	f.Set("date", booking.DateOf(start).String())
+	f.Set("time", start.Format("15:04"))
+	f.Set("offset", start.Format("-07:00"))
+	f.Set("provider", idText(v.Booking.ProviderID))
+	f.Set("status", idText(v.Booking.StatusID))
+	f.Set("notes", v.Booking.Notes.String)
+	_, offsets, _ := bookingStart(ui.NewForm(f.Values), zone)
+	a.showBookingPage(w, r, http.StatusOK, v, f, offsets)
+}
+
+func (a *Admin) showBookingPage(w http.ResponseWriter, r *http.Request, status int, b booking.View, f *ui.Form, offsets []ui.Option) {
+	ctx := r.Context()
+	providers, err := a.bookingProviders(ctx, b.Booking.LocationID, formID(f, "provider"))
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.BookingFormView{
+		ID: b.Booking.ID, Summary: a.summary(ctx, b), Form: f, Statuses: bookingStatuses, Offsets: offsets,
+		Providers: providerOptions(providers, "Choose a provider", b.Booking.ProviderID, false),
+		Zone:      b.LocationTimezone,
+	}
+	a.render(w, r, status, ui.BookingPage(a.page(r, "Booking "+idText(b.Booking.ID)), v))
+}
+
+func (a *Admin) updateBooking(w http.ResponseWriter, r *http.Request) {
+	cur, ok := a.loadBooking(w, r)
+	if !ok {
+		return
+	}
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	start, offsets, _ := bookingStart(f, bookingZone(cur))
+	provider := formID(f, "provider")
+	if provider == 0 {
+		f.SetError("provider", "Choose a provider.")
+	}
+	status := bookingStatus(f)
+	if err := a.needPolicies(ctx, f); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	if !f.OK() {
+		a.showBookingPage(w, r, http.StatusUnprocessableEntity, cur, f, offsets)
+		return
+	}
+	ch := booking.Change{Start: &start, ProviderID: &provider, StatusID: &status,
+		Notes: booking.Optional[string]{Set: true, Value: bookingNotes(f)}}
+	_, err = booking.Update(ctx, a.db, a.now(), cur.Booking.ID, ch, booking.SourceAdmin)
+	length := time.Duration(cur.Booking.EndAt-cur.Booking.StartAt) * time.Millisecond
+	cq := conflictQuery{providerID: provider, serviceID: cur.Booking.ServiceID, ignoreID: cur.Booking.ID, start: start, end: start.Add(length)}
+	if a.bookingRefused(ctx, f, err, cq, bookingChangeFields) {
+		a.showBookingPage(w, r, http.StatusUnprocessableEntity, cur, f, offsets)
+		return
+	} else if err != nil {
+		a.renderError(w, r, bookingError(err))
+		return
+	}
+	a.flash(ctx, ui.FlashSuccess, "Booking saved.")
+	seeOther(w, r, ui.BookingURL(cur.Booking.ID))
+}
+
+func (a *Admin) confirmCancelBooking(w http.ResponseWriter, r *http.Request) {
+	v, ok := a.loadBooking(w, r)
+	if !ok {
+		return
+	}
+	if v.Booking.StatusID == booking.StatusCancelled {
+		a.flash(r.Context(), ui.FlashInfo, "This booking is already cancelled.")
+		seeOther(w, r, ui.BookingURL(v.Booking.ID))
+		return
+	}
+	a.render(w, r, http.StatusOK, ui.CancelBookingPage(a.page(r, "Cancel booking"), a.summary(r.Context(), v)))
+}
+
+// cancelBooking cancels as the owner, whom the clients' cancellation policy does not bind.
+// Cancelling a cancelled booking changes nothing and says so.
+func (a *Admin) cancelBooking(w http.ResponseWriter, r *http.Request) {
+	v, ok := a.loadBooking(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	if err := booking.Cancel(ctx, a.db, a.now(), v.Booking.ID, booking.SourceAdmin); err != nil {
+		a.renderError(w, r, bookingError(err))
+		return
+	}
+	s := a.summary(ctx, v)
+	a.flash(ctx, ui.FlashSuccess, "Booking cancelled: "+v.ProviderName+" with "+s.Client+", "+s.When+". The time is free again.")
+	seeOther(w, r, s.DayURL)
+}
+
+// loadBooking reads the booking the URL names, or answers with an error page.
+func (a *Admin) loadBooking(w http.ResponseWriter, r *http.Request) (booking.View, bool) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return booking.View{}, false
+	}
+	v, err := booking.Get(r.Context(), a.db.R, id)
+	if err != nil {
+		a.renderError(w, r, bookingError(err))
+		return booking.View{}, false
+	}
+	return v, true
+}
+
+func bookingError(err error) error {
+	var nf *booking.NotFoundError
+	if errors.As(err, &nf) && nf.Resource == "booking" {
+		return errNotFound
+	}
+	return err
+}
+
+// bookingZone is the booking's location's zone (UTC if this program does not know it).
+func bookingZone(v booking.View) *time.Location {
+	zone, err := booking.LoadZone(v.LocationTimezone)
+	if err != nil {
+		return time.UTC
+	}
+	return zone
+}
+
+// summary describes booking v in words, its times in its location's zone.
+func (a *Admin) summary(ctx context.Context, v booking.View) ui.BookingSummary {
+	b := v.Booking
+	zone := bookingZone(v)
+	start, end := localTime(b.StartAt, zone), localTime(b.EndAt, zone)
+	until := end.Format("15:04")
+	if booking.DateOf(end) != booking.DateOf(start) {
+		until = end.Format("Mon 2 Jan 15:04")
+	}
+	client := "client " + idText(b.ClientID)
+	if rows, err := a.db.R.AdminClientNames(ctx, []int64{b.ClientID}); err == nil && len(rows) == 1 {
+		client = clientName(rows[0].FirstName, rows[0].LastName)
+	}
+	return ui.BookingSummary{
+		ID: b.ID, When: start.Format("Monday 2 January 2006, 15:04") + "–" + until + " (" + zone.String() + ")",
+		Location: v.LocationName, Provider: v.ProviderName, Service: v.ServiceName, Client: client, ClientID: b.ClientID,
+		Status: v.StatusName, Cancelled: b.StatusID == booking.StatusCancelled,
+		DayURL: dayURL(b.LocationID, booking.DateOf(start), b.ServiceID),
+	}
+}

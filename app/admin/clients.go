@@ -1,0 +1,242 @@
+package admin
+
+import (
+	"database/sql"
+	"errors"
+	"net/http"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"frontdesk/app/clients"
+	"frontdesk/ui"
+)
+
+// Clients: the list with its search, create, edit (with the custom attribute values the
+// templates call for), deactivate and reactivate. Every write goes through app/clients, which
+// validates, stores and records client.created / client.updated in one transaction; this file
+// only moves values between the form and clients.Input (clients_form.go).
+
+const clientsPerPage = 25
+
+func (a *Admin) listClients(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	search := ui.NewForm(nil)
+	text := searchText(q.Get("q"))
+	search.Set("q", text)
+	status := q.Get("status")
+	active := sql.NullBool{Bool: true, Valid: true}
+	switch status {
+	case "inactive":
+		active.Bool = false
+	case "all":
+		active.Valid = false
+	default:
+		status = "active"
+	}
+	search.Set("status", status)
+	page := pageNumber(q)
+	found, total, err := a.findClients(r.Context(), text, active, clientsPerPage, (page-1)*clientsPerPage)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.ClientsView{Search: search, Pager: listPager(r.URL, page, clientsPerPage, total, "client")}
+	for _, c := range found {
+		v.Rows = append(v.Rows, ui.ClientRow{ID: c.ID, Name: c.name(), Email: c.Email.String, Phone: c.Phone.String,
+			RecordNumber: c.Record.String, Active: c.Active})
+	}
+	a.render(w, r, http.StatusOK, ui.ClientsPage(a.page(r, "Clients"), v))
+}
+
+func (a *Admin) newClient(w http.ResponseWriter, r *http.Request) {
+	form, err := a.loadClientForm(r.Context())
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	f := ui.NewForm(nil)
+	f.Set("gender", "0")
+	a.showClientForm(w, r, http.StatusOK, form, ui.ClientFormView{Form: f})
+}
+
+func (a *Admin) createClient(w http.ResponseWriter, r *http.Request) {
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	form, err := a.loadClientForm(r.Context())
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	in := form.input(f, nil)
+	if !f.OK() {
+		a.showClientForm(w, r, http.StatusUnprocessableEntity, form, ui.ClientFormView{Form: f})
+		return
+	}
+	c, err := clients.Create(r.Context(), a.db, a.now(), in, clients.Options{RequireMandatory: true})
+	if clientRefused(f, err) {
+		a.showClientForm(w, r, http.StatusUnprocessableEntity, form, ui.ClientFormView{Form: f})
+		return
+	} else if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, "Client “"+clientName(c.FirstName, nullText(c.LastName))+"” created.")
+	seeOther(w, r, ui.ClientURL(c.ID))
+}
+
+func (a *Admin) showClient(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	c, err := clients.Load(r.Context(), a.db.R, id)
+	if err != nil {
+		a.renderError(w, r, clientError(err))
+		return
+	}
+	form, err := a.loadClientForm(r.Context())
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.ClientFormView{ID: id, Name: clientName(c.FirstName, nullText(c.LastName)), Active: c.Active, Form: form.fill(c)}
+	a.showClientForm(w, r, http.StatusOK, form, v)
+}
+
+func (a *Admin) updateClient(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	stored, err := clients.Load(ctx, a.db.R, id)
+	if err != nil {
+		a.renderError(w, r, clientError(err))
+		return
+	}
+	form, err := a.loadClientForm(ctx)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.ClientFormView{ID: id, Name: clientName(stored.FirstName, nullText(stored.LastName)), Active: stored.Active, Form: f}
+	in := form.input(f, storedAttributes(stored))
+	if !f.OK() {
+		a.showClientForm(w, r, http.StatusUnprocessableEntity, form, v)
+		return
+	}
+	c, err := clients.Update(ctx, a.db, a.now(), id, in, clients.Options{RequireMandatory: true})
+	if clientRefused(f, err) {
+		a.showClientForm(w, r, http.StatusUnprocessableEntity, form, v)
+		return
+	} else if err != nil {
+		a.renderError(w, r, clientError(err))
+		return
+	}
+	a.flash(ctx, ui.FlashSuccess, "Client “"+clientName(c.FirstName, nullText(c.LastName))+"” saved.")
+	seeOther(w, r, ui.ClientURL(id))
+}
+
+// showClientForm renders the client form with the custom attribute inputs.
+func (a *Admin) showClientForm(w http.ResponseWriter, r *http.Request, status int, form clientForm, v ui.ClientFormView) {
+	v.Attributes = form.fields()
+	title := "New client"
+	if v.ID != 0 {
+		title = v.Name
+	}
+	a.render(w, r, status, ui.ClientFormPage(a.page(r, title), v))
+}
+
+func (a *Admin) confirmDeactivateClient(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	c, err := clients.Load(r.Context(), a.db.R, id)
+	if err != nil {
+		a.renderError(w, r, clientError(err))
+		return
+	}
+	if !c.Active {
+		a.flash(r.Context(), ui.FlashInfo, "This client is already deactivated.")
+		seeOther(w, r, ui.ClientURL(id))
+		return
+	}
+	a.render(w, r, http.StatusOK, ui.DeactivateClientPage(a.page(r, "Deactivate client"), id, clientName(c.FirstName, nullText(c.LastName))))
+}
+
+func (a *Admin) deactivateClient(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	c, err := clients.Deactivate(r.Context(), a.db, a.now(), id)
+	switch {
+	case errors.Is(err, clients.ErrAlreadyDeactivated):
+		a.flash(r.Context(), ui.FlashInfo, "This client was already deactivated.")
+	case err != nil:
+		a.renderError(w, r, clientError(err))
+		return
+	default:
+		a.flash(r.Context(), ui.FlashSuccess, "Client “"+clientName(c.FirstName, nullText(c.LastName))+"” deactivated.")
+	}
+	seeOther(w, r, ui.ClientURL(id))
+}
+
+// reactivateClient undoes a deactivation. It does not ask for mandatory attributes added since:
+// bringing a client back should not depend on filling in the whole form.
+func (a *Admin) reactivateClient(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	c, err := clients.Update(r.Context(), a.db, a.now(), id, clients.Input{Active: clients.Value(true)}, clients.Options{})
+	if err != nil {
+		a.renderError(w, r, clientError(err))
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, "Client “"+clientName(c.FirstName, nullText(c.LastName))+"” reactivated.")
+	seeOther(w, r, ui.ClientURL(id))
+}
+
+func clientError(err error) error {
+	if errors.Is(err, clients.ErrNotFound) {
+		return errNotFound
+	}
+	return err
+}
+
+// asSentence turns a validation message ("must be a valid email address") into one for a
+// person to read.
+func asSentence(msg string) string {
+	if msg == "" {
+		return msg
+	}
+	r, n := utf8.DecodeRuneInString(msg)
+	msg = string(unicode.ToUpper(r)) + msg[n:]
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return msg
+}
+
+func nullText(s *string) sql.NullString {
+	if s == nil {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: *s, Valid: true}
+}

@@ -1,0 +1,227 @@
+package admin
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"time"
+
+	"frontdesk/app/booking"
+	"frontdesk/db"
+	"frontdesk/ui"
+)
+
+// Bookings → Day: one location's day as a grid, a row per wall-clock time of the location's
+// zone and a column per provider (dayview_grid.go builds it). Rows are wall times, not
+// instants stepped from midnight: on a spring-forward day the skipped times have no row, on a
+// fall-back day the repeated ones have two, each labelled with its zone abbreviation.
+
+// dayRowMinutes is the grid's resolution.
+const dayRowMinutes = 15
+
+func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	q := r.URL.Query()
+	f := ui.NewForm(nil)
+	v := ui.DayView{Filter: f}
+	locs, err := a.db.R.AdminBookingLocations(ctx)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	services, err := a.db.R.AdminBookingServices(ctx)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v.Locations = locationOptions(locs, "")
+	v.Services = serviceOptions(services, "No service (bookings only)")
+	loc, ok := pickLocation(locs, queryID(q, "location"))
+	if !ok {
+		v.Message = "There are no locations yet. Add one under Catalog → Locations."
+		a.render(w, r, http.StatusOK, ui.DayPage(a.page(r, "Day view"), v))
+		return
+	}
+	f.Set("location", strconv.FormatInt(loc.ID, 10))
+	zone, err := booking.LoadZone(loc.Timezone)
+	if err != nil {
+		zone = time.UTC
+		v.Notes = append(v.Notes, "The location's time zone "+loc.Timezone+" is unknown to this program; times are shown in UTC.")
+	}
+	now := a.now()
+	today := booking.DateOf(now.In(zone))
+	date := today
+	if s := q.Get("date"); s != "" {
+		if d, err := booking.ParseDate(s); err == nil && d.Year >= 1970 && d.Year <= 9000 {
+			date = d
+		} else {
+			f.SetError("date", "Enter a date as YYYY-MM-DD.")
+		}
+	}
+	f.Set("date", date.String())
+	serviceID := defaultService(services, q)
+	f.Set("service", strconv.FormatInt(serviceID, 10))
+
+	v.Location, v.Zone = loc.Name, zone.String()
+	v.DateLabel = booking.DayStart(zone, date).Format("Monday 2 January 2006")
+	v.PrevURL = dayURL(loc.ID, date.AddDays(-1), serviceID)
+	v.NextURL = dayURL(loc.ID, date.AddDays(1), serviceID)
+	v.TodayURL = dayURL(loc.ID, today, serviceID)
+	v.NewURL = "/bookings/new?" + url.Values{"location": {idText(loc.ID)}, "date": {date.String()}}.Encode()
+	v.ExplainURL = "/bookings/explain?" + url.Values{"location": {idText(loc.ID)}, "service": {idText(serviceID)}, "date": {date.String()}}.Encode()
+	if n := dayLengthNote(zone, date); n != "" {
+		v.Notes = append(v.Notes, n)
+	}
+
+	g, err := a.loadDayGrid(r, loc.ID, zone, date)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	if g.closed {
+		v.Notes = append(v.Notes, "The location is closed on this day.")
+	}
+	if serviceID != 0 {
+		note, err := a.addFreeSlots(r, &g, loc.ID, serviceID, date, now)
+		if err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		if note != "" {
+			v.Notes = append(v.Notes, note)
+		}
+	}
+	g.fill(&v)
+	a.render(w, r, http.StatusOK, ui.DayPage(a.page(r, "Day view"), v))
+}
+
+// addFreeSlots puts the engine's free start times for the service into the grid. The owner is
+// not held to the clients' notice and advance window, so those two policies are left out;
+// everything else (hours, breaks, time off, bookings anywhere, buffers) applies.
+func (a *Admin) addFreeSlots(r *http.Request, g *dayGrid, locationID, serviceID int64, date booking.Date, now time.Time) (string, error) {
+	ctx := r.Context()
+	if _, err := a.db.R.SchedulePolicy(ctx); db.IsNotFound(err) {
+		return "Free times appear once the business settings are saved (Settings → Business).", nil
+	} else if err != nil {
+		return "", err
+	}
+	l, err := booking.LoadSchedule(ctx, a.db.R, booking.ScheduleQuery{LocationID: locationID, ServiceID: serviceID, First: date, Last: date})
+	if err != nil {
+		return "", err
+	}
+	if !l.Location.Active {
+		return "The location is inactive: it offers no free times.", nil
+	}
+	if !l.Service.Active {
+		return "The service " + l.Service.Name + " is inactive: it has no free times.", nil
+	}
+	s := l.Schedule
+	s.Policy.MinNotice, s.Policy.MaxAdvance = 0, 0
+	slots := booking.Slots(s, date, date, now)
+	for _, sl := range slots {
+		link := "/bookings/new?" + url.Values{
+			"location": {idText(locationID)}, "service": {idText(serviceID)}, "provider": {idText(sl.ProviderID)},
+			"date": {date.String()}, "time": {sl.Start.Format("15:04")}, "offset": {sl.Start.Format("-07:00")},
+		}.Encode()
+		g.addSlot(sl.ProviderID, sl.Start, ui.DaySlot{
+			Time: sl.Start.Format("15:04"), URL: link,
+			Label: "Book " + sl.ProviderName + " at " + sl.Start.Format("15:04 MST"),
+		})
+	}
+	if len(slots) == 0 {
+		return "No free times for " + l.Service.Name + " on this day.", nil
+	}
+	return "", nil
+}
+
+// dayLengthNote tells the owner when the clocks change on the day.
+func dayLengthNote(zone *time.Location, d booking.Date) string {
+	length := booking.DayStart(zone, d.AddDays(1)).Sub(booking.DayStart(zone, d))
+	switch {
+	case length < 24*time.Hour:
+		return "The clocks go forward on this day: it lasts " + dayHoursText(length) + "."
+	case length > 24*time.Hour:
+		return "The clocks go back on this day: it lasts " + dayHoursText(length) + ", and the repeated times are shown twice."
+	}
+	return ""
+}
+
+func dayHoursText(d time.Duration) string {
+	if d%time.Hour == 0 {
+		return strconv.FormatInt(int64(d/time.Hour), 10) + " hours"
+	}
+	return d.Round(time.Minute).String()
+}
+
+// wallInstants returns, in order, the instants at which zone's clocks read minute m (0–1439)
+// of local date d: none in a spring-forward gap, two in a fall-back overlap, one otherwise.
+func wallInstants(zone *time.Location, d booking.Date, m int) []time.Time {
+	naive := time.Date(d.Year, d.Month, d.Day, m/60, m%60, 0, 0, time.UTC).Unix()
+	var out []time.Time
+	seen := map[int]bool{}
+	// Every offset in use within 18 hours either side: a reading of naive is naive − offset
+	// for one of them.
+	for k := int64(-3); k <= 3; k++ {
+		_, off := time.Unix(naive+k*6*3600, 0).In(zone).Zone()
+		if seen[off] {
+			continue
+		}
+		seen[off] = true
+		t := time.Unix(naive-int64(off), 0).In(zone)
+		if t.Year() == d.Year && t.Month() == d.Month && t.Day() == d.Day && t.Hour()*60+t.Minute() == m && t.Second() == 0 {
+			out = append(out, t)
+		}
+	}
+	slices.SortFunc(out, func(a, b time.Time) int { return a.Compare(b) })
+	return slices.CompactFunc(out, func(a, b time.Time) bool { return a.Equal(b) })
+}
+
+func dayURL(locationID int64, d booking.Date, serviceID int64) string {
+	q := url.Values{"location": {idText(locationID)}, "date": {d.String()}}
+	if serviceID != 0 {
+		q.Set("service", idText(serviceID))
+	}
+	return "/bookings/day?" + q.Encode()
+}
+
+func idText(n int64) string { return strconv.FormatInt(n, 10) }
+
+// queryID reads a positive id query parameter; 0 when absent or not one.
+func queryID(q url.Values, name string) int64 {
+	n, err := strconv.ParseInt(q.Get(name), 10, 64)
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
+}
+
+// pickLocation is the location with id, or else the first active one, or else the first.
+func pickLocation(locs []db.AdminBookingLocationsRow, id int64) (db.AdminBookingLocationsRow, bool) {
+	if i := slices.IndexFunc(locs, func(l db.AdminBookingLocationsRow) bool { return l.ID == id }); i >= 0 {
+		return locs[i], true
+	}
+	if i := slices.IndexFunc(locs, func(l db.AdminBookingLocationsRow) bool { return l.Active }); i >= 0 {
+		return locs[i], true
+	}
+	if len(locs) > 0 {
+		return locs[0], true
+	}
+	return db.AdminBookingLocationsRow{}, false
+}
+
+// defaultService is the service the query names (0: none asked for), or the first active one
+// when the query does not say.
+func defaultService(services []db.AdminBookingServicesRow, q url.Values) int64 {
+	if !q.Has("service") {
+		if i := slices.IndexFunc(services, func(s db.AdminBookingServicesRow) bool { return s.Active }); i >= 0 {
+			return services[i].ID
+		}
+		return 0
+	}
+	id := queryID(q, "service")
+	if slices.ContainsFunc(services, func(s db.AdminBookingServicesRow) bool { return s.ID == id }) {
+		return id
+	}
+	return 0
+}

@@ -1,0 +1,291 @@
+package admin
+
+import (
+	"net/http"
+	"slices"
+	"time"
+
+	"frontdesk/app/booking"
+	"frontdesk/db"
+	"frontdesk/ui"
+)
+
+// dayGrid is the day view before it becomes a ui.DayView: rows (wall times as instants),
+// columns (providers), what lies in each column, and when each provider works.
+type dayGrid struct {
+	zone    *time.Location
+	rows    []gridRow
+	columns []ui.DayProvider
+	col     map[int64]int // provider id → column
+	// entries are each column's non-cancelled bookings in start order.
+	entries   [][]dayEntry
+	cancelled []ui.DayBooking
+	// working[c] holds the wall minutes [open, close) provider c works, breaks and the
+	// location's closed times taken out.
+	working [][][2]int
+	slots   map[[2]int][]ui.DaySlot // (row, column) → free starts
+	closed  bool
+}
+
+type gridRow struct {
+	start    time.Time
+	minute   int  // wall minutes after midnight
+	repeated bool // the wall time happens twice on this date
+}
+
+type dayEntry struct {
+	start, end time.Time
+	view       ui.DayBooking
+}
+
+// loadDayGrid reads the location's providers, hours and the bookings of local date d.
+func (a *Admin) loadDayGrid(r *http.Request, locationID int64, zone *time.Location, d booking.Date) (dayGrid, error) {
+	ctx := r.Context()
+	g := dayGrid{zone: zone, col: map[int64]int{}, slots: map[[2]int][]ui.DaySlot{}}
+	from, to := booking.DayStart(zone, d), booking.DayStart(zone, d.AddDays(1))
+	rows, err := a.db.R.AdminDayBookings(ctx, db.AdminDayBookingsParams{LocationID: locationID, FromMs: db.Millis(from), ToMs: db.Millis(to)})
+	if err != nil {
+		return g, err
+	}
+	providers, err := a.db.R.AdminBookingProviders(ctx, locationID)
+	if err != nil {
+		return g, err
+	}
+	booked := map[int64]bool{}
+	for _, b := range rows {
+		booked[b.ProviderID] = b.StatusID != booking.StatusCancelled || booked[b.ProviderID]
+	}
+	addColumn := func(id int64, name string, active bool) {
+		if _, ok := g.col[id]; !ok {
+			g.col[id] = len(g.columns)
+			g.columns = append(g.columns, ui.DayProvider{ID: id, Name: name, Inactive: !active})
+		}
+	}
+	for _, p := range providers {
+		if p.Active || booked[p.ID] {
+			addColumn(p.ID, p.PublicName, p.Active)
+		}
+	}
+	for _, b := range rows {
+		if b.StatusID != booking.StatusCancelled {
+			addColumn(b.ProviderID, b.ProviderName, b.ProviderActive)
+		}
+	}
+	g.entries = make([][]dayEntry, len(g.columns))
+	lo, hi := 24*60, 0
+	widen := func(open, close int) { lo, hi = min(lo, open), max(hi, close) }
+	for _, b := range rows {
+		start, end := db.Time(b.StartAt).In(zone), db.Time(b.EndAt).In(zone)
+		view := ui.DayBooking{
+			ID: b.ID, Time: start.Format("15:04") + "–" + end.Format("15:04"), Service: b.ServiceName,
+			Client: clientName(b.ClientFirstName, b.ClientLastName), Provider: b.ProviderName,
+			Status: b.StatusName, Unconfirmed: b.StatusID != booking.StatusConfirmed,
+		}
+		if b.StatusID == booking.StatusCancelled {
+			g.cancelled = append(g.cancelled, view)
+			continue
+		}
+		c := g.col[b.ProviderID]
+		g.entries[c] = append(g.entries[c], dayEntry{start: start, end: end, view: view})
+		open, close := 0, 24*60
+		if !start.Before(from) {
+			open = start.Hour()*60 + start.Minute()
+		}
+		if end.Before(to) {
+			close = end.Hour()*60 + end.Minute()
+		}
+		widen(open, close)
+	}
+
+	open, err := a.locationOpen(r, locationID, d)
+	if err != nil {
+		return g, err
+	}
+	g.closed = len(open) == 0
+	for _, o := range open {
+		widen(o[0], o[1])
+	}
+	if g.working, err = a.providerWorking(r, locationID, d, g.columns, open); err != nil {
+		return g, err
+	}
+	for _, spans := range g.working {
+		for _, s := range spans {
+			widen(s[0], s[1])
+		}
+	}
+	if lo >= hi {
+		lo, hi = 9*60, 17*60
+	}
+	lo, hi = lo/60*60, min((hi+59)/60*60, 24*60)
+	for m := lo; m < hi; m += dayRowMinutes {
+		at := wallInstants(zone, d, m)
+		for _, t := range at {
+			g.rows = append(g.rows, gridRow{start: t, minute: m, repeated: len(at) > 1})
+		}
+	}
+	slices.SortStableFunc(g.rows, func(a, b gridRow) int { return a.start.Compare(b.start) })
+	return g, nil
+}
+
+// locationOpen returns the location's opening ranges on d, none when it is closed that day.
+func (a *Admin) locationOpen(r *http.Request, locationID int64, d booking.Date) ([][2]int, error) {
+	ctx := r.Context()
+	closures, err := a.db.R.ScheduleClosures(ctx, db.ScheduleClosuresParams{LocationID: locationID, First: d.String(), Last: d.String()})
+	if err != nil || len(closures) > 0 {
+		return nil, err
+	}
+	hours, err := a.db.R.ScheduleLocationHours(ctx, locationID)
+	if err != nil {
+		return nil, err
+	}
+	var out [][2]int
+	for _, h := range hours {
+		if time.Weekday(h.DayID) == d.Weekday() {
+			out = append(out, [2]int{int(h.OpenMin), int(h.CloseMin)})
+		}
+	}
+	return out, nil
+}
+
+// providerWorking returns, per column, the wall-minute ranges the provider works at the
+// location on d: shifts less breaks, within the opening hours.
+func (a *Admin) providerWorking(r *http.Request, locationID int64, d booking.Date, columns []ui.DayProvider, open [][2]int) ([][][2]int, error) {
+	out := make([][][2]int, len(columns))
+	if len(columns) == 0 {
+		return out, nil
+	}
+	ids := make([]int64, len(columns))
+	index := map[int64]int{}
+	for i, c := range columns {
+		ids[i], index[c.ID] = c.ID, i
+	}
+	rows, err := a.db.R.ScheduleShifts(r.Context(), db.ScheduleShiftsParams{LocationID: locationID, ProviderIds: ids})
+	if err != nil {
+		return nil, err
+	}
+	type shift struct {
+		col         int
+		open, close int
+		breaks      [][2]int
+	}
+	shifts := map[int64]*shift{}
+	var order []int64
+	for _, s := range rows {
+		if time.Weekday(s.DayID) != d.Weekday() {
+			continue
+		}
+		sh := shifts[s.ID]
+		if sh == nil {
+			sh = &shift{col: index[s.ProviderID], open: int(s.OpenMin), close: int(s.CloseMin)}
+			shifts[s.ID] = sh
+			order = append(order, s.ID)
+		}
+		if s.BreakStart.Valid && s.BreakEnd.Valid {
+			sh.breaks = append(sh.breaks, [2]int{int(s.BreakStart.Int64), int(s.BreakEnd.Int64)})
+		}
+	}
+	for _, id := range order {
+		sh := shifts[id]
+		for _, o := range open {
+			for _, span := range subtract([2]int{max(sh.open, o[0]), min(sh.close, o[1])}, sh.breaks) {
+				out[sh.col] = append(out[sh.col], span)
+			}
+		}
+	}
+	return out, nil
+}
+
+// subtract removes the cuts from the wall-minute range span.
+func subtract(span [2]int, cuts [][2]int) [][2]int {
+	if span[0] >= span[1] {
+		return nil
+	}
+	parts := [][2]int{span}
+	for _, c := range cuts {
+		var next [][2]int
+		for _, p := range parts {
+			if c[1] <= p[0] || c[0] >= p[1] {
+				next = append(next, p)
+				continue
+			}
+			if p[0] < c[0] {
+				next = append(next, [2]int{p[0], c[0]})
+			}
+			if c[1] < p[1] {
+				next = append(next, [2]int{c[1], p[1]})
+			}
+		}
+		parts = next
+	}
+	return parts
+}
+
+// rowOf is the row t falls in: the last row starting at or before t (the first row for
+// earlier times).
+func (g *dayGrid) rowOf(t time.Time) int {
+	i, found := slices.BinarySearchFunc(g.rows, t, func(r gridRow, t time.Time) int { return r.start.Compare(t) })
+	if found {
+		return i
+	}
+	return max(i-1, 0)
+}
+
+// rowsBefore is the number of rows starting before t.
+func (g *dayGrid) rowsBefore(t time.Time) int {
+	i, _ := slices.BinarySearchFunc(g.rows, t, func(r gridRow, t time.Time) int { return r.start.Compare(t) })
+	return i
+}
+
+// addSlot records a free start of a provider shown in the grid.
+func (g *dayGrid) addSlot(providerID int64, start time.Time, s ui.DaySlot) {
+	c, ok := g.col[providerID]
+	if !ok || len(g.rows) == 0 || start.Before(g.rows[0].start) ||
+		!start.Before(g.rows[len(g.rows)-1].start.Add(dayRowMinutes*time.Minute)) {
+		return
+	}
+	key := [2]int{g.rowOf(start), c}
+	g.slots[key] = append(g.slots[key], s)
+}
+
+// fill lays the grid out into v: bookings that share rows share a cell, which spans the rows
+// they cover.
+func (g *dayGrid) fill(v *ui.DayView) {
+	v.Providers, v.Cancelled = g.columns, g.cancelled
+	v.Rows = make([]ui.DayRow, len(g.rows))
+	for i, row := range g.rows {
+		label := row.start.Format("15:04")
+		if row.repeated {
+			label = row.start.Format("15:04 MST")
+		}
+		v.Rows[i] = ui.DayRow{Label: label, Hour: row.minute%60 == 0, Cells: make([]ui.DayCell, len(g.columns))}
+		for c := range g.columns {
+			v.Rows[i].Cells[c] = ui.DayCell{Span: 1, Off: !g.works(c, row.minute), Slots: g.slots[[2]int{i, c}]}
+		}
+	}
+	if len(g.rows) == 0 {
+		return
+	}
+	for c, entries := range g.entries {
+		top, bottom := -1, -1 // the open cell's rows [top, bottom)
+		for _, e := range entries {
+			first := g.rowOf(e.start)
+			last := max(g.rowsBefore(e.end), first+1)
+			if top < 0 || first >= bottom {
+				top, bottom = first, last
+			} else {
+				bottom = max(bottom, last)
+			}
+			cell := &v.Rows[top].Cells[c]
+			cell.Bookings = append(cell.Bookings, e.view)
+			cell.Span, cell.Slots = bottom-top, nil
+			for i := top + 1; i < bottom; i++ {
+				v.Rows[i].Cells[c] = ui.DayCell{Skip: true}
+			}
+		}
+	}
+}
+
+// works reports whether column c's provider works at wall minute m.
+func (g *dayGrid) works(c, m int) bool {
+	return slices.ContainsFunc(g.working[c], func(s [2]int) bool { return s[0] <= m && m < s[1] })
+}
