@@ -53,7 +53,8 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	r.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	r.Mount("/v3", http.MaxBytesHandler(v3.Routes(), 2<<20))
 	r.Handle(static.Prefix+"*", static.Handler())
-	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log}).Routes())
+	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log,
+		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate}}).Routes())
 	if err := s.firstRunSetup(ctx); err != nil {
 		return nil, err
 	}

@@ -3,4 +3,3 @@ package app
 import "errors"
 
 var errNotYet = errors.New("not available yet")
-

@@ -8,7 +8,58 @@ package db
 import (
 	"context"
 	"database/sql"
+	"strings"
 )
+
+const claimDeliveries = `-- name: ClaimDeliveries :many
+UPDATE deliveries SET next_attempt_at = NULL
+WHERE id IN (/*SLICE:ids*/?) AND state = 'pending' AND next_attempt_at IS NOT NULL
+RETURNING id
+`
+
+func (q *Queries) ClaimDeliveries(ctx context.Context, ids []int64) ([]int64, error) {
+	query := claimDeliveries
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const countPendingDeliveries = `-- name: CountPendingDeliveries :one
+SELECT count(*) FROM deliveries WHERE state = 'pending'
+`
+
+func (q *Queries) CountPendingDeliveries(ctx context.Context) (int64, error) {
+	row := q.db.QueryRowContext(ctx, countPendingDeliveries)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
 
 const createDelivery = `-- name: CreateDelivery :exec
 INSERT INTO deliveries (event_id, webhook_id, state, next_attempt_at, created_at, updated_at)
@@ -57,6 +108,233 @@ func (q *Queries) CreateEvent(ctx context.Context, arg CreateEventParams) error 
 	return err
 }
 
+const deactivateWebhook = `-- name: DeactivateWebhook :execrows
+UPDATE webhooks SET state = 'deactivated', deactivated_reason = ?, deactivated_at = ?, updated_at = ?
+WHERE id = ? AND state = 'active'
+`
+
+type DeactivateWebhookParams struct {
+	DeactivatedReason sql.NullString
+	DeactivatedAt     sql.NullInt64
+	UpdatedAt         int64
+	ID                int64
+}
+
+func (q *Queries) DeactivateWebhook(ctx context.Context, arg DeactivateWebhookParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, deactivateWebhook,
+		arg.DeactivatedReason,
+		arg.DeactivatedAt,
+		arg.UpdatedAt,
+		arg.ID,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const getWebhookLastSuccess = `-- name: GetWebhookLastSuccess :one
+SELECT CAST(coalesce(last_success_at, 0) AS INTEGER) FROM webhooks WHERE id = ?
+`
+
+func (q *Queries) GetWebhookLastSuccess(ctx context.Context, id int64) (int64, error) {
+	row := q.db.QueryRowContext(ctx, getWebhookLastSuccess, id)
+	var column_1 int64
+	err := row.Scan(&column_1)
+	return column_1, err
+}
+
+const insertDeliveryAttempt = `-- name: InsertDeliveryAttempt :exec
+INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code,
+    error_category, error_message, request_headers, response_headers, response_body)
+SELECT ?1, ?2, ?3, ?4,
+    ?5, ?6, ?7,
+    ?8, ?9, ?10
+WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?1)
+`
+
+type InsertDeliveryAttemptParams struct {
+	DeliveryID      int64
+	Attempt         int64
+	StartedAt       int64
+	DurationMs      int64
+	StatusCode      sql.NullInt64
+	ErrorCategory   sql.NullString
+	ErrorMessage    string
+	RequestHeaders  string
+	ResponseHeaders string
+	ResponseBody    string
+}
+
+// The delivery may have been deleted with its webhook while the attempt was in flight; then
+// there is nothing to log it against, and the insert must not fail the dispatcher's batch.
+func (q *Queries) InsertDeliveryAttempt(ctx context.Context, arg InsertDeliveryAttemptParams) error {
+	_, err := q.db.ExecContext(ctx, insertDeliveryAttempt,
+		arg.DeliveryID,
+		arg.Attempt,
+		arg.StartedAt,
+		arg.DurationMs,
+		arg.StatusCode,
+		arg.ErrorCategory,
+		arg.ErrorMessage,
+		arg.RequestHeaders,
+		arg.ResponseHeaders,
+		arg.ResponseBody,
+	)
+	return err
+}
+
+const listDispatchTargets = `-- name: ListDispatchTargets :many
+
+SELECT w.id, w.url, s.secret
+FROM webhooks w JOIN webhook_secrets s ON s.webhook_id = w.id
+WHERE w.state = 'active' AND (s.expires_at IS NULL OR s.expires_at > ?)
+ORDER BY w.id, s.created_at DESC, s.id DESC
+`
+
+type ListDispatchTargetsRow struct {
+	ID     int64
+	URL    string
+	Secret string
+}
+
+// The dispatcher (app/webhook/dispatch.go, claim.go, record.go). See
+// db/migrations/00030_webhook_engine.sql for what a NULL next_attempt_at on a pending row means.
+func (q *Queries) ListDispatchTargets(ctx context.Context, expiresAt sql.NullInt64) ([]ListDispatchTargetsRow, error) {
+	rows, err := q.db.QueryContext(ctx, listDispatchTargets, expiresAt)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListDispatchTargetsRow{}
+	for rows.Next() {
+		var i ListDispatchTargetsRow
+		if err := rows.Scan(&i.ID, &i.URL, &i.Secret); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listDueFirstAttempts = `-- name: ListDueFirstAttempts :many
+SELECT d.id, d.event_id, d.attempts, d.series_base,
+    coalesce(d.restarted_at, d.created_at) AS series_at, d.next_attempt_at, e.body
+FROM deliveries d JOIN events e ON e.id = d.event_id
+WHERE d.webhook_id = ?1 AND d.state = 'pending'
+  AND d.next_attempt_at <= ?2 AND d.attempts = d.series_base
+ORDER BY d.next_attempt_at, d.id LIMIT ?3
+`
+
+type ListDueFirstAttemptsParams struct {
+	WebhookID int64
+	Now       sql.NullInt64
+	Lim       int64
+}
+
+type ListDueFirstAttemptsRow struct {
+	ID            int64
+	EventID       string
+	Attempts      int64
+	SeriesBase    int64
+	SeriesAt      int64
+	NextAttemptAt sql.NullInt64
+	Body          []byte
+}
+
+func (q *Queries) ListDueFirstAttempts(ctx context.Context, arg ListDueFirstAttemptsParams) ([]ListDueFirstAttemptsRow, error) {
+	rows, err := q.db.QueryContext(ctx, listDueFirstAttempts, arg.WebhookID, arg.Now, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListDueFirstAttemptsRow{}
+	for rows.Next() {
+		var i ListDueFirstAttemptsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.EventID,
+			&i.Attempts,
+			&i.SeriesBase,
+			&i.SeriesAt,
+			&i.NextAttemptAt,
+			&i.Body,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listDueRetries = `-- name: ListDueRetries :many
+SELECT d.id, d.event_id, d.attempts, d.series_base,
+    coalesce(d.restarted_at, d.created_at) AS series_at, d.next_attempt_at, e.body
+FROM deliveries d JOIN events e ON e.id = d.event_id
+WHERE d.webhook_id = ?1 AND d.state = 'pending'
+  AND d.next_attempt_at <= ?2 AND d.attempts > d.series_base
+ORDER BY d.next_attempt_at, d.id LIMIT ?3
+`
+
+type ListDueRetriesParams struct {
+	WebhookID int64
+	Now       sql.NullInt64
+	Lim       int64
+}
+
+type ListDueRetriesRow struct {
+	ID            int64
+	EventID       string
+	Attempts      int64
+	SeriesBase    int64
+	SeriesAt      int64
+	NextAttemptAt sql.NullInt64
+	Body          []byte
+}
+
+func (q *Queries) ListDueRetries(ctx context.Context, arg ListDueRetriesParams) ([]ListDueRetriesRow, error) {
+	rows, err := q.db.QueryContext(ctx, listDueRetries, arg.WebhookID, arg.Now, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListDueRetriesRow{}
+	for rows.Next() {
+		var i ListDueRetriesRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.EventID,
+			&i.Attempts,
+			&i.SeriesBase,
+			&i.SeriesAt,
+			&i.NextAttemptAt,
+			&i.Body,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listWebhooksForEnqueue = `-- name: ListWebhooksForEnqueue :many
 SELECT id, events_json, state FROM webhooks ORDER BY id
 `
@@ -88,4 +366,159 @@ func (q *Queries) ListWebhooksForEnqueue(ctx context.Context) ([]ListWebhooksFor
 		return nil, err
 	}
 	return items, nil
+}
+
+const markWebhookSuccess = `-- name: MarkWebhookSuccess :exec
+UPDATE webhooks SET last_success_at = max(coalesce(last_success_at, 0), ?1)
+WHERE id = ?2
+`
+
+type MarkWebhookSuccessParams struct {
+	At interface{}
+	ID int64
+}
+
+func (q *Queries) MarkWebhookSuccess(ctx context.Context, arg MarkWebhookSuccessParams) error {
+	_, err := q.db.ExecContext(ctx, markWebhookSuccess, arg.At, arg.ID)
+	return err
+}
+
+const missPendingDeliveries = `-- name: MissPendingDeliveries :execrows
+UPDATE deliveries SET state = 'missed', next_attempt_at = NULL, updated_at = ?
+WHERE webhook_id = ? AND state = 'pending'
+`
+
+type MissPendingDeliveriesParams struct {
+	UpdatedAt int64
+	WebhookID int64
+}
+
+func (q *Queries) MissPendingDeliveries(ctx context.Context, arg MissPendingDeliveriesParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, missPendingDeliveries, arg.UpdatedAt, arg.WebhookID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const nextDueAfter = `-- name: NextDueAfter :one
+SELECT CAST(coalesce(min(next_attempt_at), 0) AS INTEGER) FROM deliveries
+WHERE state = 'pending' AND next_attempt_at > ?
+`
+
+func (q *Queries) NextDueAfter(ctx context.Context, nextAttemptAt sql.NullInt64) (int64, error) {
+	row := q.db.QueryRowContext(ctx, nextDueAfter, nextAttemptAt)
+	var column_1 int64
+	err := row.Scan(&column_1)
+	return column_1, err
+}
+
+const oldestDueAt = `-- name: OldestDueAt :one
+SELECT CAST(coalesce(min(next_attempt_at), 0) AS INTEGER) FROM deliveries
+WHERE state = 'pending' AND next_attempt_at IS NOT NULL AND next_attempt_at <= ?
+`
+
+func (q *Queries) OldestDueAt(ctx context.Context, nextAttemptAt sql.NullInt64) (int64, error) {
+	row := q.db.QueryRowContext(ctx, oldestDueAt, nextAttemptAt)
+	var column_1 int64
+	err := row.Scan(&column_1)
+	return column_1, err
+}
+
+const pruneDeliveryAttempts = `-- name: PruneDeliveryAttempts :execrows
+DELETE FROM delivery_attempts WHERE id IN (
+    SELECT a.id FROM delivery_attempts a WHERE a.started_at < ?1 LIMIT ?2)
+`
+
+type PruneDeliveryAttemptsParams struct {
+	Before int64
+	Lim    int64
+}
+
+func (q *Queries) PruneDeliveryAttempts(ctx context.Context, arg PruneDeliveryAttemptsParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, pruneDeliveryAttempts, arg.Before, arg.Lim)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const pruneEvents = `-- name: PruneEvents :execrows
+DELETE FROM events WHERE id IN (
+    SELECT e.id FROM events e
+    WHERE e.created_at < ?1
+      AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.state = 'pending')
+    LIMIT ?2)
+`
+
+type PruneEventsParams struct {
+	Before int64
+	Lim    int64
+}
+
+func (q *Queries) PruneEvents(ctx context.Context, arg PruneEventsParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, pruneEvents, arg.Before, arg.Lim)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const recordDeliveryAttempt = `-- name: RecordDeliveryAttempt :exec
+UPDATE deliveries
+SET attempts = ?1, last_attempt_at = ?2, last_status = ?3,
+    updated_at = ?2,
+    state = CASE WHEN state = 'pending' OR CAST(?4 AS TEXT) = 'succeeded'
+        THEN CAST(?4 AS TEXT) ELSE state END,
+    next_attempt_at = CASE WHEN state = 'pending' AND CAST(?4 AS TEXT) = 'pending'
+        THEN ?5 ELSE NULL END
+WHERE id = ?6
+`
+
+type RecordDeliveryAttemptParams struct {
+	Attempts      int64
+	At            sql.NullInt64
+	Status        sql.NullInt64
+	NewState      string
+	NextAttemptAt sql.NullInt64
+	ID            int64
+}
+
+func (q *Queries) RecordDeliveryAttempt(ctx context.Context, arg RecordDeliveryAttemptParams) error {
+	_, err := q.db.ExecContext(ctx, recordDeliveryAttempt,
+		arg.Attempts,
+		arg.At,
+		arg.Status,
+		arg.NewState,
+		arg.NextAttemptAt,
+		arg.ID,
+	)
+	return err
+}
+
+const releaseAllClaims = `-- name: ReleaseAllClaims :execrows
+UPDATE deliveries SET next_attempt_at = ? WHERE state = 'pending' AND next_attempt_at IS NULL
+`
+
+func (q *Queries) ReleaseAllClaims(ctx context.Context, nextAttemptAt sql.NullInt64) (int64, error) {
+	result, err := q.db.ExecContext(ctx, releaseAllClaims, nextAttemptAt)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const releaseDelivery = `-- name: ReleaseDelivery :exec
+UPDATE deliveries SET next_attempt_at = ?
+WHERE id = ? AND state = 'pending' AND next_attempt_at IS NULL
+`
+
+type ReleaseDeliveryParams struct {
+	NextAttemptAt sql.NullInt64
+	ID            int64
+}
+
+func (q *Queries) ReleaseDelivery(ctx context.Context, arg ReleaseDeliveryParams) error {
+	_, err := q.db.ExecContext(ctx, releaseDelivery, arg.NextAttemptAt, arg.ID)
+	return err
 }

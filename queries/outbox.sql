@@ -7,3 +7,97 @@ SELECT id, events_json, state FROM webhooks ORDER BY id;
 -- name: CreateDelivery :exec
 INSERT INTO deliveries (event_id, webhook_id, state, next_attempt_at, created_at, updated_at)
 VALUES (?, ?, ?, ?, ?, ?);
+
+-- The dispatcher (app/webhook/dispatch.go, claim.go, record.go). See
+-- db/migrations/00030_webhook_engine.sql for what a NULL next_attempt_at on a pending row means.
+
+-- name: ListDispatchTargets :many
+SELECT w.id, w.url, s.secret
+FROM webhooks w JOIN webhook_secrets s ON s.webhook_id = w.id
+WHERE w.state = 'active' AND (s.expires_at IS NULL OR s.expires_at > ?)
+ORDER BY w.id, s.created_at DESC, s.id DESC;
+
+-- name: ListDueFirstAttempts :many
+SELECT d.id, d.event_id, d.attempts, d.series_base,
+    coalesce(d.restarted_at, d.created_at) AS series_at, d.next_attempt_at, e.body
+FROM deliveries d JOIN events e ON e.id = d.event_id
+WHERE d.webhook_id = sqlc.arg(webhook_id) AND d.state = 'pending'
+  AND d.next_attempt_at <= sqlc.arg(now) AND d.attempts = d.series_base
+ORDER BY d.next_attempt_at, d.id LIMIT sqlc.arg(lim);
+
+-- name: ListDueRetries :many
+SELECT d.id, d.event_id, d.attempts, d.series_base,
+    coalesce(d.restarted_at, d.created_at) AS series_at, d.next_attempt_at, e.body
+FROM deliveries d JOIN events e ON e.id = d.event_id
+WHERE d.webhook_id = sqlc.arg(webhook_id) AND d.state = 'pending'
+  AND d.next_attempt_at <= sqlc.arg(now) AND d.attempts > d.series_base
+ORDER BY d.next_attempt_at, d.id LIMIT sqlc.arg(lim);
+
+-- name: ClaimDeliveries :many
+UPDATE deliveries SET next_attempt_at = NULL
+WHERE id IN (sqlc.slice(ids)) AND state = 'pending' AND next_attempt_at IS NOT NULL
+RETURNING id;
+
+-- name: ReleaseDelivery :exec
+UPDATE deliveries SET next_attempt_at = ?
+WHERE id = ? AND state = 'pending' AND next_attempt_at IS NULL;
+
+-- name: ReleaseAllClaims :execrows
+UPDATE deliveries SET next_attempt_at = ? WHERE state = 'pending' AND next_attempt_at IS NULL;
+
+-- name: NextDueAfter :one
+SELECT CAST(coalesce(min(next_attempt_at), 0) AS INTEGER) FROM deliveries
+WHERE state = 'pending' AND next_attempt_at > ?;
+
+-- The delivery may have been deleted with its webhook while the attempt was in flight; then
+-- there is nothing to log it against, and the insert must not fail the dispatcher's batch.
+-- name: InsertDeliveryAttempt :exec
+INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code,
+    error_category, error_message, request_headers, response_headers, response_body)
+SELECT sqlc.arg(delivery_id), sqlc.arg(attempt), sqlc.arg(started_at), sqlc.arg(duration_ms),
+    sqlc.narg(status_code), sqlc.narg(error_category), sqlc.arg(error_message),
+    sqlc.arg(request_headers), sqlc.arg(response_headers), sqlc.arg(response_body)
+WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = sqlc.arg(delivery_id));
+
+-- name: RecordDeliveryAttempt :exec
+UPDATE deliveries
+SET attempts = sqlc.arg(attempts), last_attempt_at = sqlc.arg(at), last_status = sqlc.narg(status),
+    updated_at = sqlc.arg(at),
+    state = CASE WHEN state = 'pending' OR CAST(sqlc.arg(new_state) AS TEXT) = 'succeeded'
+        THEN CAST(sqlc.arg(new_state) AS TEXT) ELSE state END,
+    next_attempt_at = CASE WHEN state = 'pending' AND CAST(sqlc.arg(new_state) AS TEXT) = 'pending'
+        THEN sqlc.narg(next_attempt_at) ELSE NULL END
+WHERE id = sqlc.arg(id);
+
+-- name: MarkWebhookSuccess :exec
+UPDATE webhooks SET last_success_at = max(coalesce(last_success_at, 0), sqlc.arg(at))
+WHERE id = sqlc.arg(id);
+
+-- name: GetWebhookLastSuccess :one
+SELECT CAST(coalesce(last_success_at, 0) AS INTEGER) FROM webhooks WHERE id = ?;
+
+-- name: DeactivateWebhook :execrows
+UPDATE webhooks SET state = 'deactivated', deactivated_reason = ?, deactivated_at = ?, updated_at = ?
+WHERE id = ? AND state = 'active';
+
+-- name: MissPendingDeliveries :execrows
+UPDATE deliveries SET state = 'missed', next_attempt_at = NULL, updated_at = ?
+WHERE webhook_id = ? AND state = 'pending';
+
+-- name: CountPendingDeliveries :one
+SELECT count(*) FROM deliveries WHERE state = 'pending';
+
+-- name: OldestDueAt :one
+SELECT CAST(coalesce(min(next_attempt_at), 0) AS INTEGER) FROM deliveries
+WHERE state = 'pending' AND next_attempt_at IS NOT NULL AND next_attempt_at <= ?;
+
+-- name: PruneEvents :execrows
+DELETE FROM events WHERE id IN (
+    SELECT e.id FROM events e
+    WHERE e.created_at < sqlc.arg(before)
+      AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.state = 'pending')
+    LIMIT sqlc.arg(lim));
+
+-- name: PruneDeliveryAttempts :execrows
+DELETE FROM delivery_attempts WHERE id IN (
+    SELECT a.id FROM delivery_attempts a WHERE a.started_at < sqlc.arg(before) LIMIT sqlc.arg(lim));

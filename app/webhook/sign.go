@@ -1,9 +1,3 @@
-// Package webhook holds frontdesk's outgoing webhook engine (SPEC §6).
-//
-// The files here are the pure building blocks the outbox and dispatcher are
-// built on: Standard Webhooks signing (sign.go), event types and
-// subscription patterns (match.go), the retry schedule (backoff.go) and the
-// SSRF-guarded HTTP client (ssrf.go). None of them touches the database.
 package webhook
 
 import (

@@ -1,0 +1,122 @@
+package app
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestWebhookCommands(t *testing.T) {
+	dir := t.TempDir()
+	code, secret, stderr := run(t, "", "webhook", "create", "--data", dir, "--url", "https://hooks.example.com/in", "--events", "booking.*, client.created", "--description", "CRM")
+	if code != 0 {
+		t.Fatalf("create: exit %d, stderr %s", code, stderr)
+	}
+	secret = strings.TrimSuffix(secret, "\n")
+	if !regexp.MustCompile(`^whsec_[A-Za-z0-9+/]{43}=$`).MatchString(secret) {
+		t.Fatalf("create printed %q, want only the secret (whsec_ + base64 of 32 bytes)", secret)
+	}
+	if !strings.Contains(stderr, "webhook 1 created") {
+		t.Errorf("create stderr %q, want it to name the new webhook's id", stderr)
+	}
+
+	code, list, _ := run(t, "", "webhook", "list", "--data", dir)
+	if code != 0 || !strings.Contains(list, "https://hooks.example.com/in") || !strings.Contains(list, "booking.*,client.created") || !strings.Contains(list, "active") {
+		t.Errorf("list: exit %d, output %q", code, list)
+	}
+	code, listJSON, _ := run(t, "", "webhook", "list", "--json", "--data", dir)
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(listJSON), &rows); err != nil || code != 0 || len(rows) != 1 {
+		t.Fatalf("list --json: exit %d, %v, output %q", code, err, listJSON)
+	}
+	for _, field := range []string{"id", "url", "events", "state", "last_delivery", "success_rate", "description"} {
+		if _, ok := rows[0][field]; !ok {
+			t.Errorf("list --json row lacks %q: %v", field, rows[0])
+		}
+	}
+	key := strings.TrimPrefix(secret, "whsec_")
+	for _, out := range []string{list, listJSON} {
+		if strings.Contains(out, key) || strings.Contains(out, "whsec_") {
+			t.Errorf("list output shows a secret: %q", out)
+		}
+	}
+
+	code, rotated, stderr := run(t, "", "webhook", "rotate-secret", "1", "--grace", "1h", "--data", dir)
+	rotated = strings.TrimSpace(rotated)
+	if code != 0 || !strings.HasPrefix(rotated, "whsec_") || rotated == secret {
+		t.Errorf("rotate-secret: exit %d, printed %q (%s); want a new secret", code, rotated, stderr)
+	}
+
+	code, eventID, stderr := run(t, "", "webhook", "test", "--data", dir, "1")
+	if code != 0 || !regexp.MustCompile(`^evt_[0-9A-Za-z]{24}\n$`).MatchString(eventID) {
+		t.Errorf("test: exit %d, printed %q (%s); want the event id", code, eventID, stderr)
+	}
+
+	code, _, stderr = run(t, "", "webhook", "reactivate", "1", "--replay-missed", "--data", dir)
+	if code != 0 || !strings.Contains(stderr, "already active") || !strings.Contains(stderr, "0 missed") {
+		t.Errorf("reactivate of an active webhook: exit %d, stderr %q", code, stderr)
+	}
+
+	if code, _, stderr := run(t, "", "webhook", "delete", "1", "--data", dir); code != 0 {
+		t.Errorf("delete: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := run(t, "", "webhook", "delete", "1", "--data", dir); code != 1 || !strings.Contains(stderr, "no webhook with id 1") {
+		t.Errorf("delete again: exit %d, stderr %q; want 1 and a clear message", code, stderr)
+	}
+}
+
+func TestWebhookCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStderr string
+	}{
+		{"no subcommand", []string{"webhook"}, 2, "missing subcommand"},
+		{"unknown subcommand", []string{"webhook", "frobnicate"}, 2, "unknown subcommand"},
+		{"missing url", []string{"webhook", "create", "--data", dir, "--events", "*"}, 2, "--url and --events are required"},
+		{"bad url", []string{"webhook", "create", "--data", dir, "--url", "hooks.example.com", "--events", "*"}, 2, "--url"},
+		{"private url", []string{"webhook", "create", "--data", dir, "--url", "http://127.0.0.1:9000/", "--events", "*"}, 2, "--allow-private"},
+		{"unknown event", []string{"webhook", "create", "--data", dir, "--url", "https://example.com/", "--events", "booking.deleted"}, 2, `unknown event type or pattern "booking.deleted"`},
+		{"unknown flag", []string{"webhook", "list", "--data", dir, "--yaml"}, 2, "flag provided but not defined"},
+		{"bad id", []string{"webhook", "delete", "--data", dir, "one"}, 2, "want a positive integer"},
+		{"two ids", []string{"webhook", "test", "--data", dir, "1", "2"}, 2, "exactly one"},
+		{"bad grace", []string{"webhook", "rotate-secret", "--data", dir, "1", "--grace", "-1h"}, 2, "--grace"},
+		{"unknown webhook", []string{"webhook", "test", "--data", dir, "7"}, 1, "no webhook with id 7"},
+		{"reactivate unknown", []string{"webhook", "reactivate", "--data", dir, "7"}, 1, "no webhook with id 7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, "", tt.args...)
+			if code != tt.wantCode || !strings.Contains(stderr, tt.wantStderr) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, stderr, tt.wantCode, tt.wantStderr)
+			}
+			if tt.wantCode != 0 && strings.Contains(stdout, "whsec_") {
+				t.Errorf("a failed command printed a secret: %q", stdout)
+			}
+		})
+	}
+	// A private target is accepted with the opt-in.
+	if code, _, stderr := run(t, "", "webhook", "create", "--data", dir, "--url", "http://127.0.0.1:9000/", "--events", "*", "--allow-private"); code != 0 {
+		t.Errorf("create --allow-private: exit %d, %s", code, stderr)
+	}
+}
+
+func TestWebhookHelp(t *testing.T) {
+	for _, args := range [][]string{
+		{"webhook", "--help"},
+		{"webhook", "create", "--help"},
+		{"webhook", "list", "--help"},
+		{"webhook", "reactivate", "--help"},
+		{"webhook", "rotate-secret", "--help"},
+		{"webhook", "delete", "--help"},
+		{"webhook", "test", "--help"},
+	} {
+		code, stdout, _ := run(t, "", args...)
+		if code != 0 || !strings.Contains(stdout, "Usage: frontdesk webhook") {
+			t.Errorf("%v: exit %d, stdout %q; want 0 and usage", args, code, stdout)
+		}
+	}
+}

@@ -1,0 +1,191 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"frontdesk/db"
+)
+
+// The figures these benchmarks report are for comparison with PERFORMANCE.md ("signed 1 KiB
+// webhook POSTs to a local receiver that verifies, 16 workers: ≈18k deliveries/s"); nothing is
+// asserted. Run them with:
+//
+//	go test ./app/webhook -run '^$' -bench . -benchtime 20000x
+
+// benchData is about 1 KiB of event data, the size PERFORMANCE.md measured.
+var benchData = map[string]any{"id": 1, "note": strings.Repeat("x", 950)}
+
+// benchReceiver verifies every signature, as a careful receiver does, and notes when each
+// event id first arrived.
+type benchReceiver struct {
+	srv     *httptest.Server
+	key     []byte
+	mu      sync.Mutex
+	arrived map[string]time.Time
+	count   atomic.Int64
+}
+
+func newBenchReceiver(b *testing.B) *benchReceiver {
+	rc := &benchReceiver{arrived: map[string]time.Time{}}
+	rc.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		id := r.Header.Get(HeaderID)
+		ts, _ := strconv.ParseInt(r.Header.Get(HeaderTimestamp), 10, 64)
+		if !strings.Contains(r.Header.Get(HeaderSignature), Sign(rc.key, id, time.Unix(ts, 0), body)) {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		now := time.Now()
+		rc.mu.Lock()
+		if _, seen := rc.arrived[id]; !seen {
+			rc.arrived[id] = now
+			rc.count.Add(1)
+		}
+		rc.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	b.Cleanup(rc.srv.Close)
+	return rc
+}
+
+func (rc *benchReceiver) waitFor(b *testing.B, n int64) {
+	deadline := time.Now().Add(5 * time.Minute)
+	for rc.count.Load() < n {
+		if time.Now().After(deadline) {
+			b.Fatalf("receiver got %d of %d events", rc.count.Load(), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func benchSetup(b *testing.B, cfg Config) (*harness, *benchReceiver) {
+	h := newHarness(b)
+	rc := newBenchReceiver(b)
+	_, secret := h.create(rc.srv.URL, "*")
+	rc.key, _ = ParseSecret(secret)
+	cfg.AllowPrivate = true
+	h.startDispatcher(cfg)
+	return h, rc
+}
+
+// BenchmarkDeliveryThroughput commits b.N events in transactions of 100 and reports how fast
+// they reach the receiver, from the first commit to the last arrival.
+func BenchmarkDeliveryThroughput(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"default cap 4 per endpoint", Config{Workers: 16}},
+		{"cap 16 per endpoint", Config{Workers: 16, PerEndpoint: 16}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			h, rc := benchSetup(b, tc.cfg)
+			ctx := context.Background()
+			b.ResetTimer()
+			start := time.Now()
+			for done := 0; done < b.N; {
+				n := min(100, b.N-done)
+				err := h.db.InTx(ctx, func(q *db.Queries) error {
+					for range n {
+						if _, err := Enqueue(ctx, q, time.Now(), ClientUpdated, benchData); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				done += n
+			}
+			rc.waitFor(b, int64(b.N))
+			elapsed := time.Since(start)
+			b.StopTimer()
+			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "deliveries/s")
+		})
+	}
+}
+
+// BenchmarkDeliveryLatency commits events one per transaction at a moderate rate (1000/s) and
+// reports the time from each commit to its arrival at the receiver.
+func BenchmarkDeliveryLatency(b *testing.B) {
+	h, rc := benchSetup(b, Config{Workers: 16})
+	ctx := context.Background()
+	committed := make(map[string]time.Time, b.N)
+	b.ResetTimer()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for range b.N {
+		<-tick.C
+		var id string
+		err := h.db.InTx(ctx, func(q *db.Queries) error {
+			var err error
+			id, err = Enqueue(ctx, q, time.Now(), ClientUpdated, benchData)
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		committed[id] = time.Now()
+	}
+	rc.waitFor(b, int64(b.N))
+	b.StopTimer()
+	lat := make([]float64, 0, b.N)
+	rc.mu.Lock()
+	for id, at := range committed {
+		lat = append(lat, float64(rc.arrived[id].Sub(at))/float64(time.Millisecond))
+	}
+	rc.mu.Unlock()
+	slices.Sort(lat)
+	b.ReportMetric(lat[len(lat)/2], "p50-ms")
+	b.ReportMetric(lat[len(lat)*99/100], "p99-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkBarePOSTLoop is the baseline: 16 goroutines POSTing signed 1 KiB bodies to the
+// same receiver, with no database at all.
+func BenchmarkBarePOSTLoop(b *testing.B) {
+	rc := newBenchReceiver(b)
+	secret, _ := NewSecret()
+	rc.key, _ = ParseSecret(secret)
+	client := NewHTTPClient(5*time.Second, true, 16)
+	body, _ := encodeEnvelope(Envelope{Type: ClientUpdated, Timestamp: "2026-11-21T00:00:00.000Z", Data: benchData})
+	var next atomic.Int64
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			for {
+				i := next.Add(1)
+				if i > int64(b.N) {
+					return
+				}
+				id, _ := NewEventID()
+				req, _ := http.NewRequest(http.MethodPost, rc.srv.URL, bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				SetHeaders(req.Header, [][]byte{rc.key}, id, time.Now(), body)
+				resp, err := client.Do(req)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		})
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "deliveries/s")
+}

@@ -1,0 +1,91 @@
+package webhook
+
+import (
+	"context"
+	"time"
+
+	"frontdesk/db"
+)
+
+// HealthSample is how many of an endpoint's latest attempted deliveries its success rate is
+// computed over.
+const HealthSample = 100
+
+// Health is how an endpoint is doing, for the list badge, the dashboard and the detail page.
+type Health struct {
+	// LastDelivery is the most recent delivery to the endpoint, nil if there is none.
+	LastDelivery *Delivery
+	// Sample is the number of recent deliveries with at least one attempt (at most
+	// HealthSample) and Succeeded how many of them ended their latest attempt with a 2xx.
+	// SuccessRate is Succeeded/Sample, 0 when Sample is 0. A delivery still retrying counts
+	// as a failure, so a broken endpoint shows at once rather than days later.
+	Sample      int
+	Succeeded   int
+	SuccessRate float64
+	// Counts of the endpoint's deliveries (within retention) by state.
+	Pending, SucceededTotal, Failed, Missed int
+	// DeactivatesAt is set while the endpoint is failing: the oldest delivery that has failed
+	// since the last success will exhaust its schedule then, and the endpoint will be
+	// deactivated unless something succeeds first (SPEC §6's countdown). Zero otherwise.
+	DeactivatesAt time.Time
+}
+
+// Failing reports whether the endpoint is counting down to deactivation.
+func (h Health) Failing() bool { return !h.DeactivatesAt.IsZero() }
+
+func (m *Manager) health(ctx context.Context, w Webhook) (Health, error) {
+	var h Health
+	q := m.db.R
+	last, err := q.LastWebhookDelivery(ctx, w.ID)
+	switch {
+	case err == nil:
+		d := deliveryFromRow(db.ListWebhookDeliveriesRow(last))
+		h.LastDelivery = &d
+	case !db.IsNotFound(err):
+		return h, err
+	}
+	rate, err := q.RecentWebhookOutcomes(ctx, db.RecentWebhookOutcomesParams{WebhookID: w.ID, Sample: HealthSample})
+	if err != nil {
+		return h, err
+	}
+	h.Sample, h.Succeeded = int(rate.Attempted), int(rate.Succeeded)
+	if h.Sample > 0 {
+		h.SuccessRate = float64(h.Succeeded) / float64(h.Sample)
+	}
+	counts, err := q.CountWebhookDeliveriesByState(ctx, w.ID)
+	if err != nil {
+		return h, err
+	}
+	for _, c := range counts {
+		switch c.State {
+		case StatePending:
+			h.Pending = int(c.N)
+		case StateSucceeded:
+			h.SucceededTotal = int(c.N)
+		case StateFailed:
+			h.Failed = int(c.N)
+		case StateMissed:
+			h.Missed = int(c.N)
+		}
+	}
+	if w.State != WebhookActive {
+		return h, nil
+	}
+	var lastSuccess int64
+	if !w.LastSuccessAt.IsZero() {
+		lastSuccess = db.Millis(w.LastSuccessAt)
+	}
+	failing, err := q.OldestFailingDelivery(ctx, db.OldestFailingDeliveryParams{WebhookID: w.ID, LastSuccessAt: sqlMillis(lastSuccess)})
+	switch {
+	case db.IsNotFound(err):
+		return h, nil
+	case err != nil:
+		return h, err
+	}
+	from := db.Time(failing.SeriesAt)
+	if failing.LastAttemptAt.Valid {
+		from = db.Time(failing.LastAttemptAt.Int64)
+	}
+	h.DeactivatesAt = from.Add(m.schedule.Remaining(int(failing.SeriesAttempts)))
+	return h, nil
+}

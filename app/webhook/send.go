@@ -1,0 +1,123 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Bounds of what the delivery log keeps of one attempt. The body a receiver sends back is read
+// up to MaxResponseBody for the log and drained up to drainLimit so the connection can be
+// reused; anything longer is cut off with the connection. Nothing is read without a bound.
+const (
+	MaxResponseBody = 4 << 10
+	maxHeaderLog    = 8 << 10
+	maxErrorLog     = 1 << 10
+	drainLimit      = 64 << 10
+)
+
+// result is one finished attempt, for the recorder.
+type result struct {
+	job
+	startedAt  time.Time
+	duration   time.Duration
+	status     int // 0: no response
+	retryAfter time.Duration
+	category   string
+	message    string
+	reqHeader  string
+	respHeader string
+	respBody   string
+	decision   Decision
+}
+
+// attempt makes one POST and decides what follows it. It never returns an error: every
+// failure is an outcome to record.
+func (d *Dispatcher) attempt(j job) result {
+	start := d.now()
+	res := result{job: j, startedAt: start}
+	// The request is not tied to the dispatcher's context: on shutdown an attempt in flight
+	// finishes (within the client's timeout) and is recorded rather than cut off.
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, j.url, bytes.NewReader(j.body))
+	if err != nil {
+		res.category, res.message = CategoryOther, clip(err.Error(), maxErrorLog)
+	} else {
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("User-Agent", d.cfg.UserAgent)
+		SetHeaders(req.Header, j.keys, j.eventID, start, j.body)
+		res.reqHeader = formatHeader(req.Header, maxHeaderLog)
+		d.send(req, &res)
+	}
+	end := d.now()
+	res.duration = end.Sub(start)
+	d.metrics.latency.Observe(res.duration.Seconds())
+
+	o := Outcome{Status: res.status, RetryAfter: res.retryAfter}
+	res.decision = NextAttempt(d.cfg.Schedule, j.series, o, end, d.rnd)
+	return res
+}
+
+// send does the HTTP exchange and fills in what came back.
+func (d *Dispatcher) send(req *http.Request, res *result) {
+	resp, err := d.client.Do(req)
+	if err != nil {
+		res.category, res.message = Categorize(err), clip(err.Error(), maxErrorLog)
+		return
+	}
+	defer resp.Body.Close()
+	body, readErr := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBody))
+	if readErr == nil {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, drainLimit))
+	}
+	res.status = resp.StatusCode
+	res.respHeader = formatHeader(resp.Header, maxHeaderLog)
+	res.respBody = strings.ToValidUTF8(string(body), "\uFFFD")
+	res.retryAfter, _ = ParseRetryAfter(resp.Header.Get("Retry-After"), d.now())
+
+	switch {
+	case resp.StatusCode >= 200 && resp.StatusCode <= 299:
+		// A 2xx is a success even if the body could not be read to the end.
+	case resp.StatusCode >= 300 && resp.StatusCode <= 399:
+		res.category = CategoryHTTPStatus
+		res.message = clip(fmt.Sprintf("HTTP %s: redirect to %q not followed; register the final URL instead", resp.Status, resp.Header.Get("Location")), maxErrorLog)
+	default:
+		res.category, res.message = CategoryHTTPStatus, "HTTP "+resp.Status
+	}
+}
+
+// formatHeader renders h as "Name: value" lines in name order, cut at limit bytes.
+func formatHeader(h http.Header, limit int) string {
+	names := make([]string, 0, len(h))
+	for name := range h {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	for _, name := range names {
+		for _, v := range h[name] {
+			b.WriteString(name)
+			b.WriteString(": ")
+			b.WriteString(v)
+			b.WriteByte('\n')
+		}
+	}
+	return clip(b.String(), limit)
+}
+
+// clip cuts s to at most limit bytes without splitting a UTF-8 sequence.
+func clip(s string, limit int) string {
+	if len(s) <= limit {
+		return strings.ToValidUTF8(s, "\uFFFD")
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strings.ToValidUTF8(s[:cut], "\uFFFD") + "…"
+}

@@ -1,0 +1,131 @@
+-- Webhook registration, health and the delivery log (app/webhook/manage.go, log.go). The
+-- dispatcher's own queries are in outbox.sql.
+
+-- name: CountWebhooks :one
+SELECT count(*) FROM webhooks;
+
+-- name: CreateWebhook :one
+INSERT INTO webhooks (url, events_json, description, state, created_at, updated_at)
+VALUES (?, ?, ?, 'active', ?, ?)
+RETURNING id;
+
+-- name: GetWebhook :one
+SELECT id, url, events_json, description, state, deactivated_reason, deactivated_at,
+    last_success_at, created_at, updated_at
+FROM webhooks WHERE id = ?;
+
+-- name: ListWebhooks :many
+SELECT id, url, events_json, description, state, deactivated_reason, deactivated_at,
+    last_success_at, created_at, updated_at
+FROM webhooks ORDER BY id;
+
+-- name: UpdateWebhook :execrows
+UPDATE webhooks SET url = ?, events_json = ?, description = ?, updated_at = ? WHERE id = ?;
+
+-- name: DeleteWebhook :execrows
+DELETE FROM webhooks WHERE id = ?;
+
+-- name: ReactivateWebhook :execrows
+UPDATE webhooks SET state = 'active', deactivated_reason = NULL, deactivated_at = NULL, updated_at = ?
+WHERE id = ? AND state = 'deactivated';
+
+-- name: CreateWebhookSecret :exec
+INSERT INTO webhook_secrets (webhook_id, secret, created_at, expires_at) VALUES (?, ?, ?, ?);
+
+-- name: ListWebhookSecretInfo :many
+SELECT id, created_at, expires_at FROM webhook_secrets
+WHERE webhook_id = ? ORDER BY created_at DESC, id DESC;
+
+-- name: ExpireWebhookSecrets :exec
+UPDATE webhook_secrets SET expires_at = sqlc.arg(expires_at)
+WHERE webhook_id = sqlc.arg(webhook_id)
+  AND (expires_at IS NULL OR expires_at > sqlc.arg(expires_at));
+
+-- name: DeleteExpiredWebhookSecrets :exec
+DELETE FROM webhook_secrets WHERE webhook_id = ? AND expires_at IS NOT NULL AND expires_at <= ?;
+
+-- name: ReplayMissedDeliveries :execrows
+UPDATE deliveries
+SET state = 'pending', next_attempt_at = sqlc.arg(now), series_base = attempts,
+    restarted_at = sqlc.arg(now), updated_at = sqlc.arg(now)
+WHERE webhook_id = sqlc.arg(webhook_id) AND state = 'missed';
+
+-- name: RestartDelivery :execrows
+UPDATE deliveries
+SET state = 'pending', next_attempt_at = sqlc.arg(now), series_base = attempts,
+    restarted_at = sqlc.arg(now), updated_at = sqlc.arg(now)
+WHERE id = sqlc.arg(id) AND state <> 'pending';
+
+-- name: RecoverFailedDeliveries :execrows
+UPDATE deliveries
+SET state = 'pending', next_attempt_at = sqlc.arg(now), series_base = attempts,
+    restarted_at = sqlc.arg(now), updated_at = sqlc.arg(now)
+WHERE webhook_id = sqlc.arg(webhook_id) AND state = 'failed'
+  AND created_at >= sqlc.arg(from_ms) AND created_at < sqlc.arg(to_ms);
+
+-- name: LastWebhookDelivery :one
+SELECT d.id, d.event_id, e.type AS event_type, d.webhook_id, d.state, d.attempts, d.series_base,
+    d.next_attempt_at, d.last_attempt_at, d.last_status, d.created_at, d.updated_at
+FROM deliveries d JOIN events e ON e.id = d.event_id
+WHERE d.webhook_id = ?
+ORDER BY d.created_at DESC, d.id DESC LIMIT 1;
+
+-- name: RecentWebhookOutcomes :one
+SELECT count(*) AS attempted,
+    CAST(coalesce(sum(last_status BETWEEN 200 AND 299), 0) AS INTEGER) AS succeeded
+FROM (SELECT last_status FROM deliveries
+      WHERE webhook_id = sqlc.arg(webhook_id) AND attempts > 0
+      ORDER BY created_at DESC, id DESC LIMIT sqlc.arg(sample));
+
+-- name: CountWebhookDeliveriesByState :many
+SELECT state, count(*) AS n FROM deliveries WHERE webhook_id = ? GROUP BY state ORDER BY state;
+
+-- name: OldestFailingDelivery :one
+SELECT id, attempts - series_base AS series_attempts, last_attempt_at,
+    coalesce(restarted_at, created_at) AS series_at
+FROM deliveries
+WHERE webhook_id = sqlc.arg(webhook_id) AND state = 'pending' AND attempts > series_base
+  AND coalesce(restarted_at, created_at) > sqlc.arg(last_success_at)
+ORDER BY series_at, id LIMIT 1;
+
+-- name: ListWebhookDeliveries :many
+SELECT d.id, d.event_id, e.type AS event_type, d.webhook_id, d.state, d.attempts, d.series_base,
+    d.next_attempt_at, d.last_attempt_at, d.last_status, d.created_at, d.updated_at
+FROM deliveries d JOIN events e ON e.id = d.event_id
+WHERE d.webhook_id = sqlc.arg(webhook_id)
+  AND (CAST(sqlc.arg(state) AS TEXT) = '' OR d.state = sqlc.arg(state))
+  AND (CAST(sqlc.arg(event_type) AS TEXT) = '' OR e.type = sqlc.arg(event_type))
+  AND d.created_at >= sqlc.arg(from_ms) AND d.created_at < sqlc.arg(to_ms)
+ORDER BY d.created_at DESC, d.id DESC
+LIMIT sqlc.arg(lim) OFFSET sqlc.arg(off);
+
+-- name: CountWebhookDeliveries :one
+SELECT count(*)
+FROM deliveries d JOIN events e ON e.id = d.event_id
+WHERE d.webhook_id = sqlc.arg(webhook_id)
+  AND (CAST(sqlc.arg(state) AS TEXT) = '' OR d.state = sqlc.arg(state))
+  AND (CAST(sqlc.arg(event_type) AS TEXT) = '' OR e.type = sqlc.arg(event_type))
+  AND d.created_at >= sqlc.arg(from_ms) AND d.created_at < sqlc.arg(to_ms);
+
+-- name: ListEventDeliveries :many
+SELECT d.id, d.event_id, e.type AS event_type, d.webhook_id, d.state, d.attempts, d.series_base,
+    d.next_attempt_at, d.last_attempt_at, d.last_status, d.created_at, d.updated_at
+FROM deliveries d JOIN events e ON e.id = d.event_id
+WHERE d.event_id = ?
+ORDER BY d.webhook_id;
+
+-- name: GetDelivery :one
+SELECT d.id, d.event_id, e.type AS event_type, e.body, d.webhook_id, d.state, d.attempts,
+    d.series_base, d.next_attempt_at, d.last_attempt_at, d.last_status, d.created_at, d.updated_at
+FROM deliveries d JOIN events e ON e.id = d.event_id
+WHERE d.id = ?;
+
+-- name: ListDeliveryAttempts :many
+SELECT id, delivery_id, attempt, started_at, duration_ms, status_code, error_category,
+    error_message, request_headers, response_headers, response_body
+FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt, id;
+
+-- name: GetDeliveryAttempt :one
+SELECT id, delivery_id, attempt, started_at, duration_ms, status_code, error_category,
+    error_message, request_headers, response_headers, response_body
+FROM delivery_attempts WHERE id = ?;
