@@ -1,5 +1,0 @@
-package app
-
-import "errors"
-
-var errNotYet = errors.New("not available yet")
