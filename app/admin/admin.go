@@ -18,8 +18,9 @@ import (
 
 // Options configure the admin UI.
 type Options struct {
-	Now func() time.Time
-	Log *slog.Logger
+	Now      func() time.Time
+	Log      *slog.Logger
+	Webhooks WebhookOptions
 }
 
 // Admin holds what the admin handlers share.
@@ -29,6 +30,7 @@ type Admin struct {
 	log      *slog.Logger
 	sessions *scs.SessionManager
 	throttle *throttle
+	hooks    webhookPages
 }
 
 // New returns the admin UI over d.
@@ -39,7 +41,8 @@ func New(d *db.DB, o Options) *Admin {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Admin{db: d, now: o.Now, log: o.Log, sessions: newSessionManager(d), throttle: newThrottle(o.Now)}
+	return &Admin{db: d, now: o.Now, log: o.Log, sessions: newSessionManager(d), throttle: newThrottle(o.Now),
+		hooks: newWebhookPages(d, o.Now, o.Webhooks)}
 }
 
 // Routes is the whole admin route table, to be mounted at "/". Pages that need a signed-in
@@ -50,11 +53,14 @@ func (a *Admin) Routes() chi.Router {
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { a.renderError(w, r, errNotFound) })
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { a.renderError(w, r, errMethodNotAllowed) })
 
-	// First run and sign-in: the only pages open without a session.
+	// First run, sign-in and checkout: the only pages open without a session.
 	r.Get("/setup", a.showSetup)
 	r.Post("/setup", a.createFirstOwner)
 	r.Get("/login", a.showLogin)
 	r.Post("/login", a.login)
+	// A payment request's checkout page (pay.go): public on purpose, for the paying client; the
+	// unguessable UUID is its credential.
+	r.Get("/pay/{uuid}", a.showCheckout)
 
 	r.Group(func(r chi.Router) {
 		r.Use(a.requireOwner)
@@ -76,17 +82,82 @@ func (a *Admin) Routes() chi.Router {
 		r.Get("/settings/integrations/api-keys/{id}/revoke", a.confirmRevokeAPIKey)
 		r.Post("/settings/integrations/api-keys/{id}/revoke", a.revokeAPIKey)
 
-		// Places in the navigation whose pages are not built yet. Replace a line with the
-		// page group's routes when it arrives.
-		r.Get("/settings/integrations/webhooks", a.comingSoon("Webhooks"))
-		r.Get("/bookings", a.comingSoon("Bookings"))
-		r.Get("/clients", a.comingSoon("Clients"))
-		r.Get("/catalog/services", a.comingSoon("Services"))
-		r.Get("/catalog/categories", a.comingSoon("Categories"))
-		r.Get("/catalog/providers", a.comingSoon("Providers"))
-		r.Get("/catalog/locations", a.comingSoon("Locations"))
-		r.Get("/catalog/custom-attributes", a.comingSoon("Custom attributes"))
-		r.Get("/payments", a.comingSoon("Payments"))
+		// Catalog (services.go, categories.go, locations.go, providers.go, attributes.go).
+		r.Get("/catalog/services", a.listServices)
+		r.Get("/catalog/services/new", a.newService)
+		r.Post("/catalog/services", a.createService)
+		r.Get("/catalog/services/{id}", a.showService)
+		r.Post("/catalog/services/{id}", a.updateService)
+		r.Get("/catalog/categories", a.listCategories)
+		r.Post("/catalog/categories", a.createCategory)
+		r.Get("/catalog/categories/{id}", a.showCategory)
+		r.Post("/catalog/categories/{id}", a.updateCategory)
+		r.Get("/catalog/categories/{id}/delete", a.confirmDeleteCategory)
+		r.Post("/catalog/categories/{id}/delete", a.deleteCategory)
+		r.Get("/catalog/locations", a.listLocations)
+		r.Get("/catalog/locations/new", a.newLocation)
+		r.Post("/catalog/locations", a.createLocation)
+		r.Get("/catalog/locations/{id}", a.showLocation)
+		r.Post("/catalog/locations/{id}", a.updateLocation)
+		r.Post("/catalog/locations/{id}/closures", a.addClosure)
+		r.Post("/catalog/locations/{id}/closures/{closure}/delete", a.removeClosure)
+		r.Get("/catalog/providers", a.listProviders)
+		r.Get("/catalog/providers/new", a.newProvider)
+		r.Post("/catalog/providers", a.createProvider)
+		r.Get("/catalog/providers/{id}", a.showProvider)
+		r.Post("/catalog/providers/{id}", a.updateProvider)
+		r.Post("/catalog/providers/{id}/time-off", a.addTimeOff)
+		r.Post("/catalog/providers/{id}/time-off/{off}/delete", a.removeTimeOff)
+		r.Get("/catalog/custom-attributes", a.listAttributes)
+		r.Get("/catalog/custom-attributes/new", a.newAttribute)
+		r.Post("/catalog/custom-attributes", a.createAttribute)
+		r.Get("/catalog/custom-attributes/{id}", a.showAttribute)
+		r.Post("/catalog/custom-attributes/{id}", a.updateAttribute)
+		r.Get("/catalog/custom-attributes/{id}/delete", a.confirmDeleteAttribute)
+		r.Post("/catalog/custom-attributes/{id}/delete", a.deleteAttribute)
+
+		// Webhooks (webhooks.go, webhook_deliveries.go).
+		r.Get("/settings/integrations/webhooks", a.listWebhooks)
+		r.Get("/settings/integrations/webhooks/new", a.newWebhook)
+		r.Post("/settings/integrations/webhooks", a.createWebhook)
+		r.Get("/settings/integrations/webhooks/{id}", a.showWebhook)
+		r.Post("/settings/integrations/webhooks/{id}", a.updateWebhook)
+		r.Get("/settings/integrations/webhooks/{id}/edit", a.editWebhook)
+		r.Get("/settings/integrations/webhooks/{id}/delete", a.confirmDeleteWebhook)
+		r.Post("/settings/integrations/webhooks/{id}/delete", a.deleteWebhook)
+		r.Get("/settings/integrations/webhooks/{id}/rotate", a.confirmRotateSecret)
+		r.Post("/settings/integrations/webhooks/{id}/rotate", a.rotateSecret)
+		r.Post("/settings/integrations/webhooks/{id}/test", a.sendTestEvent)
+		r.Post("/settings/integrations/webhooks/{id}/reactivate", a.reactivateWebhook)
+		r.Post("/settings/integrations/webhooks/{id}/recover", a.recoverDeliveries)
+		r.Get("/settings/integrations/webhooks/{id}/deliveries/{delivery}", a.showDelivery)
+		r.Post("/settings/integrations/webhooks/{id}/deliveries/{delivery}/resend", a.resendDelivery)
+
+		// Clients (clients.go) and bookings (bookings*.go, dayview*.go, explain.go).
+		r.Get("/clients", a.listClients)
+		r.Get("/clients/new", a.newClient)
+		r.Post("/clients", a.createClient)
+		r.Get("/clients/{id}", a.showClient)
+		r.Post("/clients/{id}", a.updateClient)
+		r.Get("/clients/{id}/deactivate", a.confirmDeactivateClient)
+		r.Post("/clients/{id}/deactivate", a.deactivateClient)
+		r.Post("/clients/{id}/reactivate", a.reactivateClient)
+		r.Get("/bookings", a.listBookings)
+		r.Get("/bookings/day", a.showDay)
+		r.Get("/bookings/explain", a.explainSlot)
+		r.Get("/bookings/new", a.newBooking)
+		r.Post("/bookings", a.createBooking)
+		r.Get("/bookings/{id}", a.showBooking)
+		r.Post("/bookings/{id}", a.updateBooking)
+		r.Get("/bookings/{id}/cancel", a.confirmCancelBooking)
+		r.Post("/bookings/{id}/cancel", a.cancelBooking)
+
+		// Payments (payments.go).
+		r.Get("/payments", a.listPaymentRequests)
+		r.Get("/payments/sales", a.listSales)
+		r.Get("/payments/{id}", a.showPaymentRequest)
+		r.Post("/payments/{id}/settle", a.settlePaymentRequest)
+		r.Post("/payments/{id}/cancel", a.cancelPaymentRequest)
 	})
 	return r
 }

@@ -1,0 +1,289 @@
+package admin
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"frontdesk/app/webhook"
+	"frontdesk/ui"
+)
+
+// A webhook's detail page: its state and health, the delivery log with filters, and the
+// owner's recovery actions (send a test event, reactivate and replay what it missed, recover
+// failed deliveries of a time range, resend one delivery). The actions only queue deliveries;
+// the running dispatcher sends them.
+
+const (
+	deliveriesPerPage = 25
+	// recoverLayout is how a datetime-local input sends a time (seconds only if typed).
+	recoverLayout = "2006-01-02T15:04"
+)
+
+var deliveryStateOptions = []ui.Option{
+	{Value: "", Label: "All outcomes"},
+	{Value: webhook.StateSucceeded, Label: "Succeeded"},
+	{Value: webhook.StateFailed, Label: "Failed"},
+	{Value: webhook.StatePending, Label: "Pending (queued or retrying)"},
+	{Value: webhook.StateMissed, Label: "Missed while deactivated"},
+}
+
+func eventTypeOptions() []ui.Option {
+	opts := []ui.Option{{Value: "", Label: "All types"}}
+	for _, t := range append(webhook.EventTypes(), webhook.TestEvent) {
+		opts = append(opts, ui.Option{Value: t, Label: t})
+	}
+	return opts
+}
+
+func hasOption(opts []ui.Option, v string) bool {
+	return slices.ContainsFunc(opts, func(o ui.Option) bool { return o.Value == v })
+}
+
+func (a *Admin) showWebhook(w http.ResponseWriter, r *http.Request) {
+	now := a.now().UTC()
+	f := ui.NewForm(nil)
+	f.Set("from", now.Add(-24*time.Hour).Format(recoverLayout))
+	f.Set("to", now.Truncate(time.Minute).Add(time.Minute).Format(recoverLayout))
+	a.renderWebhook(w, r, http.StatusOK, f)
+}
+
+// renderWebhook renders the detail page with the recover form as given (kept input and
+// errors after a failed submit).
+func (a *Admin) renderWebhook(w http.ResponseWriter, r *http.Request, status int, recoverForm *ui.Form) {
+	h, err := a.findWebhook(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	row, err := a.webhookRow(r.Context(), h)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.WebhookDetailView{
+		Hook: row, Created: h.CreatedAt, Recover: recoverForm, NowUTC: a.now().UTC().Format("2006-01-02 15:04"),
+		Pending: h.Health.Pending, Succeeded: h.Health.SucceededTotal, Failed: h.Health.Failed, Missed: h.Health.Missed,
+		States: deliveryStateOptions, Types: eventTypeOptions(),
+	}
+	for _, s := range h.Secrets {
+		v.Secrets = append(v.Secrets, ui.SecretRow{Created: s.CreatedAt, Expires: s.ExpiresAt})
+	}
+	// A secret just made is shown once, on its own webhook's page; popping it either way
+	// means it cannot linger in the session.
+	if s, ok := a.sessions.Pop(r.Context(), keyNewWebhookSecret).(ui.NewWebhookSecret); ok && s.WebhookID == h.ID {
+		v.NewSecret = &s
+	}
+	if err := a.deliveryLog(r, h.ID, &v); err != nil {
+		if errors.Is(err, webhook.ErrNotFound) { // deleted while the page was being made
+			err = errNotFound
+		}
+		a.renderError(w, r, err)
+		return
+	}
+	a.render(w, r, status, ui.WebhookDetailPage(a.page(r, "Webhook"), v))
+}
+
+// deliveryLog fills in the page of the log the query asks for. Unknown filter values are
+// ignored (the filters show "all"); a search by event id lists that event's delivery, within
+// the other filters.
+func (a *Admin) deliveryLog(r *http.Request, webhookID int64, v *ui.WebhookDetailView) error {
+	q := r.URL.Query()
+	filter := webhook.DeliveryFilter{WebhookID: webhookID, Page: int(pageNumber(q)), PerPage: deliveriesPerPage}
+	if s := q.Get("state"); hasOption(v.States, s) {
+		filter.State = s
+	}
+	if t := q.Get("type"); hasOption(v.Types, t) {
+		filter.EventType = t
+	}
+	eventID := searchText(q.Get("q"))
+	v.Filter = ui.NewForm(url.Values{"state": {filter.State}, "type": {filter.EventType}, "q": {eventID}})
+
+	if eventID != "" {
+		found, err := a.hooks.manager.FindEvent(r.Context(), eventID)
+		if err != nil {
+			return err
+		}
+		for _, d := range found {
+			if d.WebhookID == webhookID && (filter.State == "" || d.State == filter.State) && (filter.EventType == "" || d.EventType == filter.EventType) {
+				v.Deliveries = append(v.Deliveries, deliveryRow(d))
+			}
+		}
+		v.Pager = ui.Pager{Page: 1, Pages: 1, Total: int64(len(v.Deliveries)), Noun: "event"}
+		return nil
+	}
+	page, err := a.hooks.manager.Deliveries(r.Context(), filter)
+	if err != nil {
+		return err
+	}
+	for _, d := range page.Deliveries {
+		v.Deliveries = append(v.Deliveries, deliveryRow(d))
+	}
+	v.Pager = listPager(r.URL, int64(page.Page), int64(page.PerPage), int64(page.Total), "event")
+	return nil
+}
+
+// afterAction ends a recovery action: a refusal the owner can act on (a deactivated endpoint,
+// a delivery still being retried) becomes an error flash on the page they came from.
+func (a *Admin) afterAction(w http.ResponseWriter, r *http.Request, err error, back, done string) {
+	switch {
+	case err == nil:
+		a.flash(r.Context(), ui.FlashSuccess, done)
+	case errors.Is(err, webhook.ErrNotFound):
+		a.renderError(w, r, errNotFound)
+		return
+	case errors.Is(err, webhook.ErrInvalidState):
+		a.flash(r.Context(), ui.FlashError, sentenceAfter(err))
+	default:
+		a.renderError(w, r, err)
+		return
+	}
+	seeOther(w, r, back)
+}
+
+func (a *Admin) sendTestEvent(w http.ResponseWriter, r *http.Request) {
+	h, err := a.findWebhook(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	eventID, err := a.hooks.manager.SendTest(r.Context(), h.ID)
+	a.afterAction(w, r, err, ui.WebhookURL(h.ID),
+		"Test event "+eventID+" is on its way. Its outcome appears in the delivery log below.")
+}
+
+func (a *Admin) reactivateWebhook(w http.ResponseWriter, r *http.Request) {
+	h, err := a.findWebhook(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	if err := r.ParseForm(); err != nil {
+		a.renderError(w, r, badRequest("The form could not be read. Go back and try again."))
+		return
+	}
+	replay := r.PostForm.Get("replay") == "1"
+	res, err := a.hooks.manager.Reactivate(r.Context(), h.ID, replay)
+	var msg string
+	switch {
+	case res.Reactivated && replay:
+		msg = fmt.Sprintf("Reactivated. %s it missed %s being sent again, oldest first.", ui.Plural(res.Replayed, "event", "events"), isAre(res.Replayed))
+	case res.Reactivated && h.Health.Missed > 0:
+		msg = fmt.Sprintf("Reactivated. The %s it missed stay in the log; you can still replay them from here.", ui.Plural(h.Health.Missed, "event", "events"))
+	case res.Reactivated:
+		msg = "Reactivated. New events are delivered again."
+	case replay:
+		msg = fmt.Sprintf("%s missed %s being sent again.", ui.Plural(res.Replayed, "event", "events"), isAre(res.Replayed))
+	default:
+		msg = "The webhook is already active."
+	}
+	a.afterAction(w, r, err, ui.WebhookURL(h.ID), msg)
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func (a *Admin) recoverDeliveries(w http.ResponseWriter, r *http.Request) {
+	h, err := a.findWebhook(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	from, to := parseUTC(f, "from"), parseUTC(f, "to")
+	if f.OK() && !from.Before(to) {
+		f.SetError("to", "The end must be after the start.")
+	}
+	if !f.OK() {
+		a.renderWebhook(w, r, http.StatusUnprocessableEntity, f)
+		return
+	}
+	n, err := a.hooks.manager.Recover(r.Context(), h.ID, from, to)
+	msg := fmt.Sprintf("%s from that range %s being sent again.", ui.Plural(n, "failed delivery", "failed deliveries"), isAre(n))
+	if n == 0 {
+		msg = "No delivery created in that range has failed: nothing to recover."
+	}
+	a.afterAction(w, r, err, ui.WebhookURL(h.ID), msg)
+}
+
+// parseUTC reads a datetime-local field as a UTC time, recording an error if it is not one.
+func parseUTC(f *ui.Form, name string) time.Time {
+	v := f.Get(name)
+	if v == "" {
+		f.SetError(name, "Enter a date and time.")
+		return time.Time{}
+	}
+	for _, layout := range []string{recoverLayout, recoverLayout + ":05", recoverLayout + ":05.000"} {
+		if t, err := time.ParseInLocation(layout, v, time.UTC); err == nil {
+			return t
+		}
+	}
+	f.SetError(name, "Enter a date and time such as 2026-11-21T09:30 (UTC).")
+	return time.Time{}
+}
+
+// findDelivery loads the delivery named by {delivery} if it belongs to webhook {id}.
+func (a *Admin) findDelivery(r *http.Request) (webhook.DeliveryDetail, error) {
+	webhookID, err := pathID(r, "id")
+	if err != nil {
+		return webhook.DeliveryDetail{}, err
+	}
+	id, err := pathID(r, "delivery")
+	if err != nil {
+		return webhook.DeliveryDetail{}, err
+	}
+	d, err := a.hooks.manager.Delivery(r.Context(), id)
+	if errors.Is(err, webhook.ErrNotFound) || (err == nil && d.WebhookID != webhookID) {
+		return d, errNotFound
+	}
+	return d, err
+}
+
+func (a *Admin) showDelivery(w http.ResponseWriter, r *http.Request) {
+	d, err := a.findDelivery(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	h, err := a.findWebhook(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.DeliveryDetailView{
+		Delivery: deliveryRow(d.Delivery), WebhookURL: h.URL, WebhookActive: h.State == webhook.WebhookActive,
+		Body: strings.ToValidUTF8(string(d.Body), "\uFFFD"), KeptBytes: webhook.MaxResponseBody,
+	}
+	for _, at := range d.AttemptLog {
+		v.Attempts = append(v.Attempts, ui.AttemptView{
+			Number: at.Number, Started: at.StartedAt, Duration: fmt.Sprintf("%d ms", at.Duration.Milliseconds()),
+			Status: at.StatusCode, Category: at.ErrorCategory, Message: at.ErrorMessage,
+			RequestHeaders: at.RequestHeaders, ResponseHeaders: at.ResponseHeaders, ResponseBody: at.ResponseBody,
+			Truncated: len(at.ResponseBody) >= webhook.MaxResponseBody,
+		})
+	}
+	a.render(w, r, http.StatusOK, ui.DeliveryPage(a.page(r, "Delivery "+d.EventID), v))
+}
+
+func (a *Admin) resendDelivery(w http.ResponseWriter, r *http.Request) {
+	d, err := a.findDelivery(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	_, err = a.hooks.manager.Resend(r.Context(), d.ID)
+	a.afterAction(w, r, err, ui.DeliveryURL(d.WebhookID, d.ID),
+		"Event "+d.EventID+" is being sent again, from the start of the retry schedule.")
+}

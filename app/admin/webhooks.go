@@ -1,0 +1,351 @@
+package admin
+
+import (
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"frontdesk/app/webhook"
+	"frontdesk/db"
+	"frontdesk/ui"
+)
+
+// Settings → Integrations → Webhooks: the list, create, edit, delete and secret rotation.
+// The detail page with the delivery log and the recovery actions is webhook_deliveries.go.
+// Every change goes through webhook.Manager, which validates and writes in one transaction;
+// these handlers move values between forms and the Manager and never see a secret except the
+// one just made, which is stashed in the session and shown once (like a new API key).
+
+// WebhookOptions tell the webhook pages how serve runs its dispatcher.
+type WebhookOptions struct {
+	// Schedule is the dispatcher's retry schedule, for a failing endpoint's countdown
+	// (nil: the default schedule).
+	Schedule webhook.Schedule
+	// AllowPrivate mirrors --webhook-allow-private: whether deliveries to loopback and
+	// private addresses are allowed at all. Without it the forms say such targets are refused.
+	AllowPrivate bool
+}
+
+// webhookPages is what the webhook handlers share.
+type webhookPages struct {
+	manager      *webhook.Manager
+	allowPrivate bool
+}
+
+func newWebhookPages(d *db.DB, now func() time.Time, o WebhookOptions) webhookPages {
+	return webhookPages{
+		manager:      webhook.NewManager(d, webhook.ManagerOptions{Now: now, Schedule: o.Schedule}),
+		allowPrivate: o.AllowPrivate,
+	}
+}
+
+// keyNewWebhookSecret holds a secret just made until the webhook's page shows it, once.
+const keyNewWebhookSecret = "new_webhook_secret"
+
+func init() { gob.Register(ui.NewWebhookSecret{}) }
+
+// chartSlots is how many recent attempts the outcome chart shows.
+const chartSlots = 30
+
+func (a *Admin) listWebhooks(w http.ResponseWriter, r *http.Request) {
+	hooks, err := a.hooks.manager.List(r.Context())
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.WebhooksView{Limit: webhook.DefaultLimit}
+	for _, h := range hooks {
+		row, err := a.webhookRow(r.Context(), h)
+		if err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		v.Hooks = append(v.Hooks, row)
+	}
+	a.render(w, r, http.StatusOK, ui.WebhooksPage(a.page(r, "Webhooks"), v))
+}
+
+// webhookRow turns a webhook and its health into what the list and the detail page show.
+func (a *Admin) webhookRow(ctx context.Context, h webhook.Overview) (ui.WebhookRow, error) {
+	row := ui.WebhookRow{
+		ID: h.ID, URL: h.URL, Description: h.Description, Events: h.Events,
+		Active: h.State == webhook.WebhookActive, DeactivatedReason: h.DeactivatedReason, DeactivatedAt: h.DeactivatedAt,
+	}
+	if h.Health.Failing() {
+		row.Countdown = countdown(h.Health.DeactivatesAt.Sub(a.now()))
+	}
+	if h.Health.LastDelivery != nil {
+		last := deliveryRow(*h.Health.LastDelivery)
+		row.Last = &last
+	}
+	if h.Health.Sample > 0 {
+		row.Rate = fmt.Sprintf("%.0f%% of the last %s succeeded", 100*h.Health.SuccessRate, ui.Plural(h.Health.Sample, "delivery", "deliveries"))
+	}
+	attempts, err := a.db.R.AdminRecentWebhookAttempts(ctx, db.AdminRecentWebhookAttemptsParams{WebhookID: h.ID, Lim: chartSlots})
+	if err != nil {
+		return row, err
+	}
+	row.Chart.Slots = chartSlots
+	for _, at := range slices.Backward(attempts) {
+		row.Chart.Bars = append(row.Chart.Bars, outcomeBar(at))
+	}
+	return row, nil
+}
+
+func outcomeBar(at db.AdminRecentWebhookAttemptsRow) ui.OutcomeBar {
+	status := int(at.StatusCode.Int64)
+	outcome := at.ErrorCategory.String
+	if status != 0 {
+		outcome = fmt.Sprintf("HTTP %d", status)
+	}
+	return ui.OutcomeBar{
+		OK:    status >= 200 && status <= 299,
+		Label: fmt.Sprintf("%s: %s in %d ms", db.Time(at.StartedAt).UTC().Format("2006-01-02 15:04:05 UTC"), outcome, at.DurationMs),
+	}
+}
+
+func deliveryRow(d webhook.Delivery) ui.DeliveryRow {
+	return ui.DeliveryRow{
+		ID: d.ID, WebhookID: d.WebhookID, EventID: d.EventID, EventType: d.EventType, State: d.State,
+		InFlight: d.InFlight, Attempts: d.Attempts, LastStatus: d.LastStatus,
+		Created: d.CreatedAt, LastAttempt: d.LastAttemptAt, NextAttempt: d.NextAttemptAt,
+	}
+}
+
+// countdown says roughly how long until a failing endpoint is deactivated.
+func countdown(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "under a minute"
+	case d < 59*time.Minute+30*time.Second:
+		return fmt.Sprintf("~%d min", int(d.Round(time.Minute).Minutes()))
+	case d < 47*time.Hour+30*time.Minute:
+		return fmt.Sprintf("~%d h", int(d.Round(time.Hour).Hours()))
+	}
+	return fmt.Sprintf("~%d days", int(d.Round(24*time.Hour).Hours()/24))
+}
+
+// findWebhook loads the webhook named by the {id} URL parameter, or errNotFound.
+func (a *Admin) findWebhook(r *http.Request) (webhook.Overview, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return webhook.Overview{}, err
+	}
+	h, err := a.hooks.manager.Get(r.Context(), id)
+	if errors.Is(err, webhook.ErrNotFound) {
+		return h, errNotFound
+	}
+	return h, err
+}
+
+// Wording of the event checkboxes; the values are webhook.Patterns().
+var eventLabels = map[string]string{
+	webhook.MatchAll:              "every event, including types added later",
+	"booking.*":                   "every booking event",
+	"client.*":                    "every client event",
+	"payment_request.*":           "every payment request event",
+	"service.*":                   "every service event",
+	webhook.BookingCreated:        "a booking was made",
+	webhook.BookingUpdated:        "a booking changed, was rescheduled or cancelled",
+	webhook.ClientCreated:         "a client was added",
+	webhook.ClientUpdated:         "a client changed",
+	webhook.PaymentRequestPaid:    "a payment request was paid",
+	webhook.PaymentRequestExpired: "a payment request expired unpaid",
+	webhook.ServiceUpdated:        "a service's name, price, duration, status, keywords or category changed",
+}
+
+func (a *Admin) webhookForm(id int64, url string, f *ui.Form) ui.WebhookFormView {
+	v := ui.WebhookFormView{ID: id, URL: url, Form: f, AllowPrivate: a.hooks.allowPrivate}
+	types := webhook.EventTypes()
+	for _, p := range webhook.Patterns() {
+		c := ui.EventChoice{Value: p, Label: eventLabels[p]}
+		if slices.Contains(types, p) {
+			v.Types = append(v.Types, c)
+		} else {
+			v.Wildcards = append(v.Wildcards, c)
+		}
+	}
+	return v
+}
+
+func (a *Admin) newWebhook(w http.ResponseWriter, r *http.Request) {
+	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, "Add a webhook"), a.webhookForm(0, "", ui.NewForm(nil))))
+}
+
+// webhookInput reads the form; the Manager validates.
+func (a *Admin) webhookInput(f *ui.Form) (url string, events []string, description string, allowPrivate bool) {
+	// Never nil: an empty selection must reach the Manager as "none", not as "unchanged".
+	events = append([]string{}, f.Values["events"]...)
+	return f.Get("url"), events, f.Get("description"), a.hooks.allowPrivate && f.Checked("allow_private", "1")
+}
+
+func (a *Admin) createWebhook(w http.ResponseWriter, r *http.Request) {
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	url, events, description, allowPrivate := a.webhookInput(f)
+	h, secret, err := a.hooks.manager.Create(r.Context(), webhook.CreateInput{URL: url, Events: events, Description: description, AllowPrivate: allowPrivate})
+	if a.webhookFieldErrors(f, err) {
+		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, "Add a webhook"), a.webhookForm(0, "", f)))
+		return
+	}
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.sessions.Put(r.Context(), keyNewWebhookSecret, ui.NewWebhookSecret{WebhookID: h.ID, Secret: secret})
+	a.flash(r.Context(), ui.FlashSuccess, "Webhook added. Send a test event to check that the endpoint answers.")
+	seeOther(w, r, ui.WebhookURL(h.ID))
+}
+
+func (a *Admin) editWebhook(w http.ResponseWriter, r *http.Request) {
+	h, err := a.findWebhook(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	f := ui.NewForm(nil)
+	f.Set("url", h.URL)
+	f.Set("description", h.Description)
+	f.Values["events"] = h.Events
+	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, "Edit webhook"), a.webhookForm(h.ID, h.URL, f)))
+}
+
+func (a *Admin) updateWebhook(w http.ResponseWriter, r *http.Request) {
+	h, err := a.findWebhook(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	url, events, description, allowPrivate := a.webhookInput(f)
+	in := webhook.UpdateInput{Events: events, Description: &description, AllowPrivate: allowPrivate}
+	if url != h.URL {
+		in.URL = &url // an unchanged URL keeps the opt-in it was registered with
+	}
+	_, err = a.hooks.manager.Update(r.Context(), h.ID, in)
+	if a.webhookFieldErrors(f, err) {
+		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, "Edit webhook"), a.webhookForm(h.ID, h.URL, f)))
+		return
+	}
+	if errors.Is(err, webhook.ErrNotFound) {
+		err = errNotFound
+	}
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, "Webhook saved. Deliveries already queued go to the new URL.")
+	seeOther(w, r, ui.WebhookURL(h.ID))
+}
+
+// webhookFieldErrors puts the Manager's validation failures beside their fields and reports
+// whether there were any.
+func (a *Admin) webhookFieldErrors(f *ui.Form, err error) bool {
+	var fe *webhook.FieldError
+	if !errors.As(err, &fe) {
+		return false
+	}
+	switch {
+	case errors.Is(fe, webhook.ErrPrivateTarget) && a.hooks.allowPrivate:
+		f.SetError("url", "This address is on a private network or this machine. Tick “Allow a private or loopback target” to register it.")
+	case errors.Is(fe, webhook.ErrPrivateTarget):
+		f.SetError("url", "This server refuses targets on private networks and on this machine (it runs without --webhook-allow-private). Use a public address.")
+	case errors.Is(fe, webhook.ErrInvalidPatterns) && len(f.Values["events"]) == 0:
+		f.SetError("events", "Choose at least one event.")
+	case fe.Field == "":
+		f.Message = sentenceAfter(fe.Err)
+	default:
+		f.SetError(fe.Field, sentenceAfter(fe.Err))
+	}
+	return true
+}
+
+// sentenceAfter is a Manager error as a sentence, without the sentinel's prefix
+// ("invalid webhook URL: …").
+func sentenceAfter(err error) string {
+	msg := err.Error()
+	if inner := errors.Unwrap(err); inner != nil {
+		msg = strings.TrimPrefix(msg, inner.Error()+": ")
+	}
+	return asSentence(msg)
+}
+
+func (a *Admin) confirmDeleteWebhook(w http.ResponseWriter, r *http.Request) {
+	h, err := a.findWebhook(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.render(w, r, http.StatusOK, ui.DeleteWebhookPage(a.page(r, "Delete webhook"), ui.WebhookRow{ID: h.ID, URL: h.URL}))
+}
+
+func (a *Admin) deleteWebhook(w http.ResponseWriter, r *http.Request) {
+	h, err := a.findWebhook(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	if err := a.hooks.manager.Delete(r.Context(), h.ID); err != nil && !errors.Is(err, webhook.ErrNotFound) {
+		a.renderError(w, r, err)
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, "The webhook to "+h.URL+" is deleted.")
+	seeOther(w, r, ui.WebhooksPath)
+}
+
+func (a *Admin) confirmRotateSecret(w http.ResponseWriter, r *http.Request) {
+	h, err := a.findWebhook(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	f := ui.NewForm(nil)
+	f.Set("grace", "24h")
+	a.render(w, r, http.StatusOK, ui.RotateSecretPage(a.page(r, "Rotate signing secret"), ui.WebhookRow{ID: h.ID, URL: h.URL}, f))
+}
+
+func (a *Admin) rotateSecret(w http.ResponseWriter, r *http.Request) {
+	h, err := a.findWebhook(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	grace, err := time.ParseDuration(f.Get("grace"))
+	if err != nil || !slices.ContainsFunc(ui.GraceOptions, func(o ui.Option) bool { return o.Value == f.Get("grace") }) {
+		f.SetError("grace", "Choose one of the periods in the list.")
+		a.render(w, r, http.StatusUnprocessableEntity, ui.RotateSecretPage(a.page(r, "Rotate signing secret"), ui.WebhookRow{ID: h.ID, URL: h.URL}, f))
+		return
+	}
+	secret, err := a.hooks.manager.RotateSecret(r.Context(), h.ID, grace)
+	if errors.Is(err, webhook.ErrNotFound) {
+		err = errNotFound
+	}
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	s := ui.NewWebhookSecret{WebhookID: h.ID, Secret: secret, Rotated: true}
+	if grace > 0 {
+		s.OldUntil = a.now().Add(grace)
+	}
+	a.sessions.Put(r.Context(), keyNewWebhookSecret, s)
+	a.flash(r.Context(), ui.FlashSuccess, "The signing secret is rotated.")
+	seeOther(w, r, ui.WebhookURL(h.ID))
+}
