@@ -15,6 +15,7 @@ import (
 	"frontdesk/app/api"
 	"frontdesk/app/middleware"
 	"frontdesk/app/owner"
+	"frontdesk/app/payments"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
 	"frontdesk/static"
@@ -45,6 +46,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 		AllowPrivate: cfg.WebhookAllowPrivate, Workers: cfg.WebhookWorkers, UserAgent: "frontdesk-webhooks/" + Version}, log, now, reg)
 	d.AfterCommit(hooks.Wake)
 	s.workers = append(s.workers, hooks, webhook.NewPruner(d, cfg.WebhookRetention, log, now))
+	s.workers = append(s.workers, payments.NewExpirer(d, log, now))
 
 	r := chi.NewRouter()
 	r.Use(middleware.WithRequestID, middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders)

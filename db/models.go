@@ -57,6 +57,12 @@ type Booking struct {
 	UpdatedAt        int64
 }
 
+type BookingCount struct {
+	Kind  string
+	RefID int64
+	N     int64
+}
+
 type BookingStatus struct {
 	ID           int64
 	Name         string
@@ -81,7 +87,7 @@ type CartItem struct {
 	ItemID            int64
 	ItemType          string
 	ItemName          sql.NullString
-	ItemUuid          sql.NullString
+	ItemUUID          sql.NullString
 	Quantity          int64
 	UnitPriceCents    int64
 	UnitDiscountCents sql.NullInt64
@@ -130,6 +136,10 @@ type ClientAttributeValue struct {
 	Value       sql.NullString
 }
 
+type ClientSearch struct {
+	Doc string
+}
+
 type Company struct {
 	ID               int64
 	Name             string
@@ -174,6 +184,8 @@ type Delivery struct {
 	LastStatus    sql.NullInt64
 	CreatedAt     int64
 	UpdatedAt     int64
+	SeriesBase    int64
+	RestartedAt   sql.NullInt64
 }
 
 type DeliveryAttempt struct {
@@ -207,6 +219,13 @@ type IdempotencyKey struct {
 	ResponseBody []byte
 	CreatedAt    int64
 	ExpiresAt    int64
+}
+
+type ImportKey struct {
+	Kind       string
+	Key        string
+	RecordID   int64
+	ImportedAt int64
 }
 
 type Location struct {
@@ -267,6 +286,7 @@ type PaymentRequest struct {
 	PaidAt      sql.NullInt64
 	CreatedAt   int64
 	UpdatedAt   int64
+	CheckoutURL string
 }
 
 type Provider struct {
@@ -398,6 +418,7 @@ type Webhook struct {
 	DeactivatedAt     sql.NullInt64
 	CreatedAt         int64
 	UpdatedAt         int64
+	LastSuccessAt     sql.NullInt64
 }
 
 type WebhookSecret struct {

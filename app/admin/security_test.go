@@ -13,10 +13,13 @@ import (
 	"frontdesk/app/admin"
 )
 
-// publicRoutes are the only admin routes open without a session.
+// publicRoutes are the only admin routes open without a session. The checkout page is public
+// on purpose: the paying client has no account, and its random UUID is the credential
+// (pay_test.go checks it).
 var publicRoutes = map[string]bool{
 	"GET /setup": true, "POST /setup": true,
 	"GET /login": true, "POST /login": true,
+	"GET /pay/1": true,
 }
 
 // adminRoutes lists the route table as "METHOD /path" with URL parameters filled in, so a

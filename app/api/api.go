@@ -89,14 +89,14 @@ func (a *API) Routes() http.Handler {
 		r.Get("/providers", a.requireScope("providers:read", a.listProviders))
 		r.Get("/providers/{id}", a.requireScope("providers:read", a.getProvider))
 
-		r.Get("/sales", a.requireScope("sales:read", a.notImplemented))
-		r.Get("/sales/{id}", a.requireScope("sales:read", a.notImplemented))
+		r.Get("/sales", a.requireScope("sales:read", a.listSales))
+		r.Get("/sales/{id}", a.requireScope("sales:read", a.getSale))
 
-		r.Post("/carts", a.requireScope("carts:write", a.notImplemented))
-		r.Get("/carts/{id}", a.requireScope("carts:write", a.notImplemented))
-		r.Patch("/carts/{id}", a.requireScope("carts:write", a.notImplemented))
-		r.Post("/carts/{id}/payment_requests", a.requireScope("carts:write", a.notImplemented))
-		r.Patch("/payment_requests/{id}/cancel", a.requireScope("payment_requests:write", a.notImplemented))
+		r.Post("/carts", a.requireScope("carts:write", a.idempotent(a.createCart)))
+		r.Get("/carts/{id}", a.requireScope("carts:write", a.getCart))
+		r.Patch("/carts/{id}", a.requireScope("carts:write", a.updateCart))
+		r.Post("/carts/{id}/payment_requests", a.requireScope("carts:write", a.idempotent(a.createPaymentRequest)))
+		r.Patch("/payment_requests/{id}/cancel", a.requireScope("payment_requests:write", a.idempotent(a.cancelPaymentRequest)))
 	})
 	return r
 }

@@ -1,0 +1,119 @@
+package payments
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"frontdesk/app/booking"
+	"frontdesk/db"
+)
+
+// RequestView is a payment request with what the admin UI and the checkout page show of it.
+type RequestView struct {
+	Request      db.PaymentRequest
+	Cart         CartView
+	Bookings     []db.PaymentRequestBookingsRow // the bookings it reserved
+	BusinessName string
+	Currency     string
+	ClientName   string // "" without a client
+	LocationName string // "" without a location
+	Zone         *time.Location
+	SaleID       int64 // the cart's paid sale, 0 for none
+}
+
+// Status is the request's status as of now: a pending request past its expiry is expired,
+// whether or not the worker has recorded it yet.
+func (v RequestView) Status(now time.Time) string {
+	if v.Request.Status == StatusPending && due(v.Request, now) {
+		return StatusExpired
+	}
+	return v.Request.Status
+}
+
+// LoadRequest reads request id. Errors: ErrPaymentRequestNotFound.
+func LoadRequest(ctx context.Context, q *db.Queries, id int64) (RequestView, error) {
+	pr, err := q.GetPaymentRequest(ctx, id)
+	if db.IsNotFound(err) {
+		return RequestView{}, ErrPaymentRequestNotFound
+	} else if err != nil {
+		return RequestView{}, err
+	}
+	return loadRequestView(ctx, q, pr)
+}
+
+// LoadCheckout reads the request behind checkout URL /pay/{uuid}. Errors:
+// ErrPaymentRequestNotFound (also for anything that is not a UUID).
+func LoadCheckout(ctx context.Context, q *db.Queries, uuid string) (RequestView, error) {
+	if !isUUID(uuid) {
+		return RequestView{}, ErrPaymentRequestNotFound
+	}
+	pr, err := q.GetPaymentRequestByUUID(ctx, strings.ToLower(uuid))
+	if db.IsNotFound(err) {
+		return RequestView{}, ErrPaymentRequestNotFound
+	} else if err != nil {
+		return RequestView{}, err
+	}
+	return loadRequestView(ctx, q, pr)
+}
+
+func loadRequestView(ctx context.Context, q *db.Queries, pr db.PaymentRequest) (RequestView, error) {
+	v := RequestView{Request: pr, Zone: time.UTC}
+	var err error
+	if v.Cart, err = LoadCart(ctx, q, pr.CartID); err != nil {
+		return v, err
+	}
+	if v.Bookings, err = q.PaymentRequestBookings(ctx, nullInt(pr.ID)); err != nil {
+		return v, err
+	}
+	if settings, err := q.CartPaymentSettings(ctx); err == nil {
+		v.BusinessName, v.Currency = settings.Name, settings.Currency
+	} else if !db.IsNotFound(err) {
+		return v, err
+	}
+	c := v.Cart.Cart
+	if c.ClientID.Valid {
+		n, err := q.CartClientName(ctx, c.ClientID.Int64)
+		if err != nil {
+			return v, fmt.Errorf("client %d: %w", c.ClientID.Int64, err)
+		}
+		v.ClientName = strings.TrimSpace(n.FirstName + " " + n.LastName.String)
+	}
+	if c.LocationID.Valid {
+		l, err := q.CartLocation(ctx, c.LocationID.Int64)
+		if err != nil {
+			return v, fmt.Errorf("location %d: %w", c.LocationID.Int64, err)
+		}
+		v.LocationName = l.Name
+		if v.Zone, err = booking.LoadZone(l.Timezone); err != nil {
+			return v, err
+		}
+	}
+	sales, err := q.PaidSaleOfCart(ctx, c.ID)
+	if err != nil {
+		return v, err
+	}
+	if len(sales) > 0 {
+		v.SaleID = sales[0]
+	}
+	return v, nil
+}
+
+// isUUID reports whether s has the 8-4-4-4-12 hexadecimal shape of a UUID.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if r != '-' {
+				return false
+			}
+		case !('0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F'):
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,201 @@
+package payments
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"frontdesk/app/booking"
+	"frontdesk/app/resource"
+	"frontdesk/app/webhook"
+	"frontdesk/db"
+)
+
+// Method is how a payment was made: the id of its row in payment_methods.
+type Method int64
+
+// The payment methods of the schema's catalogue.
+const (
+	MethodCash         Method = 1
+	MethodCardTerminal Method = 2
+	MethodBankTransfer Method = 3
+	MethodOnline       Method = 4
+)
+
+// DeskMethods are the ways the owner can take a payment at the front desk, in the order the
+// settle form offers them.
+var DeskMethods = []Method{MethodCash, MethodCardTerminal, MethodBankTransfer}
+
+// Valid reports whether m is a known method.
+func (m Method) Valid() bool { return m >= MethodCash && m <= MethodOnline }
+
+const (
+	eventPaid    = webhook.PaymentRequestPaid
+	eventExpired = webhook.PaymentRequestExpired
+)
+
+// Settle records that pending request id was paid in full with method, at now, in one
+// transaction: the request becomes paid; a sale (paid, at the cart's location) and its
+// transaction are written; the bookings the request reserved are confirmed and, with the
+// existing bookings the cart sells, linked to the sale; payment_request.paid is recorded. It is
+// the one hook for every way a payment arrives — the owner in the admin UI, or a payment
+// provider's adapter (see the package documentation). It returns the sale's id.
+//
+// Errors: ErrPaymentRequestNotFound; *RefusedError payment_request_invalid_status when the
+// request is not pending (a request whose time is up is expired here, with its event), or
+// cart_paid.
+func Settle(ctx context.Context, d *db.DB, id int64, method Method, now time.Time) (int64, error) {
+	if !method.Valid() {
+		return 0, fmt.Errorf("settle payment request %d: unknown payment method %d", id, method)
+	}
+	var saleID int64
+	var refusal error
+	err := d.InTx(ctx, func(q *db.Queries) error {
+		pr, err := q.GetPaymentRequest(ctx, id)
+		if db.IsNotFound(err) {
+			return ErrPaymentRequestNotFound
+		} else if err != nil {
+			return err
+		}
+		if pr.Status != StatusPending {
+			return notPending(pr)
+		}
+		if due(pr, now) {
+			_, err := closePending(ctx, q, now, pr)
+			pr.Status = StatusExpired
+			refusal = notPending(pr)
+			return err
+		}
+		saleID, err = settle(ctx, q, now, pr, method)
+		return err
+	})
+	if err == nil {
+		err = refusal
+	}
+	return saleID, err
+}
+
+func settle(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequest, method Method) (int64, error) {
+	c, err := q.GetCart(ctx, pr.CartID)
+	if err != nil {
+		return 0, fmt.Errorf("cart %d: %w", pr.CartID, err)
+	}
+	if paid, err := q.CartHasPaidSale(ctx, c.ID); err != nil {
+		return 0, err
+	} else if paid {
+		return 0, refused(CodeCartPaid, "", "the cart already has a paid sale")
+	}
+	sold, err := soldBookings(ctx, q, c.ID, pr.ID)
+	if err != nil {
+		return 0, err
+	}
+	locationID, err := saleLocation(ctx, q, c, sold)
+	if err != nil {
+		return 0, err
+	}
+	ms := db.Millis(now)
+	saleID, err := q.InsertSale(ctx, db.InsertSaleParams{
+		CartID: c.ID, ClientID: c.ClientID, LocationID: locationID, Status: "paid",
+		PaidCents: pr.AmountCents, PendingCents: 0, PaidAt: nullInt(ms), CreatedAt: ms, UpdatedAt: ms,
+	})
+	if err != nil {
+		return 0, fmt.Errorf("insert sale: %w", err)
+	}
+	_, err = q.InsertTransaction(ctx, db.InsertTransactionParams{
+		SaleID: saleID, AmountCents: pr.AmountCents, PaymentMethodID: int64(method), PaidAt: nullInt(ms), CreatedAt: ms,
+	})
+	if err != nil {
+		return 0, fmt.Errorf("insert transaction: %w", err)
+	}
+	if n, err := q.MarkPaymentRequestPaid(ctx, db.MarkPaymentRequestPaidParams{PaidAt: nullInt(ms), ID: pr.ID}); err != nil {
+		return 0, fmt.Errorf("mark payment request %d paid: %w", pr.ID, err)
+	} else if n != 1 {
+		return 0, fmt.Errorf("mark payment request %d paid: it is no longer pending", pr.ID)
+	}
+	ids := make([]int64, 0, len(sold))
+	for _, b := range sold {
+		if b.reserved {
+			if err := booking.ConfirmInTx(ctx, q, now, b.id); err != nil {
+				return 0, fmt.Errorf("confirm booking %d: %w", b.id, err)
+			}
+		}
+		if err := q.SetBookingSale(ctx, db.SetBookingSaleParams{SaleID: nullInt(saleID), ID: b.id}); err != nil {
+			return 0, err
+		}
+		ids = append(ids, b.id)
+	}
+	pr.Status, pr.PaidAt, pr.UpdatedAt = StatusPaid, nullInt(ms), ms
+	return saleID, enqueueEvent(ctx, q, now, eventPaid, pr, ids, saleID)
+}
+
+// soldBooking is a booking a sale pays for.
+type soldBooking struct {
+	id, locationID int64
+	reserved       bool // reserved by the request: confirmed when it is paid
+}
+
+// soldBookings are the bookings a paid request pays for: the ones it reserved (unless
+// cancelled meanwhile) and the existing, unsold, non-cancelled bookings its cart names.
+func soldBookings(ctx context.Context, q *db.Queries, cartID, prID int64) ([]soldBooking, error) {
+	reserved, err := q.PaymentRequestBookings(ctx, nullInt(prID))
+	if err != nil {
+		return nil, err
+	}
+	var out []soldBooking
+	for _, b := range reserved {
+		if b.StatusID != booking.StatusCancelled {
+			out = append(out, soldBooking{id: b.ID, locationID: b.LocationID, reserved: b.StatusID == booking.StatusReserved})
+		}
+	}
+	items, err := q.CartItems(ctx, cartID)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, it := range items {
+		instances, err := decodeInstances(it)
+		if err != nil {
+			return nil, err
+		}
+		for _, in := range instances {
+			if in.Data == nil && in.ReferenceID != nil {
+				ids = append(ids, *in.ReferenceID)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	named, err := q.CartBookings(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range named {
+		if b.StatusID != booking.StatusCancelled && !b.SaleID.Valid {
+			out = append(out, soldBooking{id: b.ID, locationID: b.LocationID})
+		}
+	}
+	return out, nil
+}
+
+// saleLocation is where a sale happened: the cart's location, else the location of the first
+// booking it pays for, else the business's first location.
+func saleLocation(ctx context.Context, q *db.Queries, c db.Cart, sold []soldBooking) (int64, error) {
+	switch {
+	case c.LocationID.Valid:
+		return c.LocationID.Int64, nil
+	case len(sold) > 0:
+		return sold[0].locationID, nil
+	}
+	id, err := q.FirstActiveLocation(ctx)
+	if db.IsNotFound(err) {
+		return 0, refused(CodeUnprocessable, "location_id", "the business has no location to record the sale at")
+	}
+	return id, err
+}
+
+// enqueueEvent records a payment request event in the outbox of transaction q.
+func enqueueEvent(ctx context.Context, q *db.Queries, now time.Time, eventType string, pr db.PaymentRequest, bookingIDs []int64, saleID int64) error {
+	_, err := webhook.Enqueue(ctx, q, now, eventType, resource.NewPaymentRequestEvent(pr, bookingIDs, saleID))
+	return err
+}
