@@ -92,12 +92,6 @@ func pathID(r *http.Request, name string) (int64, error) {
 	return id, nil
 }
 
-func (a *Admin) comingSoon(title string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		a.render(w, r, http.StatusOK, ui.ComingSoonPage(a.page(r, title)))
-	}
-}
-
 // limitBody caps request bodies: admin forms are small.
 func limitBody(next http.Handler) http.Handler {
 	return http.MaxBytesHandler(next, 1<<20)

@@ -113,9 +113,4 @@ func (a *API) rejectBadQuery(next http.Handler) http.Handler {
 	})
 }
 
-// notImplemented answers operations of the reference that frontdesk does not serve yet.
-func (a *API) notImplemented(w http.ResponseWriter, r *http.Request) {
-	a.writeError(w, r, newError(http.StatusNotImplemented, "not_implemented", "operation_not_available_yet"))
-}
-
 func nullMillis(t time.Time) sql.NullInt64 { return sql.NullInt64{Int64: db.Millis(t), Valid: true} }
