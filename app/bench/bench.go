@@ -1,0 +1,241 @@
+// Package bench measures frontdesk against this machine's own limits (issue 6): it runs the
+// real appliance in-process on a loopback port and, with a built-in closed-loop load generator,
+// drives each scenario and a baseline measured in the same run with the same client — a bare
+// chi handler, a raw SQLite booking loop, a bare webhook POST loop. Absolute numbers on a
+// shared machine drift from run to run; the ratio to the baseline is the figure that counts.
+//
+// The package cannot import app (app imports it), so app hands it a Starter that brings the
+// real server up.
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"time"
+
+	"frontdesk/app/apikey"
+	"frontdesk/db"
+)
+
+// Appliance is the real server, running in this process.
+type Appliance struct {
+	URL string // http://127.0.0.1:port
+	// DB is the server's own database handle: the bench seeds through it and commits webhook
+	// events through its InTx, which wakes the server's dispatcher as a booking would.
+	DB             *db.DB
+	WebhookWorkers int
+	// DemoErr says why the demo business was not loaded (nil when it was).
+	DemoErr error
+	// Stop shuts the server down gracefully and closes the database.
+	Stop func() error
+}
+
+// Starter starts the appliance over dataDir (created if needed) on a fresh loopback port, with
+// rate limits off and private webhook targets allowed, logging to log, and returns once it
+// accepts connections.
+type Starter func(ctx context.Context, dataDir string, log io.Writer) (*Appliance, error)
+
+// Config is one bench run.
+type Config struct {
+	Duration    time.Duration // recorded time of each scenario and baseline
+	Warmup      time.Duration // unrecorded time before it
+	Concurrency int           // closed-loop workers of the HTTP scenarios and their baselines
+	Bookings    int           // bookings seeded for list_bookings_100k; 0 skips it
+	// Only, if not empty, names the scenarios to run.
+	Only []string
+	// CPUProfile, if set, is a file name prefix: each scenario's measured run (with its
+	// interleaved baseline) writes a CPU profile of the whole process to PREFIX.<scenario>.pprof.
+	CPUProfile string
+	// Progress, if set, gets a line as each step starts.
+	Progress io.Writer
+	Now      func() time.Time
+}
+
+// Scenarios lists every scenario name in the order they run.
+func Scenarios() []string {
+	return []string{"read_service", "list_bookings", "slots_day", "create_booking", "conflicting_booking", "webhook_fanout", "list_bookings_100k"}
+}
+
+// env is what scenarios share during a run.
+type env struct {
+	cfg  Config
+	load Load
+	app  *Appliance
+	api  *client
+	fx   *fixture
+	dir  string
+}
+
+func (e *env) progress(format string, args ...any) {
+	if e.cfg.Progress != nil {
+		fmt.Fprintf(e.cfg.Progress, "bench: "+format+"\n", args...)
+	}
+}
+
+// Run runs the bench and returns its report. Scenarios whose feature the appliance does not
+// serve yet are reported as unavailable, not faked; an error means the bench itself could not
+// run.
+func Run(ctx context.Context, cfg Config, start Starter) (*Report, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Concurrency < 1 || cfg.Duration <= 0 || cfg.Warmup < 0 {
+		return nil, fmt.Errorf("bench: concurrency %d, duration %s and warm-up %s: want ≥ 1, > 0 and ≥ 0", cfg.Concurrency, cfg.Duration, cfg.Warmup)
+	}
+	for _, name := range cfg.Only {
+		if !slices.Contains(Scenarios(), name) {
+			return nil, fmt.Errorf("bench: unknown scenario %q (known: %s)", name, strings.Join(Scenarios(), ", "))
+		}
+	}
+	dir, err := os.MkdirTemp("", "frontdesk-bench-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	logFile, err := os.Create(filepath.Join(dir, "server.log"))
+	if err != nil {
+		return nil, err
+	}
+	defer logFile.Close()
+
+	rep := newReport(cfg)
+	e := &env{cfg: cfg, dir: dir, load: Load{Concurrency: cfg.Concurrency, Warmup: cfg.Warmup, Duration: cfg.Duration}}
+	if err := e.startAppliance(ctx, start, filepath.Join(dir, "data"), logFile, rep); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if e.app != nil {
+			e.app.Stop()
+		}
+	}()
+	if err := e.setUp(ctx); err != nil {
+		return nil, err
+	}
+
+	for _, s := range scenarioTable() {
+		if len(cfg.Only) > 0 && !slices.Contains(cfg.Only, s.name) {
+			continue
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		e.progress("%s", s.name)
+		out := s.run(ctx, e)
+		out.Name = s.name
+		out.evaluate()
+		rep.Scenarios = append(rep.Scenarios, out)
+	}
+	err = e.app.Stop()
+	e.app = nil
+	if err != nil {
+		return nil, fmt.Errorf("stop the appliance: %w", err)
+	}
+	rep.finish()
+	return rep, nil
+}
+
+// startAppliance starts the server on a fresh data directory (migrations and the demo import
+// included), stops it, and starts it again: the report gives both times to a 200 from /readyz,
+// and the idle memory after the restart.
+func (e *env) startAppliance(ctx context.Context, start Starter, dataDir string, log io.Writer, rep *Report) error {
+	e.progress("starting the appliance on a fresh data directory")
+	first, app, err := timeToReady(ctx, start, dataDir, log)
+	if err != nil {
+		return err
+	}
+	if app.DemoErr != nil {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("demo business not loaded (%v); the bench's own records carry a company instead", app.DemoErr))
+	}
+	if err := app.Stop(); err != nil {
+		return fmt.Errorf("stop the appliance: %w", err)
+	}
+	again, app, err := timeToReady(ctx, start, dataDir, log)
+	if err != nil {
+		return err
+	}
+	e.app = app
+	debug.FreeOSMemory() // a collection, and the freed memory back to the OS, as an idle process's scavenger would
+	rep.Process.StartToReadyMs = millis(first)
+	rep.Process.RestartToReadyMs = millis(again)
+	rep.Process.IdleRSS = RSS()
+	rep.Process.BinaryBytes = binarySize()
+	return nil
+}
+
+// timeToReady starts the appliance and polls /readyz until it answers 200.
+func timeToReady(ctx context.Context, start Starter, dataDir string, log io.Writer) (time.Duration, *Appliance, error) {
+	t0 := time.Now()
+	app, err := start(ctx, dataDir, log)
+	if err != nil {
+		return 0, nil, fmt.Errorf("start the appliance: %w", err)
+	}
+	hc := &http.Client{Timeout: time.Second}
+	for deadline := t0.Add(30 * time.Second); time.Now().Before(deadline); {
+		resp, err := hc.Get(app.URL + "/readyz")
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return time.Since(t0), app, nil
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	app.Stop()
+	return 0, nil, fmt.Errorf("the appliance at %s did not answer /readyz with 200 within 30 s", app.URL)
+}
+
+func binarySize() int64 {
+	exe, err := os.Executable()
+	if err != nil {
+		return 0
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+// setUp creates the API key the scenarios use and imports the bench's records.
+func (e *env) setUp(ctx context.Context) error {
+	e.progress("importing the bench records")
+	now := e.cfg.Now()
+	_, key, err := apikey.Create(ctx, e.app.DB, "frontdesk bench", "", now)
+	if err != nil {
+		return fmt.Errorf("create an API key: %w", err)
+	}
+	e.api = newClient(e.app.URL, key, e.cfg.Concurrency)
+	e.fx, err = seedFixture(ctx, e.app.DB, now)
+	return err
+}
+
+// profiled runs fn under a CPU profile when the run asked for one.
+func (e *env) profiled(name string, fn func()) error {
+	if e.cfg.CPUProfile == "" {
+		fn()
+		return nil
+	}
+	f, err := os.Create(e.cfg.CPUProfile + "." + name + ".pprof")
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	fn()
+	pprof.StopCPUProfile()
+	return nil
+}
+
+func goInfo() string { return runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH }

@@ -1,0 +1,60 @@
+package bench
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"time"
+)
+
+// probeWait is how long webhook_fanout waits for a first event to reach all its endpoints
+// before it calls the dispatcher unavailable.
+const probeWait = 5 * time.Second
+
+// webhookFanout registers three webhooks for a local receiver, checks a committed event reaches
+// them, and measures: the bare POST baseline, the most deliveries per second the dispatcher
+// sustains, and first-attempt latency at half that rate.
+func webhookFanout(ctx context.Context, e *env) ScenarioReport {
+	h, err := registerHooks(ctx, e.app.DB)
+	if err != nil {
+		return failed(err)
+	}
+	defer h.rc.stop()
+	if err := h.probe(ctx, probeWait); err != nil {
+		return unavailable("%v", err)
+	}
+	workers := max(1, e.app.WebhookWorkers)
+	l := Load{Concurrency: workers, Warmup: e.load.Warmup, Duration: e.load.Duration}
+	e.progress("baseline: bare webhook POST loop")
+	base, err := h.barePost(ctx, l)
+	if err != nil {
+		return failed(err)
+	}
+	var res Figures
+	var runErr error
+	err = e.profiled("webhook_fanout", func() { res, runErr = h.fanoutMax(ctx, l, 4*workers) })
+	if err = cmp.Or(err, runErr); err != nil {
+		return failed(err)
+	}
+	if res.Rate <= 0 {
+		return failed(fmt.Errorf("no delivery arrived during the measured run (%d errors: %s)", res.Errors, res.FirstError))
+	}
+	e.progress("webhook_fanout: paced at half the measured rate")
+	paced, err := h.fanoutPaced(ctx, l, res.Rate/2)
+	if err != nil {
+		return failed(err)
+	}
+	res.PeakRSS = max(res.PeakRSS, paced.PeakRSS)
+	return ScenarioReport{Result: &res, Baseline: &base,
+		Facts: []Fact{
+			{What: "endpoints", Value: fanoutEndpoints},
+			{What: "dispatcher workers", Value: float64(workers)},
+			{What: "paced rate", Value: paced.Rate, Unit: "deliveries/s"},
+			{What: "paced errors", Value: float64(paced.Errors)},
+		},
+		targets: []target{
+			atLeast("ratio", 0.50, ratioOf),
+			atMost("first-attempt p50", "ms", 5, func(*ScenarioReport) float64 { return paced.P50 }),
+			atMost("first-attempt p99", "ms", 50, func(*ScenarioReport) float64 { return paced.P99 }),
+		}}
+}

@@ -1,0 +1,218 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"frontdesk/app/importer"
+	"frontdesk/db"
+)
+
+// The bench's own records, imported beside the demo business through the importer (the path an
+// owner's data takes), so that scenario sizes are fixed whatever the demo holds:
+//
+//   - "Bench Slots Studio" (New York, open 08:00–20:00 daily): 10 providers working
+//     08:00–20:00 with a 12:00–13:00 break, and about 200 bookings on the slots day;
+//   - "Bench Booking Hall" (Bogotá, no daylight saving time, open all day): 50 providers for
+//     create_booking and 10 for conflicting_booking, all working all day, so every grid time is
+//     bookable;
+//   - "Bench Archive" (UTC): 50 providers whose bookings list_bookings_100k seeds in bulk.
+const (
+	slotsProviders = 10
+	hallProviders  = 50
+	raceProviders  = 10
+	archProviders  = 50
+	benchClients   = 50
+	slotsDayTarget = 200
+)
+
+// fixture is what the scenarios need to know about the seeded data.
+type fixture struct {
+	step       int // the company's slot step, minutes
+	slotsLoc   int64
+	hallLoc    int64
+	archiveLoc int64
+	quick      int64 // service lasting one step, offered at the studio, the hall and the archive
+	race       int64 // service lasting three steps, offered by the race providers
+	slotsDay   time.Time
+	slotsSeed  int // bookings seeded on slotsDay
+	slots      []int64
+	hall       grid
+	raceGrid   grid
+	archive    []int64
+	clients    []int64
+}
+
+// policy is the part of the company's booking policy the fixture must respect.
+type policy struct {
+	step, minNoticeMin, maxAdvanceDays int
+}
+
+// seedFixture imports the bench records into d (adding a company first when the database has
+// none, so the bench still runs without the demo business) and returns their ids.
+func seedFixture(ctx context.Context, d *db.DB, now time.Time) (*fixture, error) {
+	var f importer.File
+	pol := policy{step: 15, minNoticeMin: 0, maxAdvanceDays: 90}
+	n, err := d.R.CountCompanies(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		step, notice, advance := int64(pol.step), int64(pol.minNoticeMin), int64(pol.maxAdvanceDays)
+		f.Company = &importer.Company{Name: "Bench company", Currency: "USD", SlotStepMin: &step, MinNoticeMin: &notice, MaxAdvanceDays: &advance}
+	} else {
+		c, err := d.R.GetCompany(ctx)
+		if err != nil {
+			return nil, err
+		}
+		pol = policy{step: int(c.SlotStepMin), minNoticeMin: int(c.MinNoticeMin), maxAdvanceDays: int(c.MaxAdvanceDays)}
+	}
+	if 6*pol.step > 1440 {
+		return nil, fmt.Errorf("the company's slot step of %d minutes leaves no room for the booking scenarios", pol.step)
+	}
+
+	studio := mustZone("America/New_York")
+	hall := mustZone("America/Bogota")
+	// The first bookable local day: past the minimum notice, with a day to spare.
+	first := func(zone *time.Location) time.Time {
+		t := now.Add(time.Duration(pol.minNoticeMin) * time.Minute).In(zone)
+		return time.Date(t.Year(), t.Month(), t.Day()+2, 0, 0, 0, 0, zone)
+	}
+	days := 365
+	if pol.maxAdvanceDays > 0 {
+		days = pol.maxAdvanceDays - 3 - pol.minNoticeMin/1440
+	}
+	if days < 2 {
+		return nil, fmt.Errorf("the company books at most %d days ahead, too few for the booking scenarios", pol.maxAdvanceDays)
+	}
+	slotsDay := first(studio).AddDate(0, 0, min(5, days-1))
+
+	fx := &fixture{step: pol.step, slotsDay: slotsDay}
+	addFixtureRecords(&f, fx, pol.step)
+	raw, err := json.Marshal(f)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := importer.Load(ctx, d, raw, now); err != nil {
+		return nil, fmt.Errorf("import the bench records: %w", err)
+	}
+
+	// The importer remembers the id of every record by its file key.
+	id := func(kind, key string) (int64, error) {
+		k, err := d.R.GetImportKey(ctx, db.GetImportKeyParams{Kind: kind, Key: key})
+		if err != nil {
+			return 0, fmt.Errorf("bench %s %s: %w", kind, key, err)
+		}
+		return k.RecordID, nil
+	}
+	ids := func(kind, prefix string, n int) ([]int64, error) {
+		out := make([]int64, n)
+		for i := range out {
+			var err error
+			if out[i], err = id(kind, fmt.Sprintf("%s%d", prefix, i+1)); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	var hallIDs, raceIDs []int64
+	for _, step := range []func() error{
+		func() (err error) { fx.slotsLoc, err = id("location", "bench-studio-1"); return },
+		func() (err error) { fx.hallLoc, err = id("location", "bench-hall-1"); return },
+		func() (err error) { fx.archiveLoc, err = id("location", "bench-archive-1"); return },
+		func() (err error) { fx.quick, err = id("service", "bench-quick-1"); return },
+		func() (err error) { fx.race, err = id("service", "bench-race-1"); return },
+		func() (err error) { fx.slots, err = ids("provider", "bench-studio-p", slotsProviders); return },
+		func() (err error) { hallIDs, err = ids("provider", "bench-hall-p", hallProviders); return },
+		func() (err error) { raceIDs, err = ids("provider", "bench-race-p", raceProviders); return },
+		func() (err error) { fx.archive, err = ids("provider", "bench-archive-p", archProviders); return },
+		func() (err error) { fx.clients, err = ids("client", "bench-client-", benchClients); return },
+	} {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	fx.hall = grid{providers: hallIDs, zone: hall, firstDay: first(hall), days: days, step: pol.step}
+	fx.raceGrid = grid{providers: raceIDs, zone: hall, firstDay: first(hall), days: days, step: pol.step}
+	return fx, nil
+}
+
+// addFixtureRecords appends the bench's locations, services, providers, clients and the slots
+// day's bookings to f.
+func addFixtureRecords(f *importer.File, fx *fixture, step int) {
+	everyDay := func(open, close string) []importer.DayHours {
+		var out []importer.DayHours
+		for _, d := range []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"} {
+			out = append(out, importer.DayHours{Day: d, Open: open, Close: close})
+		}
+		return out
+	}
+	shifts := func(loc, open, close string, breaks []importer.Break) []importer.Shift {
+		var out []importer.Shift
+		for _, h := range everyDay(open, close) {
+			out = append(out, importer.Shift{Location: loc, Day: h.Day, Open: h.Open, Close: h.Close, Breaks: breaks})
+		}
+		return out
+	}
+	us := importer.Country{Code: "US", Name: "United States"}
+	co := importer.Country{Code: "CO", Name: "Colombia"}
+	f.Locations = append(f.Locations,
+		importer.Location{Key: "bench-studio-1", Name: "Bench Slots Studio", Timezone: "America/New_York", Country: us, Hours: everyDay("08:00", "20:00")},
+		importer.Location{Key: "bench-hall-1", Name: "Bench Booking Hall", Timezone: "America/Bogota", Country: co, Hours: everyDay("00:00", "24:00")},
+		importer.Location{Key: "bench-archive-1", Name: "Bench Archive", Timezone: "UTC", Country: us, Hours: everyDay("09:00", "17:00")},
+	)
+	f.Categories = append(f.Categories, importer.Category{Key: "bench-cat-1", Name: "Bench"})
+	f.Services = append(f.Services,
+		importer.Service{Key: "bench-quick-1", Name: "Bench quick visit", Category: "bench-cat-1", Price: "20.00", Duration: int64(step)},
+		importer.Service{Key: "bench-race-1", Name: "Bench contested visit", Category: "bench-cat-1", Price: "45.00", Duration: int64(3 * step)},
+	)
+	lunch := []importer.Break{{Start: "12:00", End: "13:00"}}
+	add := func(prefix, loc, service string, n int, hours []importer.Shift) {
+		for i := range n {
+			f.Providers = append(f.Providers, importer.Provider{
+				Key: fmt.Sprintf("%s%d", prefix, i+1), PublicName: fmt.Sprintf("Bench %s %d", loc, i+1),
+				Locations: []string{loc}, Services: []string{service}, Hours: hours,
+			})
+		}
+	}
+	add("bench-studio-p", "bench-studio-1", "bench-quick-1", slotsProviders, shifts("bench-studio-1", "08:00", "20:00", lunch))
+	add("bench-hall-p", "bench-hall-1", "bench-quick-1", hallProviders, shifts("bench-hall-1", "00:00", "24:00", nil))
+	add("bench-race-p", "bench-hall-1", "bench-race-1", raceProviders, shifts("bench-hall-1", "00:00", "24:00", nil))
+	add("bench-archive-p", "bench-archive-1", "bench-quick-1", archProviders, shifts("bench-archive-1", "09:00", "17:00", nil))
+	for i := range benchClients {
+		last := "Load"
+		f.Clients = append(f.Clients, importer.Client{Key: fmt.Sprintf("bench-client-%d", i+1), FirstName: fmt.Sprintf("Bench %d", i+1), LastName: &last})
+	}
+
+	// The slots day: each studio provider has bookings of one step, one step apart, outside
+	// the lunch break, up to about 200 in all; the free step between two bookings is a slot.
+	var starts []int
+	for m := 8 * 60; m+step <= 20*60 && len(starts)*slotsProviders < slotsDayTarget; m += 2 * step {
+		if m+step > 12*60 && m < 13*60 {
+			continue
+		}
+		starts = append(starts, m)
+	}
+	day := fx.slotsDay
+	for p := range slotsProviders {
+		for j, m := range starts {
+			at := time.Date(day.Year(), day.Month(), day.Day(), 0, m, 0, 0, day.Location())
+			f.Bookings = append(f.Bookings, importer.Booking{
+				Key: fmt.Sprintf("bench-day-%d-%d", p+1, j+1), Location: "bench-studio-1", Service: "bench-quick-1",
+				Provider: fmt.Sprintf("bench-studio-p%d", p+1), Client: fmt.Sprintf("bench-client-%d", (p*len(starts)+j)%benchClients+1),
+				Start: at.Format(time.RFC3339),
+			})
+		}
+	}
+	fx.slotsSeed = len(f.Bookings)
+}
+
+func mustZone(name string) *time.Location {
+	z, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err) // the binary embeds time/tzdata; a missing zone is a build mistake
+	}
+	return z
+}

@@ -1,0 +1,149 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// Load is how hard and how long one closed-loop run pushes: Concurrency workers each send one
+// request, wait for its answer and send the next, for Warmup (not recorded) and then Duration
+// (recorded). Closed loop is what wrk does; it measures the most the system sustains.
+type Load struct {
+	Concurrency int
+	Warmup      time.Duration
+	Duration    time.Duration
+}
+
+// Outcome is how one operation ended when it did not fail.
+type Outcome int
+
+const (
+	// Succeeded: the operation did what was asked (200, 201, a committed booking).
+	Succeeded Outcome = iota
+	// Refused: an answer the scenario expects as a correct refusal, such as the 409 of a
+	// booking race the request lost. It counts towards the rate, not as an error.
+	Refused
+)
+
+// Op is one operation of a run, called by worker w (0 ≤ w < Concurrency).
+type Op func(ctx context.Context, w int) (Outcome, error)
+
+// Drive runs op under l and returns what it measured. Operations that start during the
+// recorded window count; an operation that ends in an error counts as an error and its
+// latency is left out of the percentiles.
+func Drive(ctx context.Context, l Load, op Op) Figures {
+	return drive(ctx, l, op).figures()
+}
+
+// pairRounds is how many slices DrivePair cuts a recorded window into.
+const pairRounds = 4
+
+// DrivePair measures a scenario and its baseline in alternating slices of l.Duration
+// (baseline, scenario, baseline, scenario, …), each side warmed up once, so that background
+// load on a shared machine weighs on both alike and their ratio stays meaningful.
+func DrivePair(ctx context.Context, l Load, scenario, baseline Op) (Figures, Figures) {
+	var res, base sample
+	slice := Load{Concurrency: l.Concurrency, Duration: l.Duration / pairRounds}
+	for i := range pairRounds {
+		slice.Warmup = 0
+		if i == 0 {
+			slice.Warmup = l.Warmup
+		}
+		base.add(drive(ctx, slice, baseline))
+		res.add(drive(ctx, slice, scenario))
+	}
+	return res.figures(), base.figures()
+}
+
+// sample is the raw record of one or more recorded windows.
+type sample struct {
+	latencies          []time.Duration // of operations that did not fail
+	succeeded, refused int64
+	errors             int64
+	firstErr           error
+	seconds            float64
+	peakRSS            int64
+}
+
+func (s *sample) add(o sample) {
+	s.latencies = append(s.latencies, o.latencies...)
+	s.succeeded += o.succeeded
+	s.refused += o.refused
+	s.errors += o.errors
+	if s.firstErr == nil {
+		s.firstErr = o.firstErr
+	}
+	s.seconds += o.seconds
+	s.peakRSS = max(s.peakRSS, o.peakRSS)
+}
+
+func (s sample) figures() Figures {
+	f := Figures{Succeeded: s.succeeded, Refused: s.refused, Errors: s.errors, Seconds: s.seconds, PeakRSS: s.peakRSS}
+	if s.firstErr != nil {
+		f.FirstError = s.firstErr.Error()
+	}
+	f.Ops = f.Succeeded + f.Refused
+	f.Rate = ratio(float64(f.Ops), f.Seconds)
+	f.setLatencies(s.latencies)
+	return f
+}
+
+func drive(ctx context.Context, l Load, op Op) sample {
+	workers := make([]sample, l.Concurrency)
+	start := time.Now()
+	measureFrom := start.Add(l.Warmup)
+	measureTo := measureFrom.Add(l.Duration)
+	var sampler *rssSampler
+	var samplerOnce sync.Once
+
+	var wg sync.WaitGroup
+	for w := range l.Concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := &workers[w]
+			t.latencies = make([]time.Duration, 0, 1024)
+			for ctx.Err() == nil {
+				began := time.Now()
+				if !began.Before(measureTo) {
+					return
+				}
+				if !began.Before(measureFrom) {
+					samplerOnce.Do(func() { sampler = startRSSSampler() })
+				}
+				outcome, err := op(ctx, w)
+				if began.Before(measureFrom) {
+					continue
+				}
+				switch {
+				case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
+					return // cancelled, not a failure of the system under test
+				case err != nil:
+					t.errors++
+					if t.firstErr == nil {
+						t.firstErr = err
+					}
+				case outcome == Refused:
+					t.refused++
+					t.latencies = append(t.latencies, time.Since(began))
+				default:
+					t.succeeded++
+					t.latencies = append(t.latencies, time.Since(began))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	samplerOnce.Do(func() {}) // no worker reached the window: there is no sampler to stop
+	var out sample
+	for _, t := range workers {
+		out.add(t)
+	}
+	out.seconds = l.Duration.Seconds()
+	if sampler != nil {
+		out.peakRSS = sampler.stop()
+	}
+	return out
+}

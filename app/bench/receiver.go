@@ -1,0 +1,137 @@
+package bench
+
+import (
+	"context"
+	"crypto/hmac"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"frontdesk/app/webhook"
+)
+
+// receiver is the webhook endpoints' far side: one loopback HTTP server with a path per
+// endpoint (/hook/1, /hook/2, …) that verifies every signature the way a Standard Webhooks
+// library does and notes when each delivery arrived. Both webhook_fanout and its bare-POST
+// baseline deliver here, so the receiver's cost is in both.
+type receiver struct {
+	URL string
+	srv *http.Server
+
+	mu       sync.Mutex
+	keys     map[string][]byte // path → HMAC key
+	track    bool              // remember each delivery; off, only signatures are checked
+	arrivals []arrival
+	seen     map[delivery]bool
+	dups     int64
+	bad      int64
+	onFirst  func(id string) // called once per (event, endpoint), outside the lock
+}
+
+type delivery struct{ id, path string }
+
+type arrival struct {
+	id   string
+	path string
+	at   time.Time
+}
+
+func startReceiver() (*receiver, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	rc := &receiver{URL: "http://" + ln.Addr().String(), keys: map[string][]byte{}, seen: map[delivery]bool{}}
+	rc.srv = &http.Server{Handler: http.HandlerFunc(rc.serveHTTP), ReadHeaderTimeout: 10 * time.Second}
+	go rc.srv.Serve(ln) // returns when stop shuts it down
+	return rc, nil
+}
+
+func (rc *receiver) stop() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rc.srv.Shutdown(ctx)
+}
+
+// setKey registers an endpoint path with the secret its deliveries are signed with.
+func (rc *receiver) setKey(path string, key []byte) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.keys[path] = key
+}
+
+// reset forgets every arrival and says whether to track the next ones (the bare POST baseline
+// sends unique ids by construction, and remembering hundreds of thousands of them would only
+// inflate the process's RSS). onFirst, if set, is called for each first receipt.
+func (rc *receiver) reset(track bool, onFirst func(id string)) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.track, rc.arrivals, rc.seen, rc.dups, rc.bad, rc.onFirst = track, nil, map[delivery]bool{}, 0, 0, onFirst
+}
+
+// results returns the first receipts so far, the repeats and the deliveries refused for a bad
+// signature.
+func (rc *receiver) results() (arrivals []arrival, dups, bad int64) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return append([]arrival(nil), rc.arrivals...), rc.dups, rc.bad
+}
+
+func (rc *receiver) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	at := time.Now()
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	id := r.Header.Get(webhook.HeaderID)
+	rc.mu.Lock()
+	key := rc.keys[r.URL.Path]
+	rc.mu.Unlock()
+	if err != nil || key == nil || !verify(key, id, r.Header.Get(webhook.HeaderTimestamp), r.Header.Get(webhook.HeaderSignature), body, at) {
+		rc.mu.Lock()
+		rc.bad++
+		rc.mu.Unlock()
+		http.Error(w, "bad signature", http.StatusBadRequest)
+		return
+	}
+	d := delivery{id, r.URL.Path}
+	rc.mu.Lock()
+	if !rc.track {
+		rc.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	first := !rc.seen[d]
+	if first {
+		rc.seen[d] = true
+		rc.arrivals = append(rc.arrivals, arrival{id, r.URL.Path, at})
+	} else {
+		rc.dups++
+	}
+	onFirst := rc.onFirst
+	rc.mu.Unlock()
+	if first && onFirst != nil {
+		onFirst(id)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// verify checks a Standard Webhooks signature header: any "v1," signature in the
+// space-separated list that matches, and a timestamp within five minutes of now.
+func verify(key []byte, id, ts, header string, body []byte, now time.Time) bool {
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil || id == "" {
+		return false
+	}
+	if d := now.Sub(time.Unix(sec, 0)); d > 5*time.Minute || d < -5*time.Minute {
+		return false
+	}
+	want := webhook.Sign(key, id, time.Unix(sec, 0), body)
+	for _, sig := range strings.Fields(header) {
+		if hmac.Equal([]byte(sig), []byte(want)) {
+			return true
+		}
+	}
+	return false
+}

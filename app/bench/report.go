@@ -1,0 +1,290 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Report is a whole bench run; WriteJSON writes it as one JSON object.
+type Report struct {
+	Date        string           `json:"date"`
+	Go          string           `json:"go"`
+	CPUs        int              `json:"cpus"`
+	Seconds     float64          `json:"seconds_per_run"`
+	Warmup      float64          `json:"warmup_seconds"`
+	Concurrency int              `json:"concurrency"`
+	Process     Process          `json:"process"`
+	Scenarios   []ScenarioReport `json:"scenarios"`
+	Checks      []Check          `json:"checks"`
+	Notes       []string         `json:"notes"`
+	// AllMet is true when every scenario ran and every check, theirs and the process's, was met.
+	AllMet bool `json:"all_met"`
+}
+
+// Process is the figures of the appliance as a whole.
+type Process struct {
+	BinaryBytes int64 `json:"binary_bytes"`
+	// StartToReadyMs is from starting on a fresh data directory (migrations and the demo
+	// import included) to the first 200 from /readyz; RestartToReadyMs the same on the data
+	// directory it left.
+	StartToReadyMs   float64 `json:"start_to_ready_ms"`
+	RestartToReadyMs float64 `json:"restart_to_ready_ms"`
+	// IdleRSS is resident memory after the restart, once ready and after a collection.
+	IdleRSS int64 `json:"idle_rss_bytes"`
+	// PeakRSS is the most any recorded window saw, and PeakRSSDuring names that window.
+	PeakRSS       int64  `json:"peak_rss_bytes"`
+	PeakRSSDuring string `json:"peak_rss_during"`
+}
+
+// ScenarioReport is one scenario: its figures, its baseline's, the ratio and the checks.
+type ScenarioReport struct {
+	Name string `json:"name"`
+	// Status is "ok", "unavailable" (the appliance does not serve the feature yet) or
+	// "failed" (the bench could not measure it); Reason says why when not ok.
+	Status   string   `json:"status"`
+	Reason   string   `json:"reason,omitempty"`
+	Result   *Figures `json:"result,omitempty"`
+	Baseline *Figures `json:"baseline,omitempty"`
+	// Ratio is Result.Rate over Baseline.Rate.
+	Ratio  float64 `json:"ratio"`
+	Facts  []Fact  `json:"facts,omitempty"`
+	Checks []Check `json:"checks"`
+	// targets are checked by evaluate once the figures are in.
+	targets []target
+}
+
+// Fact is a figure worth showing beside a scenario's rates.
+type Fact struct {
+	What  string  `json:"what"`
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit,omitempty"`
+}
+
+// Check is a figure against its target.
+type Check struct {
+	What   string  `json:"what"`
+	Value  float64 `json:"value"`
+	Unit   string  `json:"unit,omitempty"`
+	Target string  `json:"target"`
+	Met    bool    `json:"met"`
+}
+
+// target is a check waiting for its figure: value reads it from the finished scenario.
+type target struct {
+	what, unit string
+	atMost     bool
+	limit      float64
+	value      func(*ScenarioReport) float64
+}
+
+func atLeast(what string, limit float64, value func(*ScenarioReport) float64) target {
+	return target{what: what, limit: limit, value: value}
+}
+
+func atMost(what, unit string, limit float64, value func(*ScenarioReport) float64) target {
+	return target{what: what, unit: unit, atMost: true, limit: limit, value: value}
+}
+
+func ratioOf(s *ScenarioReport) float64 { return s.Ratio }
+
+func (t target) check(v float64) Check {
+	c := Check{What: t.what, Value: v, Unit: t.unit, Met: v >= t.limit, Target: "≥ " + trimFloat(t.limit)}
+	if t.atMost {
+		c.Met, c.Target = v <= t.limit, "≤ "+trimFloat(t.limit)
+	}
+	if t.unit != "" {
+		c.Target += " " + t.unit
+	}
+	return c
+}
+
+func trimFloat(v float64) string {
+	if v == float64(int64(v)) {
+		return fmt.Sprint(int64(v))
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+// evaluate computes the ratio and checks the targets; an unavailable or failed scenario meets
+// none of them.
+func (s *ScenarioReport) evaluate() {
+	if s.Status == "" {
+		s.Status = "ok"
+	}
+	if s.Result != nil && s.Baseline != nil {
+		s.Ratio = ratio(s.Result.Rate, s.Baseline.Rate)
+	}
+	s.Checks = []Check{}
+	for _, t := range s.targets {
+		c := Check{What: t.what, Target: t.check(0).Target, Unit: t.unit}
+		if s.Status == "ok" {
+			c = t.check(t.value(s))
+		}
+		s.Checks = append(s.Checks, c)
+	}
+}
+
+func newReport(cfg Config) *Report {
+	return &Report{
+		Date: cfg.Now().Format(time.DateOnly), Go: goInfo(), CPUs: runtime.NumCPU(),
+		Seconds: cfg.Duration.Seconds(), Warmup: cfg.Warmup.Seconds(), Concurrency: cfg.Concurrency,
+		Scenarios: []ScenarioReport{}, Notes: []string{
+			"the load generator runs in the same process as the appliance: client and server share the CPUs, and RSS includes the load generator",
+			"absolute rates are shared-machine figures that drift between runs; the ratio to the baseline measured in the same run is what counts",
+		},
+	}
+}
+
+const mib = 1 << 20
+
+// finish adds the process checks and sums up.
+func (r *Report) finish() {
+	for _, s := range r.Scenarios {
+		for _, f := range []*Figures{s.Result, s.Baseline} {
+			if f != nil && f.PeakRSS > r.Process.PeakRSS {
+				r.Process.PeakRSS = f.PeakRSS
+				r.Process.PeakRSSDuring = s.Name
+				if f == s.Baseline {
+					r.Process.PeakRSSDuring += " (its baseline)"
+				}
+			}
+		}
+	}
+	p := r.Process
+	r.Checks = []Check{
+		atMost("binary size", "MiB", 40, nil).check(float64(p.BinaryBytes) / mib),
+		atMost("idle RSS", "MiB", 40, nil).check(float64(p.IdleRSS) / mib),
+		atMost("peak RSS", "MiB", 200, nil).check(float64(p.PeakRSS) / mib),
+		atMost("start → ready", "ms", 300, nil).check(p.StartToReadyMs),
+	}
+	r.AllMet = true
+	for _, s := range r.Scenarios {
+		r.AllMet = r.AllMet && s.Status == "ok"
+		for _, c := range s.Checks {
+			r.AllMet = r.AllMet && c.Met
+		}
+	}
+	for _, c := range r.Checks {
+		r.AllMet = r.AllMet && c.Met
+	}
+}
+
+// WriteJSON writes the report as one indented JSON object.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// WriteText writes the report as tables.
+func (r *Report) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "frontdesk bench — %s, %d CPUs, %s; %s recorded per run after %s warm-up, %d clients\n\n",
+		r.Date, r.CPUs, r.Go, seconds(r.Seconds), seconds(r.Warmup), r.Concurrency)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "scenario\t rate/s\t p50 ms\t p99 ms\t errors\t peak RSS\t baseline/s\t p50 ms\t p99 ms\t ratio\t target\t")
+	for _, s := range r.Scenarios {
+		if s.Status != "ok" {
+			fmt.Fprintf(tw, "%s\t %s: %s\t\t\t\t\t\t\t\t\t\t\n", s.Name, s.Status, s.Reason)
+			continue
+		}
+		res, base := figureCells(s.Result), []string{"", "", ""}
+		if s.Baseline != nil {
+			base = figureCells(s.Baseline)[:3]
+		}
+		fmt.Fprintf(tw, "%s\t %s\t %s\t %s\t %s\t %s\t %s\t %s\t %s\t %.2f\t %s\t\n", s.Name,
+			res[0], res[1], res[2], res[3], res[4], base[0], base[1], base[2], s.Ratio, ratioTarget(s))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	for _, s := range r.Scenarios {
+		var parts []string
+		for _, f := range s.Facts {
+			parts = append(parts, fmt.Sprintf("%s %s%s", f.What, number(f.Value), unitSuffix(f.Unit)))
+		}
+		for _, c := range s.Checks {
+			if c.What != "ratio" {
+				parts = append(parts, fmt.Sprintf("%s %s%s (%s %s)", c.What, number(c.Value), unitSuffix(c.Unit), c.Target, mark(c.Met)))
+			}
+		}
+		if s.Status == "ok" && s.Result != nil && s.Result.FirstError != "" {
+			parts = append(parts, "first error: "+s.Result.FirstError)
+		}
+		if len(parts) > 0 {
+			fmt.Fprintf(w, "%s: %s\n", s.Name, strings.Join(parts, "; "))
+		}
+		if s.Status == "ok" && s.Baseline != nil {
+			fmt.Fprintf(w, "  baseline: %s\n", s.Baseline.What)
+		}
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "process\tvalue\ttarget\t")
+	for _, c := range r.Checks {
+		fmt.Fprintf(tw, "%s\t%s%s\t%s %s\t\n", c.What, number(c.Value), unitSuffix(c.Unit), c.Target, mark(c.Met))
+	}
+	fmt.Fprintf(tw, "restart → ready\t%s ms\t\t\n", number(r.Process.RestartToReadyMs))
+	if r.Process.PeakRSSDuring != "" {
+		fmt.Fprintf(tw, "peak RSS during\t%s\t\t\n", r.Process.PeakRSSDuring)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	return nil
+}
+
+// figureCells formats rate, p50, p99, errors and peak RSS.
+func figureCells(f *Figures) []string {
+	if f == nil {
+		return []string{"", "", "", "", ""}
+	}
+	rss := "n/a"
+	if f.PeakRSS > 0 {
+		rss = fmt.Sprintf("%.0f MiB", float64(f.PeakRSS)/mib)
+	}
+	return []string{number(f.Rate), fmt.Sprintf("%.2f", f.P50), fmt.Sprintf("%.2f", f.P99), fmt.Sprint(f.Errors), rss}
+}
+
+func ratioTarget(s ScenarioReport) string {
+	for _, c := range s.Checks {
+		if c.What == "ratio" {
+			return c.Target + " " + mark(c.Met)
+		}
+	}
+	return "—"
+}
+
+func mark(met bool) string {
+	if met {
+		return "✓"
+	}
+	return "✗"
+}
+
+func unitSuffix(u string) string {
+	if u == "" {
+		return ""
+	}
+	return " " + u
+}
+
+// number formats a figure with sensible precision: whole numbers above 100, two decimals below.
+func number(v float64) string {
+	if v >= 100 || v == float64(int64(v)) {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+func seconds(s float64) string { return (time.Duration(s * float64(time.Second))).String() }

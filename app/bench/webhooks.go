@@ -1,0 +1,334 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"frontdesk/app/webhook"
+	"frontdesk/db"
+)
+
+// fanoutEndpoints is how many webhooks every event goes to.
+const fanoutEndpoints = 3
+
+// eventData is a booking.created payload of the size and shape SPEC §6 describes.
+type eventData struct {
+	ID         int64  `json:"id"`
+	StartTime  string `json:"start_time"`
+	EndTime    string `json:"end_time"`
+	ServiceID  int64  `json:"service_id"`
+	ClientID   int64  `json:"client_id"`
+	LocationID int64  `json:"location_id"`
+	ProviderID int64  `json:"provider_id"`
+	Status     string `json:"status"`
+}
+
+func sampleEvent(n int64) eventData {
+	start := time.Date(2026, 12, 1, 10, 0, 0, 0, time.FixedZone("", -5*3600)).Add(time.Duration(n) * time.Minute)
+	return eventData{ID: n, StartTime: start.Format(time.RFC3339), EndTime: start.Add(30 * time.Minute).Format(time.RFC3339),
+		ServiceID: 3, ClientID: 42, LocationID: 1, ProviderID: 5, Status: "confirmed"}
+}
+
+// hooks is the receiver with three webhooks registered on the appliance for it.
+type hooks struct {
+	rc   *receiver
+	keys [][]byte // per endpoint, in path order /hook/1 …
+	db   *db.DB
+}
+
+// registerHooks starts the receiver and registers its endpoints as webhooks for booking.*
+// through the same manager the CLI and the admin UI use.
+func registerHooks(ctx context.Context, d *db.DB) (*hooks, error) {
+	rc, err := startReceiver()
+	if err != nil {
+		return nil, err
+	}
+	h := &hooks{rc: rc, db: d}
+	m := webhook.NewManager(d, webhook.ManagerOptions{})
+	for i := range fanoutEndpoints {
+		path := fmt.Sprintf("/hook/%d", i+1)
+		_, secret, err := m.Create(ctx, webhook.CreateInput{URL: rc.URL + path, Events: []string{"booking.*"}, Description: "frontdesk bench receiver", AllowPrivate: true})
+		if err != nil {
+			rc.stop()
+			return nil, fmt.Errorf("register webhook: %w", err)
+		}
+		key, err := webhook.ParseSecret(secret)
+		if err != nil {
+			rc.stop()
+			return nil, err
+		}
+		rc.setKey(path, key)
+		h.keys = append(h.keys, key)
+	}
+	return h, nil
+}
+
+// commit writes one event through the outbox, in a transaction of its own as a booking would,
+// and returns its id and the moment the commit returned.
+func (h *hooks) commit(ctx context.Context, n int64) (string, time.Time, error) {
+	var id string
+	err := h.db.InTx(ctx, func(q *db.Queries) error {
+		var err error
+		id, err = webhook.Enqueue(ctx, q, time.Now(), "booking.created", sampleEvent(n))
+		return err
+	})
+	return id, time.Now(), err
+}
+
+// probe commits one event and waits for all its deliveries, so a missing dispatcher shows up
+// as "unavailable" rather than as a scenario of errors.
+func (h *hooks) probe(ctx context.Context, wait time.Duration) error {
+	done := make(chan struct{})
+	var got atomic.Int64
+	h.rc.reset(true, func(string) {
+		if got.Add(1) == fanoutEndpoints {
+			close(done)
+		}
+	})
+	defer h.rc.reset(false, nil)
+	if _, _, err := h.commit(ctx, 0); err != nil {
+		return err
+	}
+	select {
+	case <-done:
+		return nil
+	case <-time.After(wait):
+		return fmt.Errorf("no webhook dispatcher delivered a committed event to its %d endpoints within %s (%d arrived)", fanoutEndpoints, wait, got.Load())
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// commits remembers when each event committed.
+type commits struct {
+	mu sync.Mutex
+	at map[string]time.Time
+}
+
+func (c *commits) add(id string, at time.Time) {
+	c.mu.Lock()
+	c.at[id] = at
+	c.mu.Unlock()
+}
+
+// drainWait bounds how long a run waits for the deliveries of its last events.
+const drainWait = 10 * time.Second
+
+// fanoutResult turns arrivals into figures: deliveries received in [from, to) per second, and
+// commit→receipt latencies of the deliveries of events committed in the window. Deliveries of
+// those events that never arrived are errors.
+func fanoutResult(c *commits, arrivals []arrival, bad int64, from, to time.Time) Figures {
+	f := Figures{Seconds: to.Sub(from).Seconds(), Errors: bad}
+	received := map[string]int{}
+	var lat []time.Duration
+	for _, a := range arrivals {
+		if !a.at.Before(from) && a.at.Before(to) {
+			f.Ops++
+		}
+		committed, ok := c.at[a.id]
+		if ok && !committed.Before(from) && committed.Before(to) {
+			received[a.id]++
+			lat = append(lat, max(0, a.at.Sub(committed)))
+		}
+	}
+	for id, at := range c.at {
+		if !at.Before(from) && at.Before(to) {
+			if missing := fanoutEndpoints - received[id]; missing > 0 {
+				f.Errors += int64(missing)
+				if f.FirstError == "" {
+					f.FirstError = fmt.Sprintf("event %s: %d of %d deliveries never arrived", id, missing, fanoutEndpoints)
+				}
+			}
+		}
+	}
+	f.Succeeded = f.Ops
+	f.Rate = ratio(float64(f.Ops), f.Seconds)
+	f.setLatencies(lat)
+	return f
+}
+
+// fanoutMax commits events as fast as the dispatcher delivers them, keeping at most window
+// events in flight so the queue stays short, and measures deliveries per second.
+func (h *hooks) fanoutMax(ctx context.Context, l Load, window int) (Figures, error) {
+	c := &commits{at: map[string]time.Time{}}
+	slots := make(chan struct{}, window)
+	var mu sync.Mutex
+	received := map[string]int{}
+	h.rc.reset(true, func(id string) {
+		mu.Lock()
+		received[id]++
+		full := received[id] == fanoutEndpoints
+		mu.Unlock()
+		if full {
+			select {
+			case <-slots:
+			default: // an event of an earlier run, which took no slot
+			}
+		}
+	})
+	defer h.rc.reset(false, nil)
+
+	start := time.Now()
+	from, to := start.Add(l.Warmup), start.Add(l.Warmup+l.Duration)
+	var sampler *rssSampler
+	var n atomic.Int64
+	var produceErr error
+	var errOnce sync.Once
+	var wg sync.WaitGroup
+	for range 2 { // two producers keep the writer busy while one waits for its commit
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(to) && ctx.Err() == nil {
+				select {
+				case slots <- struct{}{}:
+				case <-time.After(drainWait):
+					errOnce.Do(func() { produceErr = fmt.Errorf("deliveries stalled: %d events in flight for %s", window, drainWait) })
+					return
+				case <-ctx.Done():
+					return
+				}
+				id, at, err := h.commit(ctx, n.Add(1))
+				if err != nil {
+					errOnce.Do(func() { produceErr = err })
+					return
+				}
+				c.add(id, at)
+			}
+		}()
+	}
+	time.Sleep(time.Until(from))
+	sampler = startRSSSampler()
+	wg.Wait()
+	peak := sampler.stop()
+	if produceErr != nil {
+		return Figures{}, produceErr
+	}
+	h.awaitDeliveries(ctx, c)
+	arrivals, _, bad := h.rc.results()
+	f := fanoutResult(c, arrivals, bad, from, to)
+	f.What = "events committed → signed deliveries received"
+	f.PeakRSS = peak
+	return f, nil
+}
+
+// fanoutPaced commits events at a steady rate (deliveries per second across all endpoints) and
+// measures each delivery's first-attempt latency from commit to receipt.
+func (h *hooks) fanoutPaced(ctx context.Context, l Load, deliveriesPerSecond float64) (Figures, error) {
+	c := &commits{at: map[string]time.Time{}}
+	h.rc.reset(true, nil)
+	interval := time.Duration(float64(time.Second) * fanoutEndpoints / deliveriesPerSecond)
+	start := time.Now()
+	from, to := start.Add(l.Warmup), start.Add(l.Warmup+l.Duration)
+	var sampler *rssSampler
+	for i := int64(0); ; i++ {
+		due := start.Add(time.Duration(i) * interval)
+		if !due.Before(to) || ctx.Err() != nil {
+			break
+		}
+		if sampler == nil && !due.Before(from) {
+			sampler = startRSSSampler()
+		}
+		time.Sleep(time.Until(due))
+		id, at, err := h.commit(ctx, i)
+		if err != nil {
+			return Figures{}, err
+		}
+		c.add(id, at)
+	}
+	var peak int64
+	if sampler != nil {
+		peak = sampler.stop()
+	}
+	h.awaitDeliveries(ctx, c)
+	arrivals, _, bad := h.rc.results()
+	f := fanoutResult(c, arrivals, bad, from, to)
+	f.What = fmt.Sprintf("first attempts, paced at %.0f deliveries/s", deliveriesPerSecond)
+	f.PeakRSS = peak
+	return f, nil
+}
+
+// awaitDeliveries waits until every committed event has reached every endpoint, or drainWait.
+func (h *hooks) awaitDeliveries(ctx context.Context, c *commits) {
+	want := len(c.at) * fanoutEndpoints
+	deadline := time.Now().Add(drainWait)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		arrivals, _, _ := h.rc.results()
+		got := 0
+		for _, a := range arrivals {
+			if _, ok := c.at[a.id]; ok {
+				got++
+			}
+		}
+		if got >= want {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// barePost is webhook_fanout's ceiling: workers POSTing the same kind of signed bodies to the
+// same receiver with keep-alive connections, with nothing between them and the wire.
+func (h *hooks) barePost(ctx context.Context, l Load) (Figures, error) {
+	h.rc.reset(false, nil)
+	hc := newClient(h.rc.URL, "", l.Concurrency).http
+	defer hc.CloseIdleConnections()
+	// Bodies are rendered before the run, as the outbox renders each event's body once at
+	// commit; signing happens per attempt in both.
+	bodies := make([][]byte, 1024)
+	for i := range bodies {
+		var err error
+		if bodies[i], err = envelope(sampleEvent(int64(i))); err != nil {
+			return Figures{}, err
+		}
+	}
+	var n atomic.Int64
+	f := Drive(ctx, l, func(ctx context.Context, _ int) (Outcome, error) {
+		k := n.Add(1)
+		id, err := webhook.NewEventID()
+		if err != nil {
+			return 0, err
+		}
+		body := bodies[k%int64(len(bodies))]
+		endpoint := int(k % fanoutEndpoints)
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, fmt.Sprintf("%s/hook/%d", h.rc.URL, endpoint+1), bytes.NewReader(body))
+		if err != nil {
+			return 0, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		webhook.SetHeaders(req.Header, [][]byte{h.keys[endpoint]}, id, time.Now(), body)
+		resp, err := hc.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode/100 != 2 {
+			return 0, fmt.Errorf("receiver answered %d", resp.StatusCode)
+		}
+		return Succeeded, nil
+	})
+	f.What = "bare loop POSTing signed bodies to the same receiver"
+	if _, _, bad := h.rc.results(); bad > 0 {
+		return f, errors.New("the receiver refused the baseline's own signatures")
+	}
+	return f, nil
+}
+
+// envelope renders an event body the way the outbox does (webhook.Enqueue): the SPEC §6
+// envelope, HTML characters unescaped, no trailing newline.
+func envelope(data any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(webhook.Envelope{Type: "booking.created", Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), Data: data})
+	return bytes.TrimRight(buf.Bytes(), "\n"), err
+}

@@ -1,0 +1,120 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"slices"
+	"strings"
+	"time"
+
+	"frontdesk/app/bench"
+)
+
+// benchDurations are the recorded time per run and its warm-up, by default and with --short
+// (which keeps the whole bench under a minute on a 2-core machine).
+var benchDurations = map[bool][2]time.Duration{
+	false: {10 * time.Second, 2 * time.Second},
+	true:  {2 * time.Second, 500 * time.Millisecond},
+}
+
+func runBench(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet("bench", "[--short] [--duration D] [--concurrency N] [--json] [--bookings N]", env)
+	short := fs.Bool("short", false, "2 s per scenario and baseline instead of 10 s; finishes in under a minute")
+	duration := fs.Duration("duration", 0, "recorded time of each scenario and baseline (default 10s, 2s with --short)")
+	concurrency := fs.Int("concurrency", 16, "closed-loop clients of the HTTP scenarios and their baselines")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
+	bookings := fs.Int("bookings", 100_000, "bookings seeded for list_bookings_100k; 0 skips that scenario")
+	only := fs.String("only", "", "comma-separated scenarios to run (default all: "+strings.Join(bench.Scenarios(), ",")+")")
+	cpuProfile := fs.String("cpuprofile", "", "for diagnosis: write a CPU profile of each scenario's run (its interleaved baseline included) to PREFIX.<scenario>.pprof")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	d := benchDurations[*short]
+	if *duration != 0 {
+		d[0] = *duration
+		d[1] = min(d[1], *duration/4)
+	}
+	switch {
+	case d[0] <= 0:
+		return usagef("--duration must be positive")
+	case *concurrency < 1 || *concurrency > 1024:
+		return usagef("--concurrency must be between 1 and 1024")
+	case *bookings < 0:
+		return usagef("--bookings must be ≥ 0")
+	}
+	cfg := bench.Config{
+		Duration: d[0], Warmup: d[1], Concurrency: *concurrency, Bookings: *bookings,
+		CPUProfile: *cpuProfile, Progress: env.Stderr, Now: env.Now,
+	}
+	if *only != "" {
+		cfg.Only = strings.Split(*only, ",")
+		for _, name := range cfg.Only {
+			if !slices.Contains(bench.Scenarios(), name) {
+				return usagef("--only: unknown scenario %q (known: %s)", name, strings.Join(bench.Scenarios(), ", "))
+			}
+		}
+	}
+	rep, err := bench.Run(ctx, cfg, benchStarter(env))
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return rep.WriteJSON(env.Stdout)
+	}
+	return rep.WriteText(env.Stdout)
+}
+
+// benchStarter starts the real appliance in this process for `bench`: the same flags parsing,
+// database opening, demo import, server and workers as serve, on a loopback port the kernel
+// picks, with rate limits off and private webhook targets allowed. The FRONTDESK_* environment
+// is ignored so that every bench measures the same configuration.
+func benchStarter(env Env) bench.Starter {
+	return func(ctx context.Context, dataDir string, logTo io.Writer) (*bench.Appliance, error) {
+		serveEnv := Env{Getenv: func(string) string { return "" }, Stdout: io.Discard, Stderr: io.Discard, Now: env.Now}
+		cfg, err := parseServeConfig(serveEnv, []string{
+			"--addr", "127.0.0.1:0", "--data", dataDir, "--demo",
+			"--rate-limit-per-minute", "0", "--rate-limit-per-day", "0", "--webhook-allow-private",
+		})
+		if err != nil {
+			return nil, err
+		}
+		log := newLogger(logTo)
+		d, err := openData(ctx, cfg.Data)
+		if err != nil {
+			return nil, err
+		}
+		_, demoErr := loadDemoIfEmpty(ctx, d, env.Now())
+		if demoErr != nil {
+			demoErr = fmt.Errorf("demo data: %w", demoErr)
+		}
+		srv, err := newServer(ctx, cfg, d, log, env.Now)
+		if err != nil {
+			d.Close()
+			return nil, err
+		}
+		ln, err := net.Listen("tcp", cfg.Addr)
+		if err != nil {
+			d.Close()
+			return nil, err
+		}
+		runCtx, stop := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- srv.serve(runCtx, ln, nil) }()
+		return &bench.Appliance{
+			URL: "http://" + ln.Addr().String(), DB: d, WebhookWorkers: cfg.WebhookWorkers, DemoErr: demoErr,
+			Stop: func() error {
+				stop()
+				err := <-done
+				if cerr := d.Close(); err == nil {
+					err = cerr
+				}
+				return err
+			},
+		}, nil
+	}
+}

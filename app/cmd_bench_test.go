@@ -1,0 +1,136 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"frontdesk/app/bench"
+)
+
+// runBenchCommand runs `frontdesk bench` in-process on the real clock (webhook signatures carry
+// real timestamps, which the receiver checks against its own clock).
+func runBenchCommand(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = Run(context.Background(), Env{
+		Args: append([]string{"bench"}, args...), Stdout: &out, Stderr: io.MultiWriter(&errOut, testLog{t}),
+		Getenv: func(string) string { return "" }, Now: time.Now,
+	})
+	return code, out.String(), errOut.String()
+}
+
+// TestBenchProducesEveryFigure runs the whole bench on tiny durations and checks that every
+// scenario was measured against its baseline and that no booking race double-booked — not the
+// speed, which a test on a shared machine cannot judge.
+func TestBenchProducesEveryFigure(t *testing.T) {
+	code, stdout, stderr := runBenchCommand(t, "--duration", "200ms", "--concurrency", "8", "--bookings", "5000", "--json")
+	if code != 0 {
+		t.Fatalf("bench exited %d; stderr:\n%s", code, stderr)
+	}
+	var rep bench.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("--json output does not parse: %v\n%s", err, stdout)
+	}
+	var names []string
+	for _, s := range rep.Scenarios {
+		names = append(names, s.Name)
+		if s.Status != "ok" {
+			t.Errorf("%s: got status %s (%s), want ok", s.Name, s.Status, s.Reason)
+			continue
+		}
+		if s.Result == nil || s.Baseline == nil || s.Result.Rate <= 0 || s.Baseline.Rate <= 0 || s.Ratio <= 0 {
+			t.Errorf("%s: got result %+v, baseline %+v, ratio %v; want both rates and their ratio", s.Name, s.Result, s.Baseline, s.Ratio)
+			continue
+		}
+		if s.Result.P50 <= 0 || s.Result.P99 < s.Result.P50 {
+			t.Errorf("%s: got p50 %v ms, p99 %v ms; want 0 < p50 ≤ p99", s.Name, s.Result.P50, s.Result.P99)
+		}
+		if s.Result.Errors != 0 {
+			t.Errorf("%s: got %d errors (first: %s), want none", s.Name, s.Result.Errors, s.Result.FirstError)
+		}
+		if len(s.Checks) == 0 {
+			t.Errorf("%s: got no checks, want its targets", s.Name)
+		}
+	}
+	if !slices.Equal(names, bench.Scenarios()) {
+		t.Fatalf("got scenarios %v, want %v", names, bench.Scenarios())
+	}
+
+	race := rep.Scenarios[slices.Index(names, "conflicting_booking")]
+	if c := checkNamed(t, race, "double bookings"); c.Value != 0 || !c.Met {
+		t.Errorf("conflicting_booking: got %v double bookings, want 0", c.Value)
+	}
+	if race.Result.Succeeded == 0 || race.Result.Refused == 0 {
+		t.Errorf("conflicting_booking: got %d wins and %d 409s, want both", race.Result.Succeeded, race.Result.Refused)
+	}
+	if race.Result.Succeeded*2 > race.Result.Refused {
+		t.Errorf("conflicting_booking: got %d wins for %d 409s, want about one win per 8 racers", race.Result.Succeeded, race.Result.Refused)
+	}
+	fanout := rep.Scenarios[slices.Index(names, "webhook_fanout")]
+	for _, what := range []string{"first-attempt p50", "first-attempt p99"} {
+		if c := checkNamed(t, fanout, what); c.Value <= 0 {
+			t.Errorf("webhook_fanout: got %s %v ms, want a measured latency", what, c.Value)
+		}
+	}
+	p := rep.Process
+	if p.BinaryBytes <= 0 || p.IdleRSS <= 0 || p.PeakRSS < p.IdleRSS || p.StartToReadyMs <= 0 || p.RestartToReadyMs <= 0 {
+		t.Errorf("got process figures %+v, want binary size, idle ≤ peak RSS and both start times", p)
+	}
+	if len(rep.Checks) != 4 {
+		t.Errorf("got %d process checks, want binary size, idle RSS, peak RSS and start → ready", len(rep.Checks))
+	}
+
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range bench.Scenarios() {
+		if !strings.Contains(text.String(), name) {
+			t.Errorf("the table lacks %s:\n%s", name, text.String())
+		}
+	}
+}
+
+// testLog shows the bench's progress lines in the test log (as they happen, with -v).
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Log(strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
+}
+
+func checkNamed(t *testing.T, s bench.ScenarioReport, what string) bench.Check {
+	t.Helper()
+	for _, c := range s.Checks {
+		if c.What == what {
+			return c
+		}
+	}
+	t.Fatalf("%s: no %q check in %+v", s.Name, what, s.Checks)
+	return bench.Check{}
+}
+
+func TestBenchRefusesBadFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"unknown scenario", []string{"--only", "read_everything"}},
+		{"no clients", []string{"--concurrency", "0"}},
+		{"negative duration", []string{"--duration", "-1s"}},
+		{"negative bookings", []string{"--bookings", "-5"}},
+		{"stray argument", []string{"now"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if code, _, stderr := runBenchCommand(t, tc.args...); code != exitUsage {
+				t.Fatalf("got exit %d, want %d (usage); stderr %s", code, exitUsage, stderr)
+			}
+		})
+	}
+}

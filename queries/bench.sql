@@ -1,0 +1,32 @@
+-- name: BenchBookingBlocks :many
+-- Every non-cancelled booking's busy time, in the order the bench's overlap sweep needs: after
+-- a booking race, `frontdesk bench` proves that no provider was double-booked, independently of
+-- the overlap trigger.
+SELECT provider_id, block_start_at, block_end_at
+FROM bookings
+WHERE status_id <> 5
+ORDER BY provider_id, block_start_at;
+
+-- name: BenchCopyBookings :execrows
+-- Copies up to max_rows of a location's bookings, shifted later by shift_ms, in one statement:
+-- list_bookings_100k doubles a location's bookings this way until it holds 100 000. A shift of
+-- at least their whole span keeps every provider free of overlaps; the trigger still checks
+-- every row.
+INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id, start_at, end_at,
+    block_start_at, block_end_at, price_cents, list_price_cents, source, created_at, updated_at)
+SELECT src.location_id, src.service_id, src.provider_id, src.client_id, src.status_id,
+    src.start_at + sqlc.arg(shift_ms), src.end_at + sqlc.arg(shift_ms),
+    src.block_start_at + sqlc.arg(shift_ms), src.block_end_at + sqlc.arg(shift_ms),
+    src.price_cents, src.list_price_cents, src.source, src.created_at, src.updated_at
+FROM bookings AS src
+WHERE src.location_id = sqlc.arg(location_id)
+ORDER BY src.id
+LIMIT sqlc.arg(max_rows);
+
+-- name: BenchLocationSpan :one
+-- The first block start and the last block end of a location's bookings, and how many it has.
+SELECT CAST(count(*) AS INTEGER) AS bookings,
+    CAST(coalesce(min(block_start_at), 0) AS INTEGER) AS first_start_at,
+    CAST(coalesce(max(block_end_at), 0) AS INTEGER) AS last_end_at
+FROM bookings
+WHERE location_id = sqlc.arg(location_id);
