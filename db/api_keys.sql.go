@@ -10,6 +10,28 @@ import (
 	"database/sql"
 )
 
+const authenticateAPIKey = `-- name: AuthenticateAPIKey :one
+SELECT id, scopes, (SELECT n FROM catalog_version WHERE id = 1) AS catalog_version
+FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL
+`
+
+type AuthenticateAPIKeyRow struct {
+	ID             int64
+	Scopes         string
+	CatalogVersion int64
+}
+
+// Every /v3 request runs this (app/api authenticate): only the columns it needs, and a revoked
+// key simply has no row, so revocation takes effect on the very next request. It also reads
+// the catalog version (db/catalog.go), which handlers need to use the catalog cache: one
+// statement instead of two, because each costs some 8 us of CPU however small.
+func (q *Queries) AuthenticateAPIKey(ctx context.Context, keyHash string) (AuthenticateAPIKeyRow, error) {
+	row := q.db.QueryRowContext(ctx, authenticateAPIKey, keyHash)
+	var i AuthenticateAPIKeyRow
+	err := row.Scan(&i.ID, &i.Scopes, &i.CatalogVersion)
+	return i, err
+}
+
 const createAPIKey = `-- name: CreateAPIKey :one
 INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at
 `

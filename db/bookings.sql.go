@@ -27,22 +27,81 @@ func (q *Queries) BookingClient(ctx context.Context, id int64) (BookingClientRow
 	return i, err
 }
 
+const bookingCompanyID = `-- name: BookingCompanyID :one
+SELECT CAST(coalesce((SELECT c.id FROM company c ORDER BY c.id LIMIT 1), 0) AS INTEGER) AS company_id
+`
+
+// The company's id, 0 before the business is set up (as BookingViews reads it).
+func (q *Queries) BookingCompanyID(ctx context.Context) (int64, error) {
+	row := q.db.QueryRowContext(ctx, bookingCompanyID)
+	var company_id int64
+	err := row.Scan(&company_id)
+	return company_id, err
+}
+
 const bookingCount = `-- name: BookingCount :one
-SELECT CAST(coalesce((SELECT n FROM booking_counts WHERE kind = ?1 AND ref_id = ?2), 0) AS INTEGER) AS n
+SELECT CAST(coalesce(sum(n), 0) AS INTEGER) AS n FROM booking_counts
+WHERE kind = ?1 AND ref_id = ?2
+  AND (CAST(?3 AS INTEGER) = 0 OR status_id = ?3)
 `
 
 type BookingCountParams struct {
-	Kind  string
-	RefID int64
+	Kind     string
+	RefID    int64
+	StatusID int64
 }
 
 // The trigger-maintained count of bookings of one location, client, service or provider
-// (db/migrations/00051_booking_counts.sql); no row means none.
+// (db/migrations/00113_booking_counts_by_status.sql), of one status or (status_id 0) of all;
+// no row means none.
 func (q *Queries) BookingCount(ctx context.Context, arg BookingCountParams) (int64, error) {
-	row := q.db.QueryRowContext(ctx, bookingCount, arg.Kind, arg.RefID)
+	row := q.db.QueryRowContext(ctx, bookingCount, arg.Kind, arg.RefID, arg.StatusID)
 	var n int64
 	err := row.Scan(&n)
 	return n, err
+}
+
+const bookingLocationNames = `-- name: BookingLocationNames :many
+SELECT id, name, timezone FROM locations WHERE id IN (/*SLICE:ids*/?)
+`
+
+type BookingLocationNamesRow struct {
+	ID       int64
+	Name     string
+	Timezone string
+}
+
+func (q *Queries) BookingLocationNames(ctx context.Context, ids []int64) ([]BookingLocationNamesRow, error) {
+	query := bookingLocationNames
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []BookingLocationNamesRow{}
+	for rows.Next() {
+		var i BookingLocationNamesRow
+		if err := rows.Scan(&i.ID, &i.Name, &i.Timezone); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const bookingLocationZones = `-- name: BookingLocationZones :many
@@ -125,6 +184,80 @@ func (q *Queries) BookingOverlap(ctx context.Context, arg BookingOverlapParams) 
 	return items, nil
 }
 
+const bookingPageRows = `-- name: BookingPageRows :many
+SELECT b.id, b.location_id, b.service_id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at, b.block_start_at, b.block_end_at, b.price_cents, b.list_price_cents, b.discount_bp, b.notes, b.scheduled, b.time_resource_id, b.change_count, b.source, b.payment_request_id, b.sale_id, b.created_at, b.updated_at, sa.status AS sale_status, sa.cart_id AS sale_cart_id
+FROM bookings b
+LEFT JOIN sales sa ON sa.id = b.sale_id
+WHERE b.id IN (/*SLICE:ids*/?)
+`
+
+type BookingPageRowsRow struct {
+	Booking    Booking
+	SaleStatus sql.NullString
+	SaleCartID sql.NullInt64
+}
+
+// A page of bookings for GET /v3/bookings, without the names BookingViews joins in: those come
+// from the catalog cache (app/booking/names.go), because reading seven text columns per row
+// cost more than the rest of the row.
+func (q *Queries) BookingPageRows(ctx context.Context, ids []int64) ([]BookingPageRowsRow, error) {
+	query := bookingPageRows
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []BookingPageRowsRow{}
+	for rows.Next() {
+		var i BookingPageRowsRow
+		if err := rows.Scan(
+			&i.Booking.ID,
+			&i.Booking.LocationID,
+			&i.Booking.ServiceID,
+			&i.Booking.ProviderID,
+			&i.Booking.ClientID,
+			&i.Booking.StatusID,
+			&i.Booking.StartAt,
+			&i.Booking.EndAt,
+			&i.Booking.BlockStartAt,
+			&i.Booking.BlockEndAt,
+			&i.Booking.PriceCents,
+			&i.Booking.ListPriceCents,
+			&i.Booking.DiscountBp,
+			&i.Booking.Notes,
+			&i.Booking.Scheduled,
+			&i.Booking.TimeResourceID,
+			&i.Booking.ChangeCount,
+			&i.Booking.Source,
+			&i.Booking.PaymentRequestID,
+			&i.Booking.SaleID,
+			&i.Booking.CreatedAt,
+			&i.Booking.UpdatedAt,
+			&i.SaleStatus,
+			&i.SaleCartID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const bookingProvider = `-- name: BookingProvider :one
 
 SELECT id, public_name, active, online_booking FROM providers WHERE id = ?
@@ -151,6 +284,91 @@ func (q *Queries) BookingProvider(ctx context.Context, id int64) (BookingProvide
 	return i, err
 }
 
+const bookingProviderNames = `-- name: BookingProviderNames :many
+SELECT id, public_name FROM providers WHERE id IN (/*SLICE:ids*/?)
+`
+
+type BookingProviderNamesRow struct {
+	ID         int64
+	PublicName string
+}
+
+func (q *Queries) BookingProviderNames(ctx context.Context, ids []int64) ([]BookingProviderNamesRow, error) {
+	query := bookingProviderNames
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []BookingProviderNamesRow{}
+	for rows.Next() {
+		var i BookingProviderNamesRow
+		if err := rows.Scan(&i.ID, &i.PublicName); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const bookingServiceNames = `-- name: BookingServiceNames :many
+SELECT id, name FROM services WHERE id IN (/*SLICE:ids*/?)
+`
+
+type BookingServiceNamesRow struct {
+	ID   int64
+	Name string
+}
+
+// The names a page of bookings shows, for the catalog cache.
+func (q *Queries) BookingServiceNames(ctx context.Context, ids []int64) ([]BookingServiceNamesRow, error) {
+	query := bookingServiceNames
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []BookingServiceNamesRow{}
+	for rows.Next() {
+		var i BookingServiceNamesRow
+		if err := rows.Scan(&i.ID, &i.Name); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const bookingStatusByID = `-- name: BookingStatusByID :one
 SELECT id, name, internal_name, description FROM booking_statuses WHERE id = ?
 `
@@ -167,11 +385,44 @@ func (q *Queries) BookingStatusByID(ctx context.Context, id int64) (BookingStatu
 	return i, err
 }
 
+const bookingStatuses = `-- name: BookingStatuses :many
+SELECT id, name, internal_name, description FROM booking_statuses ORDER BY id
+`
+
+func (q *Queries) BookingStatuses(ctx context.Context) ([]BookingStatus, error) {
+	rows, err := q.db.QueryContext(ctx, bookingStatuses)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []BookingStatus{}
+	for rows.Next() {
+		var i BookingStatus
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.InternalName,
+			&i.Description,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const bookingViews = `-- name: BookingViews :many
 SELECT b.id, b.location_id, b.service_id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at, b.block_start_at, b.block_end_at, b.price_cents, b.list_price_cents, b.discount_bp, b.notes, b.scheduled, b.time_resource_id, b.change_count, b.source, b.payment_request_id, b.sale_id, b.created_at, b.updated_at, st.name AS status_name, st.internal_name AS status_internal_name,
     st.description AS status_description, s.name AS service_name, p.public_name AS provider_name,
     l.name AS location_name, l.timezone AS location_timezone,
-    sa.status AS sale_status, sa.cart_id AS sale_cart_id
+    sa.status AS sale_status, sa.cart_id AS sale_cart_id,
+    CAST(coalesce((SELECT c.id FROM company c ORDER BY c.id LIMIT 1), 0) AS INTEGER) AS company_id
 FROM bookings b
 JOIN booking_statuses st ON st.id = b.status_id
 JOIN services s ON s.id = b.service_id
@@ -192,9 +443,11 @@ type BookingViewsRow struct {
 	LocationTimezone   string
 	SaleStatus         sql.NullString
 	SaleCartID         sql.NullInt64
+	CompanyID          int64
 }
 
-// Bookings with everything their resource shows, for a page of ids (or one).
+// Bookings with everything their resource shows, for a page of ids (or one); company_id is 0
+// before the business is set up.
 func (q *Queries) BookingViews(ctx context.Context, ids []int64) ([]BookingViewsRow, error) {
 	query := bookingViews
 	var queryParams []interface{}
@@ -246,6 +499,7 @@ func (q *Queries) BookingViews(ctx context.Context, ids []int64) ([]BookingViews
 			&i.LocationTimezone,
 			&i.SaleStatus,
 			&i.SaleCartID,
+			&i.CompanyID,
 		); err != nil {
 			return nil, err
 		}
@@ -338,7 +592,7 @@ INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id
     block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, time_resource_id,
     source, created_at, updated_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-RETURNING id
+RETURNING id, location_id, service_id, provider_id, client_id, status_id, start_at, end_at, block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, scheduled, time_resource_id, change_count, source, payment_request_id, sale_id, created_at, updated_at
 `
 
 type InsertBookingParams struct {
@@ -361,7 +615,8 @@ type InsertBookingParams struct {
 	UpdatedAt      int64
 }
 
-func (q *Queries) InsertBooking(ctx context.Context, arg InsertBookingParams) (int64, error) {
+// The new row as stored (defaults included), so a create answers without reading it again.
+func (q *Queries) InsertBooking(ctx context.Context, arg InsertBookingParams) (Booking, error) {
 	row := q.db.QueryRowContext(ctx, insertBooking,
 		arg.LocationID,
 		arg.ServiceID,
@@ -381,9 +636,32 @@ func (q *Queries) InsertBooking(ctx context.Context, arg InsertBookingParams) (i
 		arg.CreatedAt,
 		arg.UpdatedAt,
 	)
-	var id int64
-	err := row.Scan(&id)
-	return id, err
+	var i Booking
+	err := row.Scan(
+		&i.ID,
+		&i.LocationID,
+		&i.ServiceID,
+		&i.ProviderID,
+		&i.ClientID,
+		&i.StatusID,
+		&i.StartAt,
+		&i.EndAt,
+		&i.BlockStartAt,
+		&i.BlockEndAt,
+		&i.PriceCents,
+		&i.ListPriceCents,
+		&i.DiscountBp,
+		&i.Notes,
+		&i.Scheduled,
+		&i.TimeResourceID,
+		&i.ChangeCount,
+		&i.Source,
+		&i.PaymentRequestID,
+		&i.SaleID,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
 }
 
 const updateBookingRow = `-- name: UpdateBookingRow :exec

@@ -58,9 +58,10 @@ type Booking struct {
 }
 
 type BookingCount struct {
-	Kind  string
-	RefID int64
-	N     int64
+	Kind     string
+	RefID    int64
+	StatusID int64
+	N        int64
 }
 
 type BookingStatus struct {
@@ -94,6 +95,11 @@ type CartItem struct {
 	UnitDiscountType  sql.NullString
 	InstancesJSON     string
 	Position          int64
+}
+
+type CatalogVersion struct {
+	ID int64
+	N  int64
 }
 
 type Category struct {

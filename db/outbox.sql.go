@@ -8,38 +8,73 @@ package db
 import (
 	"context"
 	"database/sql"
-	"strings"
 )
 
-const claimDeliveries = `-- name: ClaimDeliveries :many
+const claimDelivery = `-- name: ClaimDelivery :execrows
 UPDATE deliveries SET next_attempt_at = NULL
-WHERE id IN (/*SLICE:ids*/?) AND state = 'pending' AND next_attempt_at IS NOT NULL
-RETURNING id
+WHERE id = ? AND state = 'pending' AND next_attempt_at IS NOT NULL
 `
 
-func (q *Queries) ClaimDeliveries(ctx context.Context, ids []int64) ([]int64, error) {
-	query := claimDeliveries
-	var queryParams []interface{}
-	if len(ids) > 0 {
-		for _, v := range ids {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+func (q *Queries) ClaimDelivery(ctx context.Context, id int64) (int64, error) {
+	result, err := q.db.ExecContext(ctx, claimDelivery, id)
+	if err != nil {
+		return 0, err
 	}
-	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	return result.RowsAffected()
+}
+
+const claimDueFirstAttempts = `-- name: ClaimDueFirstAttempts :many
+UPDATE deliveries SET next_attempt_at = NULL
+WHERE id IN (
+    SELECT d.id FROM deliveries d
+    WHERE d.webhook_id = ?1 AND d.state = 'pending'
+      AND (d.attempts > d.series_base) = 0 AND d.next_attempt_at <= ?2
+    ORDER BY d.next_attempt_at, d.id LIMIT CAST(?3 AS INTEGER))
+RETURNING id, event_id, attempts, restarted_at, created_at,
+    (SELECT e.body FROM events e WHERE e.id = deliveries.event_id) AS body
+`
+
+type ClaimDueFirstAttemptsParams struct {
+	WebhookID int64
+	Now       sql.NullInt64
+	Lim       int64
+}
+
+type ClaimDueFirstAttemptsRow struct {
+	ID          int64
+	EventID     string
+	Attempts    int64
+	RestartedAt sql.NullInt64
+	CreatedAt   int64
+	Body        []byte
+}
+
+// Claims (next_attempt_at = NULL) up to lim due first attempts of one endpoint and returns them
+// with their bodies. A first attempt is due since its series began (Enqueue, resend, recover and
+// replay set next_attempt_at to that instant), so the series start, coalesce(restarted_at,
+// created_at), is also when it became due. The limit is a CAST, not a bare parameter: SQLite
+// plans a prepared statement again every time a bare LIMIT parameter is bound, which costs more
+// than the claim itself.
+func (q *Queries) ClaimDueFirstAttempts(ctx context.Context, arg ClaimDueFirstAttemptsParams) ([]ClaimDueFirstAttemptsRow, error) {
+	rows, err := q.db.QueryContext(ctx, claimDueFirstAttempts, arg.WebhookID, arg.Now, arg.Lim)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []int64{}
+	items := []ClaimDueFirstAttemptsRow{}
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var i ClaimDueFirstAttemptsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.EventID,
+			&i.Attempts,
+			&i.RestartedAt,
+			&i.CreatedAt,
+			&i.Body,
+		); err != nil {
 			return nil, err
 		}
-		items = append(items, id)
+		items = append(items, i)
 	}
 	if err := rows.Close(); err != nil {
 		return nil, err
@@ -199,7 +234,8 @@ type ListDispatchTargetsRow struct {
 }
 
 // The dispatcher (app/webhook/dispatch.go, claim.go, record.go). See
-// db/migrations/00030_webhook_engine.sql for what a NULL next_attempt_at on a pending row means.
+// db/migrations/00030_webhook_engine.sql for what a NULL next_attempt_at on a pending row means,
+// and 00100_webhook_claim_indexes.sql for the index the dispatcher reads the outbox through.
 func (q *Queries) ListDispatchTargets(ctx context.Context, expiresAt sql.NullInt64) ([]ListDispatchTargetsRow, error) {
 	rows, err := q.db.QueryContext(ctx, listDispatchTargets, expiresAt)
 	if err != nil {
@@ -223,69 +259,13 @@ func (q *Queries) ListDispatchTargets(ctx context.Context, expiresAt sql.NullInt
 	return items, nil
 }
 
-const listDueFirstAttempts = `-- name: ListDueFirstAttempts :many
-SELECT d.id, d.event_id, d.attempts, d.series_base,
-    coalesce(d.restarted_at, d.created_at) AS series_at, d.next_attempt_at, e.body
-FROM deliveries d JOIN events e ON e.id = d.event_id
-WHERE d.webhook_id = ?1 AND d.state = 'pending'
-  AND d.next_attempt_at <= ?2 AND d.attempts = d.series_base
-ORDER BY d.next_attempt_at, d.id LIMIT ?3
-`
-
-type ListDueFirstAttemptsParams struct {
-	WebhookID int64
-	Now       sql.NullInt64
-	Lim       int64
-}
-
-type ListDueFirstAttemptsRow struct {
-	ID            int64
-	EventID       string
-	Attempts      int64
-	SeriesBase    int64
-	SeriesAt      int64
-	NextAttemptAt sql.NullInt64
-	Body          []byte
-}
-
-func (q *Queries) ListDueFirstAttempts(ctx context.Context, arg ListDueFirstAttemptsParams) ([]ListDueFirstAttemptsRow, error) {
-	rows, err := q.db.QueryContext(ctx, listDueFirstAttempts, arg.WebhookID, arg.Now, arg.Lim)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ListDueFirstAttemptsRow{}
-	for rows.Next() {
-		var i ListDueFirstAttemptsRow
-		if err := rows.Scan(
-			&i.ID,
-			&i.EventID,
-			&i.Attempts,
-			&i.SeriesBase,
-			&i.SeriesAt,
-			&i.NextAttemptAt,
-			&i.Body,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const listDueRetries = `-- name: ListDueRetries :many
 SELECT d.id, d.event_id, d.attempts, d.series_base,
     coalesce(d.restarted_at, d.created_at) AS series_at, d.next_attempt_at, e.body
 FROM deliveries d JOIN events e ON e.id = d.event_id
 WHERE d.webhook_id = ?1 AND d.state = 'pending'
-  AND d.next_attempt_at <= ?2 AND d.attempts > d.series_base
-ORDER BY d.next_attempt_at, d.id LIMIT ?3
+  AND (d.attempts > d.series_base) = 1 AND d.next_attempt_at <= ?2
+ORDER BY d.next_attempt_at, d.id LIMIT CAST(?3 AS INTEGER)
 `
 
 type ListDueRetriesParams struct {
@@ -304,6 +284,8 @@ type ListDueRetriesRow struct {
 	Body          []byte
 }
 
+// Due retries of one endpoint; the dispatcher claims them with ClaimDelivery in the same
+// transaction, keeping next_attempt_at to hand them back as they were.
 func (q *Queries) ListDueRetries(ctx context.Context, arg ListDueRetriesParams) ([]ListDueRetriesRow, error) {
 	rows, err := q.db.QueryContext(ctx, listDueRetries, arg.WebhookID, arg.Now, arg.Lim)
 	if err != nil {
@@ -401,13 +383,20 @@ func (q *Queries) MissPendingDeliveries(ctx context.Context, arg MissPendingDeli
 	return result.RowsAffected()
 }
 
-const nextDueAfter = `-- name: NextDueAfter :one
+const nextRetryAfter = `-- name: NextRetryAfter :one
 SELECT CAST(coalesce(min(next_attempt_at), 0) AS INTEGER) FROM deliveries
-WHERE state = 'pending' AND next_attempt_at > ?
+WHERE webhook_id = ?1 AND state = 'pending' AND (attempts > series_base) = 1
+  AND next_attempt_at > ?2
 `
 
-func (q *Queries) NextDueAfter(ctx context.Context, nextAttemptAt sql.NullInt64) (int64, error) {
-	row := q.db.QueryRowContext(ctx, nextDueAfter, nextAttemptAt)
+type NextRetryAfterParams struct {
+	WebhookID int64
+	Now       sql.NullInt64
+}
+
+// The earliest retry of one endpoint scheduled after now (0: none), through deliveries_pending.
+func (q *Queries) NextRetryAfter(ctx context.Context, arg NextRetryAfterParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, nextRetryAfter, arg.WebhookID, arg.Now)
 	var column_1 int64
 	err := row.Scan(&column_1)
 	return column_1, err

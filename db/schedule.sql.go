@@ -11,13 +11,61 @@ import (
 	"strings"
 )
 
-const scheduleBusy = `-- name: ScheduleBusy :many
-SELECT provider_id, block_start_at, block_end_at FROM bookings
+const catalogVersion = `-- name: CatalogVersion :one
+
+SELECT n FROM catalog_version WHERE id = 1
+`
+
+// What the slot engine needs (app/booking/store.go): one location, its policy, one service and
+// the location's providers with their shifts, time off and bookings. Every per-provider query
+// takes the whole provider list at once, so a location loads in the same handful of queries
+// whatever its staff size.
+// How many writes the catalog tables have seen (db/migrations/00110_catalog_version.sql): the
+// catalog part of a schedule is cached for as long as this stays the same.
+func (q *Queries) CatalogVersion(ctx context.Context) (int64, error) {
+	row := q.db.QueryRowContext(ctx, catalogVersion)
+	var n int64
+	err := row.Scan(&n)
+	return n, err
+}
+
+const scheduleAllClosures = `-- name: ScheduleAllClosures :many
+SELECT date FROM location_closures WHERE location_id = ? ORDER BY date
+`
+
+// Every closure of a location, for the cached catalog part of its schedules; the dates the
+// schedule covers are picked from these in Go, by the same text comparison.
+func (q *Queries) ScheduleAllClosures(ctx context.Context, locationID int64) ([]string, error) {
+	rows, err := q.db.QueryContext(ctx, scheduleAllClosures, locationID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var date string
+		if err := rows.Scan(&date); err != nil {
+			return nil, err
+		}
+		items = append(items, date)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const scheduleBusyPacked = `-- name: ScheduleBusyPacked :one
+SELECT CAST(coalesce(group_concat(provider_id || ' ' || block_start_at || ' ' || block_end_at, ' '), '') AS TEXT) AS blocks
+FROM bookings
 WHERE block_start_at > ?1 AND block_start_at < ?2 AND block_end_at > ?3
   AND status_id <> 5 AND id <> ?4 AND provider_id IN (/*SLICE:provider_ids*/?)
 `
 
-type ScheduleBusyParams struct {
+type ScheduleBusyPackedParams struct {
 	Floor           int64
 	Until           int64
 	Since           int64
@@ -25,17 +73,13 @@ type ScheduleBusyParams struct {
 	ProviderIds     []int64
 }
 
-type ScheduleBusyRow struct {
-	ProviderID   int64
-	BlockStartAt int64
-	BlockEndAt   int64
-}
-
-// Non-cancelled blocks of the providers at any location that overlap [since, until). Blocks are
-// at most two days long (a CHECK on bookings), so floor = since - 2 days bounds the index range
-// from below.
-func (q *Queries) ScheduleBusy(ctx context.Context, arg ScheduleBusyParams) ([]ScheduleBusyRow, error) {
-	query := scheduleBusy
+// Non-cancelled blocks of the providers at any location that overlap [since, until), packed into
+// one text of "provider start end" triples separated by spaces (” for none): a busy day is
+// hundreds of rows, and modernc SQLite spends more on handing over each row and column than on
+// finding it. Blocks are at most two days long (a CHECK on bookings), so floor = since - 2 days
+// bounds the index range from below; the index bookings_provider_blocks covers the query.
+func (q *Queries) ScheduleBusyPacked(ctx context.Context, arg ScheduleBusyPackedParams) (string, error) {
+	query := scheduleBusyPacked
 	var queryParams []interface{}
 	queryParams = append(queryParams, arg.Floor)
 	queryParams = append(queryParams, arg.Until)
@@ -49,26 +93,10 @@ func (q *Queries) ScheduleBusy(ctx context.Context, arg ScheduleBusyParams) ([]S
 	} else {
 		query = strings.Replace(query, "/*SLICE:provider_ids*/?", "NULL", 1)
 	}
-	rows, err := q.db.QueryContext(ctx, query, queryParams...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ScheduleBusyRow{}
-	for rows.Next() {
-		var i ScheduleBusyRow
-		if err := rows.Scan(&i.ProviderID, &i.BlockStartAt, &i.BlockEndAt); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
+	row := q.db.QueryRowContext(ctx, query, queryParams...)
+	var blocks string
+	err := row.Scan(&blocks)
+	return blocks, err
 }
 
 const scheduleClosures = `-- name: ScheduleClosures :many
@@ -107,7 +135,6 @@ func (q *Queries) ScheduleClosures(ctx context.Context, arg ScheduleClosuresPara
 }
 
 const scheduleLocation = `-- name: ScheduleLocation :one
-
 SELECT id, name, active, timezone FROM locations WHERE id = ?
 `
 
@@ -118,10 +145,6 @@ type ScheduleLocationRow struct {
 	Timezone string
 }
 
-// What the slot engine needs (app/booking/store.go): one location, its policy, one service and
-// the location's providers with their shifts, time off and bookings. Every per-provider query
-// takes the whole provider list at once, so a location loads in the same handful of queries
-// whatever its staff size.
 func (q *Queries) ScheduleLocation(ctx context.Context, id int64) (ScheduleLocationRow, error) {
 	row := q.db.QueryRowContext(ctx, scheduleLocation, id)
 	var i ScheduleLocationRow

@@ -39,12 +39,18 @@ type DB struct {
 	path        string
 	afterCommit []func()
 	writeStmts  *stmtCache // prepared statements of the writer, reused by every InTx
+	readStmts   *stmtCache // prepared statements of the read pool, behind R and ReadDB
+	catalog     CatalogCache
 }
 
 // AfterCommit registers fn to run after every successful InTx commit. The webhook dispatcher
 // uses it to wake up the moment an outbox row becomes visible, instead of polling. fn must not
 // block.
 func (d *DB) AfterCommit(fn func()) { d.afterCommit = append(d.afterCommit, fn) }
+
+// ReadDB is the read pool through R's cache of prepared statements, for the few queries built
+// at run time (a list's filters): each distinct text is prepared once, like the generated ones.
+func (d *DB) ReadDB() DBTX { return d.readStmts }
 
 // Path returns the database file in dataDir.
 func Path(dataDir string) string { return filepath.Join(dataDir, FileName) }
@@ -74,8 +80,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	read.SetMaxIdleConns(2)
 	read.SetConnMaxIdleTime(0)
 	read.SetConnMaxLifetime(0)
-	ws := newStmtCache(write)
-	return &DB{Write: write, Read: read, W: New(ws), R: New(newStmtCache(read)), path: path, writeStmts: ws}, nil
+	ws, rs := newStmtCache(write), newStmtCache(read)
+	return &DB{Write: write, Read: read, W: New(ws), R: New(rs), path: path, writeStmts: ws, readStmts: rs}, nil
 }
 
 func dsn(path string, writer bool) string {

@@ -597,7 +597,7 @@ const oldestFailingDelivery = `-- name: OldestFailingDelivery :one
 SELECT id, attempts - series_base AS series_attempts, last_attempt_at,
     coalesce(restarted_at, created_at) AS series_at
 FROM deliveries
-WHERE webhook_id = ?1 AND state = 'pending' AND attempts > series_base
+WHERE webhook_id = ?1 AND state = 'pending' AND (attempts > series_base) = 1
   AND coalesce(restarted_at, created_at) > ?2
 ORDER BY series_at, id LIMIT 1
 `
@@ -614,6 +614,8 @@ type OldestFailingDeliveryRow struct {
 	SeriesAt       int64
 }
 
+// Written as (attempts > series_base) = 1 to read the endpoint's retries through
+// deliveries_pending (migration 00100) rather than its whole delivery history.
 func (q *Queries) OldestFailingDelivery(ctx context.Context, arg OldestFailingDeliveryParams) (OldestFailingDeliveryRow, error) {
 	row := q.db.QueryRowContext(ctx, oldestFailingDelivery, arg.WebhookID, arg.LastSuccessAt)
 	var i OldestFailingDeliveryRow

@@ -9,7 +9,8 @@ INSERT INTO deliveries (event_id, webhook_id, state, next_attempt_at, created_at
 VALUES (?, ?, ?, ?, ?, ?);
 
 -- The dispatcher (app/webhook/dispatch.go, claim.go, record.go). See
--- db/migrations/00030_webhook_engine.sql for what a NULL next_attempt_at on a pending row means.
+-- db/migrations/00030_webhook_engine.sql for what a NULL next_attempt_at on a pending row means,
+-- and 00100_webhook_claim_indexes.sql for the index the dispatcher reads the outbox through.
 
 -- name: ListDispatchTargets :many
 SELECT w.id, w.url, s.secret
@@ -17,26 +18,35 @@ FROM webhooks w JOIN webhook_secrets s ON s.webhook_id = w.id
 WHERE w.state = 'active' AND (s.expires_at IS NULL OR s.expires_at > ?)
 ORDER BY w.id, s.created_at DESC, s.id DESC;
 
--- name: ListDueFirstAttempts :many
-SELECT d.id, d.event_id, d.attempts, d.series_base,
-    coalesce(d.restarted_at, d.created_at) AS series_at, d.next_attempt_at, e.body
-FROM deliveries d JOIN events e ON e.id = d.event_id
-WHERE d.webhook_id = sqlc.arg(webhook_id) AND d.state = 'pending'
-  AND d.next_attempt_at <= sqlc.arg(now) AND d.attempts = d.series_base
-ORDER BY d.next_attempt_at, d.id LIMIT sqlc.arg(lim);
+-- Claims (next_attempt_at = NULL) up to lim due first attempts of one endpoint and returns them
+-- with their bodies. A first attempt is due since its series began (Enqueue, resend, recover and
+-- replay set next_attempt_at to that instant), so the series start, coalesce(restarted_at,
+-- created_at), is also when it became due. The limit is a CAST, not a bare parameter: SQLite
+-- plans a prepared statement again every time a bare LIMIT parameter is bound, which costs more
+-- than the claim itself.
+-- name: ClaimDueFirstAttempts :many
+UPDATE deliveries SET next_attempt_at = NULL
+WHERE id IN (
+    SELECT d.id FROM deliveries d
+    WHERE d.webhook_id = sqlc.arg(webhook_id) AND d.state = 'pending'
+      AND (d.attempts > d.series_base) = 0 AND d.next_attempt_at <= sqlc.arg(now)
+    ORDER BY d.next_attempt_at, d.id LIMIT CAST(sqlc.arg(lim) AS INTEGER))
+RETURNING id, event_id, attempts, restarted_at, created_at,
+    (SELECT e.body FROM events e WHERE e.id = deliveries.event_id) AS body;
 
+-- Due retries of one endpoint; the dispatcher claims them with ClaimDelivery in the same
+-- transaction, keeping next_attempt_at to hand them back as they were.
 -- name: ListDueRetries :many
 SELECT d.id, d.event_id, d.attempts, d.series_base,
     coalesce(d.restarted_at, d.created_at) AS series_at, d.next_attempt_at, e.body
 FROM deliveries d JOIN events e ON e.id = d.event_id
 WHERE d.webhook_id = sqlc.arg(webhook_id) AND d.state = 'pending'
-  AND d.next_attempt_at <= sqlc.arg(now) AND d.attempts > d.series_base
-ORDER BY d.next_attempt_at, d.id LIMIT sqlc.arg(lim);
+  AND (d.attempts > d.series_base) = 1 AND d.next_attempt_at <= sqlc.arg(now)
+ORDER BY d.next_attempt_at, d.id LIMIT CAST(sqlc.arg(lim) AS INTEGER);
 
--- name: ClaimDeliveries :many
+-- name: ClaimDelivery :execrows
 UPDATE deliveries SET next_attempt_at = NULL
-WHERE id IN (sqlc.slice(ids)) AND state = 'pending' AND next_attempt_at IS NOT NULL
-RETURNING id;
+WHERE id = ? AND state = 'pending' AND next_attempt_at IS NOT NULL;
 
 -- name: ReleaseDelivery :exec
 UPDATE deliveries SET next_attempt_at = ?
@@ -45,9 +55,11 @@ WHERE id = ? AND state = 'pending' AND next_attempt_at IS NULL;
 -- name: ReleaseAllClaims :execrows
 UPDATE deliveries SET next_attempt_at = ? WHERE state = 'pending' AND next_attempt_at IS NULL;
 
--- name: NextDueAfter :one
+-- The earliest retry of one endpoint scheduled after now (0: none), through deliveries_pending.
+-- name: NextRetryAfter :one
 SELECT CAST(coalesce(min(next_attempt_at), 0) AS INTEGER) FROM deliveries
-WHERE state = 'pending' AND next_attempt_at > ?;
+WHERE webhook_id = sqlc.arg(webhook_id) AND state = 'pending' AND (attempts > series_base) = 1
+  AND next_attempt_at > sqlc.arg(now);
 
 -- The delivery may have been deleted with its webhook while the attempt was in flight; then
 -- there is nothing to log it against, and the insert must not fail the dispatcher's batch.

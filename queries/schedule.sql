@@ -3,6 +3,11 @@
 -- takes the whole provider list at once, so a location loads in the same handful of queries
 -- whatever its staff size.
 
+-- How many writes the catalog tables have seen (db/migrations/00110_catalog_version.sql): the
+-- catalog part of a schedule is cached for as long as this stays the same.
+-- name: CatalogVersion :one
+SELECT n FROM catalog_version WHERE id = 1;
+
 -- name: ScheduleLocation :one
 SELECT id, name, active, timezone FROM locations WHERE id = ?;
 
@@ -13,6 +18,11 @@ SELECT day_id, open_min, close_min FROM location_hours WHERE location_id = ? ORD
 SELECT date FROM location_closures
 WHERE location_id = sqlc.arg(location_id) AND date >= sqlc.arg(first) AND date <= sqlc.arg(last)
 ORDER BY date;
+
+-- Every closure of a location, for the cached catalog part of its schedules; the dates the
+-- schedule covers are picked from these in Go, by the same text comparison.
+-- name: ScheduleAllClosures :many
+SELECT date FROM location_closures WHERE location_id = ? ORDER BY date;
 
 -- name: SchedulePolicy :one
 SELECT id, slot_step_min, min_notice_min, max_advance_days, can_edit, can_cancel, edit_lock_min, max_changes
@@ -46,10 +56,13 @@ WHERE h.location_id = sqlc.arg(location_id) AND h.provider_id IN (sqlc.slice(pro
 SELECT provider_id, starts_at, ends_at FROM provider_time_off
 WHERE starts_at < sqlc.arg(until) AND ends_at > sqlc.arg(since) AND provider_id IN (sqlc.slice(provider_ids));
 
--- Non-cancelled blocks of the providers at any location that overlap [since, until). Blocks are
--- at most two days long (a CHECK on bookings), so floor = since - 2 days bounds the index range
--- from below.
--- name: ScheduleBusy :many
-SELECT provider_id, block_start_at, block_end_at FROM bookings
+-- Non-cancelled blocks of the providers at any location that overlap [since, until), packed into
+-- one text of "provider start end" triples separated by spaces ('' for none): a busy day is
+-- hundreds of rows, and modernc SQLite spends more on handing over each row and column than on
+-- finding it. Blocks are at most two days long (a CHECK on bookings), so floor = since - 2 days
+-- bounds the index range from below; the index bookings_provider_blocks covers the query.
+-- name: ScheduleBusyPacked :one
+SELECT CAST(coalesce(group_concat(provider_id || ' ' || block_start_at || ' ' || block_end_at, ' '), '') AS TEXT) AS blocks
+FROM bookings
 WHERE block_start_at > sqlc.arg(floor) AND block_start_at < sqlc.arg(until) AND block_end_at > sqlc.arg(since)
   AND status_id <> 5 AND id <> sqlc.arg(ignore_booking_id) AND provider_id IN (sqlc.slice(provider_ids));

@@ -80,11 +80,13 @@ FROM (SELECT last_status FROM deliveries
 -- name: CountWebhookDeliveriesByState :many
 SELECT state, count(*) AS n FROM deliveries WHERE webhook_id = ? GROUP BY state ORDER BY state;
 
+-- Written as (attempts > series_base) = 1 to read the endpoint's retries through
+-- deliveries_pending (migration 00100) rather than its whole delivery history.
 -- name: OldestFailingDelivery :one
 SELECT id, attempts - series_base AS series_attempts, last_attempt_at,
     coalesce(restarted_at, created_at) AS series_at
 FROM deliveries
-WHERE webhook_id = sqlc.arg(webhook_id) AND state = 'pending' AND attempts > series_base
+WHERE webhook_id = sqlc.arg(webhook_id) AND state = 'pending' AND (attempts > series_base) = 1
   AND coalesce(restarted_at, created_at) > sqlc.arg(last_success_at)
 ORDER BY series_at, id LIMIT 1;
 

@@ -105,6 +105,10 @@ func (a *API) Routes() http.Handler {
 // is dropped by URL.Query), so a filter the client sent is never ignored without a word.
 func (a *API) rejectBadQuery(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.RawQuery == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
 		if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
 			a.writeError(w, r, badRequest("invalid_query"))
 			return

@@ -21,6 +21,9 @@ const (
 type authKey struct {
 	ID     int64
 	Scopes string
+	// CatalogVersion is the catalog version read with the key (db.CatalogCache): handlers use
+	// it to answer from the catalog cache without a statement of their own.
+	CatalogVersion int64
 }
 
 func keyFrom(ctx context.Context) authKey {
@@ -28,8 +31,11 @@ func keyFrom(ctx context.Context) authKey {
 	return k
 }
 
-// authenticate resolves the Bearer key on every request (a primary-key lookup on the read pool),
-// so a revoked key stops working on the very next request.
+// authenticate resolves the Bearer key on every request (one indexed lookup on the read pool, a
+// prepared statement), so a key revoked by any path — the admin UI or `frontdesk apikey revoke`
+// in another process — stops working on the very next request. No in-process cache could
+// promise that for a revocation made by another process. The same statement reads the catalog
+// version for the handlers.
 func (a *API) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
@@ -37,9 +43,11 @@ func (a *API) authenticate(next http.Handler) http.Handler {
 			a.writeError(w, r, newError(http.StatusUnauthorized, "unauthorized", "invalid_api_key"))
 			return
 		}
-		row, err := a.db.R.GetAPIKeyByHash(r.Context(), apikey.Hash(token))
-		if err != nil || row.RevokedAt.Valid {
-			if err != nil && !db.IsNotFound(err) {
+		// The lookup is one index probe; with the request's cancellable context database/sql
+		// and the driver would each start a goroutine to watch it, which costs as much again.
+		row, err := a.db.R.AuthenticateAPIKey(context.WithoutCancel(r.Context()), apikey.Hash(token))
+		if err != nil {
+			if !db.IsNotFound(err) { // not found: unknown or revoked
 				a.writeError(w, r, err)
 				return
 			}
@@ -47,7 +55,7 @@ func (a *API) authenticate(next http.Handler) http.Handler {
 			return
 		}
 		a.touch(r.Context(), row.ID)
-		ctx := context.WithValue(r.Context(), keyCtx, authKey{ID: row.ID, Scopes: row.Scopes})
+		ctx := context.WithValue(r.Context(), keyCtx, authKey{ID: row.ID, Scopes: row.Scopes, CatalogVersion: row.CatalogVersion})
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

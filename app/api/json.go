@@ -8,23 +8,52 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
 // maxBody bounds every request body; a larger one is refused with 413 before it is parsed.
 const maxBody = 1 << 20
 
+// writeJSON encodes v into a pooled buffer, so a response costs no buffer growth or garbage of
+// its own, and sends it with status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	buf := jsonBuffers.Get().(*bytes.Buffer)
+	defer putJSONBuffer(buf)
+	if err := encodeJSON(buf, v); err != nil {
 		http.Error(w, `{"error":"internal_server_error","detail":null}`, http.StatusInternalServerError)
 		return
 	}
+	writeRawJSON(w, status, buf.Bytes())
+}
+
+// encodeJSON appends v to buf as every /v3 answer is encoded: no HTML escaping, a newline at
+// the end.
+func encodeJSON(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// writeRawJSON sends body, an encoded JSON answer, with status.
+func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	w.Write(body)
+}
+
+var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBuffer keeps the odd huge answer's buffer out of the pool, so the pool's memory stays
+// near what typical answers need.
+const maxPooledBuffer = 256 << 10
+
+func putJSONBuffer(buf *bytes.Buffer) {
+	if buf.Cap() > maxPooledBuffer {
+		return
+	}
+	buf.Reset()
+	jsonBuffers.Put(buf)
 }
 
 // readBody reads the whole body, enforcing maxBody. The raw bytes are kept so idempotency can

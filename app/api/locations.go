@@ -30,7 +30,7 @@ func (a *API) listLocations(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	company, err := a.db.R.GetCompany(ctx)
+	company, err := a.company(ctx)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -77,7 +77,7 @@ func (a *API) getLocation(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	company, err := a.db.R.GetCompany(ctx)
+	company, err := a.company(ctx)
 	if err != nil {
 		a.writeError(w, r, err)
 		return

@@ -138,7 +138,7 @@ func (a *API) loadProviders(ctx context.Context, rows []resource.ProviderRow) ([
 	if err != nil {
 		return nil, err
 	}
-	company, err := a.db.R.GetCompany(ctx)
+	company, err := a.company(ctx)
 	if err != nil {
 		return nil, err
 	}

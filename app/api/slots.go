@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"sync"
 
 	"frontdesk/app/booking"
 	"frontdesk/app/resource"
@@ -27,7 +28,7 @@ func (a *API) listAvailableSlots(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	l, err := booking.LoadSchedule(r.Context(), a.db.R, booking.ScheduleQuery{
+	l, err := booking.LoadScheduleCached(bookingCtx(r), a.db, booking.ScheduleQuery{
 		LocationID: sq.locationID, ServiceID: sq.serviceID, ProviderID: sq.providerID,
 		First: sq.first, Last: sq.last, OnlineOnly: true,
 	})
@@ -43,21 +44,38 @@ func (a *API) listAvailableSlots(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slots := booking.Slots(l.Schedule, sq.first, sq.last, a.now())
-	out := resource.AvailableSlots{Data: resource.AvailableSlotsData{
-		Slots: make([]resource.Slot, 0, len(slots)),
-		Metadata: resource.SlotsMetadata{
-			LocationID: sq.locationID, Date: sq.first.String(), EndDate: sq.last.String(),
-			Duration: int64(l.Schedule.Service.Duration.Minutes()), SlotsCount: len(slots),
-		},
-	}}
+	meta := resource.SlotsMetadata{
+		LocationID: sq.locationID, Date: sq.first.String(), EndDate: sq.last.String(),
+		Duration: int64(l.Schedule.Service.Duration.Minutes()), SlotsCount: len(slots),
+	}
 	if sq.serviceID != 0 {
-		out.Data.Metadata.ServiceID = &sq.serviceID
+		meta.ServiceID = &sq.serviceID
 	}
+	// The body is written without reflection (see resource.SlotsJSON), into a recycled buffer:
+	// a day of ten providers is some 47 KB.
+	buf := slotBodies.Get().(*[]byte)
+	defer slotBodies.Put(buf)
+	body := resource.NewSlotsJSON(*buf, len(slots))
+	var date booking.Date
+	var dateText string
 	for _, s := range slots {
-		out.Data.Slots = append(out.Data.Slots, resource.NewSlot(s.ProviderID, s.ProviderName, s.Date.String(), s.Start, s.End))
+		if s.Date != date || dateText == "" {
+			date, dateText = s.Date, s.Date.String()
+		}
+		body.Add(s.ProviderID, s.ProviderName, dateText, s.Start, s.End)
 	}
-	writeJSON(w, http.StatusOK, out)
+	out := append(body.Finish(meta), '\n') // ending as writeJSON's answers do
+	writeRawJSON(w, http.StatusOK, out)
+	if cap(out) <= maxSlotBody {
+		*buf = out[:0]
+	}
 }
+
+// slotBodies recycles the buffers of available_slots answers up to maxSlotBody; a month of a
+// large location is bigger and left to the garbage collector.
+var slotBodies = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxSlotBody = 256 << 10
 
 func parseSlotsQuery(r *http.Request) (slotsQuery, error) {
 	var sq slotsQuery

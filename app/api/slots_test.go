@@ -185,6 +185,36 @@ func TestAvailableSlotsScenarios(t *testing.T) {
 	}
 }
 
+// TestAvailableSlotsFollowCatalogChanges: the catalog part of a schedule is cached between
+// requests (booking.LoadScheduleCached); an owner's change must show on the very next request.
+func TestAvailableSlotsFollowCatalogChanges(t *testing.T) {
+	const tue = "2026-11-24"
+	query := "location_id=1&service_id=1&provider_id=2&start_date=" + tue
+	ben := append(series(tue, "Ben", "-03:00", 9*60, 12*60+30, 15, 30), series(tue, "Ben", "-03:00", 14*60, 17*60+30, 15, 30)...)
+	f := newFixture(t)
+	for _, c := range []struct {
+		name  string
+		setup string
+		want  []string
+	}{
+		{"before any change", "", ben},
+		{"renamed", `UPDATE providers SET public_name = 'Benjamín' WHERE id = 2`,
+			append(series(tue, "Benjamín", "-03:00", 9*60, 12*60+30, 15, 30), series(tue, "Benjamín", "-03:00", 14*60, 17*60+30, 15, 30)...)},
+		{"online booking off", `UPDATE providers SET online_booking = 0 WHERE id = 2`, nil},
+		{"online booking on again", `UPDATE providers SET online_booking = 1, public_name = 'Ben' WHERE id = 2`, ben},
+		{"shorter shift", `UPDATE provider_hours SET close_min = 720 WHERE provider_id = 2 AND location_id = 1 AND day_id = 2`,
+			series(tue, "Ben", "-03:00", 9*60, 11*60+30, 15, 30)},
+		{"closure", `INSERT INTO location_closures (location_id, date) VALUES (1, '` + tue + `')`, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.setup != "" {
+				bkExec(t, f, c.setup)
+			}
+			wantSlots(t, f.getSlots(t, query).short(), c.want)
+		})
+	}
+}
+
 func TestAvailableSlotsDateRange(t *testing.T) {
 	f := newFixture(t)
 	got := f.getSlots(t, "location_id=1&service_id=1&provider_id=2&start_date=2026-11-23&end_date=2026-11-29")

@@ -52,7 +52,7 @@ func Update(ctx context.Context, d *db.DB, now time.Time, id int64, ch Change, s
 		if err != nil {
 			return View{}, err
 		}
-		p, err := planUpdate(ctx, d.R, now, cur, ch, source)
+		p, err := planUpdate(ctx, d, now, cur, ch, source)
 		if err != nil {
 			return View{}, err
 		}
@@ -103,7 +103,8 @@ type plan struct {
 
 // planUpdate validates ch against cur and returns the update to write, or nil when nothing
 // changes.
-func planUpdate(ctx context.Context, q *db.Queries, now time.Time, view View, ch Change, source string) (*plan, error) {
+func planUpdate(ctx context.Context, d *db.DB, now time.Time, view View, ch Change, source string) (*plan, error) {
+	q := d.R
 	cur := view.Booking
 	if cur.StatusID == StatusCancelled {
 		return nil, invalid("booking", "a cancelled booking cannot be changed")
@@ -176,7 +177,7 @@ func planUpdate(ctx context.Context, q *db.Queries, now time.Time, view View, ch
 		}
 		return &plan{next: next, status: status, zone: zone}, nil
 	}
-	placed, err := place(ctx, q, now, pl, source, cur.ID)
+	placed, err := place(ctx, readPool(d), now, pl, source, cur.ID)
 	if err != nil {
 		return nil, err
 	}

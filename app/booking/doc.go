@@ -10,7 +10,8 @@
 //
 // The engine files (schedule, engine, explain, clock, span, date) stay pure.
 // The database edge lives beside them: [LoadSchedule] reads a Schedule
-// (store.go); [Create], [Update] and [Cancel] write bookings under the same
+// (store.go; [LoadScheduleCached] keeps its catalog part in the database's
+// catalog cache, db.CatalogCache); [Create], [Update] and [Cancel] write bookings under the same
 // rules inside one transaction with their webhook events (book.go,
 // change.go, place.go); [List] and [Get] read them (list.go); [ExplainAt]
 // answers the admin UI's "why is this slot not offered?" (explain_at.go).

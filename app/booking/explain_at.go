@@ -24,7 +24,7 @@ const (
 // *NotFoundError.
 func ExplainAt(ctx context.Context, d *db.DB, locationID, serviceID, providerID int64, start, now time.Time) (Reason, error) {
 	day := DateOf(start.UTC())
-	l, err := LoadSchedule(ctx, d.R, ScheduleQuery{
+	l, err := LoadScheduleCached(ctx, d, ScheduleQuery{
 		LocationID: locationID, ServiceID: serviceID, ProviderID: providerID,
 		First: day.AddDays(-1), Last: day.AddDays(1),
 	})

@@ -31,7 +31,7 @@ func CreateInTx(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking
 	if err := checkClient(ctx, q, nb.ClientID); err != nil {
 		return 0, err
 	}
-	pl, err := place(ctx, q, now, placement{
+	pl, err := place(ctx, inTx(q), now, placement{
 		LocationID: nb.LocationID, ServiceID: nb.ServiceID, ProviderID: nb.ProviderID, Start: nb.Start, End: nb.End,
 	}, nb.Source, 0)
 	if err != nil {
@@ -54,15 +54,11 @@ func CreateInTx(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking
 		Notes: nullString(nb.Notes), TimeResourceID: nullInt(nb.TimeResourceID),
 		Source: nb.Source, CreatedAt: ms, UpdatedAt: ms,
 	}
-	id, err := q.InsertBooking(ctx, row)
+	b, err := q.InsertBooking(ctx, row)
 	if err != nil {
 		return 0, writeError(err)
 	}
-	b := db.Booking{
-		ID: id, LocationID: row.LocationID, ServiceID: row.ServiceID, ProviderID: row.ProviderID,
-		ClientID: row.ClientID, StatusID: row.StatusID, StartAt: row.StartAt, EndAt: row.EndAt,
-	}
-	return id, enqueue(ctx, q, now, webhook.BookingCreated, b, status, pl.loaded.Location.Zone)
+	return b.ID, enqueue(ctx, q, now, webhook.BookingCreated, b, status, pl.loaded.Location.Zone)
 }
 
 // ReleaseInTx cancels booking id inside the caller's transaction q, as the system rather than a

@@ -1,6 +1,7 @@
 package booking
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -28,9 +29,13 @@ type Filter struct {
 // filters that were given: SQLite plans a statement once, so an "x IS NULL OR col = x" filter
 // written for sqlc would keep it off the (client|location|service|provider, start) indexes, and
 // counting 100 000 bookings would scan the table. Every value is a bound parameter; only fixed
-// column names are ever concatenated. The page itself is then read with the sqlc query
-// BookingViews.
+// column names are ever concatenated, so the texts are few and each is prepared once
+// (db.ReadDB). The page itself is then read by id, its names from the catalog cache (names.go).
 func List(ctx context.Context, d *db.DB, f Filter, limit, offset int64) ([]View, int64, error) {
+	version, err := d.CatalogVersion(ctx) // before anything is read under it (db.CatalogCache)
+	if err != nil {
+		return nil, 0, fmt.Errorf("catalog version: %w", err)
+	}
 	where, args, err := listWhere(ctx, d.R, f)
 	if err != nil {
 		return nil, 0, err
@@ -42,13 +47,16 @@ func List(ctx context.Context, d *db.DB, f Filter, limit, offset int64) ([]View,
 	if total == 0 || offset >= total {
 		return []View{}, total, nil
 	}
-	rows, err := d.Read.QueryContext(ctx, "SELECT b.id FROM bookings b WHERE "+where+
-		" ORDER BY b.start_at, b.id LIMIT ? OFFSET ?", append(args, limit, offset)...)
+	// "? + 0": SQLite plans with the value of a bare "LIMIT ?" and so prepares the statement
+	// again on every run with new bindings (a third of this query's cost); an expression it
+	// does not look into.
+	rows, err := d.ReadDB().QueryContext(ctx, "SELECT b.id FROM bookings b WHERE "+where+
+		" ORDER BY b.start_at, b.id LIMIT ? + 0 OFFSET ? + 0", append(args, limit, offset)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list bookings: %w", err)
 	}
 	defer rows.Close()
-	var ids []int64
+	ids := make([]int64, 0, limit)
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
@@ -59,26 +67,32 @@ func List(ctx context.Context, d *db.DB, f Filter, limit, offset int64) ([]View,
 	if err := rows.Err(); err != nil {
 		return nil, 0, err
 	}
-	views, err := d.R.BookingViews(ctx, ids)
+	page, err := d.R.BookingPageRows(ctx, ids)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read bookings: %w", err)
 	}
-	pos := make(map[int64]int, len(ids))
-	for i, id := range ids {
-		pos[id] = i
+	views, err := pageViews(ctx, d, version, page)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read bookings: %w", err)
 	}
-	slices.SortFunc(views, func(a, b View) int { return pos[a.Booking.ID] - pos[b.Booking.ID] })
+	slices.SortFunc(views, func(a, b View) int {
+		return cmp.Or(cmp.Compare(a.Booking.StartAt, b.Booking.StartAt), cmp.Compare(a.Booking.ID, b.Booking.ID))
+	})
 	return views, total, nil
 }
 
 // count answers total_records: from the trigger-maintained booking_counts when the filter is a
-// single location, client, service or provider, otherwise by counting on the index.
+// single location, client, service or provider, with or without a status, otherwise by
+// counting on the index.
 func count(ctx context.Context, d *db.DB, f Filter, where string, args []any) (int64, error) {
-	if f.StatusID == 0 && f.Scheduled == nil && f.From == nil && f.To == nil {
+	if f.Scheduled == nil && f.From == nil && f.To == nil {
 		var kinds []db.BookingCountParams
-		for kind, id := range map[string]int64{"location": f.LocationID, "client": f.ClientID, "service": f.ServiceID, "provider": f.ProviderID} {
-			if id != 0 {
-				kinds = append(kinds, db.BookingCountParams{Kind: kind, RefID: id})
+		for _, k := range []struct {
+			kind string
+			id   int64
+		}{{"location", f.LocationID}, {"client", f.ClientID}, {"service", f.ServiceID}, {"provider", f.ProviderID}} {
+			if k.id != 0 {
+				kinds = append(kinds, db.BookingCountParams{Kind: k.kind, RefID: k.id, StatusID: f.StatusID})
 			}
 		}
 		if len(kinds) == 1 {
@@ -90,7 +104,7 @@ func count(ctx context.Context, d *db.DB, f Filter, where string, args []any) (i
 		}
 	}
 	var n int64
-	if err := d.Read.QueryRowContext(ctx, "SELECT count(*) FROM bookings b WHERE "+where, args...).Scan(&n); err != nil {
+	if err := d.ReadDB().QueryRowContext(ctx, "SELECT count(*) FROM bookings b WHERE "+where, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count bookings: %w", err)
 	}
 	return n, nil

@@ -7,8 +7,9 @@ import (
 )
 
 // TestBookingCountsStayExact: the trigger-maintained counts that answer total_records agree with
-// counting the table after creates, reschedules to another provider and location, client
-// changes, cancels, and raw inserts and deletes that bypass the Go code.
+// counting the table, in all and per status, after creates, reschedules to another provider and
+// location, client changes, cancels, and raw inserts, updates and deletes that bypass the Go
+// code.
 func TestBookingCountsStayExact(t *testing.T) {
 	ctx := context.Background()
 	d := openStore(t, 3)
@@ -44,37 +45,43 @@ func TestBookingCountsStayExact(t *testing.T) {
 	exec(`INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id, start_at, end_at, block_start_at, block_end_at, price_cents, list_price_cents, created_at, updated_at)
 		SELECT location_id, 2, provider_id, client_id, 1, start_at + 86400000, end_at + 86400000, block_start_at + 86400000, block_end_at + 86400000, 0, 0, 0, 0 FROM bookings`)
 	exec(`DELETE FROM bookings WHERE id = ?`, ids[3])
+	// A status change alone, and one together with a provider and a client change.
+	exec(`UPDATE bookings SET status_id = 2 WHERE id = ?`, ids[1])
+	exec(`UPDATE bookings SET status_id = 3, provider_id = 3, client_id = 1 WHERE id = (SELECT max(id) FROM bookings)`)
 
 	for _, kind := range []string{"location", "client", "service", "provider"} {
-		rows, err := d.Read.Query(`SELECT ` + kind + `_id, count(*) FROM bookings GROUP BY 1`)
+		rows, err := d.Read.Query(`SELECT ` + kind + `_id, status_id, count(*) FROM bookings GROUP BY 1, 2`)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := map[int64]int64{}
+		want := map[[2]int64]int64{} // [id, status] → count; status 0: all
 		for rows.Next() {
-			var id, n int64
-			rows.Scan(&id, &n)
-			want[id] = n
+			var id, status, n int64
+			rows.Scan(&id, &status, &n)
+			want[[2]int64{id, status}] = n
+			want[[2]int64{id, 0}] += n
 		}
 		rows.Close()
 		for id := int64(1); id <= 3; id++ {
-			f := Filter{}
-			switch kind {
-			case "location":
-				f.LocationID = id
-			case "client":
-				f.ClientID = id
-			case "service":
-				f.ServiceID = id
-			case "provider":
-				f.ProviderID = id
-			}
-			_, got, err := List(ctx, d, f, 1, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != want[id] {
-				t.Fatalf("%s %d: got %d bookings, want %d", kind, id, got, want[id])
+			for status := int64(0); status <= StatusCancelled; status++ {
+				f := Filter{StatusID: status}
+				switch kind {
+				case "location":
+					f.LocationID = id
+				case "client":
+					f.ClientID = id
+				case "service":
+					f.ServiceID = id
+				case "provider":
+					f.ProviderID = id
+				}
+				_, got, err := List(ctx, d, f, 1, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if w := want[[2]int64{id, status}]; got != w {
+					t.Fatalf("%s %d, status %d: got %d bookings, want %d", kind, id, status, got, w)
+				}
 			}
 		}
 	}

@@ -174,6 +174,7 @@ func BenchmarkList100k(b *testing.B) {
 		{"provider", Filter{ProviderID: 3}},
 		{"client", Filter{ClientID: 2}},
 		{"location month", Filter{LocationID: 1, From: &from, To: &to}},
+		{"location status", Filter{LocationID: 1, StatusID: 2}},
 		{"location status scheduled", Filter{LocationID: 1, StatusID: 2, Scheduled: &yes}},
 	} {
 		b.Run(c.name, func(b *testing.B) {

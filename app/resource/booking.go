@@ -1,6 +1,7 @@
 package resource
 
 import (
+	"strconv"
 	"time"
 
 	"frontdesk/db"
@@ -131,4 +132,97 @@ func NewBookingEvent(b db.Booking, status db.BookingStatus, zone *time.Location)
 		ServiceID: b.ServiceID, ClientID: b.ClientID, LocationID: b.LocationID, ProviderID: b.ProviderID,
 		Status: NewBookingStatus(status),
 	}
+}
+
+// AppendJSON appends b's JSON encoding, the same bytes encoding/json writes with HTML escaping
+// off (without an Encoder's trailing newline): a page of 30 bookings is some 20 KB, and
+// encoding it by reflection was a fifth of a list request.
+func (b Booking) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = appendJSONInt(dst, b.ID)
+	dst = append(dst, `,"start_time":`...)
+	dst = appendJSONString(dst, b.StartTime)
+	dst = append(dst, `,"end_time":`...)
+	dst = appendJSONString(dst, b.EndTime)
+	dst = append(dst, `,"status_id":`...)
+	dst = appendJSONInt(dst, b.StatusID)
+	dst = append(dst, `,"status":{"id":`...)
+	dst = appendJSONInt(dst, b.Status.ID)
+	dst = append(dst, `,"name":`...)
+	dst = appendJSONString(dst, b.Status.Name)
+	dst = append(dst, `,"internal_name":`...)
+	dst = appendJSONString(dst, b.Status.InternalName)
+	dst = append(dst, `,"description":`...)
+	dst = appendJSONNullString(dst, b.Status.Description)
+	dst = append(dst, `},"service_id":`...)
+	dst = appendJSONInt(dst, b.ServiceID)
+	dst = append(dst, `,"service":{"id":`...)
+	dst = appendJSONInt(dst, b.Service.ID)
+	dst = append(dst, `,"name":`...)
+	dst = appendJSONString(dst, b.Service.Name)
+	dst = append(dst, `},"service_provider_id":`...)
+	dst = appendJSONInt(dst, b.ServiceProviderID)
+	dst = append(dst, `,"service_provider":{"id":`...)
+	dst = appendJSONInt(dst, b.ServiceProvider.ID)
+	dst = append(dst, `,"public_name":`...)
+	dst = appendJSONString(dst, b.ServiceProvider.PublicName)
+	dst = append(dst, `},"client_id":`...)
+	dst = appendJSONInt(dst, b.ClientID)
+	dst = append(dst, `,"location_id":`...)
+	dst = appendJSONInt(dst, b.LocationID)
+	dst = append(dst, `,"location":{"id":`...)
+	dst = appendJSONInt(dst, b.Location.ID)
+	dst = append(dst, `,"name":`...)
+	dst = appendJSONString(dst, b.Location.Name)
+	dst = append(dst, `},"price":`...)
+	dst = appendJSONString(dst, b.Price)
+	dst = append(dst, `,"list_price":`...)
+	dst = appendJSONString(dst, b.ListPrice)
+	dst = append(dst, `,"discount":`...)
+	dst = appendJSONNullString(dst, b.Discount)
+	dst = append(dst, `,"notes":`...)
+	dst = appendJSONNullString(dst, b.Notes)
+	dst = append(dst, `,"scheduled":`...)
+	dst = strconv.AppendBool(dst, b.Scheduled)
+	dst = append(dst, `,"time_resource_id":`...)
+	dst = appendJSONNullInt(dst, b.TimeResourceID)
+	dst = append(dst, `,"company_id":`...)
+	dst = appendJSONInt(dst, b.CompanyID)
+	dst = append(dst, `,"sale":`...)
+	if s := b.Sale; s == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, `{"id":`...)
+		dst = appendJSONInt(dst, s.ID)
+		dst = append(dst, `,"status":`...)
+		dst = appendJSONString(dst, s.Status)
+		dst = append(dst, `,"cart_id":`...)
+		dst = appendJSONInt(dst, s.CartID)
+		dst = append(dst, '}')
+	}
+	dst = append(dst, `,"created_at":`...)
+	dst = appendJSONString(dst, b.CreatedAt)
+	dst = append(dst, `,"updated_at":`...)
+	dst = appendJSONString(dst, b.UpdatedAt)
+	return append(dst, '}')
+}
+
+// AppendBookingList appends l's JSON encoding, as Booking.AppendJSON does for one booking.
+func AppendBookingList(dst []byte, l List[Booking]) []byte {
+	dst = append(dst, `{"data":`...)
+	if l.Data == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, '[')
+		for i, b := range l.Data {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = b.AppendJSON(dst)
+		}
+		dst = append(dst, ']')
+	}
+	dst = append(dst, `,"pagination":`...)
+	dst = l.Pagination.appendJSON(dst)
+	return append(dst, '}')
 }

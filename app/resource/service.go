@@ -3,6 +3,9 @@ package resource
 import (
 	"database/sql"
 	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
 
 	"frontdesk/db"
 )
@@ -127,17 +130,104 @@ func NewServiceIndex(r ServiceRow, companyID int64, images []db.ServiceImage) Se
 	return out
 }
 
-// NewServiceDetail builds the detail shape; providers are the active providers offering it.
-func NewServiceDetail(r ServiceRow, companyID int64, images []db.ServiceImage, providers []Ref) ServiceDetail {
+// NewServiceDetail builds the detail shape from GetServiceDetail's row, whose images and active
+// providers arrive as JSON arrays of their wire shapes, built by SQLite in display order.
+func NewServiceDetail(r db.GetServiceDetailRow) (ServiceDetail, error) {
 	out := ServiceDetail{
-		Service: NewService(r, companyID), Type: ServiceType(r.Service), OnlinePayment: newOnlinePayment(r.Service),
-		Images: make([]Image, 0, len(images)), Providers: providers,
+		Service:       NewService(ServiceRow{Service: r.Service, CategoryName: r.CategoryName}, r.CompanyID),
+		Type:          ServiceType(r.Service),
+		OnlinePayment: newOnlinePayment(r.Service),
 	}
-	if out.Providers == nil {
-		out.Providers = []Ref{}
+	images, err := decodeIDTexts(r.ImagesJson, "url")
+	if err != nil {
+		return ServiceDetail{}, fmt.Errorf("service %d images: %w", r.Service.ID, err)
 	}
-	for _, img := range images {
-		out.Images = append(out.Images, Image{ID: img.ID, URL: img.URL})
+	out.Images = make([]Image, len(images))
+	for i, img := range images {
+		out.Images[i] = Image{ID: img.ID, URL: img.Text}
 	}
-	return out
+	providers, err := decodeIDTexts(r.ProvidersJson, "name")
+	if err != nil {
+		return ServiceDetail{}, fmt.Errorf("service %d providers: %w", r.Service.ID, err)
+	}
+	out.Providers = make([]Ref, len(providers))
+	for i, p := range providers {
+		out.Providers[i] = Ref{ID: p.ID, Name: p.Text}
+	}
+	return out, nil
+}
+
+// idText is one {"id": …, key: "…"} object of a JSON array built by SQLite.
+type idText struct {
+	ID   int64
+	Text string
+}
+
+// decodeIDTexts reads a JSON array of {"id": integer, key: string} objects. encoding/json spends
+// some 4 µs on each small array, as much as a third of the whole GET /v3/services/{id}; so the
+// compact form SQLite's json_object writes is read directly, and anything else — an escape in a
+// string, another layout — goes to encoding/json, which decides.
+func decodeIDTexts(s, key string) ([]idText, error) {
+	if out, ok := scanIDTexts(s, key); ok {
+		return out, nil
+	}
+	var objs []map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(s), &objs); err != nil {
+		return nil, err
+	}
+	out := make([]idText, len(objs))
+	for i, o := range objs {
+		if err := json.Unmarshal(o["id"], &out[i].ID); err != nil {
+			return nil, fmt.Errorf("id: %w", err)
+		}
+		if err := json.Unmarshal(o[key], &out[i].Text); err != nil {
+			return nil, fmt.Errorf("%s: %w", key, err)
+		}
+	}
+	return out, nil
+}
+
+// scanIDTexts is decodeIDTexts' fast path: it accepts only the exact compact layout, with
+// strings free of escapes (so their bytes are their value), and reports false for anything else.
+func scanIDTexts(s, key string) ([]idText, bool) {
+	s, ok := strings.CutPrefix(s, "[")
+	if !ok {
+		return nil, false
+	}
+	if s, ok = strings.CutSuffix(s, "]"); !ok {
+		return nil, false
+	}
+	out := make([]idText, 0, strings.Count(s, "{"))
+	textStart := `,"` + key + `":"`
+	for s != "" {
+		if len(out) > 0 {
+			if s, ok = strings.CutPrefix(s, ","); !ok {
+				return nil, false
+			}
+		}
+		if s, ok = strings.CutPrefix(s, `{"id":`); !ok {
+			return nil, false
+		}
+		digits := strings.IndexByte(s, ',')
+		if digits < 1 {
+			return nil, false
+		}
+		id, err := strconv.ParseInt(s[:digits], 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		if s, ok = strings.CutPrefix(s[digits:], textStart); !ok {
+			return nil, false
+		}
+		end := strings.IndexByte(s, '"')
+		if end < 0 || strings.IndexByte(s[:end], '\\') >= 0 {
+			return nil, false
+		}
+		text := s[:end]
+		if s, ok = strings.CutPrefix(s[end+1:], "}"); !ok {
+			return nil, false
+		}
+		out = append(out, idText{ID: id, Text: text})
+	}
+	return out, true
 }

@@ -1,6 +1,9 @@
 package resource
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // AvailableSlots is the body of GET /v3/available_slots.
 type AvailableSlots struct {
@@ -40,9 +43,85 @@ type SlotsMetadata struct {
 
 // NewSlot builds a slot; start and end must already be in the location's zone.
 func NewSlot(providerID int64, providerName, date string, start, end time.Time) Slot {
+	startsAt, endsAt := start.Format(time.RFC3339), end.Format(time.RFC3339)
 	return Slot{
-		StartTime: start.Format("15:04"), EndTime: end.Format("15:04"),
+		StartTime: string(hourMinute([]byte(startsAt))), EndTime: string(hourMinute([]byte(endsAt))),
 		ProviderID: providerID, ProviderName: providerName, Date: date,
-		StartsAt: start.Format(time.RFC3339), EndsAt: end.Format(time.RFC3339),
+		StartsAt: startsAt, EndsAt: endsAt,
 	}
+}
+
+// hourMinute is the "15:04" part of an RFC 3339 time "2006-01-02T15:04:05Z07:00"; the year
+// may have more than four digits, so it is found from the 'T'.
+func hourMinute(rfc3339 []byte) []byte {
+	for i, c := range rfc3339 {
+		if c == 'T' {
+			return rfc3339[i+1 : i+6]
+		}
+	}
+	return nil
+}
+
+// SlotsJSON writes the body of GET /v3/available_slots as the slots come, without building a
+// Slot for each: a day of ten providers is some 240 slots and 47 KB, and building and encoding
+// them by reflection cost a third of the request. Its output is byte for byte what
+// encoding/json writes for the equivalent AvailableSlots with HTML escaping off (without an
+// Encoder's trailing newline); the tests compare the two.
+type SlotsJSON struct {
+	b []byte
+	n int
+}
+
+// NewSlotsJSON starts a body in buf's storage (which it may outgrow), sized for about n slots.
+func NewSlotsJSON(buf []byte, n int) *SlotsJSON {
+	w := &SlotsJSON{b: slices.Grow(buf[:0], 256+200*n)}
+	w.b = append(w.b, `{"data":{"slots":[`...)
+	return w
+}
+
+// Add appends the slot NewSlot(providerID, providerName, date, start, end) would build.
+func (w *SlotsJSON) Add(providerID int64, providerName, date string, start, end time.Time) {
+	var startBuf, endBuf [48]byte
+	startsAt := start.AppendFormat(startBuf[:0], time.RFC3339)
+	endsAt := end.AppendFormat(endBuf[:0], time.RFC3339)
+	b := w.b
+	if w.n > 0 {
+		b = append(b, ',')
+	}
+	w.n++
+	// RFC 3339 times are digits, '-', '+', ':', 'T' and 'Z': nothing to escape.
+	b = append(b, `{"start_time":"`...)
+	b = append(b, hourMinute(startsAt)...)
+	b = append(b, `","end_time":"`...)
+	b = append(b, hourMinute(endsAt)...)
+	b = append(b, `","provider_id":`...)
+	b = appendJSONInt(b, providerID)
+	b = append(b, `,"provider_name":`...)
+	b = appendJSONString(b, providerName)
+	b = append(b, `,"date":`...)
+	b = appendJSONString(b, date)
+	b = append(b, `,"starts_at":"`...)
+	b = append(b, startsAt...)
+	b = append(b, `","ends_at":"`...)
+	b = append(b, endsAt...)
+	w.b = append(b, `"}`...)
+}
+
+// Finish appends the metadata and returns the whole body.
+func (w *SlotsJSON) Finish(m SlotsMetadata) []byte {
+	b := append(w.b, `],"metadata":{"location_id":`...)
+	b = appendJSONInt(b, m.LocationID)
+	b = append(b, `,"date":`...)
+	b = appendJSONString(b, m.Date)
+	b = append(b, `,"end_date":`...)
+	b = appendJSONString(b, m.EndDate)
+	if m.ServiceID != nil {
+		b = append(b, `,"service_id":`...)
+		b = appendJSONInt(b, *m.ServiceID)
+	}
+	b = append(b, `,"duration":`...)
+	b = appendJSONInt(b, m.Duration)
+	b = append(b, `,"slots_count":`...)
+	b = appendJSONInt(b, int64(m.SlotsCount))
+	return append(b, "}}}"...)
 }

@@ -51,7 +51,7 @@ type Dispatcher struct {
 	client  *http.Client
 	metrics *metrics
 	wake    chan struct{} // commits by others: new events, resends, reactivations
-	kick    chan struct{} // the recorder scheduled a retry or deactivated a webhook
+	kick    chan struct{} // the writer recorded a retry or deactivated a webhook
 	// prepared holds the statements of quietTx, prepared while Run runs.
 	prepared preparedSet
 }
@@ -83,7 +83,10 @@ func NewDispatcher(d *db.DB, cfg Config, log *slog.Logger, now func() time.Time,
 	}
 	return &Dispatcher{
 		db: d, cfg: cfg, log: log, now: now, rnd: rand.Float64,
-		client:  NewHTTPClient(cfg.Timeout, cfg.AllowPrivate, cfg.PerEndpoint),
+		// Idle connections are kept per host, and several webhooks often share one (a
+		// receiver with a path per endpoint, an automation platform): keep one per worker,
+		// or connections are closed and dialled again all the time.
+		client:  NewHTTPClient(cfg.Timeout, cfg.AllowPrivate, cfg.Workers),
 		metrics: newMetrics(d, now, reg),
 		wake:    make(chan struct{}, 1),
 		kick:    make(chan struct{}, 1),
@@ -115,7 +118,9 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	work := make(chan job, d.cfg.Workers)
 	done := make(chan int64, d.cfg.Workers)
 	results := make(chan result, 4*d.cfg.Workers)
-	var workers, recorder sync.WaitGroup
+	asks := make(chan claimAsk, 1) // the loop has at most one round asked for
+	rounds := make(chan claimed, 1)
+	var workers, writer sync.WaitGroup
 	for range d.cfg.Workers {
 		workers.Go(func() {
 			for j := range work {
@@ -124,73 +129,175 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 			}
 		})
 	}
-	recorder.Go(func() { d.record(results) })
-
 	l := newLoop(d)
-	l.run(ctx, work, done)
+	writer.Go(func() { d.write(l.claimer, asks, results, rounds) })
+	l.run(ctx, work, done, asks, rounds)
 
 	close(work)
 	workers.Wait()
 	close(results)
-	recorder.Wait()
+	close(asks)
+	writer.Wait()
 	d.log.Info("webhook dispatcher stopped")
 	return nil
 }
 
-// loop is the dispatcher's scheduling state, owned by the one goroutine that runs it.
+// coalesceWindow is the least time between the starts of two claim rounds that commits
+// trigger. Under load events are committed far faster than a round is worth running for each;
+// commits that come within the window share one round. It is also the most it adds to the
+// time from a commit to the first attempt.
+const coalesceWindow = time.Millisecond
+
+// loop is the dispatcher's scheduling state, owned by the one goroutine that runs it. Claim
+// rounds run on the writer goroutine (record.go), one at a time, so the loop keeps handing out
+// work while SQLite is busy.
 type loop struct {
-	d      *Dispatcher
-	queues *queues
-	busy   int
-	claim  bool // look at the outbox at the next turn
-	keys   map[string][]byte
+	d       *Dispatcher
+	claimer *claimer
+	queues  *queues
+	depth   int // how many jobs a webhook's queue holds, in flight included
+	busy    int
 	// current is every active webhook's target as of the last claim round. A job is sent
 	// with it rather than with what it was claimed with, so a changed URL or a rotated secret
 	// applies to queued jobs too.
 	current map[int64]target
+
+	claiming  bool      // a round is running
+	lastRound time.Time // when the last round started
+	// Why another round is wanted: woken, someone committed (new events, resends,
+	// reactivations); refill, a webhook with more due work has drained its queue halfway;
+	// allRetries, retries may be due (at start, on the timer, after one was scheduled).
+	woken, refill, allRetries bool
 }
 
 func newLoop(d *Dispatcher) *loop {
-	return &loop{d: d, queues: newQueues(), claim: true, keys: map[string][]byte{}}
+	depth := d.cfg.PerEndpoint * prefetchDepth
+	return &loop{
+		d: d, claimer: &claimer{d: d, depth: depth, keys: map[string][]byte{}},
+		queues: newQueues(), depth: depth, allRetries: true,
+	}
 }
 
-func (l *loop) run(ctx context.Context, work chan<- job, done <-chan int64) {
-	timer := time.NewTimer(0)
-	defer timer.Stop()
+func (l *loop) run(ctx context.Context, work chan<- job, done <-chan int64, asks chan<- claimAsk, rounds <-chan claimed) {
+	// poll fires at the next scheduled attempt or after cfg.Poll, whichever is sooner.
+	poll := time.NewTimer(l.d.cfg.Poll)
+	defer poll.Stop()
+	// soon fires when a commit's coalescing window is over.
+	soon := time.NewTimer(time.Hour)
+	soon.Stop()
+	defer soon.Stop()
 	for {
-		// Finished attempts free slots; fill them before the (comparatively slow) claim round
-		// and again after it.
 		l.drain(done)
 		l.dispatch(work)
-		if l.claim {
-			l.claim = false
-			wait := l.d.cfg.Poll
-			if err := l.claimDue(ctx); err != nil {
-				if ctx.Err() != nil {
-					break
-				}
-				l.d.log.Error("webhook claim", "err", err)
-			} else if next, err := l.nextDue(ctx); err == nil && next > 0 {
-				wait = min(wait, next)
+		if !l.claiming {
+			if wait := l.claimWait(); wait == 0 {
+				l.startRound(asks)
+			} else if wait > 0 {
+				soon.Reset(wait)
 			}
-			timer.Reset(wait)
 		}
-		l.dispatch(work)
 		select {
 		case <-ctx.Done():
+			if l.claiming {
+				l.take(<-rounds, poll)
+			}
 			l.release()
 			return
 		case <-l.d.wake:
-			l.claim = true
+			l.woken = true
 		case <-l.d.kick:
-			l.claim = true
-		case <-timer.C:
-			l.claim = true
+			l.allRetries = true
+		case <-poll.C:
+			l.allRetries = true
+		case <-soon.C:
+		case r := <-rounds:
+			l.take(r, poll)
 		case id := <-done:
 			l.finished(id)
 		}
 	}
-	l.release()
+}
+
+// claimWait says when to start the next claim round: 0 now, > 0 after that long, < 0 not until
+// something else happens.
+func (l *loop) claimWait() time.Duration {
+	switch {
+	case l.allRetries || l.refill:
+		return 0
+	case !l.woken || !l.hungry():
+		return -1
+	}
+	return max(time.Until(l.lastRound.Add(coalesceWindow)), 0)
+}
+
+// hungry reports whether some active webhook has less than half a queue of work in memory, so
+// that a commit may carry work it should not wait for. While every queue is at least half
+// full, commits wait until one drains that far, and a busy dispatcher claims in large rounds.
+func (l *loop) hungry() bool {
+	if l.current == nil {
+		return true
+	}
+	for id := range l.current {
+		if h := l.queues.hooks[id]; h == nil || h.queued() < l.depth/2 {
+			return true
+		}
+	}
+	return false
+}
+
+// startRound asks the writer for a claim round for what the queues have room for. It never
+// blocks: asks has room for the one round the loop may have asked for.
+func (l *loop) startRound(asks chan<- claimAsk) {
+	ask := claimAsk{room: map[int64]int{}, more: map[int64]bool{}, allRetries: l.allRetries}
+	for id, h := range l.queues.hooks {
+		ask.room[id] = l.depth - h.queued() - h.inflight
+		if h.more {
+			ask.more[id] = true
+		}
+	}
+	l.claiming, l.lastRound = true, time.Now()
+	l.woken, l.refill, l.allRetries = false, false, false
+	asks <- ask
+}
+
+// take puts a finished round's work into the queues.
+func (l *loop) take(r claimed, poll *time.Timer) {
+	l.claiming = false
+	if r.err != nil {
+		l.d.log.Error("webhook claim", "err", r.err)
+		poll.Reset(l.d.cfg.Poll)
+		return
+	}
+	l.current = r.targets
+	// Webhooks that are no longer active (deactivated, deleted) lose their queued work. Their
+	// rows are missed or gone; handing them back is harmless and covers any other case.
+	var dropped []job
+	for id := range l.queues.hooks {
+		if _, ok := r.targets[id]; !ok {
+			dropped = append(dropped, l.queues.drop(id)...)
+		}
+	}
+	if err := l.d.handBack(context.Background(), dropped); err != nil {
+		l.d.log.Warn("webhook deliveries not handed back; they are due again at the next start", "deliveries", len(dropped), "err", err)
+	}
+	for _, j := range r.jobs {
+		l.queues.add(j, r.first[j.deliveryID])
+	}
+	for id := range r.targets {
+		if r.full[id] {
+			l.queues.hook(id).more = true
+		} else if h := l.queues.hooks[id]; h != nil {
+			h.more = false
+			l.queues.forgetIfIdle(id)
+		}
+	}
+	if r.ask.allRetries {
+		wait := l.d.cfg.Poll
+		if !r.nextDue.IsZero() {
+			wait = min(wait, max(r.nextDue.Sub(l.d.now()), time.Millisecond))
+		}
+		poll.Reset(wait)
+	}
 }
 
 // dispatch hands queued jobs to idle workers. It never blocks: work has room for every
@@ -223,17 +330,21 @@ func (l *loop) drain(done <-chan int64) {
 
 func (l *loop) finished(webhookID int64) {
 	l.busy--
-	if l.queues.finished(webhookID, l.d.cfg.PerEndpoint*prefetchDepth) {
-		l.claim = true
+	if l.queues.finished(webhookID, l.depth) {
+		l.refill = true
 	}
 }
 
-// nextDue is how long until the earliest scheduled attempt (0 if none is scheduled).
-func (l *loop) nextDue(ctx context.Context) (time.Duration, error) {
-	now := l.d.now()
-	next, err := l.d.db.R.NextDueAfter(ctx, sqlMillis(db.Millis(now)))
-	if err != nil || next == 0 {
-		return 0, err
+// release hands every queued job back on shutdown. It runs after ctx is cancelled, so it gets
+// a short context of its own; if it fails, the next start makes the rows due anyway.
+func (l *loop) release() {
+	jobs := l.queues.all()
+	if len(jobs) == 0 {
+		return
 	}
-	return max(db.Time(next).Sub(now), time.Millisecond), nil
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := l.d.handBack(ctx, jobs); err != nil {
+		l.d.log.Warn("webhook deliveries not handed back; they are due again at the next start", "deliveries", len(jobs), "err", err)
+	}
 }

@@ -18,9 +18,9 @@ func TestStartReleasesClaimsOfAStoppedProcess(t *testing.T) {
 	d := h.deliveryOf(id, w.ID)
 	// What a crash mid-delivery leaves behind: the row claimed, nobody holding it.
 	err := h.db.InTx(context.Background(), func(q *db.Queries) error {
-		claimed, err := q.ClaimDeliveries(context.Background(), []int64{d.ID})
-		if err == nil && len(claimed) != 1 {
-			t.Fatalf("claimed %v, want [%d]", claimed, d.ID)
+		claimed, err := q.ClaimDelivery(context.Background(), d.ID)
+		if err == nil && claimed != 1 {
+			t.Fatalf("claimed %d rows, want delivery %d claimed", claimed, d.ID)
 		}
 		return err
 	})

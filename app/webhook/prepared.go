@@ -6,11 +6,13 @@ import (
 	"sync"
 )
 
-// The recorder runs a few statements per attempt on the single writer connection, and SQLite
-// spends much of a small statement's time parsing it. Its transactions (quietTx) therefore run
-// every statement they have seen before in prepared form: a statement is run unprepared the
-// first time, inside the transaction, and prepared once the transaction is over — preparing
-// needs the writer's one connection, which the transaction holds.
+// The dispatcher's writer runs a few statements per attempt on the single writer connection
+// (claiming, recording), and SQLite spends much of a small statement's time parsing it. Its
+// transactions (quietTx) therefore run every statement they have seen before in prepared form:
+// a statement is run unprepared the first time, inside the transaction, and prepared once the
+// transaction is over — preparing needs the writer's one connection, which the transaction
+// holds. (db's statement cache works the same way for InTx; quietTx exists because the
+// dispatcher's own writes must not run the after-commit hooks that wake it.)
 
 // maxPrepared bounds the set; the dispatcher's transactions use only a handful of statements.
 const maxPrepared = 32

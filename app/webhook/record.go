@@ -13,28 +13,73 @@ import (
 // long by the dispatcher.
 const maxRecordBatch = 256
 
-// record writes finished attempts to the database until results is closed. Whatever is waiting
-// is written in one transaction, so under load the cost of a commit is shared by many attempts
-// while a lone attempt is written at once. A crash between an attempt and its record only
-// means the delivery is sent again after the restart (at-least-once).
-func (d *Dispatcher) record(results <-chan result) {
+// recordWindow is how long finished attempts may wait to be written. A commit costs as much as
+// a dozen recorded attempts (every page it changed goes to the WAL), so attempts that finish
+// close together share one; nobody waits for the record (the next attempt is already on its
+// way), and a crash inside the window only means those deliveries are sent again after the
+// restart (at-least-once).
+const recordWindow = 5 * time.Millisecond
+
+// write is the dispatcher's writer: it records finished attempts and runs the claim rounds the
+// loop asks for, until both channels are closed. A claim round takes the attempts finished so
+// far into its own transaction, so under load one commit carries both, and the pages they
+// share (the deliveries rows and their index) go to the WAL once. Attempts that finish while
+// no round is asked for are written within recordWindow of the first of them.
+func (d *Dispatcher) write(c *claimer, asks <-chan claimAsk, results <-chan result, rounds chan<- claimed) {
 	batch := make([]result, 0, maxRecordBatch)
-	for r := range results {
-		batch = append(batch[:0], r)
-	gather:
-		for len(batch) < maxRecordBatch {
-			select {
-			case r, ok := <-results:
-				if !ok {
-					break gather
-				}
-				batch = append(batch, r)
-			default:
-				break gather
-			}
+	window := time.NewTimer(time.Hour)
+	window.Stop()
+	flush := func() {
+		window.Stop()
+		if len(batch) > 0 {
+			d.recordBatch(batch)
+			batch = batch[:0]
 		}
-		d.recordBatch(batch)
 	}
+	for asks != nil || results != nil {
+		select {
+		case ask, ok := <-asks:
+			if !ok {
+				asks = nil
+				continue
+			}
+			window.Stop()
+			batch = gather(results, batch)
+			rounds <- c.round(ask, batch)
+			batch = batch[:0]
+		case r, ok := <-results:
+			if !ok {
+				results = nil
+				flush()
+				continue
+			}
+			batch = append(batch, r)
+			if len(batch) == 1 {
+				window.Reset(recordWindow)
+			}
+			if len(batch) == maxRecordBatch {
+				flush()
+			}
+		case <-window.C:
+			flush()
+		}
+	}
+}
+
+// gather adds the results waiting in results to batch, up to maxRecordBatch.
+func gather(results <-chan result, batch []result) []result {
+	for results != nil && len(batch) < maxRecordBatch {
+		select {
+		case r, ok := <-results:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, r)
+		default:
+			return batch
+		}
+	}
+	return batch
 }
 
 // recordBatch writes a batch, retrying a failed transaction for a while; if the batch as a

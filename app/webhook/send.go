@@ -22,7 +22,7 @@ const (
 	drainLimit      = 64 << 10
 )
 
-// result is one finished attempt, for the recorder.
+// result is one finished attempt, for the writer to record.
 type result struct {
 	job
 	startedAt  time.Time

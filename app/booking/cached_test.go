@@ -1,0 +1,140 @@
+package booking
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// TestLoadScheduleCachedFollowsCatalogWrites changes each kind of catalog record behind the
+// cache's back (plain SQL on the writer, as another process would) and checks that the cached
+// load then answers exactly what an uncached load reads.
+func TestLoadScheduleCachedFollowsCatalogWrites(t *testing.T) {
+	ctx := context.Background()
+	d := openStore(t, 3)
+	day := Date{2026, time.November, 24}
+	queries := []ScheduleQuery{
+		{LocationID: 1, ServiceID: 1, First: day, Last: day, OnlineOnly: true},
+		{LocationID: 1, ServiceID: 1, ProviderID: 2, First: day.AddDays(-1), Last: day.AddDays(2), OnlineOnly: true},
+		{LocationID: 1, First: day, Last: day.AddDays(6)},
+		{LocationID: 2, ServiceID: 1, ProviderID: 1, First: day, Last: day},
+	}
+	check := func(t *testing.T) {
+		t.Helper()
+		for _, sq := range queries {
+			got, gotErr := LoadScheduleCached(ctx, d, sq)
+			want, wantErr := LoadSchedule(ctx, d.R, sq)
+			if !got.cached {
+				t.Fatalf("%+v: got a load not marked as cached", sq)
+			}
+			got.cached, got.version = false, 0
+			if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+				t.Fatalf("%+v: got error %v, want %v", sq, gotErr, wantErr)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%+v: cached load differs from a fresh one:\ngot  %+v\nwant %+v", sq, got, want)
+			}
+		}
+	}
+	check(t) // fills the cache
+	for _, c := range []struct{ name, sql string }{
+		{"policy", `UPDATE company SET slot_step_min = 30, min_notice_min = 60`},
+		{"location renamed and moved", `UPDATE locations SET name = 'Centro 2', timezone = 'America/New_York' WHERE id = 1`},
+		{"location hours", `UPDATE location_hours SET open_min = 600 WHERE location_id = 1 AND day_id = 2`},
+		{"closure added", `INSERT INTO location_closures (location_id, date) VALUES (1, '2026-11-25')`},
+		{"closure removed", `DELETE FROM location_closures WHERE location_id = 1`},
+		{"service duration", `UPDATE services SET duration_min = 45, buffer_before_min = 5 WHERE id = 1`},
+		{"service offline", `UPDATE services SET online_booking = 0 WHERE id = 1`},
+		{"service online again", `UPDATE services SET online_booking = 1 WHERE id = 1`},
+		{"provider renamed", `UPDATE providers SET public_name = 'Ana' WHERE id = 2`},
+		{"provider inactive", `UPDATE providers SET active = 0 WHERE id = 3`},
+		{"provider leaves the location", `DELETE FROM provider_locations WHERE provider_id = 2 AND location_id = 1`},
+		{"provider joins again", `INSERT INTO provider_locations (provider_id, location_id) VALUES (2, 1)`},
+		{"provider stops offering the service", `DELETE FROM service_providers WHERE provider_id = 1 AND service_id = 1`},
+		{"shift changed", `UPDATE provider_hours SET close_min = 1020 WHERE provider_id = 1 AND day_id = 2`},
+		{"shift added", `INSERT INTO provider_hours (provider_id, location_id, day_id, open_min, close_min) VALUES (1, 2, 2, 540, 600)`},
+		{"break removed", `DELETE FROM provider_breaks WHERE hours_id IN (SELECT id FROM provider_hours WHERE provider_id = 2)`},
+		{"shifts removed", `DELETE FROM provider_hours WHERE provider_id = 3`},
+		{"location inactive", `UPDATE locations SET active = 0 WHERE id = 1`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := d.Write.Exec(c.sql); err != nil {
+				t.Fatal(err)
+			}
+			check(t)
+		})
+	}
+}
+
+// TestLoadScheduleCachedReadsBookingsEveryTime: bookings and time off are not catalog data, so a
+// new booking shows at once without any catalog write.
+func TestLoadScheduleCachedReadsBookingsEveryTime(t *testing.T) {
+	ctx := context.Background()
+	d := openStore(t, 2)
+	day := Date{2026, time.November, 24}
+	sq := ScheduleQuery{LocationID: 1, ServiceID: 1, First: day, Last: day, OnlineOnly: true}
+	before, err := LoadScheduleCached(ctx, d, sq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(ctx, d, storeNow, haircut(1, santiago(t, "2026-11-24 10:00"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Write.Exec(`INSERT INTO provider_time_off (provider_id, starts_at, ends_at) VALUES (2, ?, ?)`,
+		santiago(t, "2026-11-24 09:00").UnixMilli(), santiago(t, "2026-11-24 12:00").UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	after, err := LoadScheduleCached(ctx, d, sq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(before.Schedule.Providers[0].Busy); n != 0 {
+		t.Fatalf("before: got %d bookings of provider 1, want 0", n)
+	}
+	if got := after.Schedule.Providers[0].Busy; len(got) != 1 {
+		t.Fatalf("after: got bookings %v of provider 1, want the new one", got)
+	}
+	if got := after.Schedule.Providers[1].TimeOff; len(got) != 1 {
+		t.Fatalf("after: got time off %v of provider 2, want the new one", got)
+	}
+	if n := len(before.Schedule.Providers[0].Busy); n != 0 {
+		t.Fatalf("the earlier answer changed: got %d bookings of provider 1, want 0", n)
+	}
+}
+
+// TestCreateAnswersWhatItStored: Create builds its answer from the inserted row and the records
+// it checked instead of reading the booking back; the answer must equal a read.
+func TestCreateAnswersWhatItStored(t *testing.T) {
+	ctx := context.Background()
+	d := openStore(t, 2)
+	notes, price, resource := "First visit, \"quoted\"", int64(1234), int64(7)
+	admin := haircut(2, santiago(t, "2026-11-24 11:00"))
+	admin.Source, admin.End = SourceAdmin, santiago(t, "2026-11-24 12:15")
+	for _, c := range []struct {
+		name string
+		nb   NewBooking
+	}{
+		{"plain haircut, discounted", haircut(1, santiago(t, "2026-11-24 10:00"))},
+		{"notes, price and time resource", func() NewBooking {
+			nb := haircut(1, santiago(t, "2026-11-24 15:00"))
+			nb.Notes, nb.Price, nb.TimeResourceID, nb.StatusID = &notes, &price, &resource, StatusReserved
+			return nb
+		}()},
+		{"owner, explicit end", admin},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Create(ctx, d, storeNow, c.nb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := Get(ctx, d.R, got.Booking.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("Create answered\n%+v\nbut the booking reads\n%+v", got, want)
+			}
+		})
+	}
+}

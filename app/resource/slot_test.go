@@ -1,0 +1,131 @@
+package resource
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// encodingJSON is what the /v3 writer produces: encoding/json with HTML escaping off, without
+// the Encoder's trailing newline.
+func encodingJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
+	cases := []struct{ name, s string }{
+		{"empty", ""},
+		{"plain", "Ana María"},
+		{"quote and backslash", `say "hi" \ bye`},
+		{"named control characters", "a\bb\fc\nd\re\tf"},
+		{"other control characters", "\x00\x01\x1f\x7f"},
+		{"html stays raw", "<b>Tom & Jerry</b>"},
+		{"line and paragraph separators", "a\u2028b\u2029c"},
+		{"invalid UTF-8", "bad \xff\xfe byte \xe2\x82 cut"},
+		{"emoji and accents", "Zoë 💇 Ñandú"},
+		{"replacement character itself", "\ufffd"},
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 200 {
+		raw := make([]byte, rng.IntN(24))
+		for j := range raw {
+			raw[j] = byte(rng.IntN(256))
+		}
+		cases = append(cases, struct{ name, s string }{"random " + string(rune('a'+i%26)), string(raw)})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, want := appendJSONString(nil, c.s), encodingJSON(t, c.s)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("appendJSONString(%q): got %s, want %s", c.s, got, want)
+			}
+		})
+	}
+}
+
+func TestSlotsJSONMatchesEncodingJSON(t *testing.T) {
+	zone, err := time.LoadLocation("America/Santiago")
+	if err != nil {
+		t.Fatal(err)
+	}
+	service := int64(7)
+	start := time.Date(2026, 9, 5, 23, 30, 0, 0, zone) // the spring-forward night
+	type slot struct {
+		provider   int64
+		name, date string
+		start, end time.Time
+	}
+	cases := []struct {
+		name  string
+		slots []slot
+		meta  SlotsMetadata
+	}{
+		{"no slots, no service", nil, SlotsMetadata{LocationID: 1, Date: "2026-09-05", EndDate: "2026-09-05", Duration: 15}},
+		{"no slots, with service", nil, SlotsMetadata{LocationID: 1, ServiceID: &service, Duration: 30}},
+		{"slots across a DST change, hostile names", []slot{
+			{3, `Ana "la <jefa>" & co`, "2026-09-05", start, start.Add(30 * time.Minute)},
+			{4, "Zoë\u2028\x01\xff", "2026-09-06", start.Add(30 * time.Minute), start.Add(time.Hour)},
+			{-1, "", "2026-09-06", start.Add(time.Hour).UTC(), start.Add(2 * time.Hour).UTC()},
+			{1 << 40, "P", "x\"y", time.Date(12026, 1, 1, 0, 0, 0, 0, zone), time.Date(12026, 1, 1, 0, 15, 0, 0, zone)},
+		}, SlotsMetadata{LocationID: 12, Date: "2026-09-05", EndDate: "2026-09-06", ServiceID: &service, Duration: 30, SlotsCount: 4}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := NewSlotsJSON(nil, len(c.slots))
+			want := AvailableSlots{Data: AvailableSlotsData{Slots: []Slot{}, Metadata: c.meta}}
+			for _, s := range c.slots {
+				w.Add(s.provider, s.name, s.date, s.start, s.end)
+				want.Data.Slots = append(want.Data.Slots, NewSlot(s.provider, s.name, s.date, s.start, s.end))
+			}
+			if got, want := w.Finish(c.meta), encodingJSON(t, want); !bytes.Equal(got, want) {
+				t.Fatalf("SlotsJSON:\ngot  %s\nwant %s", got, want)
+			}
+		})
+	}
+}
+
+func TestNewSlotTimes(t *testing.T) {
+	zone, err := time.LoadLocation("America/Santiago")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Date(2026, 9, 5, 23, 30, 0, 0, zone)
+	s := NewSlot(1, "Ana", "2026-09-05", start, start.Add(45*time.Minute))
+	want := Slot{StartTime: "23:30", EndTime: "01:15", ProviderID: 1, ProviderName: "Ana", Date: "2026-09-05",
+		StartsAt: "2026-09-05T23:30:00-04:00", EndsAt: "2026-09-06T01:15:00-03:00"}
+	if s != want {
+		t.Fatalf("got %+v, want %+v", s, want)
+	}
+}
+
+// BenchmarkSlotsDayJSON writes a day of ten providers, 240 slots, as the available_slots
+// handler does.
+func BenchmarkSlotsDayJSON(b *testing.B) {
+	zone, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		b.Fatal(err)
+	}
+	day := time.Date(2026, 11, 25, 8, 0, 0, 0, zone)
+	service := int64(3)
+	b.ReportAllocs()
+	var size int
+	buf := make([]byte, 0, 64<<10)
+	for b.Loop() {
+		w := NewSlotsJSON(buf, 240)
+		for i := range 240 {
+			start := day.Add(time.Duration(i/10) * 30 * time.Minute)
+			w.Add(int64(1+i%10), "Provider Name", "2026-11-25", start, start.Add(15*time.Minute))
+		}
+		size = len(w.Finish(SlotsMetadata{LocationID: 1, Date: "2026-11-25", EndDate: "2026-11-25", ServiceID: &service, Duration: 15, SlotsCount: 240}))
+	}
+	b.ReportMetric(float64(size), "bytes/page")
+}
