@@ -113,7 +113,7 @@ WHERE (active = ?1 OR ?1 IS NULL)
         || coalesce(phone, '') || ' ' || coalesce(identification_number, '') || ' ' || coalesce(record_number, '')),
         ?2) > 0)
 ORDER BY first_name COLLATE NOCASE, id
-LIMIT ?4 OFFSET ?3
+LIMIT CAST(?4 AS INTEGER) OFFSET CAST(?3 AS INTEGER)
 `
 
 type AdminListClientsParams struct {
@@ -181,7 +181,7 @@ SELECT c.id, c.first_name, c.last_name, c.email, c.phone, c.record_number, c.act
 FROM client_search s JOIN clients c ON c.id = s.rowid
 WHERE s.doc MATCH ?1 AND (c.active = ?2 OR ?2 IS NULL)
 ORDER BY c.first_name COLLATE NOCASE, c.id
-LIMIT ?4 OFFSET ?3
+LIMIT CAST(?4 AS INTEGER) OFFSET CAST(?3 AS INTEGER)
 `
 
 type AdminSearchClientsParams struct {

@@ -72,7 +72,7 @@ JOIN clients c ON c.id = b.client_id
 WHERE b.location_id = ?1
   AND b.start_at >= ?2 AND b.start_at < ?3
 ORDER BY b.start_at, b.id
-LIMIT ?4
+LIMIT CAST(?4 AS INTEGER)
 `
 
 type ListDashboardBookingsParams struct {

@@ -16,7 +16,7 @@ SELECT a.started_at, a.duration_ms, a.status_code, a.error_category
 FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
 WHERE d.webhook_id = ?1
 ORDER BY a.started_at DESC, a.id DESC
-LIMIT ?2
+LIMIT CAST(?2 AS INTEGER)
 `
 
 type AdminRecentWebhookAttemptsParams struct {

@@ -58,7 +58,7 @@ SELECT src.location_id, src.service_id, src.provider_id, src.client_id, src.stat
 FROM bookings AS src
 WHERE src.location_id = ?2
 ORDER BY src.id
-LIMIT ?3
+LIMIT CAST(?3 AS INTEGER)
 `
 
 type BenchCopyBookingsParams struct {

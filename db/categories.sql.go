@@ -109,16 +109,16 @@ func (q *Queries) ListAllCategories(ctx context.Context) ([]Category, error) {
 }
 
 const listCategories = `-- name: ListCategories :many
-SELECT id, name, sort_order, created_at, updated_at FROM categories ORDER BY sort_order, id LIMIT ? OFFSET ?
+SELECT id, name, sort_order, created_at, updated_at FROM categories ORDER BY sort_order, id LIMIT CAST(?2 AS INTEGER) OFFSET CAST(?1 AS INTEGER)
 `
 
 type ListCategoriesParams struct {
-	Limit  int64
 	Offset int64
+	Limit  int64
 }
 
 func (q *Queries) ListCategories(ctx context.Context, arg ListCategoriesParams) ([]Category, error) {
-	rows, err := q.db.QueryContext(ctx, listCategories, arg.Limit, arg.Offset)
+	rows, err := q.db.QueryContext(ctx, listCategories, arg.Offset, arg.Limit)
 	if err != nil {
 		return nil, err
 	}

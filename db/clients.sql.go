@@ -331,16 +331,16 @@ func (q *Queries) ListClientCustomAttributes(ctx context.Context, clientID int64
 }
 
 const listClients = `-- name: ListClients :many
-SELECT id, first_name, last_name, email, phone, second_phone, identification_number, address, district, city, region, age, gender, birth_day, birth_month, birth_year, record_number, photo, nationality, phone_country, active, created_at, updated_at FROM clients ORDER BY id LIMIT ? OFFSET ?
+SELECT id, first_name, last_name, email, phone, second_phone, identification_number, address, district, city, region, age, gender, birth_day, birth_month, birth_year, record_number, photo, nationality, phone_country, active, created_at, updated_at FROM clients ORDER BY id LIMIT CAST(?2 AS INTEGER) OFFSET CAST(?1 AS INTEGER)
 `
 
 type ListClientsParams struct {
-	Limit  int64
 	Offset int64
+	Limit  int64
 }
 
 func (q *Queries) ListClients(ctx context.Context, arg ListClientsParams) ([]Client, error) {
-	rows, err := q.db.QueryContext(ctx, listClients, arg.Limit, arg.Offset)
+	rows, err := q.db.QueryContext(ctx, listClients, arg.Offset, arg.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -390,7 +390,7 @@ const searchClientsContaining = `-- name: SearchClientsContaining :many
 SELECT c.id, c.first_name, c.last_name, c.email, c.phone, c.identification_number, c.record_number
 FROM client_search s JOIN clients c ON c.id = s.rowid
 WHERE s.doc MATCH ?1 AND c.active = 1
-LIMIT ?2
+LIMIT CAST(?2 AS INTEGER)
 `
 
 type SearchClientsContainingParams struct {
@@ -462,7 +462,7 @@ WHERE c6.active = 1 AND c6.last_name = ?3 COLLATE NOCASE
 UNION ALL
 SELECT c7.id, c7.first_name, c7.last_name, c7.email, c7.phone, c7.identification_number, c7.record_number FROM clients c7
 WHERE c7.active = 1 AND c7.first_name = ?4 COLLATE NOCASE AND c7.last_name = ?5 COLLATE NOCASE
-LIMIT ?1
+LIMIT CAST(?1 AS INTEGER)
 `
 
 type SearchClientsExactParams struct {
@@ -550,7 +550,7 @@ UNION ALL
 SELECT c7.id, c7.first_name, c7.last_name, c7.email, c7.phone, c7.identification_number, c7.record_number FROM clients c7
 WHERE c7.active = 1 AND c7.first_name = ?6 COLLATE NOCASE AND c7.last_name >= ?7 COLLATE NOCASE
     AND c7.last_name < ?8 COLLATE NOCASE
-LIMIT ?1
+LIMIT CAST(?1 AS INTEGER)
 `
 
 type SearchClientsPrefixParams struct {

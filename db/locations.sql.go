@@ -353,7 +353,7 @@ const listLocations = `-- name: ListLocations :many
 SELECT l.id, l.uuid, l.name, l.active, l.address_json, l.phone, l.email, l.latitude, l.longitude, l.timezone, l.image_url, l.image_map, l.country_id, l.created_at, l.updated_at, c.name AS country_name, c.code AS country_code
 FROM locations l JOIN countries c ON c.id = l.country_id
 WHERE ?1 IS NULL OR l.active = ?1
-ORDER BY l.id LIMIT ?3 OFFSET ?2
+ORDER BY l.id LIMIT CAST(?3 AS INTEGER) OFFSET CAST(?2 AS INTEGER)
 `
 
 type ListLocationsParams struct {

@@ -416,7 +416,7 @@ func (q *Queries) OldestDueAt(ctx context.Context, nextAttemptAt sql.NullInt64) 
 
 const pruneDeliveryAttempts = `-- name: PruneDeliveryAttempts :execrows
 DELETE FROM delivery_attempts WHERE id IN (
-    SELECT a.id FROM delivery_attempts a WHERE a.started_at < ?1 LIMIT ?2)
+    SELECT a.id FROM delivery_attempts a WHERE a.started_at < ?1 LIMIT CAST(?2 AS INTEGER))
 `
 
 type PruneDeliveryAttemptsParams struct {
@@ -437,7 +437,7 @@ DELETE FROM events WHERE id IN (
     SELECT e.id FROM events e
     WHERE e.created_at < ?1
       AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.state = 'pending')
-    LIMIT ?2)
+    LIMIT CAST(?2 AS INTEGER))
 `
 
 type PruneEventsParams struct {

@@ -60,8 +60,8 @@ func (q *Queries) CountPaymentRequestsAdmin(ctx context.Context, status string) 
 
 const duePaymentRequests = `-- name: DuePaymentRequests :many
 SELECT id FROM payment_requests
-WHERE status = 'pending' AND expires_at IS NOT NULL AND expires_at <= ?
-ORDER BY expires_at LIMIT ?
+WHERE status = 'pending' AND expires_at IS NOT NULL AND expires_at <= ?1
+ORDER BY expires_at LIMIT CAST(?2 AS INTEGER)
 `
 
 type DuePaymentRequestsParams struct {
@@ -233,7 +233,7 @@ JOIN carts c ON c.id = pr.cart_id
 LEFT JOIN clients cl ON cl.id = c.client_id
 WHERE pr.status = ?1 OR ?1 = ''
 ORDER BY pr.id DESC
-LIMIT ?3 OFFSET ?2
+LIMIT CAST(?3 AS INTEGER) OFFSET CAST(?2 AS INTEGER)
 `
 
 type ListPaymentRequestsAdminParams struct {

@@ -240,7 +240,7 @@ ORDER BY
     CASE WHEN descending = 1 THEN sort_key END DESC,
     CASE WHEN descending = 0 THEN id END ASC,
     id DESC
-LIMIT ?8 OFFSET ?7
+LIMIT CAST(?8 AS INTEGER) OFFSET CAST(?7 AS INTEGER)
 `
 
 type ListProvidersParams struct {

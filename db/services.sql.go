@@ -190,7 +190,7 @@ FROM services s LEFT JOIN categories c ON c.id = s.category_id
 WHERE (?1 IS NULL
         OR s.id IN (SELECT sp.service_id FROM service_providers sp WHERE sp.provider_id = ?1))
     AND (?2 IS NULL OR s.active = ?2)
-ORDER BY s.id LIMIT ?4 OFFSET ?3
+ORDER BY s.id LIMIT CAST(?4 AS INTEGER) OFFSET CAST(?3 AS INTEGER)
 `
 
 type ListServicesParams struct {

@@ -434,7 +434,7 @@ WHERE d.webhook_id = ?1
   AND (CAST(?3 AS TEXT) = '' OR e.type = ?3)
   AND d.created_at >= ?4 AND d.created_at < ?5
 ORDER BY d.created_at DESC, d.id DESC
-LIMIT ?7 OFFSET ?6
+LIMIT CAST(?7 AS INTEGER) OFFSET CAST(?6 AS INTEGER)
 `
 
 type ListWebhookDeliveriesParams struct {
@@ -651,7 +651,7 @@ SELECT count(*) AS attempted,
     CAST(coalesce(sum(last_status BETWEEN 200 AND 299), 0) AS INTEGER) AS succeeded
 FROM (SELECT last_status FROM deliveries
       WHERE webhook_id = ?1 AND attempts > 0
-      ORDER BY created_at DESC, id DESC LIMIT ?2)
+      ORDER BY created_at DESC, id DESC LIMIT CAST(?2 AS INTEGER))
 `
 
 type RecentWebhookOutcomesParams struct {

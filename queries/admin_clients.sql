@@ -15,7 +15,7 @@ WHERE (active = sqlc.narg(active) OR sqlc.narg(active) IS NULL)
         || coalesce(phone, '') || ' ' || coalesce(identification_number, '') || ' ' || coalesce(record_number, '')),
         sqlc.arg(needle)) > 0)
 ORDER BY first_name COLLATE NOCASE, id
-LIMIT sqlc.arg(limit) OFFSET sqlc.arg(offset);
+LIMIT CAST(sqlc.arg(limit) AS INTEGER) OFFSET CAST(sqlc.arg(offset) AS INTEGER);
 
 -- name: AdminCountClients :one
 SELECT count(*) FROM clients
@@ -31,7 +31,7 @@ SELECT c.id, c.first_name, c.last_name, c.email, c.phone, c.record_number, c.act
 FROM client_search s JOIN clients c ON c.id = s.rowid
 WHERE s.doc MATCH sqlc.arg(phrase) AND (c.active = sqlc.narg(active) OR sqlc.narg(active) IS NULL)
 ORDER BY c.first_name COLLATE NOCASE, c.id
-LIMIT sqlc.arg(limit) OFFSET sqlc.arg(offset);
+LIMIT CAST(sqlc.arg(limit) AS INTEGER) OFFSET CAST(sqlc.arg(offset) AS INTEGER);
 
 -- name: AdminCountClientSearch :one
 SELECT count(*)

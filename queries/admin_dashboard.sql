@@ -15,7 +15,7 @@ JOIN clients c ON c.id = b.client_id
 WHERE b.location_id = sqlc.arg(location_id)
   AND b.start_at >= sqlc.arg(from_ms) AND b.start_at < sqlc.arg(to_ms)
 ORDER BY b.start_at, b.id
-LIMIT sqlc.arg(max_rows);
+LIMIT CAST(sqlc.arg(max_rows) AS INTEGER);
 
 -- name: CountWebhooksByState :many
 SELECT state, count(*) AS n FROM webhooks GROUP BY state ORDER BY state;

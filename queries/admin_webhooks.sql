@@ -7,4 +7,4 @@ SELECT a.started_at, a.duration_ms, a.status_code, a.error_category
 FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
 WHERE d.webhook_id = sqlc.arg(webhook_id)
 ORDER BY a.started_at DESC, a.id DESC
-LIMIT sqlc.arg(lim);
+LIMIT CAST(sqlc.arg(lim) AS INTEGER);

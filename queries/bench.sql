@@ -21,7 +21,7 @@ SELECT src.location_id, src.service_id, src.provider_id, src.client_id, src.stat
 FROM bookings AS src
 WHERE src.location_id = sqlc.arg(location_id)
 ORDER BY src.id
-LIMIT sqlc.arg(max_rows);
+LIMIT CAST(sqlc.arg(max_rows) AS INTEGER);
 
 -- name: BenchLocationSpan :one
 -- The first block start and the last block end of a location's bookings, and how many it has.

@@ -2,7 +2,7 @@
 SELECT count(*) FROM categories;
 
 -- name: ListCategories :many
-SELECT * FROM categories ORDER BY sort_order, id LIMIT ? OFFSET ?;
+SELECT * FROM categories ORDER BY sort_order, id LIMIT CAST(sqlc.arg(limit) AS INTEGER) OFFSET CAST(sqlc.arg(offset) AS INTEGER);
 
 -- name: ListAllCategories :many
 SELECT * FROM categories ORDER BY sort_order, id;

@@ -2,7 +2,7 @@
 SELECT count(*) FROM clients;
 
 -- name: ListClients :many
-SELECT * FROM clients ORDER BY id LIMIT ? OFFSET ?;
+SELECT * FROM clients ORDER BY id LIMIT CAST(sqlc.arg(limit) AS INTEGER) OFFSET CAST(sqlc.arg(offset) AS INTEGER);
 
 -- name: GetClient :one
 SELECT * FROM clients WHERE id = ?;
@@ -80,7 +80,7 @@ WHERE c6.active = 1 AND c6.last_name = sqlc.arg(q) COLLATE NOCASE
 UNION ALL
 SELECT c7.id, c7.first_name, c7.last_name, c7.email, c7.phone, c7.identification_number, c7.record_number FROM clients c7
 WHERE c7.active = 1 AND c7.first_name = sqlc.arg(first) COLLATE NOCASE AND c7.last_name = sqlc.arg(rest) COLLATE NOCASE
-LIMIT sqlc.arg(limit);
+LIMIT CAST(sqlc.arg(limit) AS INTEGER);
 
 -- name: SearchClientsPrefix :many
 SELECT c1.id, c1.first_name, c1.last_name, c1.email, c1.phone, c1.identification_number, c1.record_number FROM clients c1
@@ -104,11 +104,11 @@ UNION ALL
 SELECT c7.id, c7.first_name, c7.last_name, c7.email, c7.phone, c7.identification_number, c7.record_number FROM clients c7
 WHERE c7.active = 1 AND c7.first_name = sqlc.arg(first) COLLATE NOCASE AND c7.last_name >= sqlc.arg(rest) COLLATE NOCASE
     AND c7.last_name < sqlc.arg(rest_end) COLLATE NOCASE
-LIMIT sqlc.arg(limit);
+LIMIT CAST(sqlc.arg(limit) AS INTEGER);
 
 -- phrase is an FTS5 phrase query: the query in double quotes, inner quotes doubled.
 -- name: SearchClientsContaining :many
 SELECT c.id, c.first_name, c.last_name, c.email, c.phone, c.identification_number, c.record_number
 FROM client_search s JOIN clients c ON c.id = s.rowid
 WHERE s.doc MATCH sqlc.arg(phrase) AND c.active = 1
-LIMIT sqlc.arg(limit);
+LIMIT CAST(sqlc.arg(limit) AS INTEGER);

@@ -5,7 +5,7 @@ SELECT count(*) FROM locations WHERE sqlc.narg(active) IS NULL OR active = sqlc.
 SELECT sqlc.embed(l), c.name AS country_name, c.code AS country_code
 FROM locations l JOIN countries c ON c.id = l.country_id
 WHERE sqlc.narg(active) IS NULL OR l.active = sqlc.narg(active)
-ORDER BY l.id LIMIT sqlc.arg(limit) OFFSET sqlc.arg(offset);
+ORDER BY l.id LIMIT CAST(sqlc.arg(limit) AS INTEGER) OFFSET CAST(sqlc.arg(offset) AS INTEGER);
 
 -- name: GetLocation :one
 SELECT sqlc.embed(l), c.name AS country_name, c.code AS country_code

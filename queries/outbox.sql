@@ -108,8 +108,8 @@ DELETE FROM events WHERE id IN (
     SELECT e.id FROM events e
     WHERE e.created_at < sqlc.arg(before)
       AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.state = 'pending')
-    LIMIT sqlc.arg(lim));
+    LIMIT CAST(sqlc.arg(lim) AS INTEGER));
 
 -- name: PruneDeliveryAttempts :execrows
 DELETE FROM delivery_attempts WHERE id IN (
-    SELECT a.id FROM delivery_attempts a WHERE a.started_at < sqlc.arg(before) LIMIT sqlc.arg(lim));
+    SELECT a.id FROM delivery_attempts a WHERE a.started_at < sqlc.arg(before) LIMIT CAST(sqlc.arg(lim) AS INTEGER));

@@ -41,8 +41,8 @@ WHERE payment_request_id = ? ORDER BY id;
 -- Pending requests whose time is up, oldest first (the partial index payment_requests_pending).
 -- name: DuePaymentRequests :many
 SELECT id FROM payment_requests
-WHERE status = 'pending' AND expires_at IS NOT NULL AND expires_at <= ?
-ORDER BY expires_at LIMIT ?;
+WHERE status = 'pending' AND expires_at IS NOT NULL AND expires_at <= sqlc.arg(expires_at)
+ORDER BY expires_at LIMIT CAST(sqlc.arg(limit) AS INTEGER);
 
 -- name: NextPaymentRequestExpiry :many
 SELECT expires_at FROM payment_requests
@@ -58,7 +58,7 @@ JOIN carts c ON c.id = pr.cart_id
 LEFT JOIN clients cl ON cl.id = c.client_id
 WHERE pr.status = sqlc.arg(status) OR sqlc.arg(status) = ''
 ORDER BY pr.id DESC
-LIMIT sqlc.arg(lim) OFFSET sqlc.arg(off);
+LIMIT CAST(sqlc.arg(lim) AS INTEGER) OFFSET CAST(sqlc.arg(off) AS INTEGER);
 
 -- name: CountPaymentRequestsAdmin :one
 SELECT count(*) FROM payment_requests WHERE status = sqlc.arg(status) OR sqlc.arg(status) = '';

@@ -41,7 +41,7 @@ ORDER BY
     CASE WHEN descending = 1 THEN sort_key END DESC,
     CASE WHEN descending = 0 THEN id END ASC,
     id DESC
-LIMIT sqlc.arg(limit) OFFSET sqlc.arg(offset);
+LIMIT CAST(sqlc.arg(limit) AS INTEGER) OFFSET CAST(sqlc.arg(offset) AS INTEGER);
 
 -- name: GetProvider :one
 SELECT p.id, p.public_name, p.active, p.online_booking, p.location_id, p.created_at, p.updated_at,

@@ -10,7 +10,7 @@ FROM services s LEFT JOIN categories c ON c.id = s.category_id
 WHERE (sqlc.narg(provider_id) IS NULL
         OR s.id IN (SELECT sp.service_id FROM service_providers sp WHERE sp.provider_id = sqlc.narg(provider_id)))
     AND (sqlc.narg(active) IS NULL OR s.active = sqlc.narg(active))
-ORDER BY s.id LIMIT sqlc.arg(limit) OFFSET sqlc.arg(offset);
+ORDER BY s.id LIMIT CAST(sqlc.arg(limit) AS INTEGER) OFFSET CAST(sqlc.arg(offset) AS INTEGER);
 
 -- name: GetService :one
 SELECT sqlc.embed(s), c.name AS category_name

@@ -75,7 +75,7 @@ SELECT count(*) AS attempted,
     CAST(coalesce(sum(last_status BETWEEN 200 AND 299), 0) AS INTEGER) AS succeeded
 FROM (SELECT last_status FROM deliveries
       WHERE webhook_id = sqlc.arg(webhook_id) AND attempts > 0
-      ORDER BY created_at DESC, id DESC LIMIT sqlc.arg(sample));
+      ORDER BY created_at DESC, id DESC LIMIT CAST(sqlc.arg(sample) AS INTEGER));
 
 -- name: CountWebhookDeliveriesByState :many
 SELECT state, count(*) AS n FROM deliveries WHERE webhook_id = ? GROUP BY state ORDER BY state;
@@ -99,7 +99,7 @@ WHERE d.webhook_id = sqlc.arg(webhook_id)
   AND (CAST(sqlc.arg(event_type) AS TEXT) = '' OR e.type = sqlc.arg(event_type))
   AND d.created_at >= sqlc.arg(from_ms) AND d.created_at < sqlc.arg(to_ms)
 ORDER BY d.created_at DESC, d.id DESC
-LIMIT sqlc.arg(lim) OFFSET sqlc.arg(off);
+LIMIT CAST(sqlc.arg(lim) AS INTEGER) OFFSET CAST(sqlc.arg(off) AS INTEGER);
 
 -- name: CountWebhookDeliveries :one
 SELECT count(*)

@@ -47,11 +47,10 @@ func List(ctx context.Context, d *db.DB, f Filter, limit, offset int64) ([]View,
 	if total == 0 || offset >= total {
 		return []View{}, total, nil
 	}
-	// "? + 0": SQLite plans with the value of a bare "LIMIT ?" and so prepares the statement
-	// again on every run with new bindings (a third of this query's cost); an expression it
-	// does not look into.
+	// CAST(? AS INTEGER): see queries/README.md — a bare "LIMIT ?" makes SQLite prepare the
+	// statement again on every run (a third of this query's cost).
 	rows, err := d.ReadDB().QueryContext(ctx, "SELECT b.id FROM bookings b WHERE "+where+
-		" ORDER BY b.start_at, b.id LIMIT ? + 0 OFFSET ? + 0", append(args, limit, offset)...)
+		" ORDER BY b.start_at, b.id LIMIT CAST(? AS INTEGER) OFFSET CAST(? AS INTEGER)", append(args, limit, offset)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list bookings: %w", err)
 	}
