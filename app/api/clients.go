@@ -29,11 +29,7 @@ func (a *API) listClients(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	ids := make([]int64, len(rows))
-	for i, c := range rows {
-		ids[i] = c.ID
-	}
-	values, err := a.db.R.ListClientAttributeValuesFor(ctx, ids)
+	values, err := a.db.R.ListClientAttributeValuesFor(ctx, idsOf(rows, func(c db.Client) int64 { return c.ID }))
 	if err != nil {
 		a.writeError(w, r, err)
 		return

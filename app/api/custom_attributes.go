@@ -21,10 +21,7 @@ func (a *API) listCustomAttributeTemplates(w http.ResponseWriter, r *http.Reques
 		a.writeError(w, r, err)
 		return
 	}
-	byAttribute := map[int64][]db.AttributeOption{}
-	for _, o := range options {
-		byAttribute[o.AttributeID] = append(byAttribute[o.AttributeID], o)
-	}
+	byAttribute := groupBy(options, func(o db.AttributeOption) int64 { return o.AttributeID })
 	out := make([]resource.CustomAttributeTemplate, 0, len(rows))
 	for _, t := range rows {
 		out = append(out, resource.NewCustomAttributeTemplate(t.CustomAttribute, t.GroupName, t.GroupOrder, byAttribute[t.CustomAttribute.ID]))

@@ -35,19 +35,12 @@ func (a *API) listLocations(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	ids := make([]int64, len(rows))
-	for i, l := range rows {
-		ids[i] = l.Location.ID
-	}
-	hours, err := a.db.R.ListLocationHoursFor(ctx, ids)
+	hours, err := a.db.R.ListLocationHoursFor(ctx, idsOf(rows, func(l db.ListLocationsRow) int64 { return l.Location.ID }))
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
-	byLocation := map[int64][]db.LocationHour{}
-	for _, h := range hours {
-		byLocation[h.LocationID] = append(byLocation[h.LocationID], h)
-	}
+	byLocation := groupBy(hours, func(h db.LocationHour) int64 { return h.LocationID })
 	out := resource.List[resource.Location]{Data: make([]resource.Location, 0, len(rows)), Pagination: p.Pagination(total)}
 	for _, l := range rows {
 		out.Data = append(out.Data, resource.NewLocation(resource.LocationRow{

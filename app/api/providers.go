@@ -122,10 +122,7 @@ func providerFilter(r *http.Request) (db.CountProvidersParams, error) {
 // loadProviders completes a page of providers with their images and main-location hours, three
 // queries for the whole page.
 func (a *API) loadProviders(ctx context.Context, rows []resource.ProviderRow) ([]resource.Provider, error) {
-	ids := make([]int64, len(rows))
-	for i, p := range rows {
-		ids[i] = p.ID
-	}
+	ids := idsOf(rows, func(p resource.ProviderRow) int64 { return p.ID })
 	hours, err := a.db.R.ListProviderMainHoursFor(ctx, ids)
 	if err != nil {
 		return nil, err

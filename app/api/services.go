@@ -50,19 +50,12 @@ func (a *API) listServices(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	ids := make([]int64, len(rows))
-	for i, s := range rows {
-		ids[i] = s.Service.ID
-	}
-	images, err := a.db.R.ListServiceImagesFor(ctx, ids)
+	images, err := a.db.R.ListServiceImagesFor(ctx, idsOf(rows, func(s db.ListServicesRow) int64 { return s.Service.ID }))
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
-	byService := map[int64][]db.ServiceImage{}
-	for _, img := range images {
-		byService[img.ServiceID] = append(byService[img.ServiceID], img)
-	}
+	byService := groupBy(images, func(img db.ServiceImage) int64 { return img.ServiceID })
 	out := resource.List[resource.ServiceIndex]{Data: make([]resource.ServiceIndex, 0, len(rows)), Pagination: p.Pagination(total)}
 	for _, s := range rows {
 		row := resource.ServiceRow{Service: s.Service, CategoryName: s.CategoryName}
