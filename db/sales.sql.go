@@ -115,38 +115,6 @@ func (q *Queries) PaidSaleOfCart(ctx context.Context, cartID int64) ([]int64, er
 	return items, nil
 }
 
-const saleLocationZones = `-- name: SaleLocationZones :many
-SELECT id, timezone FROM locations ORDER BY id
-`
-
-type SaleLocationZonesRow struct {
-	ID       int64
-	Timezone string
-}
-
-func (q *Queries) SaleLocationZones(ctx context.Context) ([]SaleLocationZonesRow, error) {
-	rows, err := q.db.QueryContext(ctx, saleLocationZones)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []SaleLocationZonesRow{}
-	for rows.Next() {
-		var i SaleLocationZonesRow
-		if err := rows.Scan(&i.ID, &i.Timezone); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const saleTransactions = `-- name: SaleTransactions :many
 SELECT t.id, t.sale_id, t.amount_cents, t.paid_at, t.created_at, pm.id AS payment_method_id,
     pm.type AS payment_method_type, pm.name AS payment_method_name

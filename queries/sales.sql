@@ -33,5 +33,3 @@ SELECT id FROM sales WHERE cart_id = ? AND status IN ('paid', 'partially_paid') 
 -- name: FirstActiveLocation :one
 SELECT id FROM locations ORDER BY active DESC, id LIMIT 1;
 
--- name: SaleLocationZones :many
-SELECT id, timezone FROM locations ORDER BY id;

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -138,57 +137,26 @@ func listWhere(ctx context.Context, q *db.Queries, f Filter) (string, []any, err
 	return strings.Join(where, " AND "), args, nil
 }
 
-// dateWhere turns local dates into instant ranges per location zone. Locations that share a
-// zone share a range; when all do (the usual case), it is one range on the start index.
+// dateWhere turns local dates into instant ranges per location zone. When every location
+// shares one range (the usual case) it is a plain range on the start index; otherwise that
+// outer range still narrows the scan before the per-zone conditions.
 func dateWhere(ctx context.Context, q *db.Queries, f Filter) (string, []any, error) {
-	locations, err := q.BookingLocationZones(ctx)
+	ranges, err := LocalDateRanges(ctx, q, f.LocationID, f.From, f.To)
 	if err != nil {
-		return "", nil, fmt.Errorf("location zones: %w", err)
+		return "", nil, err
 	}
-	type bounds struct{ lo, hi int64 }
-	groups := map[bounds][]int64{}
-	var order []bounds
-	for _, l := range locations {
-		if f.LocationID != 0 && l.ID != f.LocationID {
-			continue
-		}
-		zone, err := LoadZone(l.Timezone)
-		if err != nil {
-			return "", nil, fmt.Errorf("location %d: %w", l.ID, err)
-		}
-		b := bounds{math.MinInt64, math.MaxInt64}
-		if f.From != nil {
-			b.lo = db.Millis(DayStart(zone, *f.From))
-		}
-		if f.To != nil {
-			b.hi = db.Millis(DayStart(zone, f.To.AddDays(1)))
-		}
-		if _, ok := groups[b]; !ok {
-			order = append(order, b)
-		}
-		groups[b] = append(groups[b], l.ID)
+	if len(ranges) == 1 {
+		return "b.start_at >= ? AND b.start_at < ?", []any{ranges[0].Lo, ranges[0].Hi}, nil
 	}
-	switch len(order) {
-	case 0:
-		return "0 = 1", nil, nil
-	case 1:
-		return "b.start_at >= ? AND b.start_at < ?", []any{order[0].lo, order[0].hi}, nil
+	cond, args := RangesWhere(ranges, "b.location_id", "b.start_at")
+	if len(ranges) == 0 {
+		return cond, args, nil
 	}
-	lo, hi := order[0].lo, order[0].hi
-	var parts []string
-	var args []any
-	for _, b := range order {
-		lo, hi = min(lo, b.lo), max(hi, b.hi)
-		ids := groups[b]
-		marks := strings.Repeat(",?", len(ids))[1:]
-		parts = append(parts, "(b.location_id IN ("+marks+") AND b.start_at >= ? AND b.start_at < ?)")
-		for _, id := range ids {
-			args = append(args, id)
-		}
-		args = append(args, b.lo, b.hi)
+	lo, hi := ranges[0].Lo, ranges[0].Hi
+	for _, r := range ranges {
+		lo, hi = min(lo, r.Lo), max(hi, r.Hi)
 	}
-	return "b.start_at >= ? AND b.start_at < ? AND (" + strings.Join(parts, " OR ") + ")",
-		append([]any{lo, hi}, args...), nil
+	return "b.start_at >= ? AND b.start_at < ? AND " + cond, append([]any{lo, hi}, args...), nil
 }
 
 // DayStart is the first instant of local date d in zone: midnight, or the end of a

@@ -3,7 +3,6 @@ package payments
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -108,45 +107,12 @@ func saleWhere(ctx context.Context, q *db.Queries, f SaleFilter) (string, []any,
 	return strings.Join(where, " AND "), args, nil
 }
 
-// paidWhere turns local dates into paid_at ranges per location zone; locations that share a
-// zone share a range.
+// paidWhere turns local dates into paid_at ranges per location zone.
 func paidWhere(ctx context.Context, q *db.Queries, f SaleFilter) (string, []any, error) {
-	locations, err := q.SaleLocationZones(ctx)
+	ranges, err := booking.LocalDateRanges(ctx, q, f.LocationID, f.PaidFrom, f.PaidTo)
 	if err != nil {
-		return "", nil, fmt.Errorf("location zones: %w", err)
+		return "", nil, err
 	}
-	type bounds struct{ lo, hi int64 }
-	groups := map[bounds][]any{}
-	var order []bounds
-	for _, l := range locations {
-		if f.LocationID != 0 && l.ID != f.LocationID {
-			continue
-		}
-		zone, err := booking.LoadZone(l.Timezone)
-		if err != nil {
-			return "", nil, fmt.Errorf("location %d: %w", l.ID, err)
-		}
-		b := bounds{math.MinInt64, math.MaxInt64}
-		if f.PaidFrom != nil {
-			b.lo = db.Millis(booking.DayStart(zone, *f.PaidFrom))
-		}
-		if f.PaidTo != nil {
-			b.hi = db.Millis(booking.DayStart(zone, f.PaidTo.AddDays(1)))
-		}
-		if _, ok := groups[b]; !ok {
-			order = append(order, b)
-		}
-		groups[b] = append(groups[b], l.ID)
-	}
-	if len(order) == 0 {
-		return "0 = 1", nil, nil
-	}
-	var parts []string
-	var args []any
-	for _, b := range order {
-		ids := groups[b]
-		parts = append(parts, "(s.location_id IN ("+strings.Repeat(",?", len(ids))[1:]+") AND s.paid_at >= ? AND s.paid_at < ?)")
-		args = append(append(args, ids...), b.lo, b.hi)
-	}
-	return "(" + strings.Join(parts, " OR ") + ")", args, nil
+	cond, args := booking.RangesWhere(ranges, "s.location_id", "s.paid_at")
+	return cond, args, nil
 }
