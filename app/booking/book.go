@@ -58,16 +58,7 @@ func Create(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (View, 
 	if err != nil {
 		return View{}, fmt.Errorf("booking status %d: %w", nb.StatusID, err)
 	}
-	price, list, discount := prices(*pl.loaded.Service, nb.Price)
-	ms := db.Millis(now)
-	row := db.InsertBookingParams{
-		LocationID: nb.LocationID, ServiceID: nb.ServiceID, ProviderID: nb.ProviderID, ClientID: nb.ClientID,
-		StatusID: nb.StatusID, StartAt: db.Millis(pl.start), EndAt: db.Millis(pl.end),
-		BlockStartAt: db.Millis(pl.blockStart), BlockEndAt: db.Millis(pl.blockEnd),
-		PriceCents: price, ListPriceCents: list, DiscountBp: discount,
-		Notes: nullString(nb.Notes), TimeResourceID: nullInt(nb.TimeResourceID),
-		Source: nb.Source, CreatedAt: ms, UpdatedAt: ms,
-	}
+	row := insertRow(nb, pl, now)
 	// The transaction holds the one writer: it does only what must be atomic (the overlap
 	// check, the insert, the event).
 	var b db.Booking
@@ -193,6 +184,20 @@ func validExtras(notes *string, timeResourceID *int64) error {
 
 // prices fills a booking's money: list price is the service's price; without an explicit price
 // the client pays the list price less the service's discount, which is then recorded.
+// insertRow is the row a new booking placed at pl writes.
+func insertRow(nb NewBooking, pl placed, now time.Time) db.InsertBookingParams {
+	price, list, discount := prices(*pl.loaded.Service, nb.Price)
+	ms := db.Millis(now)
+	return db.InsertBookingParams{
+		LocationID: nb.LocationID, ServiceID: nb.ServiceID, ProviderID: nb.ProviderID, ClientID: nb.ClientID,
+		StatusID: nb.StatusID, StartAt: db.Millis(pl.start), EndAt: db.Millis(pl.end),
+		BlockStartAt: db.Millis(pl.blockStart), BlockEndAt: db.Millis(pl.blockEnd),
+		PriceCents: price, ListPriceCents: list, DiscountBp: discount,
+		Notes: nullString(nb.Notes), TimeResourceID: nullInt(nb.TimeResourceID),
+		Source: nb.Source, CreatedAt: ms, UpdatedAt: ms,
+	}
+}
+
 func prices(svc ServiceInfo, explicit *int64) (price, list int64, discount sql.NullInt64) {
 	list = svc.PriceCents
 	if explicit != nil {

@@ -44,16 +44,7 @@ func CreateInTx(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking
 	if err := checkFree(ctx, q, nb.ProviderID, pl.blockStart, pl.blockEnd, 0); err != nil {
 		return 0, err
 	}
-	price, list, discount := prices(*pl.loaded.Service, nb.Price)
-	ms := db.Millis(now)
-	row := db.InsertBookingParams{
-		LocationID: nb.LocationID, ServiceID: nb.ServiceID, ProviderID: nb.ProviderID, ClientID: nb.ClientID,
-		StatusID: nb.StatusID, StartAt: db.Millis(pl.start), EndAt: db.Millis(pl.end),
-		BlockStartAt: db.Millis(pl.blockStart), BlockEndAt: db.Millis(pl.blockEnd),
-		PriceCents: price, ListPriceCents: list, DiscountBp: discount,
-		Notes: nullString(nb.Notes), TimeResourceID: nullInt(nb.TimeResourceID),
-		Source: nb.Source, CreatedAt: ms, UpdatedAt: ms,
-	}
+	row := insertRow(nb, pl, now)
 	b, err := q.InsertBooking(ctx, row)
 	if err != nil {
 		return 0, writeError(err)
