@@ -7,9 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,7 +19,7 @@ import (
 // killed with SIGKILL while deliveries are in flight, and after a restart every event reaches
 // the receiver at least once (SPEC §6: at-least-once, a crash at any instant loses nothing).
 func TestWebhookDeliveriesSurviveSIGKILL(t *testing.T) {
-	bin := buildBinary(t)
+	bin := buildFrontdesk(t)
 	data := t.TempDir()
 
 	var mu sync.Mutex
@@ -94,26 +92,6 @@ func TestWebhookDeliveriesSurviveSIGKILL(t *testing.T) {
 	}
 }
 
-// buildBinary builds the frontdesk binary from the module root into a temporary directory.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Fatalf("module root %s: %v", root, err)
-	}
-	bin := filepath.Join(t.TempDir(), "frontdesk")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // runBin runs one command of the binary to completion and returns its stdout.
 func runBin(t *testing.T, bin string, args ...string) string {
 	t.Helper()
@@ -121,7 +99,7 @@ func runBin(t *testing.T, bin string, args ...string) string {
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = cleanEnv()
+	cmd.Env = envWithoutFrontdeskVars()
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("frontdesk %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
@@ -134,7 +112,7 @@ func runBin(t *testing.T, bin string, args ...string) string {
 func startServer(t *testing.T, bin string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = cleanEnv()
+	cmd.Env = envWithoutFrontdeskVars()
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -166,15 +144,4 @@ func startServer(t *testing.T, bin string, args ...string) *exec.Cmd {
 		t.Fatalf("serve did not start listening within 30 s; log:\n%s", log.String())
 	}
 	return cmd
-}
-
-// cleanEnv is the test's environment without FRONTDESK_* settings, so the flags decide.
-func cleanEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "FRONTDESK_") {
-			env = append(env, kv)
-		}
-	}
-	return env
 }

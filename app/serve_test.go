@@ -5,51 +5,13 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
-
-// buildFrontdesk builds the real binary from the module root, as a user would.
-func buildFrontdesk(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the go tool is needed to build the binary: %v", err)
-		}
-		t.Skipf("the go tool is needed to build the binary: %v", err)
-	}
-	gomod, err := exec.Command(goTool, "env", "GOMOD").Output()
-	if err != nil || strings.TrimSpace(string(gomod)) == "" {
-		t.Fatalf("go env GOMOD: %q, %v", gomod, err)
-	}
-	bin := filepath.Join(t.TempDir(), "frontdesk")
-	build := exec.Command(goTool, "build", "-o", bin, ".")
-	build.Dir = filepath.Dir(strings.TrimSpace(string(gomod)))
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// envWithoutFrontdeskVars is the test process's environment without FRONTDESK_* settings, so
-// the binary runs on its defaults and the flags the test gives.
-func envWithoutFrontdeskVars() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "FRONTDESK_") {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
 
 // runBinary runs a short command of the built binary and returns its standard output.
 func runBinary(t *testing.T, bin, stdin string, args ...string) string {
