@@ -514,31 +514,6 @@ func (q *Queries) BookingViews(ctx context.Context, ids []int64) ([]BookingViews
 	return items, nil
 }
 
-const bookingWorksAt = `-- name: BookingWorksAt :one
-SELECT CAST(EXISTS (SELECT 1 FROM provider_locations pl
-        WHERE pl.provider_id = ?1 AND pl.location_id = ?2) AS BOOLEAN) AS works_there,
-    CAST(EXISTS (SELECT 1 FROM service_providers sp
-        WHERE sp.provider_id = ?1 AND sp.service_id = ?3) AS BOOLEAN) AS offers_service
-`
-
-type BookingWorksAtParams struct {
-	ProviderID int64
-	LocationID int64
-	ServiceID  int64
-}
-
-type BookingWorksAtRow struct {
-	WorksThere    bool
-	OffersService bool
-}
-
-func (q *Queries) BookingWorksAt(ctx context.Context, arg BookingWorksAtParams) (BookingWorksAtRow, error) {
-	row := q.db.QueryRowContext(ctx, bookingWorksAt, arg.ProviderID, arg.LocationID, arg.ServiceID)
-	var i BookingWorksAtRow
-	err := row.Scan(&i.WorksThere, &i.OffersService)
-	return i, err
-}
-
 const cancelBookingRow = `-- name: CancelBookingRow :exec
 UPDATE bookings SET status_id = 5, updated_at = ? WHERE id = ? AND status_id <> 5
 `

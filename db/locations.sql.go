@@ -241,38 +241,6 @@ func (q *Queries) ListAllLocations(ctx context.Context) ([]Location, error) {
 	return items, nil
 }
 
-const listLocationClosures = `-- name: ListLocationClosures :many
-SELECT id, location_id, date, reason FROM location_closures WHERE location_id = ? AND date BETWEEN ? AND ? ORDER BY date
-`
-
-func (q *Queries) ListLocationClosures(ctx context.Context, locationID int64) ([]LocationClosure, error) {
-	rows, err := q.db.QueryContext(ctx, listLocationClosures, locationID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []LocationClosure{}
-	for rows.Next() {
-		var i LocationClosure
-		if err := rows.Scan(
-			&i.ID,
-			&i.LocationID,
-			&i.Date,
-			&i.Reason,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const listLocationHours = `-- name: ListLocationHours :many
 SELECT id, location_id, day_id, open_min, close_min FROM location_hours WHERE location_id = ? ORDER BY day_id, open_min
 `

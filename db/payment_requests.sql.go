@@ -422,17 +422,3 @@ func (q *Queries) PendingPaymentRequestOfCart(ctx context.Context, cartID int64)
 	}
 	return items, nil
 }
-
-const setPaymentRequestExpiry = `-- name: SetPaymentRequestExpiry :exec
-UPDATE payment_requests SET expires_at = ? WHERE id = ?
-`
-
-type SetPaymentRequestExpiryParams struct {
-	ExpiresAt sql.NullInt64
-	ID        int64
-}
-
-func (q *Queries) SetPaymentRequestExpiry(ctx context.Context, arg SetPaymentRequestExpiryParams) error {
-	_, err := q.db.ExecContext(ctx, setPaymentRequestExpiry, arg.ExpiresAt, arg.ID)
-	return err
-}

@@ -7,12 +7,6 @@ SELECT id, public_name, active, online_booking FROM providers WHERE id = ?;
 -- name: BookingClient :one
 SELECT id, active FROM clients WHERE id = ?;
 
--- name: BookingWorksAt :one
-SELECT CAST(EXISTS (SELECT 1 FROM provider_locations pl
-        WHERE pl.provider_id = sqlc.arg(provider_id) AND pl.location_id = sqlc.arg(location_id)) AS BOOLEAN) AS works_there,
-    CAST(EXISTS (SELECT 1 FROM service_providers sp
-        WHERE sp.provider_id = sqlc.arg(provider_id) AND sp.service_id = sqlc.arg(service_id)) AS BOOLEAN) AS offers_service;
-
 -- name: BookingLocationZones :many
 SELECT id, timezone FROM locations ORDER BY id;
 

@@ -18,9 +18,6 @@ SELECT * FROM location_hours WHERE location_id = ? ORDER BY day_id, open_min;
 -- name: ListLocationHoursFor :many
 SELECT * FROM location_hours WHERE location_id IN (sqlc.slice(ids)) ORDER BY location_id, day_id, open_min;
 
--- name: ListLocationClosures :many
-SELECT * FROM location_closures WHERE location_id = ? AND date BETWEEN ? AND ? ORDER BY date;
-
 -- name: ListAllLocations :many
 SELECT * FROM locations ORDER BY id;
 

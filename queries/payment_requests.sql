@@ -5,9 +5,6 @@ INSERT INTO payment_requests (uuid, cart_id, amount_cents, status, channel, chec
 VALUES (?, ?, ?, 'pending', 'online', ?, ?, ?, ?)
 RETURNING id;
 
--- name: SetPaymentRequestExpiry :exec
-UPDATE payment_requests SET expires_at = ? WHERE id = ?;
-
 -- name: GetPaymentRequest :one
 SELECT * FROM payment_requests WHERE id = ?;
 

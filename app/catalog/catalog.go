@@ -204,15 +204,6 @@ func (p problems) optionalID(field, s string, known map[int64]bool) (int64, bool
 	return id, true
 }
 
-// idSet turns a list of ids into a lookup set.
-func idSet(ids []int64) map[int64]bool {
-	m := make(map[int64]bool, len(ids))
-	for _, id := range ids {
-		m[id] = true
-	}
-	return m
-}
-
 // companyID is the installation's company id for payloads, 0 before the business is set up.
 func companyID(ctx context.Context, q *db.Queries) (int64, error) {
 	c, err := q.GetCompany(ctx)
