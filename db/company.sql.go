@@ -24,7 +24,7 @@ const createCompany = `-- name: CreateCompany :one
 INSERT INTO company (name, currency, slot_step_min, min_notice_min, max_advance_days, can_edit, can_cancel,
     edit_lock_min, max_changes, online_payments, payment_expiry_min, created_at, updated_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-RETURNING id, name, currency, slot_step_min, min_notice_min, max_advance_days, can_edit, can_cancel, edit_lock_min, max_changes, online_payments, payment_expiry_min, created_at, updated_at
+RETURNING id, name, currency, slot_step_min, min_notice_min, max_advance_days, can_edit, can_cancel, edit_lock_min, max_changes, online_payments, payment_expiry_min, created_at, updated_at, language, clock
 `
 
 type CreateCompanyParams struct {
@@ -75,12 +75,14 @@ func (q *Queries) CreateCompany(ctx context.Context, arg CreateCompanyParams) (C
 		&i.PaymentExpiryMin,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Language,
+		&i.Clock,
 	)
 	return i, err
 }
 
 const getCompany = `-- name: GetCompany :one
-SELECT id, name, currency, slot_step_min, min_notice_min, max_advance_days, can_edit, can_cancel, edit_lock_min, max_changes, online_payments, payment_expiry_min, created_at, updated_at FROM company LIMIT 1
+SELECT id, name, currency, slot_step_min, min_notice_min, max_advance_days, can_edit, can_cancel, edit_lock_min, max_changes, online_payments, payment_expiry_min, created_at, updated_at, language, clock FROM company LIMIT 1
 `
 
 func (q *Queries) GetCompany(ctx context.Context) (Company, error) {
@@ -101,6 +103,8 @@ func (q *Queries) GetCompany(ctx context.Context) (Company, error) {
 		&i.PaymentExpiryMin,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Language,
+		&i.Clock,
 	)
 	return i, err
 }

@@ -161,6 +161,8 @@ type Company struct {
 	PaymentExpiryMin int64
 	CreatedAt        int64
 	UpdatedAt        int64
+	Language         string
+	Clock            string
 }
 
 type Country struct {
@@ -273,6 +275,7 @@ type Owner struct {
 	PasswordHash string
 	CreatedAt    int64
 	UpdatedAt    int64
+	Language     sql.NullString
 }
 
 type PaymentMethod struct {

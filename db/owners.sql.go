@@ -34,7 +34,7 @@ func (q *Queries) CountSetupTokensByHash(ctx context.Context, tokenHash string) 
 }
 
 const createOwner = `-- name: CreateOwner :one
-INSERT INTO owners (email, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id, email, password_hash, created_at, updated_at
+INSERT INTO owners (email, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id, email, password_hash, created_at, updated_at, language
 `
 
 type CreateOwnerParams struct {
@@ -58,6 +58,7 @@ func (q *Queries) CreateOwner(ctx context.Context, arg CreateOwnerParams) (Owner
 		&i.PasswordHash,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Language,
 	)
 	return i, err
 }
@@ -86,7 +87,7 @@ func (q *Queries) DeleteSetupTokens(ctx context.Context) error {
 }
 
 const getOwner = `-- name: GetOwner :one
-SELECT id, email, password_hash, created_at, updated_at FROM owners WHERE id = ?
+SELECT id, email, password_hash, created_at, updated_at, language FROM owners WHERE id = ?
 `
 
 func (q *Queries) GetOwner(ctx context.Context, id int64) (Owner, error) {
@@ -98,12 +99,13 @@ func (q *Queries) GetOwner(ctx context.Context, id int64) (Owner, error) {
 		&i.PasswordHash,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Language,
 	)
 	return i, err
 }
 
 const getOwnerByEmail = `-- name: GetOwnerByEmail :one
-SELECT id, email, password_hash, created_at, updated_at FROM owners WHERE email = ?
+SELECT id, email, password_hash, created_at, updated_at, language FROM owners WHERE email = ?
 `
 
 func (q *Queries) GetOwnerByEmail(ctx context.Context, email string) (Owner, error) {
@@ -115,12 +117,13 @@ func (q *Queries) GetOwnerByEmail(ctx context.Context, email string) (Owner, err
 		&i.PasswordHash,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Language,
 	)
 	return i, err
 }
 
 const listOwners = `-- name: ListOwners :many
-SELECT id, email, password_hash, created_at, updated_at FROM owners ORDER BY email
+SELECT id, email, password_hash, created_at, updated_at, language FROM owners ORDER BY email
 `
 
 func (q *Queries) ListOwners(ctx context.Context) ([]Owner, error) {
@@ -138,6 +141,7 @@ func (q *Queries) ListOwners(ctx context.Context) ([]Owner, error) {
 			&i.PasswordHash,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Language,
 		); err != nil {
 			return nil, err
 		}

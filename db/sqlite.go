@@ -109,7 +109,7 @@ func migrationsFS() fs.FS {
 }
 
 func migrate(ctx context.Context, conn *sql.DB) error {
-	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS())
+	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
@@ -121,7 +121,7 @@ func migrate(ctx context.Context, conn *sql.DB) error {
 
 // Version reports the schema version, for `frontdesk migrate`.
 func (d *DB) Version(ctx context.Context) (int64, error) {
-	provider, err := goose.NewProvider(goose.DialectSQLite3, d.Write, migrationsFS())
+	provider, err := goose.NewProvider(goose.DialectSQLite3, d.Write, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
 	if err != nil {
 		return 0, err
 	}

@@ -25,7 +25,7 @@ type NewBooking struct {
 	Price                                       *int64    // cents; nil: the service's price less its discount
 	Notes                                       *string
 	TimeResourceID                              *int64
-	Source                                      string // SourceConnect or SourceAdmin
+	Source                                      string // one of the Source* constants
 }
 
 // maxNotes bounds free-text notes (in characters).
@@ -155,8 +155,8 @@ func enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string
 }
 
 func validSource(s string) error {
-	if s != SourceConnect && s != SourceAdmin {
-		return fmt.Errorf("booking source %q: want %q or %q", s, SourceConnect, SourceAdmin)
+	if s != SourceAdmin && !customerFlow(s) {
+		return fmt.Errorf("booking source %q: want one of %q, %q, %q, %q", s, SourceConnect, SourceOnline, SourceMCP, SourceAdmin)
 	}
 	return nil
 }

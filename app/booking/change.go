@@ -34,7 +34,7 @@ var errStale = errors.New("booking changed since it was read")
 // Update applies ch to booking id and records booking.updated in the same transaction. A change
 // that changes nothing returns the booking as it is, without an event or a policy check.
 //
-// For the customer flow (SourceConnect) the merchant's policy applies first: can_edit, the
+// For the customer flows (see customerFlow) the merchant's policy applies first: can_edit, the
 // pre-start lock window (edit_lock_min) and, for a reschedule, max_changes. A reschedule
 // re-checks availability exactly as Create does (the booking itself does not count as busy),
 // counts as one change and, when the service changes without an explicit price, re-prices the
@@ -156,7 +156,7 @@ func planUpdate(ctx context.Context, d *db.DB, now time.Time, view View, ch Chan
 	}
 	next.UpdatedAt = db.Millis(now)
 
-	if source == SourceConnect {
+	if customerFlow(source) {
 		if err := editPolicy(ctx, q, now, cur, reschedule); err != nil {
 			return nil, err
 		}
@@ -250,7 +250,7 @@ func Cancel(ctx context.Context, d *db.DB, now time.Time, id int64, source strin
 	if cur.Booking.StatusID == StatusCancelled {
 		return nil
 	}
-	if source == SourceConnect {
+	if customerFlow(source) {
 		pol, err := d.R.SchedulePolicy(ctx)
 		if err != nil {
 			return err

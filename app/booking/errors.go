@@ -16,12 +16,19 @@ const (
 
 // Sources say who makes a change, mirrored by the CHECK on bookings.source. The merchant's
 // customer policies (availability, notice, online booking, edit and cancel rules) bind the
-// public API, which is the customer flow; the owner in the admin UI is bound only by the rule
-// that a provider is never double-booked.
+// customer flows — the public API, the booking site and the MCP server; the owner in the admin
+// UI is bound only by the rule that a provider is never double-booked.
 const (
-	SourceConnect = "connect"
-	SourceAdmin   = "admin"
+	SourceConnect = "connect" // the /v3 API
+	SourceOnline  = "online"  // the public booking site
+	SourceMCP     = "mcp"     // the MCP server
+	SourceAdmin   = "admin"   // the owner in the admin UI
 )
+
+// customerFlow reports whether changes from source are bound by the customer policies.
+func customerFlow(source string) bool {
+	return source == SourceConnect || source == SourceOnline || source == SourceMCP
+}
 
 // ErrSlotUnavailable says the provider is already taken for some of the requested time by
 // another non-cancelled booking (buffers included). The database refuses the same write with a

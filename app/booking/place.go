@@ -47,7 +47,7 @@ func place(ctx context.Context, load scheduleLoader, now time.Time, p placement,
 	l, err := load(ctx, ScheduleQuery{
 		LocationID: p.LocationID, ServiceID: p.ServiceID, ProviderID: p.ProviderID,
 		First: day.AddDays(-1), Last: day.AddDays(2),
-		OnlineOnly: source == SourceConnect, IgnoreBookingID: ignoreID,
+		OnlineOnly: customerFlow(source), IgnoreBookingID: ignoreID,
 	})
 	if err != nil {
 		return placed{}, err
@@ -68,7 +68,7 @@ func place(ctx context.Context, load scheduleLoader, now time.Time, p placement,
 		blockStart: p.Start.Add(-l.Schedule.Service.BufferBefore),
 		blockEnd:   p.End.Add(l.Schedule.Service.BufferAfter),
 	}
-	if source != SourceConnect {
+	if !customerFlow(source) {
 		return out, nil
 	}
 	s := l.Schedule
@@ -100,7 +100,7 @@ func inTx(q *db.Queries) scheduleLoader {
 
 // bookable checks the records a placement refers to, in the order a client would fix them.
 func bookable(l Loaded, source string) error {
-	online := source == SourceConnect
+	online := customerFlow(source)
 	svc, prov := l.Service, l.Provider
 	switch {
 	case !l.Location.Active:
