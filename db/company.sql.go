@@ -9,6 +9,24 @@ import (
 	"context"
 )
 
+const companyLocale = `-- name: CompanyLocale :one
+SELECT language, clock, currency FROM company LIMIT 1
+`
+
+type CompanyLocaleRow struct {
+	Language string
+	Clock    string
+	Currency string
+}
+
+// What formatting texts for the business needs (app/locale).
+func (q *Queries) CompanyLocale(ctx context.Context) (CompanyLocaleRow, error) {
+	row := q.db.QueryRowContext(ctx, companyLocale)
+	var i CompanyLocaleRow
+	err := row.Scan(&i.Language, &i.Clock, &i.Currency)
+	return i, err
+}
+
 const countCompanies = `-- name: CountCompanies :one
 SELECT count(*) FROM company
 `
@@ -22,8 +40,8 @@ func (q *Queries) CountCompanies(ctx context.Context) (int64, error) {
 
 const createCompany = `-- name: CreateCompany :one
 INSERT INTO company (name, currency, slot_step_min, min_notice_min, max_advance_days, can_edit, can_cancel,
-    edit_lock_min, max_changes, online_payments, payment_expiry_min, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    edit_lock_min, max_changes, online_payments, payment_expiry_min, language, clock, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id, name, currency, slot_step_min, min_notice_min, max_advance_days, can_edit, can_cancel, edit_lock_min, max_changes, online_payments, payment_expiry_min, created_at, updated_at, language, clock
 `
 
@@ -39,6 +57,8 @@ type CreateCompanyParams struct {
 	MaxChanges       int64
 	OnlinePayments   bool
 	PaymentExpiryMin int64
+	Language         string
+	Clock            string
 	CreatedAt        int64
 	UpdatedAt        int64
 }
@@ -56,6 +76,8 @@ func (q *Queries) CreateCompany(ctx context.Context, arg CreateCompanyParams) (C
 		arg.MaxChanges,
 		arg.OnlinePayments,
 		arg.PaymentExpiryMin,
+		arg.Language,
+		arg.Clock,
 		arg.CreatedAt,
 		arg.UpdatedAt,
 	)
@@ -112,7 +134,7 @@ func (q *Queries) GetCompany(ctx context.Context) (Company, error) {
 const updateCompany = `-- name: UpdateCompany :exec
 UPDATE company SET name = ?, currency = ?, slot_step_min = ?, min_notice_min = ?, max_advance_days = ?,
     can_edit = ?, can_cancel = ?, edit_lock_min = ?, max_changes = ?, online_payments = ?,
-    payment_expiry_min = ?, updated_at = ?
+    payment_expiry_min = ?, language = ?, clock = ?, updated_at = ?
 WHERE id = ?
 `
 
@@ -128,6 +150,8 @@ type UpdateCompanyParams struct {
 	MaxChanges       int64
 	OnlinePayments   bool
 	PaymentExpiryMin int64
+	Language         string
+	Clock            string
 	UpdatedAt        int64
 	ID               int64
 }
@@ -145,6 +169,8 @@ func (q *Queries) UpdateCompany(ctx context.Context, arg UpdateCompanyParams) er
 		arg.MaxChanges,
 		arg.OnlinePayments,
 		arg.PaymentExpiryMin,
+		arg.Language,
+		arg.Clock,
 		arg.UpdatedAt,
 		arg.ID,
 	)

@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 )
 
 const countOwners = `-- name: CountOwners :one
@@ -154,6 +155,24 @@ func (q *Queries) ListOwners(ctx context.Context) ([]Owner, error) {
 		return nil, err
 	}
 	return items, nil
+}
+
+const updateOwnerLanguage = `-- name: UpdateOwnerLanguage :execrows
+UPDATE owners SET language = ?, updated_at = ? WHERE id = ?
+`
+
+type UpdateOwnerLanguageParams struct {
+	Language  sql.NullString
+	UpdatedAt int64
+	ID        int64
+}
+
+func (q *Queries) UpdateOwnerLanguage(ctx context.Context, arg UpdateOwnerLanguageParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, updateOwnerLanguage, arg.Language, arg.UpdatedAt, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
 }
 
 const updateOwnerPassword = `-- name: UpdateOwnerPassword :execrows

@@ -18,7 +18,7 @@ func TestStmtCache(t *testing.T) {
 	ctx := context.Background()
 	if err := d.InTx(ctx, func(q *Queries) error {
 		_, err := q.CreateCompany(ctx, CreateCompanyParams{Name: "Shop", Currency: "CLP", SlotStepMin: 15, MaxAdvanceDays: 90,
-			CanEdit: true, CanCancel: true, PaymentExpiryMin: 15, CreatedAt: 1, UpdatedAt: 1})
+			CanEdit: true, CanCancel: true, PaymentExpiryMin: 15, Language: "en", Clock: "24h", CreatedAt: 1, UpdatedAt: 1})
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -59,7 +59,7 @@ func TestStmtCache(t *testing.T) {
 						return q.UpdateCompany(ctx, UpdateCompanyParams{Name: c.Name, Currency: c.Currency, SlotStepMin: c.SlotStepMin,
 							MinNoticeMin: c.MinNoticeMin, MaxAdvanceDays: c.MaxAdvanceDays, CanEdit: c.CanEdit, CanCancel: c.CanCancel,
 							EditLockMin: c.EditLockMin, MaxChanges: c.MaxChanges, OnlinePayments: c.OnlinePayments,
-							PaymentExpiryMin: c.PaymentExpiryMin, UpdatedAt: int64(i), ID: c.ID})
+							PaymentExpiryMin: c.PaymentExpiryMin, Language: c.Language, Clock: c.Clock, UpdatedAt: int64(i), ID: c.ID})
 					})
 				case 1:
 					_, err := d.W.CountCompanies(ctx)

@@ -18,6 +18,9 @@ SELECT * FROM owners ORDER BY email;
 -- name: UpdateOwnerPassword :execrows
 UPDATE owners SET password_hash = ?, updated_at = ? WHERE id = ?;
 
+-- name: UpdateOwnerLanguage :execrows
+UPDATE owners SET language = ?, updated_at = ? WHERE id = ?;
+
 -- name: CreateSetupToken :exec
 INSERT INTO setup_tokens (token_hash, created_at) VALUES (?, ?);
 

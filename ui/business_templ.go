@@ -8,8 +8,16 @@ package ui
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-// BusinessPage edits the company's name, currency and booking policies.
-func BusinessPage(p Page, f *Form) templ.Component {
+import "frontdesk/ui/i18n"
+
+// BusinessView is the business settings form and the choices of its selects.
+type BusinessView struct {
+	Form      *Form
+	Languages []Option
+}
+
+// BusinessPage edits the company's name, currency, language, clock and booking policies.
+func BusinessPage(p Page, v BusinessView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -42,79 +50,142 @@ func BusinessPage(p Page, f *Form) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Business</h1><form class=\"stack\" method=\"post\" action=\"/settings/business\" data-testid=\"business-form\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = FormError(f).Render(ctx, templ_7745c5c3_Buffer)
+			var templ_7745c5c3_Var3 string
+			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(i18n.T(ctx, "business.title"))
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `business.templ`, Line: 14, Col: 37}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<fieldset><legend>Company</legend>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "</h1><form class=\"stack\" method=\"post\" action=\"/settings/business\" data-testid=\"business-form\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Input(Field{Form: f, Name: "name", Label: "Company name", Required: true, Attrs: map[string]any{"maxlength": "200"}}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = FormError(v.Form).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Input(Field{Form: f, Name: "currency", Label: "Currency", Required: true, Hint: "Three-letter ISO 4217 code, e.g. USD, EUR, CLP.", Attrs: map[string]any{"maxlength": "3", "autocapitalize": "characters", "pattern": "[A-Za-z]{3}"}}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<fieldset><legend>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "</fieldset><fieldset><legend>Booking policies</legend>")
+			var templ_7745c5c3_Var4 string
+			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(i18n.T(ctx, "business.company"))
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `business.templ`, Line: 18, Col: 45}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Input(Field{Form: f, Name: "slot_step_min", Label: "Slot step (minutes)", Type: "number", Required: true, Hint: "Offered start times are this far apart (5–240).", Attrs: numeric("5", "240")}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</legend>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Input(Field{Form: f, Name: "min_notice_min", Label: "Minimum notice (minutes)", Type: "number", Required: true, Hint: "How long before a start time clients can still book.", Attrs: numeric("0", "")}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = Input(Field{Form: v.Form, Name: "name", Label: i18n.T(ctx, "business.name"), Required: true, Attrs: map[string]any{"maxlength": "200"}}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Input(Field{Form: f, Name: "max_advance_days", Label: "Maximum advance (days)", Type: "number", Required: true, Hint: "How far ahead clients can book.", Attrs: numeric("0", "3650")}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = Input(Field{Form: v.Form, Name: "currency", Label: i18n.T(ctx, "business.currency"), Required: true, Hint: i18n.T(ctx, "business.currency.hint"), Attrs: map[string]any{"maxlength": "3", "autocapitalize": "characters", "pattern": "[A-Za-z]{3}"}}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Checkbox(Field{Form: f, Name: "can_edit", Label: "Clients may reschedule their bookings"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = Select(Field{Form: v.Form, Name: "language", Label: i18n.T(ctx, "business.language"), Hint: i18n.T(ctx, "business.language.hint")}, v.Languages).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Checkbox(Field{Form: f, Name: "can_cancel", Label: "Clients may cancel their bookings"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = Select(Field{Form: v.Form, Name: "clock", Label: i18n.T(ctx, "business.clock")}, []Option{
+				{Value: "24h", Label: i18n.T(ctx, "business.clock.24h")},
+				{Value: "12h", Label: i18n.T(ctx, "business.clock.12h")},
+			}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Input(Field{Form: f, Name: "edit_lock_min", Label: "Changes locked before start (minutes)", Type: "number", Required: true, Hint: "0 = changes allowed until the start.", Attrs: numeric("0", "")}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "</fieldset><fieldset><legend>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Input(Field{Form: f, Name: "max_changes", Label: "Maximum changes per booking", Type: "number", Required: true, Hint: "0 = no limit.", Attrs: numeric("0", "")}).Render(ctx, templ_7745c5c3_Buffer)
+			var templ_7745c5c3_Var5 string
+			templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(i18n.T(ctx, "business.policies"))
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `business.templ`, Line: 28, Col: 46}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</fieldset><fieldset><legend>Payments</legend>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "</legend>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Checkbox(Field{Form: f, Name: "online_payments", Label: "Accept online payments"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = Input(Field{Form: v.Form, Name: "slot_step_min", Label: i18n.T(ctx, "business.slot_step"), Type: "number", Required: true, Hint: i18n.T(ctx, "business.slot_step.hint"), Attrs: numeric("5", "240")}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Input(Field{Form: f, Name: "payment_expiry_min", Label: "Payment request expiry (minutes)", Type: "number", Required: true, Hint: "Unpaid requests expire and release their bookings after this long.", Attrs: numeric("1", "")}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = Input(Field{Form: v.Form, Name: "min_notice_min", Label: i18n.T(ctx, "business.min_notice"), Type: "number", Required: true, Hint: i18n.T(ctx, "business.min_notice.hint"), Attrs: numeric("0", "")}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "</fieldset><div class=\"actions\">")
+			templ_7745c5c3_Err = Input(Field{Form: v.Form, Name: "max_advance_days", Label: i18n.T(ctx, "business.max_advance"), Type: "number", Required: true, Hint: i18n.T(ctx, "business.max_advance.hint"), Attrs: numeric("0", "3650")}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Submit("Save").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = Checkbox(Field{Form: v.Form, Name: "can_edit", Label: i18n.T(ctx, "business.can_edit")}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "</div></form>")
+			templ_7745c5c3_Err = Checkbox(Field{Form: v.Form, Name: "can_cancel", Label: i18n.T(ctx, "business.can_cancel")}).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = Input(Field{Form: v.Form, Name: "edit_lock_min", Label: i18n.T(ctx, "business.edit_lock"), Type: "number", Required: true, Hint: i18n.T(ctx, "business.edit_lock.hint"), Attrs: numeric("0", "")}).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = Input(Field{Form: v.Form, Name: "max_changes", Label: i18n.T(ctx, "business.max_changes"), Type: "number", Required: true, Hint: i18n.T(ctx, "business.max_changes.hint"), Attrs: numeric("0", "")}).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "</fieldset><fieldset><legend>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var6 string
+			templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(i18n.T(ctx, "business.payments"))
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `business.templ`, Line: 38, Col: 46}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "</legend>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = Checkbox(Field{Form: v.Form, Name: "online_payments", Label: i18n.T(ctx, "business.online_payments")}).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = Input(Field{Form: v.Form, Name: "payment_expiry_min", Label: i18n.T(ctx, "business.payment_expiry"), Type: "number", Required: true, Hint: i18n.T(ctx, "business.payment_expiry.hint"), Attrs: numeric("1", "")}).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "</fieldset><div class=\"actions\">")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = Submit(i18n.T(ctx, "form.save")).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "</div></form>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

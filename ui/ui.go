@@ -4,8 +4,11 @@
 package ui
 
 import (
+	"context"
 	"net/url"
 	"strings"
+
+	"frontdesk/ui/i18n"
 )
 
 // Page is what the layout needs from every page.
@@ -33,30 +36,40 @@ type Flash struct {
 }
 
 // NavItem is one link of the navigation; Children make a second level (shown as tabs on the
-// pages of that section).
+// pages of that section). Its text is the catalog message Key (or, for a name that is not
+// translated, Label).
 type NavItem struct {
+	Key      string
 	Label    string
 	Href     string
 	Children []NavItem
 }
 
+// Text is the item's text in the request's language.
+func (item NavItem) Text(ctx context.Context) string {
+	if item.Key != "" {
+		return i18n.T(ctx, item.Key)
+	}
+	return item.Label
+}
+
 // Nav is the admin navigation. A page group added to the route table gets its entry here.
 var Nav = []NavItem{
-	{Label: "Dashboard", Href: "/"},
-	{Label: "Bookings", Href: "/bookings"},
-	{Label: "Clients", Href: "/clients"},
-	{Label: "Catalog", Href: "/catalog/services", Children: []NavItem{
-		{Label: "Services", Href: "/catalog/services"},
-		{Label: "Categories", Href: "/catalog/categories"},
-		{Label: "Providers", Href: "/catalog/providers"},
-		{Label: "Locations", Href: "/catalog/locations"},
-		{Label: "Custom attributes", Href: "/catalog/custom-attributes"},
+	{Key: "nav.dashboard", Href: "/"},
+	{Key: "nav.bookings", Href: "/bookings"},
+	{Key: "nav.clients", Href: "/clients"},
+	{Key: "nav.catalog", Href: "/catalog/services", Children: []NavItem{
+		{Key: "nav.services", Href: "/catalog/services"},
+		{Key: "nav.categories", Href: "/catalog/categories"},
+		{Key: "nav.providers", Href: "/catalog/providers"},
+		{Key: "nav.locations", Href: "/catalog/locations"},
+		{Key: "nav.custom_attributes", Href: "/catalog/custom-attributes"},
 	}},
-	{Label: "Payments", Href: "/payments"},
-	{Label: "Settings", Href: "/settings/business", Children: []NavItem{
-		{Label: "Business", Href: "/settings/business"},
-		{Label: "Integrations", Href: "/settings/integrations"},
-		{Label: "Owners", Href: "/owners"},
+	{Key: "nav.payments", Href: "/payments"},
+	{Key: "nav.settings", Href: "/settings/business", Children: []NavItem{
+		{Key: "nav.business", Href: "/settings/business"},
+		{Key: "nav.integrations", Href: "/settings/integrations"},
+		{Key: "nav.owners", Href: "/owners"},
 	}},
 }
 

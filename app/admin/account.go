@@ -6,12 +6,56 @@ import (
 
 	"frontdesk/app/owner"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // The owner's own account, and the list of owners.
 
 func (a *Admin) showAccount(w http.ResponseWriter, r *http.Request) {
-	a.render(w, r, http.StatusOK, ui.AccountPage(a.page(r, "Your account"), ui.NewForm(nil)))
+	a.renderAccount(w, r, http.StatusOK, nil, ui.NewForm(nil))
+}
+
+// renderAccount shows the account page with the two forms as given (nil: as stored).
+func (a *Admin) renderAccount(w http.ResponseWriter, r *http.Request, status int, language, password *ui.Form) {
+	if language == nil {
+		language = ui.NewForm(nil)
+		language.Set("language", ownerLanguage(r.Context()))
+	}
+	biz := business(r.Context())
+	opts := []ui.Option{{Value: "", Label: translate(r, "account.language.business", "language", languageName(biz.Language))}}
+	v := ui.AccountView{Language: language, Languages: append(opts, languageOptions()...), Password: password}
+	a.render(w, r, status, ui.AccountPage(a.page(r, translate(r, "account.title")), v))
+}
+
+func languageName(code string) string {
+	for _, l := range i18n.Languages() {
+		if l.Code == code {
+			return l.Name
+		}
+	}
+	return code
+}
+
+// setLanguage records the owner's own language for the admin pages.
+func (a *Admin) setLanguage(w http.ResponseWriter, r *http.Request) {
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	lang := f.Get("language")
+	if lang != "" && !i18n.Supported(lang) {
+		f.SetError("language", translate(r, "account.language.error"))
+		a.renderAccount(w, r, http.StatusUnprocessableEntity, f, ui.NewForm(nil))
+		return
+	}
+	me, _ := ownerFrom(r.Context())
+	if err := owner.SetLanguage(r.Context(), a.db, me.ID, lang, a.now()); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, business(r.Context()).ForOwner(lang).T("account.language.saved"))
+	seeOther(w, r, "/account")
 }
 
 func (a *Admin) changePassword(w http.ResponseWriter, r *http.Request) {
@@ -32,14 +76,14 @@ func (a *Admin) changePassword(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if !f.OK() {
-		a.render(w, r, http.StatusUnprocessableEntity, ui.AccountPage(a.page(r, "Your account"), f))
+		a.renderAccount(w, r, http.StatusUnprocessableEntity, nil, f)
 		return
 	}
 	updated, err := owner.ChangePassword(r.Context(), a.db, me.ID, f.Raw("current"), f.Raw("password"), a.now())
 	if errors.Is(err, owner.ErrInvalidCredentials) {
 		a.throttle.fail(me.Email, clientIP(r))
 		f.SetError("current", "This is not your current password.")
-		a.render(w, r, http.StatusUnprocessableEntity, ui.AccountPage(a.page(r, "Your account"), f))
+		a.renderAccount(w, r, http.StatusUnprocessableEntity, nil, f)
 		return
 	}
 	if err != nil {

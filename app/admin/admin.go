@@ -49,7 +49,7 @@ func New(d *db.DB, o Options) *Admin {
 // owner go in the second group; tests walk this table to check that each one does.
 func (a *Admin) Routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(limitBody, pageHeaders, a.loadSession, a.crossOriginProtection)
+	r.Use(limitBody, pageHeaders, a.loadSession, a.localize, a.crossOriginProtection)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { a.renderError(w, r, errNotFound) })
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { a.renderError(w, r, errMethodNotAllowed) })
 
@@ -70,6 +70,7 @@ func (a *Admin) Routes() chi.Router {
 
 		r.Get("/account", a.showAccount)
 		r.Post("/account/password", a.changePassword)
+		r.Post("/account/language", a.setLanguage)
 		r.Get("/owners", a.listOwners)
 		r.Post("/owners", a.createOwner)
 

@@ -39,7 +39,8 @@ func (a *Admin) requireOwner(next http.Handler) http.Handler {
 				return
 			}
 			if err == nil && o.Stamp == a.sessions.GetString(ctx, keyStamp) {
-				next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, ownerKey, o)))
+				ctx = withOwnerLanguage(context.WithValue(ctx, ownerKey, o), o.Language)
+				next.ServeHTTP(w, r.WithContext(ctx))
 				return
 			}
 			if err := a.sessions.Destroy(ctx); err != nil {

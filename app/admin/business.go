@@ -2,20 +2,22 @@ package admin
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 
+	"frontdesk/app/locale"
 	"frontdesk/db"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // Settings → Business: the company's name, currency and booking policies.
 
 // defaultCompany mirrors the schema's column defaults, for an installation with no company
 // row yet (no import, no demo): saving the form creates it.
-var defaultCompany = db.Company{Currency: "USD", SlotStepMin: 15, MaxAdvanceDays: 90, CanEdit: true, CanCancel: true, PaymentExpiryMin: 15}
+var defaultCompany = db.Company{Currency: "USD", SlotStepMin: 15, MaxAdvanceDays: 90, CanEdit: true, CanCancel: true, PaymentExpiryMin: 15,
+	Language: i18n.Default, Clock: locale.Clock24}
 
 // intField is a whole-number policy and its accepted range. The schema sets the lower bounds;
 // the upper ones only stop typing mistakes (a year of notice, ten years ahead, a week to pay).
@@ -43,13 +45,28 @@ func (a *Admin) showBusiness(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.BusinessPage(a.page(r, "Business"), companyForm(c)))
+	a.render(w, r, http.StatusOK, ui.BusinessPage(a.page(r, translate(r, "business.title")), businessView(companyForm(c))))
+}
+
+func businessView(f *ui.Form) ui.BusinessView {
+	return ui.BusinessView{Form: f, Languages: languageOptions()}
+}
+
+// languageOptions lists the languages there are catalogs for, each in its own name.
+func languageOptions() []ui.Option {
+	var opts []ui.Option
+	for _, l := range i18n.Languages() {
+		opts = append(opts, ui.Option{Value: l.Code, Label: l.Name})
+	}
+	return opts
 }
 
 func companyForm(c db.Company) *ui.Form {
 	f := ui.NewForm(nil)
 	f.Set("name", c.Name)
 	f.Set("currency", c.Currency)
+	f.Set("language", c.Language)
+	f.Set("clock", c.Clock)
 	for _, fld := range businessInts {
 		f.Set(fld.name, strconv.FormatInt(*fld.get(&c), 10))
 	}
@@ -62,19 +79,27 @@ func companyForm(c db.Company) *ui.Form {
 }
 
 // companyFromForm validates the form into c, recording problems in f.
-func companyFromForm(f *ui.Form, c *db.Company) {
+func companyFromForm(r *http.Request, f *ui.Form, c *db.Company) {
 	c.Name = f.Get("name")
 	if c.Name == "" || len(c.Name) > 200 {
-		f.SetError("name", "Enter the company name (up to 200 characters).")
+		f.SetError("name", translate(r, "business.name.error"))
 	}
 	c.Currency = strings.ToUpper(f.Get("currency"))
 	if !isCurrencyCode(c.Currency) {
-		f.SetError("currency", "Enter a three-letter currency code, like USD.")
+		f.SetError("currency", translate(r, "business.currency.error"))
+	}
+	c.Language = f.Get("language")
+	if !i18n.Supported(c.Language) {
+		f.SetError("language", translate(r, "business.language.error"))
+	}
+	c.Clock = f.Get("clock")
+	if c.Clock != locale.Clock24 && c.Clock != locale.Clock12 {
+		f.SetError("clock", translate(r, "business.clock.error"))
 	}
 	for _, fld := range businessInts {
 		n, err := strconv.ParseInt(f.Get(fld.name), 10, 64)
 		if err != nil || n < fld.min || n > fld.max {
-			f.SetError(fld.name, fmt.Sprintf("Enter a whole number from %d to %d.", fld.min, fld.max))
+			f.SetError(fld.name, translate(r, "form.whole_number", "min", fld.min, "max", fld.max))
 			continue
 		}
 		*fld.get(c) = n
@@ -103,16 +128,18 @@ func (a *Admin) updateBusiness(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var c db.Company
-	companyFromForm(f, &c)
+	companyFromForm(r, f, &c)
 	if !f.OK() {
-		a.render(w, r, http.StatusUnprocessableEntity, ui.BusinessPage(a.page(r, "Business"), f))
+		a.render(w, r, http.StatusUnprocessableEntity, ui.BusinessPage(a.page(r, translate(r, "business.title")), businessView(f)))
 		return
 	}
 	if err := a.saveCompany(r.Context(), c); err != nil {
 		a.renderError(w, r, err)
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Business settings saved.")
+	// The confirmation is in the language just chosen, like the page it leads to.
+	saved := locale.Business{Language: c.Language}.ForOwner(ownerLanguage(r.Context())).T("business.saved")
+	a.flash(r.Context(), ui.FlashSuccess, saved)
 	seeOther(w, r, "/settings/business")
 }
 
@@ -126,7 +153,7 @@ func (a *Admin) saveCompany(ctx context.Context, c db.Company) error {
 				Name: c.Name, Currency: c.Currency, SlotStepMin: c.SlotStepMin, MinNoticeMin: c.MinNoticeMin,
 				MaxAdvanceDays: c.MaxAdvanceDays, CanEdit: c.CanEdit, CanCancel: c.CanCancel, EditLockMin: c.EditLockMin,
 				MaxChanges: c.MaxChanges, OnlinePayments: c.OnlinePayments, PaymentExpiryMin: c.PaymentExpiryMin,
-				CreatedAt: ms, UpdatedAt: ms,
+				Language: c.Language, Clock: c.Clock, CreatedAt: ms, UpdatedAt: ms,
 			})
 			return err
 		}
@@ -137,7 +164,7 @@ func (a *Admin) saveCompany(ctx context.Context, c db.Company) error {
 			Name: c.Name, Currency: c.Currency, SlotStepMin: c.SlotStepMin, MinNoticeMin: c.MinNoticeMin,
 			MaxAdvanceDays: c.MaxAdvanceDays, CanEdit: c.CanEdit, CanCancel: c.CanCancel, EditLockMin: c.EditLockMin,
 			MaxChanges: c.MaxChanges, OnlinePayments: c.OnlinePayments, PaymentExpiryMin: c.PaymentExpiryMin,
-			UpdatedAt: ms, ID: old.ID,
+			Language: c.Language, Clock: c.Clock, UpdatedAt: ms, ID: old.ID,
 		})
 	})
 }

@@ -51,7 +51,7 @@ func businessForm() url.Values {
 	return url.Values{
 		"name": {"Studio Uno"}, "currency": {"eur"}, "slot_step_min": {"30"}, "min_notice_min": {"60"},
 		"max_advance_days": {"60"}, "can_edit": {"1"}, "edit_lock_min": {"120"}, "max_changes": {"2"},
-		"payment_expiry_min": {"20"},
+		"payment_expiry_min": {"20"}, "language": {"en"}, "clock": {"24h"},
 	}
 }
 
@@ -72,6 +72,8 @@ func TestBusinessSettings(t *testing.T) {
 		{"not a number", "min_notice_min", "ten", `data-testid="error-min_notice_min"`},
 		{"negative", "max_changes", "-1", `data-testid="error-max_changes"`},
 		{"payment expiry zero", "payment_expiry_min", "0", `data-testid="error-payment_expiry_min"`},
+		{"language without a catalog", "language", "xx", `data-testid="error-language"`},
+		{"clock", "clock", "36h", `data-testid="error-clock"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

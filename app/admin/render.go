@@ -12,25 +12,25 @@ import (
 
 	"frontdesk/app/middleware"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
-// pageError is an error the owner may see: a status and a sentence. Every other error is
-// logged and shown as a generic 500.
+// pageError is an error the owner may see: a status and a sentence (a catalog message). Every
+// other error is logged and shown as a generic 500.
 type pageError struct {
 	status int
-	msg    string
+	msg    i18n.Msg
 }
 
-func (e *pageError) Error() string { return e.msg }
+func (e *pageError) Error() string { return e.msg.Error() }
 
 var (
-	errNotFound         = &pageError{http.StatusNotFound, "There is nothing here. The link may be old, or what it pointed to was removed."}
-	errMethodNotAllowed = &pageError{http.StatusMethodNotAllowed, "This address does not accept that kind of request."}
-	errCrossOrigin      = &pageError{http.StatusForbidden, "This request came from another site and was refused. If you submitted a form, go back, reload the page and try again."}
-	errInternal         = &pageError{http.StatusInternalServerError, "Something went wrong on our side. It has been logged; please try again."}
+	errNotFound         = &pageError{http.StatusNotFound, i18n.M("error.not_found")}
+	errMethodNotAllowed = &pageError{http.StatusMethodNotAllowed, i18n.M("error.method_not_allowed")}
+	errCrossOrigin      = &pageError{http.StatusForbidden, i18n.M("error.cross_origin")}
+	errInternal         = &pageError{http.StatusInternalServerError, i18n.M("error.internal")}
+	errFormUnreadable   = &pageError{http.StatusBadRequest, i18n.M("form.unreadable")}
 )
-
-func badRequest(msg string) error { return &pageError{http.StatusBadRequest, msg} }
 
 // renderError is the one place errors become HTML responses.
 func (a *Admin) renderError(w http.ResponseWriter, r *http.Request, err error) {
@@ -40,7 +40,25 @@ func (a *Admin) renderError(w http.ResponseWriter, r *http.Request, err error) {
 			slog.String("request_id", middleware.RequestID(r.Context())))
 		pe = errInternal
 	}
-	a.render(w, r, pe.status, ui.ErrorPage(a.page(r, http.StatusText(pe.status)), pe.status, pe.msg))
+	p := i18n.From(r.Context())
+	a.render(w, r, pe.status, ui.ErrorPage(a.page(r, p.Msg(statusTitle(pe.status))), pe.status, p.Msg(pe.msg)))
+}
+
+// statusTitle heads an error page.
+func statusTitle(status int) i18n.Msg {
+	switch status {
+	case http.StatusBadRequest:
+		return i18n.M("error.title.bad_request")
+	case http.StatusForbidden:
+		return i18n.M("error.title.forbidden")
+	case http.StatusNotFound:
+		return i18n.M("error.title.not_found")
+	case http.StatusMethodNotAllowed:
+		return i18n.M("error.title.method_not_allowed")
+	case http.StatusInternalServerError:
+		return i18n.M("error.title.internal")
+	}
+	return i18n.M("error.title.other")
 }
 
 // render writes a page. It renders into a buffer first, so a failing component gives a clean
@@ -49,7 +67,7 @@ func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, c tem
 	var buf bytes.Buffer
 	if err := c.Render(r.Context(), &buf); err != nil {
 		a.log.ErrorContext(r.Context(), "render", slog.String("path", r.URL.Path), slog.Any("err", err))
-		http.Error(w, errInternal.msg, http.StatusInternalServerError)
+		http.Error(w, i18n.From(r.Context()).Msg(errInternal.msg), http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -78,7 +96,7 @@ func redirect(to string) http.HandlerFunc {
 // parseForm reads a submitted form (the body size is bounded by limitBody).
 func parseForm(r *http.Request) (*ui.Form, error) {
 	if err := r.ParseForm(); err != nil {
-		return nil, badRequest("The form could not be read. Go back and try again.")
+		return nil, errFormUnreadable
 	}
 	return ui.NewForm(r.PostForm), nil
 }

@@ -163,7 +163,7 @@ func (a *Admin) reactivateWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := r.ParseForm(); err != nil {
-		a.renderError(w, r, badRequest("The form could not be read. Go back and try again."))
+		a.renderError(w, r, errFormUnreadable)
 		return
 	}
 	replay := r.PostForm.Get("replay") == "1"

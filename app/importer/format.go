@@ -38,6 +38,8 @@ type Company struct {
 	MaxChanges       *int64 `json:"max_changes"`
 	OnlinePayments   *bool  `json:"online_payments"`
 	PaymentExpiryMin *int64 `json:"payment_expiry_min"`
+	Language         string `json:"language"`
+	Clock            string `json:"clock"`
 }
 
 // Location is a place where the business works, with its zone, opening hours and closures.

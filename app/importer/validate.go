@@ -4,10 +4,13 @@ import (
 	"database/sql"
 	"encoding/json"
 	"sort"
+	"strings"
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/locale"
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 // validator checks a decoded file against everything that does not need the database and
@@ -91,6 +94,15 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	return &v.p, nil
 }
 
+// languageCodes lists the catalogs' languages for an error message.
+func languageCodes() string {
+	var codes []string
+	for _, l := range i18n.Languages() {
+		codes = append(codes, l.Code)
+	}
+	return strings.Join(codes, ", ")
+}
+
 func (v *validator) company() {
 	c := v.f.Company
 	if c == nil {
@@ -109,6 +121,18 @@ func (v *validator) company() {
 		MaxChanges:       orDefault(c.MaxChanges, 0),
 		OnlinePayments:   orDefault(c.OnlinePayments, false),
 		PaymentExpiryMin: orDefault(c.PaymentExpiryMin, 15),
+		Language:         c.Language,
+		Clock:            c.Clock,
+	}
+	if row.Language == "" {
+		row.Language = i18n.Default
+	} else if !i18n.Supported(row.Language) {
+		v.ps.add("company.language", "%q has no message catalog (want one of %s)", c.Language, languageCodes())
+	}
+	if row.Clock == "" {
+		row.Clock = locale.Clock24
+	} else if row.Clock != locale.Clock24 && row.Clock != locale.Clock12 {
+		v.ps.add("company.clock", "%q is not a clock (want %q or %q)", c.Clock, locale.Clock24, locale.Clock12)
 	}
 	if c.Currency == "" {
 		row.Currency = "USD"

@@ -5,6 +5,7 @@ package owner
 
 import (
 	"context"
+	"database/sql"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -43,11 +44,29 @@ type Owner struct {
 	// Stamp changes whenever the password changes. Sessions remember the stamp they were
 	// created with, so changing or resetting a password signs out every other session.
 	Stamp string
+	// Language is the owner's own choice for the admin pages; "" means the business's.
+	Language string
 }
 
 func fromRow(r db.Owner) Owner {
 	sum := sha256.Sum256([]byte(r.PasswordHash))
-	return Owner{ID: r.ID, Email: r.Email, CreatedAt: db.Time(r.CreatedAt), Stamp: hex.EncodeToString(sum[:8])}
+	return Owner{ID: r.ID, Email: r.Email, CreatedAt: db.Time(r.CreatedAt), Stamp: hex.EncodeToString(sum[:8]),
+		Language: r.Language.String}
+}
+
+// SetLanguage records the owner's language for the admin pages ("" = the business's). The
+// caller checks that a catalog exists for it.
+func SetLanguage(ctx context.Context, d *db.DB, id int64, language string, now time.Time) error {
+	n, err := d.W.UpdateOwnerLanguage(ctx, db.UpdateOwnerLanguageParams{
+		Language: sql.NullString{String: language, Valid: language != ""}, UpdatedAt: db.Millis(now), ID: id,
+	})
+	if err != nil {
+		return fmt.Errorf("set owner language: %w", err)
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
 }
 
 // NormalizeEmail trims and lower-cases an email and checks it is a plain address.
