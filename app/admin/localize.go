@@ -41,7 +41,9 @@ func business(ctx context.Context) locale.Business {
 }
 
 // translate is the request's printer's text for key.
-func translate(r *http.Request, key string, args ...any) string { return i18n.T(r.Context(), key, args...) }
+func translate(r *http.Request, key string, args ...any) string {
+	return i18n.T(r.Context(), key, args...)
+}
 
 // ownerLanguage is the signed-in owner's own language choice ("" = the business's).
 func ownerLanguage(ctx context.Context) string {

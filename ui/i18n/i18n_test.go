@@ -172,7 +172,7 @@ func TestParseMoney(t *testing.T) {
 		{"en", "USD", "1,234", 123400},
 		{"es", "USD", "45,50", 4550},
 		{"es", "USD", "1.234,56", 123456},
-		{"es", "USD", "12.5", 1250},   // a point that cannot be grouping is the decimal
+		{"es", "USD", "12.5", 1250},      // a point that cannot be grouping is the decimal
 		{"es", "CLP", "15.000", 1500000}, // grouping, not fifteen
 		{"es", "CLP", "15000", 1500000},
 		{"en", "CLP", "15,000", 1500000},
