@@ -64,9 +64,18 @@ func runBench(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return rep.WriteJSON(env.Stdout)
+		err = rep.WriteJSON(env.Stdout)
+	} else {
+		err = rep.WriteText(env.Stdout)
 	}
-	return rep.WriteText(env.Stdout)
+	if err != nil {
+		return err
+	}
+	// A missed target is a measurement; figures that cannot be trusted are a failed run.
+	if failures := rep.Failures(); len(failures) > 0 {
+		return fmt.Errorf("%d scenario(s) or figures failed: %s", len(failures), strings.Join(failures, "; "))
+	}
+	return nil
 }
 
 // benchStarter starts the real appliance in this process for `bench`: the same flags parsing,

@@ -51,8 +51,12 @@ func TestBenchProducesEveryFigure(t *testing.T) {
 		if s.Result.P50 <= 0 || s.Result.P99 < s.Result.P50 {
 			t.Errorf("%s: got p50 %v ms, p99 %v ms; want 0 < p50 ≤ p99", s.Name, s.Result.P50, s.Result.P99)
 		}
-		if s.Result.Errors != 0 {
-			t.Errorf("%s: got %d errors (first: %s), want none", s.Name, s.Result.Errors, s.Result.FirstError)
+		if s.Result.Errors != 0 || s.Baseline.Errors != 0 {
+			t.Errorf("%s: got %d errors (first: %s) and %d baseline errors (first: %s), want none", s.Name,
+				s.Result.Errors, s.Result.FirstError, s.Baseline.Errors, s.Baseline.FirstError)
+		}
+		if s.Result.CutShort || s.Baseline.CutShort {
+			t.Errorf("%s: a recorded window was cut short", s.Name)
 		}
 		if len(s.Checks) == 0 {
 			t.Errorf("%s: got no checks, want its targets", s.Name)
@@ -81,6 +85,9 @@ func TestBenchProducesEveryFigure(t *testing.T) {
 	p := rep.Process
 	if p.BinaryBytes <= 0 || p.IdleRSS <= 0 || p.PeakRSS < p.IdleRSS || p.StartToReadyMs <= 0 || p.RestartToReadyMs <= 0 {
 		t.Errorf("got process figures %+v, want binary size, idle ≤ peak RSS and both start times", p)
+	}
+	if rep.CPUModel == "" || !strings.HasPrefix(rep.Go, "go") {
+		t.Errorf("got CPU model %q and Go %q, want both recorded", rep.CPUModel, rep.Go)
 	}
 	if len(rep.Checks) != 4 {
 		t.Errorf("got %d process checks, want binary size, idle RSS, peak RSS and start → ready", len(rep.Checks))

@@ -215,7 +215,7 @@ func (e *env) setUp(ctx context.Context) error {
 		return fmt.Errorf("create an API key: %w", err)
 	}
 	e.api = newClient(e.app.URL, key, e.cfg.Concurrency)
-	e.fx, err = seedFixture(ctx, e.app.DB, now)
+	e.fx, err = seedFixture(ctx, e.app.DB, now, demandOf(e.cfg))
 	return err
 }
 

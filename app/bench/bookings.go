@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -78,11 +79,18 @@ func conflictingBooking(ctx context.Context, e *env) ScenarioReport {
 		}
 		for cur := maxGroup.Load(); group > cur && !maxGroup.CompareAndSwap(cur, group); cur = maxGroup.Load() {
 		}
-		status, err := e.api.do(ctx, http.MethodPost, "/v3/bookings", e.bookingBody(k, e.fx.race, provider, start), http.StatusCreated, http.StatusConflict)
-		if status == http.StatusConflict {
-			return Refused, err
+		status, head, err := e.api.doHead(ctx, http.MethodPost, "/v3/bookings", e.bookingBody(k, e.fx.race, provider, start), http.StatusCreated, http.StatusConflict)
+		if err != nil {
+			return 0, err
 		}
-		return Succeeded, err
+		if status == http.StatusConflict {
+			// A lost race is exactly this refusal; any other 409 is an error of the system.
+			if !strings.Contains(head, `"slot_unavailable"`) {
+				return 0, fmt.Errorf("a lost race answered 409 %s, want conflict/slot_unavailable", trimBody(head))
+			}
+			return Refused, nil
+		}
+		return Succeeded, nil
 	}
 	if _, err := book(ctx); err != nil {
 		return *probeOrReport(err)

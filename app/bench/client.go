@@ -48,13 +48,24 @@ func (e *statusError) Error() string {
 // status and, only when the status is not one of want, a *statusError carrying the body's start.
 // body may be nil.
 func (c *client) do(ctx context.Context, method, path string, body []byte, want ...int) (int, error) {
+	status, _, err := c.send(ctx, method, path, body, 0, want...)
+	return status, err
+}
+
+// doHead is do that also returns the first bytes of the answer, for scenarios that must tell
+// one refusal from another (a lost race is a 409 slot_unavailable, not just any 409).
+func (c *client) doHead(ctx context.Context, method, path string, body []byte, want ...int) (int, string, error) {
+	return c.send(ctx, method, path, body, 300, want...)
+}
+
+func (c *client) send(ctx context.Context, method, path string, body []byte, keep int64, want ...int) (int, string, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	if c.key != "" {
 		req.Header.Set("Authorization", "Bearer "+c.key)
@@ -64,18 +75,21 @@ func (c *client) do(ctx context.Context, method, path string, body []byte, want 
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	defer resp.Body.Close()
 	for _, w := range want {
 		if resp.StatusCode == w {
-			_, err := io.Copy(io.Discard, resp.Body)
-			return resp.StatusCode, err
+			head, err := io.ReadAll(io.LimitReader(resp.Body, keep))
+			if err == nil {
+				_, err = io.Copy(io.Discard, resp.Body)
+			}
+			return resp.StatusCode, string(head), err
 		}
 	}
 	head, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
 	io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode, &statusError{method, path, resp.StatusCode, string(head)}
+	return resp.StatusCode, string(head), &statusError{method, path, resp.StatusCode, string(head)}
 }
 
 // get sends a GET and returns the status and the whole body, for the checks before a scenario

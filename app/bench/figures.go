@@ -25,6 +25,9 @@ type Figures struct {
 	// bytes (0 where /proc is unavailable). The load generator runs in the same process.
 	PeakRSS    int64  `json:"peak_rss_bytes"`
 	FirstError string `json:"first_error,omitempty"`
+	// CutShort says the recorded window did not run to its end (the run was cancelled), so the
+	// figures are not those of a full run.
+	CutShort bool `json:"cut_short,omitempty"`
 }
 
 // setLatencies sorts all and records its percentiles.

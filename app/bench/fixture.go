@@ -15,18 +15,51 @@ import (
 //
 //   - "Bench Slots Studio" (New York, open 08:00–20:00 daily): 10 providers working
 //     08:00–20:00 with a 12:00–13:00 break, and about 200 bookings on the slots day;
-//   - "Bench Booking Hall" (Bogotá, no daylight saving time, open all day): 50 providers for
-//     create_booking and 10 for conflicting_booking, all working all day, so every grid time is
-//     bookable;
+//   - "Bench Booking Hall" (Bogotá, no daylight saving time, open all day): providers for
+//     create_booking and for conflicting_booking, all working all day, so every grid time is
+//     bookable — as many as the run's length needs (gridDemand), at least 50 and 10;
 //   - "Bench Archive" (UTC): 50 providers whose bookings list_bookings_100k seeds in bulk.
 const (
 	slotsProviders = 10
-	hallProviders  = 50
-	raceProviders  = 10
+	minHall        = 50
+	minRace        = 10
+	maxGridSize    = 5000
 	archProviders  = 50
 	benchClients   = 50
 	slotsDayTarget = 200
 )
+
+// maxBookingRate bounds the booking requests per second either side of a booking scenario can
+// make on one machine: the raw SQLite single-row insert ceiling measured on the project's
+// machine (≈50k/s, above the ≈19k/s of a whole booking transaction). The grids are sized from
+// it, so a run of any length or concurrency never runs out of free or contested times — and
+// if one ever did, its errors would fail the scenario rather than pass unnoticed.
+const maxBookingRate = 50_000
+
+// gridDemand is how many booking requests one side of a booking scenario may make, and how many
+// of them race for each contested group.
+type gridDemand struct {
+	requests int64
+	racers   int
+}
+
+func demandOf(cfg Config) gridDemand {
+	return gridDemand{requests: int64(maxBookingRate * (cfg.Warmup + cfg.Duration).Seconds()), racers: cfg.Concurrency}
+}
+
+// gridSizes is how many hall and race providers cover the demand over days of step minutes:
+// a free provider takes one booking per step of the day, a race provider one group of racers
+// per six steps.
+func gridSizes(d gridDemand, days, step int) (hall, race int) {
+	freePer := int64(days * (1440 / step))
+	groupsPer := int64(days * (1440 / (6 * step)))
+	groups := d.requests/int64(max(d.racers, 1)) + 1
+	hall = int(min(max(ceilDiv(d.requests, freePer), minHall), maxGridSize))
+	race = int(min(max(ceilDiv(groups, groupsPer), minRace), maxGridSize))
+	return hall, race
+}
+
+func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 
 // fixture is what the scenarios need to know about the seeded data.
 type fixture struct {
@@ -41,6 +74,8 @@ type fixture struct {
 	slots      []int64
 	hall       grid
 	raceGrid   grid
+	// hallSize and raceSize are the providers of each grid.
+	hallSize, raceSize int
 	archive    []int64
 	clients    []int64
 }
@@ -51,8 +86,9 @@ type policy struct {
 }
 
 // seedFixture imports the bench records into d (adding a company first when the database has
-// none, so the bench still runs without the demo business) and returns their ids.
-func seedFixture(ctx context.Context, d *db.DB, now time.Time) (*fixture, error) {
+// none, so the bench still runs without the demo business), with grids sized for demand, and
+// returns their ids.
+func seedFixture(ctx context.Context, d *db.DB, now time.Time, demand gridDemand) (*fixture, error) {
 	var f importer.File
 	pol := policy{step: 15, minNoticeMin: 0, maxAdvanceDays: 90}
 	n, err := d.R.CountCompanies(ctx)
@@ -90,6 +126,7 @@ func seedFixture(ctx context.Context, d *db.DB, now time.Time) (*fixture, error)
 	slotsDay := first(studio).AddDate(0, 0, min(5, days-1))
 
 	fx := &fixture{step: pol.step, slotsDay: slotsDay}
+	fx.hallSize, fx.raceSize = gridSizes(demand, days, pol.step)
 	addFixtureRecords(&f, fx, pol.step)
 	raw, err := json.Marshal(f)
 	if err != nil {
@@ -125,8 +162,8 @@ func seedFixture(ctx context.Context, d *db.DB, now time.Time) (*fixture, error)
 		func() (err error) { fx.quick, err = id("service", "bench-quick-1"); return },
 		func() (err error) { fx.race, err = id("service", "bench-race-1"); return },
 		func() (err error) { fx.slots, err = ids("provider", "bench-studio-p", slotsProviders); return },
-		func() (err error) { hallIDs, err = ids("provider", "bench-hall-p", hallProviders); return },
-		func() (err error) { raceIDs, err = ids("provider", "bench-race-p", raceProviders); return },
+		func() (err error) { hallIDs, err = ids("provider", "bench-hall-p", fx.hallSize); return },
+		func() (err error) { raceIDs, err = ids("provider", "bench-race-p", fx.raceSize); return },
 		func() (err error) { fx.archive, err = ids("provider", "bench-archive-p", archProviders); return },
 		func() (err error) { fx.clients, err = ids("client", "bench-client-", benchClients); return },
 	} {
@@ -178,8 +215,8 @@ func addFixtureRecords(f *importer.File, fx *fixture, step int) {
 		}
 	}
 	add("bench-studio-p", "bench-studio-1", "bench-quick-1", slotsProviders, shifts("bench-studio-1", "08:00", "20:00", lunch))
-	add("bench-hall-p", "bench-hall-1", "bench-quick-1", hallProviders, shifts("bench-hall-1", "00:00", "24:00", nil))
-	add("bench-race-p", "bench-hall-1", "bench-race-1", raceProviders, shifts("bench-hall-1", "00:00", "24:00", nil))
+	add("bench-hall-p", "bench-hall-1", "bench-quick-1", fx.hallSize, shifts("bench-hall-1", "00:00", "24:00", nil))
+	add("bench-race-p", "bench-hall-1", "bench-race-1", fx.raceSize, shifts("bench-hall-1", "00:00", "24:00", nil))
 	add("bench-archive-p", "bench-archive-1", "bench-quick-1", archProviders, shifts("bench-archive-1", "09:00", "17:00", nil))
 	for i := range benchClients {
 		last := "Load"

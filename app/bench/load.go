@@ -65,6 +65,7 @@ type sample struct {
 	firstErr           error
 	seconds            float64
 	peakRSS            int64
+	cutShort           bool
 }
 
 func (s *sample) add(o sample) {
@@ -77,10 +78,11 @@ func (s *sample) add(o sample) {
 	}
 	s.seconds += o.seconds
 	s.peakRSS = max(s.peakRSS, o.peakRSS)
+	s.cutShort = s.cutShort || o.cutShort
 }
 
 func (s sample) figures() Figures {
-	f := Figures{Succeeded: s.succeeded, Refused: s.refused, Errors: s.errors, Seconds: s.seconds, PeakRSS: s.peakRSS}
+	f := Figures{Succeeded: s.succeeded, Refused: s.refused, Errors: s.errors, Seconds: s.seconds, PeakRSS: s.peakRSS, CutShort: s.cutShort}
 	if s.firstErr != nil {
 		f.FirstError = s.firstErr.Error()
 	}
@@ -142,6 +144,7 @@ func drive(ctx context.Context, l Load, op Op) sample {
 		out.add(t)
 	}
 	out.seconds = l.Duration.Seconds()
+	out.cutShort = ctx.Err() != nil && time.Now().Before(measureTo)
 	if sampler != nil {
 		out.peakRSS = sampler.stop()
 	}

@@ -6,26 +6,33 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"frontdesk/db"
 )
 
 // probe sends GET path once and checks the answer before a scenario measures, so a scenario
-// never measures a stream of errors. A status other than 200 is a *statusError.
-func (e *env) probe(ctx context.Context, path string, check func([]byte) error) error {
+// never measures a stream of errors. A status other than 200 is a *statusError. It returns the
+// answer, from which scenarios take their facts.
+func (e *env) probe(ctx context.Context, path string, check func([]byte) error) ([]byte, error) {
 	status, raw, err := e.api.get(ctx, path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if status != http.StatusOK {
-		return &statusError{http.MethodGet, path, status, trimBody(string(raw))}
+		return nil, &statusError{http.MethodGet, path, status, trimBody(string(raw))}
 	}
 	if err := check(raw); err != nil {
-		return fmt.Errorf("GET %s: %w", path, err)
+		return nil, fmt.Errorf("GET %s: %w", path, err)
 	}
-	return nil
+	return raw, nil
 }
+
+// checkEvery is how often a read scenario reads and checks a whole answer while it measures:
+// a server that starts answering 200 with the wrong body is caught, at a cost too small to
+// move the rate.
+const checkEvery = 64
 
 // probeOrReport turns a failed probe into the scenario's report.
 func probeOrReport(err error) *ScenarioReport {
@@ -40,31 +47,40 @@ func probeOrReport(err error) *ScenarioReport {
 	return &r
 }
 
-// readScenario measures GET path against the bare chi baseline, interleaved.
-func (e *env) readScenario(ctx context.Context, name, path string, minRatio float64, check func([]byte) error) ScenarioReport {
-	if r := probeOrReport(e.probe(ctx, path, check)); r != nil {
-		return *r
+// readScenario measures GET path against the bare chi baseline, interleaved. check validates an
+// answer (it must be safe to call from many workers at once); it runs on the probe and on every
+// checkEvery-th answer of the measured runs, and a failed check counts as an error. The probe's
+// answer is returned for the scenario's facts.
+func (e *env) readScenario(ctx context.Context, name, path string, minRatio float64, check func([]byte) error) (ScenarioReport, []byte) {
+	probed, err := e.probe(ctx, path, check)
+	if r := probeOrReport(err); r != nil {
+		return *r, nil
 	}
 	b, err := startJSONBaseline()
 	if err != nil {
-		return failed(err)
+		return failed(err), nil
 	}
 	defer b.stop()
 	bc := newClient(b.URL, "", e.load.Concurrency)
 	defer bc.close()
 	var res, base Figures
+	var n atomic.Int64
 	err = e.profiled(name, func() {
 		res, base = DrivePair(ctx, e.load, func(ctx context.Context, _ int) (Outcome, error) {
-			_, err := e.api.do(ctx, http.MethodGet, path, nil, http.StatusOK)
+			if n.Add(1)%checkEvery != 0 {
+				_, err := e.api.do(ctx, http.MethodGet, path, nil, http.StatusOK)
+				return Succeeded, err
+			}
+			_, err := e.probe(ctx, path, check)
 			return Succeeded, err
 		}, b.op(bc))
 	})
 	if err != nil {
-		return failed(err)
+		return failed(err), nil
 	}
 	base.What = jsonBaselineWhat
 	res.What = "GET " + path
-	return ScenarioReport{Result: &res, Baseline: &base, targets: []target{atLeast("ratio", minRatio, ratioOf)}}
+	return ScenarioReport{Result: &res, Baseline: &base, targets: []target{atLeast("ratio", minRatio, ratioOf)}}, probed
 }
 
 func readService(ctx context.Context, e *env) ScenarioReport {
@@ -80,7 +96,7 @@ func readService(ctx context.Context, e *env) ScenarioReport {
 		json.Unmarshal(raw, &list) == nil && len(list.Data) > 0 {
 		id = list.Data[0].ID
 	}
-	return e.readScenario(ctx, "read_service", fmt.Sprintf("/v3/services/%d", id), 0.50, func(raw []byte) error {
+	r, _ := e.readScenario(ctx, "read_service", fmt.Sprintf("/v3/services/%d", id), 0.60, func(raw []byte) error {
 		var s struct {
 			ID int64 `json:"id"`
 		}
@@ -89,6 +105,7 @@ func readService(ctx context.Context, e *env) ScenarioReport {
 		}
 		return nil
 	})
+	return r
 }
 
 // page is the list envelope, as far as the bench looks at it.
@@ -100,7 +117,7 @@ type page struct {
 }
 
 // wantFullPage checks a list answer holds 30 records of at least want.
-func wantFullPage(want int64, total *int64) func([]byte) error {
+func wantFullPage(want int64) func([]byte) error {
 	return func(raw []byte) error {
 		var p page
 		if err := json.Unmarshal(raw, &p); err != nil {
@@ -109,37 +126,54 @@ func wantFullPage(want int64, total *int64) func([]byte) error {
 		if len(p.Data) != 30 || p.Pagination.TotalRecords < want {
 			return fmt.Errorf("got %d records of %d, want 30 of at least %d", len(p.Data), p.Pagination.TotalRecords, want)
 		}
-		*total = p.Pagination.TotalRecords
 		return nil
 	}
 }
 
+// totalRecords is a list answer's total_records (0 for no answer).
+func totalRecords(raw []byte) int64 {
+	var p page
+	json.Unmarshal(raw, &p) // an answer that does not parse has failed wantFullPage already
+	return p.Pagination.TotalRecords
+}
+
 func listBookings(ctx context.Context, e *env) ScenarioReport {
-	var total int64
 	path := fmt.Sprintf("/v3/bookings?location_id=%d&per_page=30", e.fx.slotsLoc)
-	r := e.readScenario(ctx, "list_bookings", path, 0.35, wantFullPage(int64(e.fx.slotsSeed), &total))
-	r.Facts = append(r.Facts, Fact{What: "bookings at the location", Value: float64(total)})
+	r, probed := e.readScenario(ctx, "list_bookings", path, 0.30, wantFullPage(int64(e.fx.slotsSeed)))
+	r.Facts = append(r.Facts, Fact{What: "bookings at the location", Value: float64(totalRecords(probed))})
 	return r
 }
 
 func slotsDay(ctx context.Context, e *env) ScenarioReport {
 	day := e.fx.slotsDay.Format(time.DateOnly)
 	path := fmt.Sprintf("/v3/available_slots?location_id=%d&service_id=%d&start_date=%s", e.fx.slotsLoc, e.fx.quick, day)
-	var slots int
-	r := e.readScenario(ctx, "slots_day", path, 0.20, func(raw []byte) error {
+	count := func(raw []byte) (int, error) {
 		var a struct {
 			Data struct {
 				Slots []json.RawMessage `json:"slots"`
 			} `json:"data"`
 		}
 		if err := json.Unmarshal(raw, &a); err != nil {
-			return fmt.Errorf("slots answer: %w", err)
+			return 0, fmt.Errorf("slots answer: %w", err)
 		}
-		if slots = len(a.Data.Slots); slots == 0 {
+		return len(a.Data.Slots), nil
+	}
+	var want int // the probe's count: every sampled answer must offer the same slots
+	r, probed := e.readScenario(ctx, "slots_day", path, 0.20, func(raw []byte) error {
+		n, err := count(raw)
+		switch {
+		case err != nil:
+			return err
+		case n == 0:
 			return fmt.Errorf("got no slots on %s, want the free steps between the seeded bookings", day)
+		case want == 0:
+			want = n // the probe, before any worker starts
+		case n != want:
+			return fmt.Errorf("got %d slots on %s, want the %d of the first answer", n, day, want)
 		}
 		return nil
 	})
+	slots, _ := count(probed)
 	r.Facts = append(r.Facts,
 		Fact{What: "providers", Value: slotsProviders},
 		Fact{What: "bookings that day", Value: float64(e.fx.slotsSeed)},
@@ -159,11 +193,10 @@ func listBookings100k(ctx context.Context, e *env) ScenarioReport {
 		return failed(err)
 	}
 	seeded := time.Since(started)
-	var total int64
 	path := fmt.Sprintf("/v3/bookings?location_id=%d&per_page=30", e.fx.archiveLoc)
-	r := e.readScenario(ctx, "list_bookings_100k", path, 0.35, wantFullPage(int64(e.cfg.Bookings), &total))
+	r, probed := e.readScenario(ctx, "list_bookings_100k", path, 0.30, wantFullPage(int64(e.cfg.Bookings)))
 	r.Facts = append(r.Facts,
-		Fact{What: "bookings at the location", Value: float64(total)},
+		Fact{What: "bookings at the location", Value: float64(totalRecords(probed))},
 		Fact{What: "seeded in", Value: seeded.Seconds(), Unit: "s"})
 	if r.Result == nil { // unavailable or failed
 		return r

@@ -14,6 +14,7 @@ import (
 type Report struct {
 	Date        string           `json:"date"`
 	Go          string           `json:"go"`
+	CPUModel    string           `json:"cpu_model"`
 	CPUs        int              `json:"cpus"`
 	Seconds     float64          `json:"seconds_per_run"`
 	Warmup      float64          `json:"warmup_seconds"`
@@ -45,7 +46,8 @@ type Process struct {
 type ScenarioReport struct {
 	Name string `json:"name"`
 	// Status is "ok", "unavailable" (the appliance does not serve the feature yet) or
-	// "failed" (the bench could not measure it); Reason says why when not ok.
+	// "failed" (the bench could not measure it, or its figures cannot be trusted: errors on
+	// either side, a window cut short, nothing measured); Reason says why when not ok.
 	Status   string   `json:"status"`
 	Reason   string   `json:"reason,omitempty"`
 	Result   *Figures `json:"result,omitempty"`
@@ -72,6 +74,9 @@ type Check struct {
 	Unit   string  `json:"unit,omitempty"`
 	Target string  `json:"target"`
 	Met    bool    `json:"met"`
+	// Unreadable says the figure could not be measured (its Value is meaningless): the check
+	// fails, and so does the run.
+	Unreadable bool `json:"unreadable,omitempty"`
 }
 
 // target is a check waiting for its figure: value reads it from the finished scenario.
@@ -111,13 +116,16 @@ func trimFloat(v float64) string {
 }
 
 // evaluate computes the ratio and checks the targets; an unavailable or failed scenario meets
-// none of them.
+// none of them, and figures that cannot be trusted fail the scenario.
 func (s *ScenarioReport) evaluate() {
 	if s.Status == "" {
 		s.Status = "ok"
 	}
 	if s.Result != nil && s.Baseline != nil {
 		s.Ratio = ratio(s.Result.Rate, s.Baseline.Rate)
+	}
+	if why := s.unsound(); s.Status == "ok" && why != "" {
+		s.Status, s.Reason = "failed", why
 	}
 	s.Checks = []Check{}
 	for _, t := range s.targets {
@@ -129,9 +137,34 @@ func (s *ScenarioReport) evaluate() {
 	}
 }
 
+// unsound says why the figures cannot be trusted, "" when they can: an error on either side
+// (a 5xx, a wrong answer, a race window run dry), a recorded window cut short, or a side that
+// measured nothing.
+func (s *ScenarioReport) unsound() string {
+	if s.Result == nil {
+		return "no figures"
+	}
+	var why []string
+	for _, side := range []struct {
+		name string
+		f    *Figures
+	}{{"scenario", s.Result}, {"baseline", s.Baseline}} {
+		switch f := side.f; {
+		case f == nil:
+		case f.Errors > 0:
+			why = append(why, fmt.Sprintf("%s: %d errors (first: %s)", side.name, f.Errors, trimBody(f.FirstError)))
+		case f.CutShort:
+			why = append(why, side.name+": the recorded window was cut short")
+		case f.Ops == 0:
+			why = append(why, side.name+": nothing was measured")
+		}
+	}
+	return strings.Join(why, "; ")
+}
+
 func newReport(cfg Config) *Report {
 	return &Report{
-		Date: cfg.Now().Format(time.DateOnly), Go: goInfo(), CPUs: runtime.NumCPU(),
+		Date: cfg.Now().Format(time.DateOnly), Go: goInfo(), CPUModel: cpuModel(), CPUs: runtime.NumCPU(),
 		Seconds: cfg.Duration.Seconds(), Warmup: cfg.Warmup.Seconds(), Concurrency: cfg.Concurrency,
 		Scenarios: []ScenarioReport{}, Notes: []string{
 			"the load generator runs in the same process as the appliance: client and server share the CPUs, and RSS includes the load generator",
@@ -157,10 +190,10 @@ func (r *Report) finish() {
 	}
 	p := r.Process
 	r.Checks = []Check{
-		atMost("binary size", "MiB", 40, nil).check(float64(p.BinaryBytes) / mib),
-		atMost("idle RSS", "MiB", 40, nil).check(float64(p.IdleRSS) / mib),
-		atMost("peak RSS", "MiB", 200, nil).check(float64(p.PeakRSS) / mib),
-		atMost("start → ready", "ms", 300, nil).check(p.StartToReadyMs),
+		readable(atMost("binary size", "MiB", 40, nil).check(float64(p.BinaryBytes)/mib), p.BinaryBytes),
+		readable(atMost("idle RSS", "MiB", 30, nil).check(float64(p.IdleRSS)/mib), p.IdleRSS),
+		readable(atMost("peak RSS", "MiB", 200, nil).check(float64(p.PeakRSS)/mib), p.PeakRSS),
+		readable(atMost("start → ready", "ms", 300, nil).check(p.StartToReadyMs), int64(p.StartToReadyMs*1000)),
 	}
 	r.AllMet = true
 	for _, s := range r.Scenarios {
@@ -174,6 +207,32 @@ func (r *Report) finish() {
 	}
 }
 
+// readable fails c when its figure could not be read (0): a size that reads as nothing must
+// not pass an "at most" target.
+func readable(c Check, raw int64) Check {
+	if raw <= 0 {
+		c.Met, c.Unreadable = false, true
+	}
+	return c
+}
+
+// Failures lists what makes the run a failure, as opposed to a target missed: scenarios that
+// failed and process figures that could not be read. `frontdesk bench` exits 1 when there is any.
+func (r *Report) Failures() []string {
+	var out []string
+	for _, s := range r.Scenarios {
+		if s.Status == "failed" {
+			out = append(out, s.Name+": "+s.Reason)
+		}
+	}
+	for _, c := range r.Checks {
+		if c.Unreadable {
+			out = append(out, c.What+": could not be read")
+		}
+	}
+	return out
+}
+
 // WriteJSON writes the report as one indented JSON object.
 func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
@@ -184,21 +243,25 @@ func (r *Report) WriteJSON(w io.Writer) error {
 
 // WriteText writes the report as tables.
 func (r *Report) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "frontdesk bench — %s, %d CPUs, %s; %s recorded per run after %s warm-up, %d clients\n\n",
-		r.Date, r.CPUs, r.Go, seconds(r.Seconds), seconds(r.Warmup), r.Concurrency)
+	fmt.Fprintf(w, "frontdesk bench — %s, %d CPUs (%s), %s; %s recorded per run after %s warm-up, %d clients\n\n",
+		r.Date, r.CPUs, r.CPUModel, r.Go, seconds(r.Seconds), seconds(r.Warmup), r.Concurrency)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\t rate/s\t p50 ms\t p99 ms\t errors\t peak RSS\t baseline/s\t p50 ms\t p99 ms\t ratio\t target\t")
+	fmt.Fprintln(tw, "scenario\t rate/s\t p50 ms\t p99 ms\t errors\t peak RSS\t baseline/s\t p50 ms\t p99 ms\t errors\t ratio\t target\t")
 	for _, s := range r.Scenarios {
-		if s.Status != "ok" {
+		if s.Result == nil {
 			fmt.Fprintf(tw, "%s\t %s: %s\t\t\t\t\t\t\t\t\t\t\n", s.Name, s.Status, s.Reason)
 			continue
 		}
-		res, base := figureCells(s.Result), []string{"", "", ""}
+		res, base := figureCells(s.Result), []string{"", "", "", ""}
 		if s.Baseline != nil {
-			base = figureCells(s.Baseline)[:3]
+			base = figureCells(s.Baseline)[:4]
 		}
-		fmt.Fprintf(tw, "%s\t %s\t %s\t %s\t %s\t %s\t %s\t %s\t %s\t %.2f\t %s\t\n", s.Name,
-			res[0], res[1], res[2], res[3], res[4], base[0], base[1], base[2], s.Ratio, ratioTarget(s))
+		target := ratioTarget(s)
+		if s.Status != "ok" {
+			target = "✗ " + s.Status
+		}
+		fmt.Fprintf(tw, "%s\t %s\t %s\t %s\t %s\t %s\t %s\t %s\t %s\t %s\t %.2f\t %s\t\n", s.Name,
+			res[0], res[1], res[2], res[3], res[4], base[0], base[1], base[2], base[3], s.Ratio, target)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -214,8 +277,8 @@ func (r *Report) WriteText(w io.Writer) error {
 				parts = append(parts, fmt.Sprintf("%s %s%s (%s %s)", c.What, number(c.Value), unitSuffix(c.Unit), c.Target, mark(c.Met)))
 			}
 		}
-		if s.Status == "ok" && s.Result != nil && s.Result.FirstError != "" {
-			parts = append(parts, "first error: "+s.Result.FirstError)
+		if s.Status == "failed" && s.Result != nil {
+			parts = append(parts, "FAILED: "+s.Reason)
 		}
 		if len(parts) > 0 {
 			fmt.Fprintf(w, "%s: %s\n", s.Name, strings.Join(parts, "; "))
@@ -228,7 +291,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "process\tvalue\ttarget\t")
 	for _, c := range r.Checks {
-		fmt.Fprintf(tw, "%s\t%s%s\t%s %s\t\n", c.What, number(c.Value), unitSuffix(c.Unit), c.Target, mark(c.Met))
+		value := number(c.Value) + unitSuffix(c.Unit)
+		if c.Unreadable {
+			value = "could not be read"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s %s\t\n", c.What, value, c.Target, mark(c.Met))
 	}
 	fmt.Fprintf(tw, "restart → ready\t%s ms\t\t\n", number(r.Process.RestartToReadyMs))
 	if r.Process.PeakRSSDuring != "" {

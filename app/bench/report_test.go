@@ -15,11 +15,11 @@ func TestEvaluateChecksTargets(t *testing.T) {
 		wantRatio float64
 		wantMet   []bool
 	}{
-		{"ratio met", ScenarioReport{Result: &Figures{Rate: 60}, Baseline: &Figures{Rate: 100},
+		{"ratio met", ScenarioReport{Result: &Figures{Rate: 60, Ops: 60}, Baseline: &Figures{Rate: 100, Ops: 100},
 			targets: []target{atLeast("ratio", 0.5, ratioOf)}}, 0.6, []bool{true}},
-		{"ratio missed", ScenarioReport{Result: &Figures{Rate: 40}, Baseline: &Figures{Rate: 100},
+		{"ratio missed", ScenarioReport{Result: &Figures{Rate: 40, Ops: 40}, Baseline: &Figures{Rate: 100, Ops: 100},
 			targets: []target{atLeast("ratio", 0.5, ratioOf)}}, 0.4, []bool{false}},
-		{"at most", ScenarioReport{Result: &Figures{Rate: 1}, Baseline: &Figures{Rate: 1}, targets: []target{
+		{"at most", ScenarioReport{Result: &Figures{Rate: 1, Ops: 1}, Baseline: &Figures{Rate: 1, Ops: 1}, targets: []target{
 			atMost("double bookings", "", 0, func(*ScenarioReport) float64 { return 0 }),
 			atMost("p99", "ms", 50, func(*ScenarioReport) float64 { return 51 }),
 		}}, 1, []bool{true, false}},
@@ -46,7 +46,7 @@ func TestEvaluateChecksTargets(t *testing.T) {
 func TestReportWritesJSONAndText(t *testing.T) {
 	r := newReport(Config{Concurrency: 4, Duration: time.Second, Now: func() time.Time { return time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC) }})
 	ok := ScenarioReport{Name: "read_service", Result: &Figures{Rate: 500, Ops: 500, P50: 1, P99: 3, PeakRSS: 30 << 20},
-		Baseline: &Figures{Rate: 1000, What: "bare chi handler"}, targets: []target{atLeast("ratio", 0.5, ratioOf)}}
+		Baseline: &Figures{Rate: 1000, Ops: 1000, What: "bare chi handler"}, targets: []target{atLeast("ratio", 0.5, ratioOf)}}
 	ok.evaluate()
 	missing := unavailable("POST /v3/bookings answers 501")
 	missing.Name = "create_booking"

@@ -82,3 +82,20 @@ func (s *rssSampler) stop() int64 {
 	}
 	return peak
 }
+
+// cpuModel is the processor's name from /proc/cpuinfo, recorded with every run so figures
+// from different machines are not compared unawares; "unknown" where it cannot be read.
+func cpuModel() string {
+	raw, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown"
+	}
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	for sc.Scan() {
+		name, value, ok := bytes.Cut(sc.Bytes(), []byte(":"))
+		if ok && string(bytes.TrimSpace(name)) == "model name" {
+			return string(bytes.TrimSpace(value))
+		}
+	}
+	return "unknown"
+}
