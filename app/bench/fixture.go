@@ -76,8 +76,8 @@ type fixture struct {
 	raceGrid   grid
 	// hallSize and raceSize are the providers of each grid.
 	hallSize, raceSize int
-	archive    []int64
-	clients    []int64
+	archive            []int64
+	clients            []int64
 }
 
 // policy is the part of the company's booking policy the fixture must respect.
