@@ -82,6 +82,26 @@ func TestBenchProducesEveryFigure(t *testing.T) {
 			t.Errorf("webhook_fanout: got %s %v ms, want a measured latency", what, c.Value)
 		}
 	}
+	day := rep.Scenarios[slices.Index(names, "day_in_the_life")]
+	var kinds []string
+	for _, k := range day.Result.Kinds {
+		kinds = append(kinds, k.What)
+		if k.Ops > 0 && (k.P50 <= 0 || k.P99 < k.P50) {
+			t.Errorf("day_in_the_life %s: got p50 %v, p99 %v", k.What, k.P50, k.P99)
+		}
+	}
+	for _, want := range []string{"create", "list", "read", "slots"} {
+		if !slices.Contains(kinds, want) {
+			t.Errorf("day_in_the_life: kinds %v lack %s", kinds, want)
+		}
+	}
+	if f := factNamed(t, day, "webhook deliveries"); f.Value < 3 {
+		t.Errorf("day_in_the_life: got %v webhook deliveries, want every write's event at 3 endpoints", f.Value)
+	}
+	if c := checkNamed(t, day, "webhook lag p99"); c.Value <= 0 {
+		t.Errorf("day_in_the_life: got webhook lag p99 %v ms, want a measured lag", c.Value)
+	}
+
 	p := rep.Process
 	if p.BinaryBytes <= 0 || p.IdleRSS <= 0 || p.PeakRSS < p.IdleRSS || p.StartToReadyMs <= 0 || p.RestartToReadyMs <= 0 {
 		t.Errorf("got process figures %+v, want binary size, idle ≤ peak RSS and both start times", p)
@@ -121,6 +141,17 @@ func checkNamed(t *testing.T, s bench.ScenarioReport, what string) bench.Check {
 	}
 	t.Fatalf("%s: no %q check in %+v", s.Name, what, s.Checks)
 	return bench.Check{}
+}
+
+func factNamed(t *testing.T, s bench.ScenarioReport, what string) bench.Fact {
+	t.Helper()
+	for _, f := range s.Facts {
+		if f.What == what {
+			return f
+		}
+	}
+	t.Fatalf("%s: no %q fact in %+v", s.Name, what, s.Facts)
+	return bench.Fact{}
 }
 
 func TestBenchRefusesBadFlags(t *testing.T) {

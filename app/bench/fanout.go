@@ -19,7 +19,7 @@ func webhookFanout(ctx context.Context, e *env) ScenarioReport {
 	if err != nil {
 		return failed(err)
 	}
-	defer h.rc.stop()
+	defer h.remove(context.WithoutCancel(ctx))
 	if err := h.probe(ctx, probeWait); err != nil {
 		return unavailable("%v", err)
 	}

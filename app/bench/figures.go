@@ -28,6 +28,8 @@ type Figures struct {
 	// CutShort says the recorded window did not run to its end (the run was cancelled), so the
 	// figures are not those of a full run.
 	CutShort bool `json:"cut_short,omitempty"`
+	// Kinds breaks a mixed scenario down by kind of operation (What names the kind).
+	Kinds []Figures `json:"kinds,omitempty"`
 }
 
 // setLatencies sorts all and records its percentiles.

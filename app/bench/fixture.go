@@ -49,12 +49,13 @@ func demandOf(cfg Config) gridDemand {
 
 // gridSizes is how many hall and race providers cover the demand over days of step minutes:
 // a free provider takes one booking per step of the day, a race provider one group of racers
-// per six steps.
+// per six steps. The hall serves two scenarios one after the other (create_booking, then
+// day_in_the_life from its second share), so it holds twice the demand.
 func gridSizes(d gridDemand, days, step int) (hall, race int) {
 	freePer := int64(days * (1440 / step))
 	groupsPer := int64(days * (1440 / (6 * step)))
 	groups := d.requests/int64(max(d.racers, 1)) + 1
-	hall = int(min(max(ceilDiv(d.requests, freePer), minHall), maxGridSize))
+	hall = int(min(max(ceilDiv(2*d.requests, freePer), minHall), maxGridSize))
 	race = int(min(max(ceilDiv(groups, groupsPer), minRace), maxGridSize))
 	return hall, race
 }
@@ -76,13 +77,15 @@ type fixture struct {
 	raceGrid   grid
 	// hallSize and raceSize are the providers of each grid.
 	hallSize, raceSize int
-	archive            []int64
-	clients            []int64
+	// maxChanges is the company's limit of reschedules per booking (0: none).
+	maxChanges int
+	archive    []int64
+	clients    []int64
 }
 
 // policy is the part of the company's booking policy the fixture must respect.
 type policy struct {
-	step, minNoticeMin, maxAdvanceDays int
+	step, minNoticeMin, maxAdvanceDays, maxChanges int
 }
 
 // seedFixture imports the bench records into d (adding a company first when the database has
@@ -103,7 +106,7 @@ func seedFixture(ctx context.Context, d *db.DB, now time.Time, demand gridDemand
 		if err != nil {
 			return nil, err
 		}
-		pol = policy{step: int(c.SlotStepMin), minNoticeMin: int(c.MinNoticeMin), maxAdvanceDays: int(c.MaxAdvanceDays)}
+		pol = policy{step: int(c.SlotStepMin), minNoticeMin: int(c.MinNoticeMin), maxAdvanceDays: int(c.MaxAdvanceDays), maxChanges: int(c.MaxChanges)}
 	}
 	if 6*pol.step > 1440 {
 		return nil, fmt.Errorf("the company's slot step of %d minutes leaves no room for the booking scenarios", pol.step)
@@ -125,7 +128,7 @@ func seedFixture(ctx context.Context, d *db.DB, now time.Time, demand gridDemand
 	}
 	slotsDay := first(studio).AddDate(0, 0, min(5, days-1))
 
-	fx := &fixture{step: pol.step, slotsDay: slotsDay}
+	fx := &fixture{step: pol.step, slotsDay: slotsDay, maxChanges: pol.maxChanges}
 	fx.hallSize, fx.raceSize = gridSizes(demand, days, pol.step)
 	addFixtureRecords(&f, fx, pol.step)
 	raw, err := json.Marshal(f)

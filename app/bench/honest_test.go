@@ -95,7 +95,7 @@ func TestGridsNeverRunDry(t *testing.T) {
 		d := demandOf(Config{Duration: c.duration, Warmup: 2 * time.Second, Concurrency: c.concurrency})
 		hall, race := gridSizes(d, days, step)
 		g := testGrid(t, step, hall, days)
-		if _, _, err := g.free(d.requests - 1); err != nil {
+		if _, _, err := g.free(2*d.requests - 1); err != nil { // create_booking's share, then day_in_the_life's
 			t.Errorf("%s at %d clients: %d hall providers run dry: %v", c.duration, c.concurrency, hall, err)
 		}
 		r := testGrid(t, step, race, days)

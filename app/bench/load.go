@@ -3,6 +3,8 @@ package bench
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -30,11 +32,22 @@ const (
 // Op is one operation of a run, called by worker w (0 ≤ w < Concurrency).
 type Op func(ctx context.Context, w int) (Outcome, error)
 
+// MixedOp is an operation of a scenario that mixes kinds (a read, a create, …): it also names
+// the kind it ran, and the figures break down by kind.
+type MixedOp func(ctx context.Context, w int) (kind string, o Outcome, err error)
+
+func (op Op) mixed() MixedOp {
+	return func(ctx context.Context, w int) (string, Outcome, error) {
+		o, err := op(ctx, w)
+		return "", o, err
+	}
+}
+
 // Drive runs op under l and returns what it measured. Operations that start during the
 // recorded window count; an operation that ends in an error counts as an error and its
 // latency is left out of the percentiles.
 func Drive(ctx context.Context, l Load, op Op) Figures {
-	return drive(ctx, l, op).figures()
+	return drive(ctx, l, op.mixed()).figures()
 }
 
 // pairRounds is how many slices DrivePair cuts a recorded window into.
@@ -44,6 +57,12 @@ const pairRounds = 4
 // (baseline, scenario, baseline, scenario, …), each side warmed up once, so that background
 // load on a shared machine weighs on both alike and their ratio stays meaningful.
 func DrivePair(ctx context.Context, l Load, scenario, baseline Op) (Figures, Figures) {
+	return DriveMixedPair(ctx, l, scenario.mixed(), baseline)
+}
+
+// DriveMixedPair is DrivePair for a scenario of mixed kinds: its figures carry a breakdown by
+// kind.
+func DriveMixedPair(ctx context.Context, l Load, scenario MixedOp, baseline Op) (Figures, Figures) {
 	var res, base sample
 	slice := Load{Concurrency: l.Concurrency, Duration: l.Duration / pairRounds}
 	for i := range pairRounds {
@@ -51,7 +70,7 @@ func DrivePair(ctx context.Context, l Load, scenario, baseline Op) (Figures, Fig
 		if i == 0 {
 			slice.Warmup = l.Warmup
 		}
-		base.add(drive(ctx, slice, baseline))
+		base.add(drive(ctx, slice, baseline.mixed()))
 		res.add(drive(ctx, slice, scenario))
 	}
 	return res.figures(), base.figures()
@@ -66,6 +85,18 @@ type sample struct {
 	seconds            float64
 	peakRSS            int64
 	cutShort           bool
+	kinds              map[string]*sample // by kind, for mixed scenarios ("" is not broken down)
+}
+
+// kind returns the sub-sample of kind k, creating it.
+func (s *sample) kind(k string) *sample {
+	if s.kinds == nil {
+		s.kinds = map[string]*sample{}
+	}
+	if s.kinds[k] == nil {
+		s.kinds[k] = &sample{}
+	}
+	return s.kinds[k]
 }
 
 func (s *sample) add(o sample) {
@@ -79,6 +110,9 @@ func (s *sample) add(o sample) {
 	s.seconds += o.seconds
 	s.peakRSS = max(s.peakRSS, o.peakRSS)
 	s.cutShort = s.cutShort || o.cutShort
+	for k, ks := range o.kinds {
+		s.kind(k).add(*ks) // their seconds are the whole sample's, set by figures
+	}
 }
 
 func (s sample) figures() Figures {
@@ -89,10 +123,17 @@ func (s sample) figures() Figures {
 	f.Ops = f.Succeeded + f.Refused
 	f.Rate = ratio(float64(f.Ops), f.Seconds)
 	f.setLatencies(s.latencies)
+	for k, ks := range s.kinds {
+		ks.seconds = s.seconds
+		kf := ks.figures()
+		kf.What = k
+		f.Kinds = append(f.Kinds, kf)
+	}
+	slices.SortFunc(f.Kinds, func(a, b Figures) int { return strings.Compare(a.What, b.What) })
 	return f
 }
 
-func drive(ctx context.Context, l Load, op Op) sample {
+func drive(ctx context.Context, l Load, op MixedOp) sample {
 	workers := make([]sample, l.Concurrency)
 	start := time.Now()
 	measureFrom := start.Add(l.Warmup)
@@ -115,24 +156,17 @@ func drive(ctx context.Context, l Load, op Op) sample {
 				if !began.Before(measureFrom) {
 					samplerOnce.Do(func() { sampler = startRSSSampler() })
 				}
-				outcome, err := op(ctx, w)
+				kind, outcome, err := op(ctx, w)
 				if began.Before(measureFrom) {
 					continue
 				}
-				switch {
-				case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
+				if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 					return // cancelled, not a failure of the system under test
-				case err != nil:
-					t.errors++
-					if t.firstErr == nil {
-						t.firstErr = err
-					}
-				case outcome == Refused:
-					t.refused++
-					t.latencies = append(t.latencies, time.Since(began))
-				default:
-					t.succeeded++
-					t.latencies = append(t.latencies, time.Since(began))
+				}
+				took := time.Since(began)
+				t.record(outcome, err, took)
+				if kind != "" {
+					t.kind(kind).record(outcome, err, took)
 				}
 			}
 		}()
@@ -149,4 +183,21 @@ func drive(ctx context.Context, l Load, op Op) sample {
 		out.peakRSS = sampler.stop()
 	}
 	return out
+}
+
+// record counts one operation that started in the recorded window.
+func (s *sample) record(outcome Outcome, err error, took time.Duration) {
+	switch {
+	case err != nil:
+		s.errors++
+		if s.firstErr == nil {
+			s.firstErr = err
+		}
+	case outcome == Refused:
+		s.refused++
+		s.latencies = append(s.latencies, took)
+	default:
+		s.succeeded++
+		s.latencies = append(s.latencies, took)
+	}
 }

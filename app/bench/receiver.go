@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"crypto/hmac"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -30,6 +31,10 @@ type receiver struct {
 	dups     int64
 	bad      int64
 	onFirst  func(id string) // called once per (event, endpoint), outside the lock
+	// lag, when on, records for each first receipt how long after its event was committed it
+	// arrived (the envelope's timestamp is taken inside the commit's transaction).
+	lag  bool
+	lags []time.Duration
 }
 
 type delivery struct{ id, path string }
@@ -71,6 +76,21 @@ func (rc *receiver) reset(track bool, onFirst func(id string)) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	rc.track, rc.arrivals, rc.seen, rc.dups, rc.bad, rc.onFirst = track, nil, map[delivery]bool{}, 0, 0, onFirst
+	rc.lag, rc.lags = false, nil
+}
+
+// measureLag starts recording commit → receipt lags of first receipts (reset stops it).
+func (rc *receiver) measureLag() {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.lag, rc.lags = true, nil
+}
+
+// lagsSoFar returns the recorded lags.
+func (rc *receiver) lagsSoFar() []time.Duration {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return append([]time.Duration(nil), rc.lags...)
 }
 
 // results returns the first receipts so far, the repeats and the deliveries refused for a bad
@@ -106,6 +126,14 @@ func (rc *receiver) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if first {
 		rc.seen[d] = true
 		rc.arrivals = append(rc.arrivals, arrival{id, r.URL.Path, at})
+		if rc.lag {
+			var env struct {
+				Timestamp time.Time `json:"timestamp"`
+			}
+			if json.Unmarshal(body, &env) == nil {
+				rc.lags = append(rc.lags, max(0, at.Sub(env.Timestamp)))
+			}
+		}
 	} else {
 		rc.dups++
 	}

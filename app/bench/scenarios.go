@@ -24,6 +24,7 @@ func scenarioTable() []scenario {
 		{"create_booking", createBooking},
 		{"conflicting_booking", conflictingBooking},
 		{"webhook_fanout", webhookFanout},
+		{"day_in_the_life", dayInTheLife},
 		{"list_bookings_100k", listBookings100k},
 	}
 }

@@ -41,6 +41,7 @@ func sampleEvent(n int64) eventData {
 type hooks struct {
 	rc   *receiver
 	keys [][]byte // per endpoint, in path order /hook/1 …
+	ids  []int64  // the webhooks, to remove them when the scenario ends
 	db   *db.DB
 }
 
@@ -55,20 +56,50 @@ func registerHooks(ctx context.Context, d *db.DB) (*hooks, error) {
 	m := webhook.NewManager(d, webhook.ManagerOptions{})
 	for i := range fanoutEndpoints {
 		path := fmt.Sprintf("/hook/%d", i+1)
-		_, secret, err := m.Create(ctx, webhook.CreateInput{URL: rc.URL + path, Events: []string{"booking.*"}, Description: "frontdesk bench receiver", AllowPrivate: true})
+		wh, secret, err := m.Create(ctx, webhook.CreateInput{URL: rc.URL + path, Events: []string{"booking.*"}, Description: "frontdesk bench receiver", AllowPrivate: true})
 		if err != nil {
-			rc.stop()
+			h.remove(ctx)
 			return nil, fmt.Errorf("register webhook: %w", err)
 		}
+		h.ids = append(h.ids, wh.ID)
 		key, err := webhook.ParseSecret(secret)
 		if err != nil {
-			rc.stop()
+			h.remove(ctx)
 			return nil, err
 		}
 		rc.setKey(path, key)
 		h.keys = append(h.keys, key)
 	}
 	return h, nil
+}
+
+// remove stops the receiver and deletes the webhooks, so later scenarios' bookings deliver to
+// nobody.
+func (h *hooks) remove(ctx context.Context) {
+	h.rc.stop()
+	m := webhook.NewManager(h.db, webhook.ManagerOptions{})
+	for _, id := range h.ids {
+		m.Delete(ctx, id) // a scenario's end: nothing to do about a failure but leave it
+	}
+}
+
+// awaitCount waits until want first receipts arrived, or no more arrive for drainWait, and
+// returns how many did.
+func (h *hooks) awaitCount(ctx context.Context, want int) int {
+	last, since := -1, time.Now()
+	for ctx.Err() == nil {
+		arrivals, _, _ := h.rc.results()
+		if len(arrivals) >= want {
+			return len(arrivals)
+		}
+		if len(arrivals) != last {
+			last, since = len(arrivals), time.Now()
+		} else if time.Since(since) > drainWait {
+			return len(arrivals)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return last
 }
 
 // commit writes one event through the outbox, in a transaction of its own as a booking would,

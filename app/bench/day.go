@@ -1,0 +1,233 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"sync/atomic"
+	"time"
+)
+
+// dayMix is the shape of a busy installation's traffic (issue 15): mostly reads and lists,
+// then slot searches, a few creates and reschedules, fewer cancels — with three webhook
+// endpoints receiving every booking event. Weights are per thousand operations. Customer
+// messages join the mix once the appliance sends them.
+var dayMix = []struct {
+	kind   string
+	weight int
+}{
+	{"read", 350},      // GET /v3/services/{id}, or one of the worker's own bookings
+	{"list", 350},      // GET /v3/bookings at the studio, 30 per page
+	{"slots", 200},     // GET /v3/available_slots, one day of the coming week
+	{"create", 60},     // POST /v3/bookings on a free time
+	{"reschedule", 20}, // PATCH /v3/bookings/{id} to another free time
+	{"cancel", 20},     // PATCH /v3/bookings/{id}/cancel
+}
+
+// dayWorker is one client's state: its own random stream and the bookings it made, which it
+// later reads, moves and cancels — no two workers touch the same booking.
+type dayWorker struct {
+	rng      *rand.Rand
+	bookings []ownBooking
+}
+
+// ownBooking is a booking a worker made, and how often it was moved (the business allows only
+// so many changes per booking).
+type ownBooking struct {
+	id      int64
+	changes int
+}
+
+// dayInTheLife runs the mix against the bare chi baseline, interleaved, and reports the
+// sustained rate (its ratio is the one figure in which a regression anywhere shows), p50/p99 by
+// kind, and the webhook lag from commit to receipt.
+func dayInTheLife(ctx context.Context, e *env) ScenarioReport {
+	h, err := registerHooks(ctx, e.app.DB)
+	if err != nil {
+		return failed(err)
+	}
+	defer h.remove(context.WithoutCancel(ctx))
+	h.rc.reset(true, nil)
+	h.rc.measureLag()
+
+	b, err := startJSONBaseline()
+	if err != nil {
+		return failed(err)
+	}
+	defer b.stop()
+	bc := newClient(b.URL, "", e.load.Concurrency)
+	defer bc.close()
+
+	d := e.newDay()
+	if _, _, err := d.create(ctx, &dayWorker{rng: rand.New(rand.NewPCG(0, 0))}); err != nil {
+		return *probeOrReport(err)
+	}
+	var res, base Figures
+	err = e.profiled("day_in_the_life", func() {
+		res, base = DriveMixedPair(ctx, e.load, d.op(), b.op(bc))
+	})
+	if err != nil {
+		return failed(err)
+	}
+	res.What = "the mix: 35 % reads, 35 % lists, 20 % slot searches, 6 % creates, 2 % reschedules, 2 % cancels"
+	base.What = jsonBaselineWhat
+
+	// Every committed write produced one event for each endpoint: wait for them all.
+	want := fanoutEndpoints * int(d.writes.Load())
+	arrived := h.awaitCount(ctx, want)
+	if missing := want - arrived; missing > 0 {
+		res.Errors += int64(missing)
+		if res.FirstError == "" {
+			res.FirstError = fmt.Sprintf("%d of %d webhook deliveries never arrived", missing, want)
+		}
+	}
+	lags := h.rc.lagsSoFar()
+	slices.Sort(lags)
+	lagP50, lagP99 := millis(percentile(lags, 0.5)), millis(percentile(lags, 0.99))
+
+	var facts []Fact
+	for _, k := range res.Kinds {
+		facts = append(facts, Fact{What: k.What + " p50", Value: k.P50, Unit: "ms"}, Fact{What: k.What + " p99", Value: k.P99, Unit: "ms"})
+	}
+	facts = append(facts,
+		Fact{What: "webhook deliveries", Value: float64(arrived)},
+		Fact{What: "webhook lag p50", Value: lagP50, Unit: "ms"})
+	return ScenarioReport{Result: &res, Baseline: &base, Facts: facts,
+		targets: []target{atMost("webhook lag p99", "ms", 1000, func(*ScenarioReport) float64 { return lagP99 })}}
+}
+
+// day is the mix's shared state: the next free grid time (after create_booking's share of the
+// hall grid, which is sized for both) and the count of committed writes.
+type day struct {
+	e       *env
+	next    atomic.Int64
+	writes  atomic.Int64
+	workers []*dayWorker
+}
+
+func (e *env) newDay() *day {
+	d := &day{e: e}
+	d.next.Store(demandOf(e.cfg).requests)
+	for w := range e.cfg.Concurrency {
+		d.workers = append(d.workers, &dayWorker{rng: rand.New(rand.NewPCG(uint64(w)+1, 15))})
+	}
+	return d
+}
+
+func (d *day) op() MixedOp {
+	return func(ctx context.Context, w int) (string, Outcome, error) {
+		dw := d.workers[w]
+		kind := pick(dw.rng)
+		if len(dw.bookings) == 0 && (kind == "reschedule" || kind == "cancel") {
+			kind = "create" // nothing of its own to change yet
+		}
+		if kind == "reschedule" && d.movable(dw) < 0 {
+			kind = "cancel" // every booking of its own has used up its changes
+		}
+		var err error
+		switch kind {
+		case "read":
+			err = d.read(ctx, dw)
+		case "list":
+			_, err = d.e.api.do(ctx, http.MethodGet, fmt.Sprintf("/v3/bookings?location_id=%d&per_page=30", d.e.fx.slotsLoc), nil, http.StatusOK)
+		case "slots":
+			day := d.e.fx.slotsDay.AddDate(0, 0, dw.rng.IntN(7)).Format(time.DateOnly)
+			_, err = d.e.api.do(ctx, http.MethodGet, fmt.Sprintf("/v3/available_slots?location_id=%d&service_id=%d&start_date=%s",
+				d.e.fx.slotsLoc, d.e.fx.quick, day), nil, http.StatusOK)
+		case "create":
+			_, _, err = d.create(ctx, dw)
+		case "reschedule":
+			err = d.reschedule(ctx, dw)
+		case "cancel":
+			err = d.cancel(ctx, dw)
+		}
+		return kind, Succeeded, err
+	}
+}
+
+func pick(rng *rand.Rand) string {
+	n := rng.IntN(1000)
+	for _, m := range dayMix {
+		if n < m.weight {
+			return m.kind
+		}
+		n -= m.weight
+	}
+	return dayMix[0].kind
+}
+
+func (d *day) read(ctx context.Context, dw *dayWorker) error {
+	path := fmt.Sprintf("/v3/services/%d", d.e.fx.quick)
+	if len(dw.bookings) > 0 && dw.rng.IntN(2) == 0 {
+		path = fmt.Sprintf("/v3/bookings/%d", dw.bookings[dw.rng.IntN(len(dw.bookings))].id)
+	}
+	_, err := d.e.api.do(ctx, http.MethodGet, path, nil, http.StatusOK)
+	return err
+}
+
+// create books the next free hall time and remembers the booking.
+func (d *day) create(ctx context.Context, dw *dayWorker) (int64, time.Time, error) {
+	k := d.next.Add(1) - 1
+	provider, start, err := d.e.fx.hall.free(k)
+	if err != nil {
+		return 0, start, err
+	}
+	_, head, err := d.e.api.send(ctx, http.MethodPost, "/v3/bookings", d.e.bookingBody(k, d.e.fx.quick, provider, start), 64<<10, http.StatusCreated)
+	if err != nil {
+		return 0, start, err
+	}
+	d.writes.Add(1)
+	var created struct {
+		ID int64 `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(head), &created); err != nil || created.ID == 0 {
+		return 0, start, fmt.Errorf("POST /v3/bookings answered 201 without a booking id: %.80s", head)
+	}
+	dw.bookings = append(dw.bookings, ownBooking{id: created.ID})
+	return created.ID, start, nil
+}
+
+// movable picks one of the worker's bookings that may still be moved, -1 if none may.
+func (d *day) movable(dw *dayWorker) int {
+	start := dw.rng.IntN(max(len(dw.bookings), 1))
+	for j := range dw.bookings {
+		i := (start + j) % len(dw.bookings)
+		if d.e.fx.maxChanges == 0 || dw.bookings[i].changes < d.e.fx.maxChanges {
+			return i
+		}
+	}
+	return -1
+}
+
+// reschedule moves one of the worker's bookings to the next free hall time.
+func (d *day) reschedule(ctx context.Context, dw *dayWorker) error {
+	i := d.movable(dw)
+	id := dw.bookings[i].id
+	k := d.next.Add(1) - 1
+	provider, start, err := d.e.fx.hall.free(k)
+	if err != nil {
+		return err
+	}
+	body := fmt.Appendf(nil, `{"start_time":%q,"provider_id":%d}`, start.Format(time.RFC3339), provider)
+	if _, err := d.e.api.do(ctx, http.MethodPatch, fmt.Sprintf("/v3/bookings/%d", id), body, http.StatusOK); err != nil {
+		return err
+	}
+	d.writes.Add(1)
+	dw.bookings[i].changes++
+	return nil
+}
+
+// cancel cancels one of the worker's bookings and forgets it.
+func (d *day) cancel(ctx context.Context, dw *dayWorker) error {
+	i := dw.rng.IntN(len(dw.bookings))
+	id := dw.bookings[i].id
+	if _, err := d.e.api.do(ctx, http.MethodPatch, fmt.Sprintf("/v3/bookings/%d/cancel", id), nil, http.StatusNoContent); err != nil {
+		return err
+	}
+	d.writes.Add(1)
+	dw.bookings = slices.Delete(dw.bookings, i, i+1)
+	return nil
+}
