@@ -33,10 +33,10 @@ type Options struct {
 
 // API holds what the /v3 handlers share.
 type API struct {
-	db      *db.DB
-	now     func() time.Time
-	log     *slog.Logger
-	keys    *keyauth.Keys
+	db   *db.DB
+	now  func() time.Time
+	log  *slog.Logger
+	keys *keyauth.Keys
 }
 
 // New returns the API over d.
