@@ -45,6 +45,8 @@ type Server struct {
 	keys *keyauth.Keys
 	sdk  *sdk.Server
 
+	tools []registered
+
 	slotKeyMu sync.Mutex
 	slotKey   []byte // mcp_settings.slot_key, read once
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -36,6 +37,13 @@ type toolSpec struct {
 	input                    *jsonschema.Schema
 }
 
+// registered is a tool as added, kept so tests can hold each input schema against the type
+// its arguments decode into (and docs/mcp.md against both).
+type registered struct {
+	spec toolSpec
+	args reflect.Type
+}
+
 // answer is a tool's successful result: data as structured content, text as a short summary.
 type answer struct {
 	data any
@@ -62,6 +70,7 @@ func addTool[In any](s *Server, spec toolSpec, run func(context.Context, call, *
 			IdempotentHint: spec.idempotent, OpenWorldHint: ptr(false),
 		},
 	}
+	s.tools = append(s.tools, registered{spec: spec, args: reflect.TypeFor[In]()})
 	s.sdk.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
 		defer func() {
 			if p := recover(); p != nil {
