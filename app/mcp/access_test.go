@@ -168,3 +168,36 @@ func count(t *testing.T, f *fixture, query string, args ...any) int {
 	}
 	return n
 }
+
+// The HTTP answers docs/mcp.md promises before any tool runs.
+func TestHTTPRefusals(t *testing.T) {
+	f := newFixture(t)
+	resp, body := rawPost(t, f, "apk_live_nope", `{"jsonrpc":"2.0","id":"a","method":"tools/list"}`)
+	if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") ||
+		!strings.Contains(body, `"id":"a"`) || !strings.Contains(body, `"code":-32001`) {
+		t.Fatalf("unknown key: %d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	resp, body = rawPost(t, f, f.newKey("", false), `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, `"code":-32003`) {
+		t.Fatalf("key not allowed over MCP: %d %s", resp.StatusCode, body)
+	}
+	resp, body = rawPost(t, f, f.fullKey, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") || !strings.Contains(body, `"book"`) {
+		t.Fatalf("tools/list without a session: %d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	resp, _ = rawPost(t, f, f.fullKey, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"`+strings.Repeat("y", 1<<20)+`"}}`)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("body over 1 MiB: %d, want 413", resp.StatusCode)
+	}
+	req, _ := http.NewRequest("GET", f.srv.URL+"/mcp", nil)
+	req.Header.Set("Authorization", "Bearer "+f.fullKey)
+	req.Header.Set("Accept", "text/event-stream")
+	get, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get.Body.Close()
+	if get.StatusCode != http.StatusMethodNotAllowed {
+		t.Fatalf("GET /mcp: %d, want 405 (no server-to-client stream)", get.StatusCode)
+	}
+}
