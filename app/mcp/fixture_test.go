@@ -80,6 +80,7 @@ const (
 type fixture struct {
 	t       *testing.T
 	db      *db.DB
+	mu      sync.Mutex // guards now: the dispatcher reads the clock too
 	now     time.Time
 	srv     *httptest.Server
 	hooks   *receiver
@@ -107,7 +108,7 @@ func newFixture(t *testing.T, opts ...func(*fixtureOptions)) *fixture {
 	if _, err := importer.Load(ctx, d, []byte(business), f.now); err != nil {
 		t.Fatalf("import: %v", err)
 	}
-	now := func() time.Time { return f.now }
+	now := func() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.now }
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	keys := keyauth.New(d, keyauth.Options{Now: now, Log: log, Limits: o.limits})
 	root := chi.NewRouter()
@@ -132,6 +133,13 @@ func newFixture(t *testing.T, opts ...func(*fixtureOptions)) *fixture {
 
 	f.fullKey = f.newKey("", true)
 	return f
+}
+
+// setNow moves the fixture's clock.
+func (f *fixture) setNow(t time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.now = t
 }
 
 // newKey creates a key with the given comma-separated scopes ("" = full access), allowed over

@@ -66,11 +66,11 @@ func TestPolicyRefusalsInPlainWords(t *testing.T) {
 		t.Fatalf("can_edit: %q", r.text)
 	}
 	exec(t, f, "UPDATE company SET can_edit = 1, edit_lock_min = 120")
-	f.now = time.Date(2027, 4, 4, 1, 0, 0, 0, time.UTC) // Saturday 22:00 in Santiago, 90 minutes before
+	f.setNow(time.Date(2027, 4, 4, 1, 0, 0, 0, time.UTC)) // Saturday 22:00 in Santiago, 90 minutes before
 	if r := fails(t, cs, "cancel_booking", ids, "not_allowed"); !strings.Contains(r.text, "less than 2 hours before") {
 		t.Fatalf("edit lock: %q", r.text)
 	}
-	f.now = fixtureNow
+	f.setNow(fixtureNow)
 	exec(t, f, "UPDATE company SET edit_lock_min = 0, max_changes = 1")
 	ok(t, cs, "reschedule_booking", move, nil)
 	move["slot_id"] = first.SlotID
@@ -143,7 +143,7 @@ func TestOtherClientsBookingsAreOutOfReach(t *testing.T) {
 func TestResolveDateInTheLocationsZone(t *testing.T) {
 	f := newFixture(t)
 	cs := f.connect(f.fullKey)
-	f.now = time.Date(2027, 4, 2, 3, 30, 0, 0, time.UTC) // Friday 00:30 in Santiago, Thursday 23:30 in New York
+	f.setNow(time.Date(2027, 4, 2, 3, 30, 0, 0, time.UTC)) // Friday 00:30 in Santiago, Thursday 23:30 in New York
 	var got struct {
 		Date  string `json:"date"`
 		Today string `json:"today"`
