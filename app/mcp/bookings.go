@@ -87,7 +87,7 @@ func (s *Server) book(ctx context.Context, c call, in *bookArgs) (answer, error)
 	}
 	req := idempotency.Request{
 		APIKeyID: c.key.ID, Key: in.IdempotencyKey, Method: "MCP", Path: "tools/book",
-		RequestHash: argsHash(in.SlotID, fmt.Sprint(in.ClientID), notes),
+		RequestHash: argsHash(strings.TrimSpace(in.SlotID), fmt.Sprint(in.ClientID), notes),
 	}
 	claimed, err := idempotency.Claim(ctx, s.db, s.now(), req)
 	if err != nil {

@@ -145,7 +145,7 @@ func (s *Server) policyError(ctx context.Context, rule string) *toolError {
 	case booking.RuleBeforeEditBooking:
 		return refused("this business does not allow changes or cancellations less than %s before the appointment starts.%s", minutes(pol.EditLockMin), ask)
 	case booking.RuleMaxChanges:
-		return refused("this booking has already been rescheduled %d time(s), the most this business allows.%s", pol.MaxChanges, ask)
+		return refused("this booking has already been rescheduled %d time(s), the most this business allows; it can no longer be changed or cancelled online.%s", pol.MaxChanges, ask)
 	}
 	return refused("the business's booking policy does not allow this (%s).%s", rule, ask)
 }
