@@ -2,11 +2,9 @@ package app
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -32,30 +30,8 @@ func TestServeMountsMCP(t *testing.T) {
 		t.Fatalf("apikey list --json does not show which keys may use MCP: %s", list)
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	ready, stopped := make(chan string, 1), make(chan int, 1)
-	go func() {
-		stopped <- Run(ctx, Env{
-			Args:   []string{"serve", "--data", dir, "--addr", "127.0.0.1:0", "--demo"},
-			Getenv: func(string) string { return "" }, Stdout: io.Discard, Stderr: io.Discard,
-			Ready: func(addr string) { ready <- addr },
-		})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-stopped:
-		case <-time.After(30 * time.Second):
-			t.Errorf("serve did not stop")
-		}
-	})
-	var base string
-	select {
-	case addr := <-ready:
-		base = "http://" + addr
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not start")
-	}
+	base := serveInProcess(t, "--data", dir, "--demo")
+	ctx := context.Background()
 	connect := func(key string) (*sdk.ClientSession, error) {
 		client := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, nil)
 		return client.Connect(ctx, &sdk.StreamableClientTransport{
