@@ -46,7 +46,7 @@ func decodeSlotID(key []byte, id string) (slotRef, error) {
 	if len(id) > maxSlotID || !strings.HasPrefix(id, slotPrefix) {
 		return slotRef{}, errBadSlotID
 	}
-	buf, err := base64.RawURLEncoding.DecodeString(id[len(slotPrefix):])
+	buf, err := base64.RawURLEncoding.Strict().DecodeString(id[len(slotPrefix):]) // one spelling per id
 	if err != nil || len(buf) < 1+4+slotMACLen || buf[0] != slotVersion {
 		return slotRef{}, errBadSlotID
 	}

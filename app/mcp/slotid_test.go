@@ -29,6 +29,15 @@ func TestSlotIDRoundTripAndTamper(t *testing.T) {
 			t.Fatalf("flipping a bit of byte %d was accepted", i)
 		}
 	}
+	// Each id has one spelling: another last character that decodes to the same bytes is refused.
+	last := id[len(id)-1]
+	for _, c := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") {
+		if c != last {
+			if _, err := decodeSlotID(key, id[:len(id)-1]+string(c)); err == nil {
+				t.Fatalf("slot id with last character %q for %q accepted", c, last)
+			}
+		}
+	}
 	other := bytes.Repeat([]byte{8}, 32)
 	for _, s := range []string{"", "slot_", "slot_!!", id + "A", id[:len(id)-2], "12345", encodeSlotID(other, ref), slotPrefix + string(bytes.Repeat([]byte("A"), 200))} {
 		if _, err := decodeSlotID(key, s); err == nil {
