@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"frontdesk/app/apikey"
 	"frontdesk/app/keyauth"
 	"frontdesk/app/mcp"
@@ -16,6 +18,7 @@ import (
 // A key without bookings:write finds times but cannot book; the refusal says why and nothing
 // is written.
 func TestKeyWithoutBookingsWriteCannotBook(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cs := f.connect(f.newKey("bookings:read,clients:read,locations:read,services:read", true))
 	first, _ := fallBackSlots(t, cs)
@@ -37,6 +40,7 @@ func TestKeyWithoutBookingsWriteCannotBook(t *testing.T) {
 
 // A revoked key is refused on its very next call, in an open session.
 func TestRevokedKeyRefusedOnNextCall(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	key := f.newKey("", true)
 	cs := f.connect(key)
@@ -54,6 +58,7 @@ func TestRevokedKeyRefusedOnNextCall(t *testing.T) {
 // The owner's switches: a key not allowed over MCP, and the channel switched off, are refused
 // at once with a message saying where to change it; /v3 is unaffected.
 func TestOwnerControls(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	notAllowed := f.newKey("", false)
 	_, err := f.tryConnect(notAllowed)
@@ -95,6 +100,7 @@ func TestOwnerControls(t *testing.T) {
 
 // /v3 and /mcp share one rate-limit budget per key: requests through either count.
 func TestRateLimitSharedWithAPI(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, func(o *fixtureOptions) { o.limits = keyauth.Limits{PerMinute: 6} })
 	key := f.newKey("", true)
 	cs := f.connect(key) // the SDK's handshake takes requests too
@@ -171,6 +177,7 @@ func count(t *testing.T, f *fixture, query string, args ...any) int {
 
 // The HTTP answers docs/mcp.md promises before any tool runs.
 func TestHTTPRefusals(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	resp, body := rawPost(t, f, "apk_live_nope", `{"jsonrpc":"2.0","id":"a","method":"tools/list"}`)
 	if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") ||
@@ -199,5 +206,32 @@ func TestHTTPRefusals(t *testing.T) {
 	get.Body.Close()
 	if get.StatusCode != http.StatusMethodNotAllowed {
 		t.Fatalf("GET /mcp: %d, want 405 (no server-to-client stream)", get.StatusCode)
+	}
+}
+
+// Clients on the protocol versions in use today (initialize handshake, then calls without a
+// session) work as well as the SDK's newest.
+func TestOlderProtocolVersions(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for _, v := range []string{"2025-03-26", "2025-06-18", "2025-11-25"} {
+		client := sdk.NewClient(&sdk.Implementation{Name: "legacy", Version: "1"}, nil)
+		cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{
+			Endpoint: f.srv.URL + "/mcp", HTTPClient: &http.Client{Transport: bearer{f.fullKey}}, MaxRetries: -1,
+		}, &sdk.ClientSessionOptions{ProtocolVersion: v})
+		if err != nil {
+			t.Fatalf("%s: connect: %v", v, err)
+		}
+		if got := cs.InitializeResult().ProtocolVersion; got != v {
+			t.Fatalf("negotiated %s, want %s", got, v)
+		}
+		var out struct {
+			Date string `json:"date"`
+		}
+		ok(t, cs, "resolve_date", map[string]any{"phrase": "mañana", "location_id": 1}, &out)
+		if out.Date != "2027-04-02" {
+			t.Fatalf("%s: mañana is %s", v, out.Date)
+		}
+		cs.Close()
 	}
 }

@@ -14,6 +14,7 @@ import (
 // gets it, the other is told "just taken" with other free times that day — which it can book —
 // and the provider is never double-booked.
 func TestTwoSessionsBookingTheSameTime(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, b := f.connect(f.newKey("", true)), f.connect(f.newKey("", true))
 	slotIDs := regexp.MustCompile(`slot_id (slot_[A-Za-z0-9_-]+)`)

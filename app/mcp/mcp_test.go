@@ -92,6 +92,7 @@ func fallBackSlots(t *testing.T, cs *sdk.ClientSession) (first, second slot) {
 // bookings, the outbox events and the webhook deliveries must be the same (only the source
 // differs: mcp, connect).
 func TestAssistantBooksLikeTheAPI(t *testing.T) {
+	t.Parallel()
 	viaMCP, viaAPI := newFixture(t), newFixture(t)
 
 	cs := viaMCP.connect(viaMCP.fullKey)

@@ -19,6 +19,7 @@ func exec(t *testing.T, f *fixture, query string, args ...any) {
 // A retried book with the same idempotency key books once and answers the same booking; the
 // key cannot be reused for another booking.
 func TestBookIsIdempotent(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cs := f.connect(f.fullKey)
 	first, second := fallBackSlots(t, cs)
@@ -48,6 +49,7 @@ func TestBookIsIdempotent(t *testing.T) {
 
 // Policy refusals name the policy in plain words, with its numbers.
 func TestPolicyRefusalsInPlainWords(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cs := f.connect(f.fullKey)
 	first, second := fallBackSlots(t, cs)
@@ -87,6 +89,7 @@ func TestPolicyRefusalsInPlainWords(t *testing.T) {
 // The client tool finds by exact email or phone and shows only the name; creating needs
 // clients:write and goes through app/clients (client.created).
 func TestClientLookupRevealsNothingElse(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	readOnly := f.connect(f.newKey("clients:read", true))
 	r := ok(t, readOnly, "find_or_create_client", map[string]any{"phone": "+56 9 1234-5678"}, nil)
@@ -120,6 +123,7 @@ func TestClientLookupRevealsNothingElse(t *testing.T) {
 
 // An assistant changes only the bookings of the client it names.
 func TestOtherClientsBookingsAreOutOfReach(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cs := f.connect(f.fullKey)
 	first, second := fallBackSlots(t, cs)
@@ -141,6 +145,7 @@ func TestOtherClientsBookingsAreOutOfReach(t *testing.T) {
 
 // Dates are read in the location's own calendar.
 func TestResolveDateInTheLocationsZone(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cs := f.connect(f.fullKey)
 	f.setNow(time.Date(2027, 4, 2, 3, 30, 0, 0, time.UTC)) // Friday 00:30 in Santiago, Thursday 23:30 in New York
@@ -165,6 +170,7 @@ func TestResolveDateInTheLocationsZone(t *testing.T) {
 
 // What can be booked, and why nothing can.
 func TestCatalogAndEmptyAnswers(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cs := f.connect(f.fullKey)
 	var svc struct {
@@ -212,6 +218,7 @@ func TestCatalogAndEmptyAnswers(t *testing.T) {
 }
 
 func TestResourcesAndPrompt(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	exec(t, f, "UPDATE company SET min_notice_min = 120, max_advance_days = 30, edit_lock_min = 1440, max_changes = 2")
 	cs := f.connect(f.fullKey)
