@@ -156,6 +156,9 @@ func (s *Server) takenWithAlternatives(ctx context.Context, c call, ref slotRef,
 	if aerr != nil {
 		s.log.WarnContext(ctx, "mcp: alternatives for a taken slot", "err", aerr)
 	}
+	if alt == "" {
+		te.Message = "that time was just taken by someone else; call find_free_times again and offer the customer another time"
+	}
 	te.Details = alt
 	return te
 }
