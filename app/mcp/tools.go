@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"runtime/debug"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -72,12 +74,20 @@ func addTool[In any](s *Server, spec toolSpec, run func(context.Context, call, *
 	}
 	s.tools = append(s.tools, registered{spec: spec, args: reflect.TypeFor[In]()})
 	s.sdk.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
+		key, ok := keyOf(req)
 		defer func() {
 			if p := recover(); p != nil {
 				res, err = s.errorResult(ctx, spec.name, fmt.Errorf("panic: %v\n%s", p, debug.Stack())), nil
 			}
+			// One line per call, so an owner can follow what an assistant did (and why it failed).
+			outcome := "ok"
+			if res.IsError && len(res.Content) > 0 {
+				if tc, isText := res.Content[0].(*sdk.TextContent); isText {
+					outcome, _, _ = strings.Cut(tc.Text, ":")
+				}
+			}
+			s.log.InfoContext(ctx, "mcp tool call", slog.String("tool", spec.name), slog.Int64("key_id", key.ID), slog.String("outcome", outcome))
 		}()
-		key, ok := keyOf(req)
 		if !ok { // guard always sets it; without it nothing may run
 			return s.errorResult(ctx, spec.name, fmt.Errorf("mcp: tool %s called without a key", spec.name)), nil
 		}
