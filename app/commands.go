@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"frontdesk/app/apikey"
+	"frontdesk/app/mcp"
 	"frontdesk/app/resource"
 	"frontdesk/db"
 )
@@ -65,10 +66,11 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 	sub, args := args[0], args[1:]
 	switch sub {
 	case "create":
-		fs := newFlagSet("apikey create", "--data DIR --name NAME [--scopes s1,s2]", env)
+		fs := newFlagSet("apikey create", "--data DIR --name NAME [--scopes s1,s2] [--mcp]", env)
 		data := dataFlag(fs, env)
 		name := fs.String("name", "", "a name to tell the key apart (required)")
 		scopes := fs.String("scopes", "", "comma-separated Connect v3 scopes; empty = full access")
+		overMCP := fs.Bool("mcp", false, "allow the key on the MCP endpoint /mcp too (docs/mcp.md)")
 		if err := fs.parse(args); err != nil {
 			return err
 		}
@@ -83,9 +85,14 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 		defer d.Close()
-		_, key, err := apikey.Create(ctx, d, *name, *scopes, env.Now())
+		row, key, err := apikey.Create(ctx, d, *name, *scopes, env.Now())
 		if err != nil {
 			return err
+		}
+		if *overMCP {
+			if err := mcp.AllowKey(ctx, d, row.ID, true); err != nil {
+				return fmt.Errorf("allow the key over MCP: %w (key %d was created without it)", err, row.ID)
+			}
 		}
 		fmt.Fprintln(env.Stdout, key)
 		return nil
@@ -113,11 +120,12 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 			CreatedAt  string  `json:"created_at"`
 			LastUsedAt *string `json:"last_used_at"`
 			RevokedAt  *string `json:"revoked_at"`
+			MCP        bool    `json:"mcp"` // may be used over /mcp
 		}
 		rows := make([]row, 0, len(keys))
 		for _, k := range keys {
 			rows = append(rows, row{k.ID, k.Name, k.Prefix, k.Scopes, resource.Timestamp(k.CreatedAt),
-				resource.NullTimestamp(k.LastUsedAt), resource.NullTimestamp(k.RevokedAt)})
+				resource.NullTimestamp(k.LastUsedAt), resource.NullTimestamp(k.RevokedAt), k.MCPAllowed})
 		}
 		if *asJSON {
 			enc := json.NewEncoder(env.Stdout)
@@ -125,7 +133,7 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 			return enc.Encode(rows)
 		}
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tPREFIX\tSCOPES\tCREATED\tLAST USED\tSTATE")
+		fmt.Fprintln(tw, "ID\tNAME\tPREFIX\tSCOPES\tCREATED\tLAST USED\tSTATE\tMCP")
 		for _, r := range rows {
 			scopes, last, state := r.Scopes, "never", "active"
 			if scopes == "" {
@@ -137,7 +145,11 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 			if r.RevokedAt != nil {
 				state = "revoked " + *r.RevokedAt
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Prefix, scopes, r.CreatedAt, last, state)
+			mcpState := "no"
+			if r.MCP {
+				mcpState = "yes"
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Prefix, scopes, r.CreatedAt, last, state, mcpState)
 		}
 		return tw.Flush()
 	case "revoke":

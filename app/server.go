@@ -13,6 +13,8 @@ import (
 
 	"frontdesk/app/admin"
 	"frontdesk/app/api"
+	"frontdesk/app/keyauth"
+	"frontdesk/app/mcp"
 	"frontdesk/app/middleware"
 	"frontdesk/app/owner"
 	"frontdesk/app/payments"
@@ -40,7 +42,9 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 		latency.WithLabelValues(route, r.Method, statusClass(status)).Observe(d.Seconds())
 	}
 
-	v3 := api.New(d, api.Options{Now: now, Log: log, Limits: cfg.Limits})
+	// One key checker for every key-authenticated surface (/v3, /mcp): one rate-limit budget per key.
+	keys := keyauth.New(d, keyauth.Options{Now: now, Log: log, Limits: cfg.Limits})
+	v3 := api.New(d, api.Options{Now: now, Log: log, Keys: keys})
 
 	hooks := webhook.NewDispatcher(d, webhook.Config{Schedule: cfg.WebhookSchedule, Timeout: cfg.WebhookTimeout,
 		AllowPrivate: cfg.WebhookAllowPrivate, Workers: cfg.WebhookWorkers, UserAgent: "frontdesk-webhooks/" + Version}, log, now, reg)
@@ -54,6 +58,9 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	r.Get("/readyz", s.readyz)
 	r.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	r.Mount("/v3", http.MaxBytesHandler(v3.Routes(), 2<<20))
+	// MCP endpoint (issue 16, docs/mcp.md): AI assistants book through the same stores, keys and limits.
+	r.Handle("/mcp", mcp.New(d, mcp.Options{Now: now, Log: log, Keys: keys, Version: Version}).Handler())
+	// end MCP endpoint
 	r.Handle(static.Prefix+"*", static.Handler())
 	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log,
 		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate}}).Routes())

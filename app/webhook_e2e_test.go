@@ -17,6 +17,40 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
 
+// serveInProcess runs `serve` in this process on a random loopback port with args until the
+// test ends (then it must stop with status 0), and returns its base URL.
+func serveInProcess(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	stopped := make(chan int, 1)
+	go func() {
+		stopped <- Run(ctx, Env{
+			Args:   append([]string{"serve", "--addr", "127.0.0.1:0"}, args...),
+			Getenv: func(string) string { return "" }, Stdout: io.Discard, Stderr: io.Discard,
+			Ready: func(addr string) { ready <- addr },
+		})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case code := <-stopped:
+			if code != 0 {
+				t.Errorf("serve exited %d, want 0", code)
+			}
+		case <-time.After(30 * time.Second):
+			t.Errorf("serve did not stop")
+		}
+	})
+	select {
+	case addr := <-ready:
+		return "http://" + addr
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not start")
+	}
+	return ""
+}
+
 // The whole path of SPEC §6 in one process: a webhook registered by the CLI, a client created
 // through POST /v3/clients, the signed client.created event at a real receiver, and the
 // dispatcher's metrics on /metrics.
@@ -47,34 +81,7 @@ func TestClientWebhooksEndToEnd(t *testing.T) {
 	}
 	secret, key = strings.TrimSpace(secret), strings.TrimSpace(key)
 
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	stopped := make(chan int, 1)
-	go func() {
-		stopped <- Run(ctx, Env{
-			Args:   []string{"serve", "--data", dir, "--addr", "127.0.0.1:0", "--webhook-allow-private"},
-			Getenv: func(string) string { return "" }, Stdout: io.Discard, Stderr: io.Discard,
-			Ready: func(addr string) { ready <- addr },
-		})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case code := <-stopped:
-			if code != 0 {
-				t.Errorf("serve exited %d, want 0", code)
-			}
-		case <-time.After(30 * time.Second):
-			t.Errorf("serve did not stop")
-		}
-	})
-	var base string
-	select {
-	case addr := <-ready:
-		base = "http://" + addr
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not start")
-	}
+	base := serveInProcess(t, "--data", dir, "--webhook-allow-private")
 
 	call := func(method, path, body string) []byte {
 		t.Helper()

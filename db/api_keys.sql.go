@@ -33,7 +33,7 @@ func (q *Queries) AuthenticateAPIKey(ctx context.Context, keyHash string) (Authe
 }
 
 const createAPIKey = `-- name: CreateAPIKey :one
-INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at
+INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at, mcp_allowed
 `
 
 type CreateAPIKeyParams struct {
@@ -62,12 +62,13 @@ func (q *Queries) CreateAPIKey(ctx context.Context, arg CreateAPIKeyParams) (API
 		&i.CreatedAt,
 		&i.LastUsedAt,
 		&i.RevokedAt,
+		&i.MCPAllowed,
 	)
 	return i, err
 }
 
 const getAPIKeyByHash = `-- name: GetAPIKeyByHash :one
-SELECT id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at FROM api_keys WHERE key_hash = ?
+SELECT id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at, mcp_allowed FROM api_keys WHERE key_hash = ?
 `
 
 func (q *Queries) GetAPIKeyByHash(ctx context.Context, keyHash string) (APIKey, error) {
@@ -82,12 +83,13 @@ func (q *Queries) GetAPIKeyByHash(ctx context.Context, keyHash string) (APIKey, 
 		&i.CreatedAt,
 		&i.LastUsedAt,
 		&i.RevokedAt,
+		&i.MCPAllowed,
 	)
 	return i, err
 }
 
 const listAPIKeys = `-- name: ListAPIKeys :many
-SELECT id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at FROM api_keys ORDER BY id
+SELECT id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at, mcp_allowed FROM api_keys ORDER BY id
 `
 
 func (q *Queries) ListAPIKeys(ctx context.Context) ([]APIKey, error) {
@@ -108,6 +110,7 @@ func (q *Queries) ListAPIKeys(ctx context.Context) ([]APIKey, error) {
 			&i.CreatedAt,
 			&i.LastUsedAt,
 			&i.RevokedAt,
+			&i.MCPAllowed,
 		); err != nil {
 			return nil, err
 		}

@@ -17,6 +17,7 @@ type APIKey struct {
 	CreatedAt  int64
 	LastUsedAt sql.NullInt64
 	RevokedAt  sql.NullInt64
+	MCPAllowed bool
 }
 
 type AttributeGroup struct {
@@ -267,6 +268,13 @@ type LocationHour struct {
 	DayID      int64
 	OpenMin    int64
 	CloseMin   int64
+}
+
+type McpSetting struct {
+	ID        int64
+	Enabled   bool
+	SlotKey   []byte
+	UpdatedAt int64
 }
 
 type Owner struct {

@@ -82,6 +82,10 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/settings/integrations/api-keys", a.createAPIKey)
 		r.Get("/settings/integrations/api-keys/{id}/revoke", a.confirmRevokeAPIKey)
 		r.Post("/settings/integrations/api-keys/{id}/revoke", a.revokeAPIKey)
+		// MCP endpoint (issue 16): the channel switch and per-key permission (mcp.go).
+		r.Get("/settings/integrations/mcp", a.showMCP)
+		r.Post("/settings/integrations/mcp", a.switchMCP)
+		r.Post("/settings/integrations/api-keys/{id}/mcp", a.switchKeyMCP)
 
 		// Catalog (services.go, categories.go, locations.go, providers.go, attributes.go).
 		r.Get("/catalog/services", a.listServices)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"frontdesk/app/apikey"
+	"frontdesk/app/mcp"
 	"frontdesk/db"
 	"frontdesk/ui"
 )
@@ -52,7 +53,7 @@ func (a *Admin) showAPIKeys(w http.ResponseWriter, r *http.Request, status int, 
 }
 
 func apiKeyRow(k db.APIKey) ui.APIKeyRow {
-	row := ui.APIKeyRow{ID: k.ID, Name: k.Name, Prefix: k.Prefix, Created: db.Time(k.CreatedAt)}
+	row := ui.APIKeyRow{ID: k.ID, Name: k.Name, Prefix: k.Prefix, Created: db.Time(k.CreatedAt), MCP: k.MCPAllowed}
 	if k.Scopes != "" {
 		row.Scopes = strings.Split(k.Scopes, ",")
 	}
@@ -97,6 +98,13 @@ func (a *Admin) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		a.renderError(w, r, err)
 		return
+	}
+	if f.Get("mcp") == "1" { // MCP endpoint (issue 16)
+		// The key exists and must still be shown once: a failure here only leaves it without MCP.
+		if err := mcp.AllowKey(r.Context(), a.db, k.ID, true); err != nil {
+			a.log.ErrorContext(r.Context(), "allow new key over MCP", "err", err)
+			a.flash(r.Context(), ui.FlashError, translate(r, "mcp.keys.create_failed"))
+		}
 	}
 	a.sessions.Put(r.Context(), keyNewAPIKey, ui.NewAPIKey{Name: k.Name, Key: key})
 	seeOther(w, r, apiKeysPath)

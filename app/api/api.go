@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/keyauth"
 	"frontdesk/db"
 )
 
@@ -24,16 +25,18 @@ func init() {
 type Options struct {
 	Now    func() time.Time
 	Log    *slog.Logger
-	Limits Limits
+	Limits Limits // used when Keys is nil
+	// Keys authenticates and rate-limits API keys. The server shares one with every
+	// key-authenticated surface, so a key has one budget; nil makes one from Limits.
+	Keys *keyauth.Keys
 }
 
 // API holds what the /v3 handlers share.
 type API struct {
-	db      *db.DB
-	now     func() time.Time
-	log     *slog.Logger
-	limiter *limiter
-	touched touchLog
+	db   *db.DB
+	now  func() time.Time
+	log  *slog.Logger
+	keys *keyauth.Keys
 }
 
 // New returns the API over d.
@@ -44,7 +47,10 @@ func New(d *db.DB, o Options) *API {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	return &API{db: d, now: o.Now, log: o.Log, limiter: newLimiter(o.Limits), touched: touchLog{last: map[int64]time.Time{}}}
+	if o.Keys == nil {
+		o.Keys = keyauth.New(d, keyauth.Options{Now: o.Now, Log: o.Log, Limits: o.Limits})
+	}
+	return &API{db: d, now: o.Now, log: o.Log, keys: o.Keys}
 }
 
 // Routes is the whole /v3 route table, to be mounted at /v3.

@@ -7,22 +7,16 @@ import (
 	"encoding/hex"
 	"io"
 	"net/http"
-	"time"
 
-	"frontdesk/db"
+	"frontdesk/app/idempotency"
 )
 
-// Idempotency keys (SPEC §4). A request sent with an Idempotency-Key claims the key (per API
-// key) in the database before its handler runs; the handler's answer is stored under the key;
-// a retry with the same key and the same request gets that answer again, and nothing runs
-// twice. The claim is one INSERT on the single writer connection, so two concurrent requests
-// with one key cannot both win, in this process or any other on the same file.
+// Idempotency keys (SPEC §4), over app/idempotency: a request sent with an Idempotency-Key
+// claims the key before its handler runs, the handler's answer is stored under it, and a retry
+// with the same key and the same request gets that answer again.
 const (
 	idempotencyHeader  = "Idempotency-Key"
 	replayedHeader     = "Idempotent-Replayed"
-	idempotencyTTL     = 24 * time.Hour
-	maxIdempotencyKey  = 255
-	statusInProgress   = 0 // idempotency_keys.status while the first request is running
 	maxStoredResponses = 1 << 20
 )
 
@@ -36,7 +30,7 @@ func (a *API) idempotent(h http.HandlerFunc) http.HandlerFunc {
 			h(w, r)
 			return
 		}
-		if len(keys) > 1 || !validIdempotencyKey(keys[0]) {
+		if len(keys) > 1 || !idempotency.ValidKey(keys[0]) {
 			a.writeError(w, r, badRequest("invalid_idempotency_key"))
 			return
 		}
@@ -46,60 +40,35 @@ func (a *API) idempotent(h http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		claim := db.ReserveIdempotencyKeyParams{
+		req := idempotency.Request{
 			APIKeyID: keyFrom(r.Context()).ID, Key: keys[0], Method: r.Method, Path: r.URL.Path,
 			RequestHash: fingerprint(r, body),
 		}
-		stored, won, err := a.claimIdempotencyKey(r.Context(), claim)
+		claimed, err := idempotency.Claim(r.Context(), a.db, a.now(), req)
 		switch {
 		case err != nil:
 			a.writeError(w, r, err)
-		case !won && stored.RequestHash != claim.RequestHash:
+		case claimed.Outcome == idempotency.Reused:
 			a.writeError(w, r, newError(http.StatusUnprocessableEntity, "unprocessable_entity", "idempotency_key_reused"))
-		case !won && stored.Status == statusInProgress:
+		case claimed.Outcome == idempotency.InProgress:
 			a.writeError(w, r, newError(http.StatusConflict, "conflict", "idempotency_key_in_progress"))
-		case !won:
-			replay(w, stored)
+		case claimed.Outcome == idempotency.Replay:
+			replay(w, claimed)
 		default:
-			a.runIdempotent(w, r, h, claim)
+			a.runIdempotent(w, r, h, req)
 		}
 	}
 }
 
-// claimIdempotencyKey drops expired keys (of everyone: cleaning up is cheap on the expiry
-// index), then either claims the key or returns the row that holds it.
-func (a *API) claimIdempotencyKey(ctx context.Context, claim db.ReserveIdempotencyKeyParams) (db.IdempotencyKey, bool, error) {
-	now := a.now()
-	claim.CreatedAt, claim.ExpiresAt = db.Millis(now), db.Millis(now.Add(idempotencyTTL))
-	var stored db.IdempotencyKey
-	won := false
-	err := a.db.InTx(ctx, func(q *db.Queries) error {
-		if err := q.DeleteExpiredIdempotencyKeys(ctx, claim.CreatedAt); err != nil {
-			return err
-		}
-		n, err := q.ReserveIdempotencyKey(ctx, claim)
-		if err != nil {
-			return err
-		}
-		if won = n == 1; won {
-			return nil
-		}
-		stored, err = q.GetIdempotencyKey(ctx, db.GetIdempotencyKeyParams{APIKeyID: claim.APIKeyID, Key: claim.Key})
-		return err
-	})
-	return stored, won, err
-}
-
 // runIdempotent runs the handler under a claimed key and records its answer. The bookkeeping
 // outlives the request's context: a client that hangs up must not leave the key claimed.
-func (a *API) runIdempotent(w http.ResponseWriter, r *http.Request, h http.HandlerFunc, claim db.ReserveIdempotencyKeyParams) {
+func (a *API) runIdempotent(w http.ResponseWriter, r *http.Request, h http.HandlerFunc, req idempotency.Request) {
 	ctx := context.WithoutCancel(r.Context())
-	key := db.ReleaseIdempotencyKeyParams{APIKeyID: claim.APIKeyID, Key: claim.Key}
 	rec := &recorder{ResponseWriter: w}
 	finished := false
 	defer func() {
 		if !finished { // the handler panicked: free the key, let the panic go on
-			if err := a.db.W.ReleaseIdempotencyKey(ctx, key); err != nil {
+			if err := idempotency.Release(ctx, a.db, req.APIKeyID, req.Key); err != nil {
 				a.log.ErrorContext(ctx, "release idempotency key", "err", err)
 			}
 		}
@@ -109,11 +78,9 @@ func (a *API) runIdempotent(w http.ResponseWriter, r *http.Request, h http.Handl
 	status := rec.statusCode()
 	var err error
 	if status >= 500 || rec.overflow {
-		err = a.db.W.ReleaseIdempotencyKey(ctx, key)
+		err = idempotency.Release(ctx, a.db, req.APIKeyID, req.Key)
 	} else {
-		err = a.db.W.CompleteIdempotencyKey(ctx, db.CompleteIdempotencyKeyParams{
-			Status: int64(status), ResponseBody: append([]byte{}, rec.body.Bytes()...), APIKeyID: key.APIKeyID, Key: key.Key,
-		})
+		err = idempotency.Complete(ctx, a.db, req.APIKeyID, req.Key, status, rec.body.Bytes())
 	}
 	if err != nil {
 		// The answer is already on its way; the key stays claimed until it expires, which errs on
@@ -122,26 +89,13 @@ func (a *API) runIdempotent(w http.ResponseWriter, r *http.Request, h http.Handl
 	}
 }
 
-func replay(w http.ResponseWriter, k db.IdempotencyKey) {
-	if len(k.ResponseBody) > 0 {
+func replay(w http.ResponseWriter, c idempotency.Claimed) {
+	if len(c.Body) > 0 {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	}
 	w.Header().Set(replayedHeader, "true")
-	w.WriteHeader(int(k.Status))
-	w.Write(k.ResponseBody)
-}
-
-// validIdempotencyKey accepts 1–255 printable ASCII characters.
-func validIdempotencyKey(k string) bool {
-	if len(k) == 0 || len(k) > maxIdempotencyKey {
-		return false
-	}
-	for i := 0; i < len(k); i++ {
-		if k[i] < 0x20 || k[i] > 0x7e {
-			return false
-		}
-	}
-	return true
+	w.WriteHeader(c.Status)
+	w.Write(c.Body)
 }
 
 // fingerprint identifies "the same request": method, path with query, and the exact body.
