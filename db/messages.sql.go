@@ -87,7 +87,7 @@ WHERE id IN (
     SELECT m.id FROM messages m
     WHERE m.state = 'pending' AND (m.attempts > m.series_base) = 0 AND m.next_attempt_at <= ?1
     ORDER BY m.next_attempt_at, m.id LIMIT CAST(?2 AS INTEGER))
-RETURNING id, attempts, coalesce(restarted_at, send_at) AS series_at
+RETURNING id, attempts, restarted_at, send_at
 `
 
 type ClaimDueFirstMessagesParams struct {
@@ -98,7 +98,8 @@ type ClaimDueFirstMessagesParams struct {
 type ClaimDueFirstMessagesRow struct {
 	ID          int64
 	Attempts    int64
-	RestartedAt int64
+	RestartedAt sql.NullInt64
+	SendAt      int64
 }
 
 // A first attempt is due since its series began: send_at for a new row, restarted_at after a
@@ -112,7 +113,12 @@ func (q *Queries) ClaimDueFirstMessages(ctx context.Context, arg ClaimDueFirstMe
 	items := []ClaimDueFirstMessagesRow{}
 	for rows.Next() {
 		var i ClaimDueFirstMessagesRow
-		if err := rows.Scan(&i.ID, &i.Attempts, &i.RestartedAt); err != nil {
+		if err := rows.Scan(
+			&i.ID,
+			&i.Attempts,
+			&i.RestartedAt,
+			&i.SendAt,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
@@ -214,6 +220,26 @@ DELETE FROM message_optouts WHERE client_id = ?
 func (q *Queries) DeleteOptout(ctx context.Context, clientID int64) error {
 	_, err := q.db.ExecContext(ctx, deleteOptout, clientID)
 	return err
+}
+
+const getMessageBooking = `-- name: GetMessageBooking :one
+SELECT booking_id, status_id, start_at, end_at, location_id, service_id, provider_id, sequence FROM message_bookings WHERE booking_id = ?
+`
+
+func (q *Queries) GetMessageBooking(ctx context.Context, bookingID int64) (MessageBooking, error) {
+	row := q.db.QueryRowContext(ctx, getMessageBooking, bookingID)
+	var i MessageBooking
+	err := row.Scan(
+		&i.BookingID,
+		&i.StatusID,
+		&i.StartAt,
+		&i.EndAt,
+		&i.LocationID,
+		&i.ServiceID,
+		&i.ProviderID,
+		&i.Sequence,
+	)
+	return i, err
 }
 
 const getMessageRow = `-- name: GetMessageRow :one
@@ -976,6 +1002,39 @@ func (q *Queries) RestartMessage(ctx context.Context, arg RestartMessageParams) 
 		return 0, err
 	}
 	return result.RowsAffected()
+}
+
+const saveMessageBooking = `-- name: SaveMessageBooking :exec
+INSERT INTO message_bookings (booking_id, status_id, start_at, end_at, location_id, service_id, provider_id, sequence)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (booking_id) DO UPDATE SET status_id = excluded.status_id, start_at = excluded.start_at,
+    end_at = excluded.end_at, location_id = excluded.location_id, service_id = excluded.service_id,
+    provider_id = excluded.provider_id, sequence = excluded.sequence
+`
+
+type SaveMessageBookingParams struct {
+	BookingID  int64
+	StatusID   int64
+	StartAt    int64
+	EndAt      int64
+	LocationID int64
+	ServiceID  int64
+	ProviderID int64
+	Sequence   int64
+}
+
+func (q *Queries) SaveMessageBooking(ctx context.Context, arg SaveMessageBookingParams) error {
+	_, err := q.db.ExecContext(ctx, saveMessageBooking,
+		arg.BookingID,
+		arg.StatusID,
+		arg.StartAt,
+		arg.EndAt,
+		arg.LocationID,
+		arg.ServiceID,
+		arg.ProviderID,
+		arg.Sequence,
+	)
+	return err
 }
 
 const skipClaimedMessage = `-- name: SkipClaimedMessage :exec

@@ -314,6 +314,17 @@ type MessageAttempt struct {
 	MessageIDHeader string
 }
 
+type MessageBooking struct {
+	BookingID  int64
+	StatusID   int64
+	StartAt    int64
+	EndAt      int64
+	LocationID int64
+	ServiceID  int64
+	ProviderID int64
+	Sequence   int64
+}
+
 type MessageKind struct {
 	Kind      string
 	Enabled   bool

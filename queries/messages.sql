@@ -8,6 +8,16 @@ SELECT s.reminder_offsets,
     CAST((SELECT group_concat(k.kind || ':' || k.enabled || k.owner_copy, ',') FROM message_kinds k) AS TEXT) AS kinds
 FROM message_settings s WHERE s.id = 1;
 
+-- name: GetMessageBooking :one
+SELECT * FROM message_bookings WHERE booking_id = ?;
+
+-- name: SaveMessageBooking :exec
+INSERT INTO message_bookings (booking_id, status_id, start_at, end_at, location_id, service_id, provider_id, sequence)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (booking_id) DO UPDATE SET status_id = excluded.status_id, start_at = excluded.start_at,
+    end_at = excluded.end_at, location_id = excluded.location_id, service_id = excluded.service_id,
+    provider_id = excluded.provider_id, sequence = excluded.sequence;
+
 -- name: InsertMessage :one
 INSERT INTO messages (message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min,
     detail_json, state, note, send_at, next_attempt_at, created_at, updated_at)
@@ -44,7 +54,7 @@ WHERE id IN (
     SELECT m.id FROM messages m
     WHERE m.state = 'pending' AND (m.attempts > m.series_base) = 0 AND m.next_attempt_at <= sqlc.arg(now)
     ORDER BY m.next_attempt_at, m.id LIMIT CAST(sqlc.arg(lim) AS INTEGER))
-RETURNING id, attempts, coalesce(restarted_at, send_at) AS series_at;
+RETURNING id, attempts, restarted_at, send_at;
 
 -- name: ListDueMessageRetries :many
 SELECT id, attempts, series_base, coalesce(restarted_at, send_at) AS series_at, next_attempt_at

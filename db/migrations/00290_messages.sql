@@ -111,6 +111,20 @@ CREATE TABLE message_attempts (
 CREATE INDEX message_attempts_message ON message_attempts (message_id, attempt);
 CREATE INDEX message_attempts_started ON message_attempts (started_at);
 
+-- What a booking's messages were last planned for: a change is compared with it, so every
+-- writer that records a booking event gets the same messages (app/messages/enqueue.go).
+-- sequence is the SEQUENCE of the booking's latest calendar file.
+CREATE TABLE message_bookings (
+    booking_id  INTEGER PRIMARY KEY REFERENCES bookings (id) ON DELETE CASCADE,
+    status_id   INTEGER NOT NULL,
+    start_at    INTEGER NOT NULL,
+    end_at      INTEGER NOT NULL,
+    location_id INTEGER NOT NULL,
+    service_id  INTEGER NOT NULL,
+    provider_id INTEGER NOT NULL,
+    sequence    INTEGER NOT NULL DEFAULT 0
+);
+
 CREATE TABLE message_optouts (
     client_id  INTEGER PRIMARY KEY REFERENCES clients (id) ON DELETE CASCADE,
     created_at INTEGER NOT NULL
