@@ -228,4 +228,3 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
-

@@ -96,37 +96,37 @@ type TransportInput struct {
 
 func (in TransportInput) check() FieldErrors {
 	var errs FieldErrors
-	bad := func(field, key string, args ...any) { errs = append(errs, FieldError{field, i18n.M(key, args...)}) }
+	bad := func(field string, m i18n.Msg) { errs = append(errs, FieldError{field, m}) }
 	if len(in.Host) > 253 || strings.ContainsFunc(in.Host, func(r rune) bool { return r <= ' ' || r == '/' || r == '@' }) {
-		bad("host", "messages.settings.error.host")
+		bad("host", i18n.M("messages.settings.error.host"))
 	}
 	if in.Port < 1 || in.Port > 65535 {
-		bad("port", "messages.settings.error.port")
+		bad("port", i18n.M("messages.settings.error.port"))
 	}
 	switch in.Security {
 	case SecurityStartTLS, SecurityOpportunistic, SecurityTLS, SecurityOff:
 	default:
-		bad("security", "messages.settings.error.security")
+		bad("security", i18n.M("messages.settings.error.security"))
 	}
 	if utf8.RuneCountInString(in.Username) > 256 || strings.ContainsFunc(in.Username, isControl) {
-		bad("username", "messages.settings.error.username")
+		bad("username", i18n.M("messages.settings.error.username"))
 	}
 	if in.Password != nil && (len(*in.Password) > 1024 || strings.ContainsAny(*in.Password, "\r\n")) {
-		bad("password", "messages.settings.error.password")
+		bad("password", i18n.M("messages.settings.error.password"))
 	}
 	if utf8.RuneCountInString(in.FromName) > 100 || strings.ContainsFunc(in.FromName, isControl) {
-		bad("from_name", "messages.settings.error.name")
+		bad("from_name", i18n.M("messages.settings.error.name"))
 	}
 	if in.FromAddress == "" && in.Host != "" {
-		bad("from_address", "messages.settings.error.from_required")
+		bad("from_address", i18n.M("messages.settings.error.from_required"))
 	} else if in.FromAddress != "" {
 		if a, err := ParseAddress(in.FromAddress); err != nil || a.Name != "" {
-			bad("from_address", "messages.settings.error.address")
+			bad("from_address", i18n.M("messages.settings.error.address"))
 		}
 	}
 	if in.ReplyTo != "" {
 		if _, err := ParseAddress(in.ReplyTo); err != nil {
-			bad("reply_to", "messages.settings.error.address")
+			bad("reply_to", i18n.M("messages.settings.error.address"))
 		}
 	}
 	return errs

@@ -133,6 +133,7 @@ CREATE TABLE message_optouts (
 -- The last word on "nothing is sent for a cancelled booking": whatever code path cancels a
 -- booking, its planned confirmation, reschedule notice and reminders are skipped in the same
 -- transaction. (A row already being sent finishes; the dispatcher checks again before sending.)
+-- +goose StatementBegin
 CREATE TRIGGER messages_skip_on_cancel AFTER UPDATE OF status_id ON bookings
 WHEN NEW.status_id = 5 AND OLD.status_id <> 5
 BEGIN
@@ -141,3 +142,4 @@ BEGIN
     WHERE booking_id = NEW.id AND state = 'pending' AND next_attempt_at IS NOT NULL
       AND kind IN ('confirmation', 'rescheduled', 'reminder');
 END;
+-- +goose StatementEnd

@@ -1,0 +1,230 @@
+package messages_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	ics "github.com/arran4/golang-ical"
+
+	"frontdesk/app/booking"
+	"frontdesk/app/importer"
+	"frontdesk/app/messages"
+	"frontdesk/app/messages/smtptest"
+	"frontdesk/app/queue"
+	"frontdesk/app/secrets"
+	"frontdesk/db"
+)
+
+// fixture is a business in America/Santiago open around the clock, with one provider, one
+// service and clients with addresses.
+const fixture = `{
+  "company": {"name": "Studio Ana", "currency": "CLP"},
+  "locations": [{"key": "centro", "name": "Studio Ana Centro", "timezone": "America/Santiago",
+    "country": {"code": "CL", "name": "Chile"},
+    "address": {"route": "Huérfanos", "street_number": "1160", "locality": "Santiago"},
+    "hours": [{"day": "monday", "open": "00:00", "close": "24:00"}, {"day": "tuesday", "open": "00:00", "close": "24:00"},
+      {"day": "wednesday", "open": "00:00", "close": "24:00"}, {"day": "thursday", "open": "00:00", "close": "24:00"},
+      {"day": "friday", "open": "00:00", "close": "24:00"}, {"day": "saturday", "open": "00:00", "close": "24:00"},
+      {"day": "sunday", "open": "00:00", "close": "24:00"}]}],
+  "services": [{"key": "cut", "name": "Haircut", "price": "25000", "duration": 45}],
+  "providers": [{"key": "ana", "public_name": "Ana", "locations": ["centro"], "services": ["cut"],
+    "hours": [{"day": "monday", "open": "00:00", "close": "24:00"}, {"day": "tuesday", "open": "00:00", "close": "24:00"},
+      {"day": "wednesday", "open": "00:00", "close": "24:00"}, {"day": "thursday", "open": "00:00", "close": "24:00"},
+      {"day": "friday", "open": "00:00", "close": "24:00"}, {"day": "saturday", "open": "00:00", "close": "24:00"},
+      {"day": "sunday", "open": "00:00", "close": "24:00"}]}],
+  "clients": [
+    {"key": "maria", "first_name": "María", "last_name": "López", "email": "maria@example.com"},
+    {"key": "john", "first_name": "John", "last_name": "Doe", "email": "john@example.com"},
+    {"key": "nomail", "first_name": "Nadia"}
+  ]
+}`
+
+// env is a real SQLite file with the fixture business, a real SMTP server, the messaging
+// service on an injected clock and its dispatcher running.
+type env struct {
+	t    *testing.T
+	db   *db.DB
+	s    *messages.Service
+	smtp *smtptest.Server
+	mu   sync.Mutex
+	at   time.Time
+}
+
+type envOptions struct {
+	realClock bool
+	schedule  queue.Schedule
+	start     time.Time
+}
+
+func newEnv(t *testing.T, o envOptions) *env {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	d, err := db.Open(ctx, filepath.Join(dir, db.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	e := &env{t: t, db: d, at: o.start}
+	if e.at.IsZero() {
+		e.at = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	}
+	if _, err := importer.Load(ctx, d, []byte(fixture), e.now()); err != nil {
+		t.Fatal(err)
+	}
+	box, err := secrets.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := e.now
+	if o.realClock {
+		now = time.Now
+	}
+	e.smtp = smtptest.Start(t)
+	e.s = messages.New(d, messages.Options{
+		Now: now, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Secrets: box, Schedule: o.schedule,
+		Timeout: 5 * time.Second, Links: links{},
+	})
+	err = e.s.SaveTransport(ctx, messages.TransportInput{Host: e.smtp.Host(), Port: e.smtp.Port(), Security: messages.SecurityOff,
+		FromName: "Studio Ana", FromAddress: "hola@studio-ana.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.AfterCommit(e.s.Wake)
+	runCtx, cancel := context.WithCancel(ctx)
+	stopped := make(chan error, 1)
+	go func() { stopped <- e.s.Dispatcher().Run(runCtx) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-stopped:
+			if err != nil {
+				t.Errorf("dispatcher: %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Errorf("dispatcher did not stop")
+		}
+	})
+	return e
+}
+
+// links is a public URL for tests.
+type links struct{}
+
+func (links) URL(path string, _ url.Values) string { return "https://book.example.com" + path }
+
+func (e *env) now() time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.at
+}
+
+// advance moves the clock to t and makes the dispatcher look.
+func (e *env) advance(t time.Time) {
+	e.mu.Lock()
+	e.at = t
+	e.mu.Unlock()
+	e.s.Wake()
+}
+
+func (e *env) clientID(first string) int64 {
+	e.t.Helper()
+	var id int64
+	if err := e.db.Read.QueryRow("SELECT id FROM clients WHERE first_name = ?", first).Scan(&id); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+// book makes a booking the way the API and the admin do.
+func (e *env) book(client string, start time.Time) booking.View {
+	e.t.Helper()
+	v, err := booking.Create(context.Background(), e.db, e.now(), booking.NewBooking{
+		LocationID: 1, ServiceID: 1, ProviderID: 1, ClientID: e.clientID(client), StatusID: booking.StatusConfirmed,
+		Start: start, Source: booking.SourceAdmin,
+	})
+	if err != nil {
+		e.t.Fatalf("book %s at %v: %v", client, start, err)
+	}
+	return v
+}
+
+// eventually polls cond until it holds.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// received is what the SMTP server accepted, parsed, with a subject containing sub.
+func (e *env) received(sub string) []smtptest.Parsed {
+	e.t.Helper()
+	var out []smtptest.Parsed
+	for _, m := range e.smtp.Messages() {
+		p, err := smtptest.Parse(m.Data)
+		if err != nil {
+			e.t.Fatalf("parse received message: %v\n%s", err, m.Data)
+		}
+		if strings.Contains(p.Subject, sub) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// waitFor waits until n messages with sub in the subject arrived and returns them.
+func (e *env) waitFor(sub string, n int) []smtptest.Parsed {
+	e.t.Helper()
+	eventually(e.t, "message "+sub, func() bool { return len(e.received(sub)) >= n })
+	return e.received(sub)
+}
+
+// entries are the booking's messages as its admin page lists them.
+func (e *env) entries(bookingID int64) []messages.Entry {
+	e.t.Helper()
+	out, err := e.s.ForBooking(context.Background(), bookingID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return out
+}
+
+// probe makes a booking for John and waits for its confirmation: every message due before it
+// has been claimed by then (one claim round takes every due first attempt).
+func (e *env) probe(start time.Time) {
+	e.t.Helper()
+	before := len(e.received("Booking confirmed"))
+	e.book("John", start)
+	e.waitFor("Booking confirmed", before+1)
+}
+
+// calendarStart parses an .ics with an independent library and returns its event's start.
+func calendarStart(t *testing.T, raw []byte) (time.Time, *ics.VEvent) {
+	t.Helper()
+	cal, err := ics.ParseCalendar(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("parse .ics: %v\n%s", err, raw)
+	}
+	if len(cal.Events()) != 1 {
+		t.Fatalf(".ics has %d events, want 1", len(cal.Events()))
+	}
+	ev := cal.Events()[0]
+	start, err := ev.GetStartAt()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return start, ev
+}
