@@ -56,6 +56,7 @@ type env struct {
 	smtp *smtptest.Server
 	mu   sync.Mutex
 	at   time.Time
+	real bool
 }
 
 type envOptions struct {
@@ -73,7 +74,7 @@ func newEnv(t *testing.T, o envOptions) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	e := &env{t: t, db: d, at: o.start}
+	e := &env{t: t, db: d, at: o.start, real: o.realClock}
 	if e.at.IsZero() {
 		e.at = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	}
@@ -122,6 +123,9 @@ type links struct{}
 func (links) URL(path string, _ url.Values) string { return "https://book.example.com" + path }
 
 func (e *env) now() time.Time {
+	if e.real {
+		return time.Now()
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.at
