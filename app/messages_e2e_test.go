@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,37 +19,11 @@ import (
 	"frontdesk/app/messages/smtptest"
 )
 
-// messagesFixture is a business in America/Santiago open around the clock (issue 12 tests).
-const messagesFixture = `{
-  "company": {"name": "Studio Ana", "currency": "CLP"},
-  "locations": [{"key": "centro", "name": "Studio Ana Centro", "timezone": "America/Santiago",
-    "country": {"code": "CL", "name": "Chile"},
-    "address": {"route": "Huérfanos", "street_number": "1160", "locality": "Santiago"},
-    "hours": [{"day": "monday", "open": "00:00", "close": "24:00"}, {"day": "tuesday", "open": "00:00", "close": "24:00"},
-      {"day": "wednesday", "open": "00:00", "close": "24:00"}, {"day": "thursday", "open": "00:00", "close": "24:00"},
-      {"day": "friday", "open": "00:00", "close": "24:00"}, {"day": "saturday", "open": "00:00", "close": "24:00"},
-      {"day": "sunday", "open": "00:00", "close": "24:00"}]}],
-  "services": [{"key": "cut", "name": "Haircut", "price": "25000", "duration": 45}],
-  "providers": [{"key": "ana", "public_name": "Ana", "locations": ["centro"], "services": ["cut"],
-    "hours": [{"day": "monday", "open": "00:00", "close": "24:00"}, {"day": "tuesday", "open": "00:00", "close": "24:00"},
-      {"day": "wednesday", "open": "00:00", "close": "24:00"}, {"day": "thursday", "open": "00:00", "close": "24:00"},
-      {"day": "friday", "open": "00:00", "close": "24:00"}, {"day": "saturday", "open": "00:00", "close": "24:00"},
-      {"day": "sunday", "open": "00:00", "close": "24:00"}]}],
-  "clients": [
-    {"key": "maria", "first_name": "María", "last_name": "López", "email": "maria@example.com"},
-    {"key": "john", "first_name": "John", "last_name": "Doe", "email": "john@example.com"},
-    {"key": "nomail", "first_name": "Nadia"}
-  ]
-}`
-
 // messagesSetup imports the fixture into a fresh data directory and returns it with an API key.
 func messagesSetup(t *testing.T) (dir, key string) {
 	t.Helper()
 	dir = t.TempDir()
-	file := filepath.Join(dir, "business.json")
-	if err := os.WriteFile(file, []byte(messagesFixture), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	file := filepath.Join("messages", "testdata", "business.json")
 	if code, _, stderr := run(t, "", "import", "--data", dir, file); code != 0 {
 		t.Fatalf("import: exit %d, %s", code, stderr)
 	}

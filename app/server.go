@@ -76,7 +76,8 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	// end MCP endpoint
 	r.Handle(static.Prefix+"*", static.Handler())
 	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log,
-		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate}}).Routes())
+		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate},
+		Messages: msgs}).Routes())
 	if err := s.firstRunSetup(ctx); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -23,29 +24,16 @@ import (
 	"frontdesk/db"
 )
 
-// fixture is a business in America/Santiago open around the clock, with one provider, one
-// service and clients with addresses.
-const fixture = `{
-  "company": {"name": "Studio Ana", "currency": "CLP"},
-  "locations": [{"key": "centro", "name": "Studio Ana Centro", "timezone": "America/Santiago",
-    "country": {"code": "CL", "name": "Chile"},
-    "address": {"route": "Huérfanos", "street_number": "1160", "locality": "Santiago"},
-    "hours": [{"day": "monday", "open": "00:00", "close": "24:00"}, {"day": "tuesday", "open": "00:00", "close": "24:00"},
-      {"day": "wednesday", "open": "00:00", "close": "24:00"}, {"day": "thursday", "open": "00:00", "close": "24:00"},
-      {"day": "friday", "open": "00:00", "close": "24:00"}, {"day": "saturday", "open": "00:00", "close": "24:00"},
-      {"day": "sunday", "open": "00:00", "close": "24:00"}]}],
-  "services": [{"key": "cut", "name": "Haircut", "price": "25000", "duration": 45}],
-  "providers": [{"key": "ana", "public_name": "Ana", "locations": ["centro"], "services": ["cut"],
-    "hours": [{"day": "monday", "open": "00:00", "close": "24:00"}, {"day": "tuesday", "open": "00:00", "close": "24:00"},
-      {"day": "wednesday", "open": "00:00", "close": "24:00"}, {"day": "thursday", "open": "00:00", "close": "24:00"},
-      {"day": "friday", "open": "00:00", "close": "24:00"}, {"day": "saturday", "open": "00:00", "close": "24:00"},
-      {"day": "sunday", "open": "00:00", "close": "24:00"}]}],
-  "clients": [
-    {"key": "maria", "first_name": "María", "last_name": "López", "email": "maria@example.com"},
-    {"key": "john", "first_name": "John", "last_name": "Doe", "email": "john@example.com"},
-    {"key": "nomail", "first_name": "Nadia"}
-  ]
-}`
+// fixture (testdata/business.json) is a business in America/Santiago open around the clock,
+// with one provider, one service and clients with addresses; app and admin tests use it too.
+func fixture(t *testing.T) []byte {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/business.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
 
 // env is a real SQLite file with the fixture business, a real SMTP server, the messaging
 // service on an injected clock and its dispatcher running.
@@ -78,7 +66,7 @@ func newEnv(t *testing.T, o envOptions) *env {
 	if e.at.IsZero() {
 		e.at = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	}
-	if _, err := importer.Load(ctx, d, []byte(fixture), e.now()); err != nil {
+	if _, err := importer.Load(ctx, d, fixture(t), e.now()); err != nil {
 		t.Fatal(err)
 	}
 	box, err := secrets.Load(dir)
