@@ -196,3 +196,36 @@ func TestLateReminderSkipped(t *testing.T) {
 		t.Errorf("reminders %+v: want the 24 h one skipped and the 2 h one planned", e.entries(v.Booking.ID))
 	}
 }
+
+// A message still waiting when the appointment starts (the mail server was down until then)
+// is recorded as not sent rather than sent late.
+func TestNothingSentOnceStarted(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.smtp.Down()
+	start := e.now().Add(90 * time.Minute).Truncate(time.Minute)
+	v := e.book("María", start)
+	eventually(t, "a failed first attempt", func() bool {
+		for _, x := range e.entries(v.Booking.ID) {
+			if x.Kind == messages.Confirmation && x.Attempts == 1 && !x.InFlight {
+				return true
+			}
+		}
+		return false
+	})
+	e.smtp.Up()
+	e.advance(start.Add(time.Minute))
+	eventually(t, "the confirmation skipped", func() bool {
+		for _, x := range e.entries(v.Booking.ID) {
+			if x.Kind == messages.Confirmation {
+				return x.State == messages.StateSkipped && strings.Contains(x.Note, "already started")
+			}
+		}
+		return false
+	})
+	e.probe(start.Add(48 * time.Hour))
+	for _, m := range e.received("Booking confirmed") {
+		if strings.Contains(m.Text, "Hello María") {
+			t.Errorf("María's confirmation went out after her appointment started")
+		}
+	}
+}

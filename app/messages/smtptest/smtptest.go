@@ -40,6 +40,7 @@ type Server struct {
 	// accepted so far; a non-nil *smtp.SMTPError refuses with it.
 	reply func(stage string, accepted int) error
 	srv   *smtp.Server
+	ln    net.Listener
 	addr  string
 	users map[string]string
 }
@@ -64,7 +65,7 @@ func (s *Server) serve(ln net.Listener) {
 	srv.AllowInsecureAuth = true
 	srv.ReadTimeout, srv.WriteTimeout = 10*time.Second, 10*time.Second
 	s.mu.Lock()
-	s.srv = srv
+	s.srv, s.ln = srv, ln
 	s.mu.Unlock()
 	go srv.Serve(ln)
 }
@@ -81,10 +82,12 @@ func (s *Server) URL() string { return "smtp://" + s.addr + "?starttls=off" }
 // Down stops the server: connections are refused until Up.
 func (s *Server) Down() {
 	s.mu.Lock()
-	srv := s.srv
-	s.srv = nil
+	srv, ln := s.srv, s.ln
+	s.srv, s.ln = nil, nil
 	s.mu.Unlock()
 	if srv != nil {
+		// The listener too: Close may run before Serve has taken it.
+		ln.Close()
 		srv.Close()
 	}
 }
