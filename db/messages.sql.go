@@ -706,7 +706,9 @@ const messagePaymentRequest = `-- name: MessagePaymentRequest :one
 SELECT pr.id, pr.uuid, pr.amount_cents, pr.status, pr.checkout_url, pr.expires_at, pr.paid_at,
     coalesce(ca.client_id, 0) AS client_id, coalesce(c.first_name, '') AS first_name,
     coalesce(c.last_name, '') AS last_name, coalesce(c.email, '') AS email,
-    CAST(coalesce((SELECT min(b.id) FROM bookings b WHERE b.payment_request_id = pr.id), 0) AS INTEGER) AS booking_id
+    CAST(coalesce((SELECT min(b.id) FROM bookings b WHERE b.payment_request_id = pr.id), 0) AS INTEGER) AS booking_id,
+    CAST(coalesce((SELECT l.timezone FROM locations l WHERE l.id = ca.location_id),
+        (SELECT l.timezone FROM locations l ORDER BY l.id LIMIT 1), 'UTC') AS TEXT) AS timezone
 FROM payment_requests pr
 JOIN carts ca ON ca.id = pr.cart_id
 LEFT JOIN clients c ON c.id = ca.client_id
@@ -726,6 +728,7 @@ type MessagePaymentRequestRow struct {
 	LastName    string
 	Email       string
 	BookingID   int64
+	Timezone    string
 }
 
 func (q *Queries) MessagePaymentRequest(ctx context.Context, id int64) (MessagePaymentRequestRow, error) {
@@ -744,6 +747,7 @@ func (q *Queries) MessagePaymentRequest(ctx context.Context, id int64) (MessageP
 		&i.LastName,
 		&i.Email,
 		&i.BookingID,
+		&i.Timezone,
 	)
 	return i, err
 }

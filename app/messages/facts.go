@@ -69,6 +69,10 @@ func (s *Service) facts(ctx context.Context, q *db.Queries, m db.Message, kind K
 		return f, to, "the payment request is no longer pending (" + pr.Status + ")", nil
 	}
 	f.HasPayment, f.AmountCents, f.CheckoutLink = true, pr.AmountCents, pr.CheckoutURL
+	// Times in the zone of the cart's location (else the business's first).
+	if zone, err := time.LoadLocation(pr.Timezone); err == nil {
+		f.Zone = zone
+	}
 	f.ClientFirst, f.ClientLast, f.clientID = pr.FirstName, pr.LastName, pr.ClientID
 	if pr.ExpiresAt.Valid {
 		f.ExpiresAt = db.Time(pr.ExpiresAt.Int64)

@@ -128,6 +128,9 @@ func fields(p *i18n.Printer, business string, a appointment) Fields {
 
 // zoneName names the zone and its offset at t: "America/Santiago, UTC−3".
 func zoneName(zone *time.Location, t time.Time) string {
+	if zone == time.UTC {
+		return "UTC"
+	}
 	return zone.String() + ", " + i18n.Offset(t)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"frontdesk/app/booking"
 	"frontdesk/app/messages"
+	"frontdesk/app/payments"
 )
 
 var santiago, _ = time.LoadLocation("America/Santiago")
@@ -227,5 +228,36 @@ func TestNothingSentOnceStarted(t *testing.T) {
 		if strings.Contains(m.Text, "Hello María") {
 			t.Errorf("María's confirmation went out after her appointment started")
 		}
+	}
+}
+
+// A payment request sends its checkout link; settling it sends the receipt.
+func TestPaymentRequestAndReceipt(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	ctx := context.Background()
+	if _, err := e.db.Write.Exec("UPDATE company SET online_payments = 1"); err != nil {
+		t.Fatal(err)
+	}
+	client, location := e.clientID("María"), int64(1)
+	cart, err := payments.CreateCart(ctx, e.db, e.now(), payments.CartInput{ClientID: &client, LocationID: &location,
+		Items: []payments.ItemInput{{ItemID: 7, ItemType: "product", UnitPrice: "15000", Quantity: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := payments.CreatePaymentRequest(ctx, e.db, e.now(), cart.Cart.ID, "https://book.example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := e.waitFor("Payment for your booking", 1)[0]
+	if !strings.Contains(got.Subject, "$15,000") || !strings.Contains(got.Text, pr.CheckoutURL) {
+		t.Errorf("payment request email:\nsubject %q\n%s\nwant the amount and %s", got.Subject, got.Text, pr.CheckoutURL)
+	}
+	if _, err := payments.Settle(ctx, e.db, pr.ID, payments.MethodCash, e.now()); err != nil {
+		t.Fatal(err)
+	}
+	receipt := e.waitFor("Payment received", 1)[0]
+	if !strings.Contains(receipt.Text, "$15,000") || !strings.Contains(receipt.Text, "Monday, 23 November 2026, 9:00 (America/Santiago, UTC−3)") &&
+		!strings.Contains(receipt.Text, "Monday, 23 November 2026, 09:00 (America/Santiago, UTC−3)") {
+		t.Errorf("receipt:\n%s", receipt.Text)
 	}
 }
