@@ -127,7 +127,7 @@ func (w *writer) planReminders(b db.Booking, live bool) error {
 	if !live || !w.plan.enabled[Reminder] {
 		for _, r := range planned {
 			if r.NextAttemptAt.Valid {
-				if err := w.q.SkipPendingMessage(ctx, db.SkipPendingMessageParams{ID: r.ID, Note: "booking no longer active", Now: db.Millis(w.now)}); err != nil {
+				if err := w.q.SkipPendingMessage(ctx, db.SkipPendingMessageParams{ID: r.ID, Note: "reminders are switched off", Now: db.Millis(w.now)}); err != nil {
 					return err
 				}
 			}

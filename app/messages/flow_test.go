@@ -2,6 +2,7 @@ package messages_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -259,5 +260,38 @@ func TestPaymentRequestAndReceipt(t *testing.T) {
 	if !strings.Contains(receipt.Text, "$15,000") || !strings.Contains(receipt.Text, "Monday, 23 November 2026, 9:00 (America/Santiago, UTC−3)") &&
 		!strings.Contains(receipt.Text, "Monday, 23 November 2026, 09:00 (America/Santiago, UTC−3)") {
 		t.Errorf("receipt:\n%s", receipt.Text)
+	}
+}
+
+// The owner's switches: a type switched off is not planned, a copy goes to the owner's address.
+func TestOwnerCopyAndSwitches(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	ctx := context.Background()
+	in := messages.OptionsInput{OwnerAddress: "owner@studio-ana.example", Offsets: []time.Duration{24 * time.Hour}}
+	for _, k := range messages.Kinds {
+		in.Kinds = append(in.Kinds, messages.KindSetting{Kind: k, Enabled: k != messages.Reminder, OwnerCopy: k == messages.Confirmation})
+	}
+	if err := e.s.SaveOptions(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	v := e.book("María", time.Date(2026, 12, 1, 10, 0, 0, 0, santiago))
+	eventually(t, "both confirmations", func() bool { return len(e.smtp.Messages()) == 2 })
+	to := map[string]bool{}
+	for _, m := range e.smtp.Messages() {
+		to[m.To[0]] = true
+	}
+	if !to["maria@example.com"] || !to["owner@studio-ana.example"] {
+		t.Errorf("confirmations went to %v, want the client and the owner", to)
+	}
+	for _, x := range e.entries(v.Booking.ID) {
+		if x.Kind == messages.Reminder {
+			t.Errorf("a reminder was planned although reminders are off: %+v", x)
+		}
+	}
+	var fe messages.FieldErrors
+	bad := in
+	bad.Offsets = []time.Duration{40 * 24 * time.Hour}
+	if err := e.s.SaveOptions(ctx, bad); !errors.As(err, &fe) {
+		t.Errorf("a 40-day reminder: %v, want refused", err)
 	}
 }

@@ -148,9 +148,3 @@ func (d *Dispatcher[P, T, R]) quietTx(ctx context.Context, fn func(q *db.Queries
 	}
 	return nil
 }
-
-// Tx runs fn in one of the dispatcher's quiet transactions (see quietTx), for a sender's own
-// bookkeeping outside Record.
-func (d *Dispatcher[P, T, R]) Tx(ctx context.Context, fn func(q *db.Queries) error) error {
-	return d.quietTx(ctx, fn)
-}
