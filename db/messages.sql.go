@@ -324,13 +324,12 @@ func (q *Queries) GetMessageTemplate(ctx context.Context, arg GetMessageTemplate
 	return i, err
 }
 
-const insertMessage = `-- name: InsertMessage :one
+const insertMessage = `-- name: InsertMessage :exec
 INSERT INTO messages (message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min,
     detail_json, state, note, send_at, next_attempt_at, created_at, updated_at)
 VALUES (?1, ?2, ?3, ?4, ?5,
     ?6, ?7, ?8, ?9, ?10,
     ?11, ?12, ?13, ?13)
-RETURNING id
 `
 
 type InsertMessageParams struct {
@@ -349,8 +348,8 @@ type InsertMessageParams struct {
 	CreatedAt        int64
 }
 
-func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (int64, error) {
-	row := q.db.QueryRowContext(ctx, insertMessage,
+func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) error {
+	_, err := q.db.ExecContext(ctx, insertMessage,
 		arg.MessageKey,
 		arg.Kind,
 		arg.Recipient,
@@ -365,9 +364,7 @@ func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (i
 		arg.NextAttemptAt,
 		arg.CreatedAt,
 	)
-	var id int64
-	err := row.Scan(&id)
-	return id, err
+	return err
 }
 
 const insertMessageAttempt = `-- name: InsertMessageAttempt :exec

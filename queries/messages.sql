@@ -18,13 +18,12 @@ ON CONFLICT (booking_id) DO UPDATE SET status_id = excluded.status_id, start_at 
     end_at = excluded.end_at, location_id = excluded.location_id, service_id = excluded.service_id,
     provider_id = excluded.provider_id, sequence = excluded.sequence;
 
--- name: InsertMessage :one
+-- name: InsertMessage :exec
 INSERT INTO messages (message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min,
     detail_json, state, note, send_at, next_attempt_at, created_at, updated_at)
 VALUES (sqlc.arg(message_key), sqlc.arg(kind), sqlc.arg(recipient), sqlc.arg(to_address), sqlc.narg(booking_id),
     sqlc.narg(payment_request_id), sqlc.narg(offset_min), sqlc.arg(detail_json), sqlc.arg(state), sqlc.arg(note),
-    sqlc.arg(send_at), sqlc.narg(next_attempt_at), sqlc.arg(created_at), sqlc.arg(created_at))
-RETURNING id;
+    sqlc.arg(send_at), sqlc.narg(next_attempt_at), sqlc.arg(created_at), sqlc.arg(created_at));
 
 -- name: PendingBookingReminders :many
 SELECT id, offset_min, recipient, next_attempt_at FROM messages

@@ -90,7 +90,7 @@ func BookingChanged(ctx context.Context, q *db.Queries, now time.Time, b db.Book
 		return err
 	}
 	if !known || moved || live != (prev.StatusID == statusConfirmed || prev.StatusID == statusReserved) {
-		if err := w.planReminders(b, live); err != nil {
+		if err := w.planReminders(b, live, known); err != nil {
 			return err
 		}
 	}
@@ -101,11 +101,14 @@ func BookingChanged(ctx context.Context, q *db.Queries, now time.Time, b db.Book
 // a planned one moves, a missing one is added, and one whose moment has passed already is
 // recorded as skipped rather than sent at once. For a booking that is no longer live, the
 // planned reminders are dropped.
-func (w *writer) planReminders(b db.Booking, live bool) error {
+func (w *writer) planReminders(b db.Booking, live, known bool) error {
 	ctx := w.ctx
-	pending, err := w.q.PendingBookingReminders(ctx, sql.NullInt64{Int64: b.ID, Valid: true})
-	if err != nil {
-		return err
+	var pending []db.PendingBookingRemindersRow
+	if known { // a new booking has none yet
+		var err error
+		if pending, err = w.q.PendingBookingReminders(ctx, sql.NullInt64{Int64: b.ID, Valid: true}); err != nil {
+			return err
+		}
 	}
 	planned := map[string]db.PendingBookingRemindersRow{}
 	for _, r := range pending {
@@ -136,6 +139,7 @@ func (w *writer) planReminders(b db.Booking, live bool) error {
 	}
 	start := db.Time(b.StartAt)
 	wanted := map[string]bool{}
+	var err error
 	for _, recipient := range w.recipients(Reminder) {
 		for _, off := range w.plan.offsets {
 			key := fmt.Sprintf("%s/%d", recipient, int64(off/time.Minute))
@@ -244,8 +248,7 @@ func (w *writer) insert(kind Kind, recipient string, offset time.Duration, at ti
 	if state == StatePending {
 		p.NextAttemptAt = sql.NullInt64{Int64: db.Millis(at), Valid: true}
 	}
-	_, err = w.q.InsertMessage(w.ctx, p)
-	return err
+	return w.q.InsertMessage(w.ctx, p)
 }
 
 const keyAlphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
