@@ -295,3 +295,22 @@ func TestOwnerCopyAndSwitches(t *testing.T) {
 		t.Errorf("a 40-day reminder: %v, want refused", err)
 	}
 }
+
+// Every customer flow books through app/booking, so a booking from the booking site (source
+// "online") or the MCP server gets the same confirmation as one from the API or the admin.
+func TestEveryChannelGetsItsConfirmation(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	for i, source := range []string{booking.SourceOnline, booking.SourceMCP, booking.SourceConnect} {
+		start := time.Date(2026, 12, 7+i, 16, 0, 0, 0, santiago)
+		if _, err := booking.Create(context.Background(), e.db, e.now(), booking.NewBooking{
+			LocationID: 1, ServiceID: 1, ProviderID: 1, ClientID: e.clientID("María"), StatusID: booking.StatusConfirmed,
+			Start: start, Source: source,
+		}); err != nil {
+			t.Fatalf("%s: %v", source, err)
+		}
+		got := e.waitFor("Booking confirmed", i+1)
+		if at, _ := calendarStart(t, got[i].Attachments["booking.ics"]); !at.Equal(start) {
+			t.Errorf("%s: .ics starts %v, want %v", source, at, start)
+		}
+	}
+}
