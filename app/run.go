@@ -49,6 +49,7 @@ func commands() []command {
 		{"owner", "manage owner accounts: create, reset-password", runOwner},
 		{"apikey", "manage /v3 API keys: create, list, revoke", runAPIKey},
 		{"webhook", "manage webhooks: create, list, reactivate, rotate-secret, delete, test", runWebhook},
+		{"messages", "customer email: test --to ADDRESS sends a test email", runMessages},
 		{"backup", "write a consistent copy of the live database to a file", runBackup},
 		{"bench", "measure the appliance against this machine's own limits", runBench},
 		{"version", "print the version", runVersion},

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"frontdesk/app/api"
+	"frontdesk/app/messages"
+	"frontdesk/app/queue"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
 )
@@ -29,6 +31,10 @@ type serveConfig struct {
 	WebhookAllowPrivate bool
 	WebhookWorkers      int
 	WebhookRetention    time.Duration
+
+	// Customer messages (issue 12): --smtp-url and --mail-from win over Settings → Messages.
+	Messages        messages.Override
+	MessageSchedule queue.Schedule
 }
 
 func parseServeConfig(env Env, args []string) (serveConfig, error) {
@@ -54,7 +60,22 @@ func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	fs.BoolVar(&c.WebhookAllowPrivate, "webhook-allow-private", envBool(env, "FRONTDESK_WEBHOOK_ALLOW_PRIVATE", false), "allow webhook targets on loopback, private and link-local addresses (env FRONTDESK_WEBHOOK_ALLOW_PRIVATE)")
 	fs.IntVar(&c.WebhookWorkers, "webhook-workers", envInt(env, "FRONTDESK_WEBHOOK_WORKERS", 16), "concurrent webhook deliveries (env FRONTDESK_WEBHOOK_WORKERS)")
 	fs.DurationVar(&c.WebhookRetention, "webhook-retention", envDuration(env, "FRONTDESK_WEBHOOK_RETENTION", 30*24*time.Hour), "how long delivery logs are kept (env FRONTDESK_WEBHOOK_RETENTION)")
+	// Customer messages (issue 12).
+	smtpURL := fs.String("smtp-url", env.Getenv("FRONTDESK_SMTP_URL"), "mail server for customer messages, smtp://user:pass@host:port[?starttls=required|opportunistic|off] or smtps://…; wins over Settings → Messages (env FRONTDESK_SMTP_URL)")
+	mailFrom := fs.String("mail-from", env.Getenv("FRONTDESK_MAIL_FROM"), "sender of customer messages, \"Name <address>\"; wins over Settings → Messages (env FRONTDESK_MAIL_FROM)")
+	c.MessageSchedule = messages.DefaultSchedule()
+	if v := env.Getenv("FRONTDESK_MESSAGE_RETRY_SCHEDULE"); v != "" {
+		s, err := queue.ParseSchedule(v)
+		if err != nil {
+			return c, usagef("FRONTDESK_MESSAGE_RETRY_SCHEDULE: %v", err)
+		}
+		c.MessageSchedule = s
+	}
+	fs.Var(&c.MessageSchedule, "message-retry-schedule", "waits before each attempt to send a customer message (env FRONTDESK_MESSAGE_RETRY_SCHEDULE)")
 	if err := fs.parse(args); err != nil {
+		return c, err
+	}
+	if err := parseMessageFlags(&c.Messages, *smtpURL, *mailFrom); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
@@ -176,4 +197,23 @@ func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string
 	}
 	s.log.Info("stopped")
 	return runErr
+}
+
+// parseMessageFlags reads --smtp-url and --mail-from into the override of the stored settings.
+func parseMessageFlags(o *messages.Override, smtpURL, mailFrom string) error {
+	if smtpURL != "" {
+		t, err := messages.ParseSMTPURL(smtpURL)
+		if err != nil {
+			return usagef("--smtp-url: %v", err)
+		}
+		o.Server = &t
+	}
+	if mailFrom != "" {
+		a, err := messages.ParseAddress(mailFrom)
+		if err != nil {
+			return usagef("--mail-from: %v", err)
+		}
+		o.From = &a
+	}
+	return nil
 }

@@ -15,9 +15,11 @@ import (
 	"frontdesk/app/api"
 	"frontdesk/app/keyauth"
 	"frontdesk/app/mcp"
+	"frontdesk/app/messages"
 	"frontdesk/app/middleware"
 	"frontdesk/app/owner"
 	"frontdesk/app/payments"
+	"frontdesk/app/secrets"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
 	"frontdesk/static"
@@ -52,6 +54,17 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	s.workers = append(s.workers, hooks, webhook.NewPruner(d, cfg.WebhookRetention, log, now))
 	s.workers = append(s.workers, payments.NewExpirer(d, log, now))
 
+	// Customer messages (issue 12). Links stays nil (no unsubscribe links) until --public-url
+	// (issue 9) gives a base URL; then it is links.Base.
+	box, err := secrets.Load(cfg.Data)
+	if err != nil {
+		return nil, err
+	}
+	msgs := messages.New(d, messages.Options{Now: now, Log: log, Secrets: box, Override: cfg.Messages,
+		Schedule: cfg.MessageSchedule, Registerer: reg})
+	d.AfterCommit(msgs.Wake)
+	s.workers = append(s.workers, msgs.Dispatcher(), msgs.Pruner())
+
 	r := chi.NewRouter()
 	r.Use(middleware.WithRequestID, middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders)
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
@@ -63,7 +76,8 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	// end MCP endpoint
 	r.Handle(static.Prefix+"*", static.Handler())
 	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log,
-		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate}}).Routes())
+		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate},
+		Messages: msgs}).Routes())
 	if err := s.firstRunSetup(ctx); err != nil {
 		return nil, err
 	}

@@ -277,6 +277,89 @@ type McpSetting struct {
 	UpdatedAt int64
 }
 
+type Message struct {
+	ID               int64
+	MessageKey       string
+	Kind             string
+	Recipient        string
+	ToAddress        string
+	BookingID        sql.NullInt64
+	PaymentRequestID sql.NullInt64
+	OffsetMin        sql.NullInt64
+	DetailJson       string
+	State            string
+	Note             string
+	SendAt           int64
+	NextAttemptAt    sql.NullInt64
+	Attempts         int64
+	SeriesBase       int64
+	RestartedAt      sql.NullInt64
+	LastAttemptAt    sql.NullInt64
+	LastCode         sql.NullInt64
+	Subject          string
+	CreatedAt        int64
+	UpdatedAt        int64
+}
+
+type MessageAttempt struct {
+	ID              int64
+	MessageID       int64
+	Attempt         int64
+	StartedAt       int64
+	DurationMs      int64
+	Code            sql.NullInt64
+	Category        sql.NullString
+	Reply           string
+	ToAddress       string
+	MessageIDHeader string
+}
+
+type MessageBooking struct {
+	BookingID  int64
+	StatusID   int64
+	StartAt    int64
+	EndAt      int64
+	LocationID int64
+	ServiceID  int64
+	ProviderID int64
+	Sequence   int64
+}
+
+type MessageKind struct {
+	Kind      string
+	Enabled   bool
+	OwnerCopy bool
+}
+
+type MessageOptout struct {
+	ClientID  int64
+	CreatedAt int64
+}
+
+type MessageSetting struct {
+	ID                 int64
+	SmtpHost           string
+	SmtpPort           int64
+	SmtpSecurity       string
+	SmtpUsername       string
+	SmtpPasswordSealed string
+	FromName           string
+	FromAddress        string
+	ReplyTo            string
+	OwnerAddress       string
+	ReminderOffsets    string
+	UnsubscribeKey     []byte
+	UpdatedAt          int64
+}
+
+type MessageTemplate struct {
+	Kind      string
+	Language  string
+	Subject   string
+	Body      string
+	UpdatedAt int64
+}
+
 type Owner struct {
 	ID           int64
 	Email        string

@@ -69,6 +69,7 @@ var Nav = []NavItem{
 	{Key: "nav.settings", Href: "/settings/business", Children: []NavItem{
 		{Key: "nav.business", Href: "/settings/business"},
 		{Key: "nav.integrations", Href: "/settings/integrations"},
+		{Key: "nav.messages", Href: "/settings/messages"}, // customer messages (issue 12)
 		{Key: "nav.owners", Href: "/owners"},
 	}},
 }

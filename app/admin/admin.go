@@ -13,6 +13,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/messages"
 	"frontdesk/db"
 )
 
@@ -21,6 +22,8 @@ type Options struct {
 	Now      func() time.Time
 	Log      *slog.Logger
 	Webhooks WebhookOptions
+	// Messages is customer messaging (issue 12); nil: one without a key for passwords.
+	Messages *messages.Service
 }
 
 // Admin holds what the admin handlers share.
@@ -31,6 +34,7 @@ type Admin struct {
 	sessions *scs.SessionManager
 	throttle *throttle
 	hooks    webhookPages
+	msgs     *messages.Service
 }
 
 // New returns the admin UI over d.
@@ -41,8 +45,11 @@ func New(d *db.DB, o Options) *Admin {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
+	if o.Messages == nil {
+		o.Messages = messages.New(d, messages.Options{Now: o.Now, Log: o.Log})
+	}
 	return &Admin{db: d, now: o.Now, log: o.Log, sessions: newSessionManager(d), throttle: newThrottle(o.Now),
-		hooks: newWebhookPages(d, o.Now, o.Webhooks)}
+		hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages}
 }
 
 // Routes is the whole admin route table, to be mounted at "/". Pages that need a signed-in
@@ -61,6 +68,9 @@ func (a *Admin) Routes() chi.Router {
 	// A payment request's checkout page (pay.go): public on purpose, for the paying client; the
 	// unguessable UUID is its credential.
 	r.Get("/pay/{uuid}", a.showCheckout)
+	// Customer messages (unsubscribe.go): a reminder's opt-out link; its token is the credential.
+	r.Get("/messages/unsubscribe/{token}", a.showUnsubscribe)
+	r.Post("/messages/unsubscribe/{token}", a.unsubscribe)
 
 	r.Group(func(r chi.Router) {
 		r.Use(a.requireOwner)
@@ -156,6 +166,19 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/bookings/{id}", a.updateBooking)
 		r.Get("/bookings/{id}/cancel", a.confirmCancelBooking)
 		r.Post("/bookings/{id}/cancel", a.cancelBooking)
+
+		// Customer messages (messages.go, message_templates.go, message_log.go; issue 12).
+		r.Get("/settings/messages", a.showMessageSettings)
+		r.Post("/settings/messages/transport", a.saveMessageTransport)
+		r.Post("/settings/messages/options", a.saveMessageOptions)
+		r.Post("/settings/messages/test", a.sendTestMessage)
+		r.Get("/settings/messages/templates", a.listMessageTemplates)
+		r.Get("/settings/messages/templates/{kind}/{lang}", a.showMessageTemplate)
+		r.Post("/settings/messages/templates/{kind}/{lang}", a.saveMessageTemplate)
+		r.Post("/settings/messages/templates/{kind}/{lang}/reset", a.resetMessageTemplate)
+		r.Get("/settings/messages/log", a.showMessageLog)
+		r.Get("/settings/messages/log/{id}", a.showMessage)
+		r.Post("/settings/messages/log/{id}/resend", a.resendMessage)
 
 		// Payments (payments.go).
 		r.Get("/payments", a.listPaymentRequests)

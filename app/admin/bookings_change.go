@@ -46,6 +46,11 @@ func (a *Admin) showBookingPage(w http.ResponseWriter, r *http.Request, status i
 		Providers: providerOptions(providers, "Choose a provider", b.Booking.ProviderID, false),
 		Zone:      b.LocationTimezone,
 	}
+	// Customer messages sent or planned for the booking (issue 12).
+	if v.Messages, err = a.bookingMessages(ctx, r, b.Booking.ID); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
 	a.render(w, r, status, ui.BookingPage(a.page(r, "Booking "+idText(b.Booking.ID)), v))
 }
 

@@ -20,6 +20,8 @@ var publicRoutes = map[string]bool{
 	"GET /setup": true, "POST /setup": true,
 	"GET /login": true, "POST /login": true,
 	"GET /pay/1": true,
+	// A reminder's opt-out link (issue 12): the token is the credential.
+	"GET /messages/unsubscribe/1": true, "POST /messages/unsubscribe/1": true,
 }
 
 // adminRoutes lists the route table as "METHOD /path" with URL parameters filled in, so a

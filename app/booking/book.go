@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/messages"
 	"frontdesk/app/money"
 	"frontdesk/app/resource"
 	"frontdesk/app/webhook"
@@ -150,8 +151,11 @@ func writeError(err error) error {
 
 // enqueue records a booking event in the outbox with the transaction's Queries.
 func enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string, b db.Booking, status db.BookingStatus, zone *time.Location) error {
-	_, err := webhook.Enqueue(ctx, q, now, eventType, resource.NewBookingEvent(b, status, zone))
-	return err
+	if _, err := webhook.Enqueue(ctx, q, now, eventType, resource.NewBookingEvent(b, status, zone)); err != nil {
+		return err
+	}
+	// Customer messages: the booking's confirmation, notices and reminders follow every event.
+	return messages.BookingChanged(ctx, q, now, b)
 }
 
 func validSource(s string) error {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/messages"
 	"frontdesk/db"
 )
 
@@ -69,7 +70,11 @@ func CreatePaymentRequest(ctx context.Context, d *db.DB, now time.Time, cartID i
 		if id, err = q.InsertPaymentRequest(ctx, row); err != nil {
 			return fmt.Errorf("insert payment request: %w", err)
 		}
-		return reserve(ctx, q, now, v, id)
+		if err := reserve(ctx, q, now, v, id); err != nil {
+			return err
+		}
+		// Customer messages: the checkout link, by email.
+		return messages.PaymentRequestCreated(ctx, q, now, id)
 	})
 	if err != nil {
 		return db.PaymentRequest{}, err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/messages"
 	"frontdesk/app/resource"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
@@ -196,6 +197,11 @@ func saleLocation(ctx context.Context, q *db.Queries, c db.Cart, sold []soldBook
 
 // enqueueEvent records a payment request event in the outbox of transaction q.
 func enqueueEvent(ctx context.Context, q *db.Queries, now time.Time, eventType string, pr db.PaymentRequest, bookingIDs []int64, saleID int64) error {
-	_, err := webhook.Enqueue(ctx, q, now, eventType, resource.NewPaymentRequestEvent(pr, bookingIDs, saleID))
-	return err
+	if _, err := webhook.Enqueue(ctx, q, now, eventType, resource.NewPaymentRequestEvent(pr, bookingIDs, saleID)); err != nil {
+		return err
+	}
+	if eventType == eventPaid { // customer messages: the receipt
+		return messages.PaymentRequestPaid(ctx, q, now, pr.ID)
+	}
+	return nil
 }

@@ -1,21 +1,19 @@
 package webhook
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"frontdesk/app/queue"
 )
 
-// Schedule lists, for each attempt of a delivery, how long to wait before
-// making it: s[0] is counted from the moment the event is enqueued, every
-// later s[i] from the end of attempt i. len(s) is the number of attempts.
-// The lead's outbox uses s[0] for the first attempt; NextAttempt covers the
-// rest.
-type Schedule []time.Duration
+// Schedule lists, for each attempt of a delivery, how long to wait before making it: s[0] is
+// counted from the moment the event is enqueued, every later s[i] from the end of attempt i
+// (app/queue owns the type, shared with customer messages).
+type Schedule = queue.Schedule
 
 // DefaultSchedule is SPEC §6's: immediately, 5 s, 5 min, 30 min, 2 h, 5 h,
 // 10 h, 14 h, 20 h, 24 h — ten attempts over about three days, so an
@@ -25,85 +23,15 @@ func DefaultSchedule() Schedule {
 		2 * time.Hour, 5 * time.Hour, 10 * time.Hour, 14 * time.Hour, 20 * time.Hour, 24 * time.Hour}
 }
 
-// maxStep bounds one step of a configured schedule. A longer wait is almost
-// certainly a typo ("240h" for "24h") and would outlive the delivery log's
-// default 30-day retention before anyone noticed.
-const maxStep = 7 * 24 * time.Hour
-
 // ErrInvalidSchedule is wrapped by every ParseSchedule error.
-var ErrInvalidSchedule = errors.New("invalid webhook retry schedule")
+var ErrInvalidSchedule = queue.ErrInvalidSchedule
 
 // ParseSchedule parses the --webhook-retry-schedule flag: Go durations
 // separated by commas, e.g. "0s,1s,2s" for tests. Spaces around entries are
 // ignored. Each entry must be between 0 and 7 days.
-func ParseSchedule(v string) (Schedule, error) {
-	if strings.TrimSpace(v) == "" {
-		return nil, fmt.Errorf("%w: empty; want comma-separated durations such as \"0s,5s,5m\"", ErrInvalidSchedule)
-	}
-	parts := strings.Split(v, ",")
-	s := make(Schedule, len(parts))
-	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		d, err := time.ParseDuration(p)
-		switch {
-		case p == "":
-			return nil, fmt.Errorf("%w: entry %d is empty", ErrInvalidSchedule, i+1)
-		case err != nil:
-			return nil, fmt.Errorf("%w: entry %d %q is not a duration such as 5s, 30m or 2h", ErrInvalidSchedule, i+1, p)
-		case d < 0:
-			return nil, fmt.Errorf("%w: entry %d %q is negative", ErrInvalidSchedule, i+1, p)
-		case d > maxStep:
-			return nil, fmt.Errorf("%w: entry %d %q is longer than %s", ErrInvalidSchedule, i+1, p, formatStep(maxStep))
-		}
-		s[i] = d
-	}
-	return s, nil
-}
+func ParseSchedule(v string) (Schedule, error) { return queue.ParseSchedule(v) }
 
-// String formats s the way ParseSchedule reads it, so the flag's default
-// reads "0s,5s,5m,30m,2h,…" in --help.
-func (s Schedule) String() string {
-	parts := make([]string, len(s))
-	for i, d := range s {
-		parts[i] = formatStep(d)
-	}
-	return strings.Join(parts, ",")
-}
-
-// Set makes *Schedule a flag.Value.
-func (s *Schedule) Set(v string) error {
-	parsed, err := ParseSchedule(v)
-	if err != nil {
-		return err
-	}
-	*s = parsed
-	return nil
-}
-
-// Remaining is how long, at the schedule's nominal delays, a delivery whose
-// attempt number attempt just failed would keep retrying before exhausting
-// its schedule; the admin UI shows it as a failing endpoint's countdown.
-func (s Schedule) Remaining(attempt int) time.Duration {
-	var total time.Duration
-	for i := max(attempt, 1); i < len(s); i++ {
-		total += s[i]
-	}
-	return total
-}
-
-func formatStep(d time.Duration) string {
-	switch {
-	case d == 0:
-		return "0s"
-	case d%time.Hour == 0:
-		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
-	case d%time.Minute == 0:
-		return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
-	case d%time.Second == 0:
-		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
-	}
-	return d.String()
-}
+func formatStep(d time.Duration) string { return queue.FormatStep(d) }
 
 // Outcome is what one attempt produced, as far as scheduling cares.
 type Outcome struct {
@@ -169,7 +97,7 @@ const (
 	// Jitter spreads retries by ±20 % so that endpoints that failed
 	// together (one outage, thousands of deliveries) are not retried in
 	// one burst.
-	Jitter = 0.2
+	Jitter = queue.Jitter
 	// MaxRetryAfter caps how far a receiver can push a retry out, with
 	// Retry-After or by slowing us down: a hostile or confused receiver
 	// must not park deliveries for months.
@@ -206,14 +134,10 @@ func NextAttempt(s Schedule, attempt int, o Outcome, now time.Time, rnd func() f
 		return Decision{Verdict: Delivered}
 	case o.Status == http.StatusGone:
 		return Decision{Verdict: Gone}
-	case attempt >= len(s):
+	case s.Exhausted(attempt):
 		return Decision{Verdict: Exhausted}
 	}
-	r := 0.5
-	if rnd != nil {
-		r = min(max(rnd(), 0), 1)
-	}
-	delay := time.Duration(math.Round(float64(s[attempt]) * (1 + Jitter*(2*r-1))))
+	delay := s.Delay(attempt, rnd)
 
 	var floor time.Duration
 	switch o.Status {

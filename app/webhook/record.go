@@ -6,110 +6,21 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/queue"
 	"frontdesk/db"
 )
 
-// maxRecordBatch bounds one recording transaction, so the writer connection is never held for
-// long by the dispatcher.
-const maxRecordBatch = 256
-
-// recordWindow is how long finished attempts may wait to be written. A commit costs as much as
-// a dozen recorded attempts (every page it changed goes to the WAL), so attempts that finish
-// close together share one; nobody waits for the record (the next attempt is already on its
-// way), and a crash inside the window only means those deliveries are sent again after the
-// restart (at-least-once).
-const recordWindow = 5 * time.Millisecond
-
-// write is the dispatcher's writer: it records finished attempts and runs the claim rounds the
-// loop asks for, until both channels are closed. A claim round takes the attempts finished so
-// far into its own transaction, so under load one commit carries both, and the pages they
-// share (the deliveries rows and their index) go to the WAL once. Attempts that finish while
-// no round is asked for are written within recordWindow of the first of them.
-func (d *Dispatcher) write(c *claimer, asks <-chan claimAsk, results <-chan result, rounds chan<- claimed) {
-	batch := make([]result, 0, maxRecordBatch)
-	window := time.NewTimer(time.Hour)
-	window.Stop()
-	flush := func() {
-		window.Stop()
-		if len(batch) > 0 {
-			d.recordBatch(batch)
-			batch = batch[:0]
-		}
+// Record writes finished attempts (queue.Store). The tally becomes metrics and log lines once
+// the transaction has committed; a retry or a deactivation changes what is due.
+func (s store) Record(ctx context.Context, q *db.Queries, batch []result) (queue.Committed, error) {
+	var tally outcomeTally
+	if err := s.d.apply(ctx, q, batch, &tally); err != nil {
+		return queue.Committed{}, err
 	}
-	for asks != nil || results != nil {
-		select {
-		case ask, ok := <-asks:
-			if !ok {
-				asks = nil
-				continue
-			}
-			window.Stop()
-			batch = gather(results, batch)
-			rounds <- c.round(ask, batch)
-			batch = batch[:0]
-		case r, ok := <-results:
-			if !ok {
-				results = nil
-				flush()
-				continue
-			}
-			batch = append(batch, r)
-			if len(batch) == 1 {
-				window.Reset(recordWindow)
-			}
-			if len(batch) == maxRecordBatch {
-				flush()
-			}
-		case <-window.C:
-			flush()
-		}
-	}
-}
-
-// gather adds the results waiting in results to batch, up to maxRecordBatch.
-func gather(results <-chan result, batch []result) []result {
-	for results != nil && len(batch) < maxRecordBatch {
-		select {
-		case r, ok := <-results:
-			if !ok {
-				return batch
-			}
-			batch = append(batch, r)
-		default:
-			return batch
-		}
-	}
-	return batch
-}
-
-// recordBatch writes a batch, retrying a failed transaction for a while; if the batch as a
-// whole keeps failing, each attempt is written on its own so that one bad row cannot lose the
-// others. What still cannot be written stays claimed and becomes due at the next start.
-func (d *Dispatcher) recordBatch(batch []result) {
-	ctx := context.Background()
-	var err error
-	for try, wait := 0, 50*time.Millisecond; try < 5; try, wait = try+1, wait*2 {
-		var tally outcomeTally
-		if err = d.quietTx(ctx, func(q *db.Queries) error {
-			tally = outcomeTally{}
-			return d.apply(ctx, q, batch, &tally)
-		}); err == nil {
-			d.committed(tally)
-			return
-		}
-		time.Sleep(wait)
-	}
-	d.log.Error("recording webhook attempts failed; writing them one by one", "attempts", len(batch), "err", err)
-	for _, r := range batch {
-		var tally outcomeTally
-		if err := d.quietTx(ctx, func(q *db.Queries) error {
-			return d.apply(ctx, q, []result{r}, &tally)
-		}); err != nil {
-			d.log.Error("webhook attempt not recorded; the delivery is due again at the next start", "delivery", r.deliveryID, "event", r.eventID, "err", err)
-			continue
-		}
-		d.committed(tally)
-	}
+	return queue.Committed{
+		Reschedule: tally.retried > 0 || len(tally.deactivated) > 0,
+		After:      func() { s.d.committed(tally) },
+	}, nil
 }
 
 // outcomeTally counts what one transaction did, for the metrics once it has committed.
@@ -124,16 +35,9 @@ type deactivation struct {
 	missed    int
 }
 
-// committed publishes what a committed transaction did. A retry or a deactivation changes
-// what is due, so it kicks the dispatcher's loop.
+// committed publishes what a committed transaction did.
 func (d *Dispatcher) committed(t outcomeTally) {
 	d.metrics.count(t)
-	if t.retried > 0 || len(t.deactivated) > 0 {
-		select {
-		case d.kick <- struct{}{}:
-		default:
-		}
-	}
 	for _, x := range t.deactivated {
 		d.log.Warn("webhook deactivated", "webhook", x.webhookID, "reason", x.reason, "missed_deliveries", x.missed)
 	}
@@ -238,22 +142,5 @@ func roughly(d time.Duration) string {
 	return formatStep(d.Round(time.Second))
 }
 
-// quietTx is db.InTx without the after-commit hooks. The hooks exist to wake the dispatcher
-// when someone else commits outbox rows; its own bookkeeping (recording attempts, handing
-// claims back) must not wake it, or every write would trigger a useless claim round. Its hot
-// statements run prepared (prepared.go).
-func (d *Dispatcher) quietTx(ctx context.Context, fn func(q *db.Queries) error) error {
-	tx, err := d.db.Write.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	defer d.prepared.prepareSeen(context.WithoutCancel(ctx), d.db.Write)
-	if err := fn(db.New(preparedTx{tx, &d.prepared})); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
-}
+// LogAttrs names the attempt in the queue's log lines.
+func (r result) LogAttrs() []any { return []any{"delivery", r.deliveryID, "event", r.eventID} }

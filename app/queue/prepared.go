@@ -1,4 +1,4 @@
-package webhook
+package queue
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// The dispatcher's writer runs a few statements per attempt on the single writer connection
+// A dispatcher's writer runs a few statements per attempt on the single writer connection
 // (claiming, recording), and SQLite spends much of a small statement's time parsing it. Its
 // transactions (quietTx) therefore run every statement they have seen before in prepared form:
 // a statement is run unprepared the first time, inside the transaction, and prepared once the

@@ -1,0 +1,145 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"frontdesk/app/messages"
+	"frontdesk/ui"
+)
+
+// The message log: every message with its state, attempts and the server's answers, with
+// resend; and the messages of one booking on its page.
+
+func messageHref(id int64) string { return "/settings/messages/log/" + strconv.FormatInt(id, 10) }
+
+func stateLabel(r *http.Request, state string) string {
+	switch state {
+	case messages.StatePending:
+		return translate(r, "messages.state.pending")
+	case messages.StateSent:
+		return translate(r, "messages.state.sent")
+	case messages.StateFailed:
+		return translate(r, "messages.state.failed")
+	}
+	return translate(r, "messages.state.skipped")
+}
+
+func (a *Admin) messageRow(r *http.Request, e messages.Entry) ui.MessageRow {
+	label := kindLabel(r, e.Kind)
+	if e.Kind == messages.Reminder {
+		label = translate(r, "messages.kind.reminder_before", "offset", formatOffsets([]time.Duration{e.Offset}))
+	}
+	if e.Recipient == messages.ToOwner {
+		label = translate(r, "messages.owner_copy_of", "type", label)
+	}
+	state := stateLabel(r, e.State)
+	if e.InFlight {
+		state = translate(r, "messages.state.sending")
+	}
+	return ui.MessageRow{ID: e.ID, Href: messageHref(e.ID), Kind: label, To: e.To, SendAt: e.SendAt, State: state,
+		StateKey: e.State, Note: e.Note, Attempts: e.Attempts, Code: e.LastCode}
+}
+
+func (a *Admin) showMessageLog(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := ui.NewForm(url.Values{"state": {q.Get("state")}, "kind": {q.Get("kind")}, "q": {q.Get("q")}})
+	states := []ui.Option{{Value: "", Label: translate(r, "messages.state.all")}}
+	for _, s := range []string{messages.StatePending, messages.StateSent, messages.StateFailed, messages.StateSkipped} {
+		states = append(states, ui.Option{Value: s, Label: stateLabel(r, s)})
+	}
+	kinds := []ui.Option{{Value: "", Label: translate(r, "messages.kind.all")}}
+	for _, k := range messages.Kinds {
+		kinds = append(kinds, ui.Option{Value: string(k), Label: kindLabel(r, k)})
+	}
+	if !hasOption(states, f.Get("state")) || !hasOption(kinds, f.Get("kind")) {
+		a.renderError(w, r, errNotFound)
+		return
+	}
+	page, _ := strconv.Atoi(q.Get("page"))
+	lp, err := a.msgs.Log(r.Context(), messages.LogFilter{State: f.Get("state"), Kind: messages.Kind(f.Get("kind")),
+		Search: f.Get("q"), Page: page, PerPage: 30})
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.MessageLogView{Filter: f, States: states, Kinds: kinds, Page: lp.Page, TotalPages: lp.TotalPages, Total: lp.Total}
+	for _, e := range lp.Entries {
+		v.Rows = append(v.Rows, a.messageRow(r, e))
+	}
+	link := func(p int) string {
+		vals := url.Values{"state": {f.Get("state")}, "kind": {f.Get("kind")}, "q": {f.Get("q")}, "page": {strconv.Itoa(p)}}
+		return "/settings/messages/log?" + vals.Encode()
+	}
+	if lp.Page > 1 {
+		v.PrevHref = link(lp.Page - 1)
+	}
+	if lp.Page < lp.TotalPages {
+		v.NextHref = link(lp.Page + 1)
+	}
+	a.render(w, r, http.StatusOK, ui.MessageLogPage(a.page(r, translate(r, "messages.log")), v))
+}
+
+func (a *Admin) showMessage(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	d, err := a.msgs.Message(r.Context(), id)
+	if errors.Is(err, messages.ErrNotFound) {
+		err = errNotFound
+	}
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.MessageDetailView{Row: a.messageRow(r, d.Entry), MessageID: d.MessageID, Subject: d.Subject,
+		Resendable: d.State == messages.StateSent || d.State == messages.StateFailed, ResendHref: messageHref(id) + "/resend"}
+	if d.BookingID != 0 {
+		v.BookingHref = "/bookings/" + strconv.FormatInt(d.BookingID, 10)
+	}
+	for _, at := range d.Attempts {
+		v.Attempts = append(v.Attempts, ui.MessageAttemptRow{Number: at.Number, StartedAt: at.StartedAt,
+			Duration: at.Duration.String(), Code: at.Code, Category: at.Category, Reply: at.Reply, To: at.To, Header: at.Header})
+	}
+	a.render(w, r, http.StatusOK, ui.MessageDetailPage(a.page(r, v.Row.Kind), v))
+}
+
+func (a *Admin) resendMessage(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	switch err := a.msgs.Resend(r.Context(), id); {
+	case errors.Is(err, messages.ErrNotFound):
+		a.renderError(w, r, errNotFound)
+		return
+	case errors.Is(err, messages.ErrNotResendable):
+		a.flash(r.Context(), ui.FlashError, translate(r, "messages.resend.refused"))
+	case err != nil:
+		a.renderError(w, r, err)
+		return
+	default:
+		a.flash(r.Context(), ui.FlashSuccess, translate(r, "messages.resend.queued"))
+	}
+	seeOther(w, r, messageHref(id))
+}
+
+// bookingMessages are the rows of a booking page's messages section.
+func (a *Admin) bookingMessages(ctx context.Context, r *http.Request, bookingID int64) ([]ui.MessageRow, error) {
+	entries, err := a.msgs.ForBooking(ctx, bookingID)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]ui.MessageRow, len(entries))
+	for i, e := range entries {
+		rows[i] = a.messageRow(r, e)
+	}
+	return rows, nil
+}

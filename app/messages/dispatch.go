@@ -1,0 +1,230 @@
+package messages
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"frontdesk/app/queue"
+	"frontdesk/db"
+)
+
+// DefaultSchedule is the retry schedule of a message that the mail server did not take: at
+// once, then 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h — about two days, so a mail server
+// that is down over a night still delivers everything. A message about an appointment stops
+// being retried when the appointment starts (it is skipped then).
+func DefaultSchedule() queue.Schedule {
+	return queue.Schedule{0, time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour,
+		6 * time.Hour, 12 * time.Hour, 24 * time.Hour}
+}
+
+// transportTarget is the one target messages have: the mail server. Its lane's cap is how many
+// connections we open to it at once.
+const transportTarget = 1
+
+// ref is what a claimed message carries; everything else is read when it is sent, so it says
+// what is true then.
+type ref struct{ key string }
+
+// result is one finished attempt (or a skip), for the queue's writer to record.
+type result struct {
+	id        int64
+	attempt   int
+	series    int
+	skip      string // non-empty: not sent, and why
+	startedAt time.Time
+	duration  time.Duration
+	code      int
+	category  string
+	reply     string
+	to        string
+	header    string // the Message-ID sent
+	subject   string
+	permanent bool
+	sent      bool
+}
+
+// LogAttrs names the attempt in the queue's log lines.
+func (r result) LogAttrs() []any { return []any{"message", r.id} }
+
+// dispatcher sends the messages outbox through app/queue.
+type dispatcher struct {
+	s     *Service
+	q     *queue.Dispatcher[ref, Transport, result]
+	rnd   func() float64
+	cache map[string]string // opened passwords by sealed value
+}
+
+func newDispatcher(s *Service, workers int) *dispatcher {
+	d := &dispatcher{s: s, rnd: rand.Float64, cache: map[string]string{}}
+	d.q = queue.New(s.db, queue.Config{Name: "message", Workers: workers, PerTarget: workers}, store{d}, d, s.log, s.now)
+	return d
+}
+
+// store is the messages table as app/queue claims from it.
+type store struct{ d *dispatcher }
+
+// Targets is the mail server while one is set up; without one nothing is claimed, and the
+// messages wait (Settings → Messages says so).
+func (s store) Targets(ctx context.Context, q *db.Queries, now time.Time) (map[int64]Transport, error) {
+	t, err := s.d.s.transport(ctx, q, s.d.cache)
+	if err != nil {
+		s.d.s.log.Error("message settings unusable; messages wait", "err", err)
+		return map[int64]Transport{}, nil
+	}
+	if !t.Ready() {
+		return map[int64]Transport{}, nil
+	}
+	return map[int64]Transport{transportTarget: t}, nil
+}
+
+func (s store) ClaimFirst(ctx context.Context, q *db.Queries, _ int64, now time.Time, lim int) ([]queue.Job[ref], error) {
+	rows, err := q.ClaimDueFirstMessages(ctx, db.ClaimDueFirstMessagesParams{Now: nullMs(now), Lim: int64(lim)})
+	if err != nil {
+		return nil, err
+	}
+	jobs := make([]queue.Job[ref], len(rows))
+	for i, r := range rows {
+		at := db.Time(r.SendAt)
+		if r.RestartedAt.Valid {
+			at = db.Time(r.RestartedAt.Int64)
+		}
+		jobs[i] = queue.Job[ref]{ID: r.ID, Target: transportTarget, Attempt: int(r.Attempts) + 1, Series: 1, SeriesAt: at, Due: at}
+	}
+	return jobs, nil
+}
+
+func (s store) ClaimRetries(ctx context.Context, q *db.Queries, _ int64, now time.Time, lim int) ([]queue.Job[ref], error) {
+	rows, err := q.ListDueMessageRetries(ctx, db.ListDueMessageRetriesParams{Now: nullMs(now), Lim: int64(lim)})
+	if err != nil {
+		return nil, err
+	}
+	var jobs []queue.Job[ref]
+	for _, r := range rows {
+		n, err := q.ClaimMessage(ctx, r.ID)
+		if err != nil {
+			return jobs, err
+		}
+		if n == 1 {
+			jobs = append(jobs, queue.Job[ref]{
+				ID: r.ID, Target: transportTarget, Attempt: int(r.Attempts) + 1, Series: int(r.Attempts-r.SeriesBase) + 1,
+				SeriesAt: db.Time(r.SeriesAt), Due: db.Time(r.NextAttemptAt.Int64),
+			})
+		}
+	}
+	return jobs, nil
+}
+
+func (s store) NextRetry(ctx context.Context, q *db.Queries, _ int64, now time.Time) (time.Time, error) {
+	next, err := q.NextMessageRetryAfter(ctx, nullMs(now))
+	if err != nil || next == 0 {
+		return time.Time{}, err
+	}
+	return db.Time(next), nil
+}
+
+func (s store) Release(ctx context.Context, q *db.Queries, id int64, due time.Time) error {
+	return q.ReleaseMessage(ctx, db.ReleaseMessageParams{ID: id, NextAttemptAt: nullMs(due)})
+}
+
+func (s store) ReleaseAll(ctx context.Context, q *db.Queries, now time.Time) (int64, error) {
+	return q.ReleaseAllMessageClaims(ctx, nullMs(now))
+}
+
+// Record writes each attempt and what follows it: sent, a retry on the schedule, or failed
+// (a permanent refusal, or the schedule exhausted).
+func (s store) Record(ctx context.Context, q *db.Queries, batch []result) (queue.Committed, error) {
+	var t tally
+	for _, r := range batch {
+		if r.skip != "" {
+			if err := q.SkipClaimedMessage(ctx, db.SkipClaimedMessageParams{ID: r.id, Note: r.skip, Now: db.Millis(r.startedAt)}); err != nil {
+				return queue.Committed{}, fmt.Errorf("message %d: %w", r.id, err)
+			}
+			t.skipped++
+			continue
+		}
+		end := r.startedAt.Add(r.duration)
+		if err := q.InsertMessageAttempt(ctx, db.InsertMessageAttemptParams{
+			MessageID: r.id, Attempt: int64(r.attempt), StartedAt: db.Millis(r.startedAt), DurationMs: r.duration.Milliseconds(),
+			Code: sql.NullInt64{Int64: int64(r.code), Valid: r.code != 0}, Category: sql.NullString{String: r.category, Valid: r.category != ""},
+			Reply: clip(r.reply, 2000), ToAddress: r.to, MessageIDHeader: r.header,
+		}); err != nil {
+			return queue.Committed{}, fmt.Errorf("message %d: log attempt: %w", r.id, err)
+		}
+		p := db.RecordMessageAttemptParams{
+			ID: r.id, Attempts: int64(r.attempt), At: nullMs(end), Code: sql.NullInt64{Int64: int64(r.code), Valid: r.code != 0},
+			Note: clip(r.reply, 500), ToAddress: r.to, Subject: clip(r.subject, 500),
+		}
+		switch {
+		case r.sent:
+			p.NewState = StateSent
+			t.sent++
+		case !r.permanent && !s.d.s.schedule.Exhausted(r.series):
+			p.NewState = StatePending
+			p.NextAttemptAt = nullMs(end.Add(s.d.s.schedule.Delay(r.series, s.d.rnd)))
+			t.retried++
+		default:
+			p.NewState = StateFailed
+			t.failed++
+		}
+		if err := q.RecordMessageAttempt(ctx, p); err != nil {
+			return queue.Committed{}, fmt.Errorf("message %d: record attempt: %w", r.id, err)
+		}
+	}
+	return queue.Committed{Reschedule: t.retried > 0, After: func() { s.d.s.metrics.count(t) }}, nil
+}
+
+// tally counts what one recorded batch did, for the metrics.
+type tally struct{ sent, retried, failed, skipped int }
+
+// Send makes one attempt at message j: it reads the message and what it is about, skips it if
+// there is nothing to say any more, and otherwise renders and sends it.
+func (d *dispatcher) Send(j queue.Job[ref], t Transport) result {
+	start := d.s.now()
+	r := result{id: j.ID, attempt: j.Attempt, series: j.Series, startedAt: start}
+	// Not the dispatcher's context: an attempt under way finishes within the timeout.
+	ctx := context.Background()
+	out, err := d.s.prepare(ctx, j.ID, t, start)
+	switch {
+	case err != nil:
+		r.category, r.reply, r.permanent = CategoryOther, err.Error(), false
+		if te, ok := err.(*TemplateError); ok {
+			r.category, r.reply, r.permanent = CategoryTemplate, te.Error(), true
+		}
+	case out.skip != "":
+		r.skip = out.skip
+		return r
+	case out.badAddress != "":
+		r.category, r.reply, r.permanent, r.to = CategoryAddress, out.badAddress, true, out.env.To.Address
+	default:
+		r.to, r.header, r.subject = out.env.To.Address, "<"+out.env.MessageID+">", out.env.Content.Subject
+		r.reply, err = d.s.send(ctx, t, out.env)
+		if err != nil {
+			e := classify(err)
+			r.code, r.category, r.reply, r.permanent = e.code, e.category, e.text, e.permanent
+		} else {
+			r.sent = true
+		}
+	}
+	r.duration = d.s.now().Sub(start)
+	d.s.metrics.latency.Observe(r.duration.Seconds())
+	return r
+}
+
+func nullMs(t time.Time) sql.NullInt64 { return sql.NullInt64{Int64: db.Millis(t), Valid: true} }
+
+// clip cuts s to at most n bytes without splitting a UTF-8 sequence.
+func clip(s string, n int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,268 @@
+package messages
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"frontdesk/db"
+)
+
+// The functions here run inside the transaction of the change that causes a message (the q of
+// the caller's db.InTx), right beside the webhook outbox: the change and its messages commit
+// together or not at all. They only write rows; the dispatcher renders and sends them later,
+// from the booking as it is then.
+
+// plan is what message_settings and message_kinds say about writing messages.
+type plan struct {
+	offsets []time.Duration
+	enabled map[Kind]bool
+	copy    map[Kind]bool
+}
+
+func loadPlan(ctx context.Context, q *db.Queries) (plan, error) {
+	row, err := q.MessagePlanSettings(ctx)
+	if err != nil {
+		return plan{}, fmt.Errorf("message settings: %w", err)
+	}
+	p := plan{enabled: map[Kind]bool{}, copy: map[Kind]bool{}}
+	if p.offsets, err = ParseOffsets(row.ReminderOffsets); err != nil {
+		return plan{}, err
+	}
+	for _, item := range strings.Split(row.Kinds, ",") {
+		kind, flags, ok := strings.Cut(item, ":")
+		if !ok || len(flags) != 2 {
+			continue
+		}
+		p.enabled[Kind(kind)] = flags[0] == '1'
+		p.copy[Kind(kind)] = flags[1] == '1'
+	}
+	return p, nil
+}
+
+// BookingChanged brings a booking's messages in line with the booking b as just written,
+// compared with what they were last planned for: a new confirmed booking gets its confirmation;
+// a new confirmed or reserved one its reminders; a reserved booking that becomes confirmed its
+// confirmation; a move (time, place, provider or service) a reschedule notice and its
+// reminders moved; a cancel a cancel notice and its planned messages dropped. app/booking calls
+// it with every booking event it records, so every writer gets the same messages.
+func BookingChanged(ctx context.Context, q *db.Queries, now time.Time, b db.Booking) error {
+	prev, err := q.GetMessageBooking(ctx, b.ID)
+	known := err == nil
+	if err != nil && !db.IsNotFound(err) {
+		return fmt.Errorf("message booking %d: %w", b.ID, err)
+	}
+	p, err := loadPlan(ctx, q)
+	if err != nil {
+		return err
+	}
+	next := db.SaveMessageBookingParams{
+		BookingID: b.ID, StatusID: b.StatusID, StartAt: b.StartAt, EndAt: b.EndAt,
+		LocationID: b.LocationID, ServiceID: b.ServiceID, ProviderID: b.ProviderID, Sequence: prev.Sequence,
+	}
+	w := writer{ctx: ctx, q: q, now: now, plan: p, bookingID: b.ID}
+	live := b.StatusID == statusConfirmed || b.StatusID == statusReserved
+	moved := known && (prev.StartAt != b.StartAt || prev.EndAt != b.EndAt || prev.LocationID != b.LocationID ||
+		prev.ServiceID != b.ServiceID || prev.ProviderID != b.ProviderID)
+	switch {
+	case !known:
+		if b.StatusID == statusConfirmed {
+			err = w.add(Confirmation, detail{Sequence: 0})
+		}
+	case b.StatusID == statusCancelled && prev.StatusID != statusCancelled:
+		// A reservation that lapsed unpaid was never confirmed to the client: its payment
+		// request's expiry is what they know about.
+		if prev.StatusID == statusConfirmed {
+			next.Sequence++
+			err = w.add(Cancelled, detail{Sequence: next.Sequence})
+		}
+	case b.StatusID == statusConfirmed && prev.StatusID == statusReserved:
+		err = w.add(Confirmation, detail{Sequence: next.Sequence})
+	case moved && b.StatusID == statusConfirmed:
+		next.Sequence++
+		err = w.add(Rescheduled, detail{Sequence: next.Sequence, PreviousStart: prev.StartAt})
+	}
+	if err != nil {
+		return err
+	}
+	if !known || moved || live != (prev.StatusID == statusConfirmed || prev.StatusID == statusReserved) {
+		if err := w.planReminders(b, live, known); err != nil {
+			return err
+		}
+	}
+	return q.SaveMessageBooking(ctx, next)
+}
+
+// planReminders keeps one planned reminder per offset for a live booking, at start − offset:
+// a planned one moves, a missing one is added, and one whose moment has passed already is
+// recorded as skipped rather than sent at once. For a booking that is no longer live, the
+// planned reminders are dropped.
+func (w *writer) planReminders(b db.Booking, live, known bool) error {
+	ctx := w.ctx
+	var pending []db.PendingBookingRemindersRow
+	if known { // a new booking has none yet
+		var err error
+		if pending, err = w.q.PendingBookingReminders(ctx, sql.NullInt64{Int64: b.ID, Valid: true}); err != nil {
+			return err
+		}
+	}
+	planned := map[string]db.PendingBookingRemindersRow{}
+	for _, r := range pending {
+		key := fmt.Sprintf("%s/%d", r.Recipient, r.OffsetMin.Int64)
+		if !live || !r.NextAttemptAt.Valid {
+			// Dropped with the booking; one being sent right now finishes (the dispatcher
+			// looks at the booking again before sending).
+			if live {
+				planned[key] = r
+				continue
+			}
+			if err := w.q.SkipPendingMessage(ctx, db.SkipPendingMessageParams{ID: r.ID, Note: "booking no longer active", Now: db.Millis(w.now)}); err != nil {
+				return err
+			}
+			continue
+		}
+		planned[key] = r
+	}
+	if !live || !w.plan.enabled[Reminder] {
+		for _, r := range planned {
+			if r.NextAttemptAt.Valid {
+				if err := w.q.SkipPendingMessage(ctx, db.SkipPendingMessageParams{ID: r.ID, Note: "reminders are switched off", Now: db.Millis(w.now)}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	start := db.Time(b.StartAt)
+	wanted := map[string]bool{}
+	var err error
+	for _, recipient := range w.recipients(Reminder) {
+		for _, off := range w.plan.offsets {
+			key := fmt.Sprintf("%s/%d", recipient, int64(off/time.Minute))
+			wanted[key] = true
+			at := start.Add(-off)
+			r, has := planned[key]
+			switch {
+			case has && !r.NextAttemptAt.Valid:
+				// Being sent now: leave it.
+			case has && at.After(w.now):
+				err = w.q.MoveMessage(ctx, db.MoveMessageParams{ID: r.ID, SendAt: db.Millis(at), Now: db.Millis(w.now)})
+			case has:
+				err = w.q.SkipPendingMessage(ctx, db.SkipPendingMessageParams{ID: r.ID, Note: "the booking moved within the reminder's notice", Now: db.Millis(w.now)})
+			case at.After(w.now):
+				err = w.insert(Reminder, recipient, off, at, detail{}, StatePending, "")
+			default:
+				err = w.insert(Reminder, recipient, off, at, detail{}, StateSkipped, "booked less than the reminder's notice ahead")
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	for key, r := range planned {
+		if !wanted[key] && r.NextAttemptAt.Valid {
+			if err := w.q.SkipPendingMessage(ctx, db.SkipPendingMessageParams{ID: r.ID, Note: "reminder no longer configured", Now: db.Millis(w.now)}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// PaymentRequestCreated writes the message that carries a new payment request's checkout link.
+func PaymentRequestCreated(ctx context.Context, q *db.Queries, now time.Time, paymentRequestID int64) error {
+	return paymentMessage(ctx, q, now, paymentRequestID, PaymentRequest)
+}
+
+// PaymentRequestPaid writes the receipt of a settled payment request.
+func PaymentRequestPaid(ctx context.Context, q *db.Queries, now time.Time, paymentRequestID int64) error {
+	return paymentMessage(ctx, q, now, paymentRequestID, Receipt)
+}
+
+func paymentMessage(ctx context.Context, q *db.Queries, now time.Time, id int64, kind Kind) error {
+	p, err := loadPlan(ctx, q)
+	if err != nil {
+		return err
+	}
+	w := writer{ctx: ctx, q: q, now: now, plan: p, paymentRequestID: id}
+	return w.add(kind, detail{})
+}
+
+// detail is what a message row remembers of the change behind it (messages.detail_json).
+type detail struct {
+	Sequence      int64 `json:"sequence,omitempty"`       // the calendar file's SEQUENCE
+	PreviousStart int64 `json:"previous_start,omitempty"` // a reschedule's old start (ms)
+}
+
+// writer inserts the message rows of one change.
+type writer struct {
+	ctx                         context.Context
+	q                           *db.Queries
+	now                         time.Time
+	plan                        plan
+	bookingID, paymentRequestID int64
+}
+
+// recipients are who gets messages of kind: the client, and the owner when they asked for
+// copies of it.
+func (w *writer) recipients(kind Kind) []string {
+	if w.plan.copy[kind] {
+		return []string{ToClient, ToOwner}
+	}
+	return []string{ToClient}
+}
+
+// add writes a message of kind, due now, for each recipient, if the owner has that type on.
+func (w *writer) add(kind Kind, d detail) error {
+	if !w.plan.enabled[kind] {
+		return nil
+	}
+	for _, r := range w.recipients(kind) {
+		if err := w.insert(kind, r, 0, w.now, d, StatePending, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *writer) insert(kind Kind, recipient string, offset time.Duration, at time.Time, d detail, state, note string) error {
+	key, err := newKey()
+	if err != nil {
+		return err
+	}
+	dj, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	p := db.InsertMessageParams{
+		MessageKey: key, Kind: string(kind), Recipient: recipient, DetailJson: string(dj),
+		State: state, Note: note, SendAt: db.Millis(at), CreatedAt: db.Millis(w.now),
+		BookingID:        sql.NullInt64{Int64: w.bookingID, Valid: w.bookingID != 0},
+		PaymentRequestID: sql.NullInt64{Int64: w.paymentRequestID, Valid: w.paymentRequestID != 0},
+		OffsetMin:        sql.NullInt64{Int64: int64(offset / time.Minute), Valid: kind == Reminder},
+	}
+	if state == StatePending {
+		p.NextAttemptAt = sql.NullInt64{Int64: db.Millis(at), Valid: true}
+	}
+	return w.q.InsertMessage(w.ctx, p)
+}
+
+const keyAlphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+// newKey is a Message-ID's left part: "fd." and 26 random base36 characters (≈134 bits).
+func newKey() (string, error) {
+	var b [26]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	out := make([]byte, 0, 29)
+	out = append(out, "fd."...)
+	for _, c := range b {
+		out = append(out, keyAlphabet[int(c)%len(keyAlphabet)])
+	}
+	return string(out), nil
+}

@@ -1,0 +1,149 @@
+package messages
+
+import (
+	"context"
+	"encoding/json"
+	"net/mail"
+	"time"
+
+	"frontdesk/db"
+	"frontdesk/ui/i18n"
+)
+
+// facts is an appointment with who it is for.
+type facts struct {
+	appointment
+	clientID    int64
+	unsubscribe string
+}
+
+// facts reads what message m is about, as it is now, and decides whether it still has
+// something to say: nothing is sent for a booking that is cancelled or has started, for a
+// reminder whose booking moved or whose client opted out, for a payment request that is no
+// longer pending. skip is the reason when it must not be sent.
+func (s *Service) facts(ctx context.Context, q *db.Queries, m db.Message, kind Kind, now time.Time) (f facts, to mail.Address, skip string, err error) {
+	if m.BookingID.Valid && (kind.aboutBooking() || !m.PaymentRequestID.Valid) {
+		b, err := q.MessageBooking(ctx, m.BookingID.Int64)
+		if db.IsNotFound(err) {
+			return f, to, "booking deleted", nil
+		}
+		if err != nil {
+			return f, to, "", err
+		}
+		if skip := bookingSkip(kind, m, b, now); skip != "" {
+			return f, to, skip, nil
+		}
+		f.appointment = bookingAppointment(b)
+		if m.OffsetMin.Valid {
+			f.ReminderOffset = time.Duration(m.OffsetMin.Int64) * time.Minute
+		}
+		if m.DetailJson != "" && kind == Rescheduled {
+			if d := detailOf(m.DetailJson); d.PreviousStart != 0 {
+				f.PreviousStart = db.Time(d.PreviousStart)
+			}
+		}
+		f.clientID = b.ClientID
+		to = mail.Address{Name: clean(b.FirstName + " " + b.LastName), Address: b.Email}
+		if kind == Reminder && m.Recipient == ToClient {
+			out, err := q.ClientOptedOut(ctx, b.ClientID)
+			if err != nil {
+				return f, to, "", err
+			}
+			if out {
+				return f, to, "the client unsubscribed from reminders", nil
+			}
+		}
+		return f, to, "", nil
+	}
+	if !m.PaymentRequestID.Valid {
+		return f, to, "nothing to say: no booking or payment request", nil
+	}
+	pr, err := q.MessagePaymentRequest(ctx, m.PaymentRequestID.Int64)
+	if db.IsNotFound(err) {
+		return f, to, "payment request deleted", nil
+	}
+	if err != nil {
+		return f, to, "", err
+	}
+	if kind == PaymentRequest && pr.Status != "pending" {
+		return f, to, "the payment request is no longer pending (" + pr.Status + ")", nil
+	}
+	f.HasPayment, f.AmountCents, f.CheckoutLink = true, pr.AmountCents, pr.CheckoutURL
+	// Times in the zone of the cart's location (else the business's first).
+	if zone, err := time.LoadLocation(pr.Timezone); err == nil {
+		f.Zone = zone
+	}
+	f.ClientFirst, f.ClientLast, f.clientID = pr.FirstName, pr.LastName, pr.ClientID
+	if pr.ExpiresAt.Valid {
+		f.ExpiresAt = db.Time(pr.ExpiresAt.Int64)
+	}
+	if pr.PaidAt.Valid {
+		f.PaidAt = db.Time(pr.PaidAt.Int64)
+	}
+	if pr.BookingID != 0 {
+		if b, err := q.MessageBooking(ctx, pr.BookingID); err == nil {
+			a := bookingAppointment(b)
+			a.HasPayment, a.AmountCents, a.CheckoutLink = true, f.AmountCents, f.CheckoutLink
+			a.ExpiresAt, a.PaidAt = f.ExpiresAt, f.PaidAt
+			f.appointment = a
+		}
+	}
+	f.Zone = zoneOr(f.Zone)
+	to = mail.Address{Name: clean(pr.FirstName + " " + pr.LastName), Address: pr.Email}
+	return f, to, "", nil
+}
+
+// bookingSkip is why a booking message must not go now, or "".
+func bookingSkip(kind Kind, m db.Message, b db.MessageBookingRow, now time.Time) string {
+	switch {
+	case kind == Cancelled && b.StatusID != statusCancelled:
+		return "the booking is no longer cancelled"
+	case kind != Cancelled && b.StatusID == statusCancelled:
+		return "booking cancelled"
+	case (kind == Confirmation || kind == Rescheduled) && b.StatusID != statusConfirmed:
+		return "the booking is not confirmed"
+	case kind == Reminder && b.StatusID != statusConfirmed && b.StatusID != statusReserved:
+		return "the booking is no longer active"
+	case kind.aboutBooking() && !now.Before(db.Time(b.StartAt)):
+		return "the appointment has already started"
+	case kind == Reminder && m.OffsetMin.Valid && b.StartAt-m.OffsetMin.Int64*60000 != m.SendAt:
+		return "the booking moved since this reminder was planned"
+	}
+	return ""
+}
+
+func bookingAppointment(b db.MessageBookingRow) appointment {
+	zone, err := time.LoadLocation(b.Timezone)
+	if err != nil {
+		zone = time.UTC
+	}
+	return appointment{
+		ID: b.ID, ClientFirst: b.FirstName, ClientLast: b.LastName, Service: b.ServiceName, Provider: b.ProviderName,
+		Location: b.LocationName, Address: addressLine(b.AddressJSON), Zone: zone,
+		Start: db.Time(b.StartAt), End: db.Time(b.EndAt), PriceCents: b.PriceCents, HasAppointment: true,
+	}
+}
+
+func detailOf(raw string) detail {
+	var d detail
+	_ = json.Unmarshal([]byte(raw), &d) // written by enqueue.go only
+	return d
+}
+
+func zoneOr(z *time.Location) *time.Location {
+	if z == nil {
+		return time.UTC
+	}
+	return z
+}
+
+// withUnsubscribe adds the reminder opt-out link to the end of the text and HTML parts.
+func withUnsubscribe(p *i18n.Printer, c Rendered, link, business string) (Rendered, error) {
+	c.Text = c.Text + "\n-- \n" + p.T("messages.unsubscribe.footer", "link", link) + "\n"
+	html, err := htmlPart(c.Text, business)
+	if err != nil {
+		return c, err
+	}
+	c.HTML = html
+	return c, nil
+}

@@ -1,0 +1,255 @@
+// Package messages sends customers their emails — booking confirmation (with the .ics),
+// reschedule and cancel notices, reminders, payment requests and receipts — with the webhook
+// engine's guarantees (docs/messages.md): rows written in the transaction of the change
+// (enqueue.go), a durable queue shared with webhooks (app/queue, dispatch.go), SMTP through
+// go-mail (transport.go, compose.go), the owner's templates in a safe language over a fixed set
+// of fields (template.go, fields.go), and the owner's settings and log (settings.go, log.go).
+package messages
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/mail"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"frontdesk/app/ical"
+	"frontdesk/app/locale"
+	"frontdesk/app/queue"
+	"frontdesk/app/secrets"
+	"frontdesk/db"
+	"frontdesk/ui/i18n"
+)
+
+// Links builds absolute links from the configured public URL (package links); nil leaves links
+// out of messages (the unsubscribe link, and with it List-Unsubscribe).
+type Links interface {
+	URL(path string, query url.Values) string
+}
+
+// Options configure a Service; the zero value of each field is the production default.
+type Options struct {
+	Now      func() time.Time
+	Log      *slog.Logger
+	Secrets  *secrets.Box // seals the SMTP password; nil: passwords cannot be stored
+	Override Override     // serve --smtp-url / --mail-from
+	Links    Links
+	Schedule queue.Schedule // nil: DefaultSchedule
+	Timeout  time.Duration  // one attempt; <= 0: DefaultTimeout
+	// Workers is how many messages are sent at once (connections to the mail server); < 1: 2.
+	Workers    int
+	Retention  time.Duration // how long the log is kept; <= 0: 30 days
+	Registerer prometheus.Registerer
+}
+
+// Service is customer messaging for one database: the dispatcher and pruner (workers for
+// serve), and the owner's operations for the admin UI and the CLI.
+type Service struct {
+	db        *db.DB
+	now       func() time.Time
+	log       *slog.Logger
+	box       *secrets.Box
+	override  Override
+	links     Links
+	schedule  queue.Schedule
+	timeout   time.Duration
+	retention time.Duration
+	metrics   *metrics
+	disp      *dispatcher
+}
+
+// New returns the messaging service over d.
+func New(d *db.DB, o Options) *Service {
+	s := &Service{db: d, now: o.Now, log: o.Log, box: o.Secrets, override: o.Override, links: o.Links,
+		schedule: o.Schedule, timeout: o.Timeout, retention: o.Retention}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if len(s.schedule) == 0 {
+		s.schedule = DefaultSchedule()
+	}
+	if s.timeout <= 0 {
+		s.timeout = DefaultTimeout
+	}
+	if s.retention <= 0 {
+		s.retention = 30 * 24 * time.Hour
+	}
+	workers := o.Workers
+	if workers < 1 {
+		workers = 2
+	}
+	s.metrics = newMetrics(d, o.Registerer)
+	s.disp = newDispatcher(s, workers)
+	return s
+}
+
+// Dispatcher is the background worker that sends due messages; Wake makes it look now (hook it
+// to db.AfterCommit).
+func (s *Service) Dispatcher() interface{ Run(context.Context) error } { return s.disp.q }
+
+// Wake makes the dispatcher look at the outbox now.
+func (s *Service) Wake() { s.disp.q.Wake() }
+
+// Pruner is the background worker that deletes the message log past its retention.
+func (s *Service) Pruner() *queue.Pruner {
+	return queue.NewPruner(s.db, "message", s.retention, []queue.PruneStep{
+		{Name: "messages", Run: func(ctx context.Context, q *db.Queries, before, lim int64) (int64, error) {
+			return q.PruneMessages(ctx, db.PruneMessagesParams{Before: before, Lim: lim})
+		}},
+		{Name: "attempts", Run: func(ctx context.Context, q *db.Queries, before, lim int64) (int64, error) {
+			return q.PruneMessageAttempts(ctx, db.PruneMessageAttemptsParams{Before: before, Lim: lim})
+		}},
+	}, s.log, s.now)
+}
+
+// Overridden reports what serve's flags set, for the settings page.
+func (s *Service) Overridden() Override { return s.override }
+
+// purpose of the sealed SMTP password (app/secrets).
+const passwordPurpose = "smtp_password"
+
+// transport is the effective mail server and sender: the stored settings under serve's flags.
+// cache keeps opened passwords by their sealed value.
+func (s *Service) transport(ctx context.Context, q *db.Queries, cache map[string]string) (Transport, error) {
+	row, err := q.MessageTransportSettings(ctx)
+	if err != nil {
+		return Transport{}, err
+	}
+	t := Transport{Host: row.SmtpHost, Port: int(row.SmtpPort), Security: row.SmtpSecurity, Username: row.SmtpUsername,
+		From: fromAddress(row.FromName, row.FromAddress), ReplyTo: row.ReplyTo, ownerCopy: row.OwnerAddress}
+	if row.SmtpPasswordSealed != "" && s.override.Server == nil {
+		pw, ok := cache[row.SmtpPasswordSealed]
+		if !ok {
+			if s.box == nil {
+				return Transport{}, fmt.Errorf("the SMTP password is stored sealed but no key was given")
+			}
+			if pw, err = s.box.Open(passwordPurpose, row.SmtpPasswordSealed); err != nil {
+				return Transport{}, fmt.Errorf("SMTP password: %w", err)
+			}
+			if cache != nil {
+				cache[row.SmtpPasswordSealed] = pw
+			}
+		}
+		t.Password = pw
+	}
+	return s.override.apply(t), nil
+}
+
+// prepared is a message ready to go, or the reason it should not.
+type prepared struct {
+	env        envelope
+	skip       string
+	badAddress string
+}
+
+// prepare reads message id and what it is about as they are now, and renders it for its
+// recipient in the business's language — or says why it must not be sent.
+func (s *Service) prepare(ctx context.Context, id int64, t Transport, now time.Time) (prepared, error) {
+	q := s.db.R
+	m, err := q.GetMessageRow(ctx, id)
+	if err != nil {
+		return prepared{}, fmt.Errorf("message %d: %w", id, err)
+	}
+	kind := Kind(m.Kind)
+	a, to, skip, err := s.facts(ctx, q, m, kind, now)
+	if err != nil || skip != "" {
+		return prepared{skip: skip}, err
+	}
+	biz, err := q.MessageBusiness(ctx)
+	if err != nil {
+		return prepared{}, err
+	}
+	if m.Recipient == ToOwner {
+		to = ownerAddress(t, biz.OwnerEmail)
+	}
+	if to.Address == "" {
+		return prepared{skip: "no email address"}, nil
+	}
+	addr, err := ParseAddress(to.Address)
+	if err != nil {
+		return prepared{badAddress: err.Error(), env: envelope{To: to}}, nil
+	}
+	addr.Name = to.Name
+	loc, err := locale.Load(ctx, q)
+	if err != nil {
+		return prepared{}, err
+	}
+	p := loc.Printer()
+	tpl, err := s.template(ctx, q, kind, p)
+	if err != nil {
+		return prepared{}, err
+	}
+	if kind == Reminder && m.Recipient == ToClient && s.links != nil {
+		a.unsubscribe = s.UnsubscribeURL(ctx, a.clientID)
+	}
+	content, err := render(tpl, fields(p, biz.Name, a.appointment), biz.Name)
+	if err != nil {
+		return prepared{}, err
+	}
+	if a.unsubscribe != "" {
+		if content, err = withUnsubscribe(p, content, a.unsubscribe, biz.Name); err != nil {
+			return prepared{}, err
+		}
+	}
+	domain := messageIDDomain(t.From)
+	env := envelope{From: t.From, ReplyTo: t.ReplyTo, To: addr, MessageID: m.MessageKey + "@" + domain, Date: now,
+		Content: content, Unsubscribe: a.unsubscribe}
+	if a.HasAppointment && (kind == Confirmation || kind == Rescheduled || kind == Cancelled) {
+		d := detailOf(m.DetailJson)
+		env.ICS = ical.Calendar(ical.Event{
+			UID: "booking-" + strconv.FormatInt(a.ID, 10) + "@" + domain, Sequence: int(d.Sequence),
+			Start: a.Start, End: a.End, Stamp: now, Summary: a.Service + " · " + biz.Name,
+			Location: joinNonEmpty(a.Location, a.Address), Description: content.Subject,
+			URL: a.ManageLink, Cancelled: kind == Cancelled,
+		})
+	}
+	return prepared{env: env}, nil
+}
+
+// template is the owner's wording of kind in p's language, or the catalog's.
+func (s *Service) template(ctx context.Context, q *db.Queries, kind Kind, p *i18n.Printer) (Template, error) {
+	row, err := q.GetMessageTemplate(ctx, db.GetMessageTemplateParams{Kind: string(kind), Language: p.Lang()})
+	if db.IsNotFound(err) {
+		return defaultTemplate(p, kind), nil
+	}
+	if err != nil {
+		return Template{}, err
+	}
+	return Template{Subject: row.Subject, Body: row.Body}, nil
+}
+
+// send delivers one envelope through t.
+func (s *Service) send(ctx context.Context, t Transport, e envelope) (string, error) {
+	m, err := compose(e)
+	if err != nil {
+		return "", err
+	}
+	return t.deliver(ctx, m, s.timeout)
+}
+
+// ownerAddress is where owner copies go: the address set in Settings, else the first owner's.
+func ownerAddress(t Transport, ownerEmail string) mail.Address {
+	if t.ownerCopy != "" {
+		return mail.Address{Address: t.ownerCopy}
+	}
+	return mail.Address{Address: ownerEmail}
+}
+
+func fromAddress(name, addr string) mail.Address { return mail.Address{Name: name, Address: addr} }
+
+func joinNonEmpty(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + ", " + b
+}

@@ -1,0 +1,347 @@
+package queue
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"frontdesk/db"
+)
+
+// Config tunes a Dispatcher.
+type Config struct {
+	// Name says which queue this is in logs ("webhook", "message").
+	Name string
+	// Workers is the most attempts in flight overall (< 1: 1); PerTarget the most to one
+	// target (< 1: a quarter of Workers, at least 1). The cap is what keeps a hanging target
+	// from taking every worker: it can hold PerTarget of them for a timeout at most, and the
+	// rest keep serving the others.
+	Workers   int
+	PerTarget int
+	Poll      time.Duration // longest sleep between looks at the outbox; <= 0: 1 s
+}
+
+const defaultPoll = time.Second
+
+// prefetchDepth is how many attempts per allowed concurrent one a target's in-memory lane
+// holds: enough that a busy target's workers never wait for a claim round, little enough that
+// a hanging target parks only a few hundred rows in memory.
+const prefetchDepth = 16
+
+// Dispatcher sends one outbox: it claims due rows from SQLite, has sender make each attempt,
+// records every attempt through store and runs the schedule. Run it once per database;
+// d.AfterCommit(dispatcher.Wake) makes new rows leave at once.
+type Dispatcher[P, T, R any] struct {
+	db     *db.DB
+	cfg    Config
+	store  Store[P, T, R]
+	sender Sender[P, T, R]
+	log    *slog.Logger
+	now    func() time.Time
+	depth  int           // how many jobs a target's lane holds, in flight included
+	wake   chan struct{} // commits by others: new rows, resends, reactivations
+	kick   chan struct{} // the writer recorded a retry or closed a target
+	// prepared holds the statements of quietTx, prepared while Run runs.
+	prepared preparedSet
+}
+
+// New returns a dispatcher over d.
+func New[P, T, R any](d *db.DB, cfg Config, store Store[P, T, R], sender Sender[P, T, R], log *slog.Logger, now func() time.Time) *Dispatcher[P, T, R] {
+	cfg.Workers = max(cfg.Workers, 1)
+	if cfg.PerTarget < 1 {
+		cfg.PerTarget = max(cfg.Workers/4, 1)
+	}
+	cfg.PerTarget = min(cfg.PerTarget, cfg.Workers)
+	if cfg.Poll <= 0 {
+		cfg.Poll = defaultPoll
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &Dispatcher[P, T, R]{
+		db: d, cfg: cfg, store: store, sender: sender, log: log, now: now,
+		depth: cfg.PerTarget * prefetchDepth,
+		wake:  make(chan struct{}, 1),
+		kick:  make(chan struct{}, 1),
+	}
+}
+
+// Config is the dispatcher's configuration with its defaults filled in.
+func (d *Dispatcher[P, T, R]) Config() Config { return d.cfg }
+
+// Wake makes the dispatcher look at the outbox now. It never blocks; wakes that arrive while
+// one is pending merge into it.
+func (d *Dispatcher[P, T, R]) Wake() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Kick makes the dispatcher look for due retries of every target now (something changed what
+// is due: a retry was scheduled, a target opened or closed).
+func (d *Dispatcher[P, T, R]) Kick() {
+	select {
+	case d.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Close releases the prepared statements of a dispatcher that was used without Run (tests).
+func (d *Dispatcher[P, T, R]) Close() { d.prepared.close() }
+
+// Run sends until ctx is cancelled, then stops claiming, lets the attempts in flight finish
+// (each is bounded by the sender's own timeout), records them, hands queued rows back to the
+// outbox and returns nil.
+func (d *Dispatcher[P, T, R]) Run(ctx context.Context) error {
+	// Whatever a previous process had claimed when it stopped is due again: at-least-once.
+	var n int64
+	err := d.quietTx(ctx, func(q *db.Queries) error {
+		var err error
+		n, err = d.store.ReleaseAll(ctx, q, d.now())
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		d.log.Info(d.cfg.Name+" attempts interrupted by the last stop are due again", "rows", n)
+	}
+
+	defer d.prepared.close()
+
+	work := make(chan work[P, T], d.cfg.Workers)
+	done := make(chan int64, d.cfg.Workers)
+	results := make(chan R, 4*d.cfg.Workers)
+	asks := make(chan Ask, 1) // the loop has at most one round asked for
+	rounds := make(chan Claimed[P, T], 1)
+	var workers, writer sync.WaitGroup
+	for range d.cfg.Workers {
+		workers.Go(func() {
+			for w := range work {
+				results <- d.sender.Send(w.job, w.target)
+				done <- w.job.Target
+			}
+		})
+	}
+	l := d.newLoop()
+	writer.Go(func() { d.write(asks, results, rounds) })
+	l.run(ctx, work, done, asks, rounds)
+
+	close(work)
+	workers.Wait()
+	close(results)
+	close(asks)
+	writer.Wait()
+	d.log.Info(d.cfg.Name + " dispatcher stopped")
+	return nil
+}
+
+// work is one job with where it goes.
+type work[P, T any] struct {
+	job    Job[P]
+	target T
+}
+
+// coalesceWindow is the least time between the starts of two claim rounds that commits
+// trigger. Under load rows are committed far faster than a round is worth running for each;
+// commits that come within the window share one round. It is also the most it adds to the
+// time from a commit to the first attempt.
+const coalesceWindow = time.Millisecond
+
+// loop is the dispatcher's scheduling state, owned by the one goroutine that runs it. Claim
+// rounds run on the writer goroutine (record.go), one at a time, so the loop keeps handing out
+// work while SQLite is busy.
+type loop[P, T, R any] struct {
+	d     *Dispatcher[P, T, R]
+	lanes *lanes[P]
+	busy  int
+	// current is every open target as of the last claim round. A job is sent with it rather
+	// than with what it was claimed with, so a changed URL or a rotated secret applies to
+	// queued jobs too.
+	current map[int64]T
+
+	claiming  bool      // a round is running
+	lastRound time.Time // when the last round started
+	// Why another round is wanted: woken, someone committed (new rows, resends,
+	// reactivations); refill, a target with more due work has drained its lane halfway;
+	// allRetries, retries may be due (at start, on the timer, after one was scheduled).
+	woken, refill, allRetries bool
+}
+
+func (d *Dispatcher[P, T, R]) newLoop() *loop[P, T, R] {
+	return &loop[P, T, R]{d: d, lanes: newLanes[P](), allRetries: true}
+}
+
+func (l *loop[P, T, R]) run(ctx context.Context, work chan<- work[P, T], done <-chan int64, asks chan<- Ask, rounds <-chan Claimed[P, T]) {
+	// poll fires at the next scheduled attempt or after cfg.Poll, whichever is sooner.
+	poll := time.NewTimer(l.d.cfg.Poll)
+	defer poll.Stop()
+	// soon fires when a commit's coalescing window is over.
+	soon := time.NewTimer(time.Hour)
+	soon.Stop()
+	defer soon.Stop()
+	for {
+		l.drain(done)
+		l.dispatch(work)
+		if !l.claiming {
+			if wait := l.claimWait(); wait == 0 {
+				l.startRound(asks)
+			} else if wait > 0 {
+				soon.Reset(wait)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			if l.claiming {
+				l.take(<-rounds, poll)
+			}
+			l.release()
+			return
+		case <-l.d.wake:
+			l.woken = true
+		case <-l.d.kick:
+			l.allRetries = true
+		case <-poll.C:
+			l.allRetries = true
+		case <-soon.C:
+		case r := <-rounds:
+			l.take(r, poll)
+		case id := <-done:
+			l.finished(id)
+		}
+	}
+}
+
+// claimWait says when to start the next claim round: 0 now, > 0 after that long, < 0 not until
+// something else happens.
+func (l *loop[P, T, R]) claimWait() time.Duration {
+	switch {
+	case l.allRetries || l.refill:
+		return 0
+	case !l.woken || !l.hungry():
+		return -1
+	}
+	return max(time.Until(l.lastRound.Add(coalesceWindow)), 0)
+}
+
+// hungry reports whether some open target has less than half a lane of work in memory, so
+// that a commit may carry work it should not wait for. While every lane is at least half full,
+// commits wait until one drains that far, and a busy dispatcher claims in large rounds.
+func (l *loop[P, T, R]) hungry() bool {
+	if l.current == nil {
+		return true
+	}
+	for id := range l.current {
+		if ln := l.lanes.byTarget[id]; ln == nil || ln.queued() < l.d.depth/2 {
+			return true
+		}
+	}
+	return false
+}
+
+// startRound asks the writer for a claim round for what the lanes have room for. It never
+// blocks: asks has room for the one round the loop may have asked for.
+func (l *loop[P, T, R]) startRound(asks chan<- Ask) {
+	ask := Ask{Room: map[int64]int{}, More: map[int64]bool{}, AllRetries: l.allRetries}
+	for id, ln := range l.lanes.byTarget {
+		ask.Room[id] = l.d.depth - ln.queued() - ln.inflight
+		if ln.more {
+			ask.More[id] = true
+		}
+	}
+	l.claiming, l.lastRound = true, time.Now()
+	l.woken, l.refill, l.allRetries = false, false, false
+	asks <- ask
+}
+
+// take puts a finished round's work into the lanes.
+func (l *loop[P, T, R]) take(r Claimed[P, T], poll *time.Timer) {
+	l.claiming = false
+	if r.Err != nil {
+		l.d.log.Error(l.d.cfg.Name+" claim", "err", r.Err)
+		poll.Reset(l.d.cfg.Poll)
+		return
+	}
+	l.current = r.Targets
+	// Targets that are no longer open (deactivated, deleted, unconfigured) lose their queued
+	// work. Handing it back is harmless and covers every case.
+	var dropped []Job[P]
+	for id := range l.lanes.byTarget {
+		if _, ok := r.Targets[id]; !ok {
+			dropped = append(dropped, l.lanes.drop(id)...)
+		}
+	}
+	if err := l.d.HandBack(context.Background(), dropped); err != nil {
+		l.d.log.Warn(l.d.cfg.Name+" rows not handed back; they are due again at the next start", "rows", len(dropped), "err", err)
+	}
+	for _, j := range r.Jobs {
+		l.lanes.add(j, r.First[j.ID])
+	}
+	for id := range r.Targets {
+		if r.Full[id] {
+			l.lanes.lane(id).more = true
+		} else if ln := l.lanes.byTarget[id]; ln != nil {
+			ln.more = false
+			l.lanes.forgetIfIdle(id)
+		}
+	}
+	if r.Ask.AllRetries {
+		wait := l.d.cfg.Poll
+		if !r.NextDue.IsZero() {
+			wait = min(wait, max(r.NextDue.Sub(l.d.now()), time.Millisecond))
+		}
+		poll.Reset(wait)
+	}
+}
+
+// dispatch hands queued jobs to idle workers. It never blocks: work has room for every
+// worker, and at most that many jobs are out.
+func (l *loop[P, T, R]) dispatch(work chan<- work[P, T]) {
+	for l.busy < l.d.cfg.Workers {
+		j, ok := l.lanes.pick(l.d.cfg.PerTarget)
+		if !ok {
+			return
+		}
+		work <- workOf(j, l.current)
+		l.busy++
+	}
+}
+
+func workOf[P, T any](j Job[P], current map[int64]T) work[P, T] {
+	return work[P, T]{job: j, target: current[j.Target]}
+}
+
+// drain takes note of every attempt that has finished.
+func (l *loop[P, T, R]) drain(done <-chan int64) {
+	for {
+		select {
+		case id := <-done:
+			l.finished(id)
+		default:
+			return
+		}
+	}
+}
+
+func (l *loop[P, T, R]) finished(target int64) {
+	l.busy--
+	if l.lanes.finished(target, l.d.depth) {
+		l.refill = true
+	}
+}
+
+// release hands every queued job back on shutdown. It runs after ctx is cancelled, so it gets
+// a short context of its own; if it fails, the next start makes the rows due anyway.
+func (l *loop[P, T, R]) release() {
+	jobs := l.lanes.all()
+	if len(jobs) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := l.d.HandBack(ctx, jobs); err != nil {
+		l.d.log.Warn(l.d.cfg.Name+" rows not handed back; they are due again at the next start", "rows", len(jobs), "err", err)
+	}
+}
