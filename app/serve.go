@@ -7,11 +7,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"frontdesk/app/api"
+	"frontdesk/app/payments/stripe"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
 )
@@ -29,6 +31,10 @@ type serveConfig struct {
 	WebhookAllowPrivate bool
 	WebhookWorkers      int
 	WebhookRetention    time.Duration
+
+	// Online payments (docs/payments.md): where Stripe's API is (stripe-mock in tests and local
+	// development).
+	StripeAPIURL string
 }
 
 func parseServeConfig(env Env, args []string) (serveConfig, error) {
@@ -54,11 +60,16 @@ func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	fs.BoolVar(&c.WebhookAllowPrivate, "webhook-allow-private", envBool(env, "FRONTDESK_WEBHOOK_ALLOW_PRIVATE", false), "allow webhook targets on loopback, private and link-local addresses (env FRONTDESK_WEBHOOK_ALLOW_PRIVATE)")
 	fs.IntVar(&c.WebhookWorkers, "webhook-workers", envInt(env, "FRONTDESK_WEBHOOK_WORKERS", 16), "concurrent webhook deliveries (env FRONTDESK_WEBHOOK_WORKERS)")
 	fs.DurationVar(&c.WebhookRetention, "webhook-retention", envDuration(env, "FRONTDESK_WEBHOOK_RETENTION", 30*24*time.Hour), "how long delivery logs are kept (env FRONTDESK_WEBHOOK_RETENTION)")
+	// Online payments.
+	fs.StringVar(&c.StripeAPIURL, "stripe-api-url", envString(env, "FRONTDESK_STRIPE_API_URL", stripe.DefaultAPIURL), "Stripe's API, or a stripe-mock for development (env FRONTDESK_STRIPE_API_URL)")
 	if err := fs.parse(args); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
 		return c, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if u, err := url.Parse(c.StripeAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return c, usagef("--stripe-api-url %q: want an absolute http(s) URL", c.StripeAPIURL)
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, usagef("--addr %q: want HOST:PORT", c.Addr)
@@ -116,6 +127,8 @@ type server struct {
 	ready   atomic.Bool
 	// onListen runs once the listening address is known (the first-run setup URL needs it).
 	onListen []func(addr string)
+	// links is the base of online payments' links (server.go, interim until --public-url).
+	links *interimLinks
 }
 
 func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string)) error {

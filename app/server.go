@@ -4,6 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -17,7 +20,10 @@ import (
 	"frontdesk/app/mcp"
 	"frontdesk/app/middleware"
 	"frontdesk/app/owner"
+	"frontdesk/app/payhook"
 	"frontdesk/app/payments"
+	"frontdesk/app/payments/stripe"
+	"frontdesk/app/secretbox"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
 	"frontdesk/static"
@@ -50,7 +56,25 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 		AllowPrivate: cfg.WebhookAllowPrivate, Workers: cfg.WebhookWorkers, UserAgent: "frontdesk-webhooks/" + Version}, log, now, reg)
 	d.AfterCommit(hooks.Wake)
 	s.workers = append(s.workers, hooks, webhook.NewPruner(d, cfg.WebhookRetention, log, now))
-	s.workers = append(s.workers, payments.NewExpirer(d, log, now))
+	expirer := payments.NewExpirer(d, log, now)
+	s.workers = append(s.workers, expirer)
+
+	// Online payments (docs/payments.md): provider secrets sealed with the data directory's key,
+	// the providers compiled in, the reconciliation worker, and the expiry closing a request's
+	// checkout at the provider first. Links come from the public URL (see interimLinks below).
+	box, err := secretbox.Open(cfg.Data)
+	if err != nil {
+		return nil, err
+	}
+	s.links = &interimLinks{}
+	s.links.set("http://" + cfg.Addr)
+	s.onListen = append(s.onListen, func(addr string) { s.links.set("http://" + addr) })
+	online := payments.NewOnline(d, payments.OnlineOptions{Sealer: box, Links: s.links, Now: now, Log: log,
+		Providers: []payments.Registration{stripe.Registration(stripe.Config{APIURL: cfg.StripeAPIURL})}})
+	reconciler := payments.NewReconciler(online, log)
+	d.AfterCommit(reconciler.Wake)
+	s.workers = append(s.workers, reconciler)
+	expirer.Checkouts = online
 
 	r := chi.NewRouter()
 	r.Use(middleware.WithRequestID, middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders)
@@ -62,7 +86,11 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	r.Handle("/mcp", mcp.New(d, mcp.Options{Now: now, Log: log, Keys: keys, Version: Version}).Handler())
 	// end MCP endpoint
 	r.Handle(static.Prefix+"*", static.Handler())
-	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log,
+	// Payment providers' notifications (app/payhook): POST /stripe/webhook.
+	for _, reg := range online.Registrations() {
+		r.Post("/"+reg.Name+"/webhook", payhook.Handler(online, reg.Name, log).ServeHTTP)
+	}
+	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log, Online: online,
 		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate}}).Routes())
 	if err := s.firstRunSetup(ctx); err != nil {
 		return nil, err
@@ -105,3 +133,23 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 func statusClass(code int) string {
 	return string(rune('0'+code/100)) + "xx"
 }
+
+// ---- Online payments: interim public URL (issue 14, until issue 9's app/links is on main) ----
+//
+// interimLinks builds the links online payments hand out (Stripe's success and cancel URLs, the
+// notification URL shown in Settings → Payments) from the address the server listens on. When
+// --public-url lands, app/links.Base replaces it: it has the same URL method.
+type interimLinks struct{ base atomic.Pointer[string] }
+
+func (l *interimLinks) set(base string) { l.base.Store(&base) }
+
+// URL joins path and query onto the base.
+func (l *interimLinks) URL(path string, query url.Values) string {
+	u := strings.TrimSuffix(*l.base.Load(), "/") + path
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	return u
+}
+
+// ---- end of interim public URL ----

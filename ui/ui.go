@@ -69,6 +69,8 @@ var Nav = []NavItem{
 	{Key: "nav.settings", Href: "/settings/business", Children: []NavItem{
 		{Key: "nav.business", Href: "/settings/business"},
 		{Key: "nav.integrations", Href: "/settings/integrations"},
+		// Online payments.
+		{Key: "nav.payment_settings", Href: "/settings/payments"},
 		{Key: "nav.owners", Href: "/owners"},
 	}},
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/payments"
 	"frontdesk/db"
 )
 
@@ -21,6 +22,9 @@ type Options struct {
 	Now      func() time.Time
 	Log      *slog.Logger
 	Webhooks WebhookOptions
+	// Online is online payments through a provider (Settings → Payments, the checkout page's
+	// card payment, refunds); nil in tests that do not need it.
+	Online *payments.Online
 }
 
 // Admin holds what the admin handlers share.
@@ -31,6 +35,7 @@ type Admin struct {
 	sessions *scs.SessionManager
 	throttle *throttle
 	hooks    webhookPages
+	online   *payments.Online
 }
 
 // New returns the admin UI over d.
@@ -42,7 +47,7 @@ func New(d *db.DB, o Options) *Admin {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	return &Admin{db: d, now: o.Now, log: o.Log, sessions: newSessionManager(d), throttle: newThrottle(o.Now),
-		hooks: newWebhookPages(d, o.Now, o.Webhooks)}
+		hooks: newWebhookPages(d, o.Now, o.Webhooks), online: o.Online}
 }
 
 // Routes is the whole admin route table, to be mounted at "/". Pages that need a signed-in
@@ -61,6 +66,8 @@ func (a *Admin) Routes() chi.Router {
 	// A payment request's checkout page (pay.go): public on purpose, for the paying client; the
 	// unguessable UUID is its credential.
 	r.Get("/pay/{uuid}", a.showCheckout)
+	// Online payments (pay.go): the pay button sends the customer to the provider's page.
+	r.Post("/pay/{uuid}/checkout", a.startCheckout)
 
 	r.Group(func(r chi.Router) {
 		r.Use(a.requireOwner)
@@ -163,6 +170,17 @@ func (a *Admin) Routes() chi.Router {
 		r.Get("/payments/{id}", a.showPaymentRequest)
 		r.Post("/payments/{id}/settle", a.settlePaymentRequest)
 		r.Post("/payments/{id}/cancel", a.cancelPaymentRequest)
+
+		// Online payments (payment_settings.go, payments.go, sales.go; docs/payments.md).
+		r.Get("/settings/payments", a.showPaymentSettings)
+		r.Post("/settings/payments", a.updatePaymentSettings)
+		r.Post("/settings/payments/test", a.testPaymentProvider)
+		r.Post("/settings/payments/reconcile", a.reconcilePayments)
+		r.Post("/payments/flags/{id}/resolve", a.resolvePaymentFlag)
+		r.Post("/payments/flags/{id}/refund", a.refundFlaggedPayment)
+		r.Get("/payments/sales/{id}", a.showSale)
+		r.Post("/payments/sales/{id}/refund", a.refundSale)
+		r.Post("/payments/sales/{id}/balance", a.collectSaleBalance)
 	})
 	return r
 }

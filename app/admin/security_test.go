@@ -19,7 +19,8 @@ import (
 var publicRoutes = map[string]bool{
 	"GET /setup": true, "POST /setup": true,
 	"GET /login": true, "POST /login": true,
-	"GET /pay/1": true,
+	"GET /pay/1":           true,
+	"POST /pay/1/checkout": true, // online payments: the pay button of the checkout page
 }
 
 // adminRoutes lists the route table as "METHOD /path" with URL parameters filled in, so a
