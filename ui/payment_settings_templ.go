@@ -329,9 +329,9 @@ func PaymentSettingsPage(p Page, v PaymentSettingsView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var16 string
-				templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(i18n.T(ctx, "pay_settings.reconcile.last"))
+				templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(i18n.T(ctx, "pay_settings.reconcile.last") + " ")
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment_settings.templ`, Line: 81, Col: 48}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment_settings.templ`, Line: 81, Col: 54}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 				if templ_7745c5c3_Err != nil {
@@ -342,7 +342,7 @@ func PaymentSettingsPage(p Page, v PaymentSettingsView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var17 string
-				templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(i18n.T(ctx, "pay_settings.reconcile.counts", "checked", v.Reconciled.Checked, "settled", v.Reconciled.Settled,
+				templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(" " + i18n.T(ctx, "pay_settings.reconcile.counts", "checked", v.Reconciled.Checked, "settled", v.Reconciled.Settled,
 					"expired", v.Reconciled.Expired, "flagged", v.Reconciled.Flagged, "errors", v.Reconciled.Errors))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment_settings.templ`, Line: 84, Col: 101}

@@ -1296,9 +1296,9 @@ func PaymentRequestPage(p Page, v PaymentRequestView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var57 string
-			templ_7745c5c3_Var57, templ_7745c5c3_Err = templ.JoinStringErrs(i18n.T(ctx, "payments.cart", "id", v.CartID))
+			templ_7745c5c3_Var57, templ_7745c5c3_Err = templ.JoinStringErrs(i18n.T(ctx, "payments.cart_title", "id", v.CartID))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `payments.templ`, Line: 365, Col: 52}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `payments.templ`, Line: 365, Col: 58}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var57))
 			if templ_7745c5c3_Err != nil {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"frontdesk/app/payments/stripe/stripetest"
 	"frontdesk/app/secretbox"
 	"frontdesk/ui"
@@ -250,5 +252,47 @@ func TestFlaggedPaymentInAdmin(t *testing.T) {
 	}
 	if strings.Contains(owner.get(t, "/payments").Body, `data-testid="payment-flags"`) {
 		t.Error("a resolved flag is still listed")
+	}
+}
+
+// The online payment pages fit a 390-px phone, with no script or style the page policy refuses:
+// the checkout page with its card button and deposit, a request's online payment, a sale with
+// its refund and balance forms, and Settings → Payments.
+func TestOnlinePaymentPagesOnPhone(t *testing.T) {
+	const width = 390
+	ts, fake := onlineServer(t)
+	setup := ts.setupURL(t)
+	b := newBrowser(t, width, 844, chromedp.EmulateMobile)
+	b.do("setup", chromedp.Navigate(setup), chromedp.WaitVisible(testID("setup-form")),
+		chromedp.SendKeys(css("#f-email"), ownerEmail), chromedp.SendKeys(css("#f-password"), ownerPassword),
+		chromedp.SendKeys(css("#f-confirm"), ownerPassword), chromedp.Submit(testID("setup-form")), chromedp.WaitVisible(testID("webhook-health")))
+	owner := ts.newClient(t)
+	owner.login(t, ownerEmail, ownerPassword)
+	enableStripe(t, owner)
+	w := seedPayWorld(t, ts)
+	if _, err := w.d.Write.Exec(`UPDATE services SET online_payment_mode = 'MANDATORY_PARTIAL', online_payment_cents = 1000`); err != nil {
+		t.Fatal(err)
+	}
+	paid := w.request(t, "10:00")
+	customer := ts.newClient(t)
+	customer.post(t, "/pay/"+paid.UUID+"/checkout", nil)
+	var sessionID string
+	w.d.Read.QueryRow(`SELECT session_id FROM online_checkouts WHERE payment_request_id = ?`, paid.ID).Scan(&sessionID)
+	fake.Pay(sessionID)
+	wantBody(t, customer.get(t, "/pay/"+paid.UUID+"?checkout=done"), `data-testid="checkout-paid"`)
+	var saleID int64
+	w.d.Read.QueryRow(`SELECT sale_id FROM online_checkouts WHERE payment_request_id = ?`, paid.ID).Scan(&saleID)
+	pending := w.request(t, "11:00")
+
+	for _, page := range []struct{ path, wait string }{
+		{"/pay/" + pending.UUID + "?checkout=cancelled", "checkout-pay"},
+		{ui.PaymentURL(paid.ID), "online-checkout"},
+		{ui.SaleURL(saleID), "refund-form"},
+		{"/settings/payments", "payment-settings-form"},
+	} {
+		b.do(strings.NewReplacer("/", "-", "?", "-", "=", "-").Replace(strings.Trim(page.path, "/")), chromedp.Navigate(ts.URL+page.path), chromedp.WaitVisible(testID(page.wait)))
+		if got := evalJS[int](b, "document.documentElement.scrollWidth"); got > width {
+			t.Errorf("%s: page is %d px wide on a %d px screen", page.path, got, width)
+		}
 	}
 }
