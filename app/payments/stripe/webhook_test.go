@@ -1,11 +1,14 @@
 package stripe_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 
+	"frontdesk/app/payments"
+	"frontdesk/app/payments/stripe"
 	"frontdesk/app/payments/stripe/stripetest"
 )
 
@@ -206,5 +209,35 @@ func TestAmountMismatchNotSettled(t *testing.T) {
 				t.Errorf("got %d flags, want 1", got)
 			}
 		})
+	}
+}
+
+// The notification endpoint's other answers: an event about something frontdesk did not make is
+// acknowledged and ignored; an oversized body is 413; without Stripe's secrets it is 503 (Stripe
+// retries) — and none of them changes anything.
+func TestWebhookOtherAnswers(t *testing.T) {
+	w := newWorld(t, "CLP")
+	foreign := stripetest.Event("", "checkout.session.completed", map[string]any{"id": "cs_not_ours", "object": "checkout.session",
+		"status": "complete", "payment_status": "paid", "amount_total": 100, "currency": "clp", "metadata": map[string]any{}})
+	if code, body := w.deliver(foreign, webhookSecret); code != http.StatusOK || !strings.Contains(body, `"ignored"`) {
+		t.Errorf("a session frontdesk did not make: got %d %s, want 200 ignored", code, body)
+	}
+	other := stripetest.Event("", "customer.created", map[string]any{"id": "cus_1", "object": "customer"})
+	if code, body := w.deliver(other, webhookSecret); code != http.StatusOK || !strings.Contains(body, `"ignored"`) {
+		t.Errorf("another event type: got %d %s, want 200 ignored", code, body)
+	}
+	huge := []byte(`{"id": "evt_huge", "object": "event", "pad": "` + strings.Repeat("x", 1<<20) + `"}`)
+	if code, _ := w.deliver(huge, webhookSecret); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 1 MiB body: got %d, want 413", code)
+	}
+	ctx := context.Background()
+	if problems, err := w.online.SaveSettings(ctx, payments.SettingsInput{Provider: payments.ProviderNone, Forget: map[string]bool{stripe.Name: true}}); err != nil || len(problems) > 0 {
+		t.Fatal(problems, err)
+	}
+	if code, _ := w.deliver(foreign, webhookSecret); code != http.StatusServiceUnavailable {
+		t.Errorf("without secrets: got %d, want 503", code)
+	}
+	if got := w.count(`SELECT count(*) FROM sales`) + w.count(`SELECT count(*) FROM payment_flags`); got != 0 {
+		t.Errorf("something was written: %d rows", got)
 	}
 }
