@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"frontdesk/app/payments/stripe/stripetest"
@@ -294,5 +296,38 @@ func TestOnlinePaymentPagesOnPhone(t *testing.T) {
 		if got := evalJS[int](b, "document.documentElement.scrollWidth"); got > width {
 			t.Errorf("%s: page is %d px wide on a %d px screen", page.path, got, width)
 		}
+	}
+
+	// The pay button leaves for Stripe's page: the page's policy lets the form's redirect go
+	// there — the browser asks for Stripe's page (a policy that refused it would stop the
+	// redirect before any request). This machine has no network, so that request then fails.
+	if _, err := chromedp.Call(b.ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	toStripe := make(chan string, 1)
+	go func() {
+		for ev, err := range chromedp.Events(b.ctx, network.RequestWillBeSent) {
+			if err != nil {
+				return
+			}
+			if strings.HasPrefix(ev.Request.URL, "https://checkout.stripe.com/") {
+				toStripe <- ev.Request.URL
+				return
+			}
+		}
+	}()
+	b.do("pay", chromedp.Navigate(ts.URL+"/pay/"+pending.UUID), chromedp.WaitVisible(testID("checkout-pay")))
+	if err := chromedp.Do(b.ctx, chromedp.Click(testID("checkout-pay"))); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-toStripe:
+	case <-time.After(10 * time.Second):
+		t.Fatal("clicking Pay did not lead the browser to Stripe's page")
+	}
+	var opened int
+	w.d.Read.QueryRow(`SELECT count(*) FROM online_checkouts WHERE payment_request_id = ? AND status = 'open'`, pending.ID).Scan(&opened)
+	if opened != 1 {
+		t.Errorf("got %d open checkouts for the request after the click, want 1", opened)
 	}
 }
