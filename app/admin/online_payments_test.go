@@ -255,6 +255,12 @@ func TestFlaggedPaymentInAdmin(t *testing.T) {
 	if strings.Contains(owner.get(t, "/payments").Body, `data-testid="payment-flags"`) {
 		t.Error("a resolved flag is still listed")
 	}
+
+	// In a Spanish business the customer reads the card payment in Spanish, money included.
+	if _, err := w.d.Write.Exec(`UPDATE company SET language = 'es'`); err != nil {
+		t.Fatal(err)
+	}
+	wantBody(t, customer.get(t, "/pay/"+pr.UUID), "Paga con tarjeta", "Pagar $25,00 con tarjeta", "Esperando pago")
 }
 
 // The online payment pages fit a 390-px phone, with no script or style the page policy refuses:
