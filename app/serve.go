@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"frontdesk/app/api"
 	"frontdesk/app/messages"
+	"frontdesk/app/payments/stripe"
 	"frontdesk/app/queue"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
@@ -35,6 +37,9 @@ type serveConfig struct {
 	// Customer messages (issue 12): --smtp-url and --mail-from win over Settings → Messages.
 	Messages        messages.Override
 	MessageSchedule queue.Schedule
+	// Online payments (docs/payments.md): where Stripe's API is (stripe-mock in tests and local
+	// development).
+	StripeAPIURL string
 }
 
 func parseServeConfig(env Env, args []string) (serveConfig, error) {
@@ -72,6 +77,8 @@ func parseServeConfig(env Env, args []string) (serveConfig, error) {
 		c.MessageSchedule = s
 	}
 	fs.Var(&c.MessageSchedule, "message-retry-schedule", "waits before each attempt to send a customer message (env FRONTDESK_MESSAGE_RETRY_SCHEDULE)")
+	// Online payments.
+	fs.StringVar(&c.StripeAPIURL, "stripe-api-url", envString(env, "FRONTDESK_STRIPE_API_URL", stripe.DefaultAPIURL), "Stripe's API, or a stripe-mock for development (env FRONTDESK_STRIPE_API_URL)")
 	if err := fs.parse(args); err != nil {
 		return c, err
 	}
@@ -80,6 +87,9 @@ func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	}
 	if fs.NArg() > 0 {
 		return c, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if u, err := url.Parse(c.StripeAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return c, usagef("--stripe-api-url %q: want an absolute http(s) URL", c.StripeAPIURL)
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, usagef("--addr %q: want HOST:PORT", c.Addr)
@@ -137,6 +147,8 @@ type server struct {
 	ready   atomic.Bool
 	// onListen runs once the listening address is known (the first-run setup URL needs it).
 	onListen []func(addr string)
+	// links is the base of online payments' links (server.go, interim until --public-url).
+	links *interimLinks
 }
 
 func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string)) error {

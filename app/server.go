@@ -4,6 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -18,7 +21,9 @@ import (
 	"frontdesk/app/messages"
 	"frontdesk/app/middleware"
 	"frontdesk/app/owner"
+	"frontdesk/app/payhook"
 	"frontdesk/app/payments"
+	"frontdesk/app/payments/stripe"
 	"frontdesk/app/secrets"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
@@ -52,14 +57,31 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 		AllowPrivate: cfg.WebhookAllowPrivate, Workers: cfg.WebhookWorkers, UserAgent: "frontdesk-webhooks/" + Version}, log, now, reg)
 	d.AfterCommit(hooks.Wake)
 	s.workers = append(s.workers, hooks, webhook.NewPruner(d, cfg.WebhookRetention, log, now))
-	s.workers = append(s.workers, payments.NewExpirer(d, log, now))
+	expirer := payments.NewExpirer(d, log, now)
+	s.workers = append(s.workers, expirer)
 
-	// Customer messages (issue 12). Links stays nil (no unsubscribe links) until --public-url
-	// (issue 9) gives a base URL; then it is links.Base.
+	// Credentials the appliance must read back (SMTP password, payment provider keys) are sealed
+	// with the data directory's key file (app/secrets), never stored in clear in the database.
 	box, err := secrets.Load(cfg.Data)
 	if err != nil {
 		return nil, err
 	}
+
+	// Online payments (docs/payments.md): the providers compiled in, the reconciliation worker,
+	// and the expiry closing a request's checkout at the provider first. Links come from the
+	// public URL (see interimLinks below).
+	s.links = &interimLinks{}
+	s.links.set("http://" + cfg.Addr)
+	s.onListen = append(s.onListen, func(addr string) { s.links.set("http://" + addr) })
+	online := payments.NewOnline(d, payments.OnlineOptions{Sealer: box, Links: s.links, Now: now, Log: log,
+		Providers: []payments.Registration{stripe.Registration(stripe.Config{APIURL: cfg.StripeAPIURL})}})
+	reconciler := payments.NewReconciler(online, log)
+	d.AfterCommit(reconciler.Wake)
+	s.workers = append(s.workers, reconciler)
+	expirer.Checkouts = online
+
+	// Customer messages (issue 12). Links stays nil (no unsubscribe links) until --public-url
+	// (issue 9) gives a base URL; then it is links.Base.
 	msgs := messages.New(d, messages.Options{Now: now, Log: log, Secrets: box, Override: cfg.Messages,
 		Schedule: cfg.MessageSchedule, Registerer: reg})
 	d.AfterCommit(msgs.Wake)
@@ -75,7 +97,11 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	r.Handle("/mcp", mcp.New(d, mcp.Options{Now: now, Log: log, Keys: keys, Version: Version}).Handler())
 	// end MCP endpoint
 	r.Handle(static.Prefix+"*", static.Handler())
-	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log,
+	// Payment providers' notifications (app/payhook): POST /stripe/webhook.
+	for _, reg := range online.Registrations() {
+		r.Post("/"+reg.Name+"/webhook", payhook.Handler(online, reg.Name, log).ServeHTTP)
+	}
+	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log, Online: online,
 		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate},
 		Messages: msgs}).Routes())
 	if err := s.firstRunSetup(ctx); err != nil {
@@ -119,3 +145,23 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 func statusClass(code int) string {
 	return string(rune('0'+code/100)) + "xx"
 }
+
+// ---- Online payments: interim public URL (issue 14, until issue 9's app/links is on main) ----
+//
+// interimLinks builds the links online payments hand out (Stripe's success and cancel URLs, the
+// notification URL shown in Settings → Payments) from the address the server listens on. When
+// --public-url lands, app/links.Base replaces it: it has the same URL method.
+type interimLinks struct{ base atomic.Pointer[string] }
+
+func (l *interimLinks) set(base string) { l.base.Store(&base) }
+
+// URL joins path and query onto the base.
+func (l *interimLinks) URL(path string, query url.Values) string {
+	u := strings.TrimSuffix(*l.base.Load(), "/") + path
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	return u
+}
+
+// ---- end of interim public URL ----

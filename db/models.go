@@ -360,6 +360,35 @@ type MessageTemplate struct {
 	UpdatedAt int64
 }
 
+type OnlineCheckout struct {
+	ID               int64
+	PaymentRequestID int64
+	Provider         string
+	Attempt          int64
+	IdempotencyKey   string
+	Status           string
+	SessionID        sql.NullString
+	URL              string
+	AmountCents      int64
+	Currency         string
+	ExpiresAt        int64
+	ReceivedCents    sql.NullInt64
+	ReceivedCurrency sql.NullString
+	PaymentRef       string
+	SaleID           sql.NullInt64
+	CreatedAt        int64
+	UpdatedAt        int64
+}
+
+type OnlinePaymentEvent struct {
+	Provider   string
+	EventID    string
+	Type       string
+	CheckoutID sql.NullInt64
+	Outcome    string
+	ReceivedAt int64
+}
+
 type Owner struct {
 	ID           int64
 	Email        string
@@ -369,10 +398,40 @@ type Owner struct {
 	Language     sql.NullString
 }
 
+type PaymentFlag struct {
+	ID               int64
+	PaymentRequestID int64
+	CheckoutID       int64
+	Kind             string
+	ExpectedCents    int64
+	ExpectedCurrency string
+	ReceivedCents    int64
+	ReceivedCurrency string
+	CreatedAt        int64
+	ResolvedAt       sql.NullInt64
+}
+
 type PaymentMethod struct {
 	ID   int64
 	Type string
 	Name string
+}
+
+type PaymentProviderCredential struct {
+	Provider            string
+	SecretKeySealed     string
+	SecretKeyHint       string
+	WebhookSecretSealed string
+	WebhookSecretHint   string
+	UpdatedAt           int64
+}
+
+type PaymentProviderSetting struct {
+	ID            int64
+	Provider      string
+	ReconciledAt  sql.NullInt64
+	ReconcileNote string
+	UpdatedAt     int64
 }
 
 type PaymentRequest struct {
@@ -434,6 +493,18 @@ type ProviderTimeOff struct {
 	StartsAt   int64
 	EndsAt     int64
 	Reason     string
+}
+
+type Refund struct {
+	ID               int64
+	CheckoutID       int64
+	SaleID           sql.NullInt64
+	AmountCents      int64
+	ProviderRefundID string
+	Status           string
+	Origin           string
+	CreatedAt        int64
+	UpdatedAt        int64
 }
 
 type Sale struct {

@@ -70,6 +70,8 @@ var Nav = []NavItem{
 		{Key: "nav.business", Href: "/settings/business"},
 		{Key: "nav.integrations", Href: "/settings/integrations"},
 		{Key: "nav.messages", Href: "/settings/messages"}, // customer messages (issue 12)
+		// Online payments.
+		{Key: "nav.payment_settings", Href: "/settings/payments"},
 		{Key: "nav.owners", Href: "/owners"},
 	}},
 }

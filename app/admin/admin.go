@@ -14,6 +14,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"frontdesk/app/messages"
+	"frontdesk/app/payments"
 	"frontdesk/db"
 )
 
@@ -24,6 +25,9 @@ type Options struct {
 	Webhooks WebhookOptions
 	// Messages is customer messaging (issue 12); nil: one without a key for passwords.
 	Messages *messages.Service
+	// Online is online payments through a provider (Settings → Payments, the checkout page's
+	// card payment, refunds); nil in tests that do not need it.
+	Online *payments.Online
 }
 
 // Admin holds what the admin handlers share.
@@ -35,6 +39,7 @@ type Admin struct {
 	throttle *throttle
 	hooks    webhookPages
 	msgs     *messages.Service
+	online   *payments.Online
 }
 
 // New returns the admin UI over d.
@@ -49,7 +54,7 @@ func New(d *db.DB, o Options) *Admin {
 		o.Messages = messages.New(d, messages.Options{Now: o.Now, Log: o.Log})
 	}
 	return &Admin{db: d, now: o.Now, log: o.Log, sessions: newSessionManager(d), throttle: newThrottle(o.Now),
-		hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages}
+		hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages, online: o.Online}
 }
 
 // Routes is the whole admin route table, to be mounted at "/". Pages that need a signed-in
@@ -71,6 +76,8 @@ func (a *Admin) Routes() chi.Router {
 	// Customer messages (unsubscribe.go): a reminder's opt-out link; its token is the credential.
 	r.Get("/messages/unsubscribe/{token}", a.showUnsubscribe)
 	r.Post("/messages/unsubscribe/{token}", a.unsubscribe)
+	// Online payments (pay.go): the pay button sends the customer to the provider's page.
+	r.Post("/pay/{uuid}/checkout", a.startCheckout)
 
 	r.Group(func(r chi.Router) {
 		r.Use(a.requireOwner)
@@ -186,6 +193,17 @@ func (a *Admin) Routes() chi.Router {
 		r.Get("/payments/{id}", a.showPaymentRequest)
 		r.Post("/payments/{id}/settle", a.settlePaymentRequest)
 		r.Post("/payments/{id}/cancel", a.cancelPaymentRequest)
+
+		// Online payments (payment_settings.go, payments.go, sales.go; docs/payments.md).
+		r.Get("/settings/payments", a.showPaymentSettings)
+		r.Post("/settings/payments", a.updatePaymentSettings)
+		r.Post("/settings/payments/test", a.testPaymentProvider)
+		r.Post("/settings/payments/reconcile", a.reconcilePayments)
+		r.Post("/payments/flags/{id}/resolve", a.resolvePaymentFlag)
+		r.Post("/payments/flags/{id}/refund", a.refundFlaggedPayment)
+		r.Get("/payments/sales/{id}", a.showSale)
+		r.Post("/payments/sales/{id}/refund", a.refundSale)
+		r.Post("/payments/sales/{id}/balance", a.collectSaleBalance)
 	})
 	return r
 }

@@ -1,41 +1,127 @@
 package admin
 
 import (
+	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"frontdesk/app/payments"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // showCheckout is the public checkout page of a payment request, GET /pay/{uuid}: the link a
-// client is given to see what they owe and until when. It needs no session — the random v4 UUID
-// in the URL is the credential — and shows nothing about the client. An unknown UUID is the
-// usual 404 page.
+// client is given to see what they owe, until when, and to pay — by card through the payment
+// provider when one is set up (Settings → Payments), else at the front desk. It needs no
+// session — the random v4 UUID in the URL is the credential — and shows nothing about the
+// client. An unknown UUID is the usual 404 page.
+//
+// Coming back from the provider's page (?checkout=done) it first asks the provider about the
+// payment, so a paid request shows as paid without waiting for the provider's notification.
 func (a *Admin) showCheckout(w http.ResponseWriter, r *http.Request) {
-	pv, err := payments.LoadCheckout(r.Context(), a.db.R, chi.URLParam(r, "uuid"))
+	ctx := r.Context()
+	uuid := chi.URLParam(r, "uuid")
+	notice := r.URL.Query().Get("checkout")
+	if notice == "done" && a.online != nil {
+		a.online.Refresh(ctx, uuid)
+	}
+	pv, err := payments.LoadCheckout(ctx, a.db.R, uuid)
 	if err != nil {
 		a.renderError(w, r, paymentPageError(err))
 		return
 	}
 	now := a.now()
 	pr := pv.Request
+	p := i18n.From(ctx)
 	v := ui.CheckoutView{
 		Business: pv.BusinessName, Location: pv.LocationName, Status: pv.Status(now),
-		Lines: paymentLines(pv), Total: paymentAmount(pr.AmountCents, pv.Currency),
+		Lines: paymentLines(r, pv), Total: p.Money(pr.AmountCents),
+	}
+	switch notice {
+	case "done", "cancelled", "unavailable":
+		v.Notice = notice
 	}
 	if v.Business == "" {
-		v.Business = "Payment"
+		v.Business = translate(r, "checkout.title")
 	}
 	if pr.ExpiresAt.Valid && v.Status == payments.StatusPending {
 		at := pv.Request.ExpiresAt.Int64
-		v.ExpiresAt = timeIn(at, pv).Format("15:04") + " (" + pv.Zone.String() + ")"
+		local := time.UnixMilli(at).In(pv.Zone)
+		v.ExpiresAt = p.Time(local) + " (" + p.Offset(local) + ")"
 		v.MinutesLeft = (at - now.UnixMilli() + 59_999) / 60_000
+	}
+	if v.Status == payments.StatusPending {
+		card, origins, err := a.cardPayment(r, pv)
+		if err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		v.Card = card
+		if len(origins) > 0 {
+			// The pay form is answered with a redirect to the provider's page: the policy's
+			// form-action must allow it there (browsers check redirects of form posts).
+			w.Header().Set("Content-Security-Policy", strings.Replace(contentSecurityPolicy,
+				"form-action 'self'", "form-action 'self' "+strings.Join(origins, " "), 1))
+		}
 	}
 	// The owner's session, if any, is not this page's business: it renders without navigation.
 	a.render(w, r, http.StatusOK, ui.PayPage(ui.Page{Title: v.Business, Path: r.URL.Path}, v))
 }
 
-func timeIn(ms int64, pv payments.RequestView) time.Time { return time.UnixMilli(ms).In(pv.Zone) }
+// cardPayment is how request pv can be paid online, or nil when it cannot (no provider, or
+// nothing to pay online), with the origins of the provider's checkout pages.
+func (a *Admin) cardPayment(r *http.Request, pv payments.RequestView) (*ui.CardPayment, []string, error) {
+	if a.online == nil {
+		return nil, nil, nil
+	}
+	ctx := r.Context()
+	name, err := a.online.ActiveProvider(ctx, a.db.R)
+	if err != nil || name == payments.ProviderNone {
+		return nil, nil, err
+	}
+	reg, _ := a.online.Registration(name)
+	due, err := payments.DueOnline(ctx, a.db.R, pv, business(ctx).Language)
+	if err != nil || due.AmountCents <= 0 {
+		return nil, nil, err
+	}
+	p := i18n.From(ctx)
+	card := &ui.CardPayment{
+		Provider: reg.Label, Action: "/pay/" + pv.Request.UUID + "/checkout", Amount: p.Money(due.AmountCents),
+		Partial: due.Partial, Rest: p.Money(max(pv.Request.AmountCents-due.AmountCents, 0)), Mandatory: due.Mandatory,
+	}
+	if co, ok, err := a.online.CheckoutOf(ctx, pv.Request.ID); err != nil {
+		return nil, nil, err
+	} else if ok && co.Status == "processing" {
+		card.Processing = true
+	}
+	return card, reg.CheckoutOrigins, nil
+}
+
+// startCheckout is the pay button, POST /pay/{uuid}/checkout: it sends the customer to the
+// provider's checkout page (the open one, or a new one). Public like the page; the UUID is the
+// credential and the request's own state decides everything. When the provider cannot be
+// reached the customer is sent back to the page, which says so.
+func (a *Admin) startCheckout(w http.ResponseWriter, r *http.Request) {
+	uuid := chi.URLParam(r, "uuid")
+	if a.online == nil {
+		a.renderError(w, r, errNotFound)
+		return
+	}
+	page := "/pay/" + strings.ToLower(uuid)
+	to, err := a.online.StartCheckout(r.Context(), uuid, business(r.Context()).Language)
+	switch {
+	case errors.Is(err, payments.ErrPaymentRequestNotFound):
+		a.renderError(w, r, errNotFound)
+	case errors.Is(err, payments.ErrNotPayable), errors.Is(err, payments.ErrOnlineOff), errors.Is(err, payments.ErrNothingDue),
+		errors.Is(err, payments.ErrPaymentProcessing):
+		seeOther(w, r, page) // the page says why
+	case err != nil:
+		a.log.WarnContext(r.Context(), "start online checkout", "payment_request", uuid, "err", err)
+		seeOther(w, r, page+"?checkout=unavailable")
+	default:
+		seeOther(w, r, to)
+	}
+}

@@ -29,8 +29,8 @@ func TestCheckoutPage(t *testing.T) {
 	anon := ts.newClient(t)
 	res := anon.get(t, path)
 	wantStatus(t, res, http.StatusOK)
-	wantBody(t, res, `data-testid="checkout-business">Studio<`, "Norte", "Haircut", `data-testid="checkout-total">25.0 USD<`,
-		"Awaiting payment", `data-testid="checkout-expiry"`, "(America/New_York)", "minutes left", `data-testid="checkout-instructions"`, "front desk")
+	wantBody(t, res, `data-testid="checkout-business">Studio<`, "Norte", "Haircut", `data-testid="checkout-total">$25.00<`,
+		"Awaiting payment", `data-testid="checkout-expiry"`, "(UTC−", "minutes left", `data-testid="checkout-instructions"`, "front desk")
 	for _, secret := range []string{"Maria", "Lopez", "maria@example.com", `data-testid="logout"`} {
 		if strings.Contains(res.Body, secret) {
 			t.Errorf("the public checkout page shows %q", secret)

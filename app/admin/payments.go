@@ -10,35 +10,69 @@ import (
 
 	"frontdesk/app/booking"
 	"frontdesk/app/payments"
-	"frontdesk/app/resource"
 	"frontdesk/db"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
-// Payments: the list of payment requests, one request with its settle form (the owner records a
-// payment taken at the front desk: cash, card terminal or bank transfer), cancel, and the list
-// of sales. Every change goes through app/payments, which writes the request, the sale, the
-// bookings and the webhook events in one transaction.
+// Payments: the list of payment requests (with the online payments that need the owner), one
+// request with its settle form (the owner records a payment taken at the front desk: cash, card
+// terminal or bank transfer) and what happened online, cancel, and the flags. Every change goes
+// through app/payments, which writes the request, the sale, the bookings and the webhook events
+// in one transaction.
 
 const paymentsPerPage = 25
 
-var paymentStatusOptions = []ui.Option{
-	{Value: "", Label: "All"}, {Value: payments.StatusPending, Label: "Awaiting payment"}, {Value: payments.StatusPaid, Label: "Paid"},
-	{Value: payments.StatusExpired, Label: "Expired"}, {Value: payments.StatusCancelled, Label: "Cancelled"},
+func paymentStatusOptions(r *http.Request) []ui.Option {
+	return []ui.Option{
+		{Value: "", Label: translate(r, "payments.filter.all")},
+		{Value: payments.StatusPending, Label: translate(r, "payments.status.pending")},
+		{Value: payments.StatusPaid, Label: translate(r, "payments.status.paid")},
+		{Value: payments.StatusExpired, Label: translate(r, "payments.status.expired")},
+		{Value: payments.StatusCancelled, Label: translate(r, "payments.status.cancelled")},
+	}
 }
 
-var methodOptions = []ui.Option{
-	{Value: "", Label: "Choose…"}, {Value: methodValue(payments.MethodCash), Label: "Cash"},
-	{Value: methodValue(payments.MethodCardTerminal), Label: "Card terminal"},
-	{Value: methodValue(payments.MethodBankTransfer), Label: "Bank transfer"},
+// methodOptions are the ways the owner can take a payment at the front desk.
+func methodOptions(r *http.Request) []ui.Option {
+	return []ui.Option{
+		{Value: "", Label: translate(r, "payments.settle.choose")},
+		{Value: methodValue(payments.MethodCash), Label: translate(r, "payments.method.cash")},
+		{Value: methodValue(payments.MethodCardTerminal), Label: translate(r, "payments.method.card_terminal")},
+		{Value: methodValue(payments.MethodBankTransfer), Label: translate(r, "payments.method.bank_transfer")},
+	}
+}
+
+// methodName is a payment method in words (the /v3 API keeps the catalogue's English names).
+func methodName(r *http.Request, id int64) string {
+	switch payments.Method(id) {
+	case payments.MethodCash:
+		return translate(r, "payments.method.cash")
+	case payments.MethodCardTerminal:
+		return translate(r, "payments.method.card_terminal")
+	case payments.MethodBankTransfer:
+		return translate(r, "payments.method.bank_transfer")
+	}
+	return translate(r, "payments.method.online")
 }
 
 func methodValue(m payments.Method) string { return strconv.FormatInt(int64(m), 10) }
 
+// deskMethod reads a desk payment method from form f, or records the problem in it.
+func deskMethod(r *http.Request, f *ui.Form) (payments.Method, bool) {
+	method, err := strconv.ParseInt(f.Get("method"), 10, 64)
+	if err != nil || f.Get("method") == "" || !isPaymentOption(methodOptions(r), f.Get("method")) {
+		f.SetError("method", translate(r, "payments.settle.method_error"))
+		return 0, false
+	}
+	return payments.Method(method), true
+}
+
 func (a *Admin) listPaymentRequests(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	status := r.URL.Query().Get("status")
-	if !isPaymentOption(paymentStatusOptions, status) {
+	statuses := paymentStatusOptions(r)
+	if !isPaymentOption(statuses, status) {
 		status = ""
 	}
 	filter := ui.NewForm(nil)
@@ -56,16 +90,12 @@ func (a *Admin) listPaymentRequests(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	currency, err := a.currency(ctx)
-	if err != nil {
-		a.renderError(w, r, err)
-		return
-	}
+	p := i18n.From(ctx)
 	now := a.now()
-	v := ui.PaymentsView{Filter: filter, Statuses: paymentStatusOptions, Pager: listPager(r.URL, page, paymentsPerPage, total, "payment request")}
+	v := ui.PaymentsView{Filter: filter, Statuses: statuses, Pager: listPager(r.URL, page, paymentsPerPage, total, "payment request")}
 	for _, pr := range rows {
 		row := ui.PaymentRequestRow{
-			ID: pr.ID, CartID: pr.CartID, Amount: paymentAmount(pr.AmountCents, currency), Status: pr.Status,
+			ID: pr.ID, CartID: pr.CartID, Amount: p.Money(pr.AmountCents), Status: pr.Status,
 			Created: db.Time(pr.CreatedAt), Client: strings.TrimSpace(pr.ClientFirstName.String + " " + pr.ClientLastName.String),
 		}
 		if pr.ExpiresAt.Valid {
@@ -76,7 +106,19 @@ func (a *Admin) listPaymentRequests(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	a.render(w, r, http.StatusOK, ui.PaymentsPage(a.page(r, "Payments"), v))
+	if a.online != nil {
+		if v.Flags, err = a.openFlags(r); err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		name, err := a.online.ActiveProvider(ctx, a.db.R)
+		if err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		v.Online = name != payments.ProviderNone
+	}
+	a.render(w, r, http.StatusOK, ui.PaymentsPage(a.page(r, translate(r, "nav.payments")), v))
 }
 
 func (a *Admin) showPaymentRequest(w http.ResponseWriter, r *http.Request) {
@@ -90,16 +132,18 @@ func (a *Admin) renderPaymentRequest(w http.ResponseWriter, r *http.Request, sta
 		a.renderError(w, r, err)
 		return
 	}
-	pv, err := payments.LoadRequest(r.Context(), a.db.R, id)
+	ctx := r.Context()
+	pv, err := payments.LoadRequest(ctx, a.db.R, id)
 	if err != nil {
 		a.renderError(w, r, paymentPageError(err))
 		return
 	}
 	pr := pv.Request
+	p := i18n.From(ctx)
 	v := ui.PaymentRequestView{
-		ID: pr.ID, CartID: pr.CartID, Status: pv.Status(a.now()), Amount: paymentAmount(pr.AmountCents, pv.Currency),
+		ID: pr.ID, CartID: pr.CartID, Status: pv.Status(a.now()), Amount: p.Money(pr.AmountCents),
 		CheckoutURL: pr.CheckoutURL, Client: pv.ClientName, ClientID: pv.Cart.Cart.ClientID.Int64, Location: pv.LocationName,
-		Created: db.Time(pr.CreatedAt), Lines: paymentLines(pv), SaleID: pv.SaleID, Form: f, Methods: methodOptions,
+		Created: db.Time(pr.CreatedAt), Lines: paymentLines(r, pv), SaleID: pv.SaleID, Form: f, Methods: methodOptions(r),
 	}
 	if pr.ExpiresAt.Valid {
 		v.ExpiresAt = db.Time(pr.ExpiresAt.Int64)
@@ -108,9 +152,64 @@ func (a *Admin) renderPaymentRequest(w http.ResponseWriter, r *http.Request, sta
 		v.PaidAt = db.Time(pr.PaidAt.Int64)
 	}
 	for _, b := range pv.Bookings {
-		v.Bookings = append(v.Bookings, ui.PaymentBooking{ID: b.ID, Status: paymentBookingStatus(b.StatusID)})
+		v.Bookings = append(v.Bookings, ui.PaymentBooking{ID: b.ID, Status: bookingStatusLabel(r, b.StatusID)})
 	}
-	a.render(w, r, status, ui.PaymentRequestPage(a.page(r, "Payment request #"+strconv.FormatInt(id, 10)), v))
+	if err := a.onlineOfRequest(r, pr.ID, &v); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.render(w, r, status, ui.PaymentRequestPage(a.page(r, translate(r, "payments.request", "id", id)), v))
+}
+
+// onlineOfRequest fills in what happened online for request id: its checkouts, the provider's
+// notifications, and its flags.
+func (a *Admin) onlineOfRequest(r *http.Request, id int64, v *ui.PaymentRequestView) error {
+	ctx := r.Context()
+	p := i18n.From(ctx)
+	checkouts, err := a.db.R.OnlineCheckoutsOfRequest(ctx, id)
+	if err != nil {
+		return err
+	}
+	for _, co := range checkouts {
+		row := ui.OnlineCheckoutRow{
+			Provider: a.providerLabel(co.Provider), Status: co.Status, Amount: p.MoneyIn(co.AmountCents, co.Currency),
+			SessionID: co.SessionID.String, Created: db.Time(co.CreatedAt), ExpiresAt: db.Time(co.ExpiresAt),
+		}
+		if co.ReceivedCents.Valid {
+			row.Received = p.MoneyIn(co.ReceivedCents.Int64, co.ReceivedCurrency.String)
+		}
+		v.Checkouts = append(v.Checkouts, row)
+	}
+	events, err := a.db.R.OnlinePaymentEventsOfRequest(ctx, id)
+	if err != nil {
+		return err
+	}
+	for _, e := range events {
+		v.Events = append(v.Events, ui.OnlineEventRow{Provider: a.providerLabel(e.Provider), ID: e.EventID, Type: e.Type, Outcome: e.Outcome, At: db.Time(e.ReceivedAt)})
+	}
+	flags, err := a.db.R.PaymentFlagsOfRequest(ctx, id)
+	if err != nil {
+		return err
+	}
+	for _, f := range flags {
+		row, err := a.flagRow(r, f)
+		if err != nil {
+			return err
+		}
+		v.Flags = append(v.Flags, row)
+	}
+	return nil
+}
+
+// providerLabel is how a provider is named ("Stripe"); a provider no longer compiled in keeps
+// its stored name.
+func (a *Admin) providerLabel(name string) string {
+	if a.online != nil {
+		if reg, ok := a.online.Registration(name); ok {
+			return reg.Label
+		}
+	}
+	return name
 }
 
 func (a *Admin) settlePaymentRequest(w http.ResponseWriter, r *http.Request) {
@@ -124,13 +223,12 @@ func (a *Admin) settlePaymentRequest(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	method, err := strconv.ParseInt(f.Get("method"), 10, 64)
-	if err != nil || !isPaymentOption(methodOptions, f.Get("method")) || f.Get("method") == "" {
-		f.SetError("method", "Choose how the client paid.")
+	method, ok := deskMethod(r, f)
+	if !ok {
 		a.renderPaymentRequest(w, r, http.StatusUnprocessableEntity, f)
 		return
 	}
-	saleID, err := payments.Settle(r.Context(), a.db, id, payments.Method(method), a.now())
+	saleID, err := payments.Settle(r.Context(), a.db, id, method, a.now())
 	if a.paymentRefused(r, err) {
 		seeOther(w, r, ui.PaymentURL(id))
 		return
@@ -138,7 +236,7 @@ func (a *Admin) settlePaymentRequest(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, paymentPageError(err))
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Payment recorded: sale #"+strconv.FormatInt(saleID, 10)+". Its bookings are confirmed.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "payments.settled", "sale", saleID))
 	seeOther(w, r, ui.PaymentURL(id))
 }
 
@@ -156,7 +254,7 @@ func (a *Admin) cancelPaymentRequest(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, paymentPageError(err))
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Payment request cancelled; the bookings it held are released.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "payments.cancelled"))
 	seeOther(w, r, ui.PaymentURL(id))
 }
 
@@ -167,67 +265,26 @@ func (a *Admin) paymentRefused(r *http.Request, err error) bool {
 	if !errors.As(err, &refusal) {
 		return false
 	}
-	msg := refusal.Detail
-	if msg != "" {
-		msg = strings.ToUpper(msg[:1]) + msg[1:] + "."
+	msg := translate(r, "payments.refused.other")
+	switch refusal.Code {
+	case payments.CodeInvalidStatus:
+		msg = translate(r, "payments.refused.not_pending")
+	case payments.CodeCartPaid:
+		msg = translate(r, "payments.refused.cart_paid")
 	}
 	a.flash(r.Context(), ui.FlashError, msg)
 	return true
 }
 
-func (a *Admin) listSales(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	page := pageNumber(r.URL.Query())
-	sales, total, err := payments.ListSales(ctx, a.db, payments.SaleFilter{}, paymentsPerPage, (page-1)*paymentsPerPage)
-	if err != nil {
-		a.renderError(w, r, err)
-		return
-	}
-	currency, err := a.currency(ctx)
-	if err != nil {
-		a.renderError(w, r, err)
-		return
-	}
-	v := ui.SalesView{Pager: listPager(r.URL, page, paymentsPerPage, total, "sale")}
-	for _, s := range sales {
-		row, err := a.saleRow(ctx, s, currency)
-		if err != nil {
-			a.renderError(w, r, err)
-			return
-		}
-		v.Rows = append(v.Rows, row)
-	}
-	a.render(w, r, http.StatusOK, ui.SalesPage(a.page(r, "Sales"), v))
-}
-
-func (a *Admin) saleRow(ctx context.Context, s resource.Sale, currency string) (ui.SaleRow, error) {
-	row := ui.SaleRow{ID: s.ID, CartID: s.CartID, Location: s.Location.Name, Amount: s.PaidAmount + " " + currency, Status: s.Status}
-	if s.PaidAt != nil {
-		row.PaidAt, _ = time.Parse(time.RFC3339, *s.PaidAt)
-	}
-	var methods []string
-	for _, t := range s.Transactions {
-		methods = append(methods, t.PaymentMethod.Name)
-	}
-	row.Methods = strings.Join(methods, ", ")
-	if s.ClientID != nil {
-		n, err := a.db.R.CartClientName(ctx, *s.ClientID)
-		if err != nil {
-			return row, err
-		}
-		row.ClientID, row.Client = *s.ClientID, strings.TrimSpace(n.FirstName+" "+n.LastName.String)
-	}
-	return row, nil
-}
-
 // paymentLines describes a cart's lines for the pages, with the times of the bookings they sell
 // in the cart location's zone.
-func paymentLines(v payments.RequestView) []ui.PaymentLine {
+func paymentLines(r *http.Request, v payments.RequestView) []ui.PaymentLine {
+	p := i18n.From(r.Context())
 	out := make([]ui.PaymentLine, 0, len(v.Cart.Items))
 	for _, it := range v.Cart.Items {
 		l := ui.PaymentLine{
 			Name: it.Row.ItemName.String, Quantity: it.Row.Quantity,
-			Total: paymentAmount(it.Amounts.GrossCents-it.Amounts.DiscountCents, v.Currency),
+			Total: p.Money(it.Amounts.GrossCents - it.Amounts.DiscountCents),
 		}
 		if l.Name == "" {
 			l.Name = it.Row.ItemType + " " + strconv.FormatInt(it.Row.ItemID, 10)
@@ -237,7 +294,8 @@ func paymentLines(v payments.RequestView) []ui.PaymentLine {
 				continue
 			}
 			if t, err := time.Parse(time.RFC3339, in.Data.StartTime); err == nil {
-				l.Bookings = append(l.Bookings, t.In(v.Zone).Format("Mon 2 Jan 2006, 15:04")+" ("+v.Zone.String()+")")
+				local := t.In(v.Zone)
+				l.Bookings = append(l.Bookings, p.DateLong(local)+", "+p.Time(local)+" ("+p.Offset(local)+")")
 			}
 		}
 		out = append(out, l)
@@ -245,32 +303,18 @@ func paymentLines(v payments.RequestView) []ui.PaymentLine {
 	return out
 }
 
-func paymentAmount(cents int64, currency string) string {
-	return strings.TrimSpace(resource.Money(cents) + " " + currency)
-}
-
-func (a *Admin) currency(ctx context.Context) (string, error) {
-	c, err := a.db.R.GetCompany(ctx)
-	if db.IsNotFound(err) {
-		return "", nil
-	}
-	return c.Currency, err
-}
-
-func paymentBookingStatus(id int64) string {
+func bookingStatusLabel(r *http.Request, id int64) string {
 	switch id {
 	case booking.StatusConfirmed:
-		return "confirmed"
+		return translate(r, "payments.booking.confirmed")
 	case booking.StatusReserved:
-		return "reserved"
+		return translate(r, "payments.booking.reserved")
 	case booking.StatusAttended:
-		return "attended"
+		return translate(r, "payments.booking.attended")
 	case booking.StatusNoShow:
-		return "no show"
-	case booking.StatusCancelled:
-		return "cancelled"
+		return translate(r, "payments.booking.no_show")
 	}
-	return ""
+	return translate(r, "payments.booking.cancelled")
 }
 
 func isPaymentOption(options []ui.Option, v string) bool {
@@ -284,8 +328,21 @@ func isPaymentOption(options []ui.Option, v string) bool {
 
 // paymentPageError: a request that is not there is the usual 404 page.
 func paymentPageError(err error) error {
-	if errors.Is(err, payments.ErrPaymentRequestNotFound) || errors.Is(err, payments.ErrCartNotFound) {
+	if errors.Is(err, payments.ErrPaymentRequestNotFound) || errors.Is(err, payments.ErrCartNotFound) ||
+		errors.Is(err, payments.ErrSaleNotFound) {
 		return errNotFound
 	}
 	return err
+}
+
+// clientName is a client's name for the pages ("" when there is none).
+func (a *Admin) clientName(ctx context.Context, id *int64) (string, error) {
+	if id == nil {
+		return "", nil
+	}
+	n, err := a.db.R.CartClientName(ctx, *id)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(n.FirstName + " " + n.LastName.String), nil
 }

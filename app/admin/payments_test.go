@@ -88,7 +88,7 @@ func TestSettlePaymentRequest(t *testing.T) {
 
 	list := c.get(t, "/payments")
 	wantStatus(t, list, http.StatusOK)
-	wantBody(t, list, `data-testid="payment-row"`, "Maria Lopez", "25.0 USD", "Awaiting payment", `href="`+path+`"`)
+	wantBody(t, list, `data-testid="payment-row"`, "Maria Lopez", "$25.00", "Awaiting payment", `href="`+path+`"`)
 	page := c.get(t, path)
 	wantStatus(t, page, http.StatusOK)
 	wantBody(t, page, `data-testid="settle-form"`, `data-testid="cancel-payment-form"`, "Haircut", pr.CheckoutURL, "Booking #")

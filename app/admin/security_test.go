@@ -22,6 +22,7 @@ var publicRoutes = map[string]bool{
 	"GET /pay/1": true,
 	// A reminder's opt-out link (issue 12): the token is the credential.
 	"GET /messages/unsubscribe/1": true, "POST /messages/unsubscribe/1": true,
+	"POST /pay/1/checkout": true, // online payments: the pay button of the checkout page
 }
 
 // adminRoutes lists the route table as "METHOD /path" with URL parameters filled in, so a

@@ -15,18 +15,13 @@
 // paid. A pending request whose expires_at has passed is treated as expired by every operation,
 // whether or not the worker has reached it yet, so the outcome never depends on its timing.
 //
-// # Payment-provider adapters
+// # Online payments
 //
-// frontdesk collects payments at the front desk: the owner settles a request in the admin UI
-// (cash, card terminal, bank transfer). An adapter for an online provider (Stripe, Mercado
-// Pago, …) would be a small package beside this one that
-//
-//   - renders the provider's checkout for a request, given what the checkout page shows
-//     (LoadCheckout: the amount, items and expiry, found by the request's uuid);
-//   - verifies the provider's notification (its own signature scheme) and then calls
-//     Settle(ctx, d, id, MethodOnline, now), which is idempotent in effect: a request that is
-//     no longer pending is refused with payment_request_invalid_status and nothing is written
-//     twice, so a provider's retried notification is harmless.
-//
-// Settle is the single hook: it is what the admin UI calls too.
+// The owner settles a request at the front desk (Settle: cash, card terminal, bank transfer),
+// or the customer pays it by card through a provider (Online, online*.go): a hosted checkout
+// per request, the provider's signed notifications applied once however often and in whatever
+// order they come, a daily reconciliation (Reconciler) for notifications that never come,
+// refunds, and flags for money that could not settle anything. Both paths end in settle, the
+// one settlement. A provider is the small Provider interface (provider.go); app/payments/stripe
+// is one, and docs/payments.md says what another must do.
 package payments

@@ -260,21 +260,36 @@ func closePending(ctx context.Context, q *db.Queries, now time.Time, pr db.Payme
 	if due(pr, now) {
 		status = StatusExpired
 	}
+	if status == StatusExpired {
+		closed, err := expireInTx(ctx, q, now, pr)
+		if err != nil || !closed {
+			return "", err
+		}
+		return status, nil
+	}
 	n, err := q.ClosePaymentRequest(ctx, db.ClosePaymentRequestParams{Status: status, UpdatedAt: db.Millis(now), ID: pr.ID})
 	if err != nil || n == 0 {
 		return "", err
 	}
+	_, err = release(ctx, q, now, pr.ID)
+	return status, err
+}
+
+// expireInTx expires pending request pr now, whatever its expires_at says: its still-reserved
+// bookings are released and payment_request.expired is recorded. It is our own expiry, and a
+// provider's report that the checkout which held the request's time expired. closed is false
+// when pr was no longer pending (nothing is written, so the event is never sent twice).
+func expireInTx(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequest) (closed bool, err error) {
+	n, err := q.ClosePaymentRequest(ctx, db.ClosePaymentRequestParams{Status: StatusExpired, UpdatedAt: db.Millis(now), ID: pr.ID})
+	if err != nil || n == 0 {
+		return false, err
+	}
 	released, err := release(ctx, q, now, pr.ID)
 	if err != nil {
-		return "", err
+		return false, err
 	}
-	if status == StatusExpired {
-		pr.Status, pr.UpdatedAt = status, db.Millis(now)
-		if err := enqueueEvent(ctx, q, now, eventExpired, pr, released, 0); err != nil {
-			return "", err
-		}
-	}
-	return status, nil
+	pr.Status, pr.UpdatedAt = StatusExpired, db.Millis(now)
+	return true, enqueueEvent(ctx, q, now, eventExpired, pr, released, 0)
 }
 
 // release cancels the still-reserved bookings of request prID and returns their ids.

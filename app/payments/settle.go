@@ -23,6 +23,13 @@ const (
 	MethodOnline       Method = 4
 )
 
+// Sale statuses, mirrored by the CHECK on sales.status.
+const (
+	SaleStatusPaid          = "paid"
+	SaleStatusPartiallyPaid = "partially_paid"
+	SaleStatusRefunded      = "refunded"
+)
+
 // DeskMethods are the ways the owner can take a payment at the front desk, in the order the
 // settle form offers them.
 var DeskMethods = []Method{MethodCash, MethodCardTerminal, MethodBankTransfer}
@@ -67,7 +74,7 @@ func Settle(ctx context.Context, d *db.DB, id int64, method Method, now time.Tim
 			refusal = notPending(pr)
 			return err
 		}
-		saleID, err = settle(ctx, q, now, pr, method)
+		saleID, err = settle(ctx, q, now, pr, Payment{Method: method, AmountCents: pr.AmountCents})
 		return err
 	})
 	if err == nil {
@@ -76,7 +83,18 @@ func Settle(ctx context.Context, d *db.DB, id int64, method Method, now time.Tim
 	return saleID, err
 }
 
-func settle(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequest, method Method) (int64, error) {
+// Payment is a payment that settles a request: how, and how much of the request's amount
+// (less than all of it for a deposit paid online; the rest stays pending on the sale).
+type Payment struct {
+	Method      Method
+	AmountCents int64
+}
+
+// settle is the one settlement, inside transaction q, for every way a payment arrives (the desk
+// through Settle, a provider through Online): the sale and its transaction, the request paid,
+// its bookings confirmed and linked to the sale, payment_request.paid. The caller has checked
+// that pr is pending. A payment of less than the request's amount makes a partially paid sale.
+func settle(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequest, pay Payment) (int64, error) {
 	c, err := q.GetCart(ctx, pr.CartID)
 	if err != nil {
 		return 0, fmt.Errorf("cart %d: %w", pr.CartID, err)
@@ -95,15 +113,20 @@ func settle(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequ
 		return 0, err
 	}
 	ms := db.Millis(now)
+	paid := min(pay.AmountCents, pr.AmountCents)
+	status := SaleStatusPaid
+	if paid < pr.AmountCents {
+		status = SaleStatusPartiallyPaid
+	}
 	saleID, err := q.InsertSale(ctx, db.InsertSaleParams{
-		CartID: c.ID, ClientID: c.ClientID, LocationID: locationID, Status: "paid",
-		PaidCents: pr.AmountCents, PendingCents: 0, PaidAt: nullInt(ms), CreatedAt: ms, UpdatedAt: ms,
+		CartID: c.ID, ClientID: c.ClientID, LocationID: locationID, Status: status,
+		PaidCents: paid, PendingCents: pr.AmountCents - paid, PaidAt: nullInt(ms), CreatedAt: ms, UpdatedAt: ms,
 	})
 	if err != nil {
 		return 0, fmt.Errorf("insert sale: %w", err)
 	}
 	_, err = q.InsertTransaction(ctx, db.InsertTransactionParams{
-		SaleID: saleID, AmountCents: pr.AmountCents, PaymentMethodID: int64(method), PaidAt: nullInt(ms), CreatedAt: ms,
+		SaleID: saleID, AmountCents: paid, PaymentMethodID: int64(pay.Method), PaidAt: nullInt(ms), CreatedAt: ms,
 	})
 	if err != nil {
 		return 0, fmt.Errorf("insert transaction: %w", err)

@@ -1,0 +1,330 @@
+// Package stripe is the Stripe provider of app/payments: Stripe Checkout Sessions for payment
+// requests, Stripe's signed webhook events, refunds and reads, through Stripe's official Go
+// library. It only translates — every decision (what is owed, settlement, flags) is
+// app/payments's. docs/payments.md says how to set Stripe up and what each event does.
+package stripe
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	stripe "github.com/stripe/stripe-go/v85"
+	"github.com/stripe/stripe-go/v85/webhook"
+
+	"frontdesk/app/payments"
+	"frontdesk/ui/i18n"
+)
+
+// Name is the provider's name: the setting's value and the notification path /stripe/webhook.
+const Name = "stripe"
+
+// DefaultAPIURL is Stripe's API.
+const DefaultAPIURL = "https://api.stripe.com"
+
+// Metadata keys frontdesk puts on every Checkout Session and its PaymentIntent.
+const (
+	MetaRequestID   = "payment_request_id"
+	MetaRequestUUID = "payment_request_uuid"
+)
+
+// Stripe's bounds on a Checkout Session's expires_at: 30 minutes to 24 hours after creation.
+const (
+	minLifetime = 30 * time.Minute
+	maxLifetime = 24 * time.Hour
+)
+
+// Config is where and how to reach Stripe.
+type Config struct {
+	// APIURL is Stripe's API (DefaultAPIURL when empty); tests and local development point it
+	// at stripe-mock (docs/payments.md "Test mode").
+	APIURL string
+	// HTTPClient makes the calls (a client with a 30 s timeout when nil).
+	HTTPClient *http.Client
+}
+
+// Registration is the Stripe provider for payments.NewOnline.
+func Registration(cfg Config) payments.Registration {
+	if cfg.APIURL == "" {
+		cfg.APIURL = DefaultAPIURL
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
+	}
+	return payments.Registration{
+		Name: Name, Label: "Stripe",
+		New:              func(c payments.Credentials) (payments.Provider, error) { return newProvider(cfg, c), nil },
+		CheckCredentials: checkCredentials,
+		MinLifetime:      minLifetime, MaxLifetime: maxLifetime,
+		Hint: hint, CheckoutOrigins: []string{"https://checkout.stripe.com"},
+	}
+}
+
+// checkCredentials checks the shape of keys as Stripe issues them: secret keys sk_test_/sk_live_
+// (or restricted rk_…), webhook signing secrets whsec_. Publishable keys (pk_…) are the usual
+// mistake and are named.
+func checkCredentials(c payments.Credentials) map[string]i18n.Msg {
+	out := map[string]i18n.Msg{}
+	if k := c.SecretKey; k != "" {
+		switch {
+		case strings.HasPrefix(k, "pk_"):
+			out["secret_key"] = i18n.M("pay_settings.stripe.publishable_key")
+		case !hasAnyPrefix(k, "sk_test_", "sk_live_", "rk_test_", "rk_live_") || len(k) < 16 || strings.ContainsAny(k, " \t\r\n"):
+			out["secret_key"] = i18n.M("pay_settings.stripe.secret_key_shape")
+		}
+	}
+	if s := c.WebhookSecret; s != "" && (!strings.HasPrefix(s, "whsec_") || len(s) < 16 || strings.ContainsAny(s, " \t\r\n")) {
+		out["webhook_secret"] = i18n.M("pay_settings.stripe.webhook_secret_shape")
+	}
+	return out
+}
+
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// hint shows a key's kind and its last four characters: "sk_test_…4242".
+func hint(secret string) string {
+	if len(secret) < 12 {
+		return "…"
+	}
+	kind := secret[:strings.LastIndex(secret[:min(len(secret), 8)], "_")+1]
+	return kind + "…" + secret[len(secret)-4:]
+}
+
+type provider struct {
+	client *stripe.Client
+	creds  payments.Credentials
+}
+
+func newProvider(cfg Config, c payments.Credentials) *provider {
+	backend := stripe.NewBackendsWithConfig(&stripe.BackendConfig{
+		URL:               stripe.String(cfg.APIURL),
+		HTTPClient:        cfg.HTTPClient,
+		LeveledLogger:     &stripe.LeveledLogger{Level: stripe.LevelNull},
+		MaxNetworkRetries: stripe.Int64(2),
+	})
+	return &provider{client: stripe.NewClient(c.SecretKey, stripe.WithBackends(backend)), creds: c}
+}
+
+// CreateCheckout creates a Checkout Session in payment mode with one line per item, in the
+// business's currency, with Adaptive Pricing off (the customer pays exactly the amount and
+// currency asked, so the webhook's amount can be checked against it).
+func (p *provider) CreateCheckout(ctx context.Context, c payments.CheckoutParams) (payments.CheckoutState, error) {
+	meta := map[string]string{MetaRequestID: strconv.FormatInt(c.RequestID, 10), MetaRequestUUID: c.RequestUUID}
+	currency := strings.ToLower(c.Currency)
+	params := &stripe.CheckoutSessionCreateParams{
+		Mode:              stripe.String(string(stripe.CheckoutSessionModePayment)),
+		SuccessURL:        stripe.String(c.SuccessURL),
+		CancelURL:         stripe.String(c.CancelURL),
+		ClientReferenceID: stripe.String(c.RequestUUID),
+		ExpiresAt:         stripe.Int64(c.ExpiresAt.Unix()),
+		Metadata:          meta,
+		PaymentIntentData: &stripe.CheckoutSessionCreatePaymentIntentDataParams{Metadata: meta},
+		AdaptivePricing:   &stripe.CheckoutSessionCreateAdaptivePricingParams{Enabled: stripe.Bool(false)},
+		Locale:            stripe.String(locale(c.Language)),
+	}
+	for _, l := range c.Lines {
+		params.LineItems = append(params.LineItems, &stripe.CheckoutSessionCreateLineItemParams{
+			Quantity: stripe.Int64(l.Quantity),
+			PriceData: &stripe.CheckoutSessionCreateLineItemPriceDataParams{
+				Currency:    stripe.String(currency),
+				UnitAmount:  stripe.Int64(toMinor(c.Currency, l.UnitCents)),
+				ProductData: &stripe.CheckoutSessionCreateLineItemPriceDataProductDataParams{Name: stripe.String(l.Name)},
+			},
+		})
+	}
+	params.SetIdempotencyKey(c.IdempotencyKey)
+	s, err := p.client.V1CheckoutSessions.Create(ctx, params)
+	if err != nil {
+		return payments.CheckoutState{}, providerError(err)
+	}
+	return sessionState(s), nil
+}
+
+// locale is the Checkout page's language: the business's, where Stripe has it (Latin American
+// Spanish for es, as the catalogs are), else Stripe's guess from the browser.
+func locale(lang string) string {
+	switch lang {
+	case "es":
+		return "es-419"
+	case "en":
+		return "en"
+	}
+	return "auto"
+}
+
+func (p *provider) Checkout(ctx context.Context, id string) (payments.CheckoutState, error) {
+	s, err := p.client.V1CheckoutSessions.Retrieve(ctx, id, &stripe.CheckoutSessionRetrieveParams{})
+	if err != nil {
+		return payments.CheckoutState{}, providerError(err)
+	}
+	return sessionState(s), nil
+}
+
+// ExpireCheckout expires an open session. Stripe refuses to expire one that is no longer open
+// (complete, or already expired); then the session as it is is the answer.
+func (p *provider) ExpireCheckout(ctx context.Context, id string) (payments.CheckoutState, error) {
+	s, err := p.client.V1CheckoutSessions.Expire(ctx, id, &stripe.CheckoutSessionExpireParams{})
+	var se *stripe.Error
+	if errors.As(err, &se) && se.Type == stripe.ErrorTypeInvalidRequest && se.HTTPStatusCode != http.StatusNotFound {
+		return p.Checkout(ctx, id)
+	}
+	if err != nil {
+		return payments.CheckoutState{}, providerError(err)
+	}
+	return sessionState(s), nil
+}
+
+func (p *provider) Refund(ctx context.Context, r payments.RefundParams) (payments.RefundState, error) {
+	params := &stripe.RefundCreateParams{
+		PaymentIntent: stripe.String(r.PaymentRef),
+		Amount:        stripe.Int64(toMinor(r.Currency, r.AmountCents)),
+	}
+	params.SetIdempotencyKey(r.IdempotencyKey)
+	ref, err := p.client.V1Refunds.Create(ctx, params)
+	if err != nil {
+		return payments.RefundState{}, providerError(err)
+	}
+	return refundState(ref), nil
+}
+
+// Checkout Session and refund events frontdesk acts on (docs/payments.md "What each event does").
+const (
+	eventCompleted      = "checkout.session.completed"
+	eventAsyncSucceeded = "checkout.session.async_payment_succeeded"
+	eventAsyncFailed    = "checkout.session.async_payment_failed"
+	eventExpired        = "checkout.session.expired"
+)
+
+// ParseEvent verifies the Stripe-Signature header with the library (HMAC-SHA256 with the
+// webhook signing secret, and a timestamp at most 5 minutes old, against replays). Events are
+// read whatever API version the endpoint sends: the fields used (status, payment_status,
+// amount_total, currency, metadata, payment_intent, expires_at) mean the same in every version.
+func (p *provider) ParseEvent(payload []byte, header http.Header) (payments.Event, error) {
+	ev, err := webhook.ConstructEventWithOptions(payload, header.Get("Stripe-Signature"), p.creds.WebhookSecret,
+		webhook.ConstructEventOptions{IgnoreAPIVersionMismatch: true})
+	switch {
+	case errors.Is(err, webhook.ErrNotSigned), errors.Is(err, webhook.ErrInvalidHeader),
+		errors.Is(err, webhook.ErrNoValidSignature), errors.Is(err, webhook.ErrTooOld):
+		return payments.Event{}, fmt.Errorf("%w: %v", payments.ErrBadSignature, err)
+	case err != nil:
+		return payments.Event{}, fmt.Errorf("%w: %v", payments.ErrUnreadableEvent, err)
+	case ev.Data == nil:
+		return payments.Event{}, fmt.Errorf("%w: no data", payments.ErrUnreadableEvent)
+	}
+	out := payments.Event{ID: ev.ID, Type: string(ev.Type)}
+	switch out.Type {
+	case eventCompleted, eventAsyncSucceeded, eventAsyncFailed, eventExpired:
+		var s stripe.CheckoutSession
+		if err := json.Unmarshal(ev.Data.Raw, &s); err != nil {
+			return payments.Event{}, fmt.Errorf("%w: %v", payments.ErrUnreadableEvent, err)
+		}
+		st := sessionState(&s)
+		st.Failed = out.Type == eventAsyncFailed
+		out.Checkout = &st
+	case "refund.created", "refund.updated", "refund.failed", "charge.refund.updated":
+		var r stripe.Refund
+		if err := json.Unmarshal(ev.Data.Raw, &r); err != nil {
+			return payments.Event{}, fmt.Errorf("%w: %v", payments.ErrUnreadableEvent, err)
+		}
+		st := refundState(&r)
+		out.Refund = &st
+	}
+	return out, nil
+}
+
+// Test reads the balance (any working secret or restricted key may) and looks for a webhook
+// endpoint at notifyURL with the checkout events enabled; a key that may not list endpoints
+// gets a note instead.
+func (p *provider) Test(ctx context.Context, notifyURL string) (payments.TestResult, error) {
+	b, err := p.client.V1Balance.Retrieve(ctx, &stripe.BalanceRetrieveParams{})
+	if err != nil {
+		return payments.TestResult{}, providerError(err)
+	}
+	res := payments.TestResult{Live: b.Livemode}
+	found, events := false, map[string]bool{}
+	for ep, err := range p.client.V1WebhookEndpoints.List(ctx, &stripe.WebhookEndpointListParams{}).All(ctx) {
+		if err != nil {
+			res.Notes = append(res.Notes, i18n.M("pay_settings.stripe.cannot_list_endpoints"))
+			return res, nil
+		}
+		if ep.URL == notifyURL && ep.Status != "disabled" {
+			found = true
+			for _, e := range ep.EnabledEvents {
+				events[e] = true
+			}
+		}
+	}
+	switch {
+	case !found:
+		res.Notes = append(res.Notes, i18n.M("pay_settings.stripe.no_endpoint", "url", notifyURL))
+	case !events["*"] && !(events[eventCompleted] && events[eventExpired]):
+		res.Notes = append(res.Notes, i18n.M("pay_settings.stripe.missing_events", "events", eventCompleted+", "+eventExpired))
+	}
+	return res, nil
+}
+
+// sessionState reads what frontdesk needs from a Checkout Session.
+func sessionState(s *stripe.CheckoutSession) payments.CheckoutState {
+	st := payments.CheckoutState{
+		ID: s.ID, URL: s.URL, Status: string(s.Status), Currency: strings.ToUpper(string(s.Currency)),
+		Paid:        s.PaymentStatus == stripe.CheckoutSessionPaymentStatusPaid,
+		RequestUUID: s.Metadata[MetaRequestUUID],
+	}
+	if s.ExpiresAt > 0 {
+		st.ExpiresAt = time.Unix(s.ExpiresAt, 0).UTC()
+	}
+	st.RequestID, _ = strconv.ParseInt(s.Metadata[MetaRequestID], 10, 64)
+	if cents, ok := fromMinor(st.Currency, s.AmountTotal); ok {
+		st.AmountCents = cents
+	} else {
+		st.AmountCents = -1
+	}
+	if s.PaymentIntent != nil {
+		st.PaymentRef = s.PaymentIntent.ID
+	}
+	return st
+}
+
+func refundState(r *stripe.Refund) payments.RefundState {
+	st := payments.RefundState{ID: r.ID, Status: string(r.Status)}
+	if cents, ok := fromMinor(string(r.Currency), r.Amount); ok {
+		st.AmountCents = cents
+	}
+	if r.PaymentIntent != nil {
+		st.PaymentRef = r.PaymentIntent.ID
+	}
+	switch st.Status {
+	case payments.RefundPending, payments.RefundSucceeded, payments.RefundFailed, payments.RefundCanceled:
+	default: // requires_action, and anything newer: not final yet
+		st.Status = payments.RefundPending
+	}
+	return st
+}
+
+// providerError sorts Stripe's errors into temporary (try again: network, rate limits, Stripe's
+// 5xx, a concurrent request with the same idempotency key) and final ones.
+func providerError(err error) error {
+	var se *stripe.Error
+	if !errors.As(err, &se) {
+		return &payments.ProviderError{Temporary: true, Message: err.Error(), Err: err}
+	}
+	temporary := se.Type == stripe.ErrorTypeAPI || se.Type == stripe.ErrorTypeRateLimit ||
+		se.HTTPStatusCode >= 500 || se.HTTPStatusCode == http.StatusConflict || se.HTTPStatusCode == http.StatusTooManyRequests
+	code := string(se.Code)
+	if code == "" {
+		code = string(se.Type)
+	}
+	return &payments.ProviderError{Temporary: temporary, Code: code, Message: se.Msg, Err: err}
+}
