@@ -77,7 +77,7 @@ func (q *Queries) CartHasPaidSale(ctx context.Context, cartID int64) (bool, erro
 }
 
 const cartItems = `-- name: CartItems :many
-SELECT id, cart_id, item_id, item_type, item_name, item_uuid, quantity, unit_price_cents, unit_discount_cents, unit_discount_type, instances_json, position FROM cart_items WHERE cart_id = ? ORDER BY position, id
+SELECT id, cart_id, item_id, item_type, item_name, item_uuid, quantity, unit_price_cents, unit_discount_cents, unit_discount_type, instances_json, position, product_id FROM cart_items WHERE cart_id = ? ORDER BY position, id
 `
 
 func (q *Queries) CartItems(ctx context.Context, cartID int64) ([]CartItem, error) {
@@ -102,6 +102,7 @@ func (q *Queries) CartItems(ctx context.Context, cartID int64) ([]CartItem, erro
 			&i.UnitDiscountType,
 			&i.InstancesJSON,
 			&i.Position,
+			&i.ProductID,
 		); err != nil {
 			return nil, err
 		}
