@@ -26,6 +26,9 @@ type Change struct {
 	Price                                       *int64 // cents
 	Notes                                       Optional[string]
 	TimeResourceID                              Optional[int64]
+	// StartWall and EndWall say that Start or End is a wall-clock reading of the booking's
+	// (new) location, as NewBooking's do.
+	StartWall, EndWall bool
 }
 
 // errStale makes Update start over when the booking changed between its read and its write.
@@ -140,13 +143,24 @@ func planUpdate(ctx context.Context, d *db.DB, now time.Time, view View, ch Chan
 		ProviderID: pick(ch.ProviderID, cur.ProviderID), Start: db.Time(cur.StartAt),
 	}
 	if ch.Start != nil {
-		pl.Start = *ch.Start
+		pl.Start, pl.StartWall = *ch.Start, ch.StartWall
+	}
+	if ch.End != nil {
+		pl.End, pl.EndWall = *ch.End, ch.EndWall
+	}
+	if pl.StartWall || pl.EndWall {
+		// Read wall-clock times in the zone of the location the booking will be at before
+		// deciding whether anything moved.
+		zone, err := placementZone(ctx, q, view, pl.LocationID)
+		if err != nil {
+			return nil, err
+		}
+		if err := pl.resolveWall(zone); err != nil {
+			return nil, err
+		}
 	}
 	serviceChanged := pl.ServiceID != cur.ServiceID
-	switch {
-	case ch.End != nil:
-		pl.End = *ch.End
-	case !serviceChanged:
+	if ch.End == nil && !serviceChanged {
 		pl.End = pl.Start.Add(time.Duration(cur.EndAt-cur.StartAt) * time.Millisecond)
 	}
 	reschedule := serviceChanged || pl.LocationID != cur.LocationID || pl.ProviderID != cur.ProviderID ||
@@ -190,6 +204,18 @@ func planUpdate(ctx context.Context, d *db.DB, now time.Time, view View, ch Chan
 	}
 	next.ChangeCount = cur.ChangeCount + 1
 	return &plan{next: next, reschedule: true, status: status, zone: placed.loaded.Location.Zone}, nil
+}
+
+// placementZone is the zone of location id, which is the booking's current one or another.
+func placementZone(ctx context.Context, q *db.Queries, view View, id int64) (*time.Location, error) {
+	if id == view.Booking.LocationID {
+		return LoadZone(view.LocationTimezone)
+	}
+	l, err := q.ScheduleLocation(ctx, id)
+	if err != nil {
+		return nil, notFoundAs(err, "location")
+	}
+	return LoadZone(l.Timezone)
 }
 
 // rowParams is the update that writes b back unchanged.
