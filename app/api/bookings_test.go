@@ -121,8 +121,9 @@ func TestCreateBooking(t *testing.T) {
 		t.Fatalf("got events %+v, want one booking.created at 2026-11-23T12:00:00.000Z", events)
 	}
 	wantData := `{"id":1,"start_time":"2026-11-24T10:00:00-03:00","end_time":"2026-11-24T10:30:00-03:00","service_id":1,` +
-		`"client_id":1,"location_id":1,"provider_id":2,` +
-		`"status":{"id":1,"name":"Confirmed","internal_name":"confirmed","description":"The client confirmed the appointment."}}`
+		`"client_id":1,"location_id":1,"provider_id":2,"status_id":1,` +
+		`"status":{"id":1,"name":"Confirmed","internal_name":"confirmed","description":"The client confirmed the appointment."},` +
+		`"price":"13500.0","list_price":"15000.0","created_at":"2026-11-23T12:00:00Z","updated_at":"2026-11-23T12:00:00Z"}`
 	if string(events[0].Data) != wantData {
 		t.Fatalf("got event data\n%s\nwant\n%s", events[0].Data, wantData)
 	}

@@ -79,11 +79,7 @@ func Update(ctx context.Context, d *db.DB, now time.Time, id int64, ch Change, s
 			if err := q.UpdateBookingRow(ctx, n); err != nil {
 				return writeError(err)
 			}
-			b := db.Booking{
-				ID: id, LocationID: n.LocationID, ServiceID: n.ServiceID, ProviderID: n.ProviderID,
-				ClientID: n.ClientID, StatusID: n.StatusID, StartAt: n.StartAt, EndAt: n.EndAt,
-			}
-			return enqueue(ctx, q, now, webhook.BookingUpdated, b, p.status, p.zone)
+			return enqueue(ctx, q, now, webhook.BookingUpdated, applied(row, n), p.status, p.zone)
 		})
 		if errors.Is(err, errStale) {
 			continue
@@ -218,6 +214,16 @@ func placementZone(ctx context.Context, q *db.Queries, view View, id int64) (*ti
 	return LoadZone(l.Timezone)
 }
 
+// applied is booking b after update n: what the event reports.
+func applied(b db.Booking, n db.UpdateBookingRowParams) db.Booking {
+	b.LocationID, b.ServiceID, b.ProviderID, b.ClientID = n.LocationID, n.ServiceID, n.ProviderID, n.ClientID
+	b.StatusID, b.StartAt, b.EndAt = n.StatusID, n.StartAt, n.EndAt
+	b.BlockStartAt, b.BlockEndAt = n.BlockStartAt, n.BlockEndAt
+	b.PriceCents, b.ListPriceCents, b.DiscountBp = n.PriceCents, n.ListPriceCents, n.DiscountBp
+	b.Notes, b.TimeResourceID, b.ChangeCount, b.UpdatedAt = n.Notes, n.TimeResourceID, n.ChangeCount, n.UpdatedAt
+	return b
+}
+
 // rowParams is the update that writes b back unchanged.
 func rowParams(b db.Booking) db.UpdateBookingRowParams {
 	return db.UpdateBookingRowParams{
@@ -309,7 +315,7 @@ func Cancel(ctx context.Context, d *db.DB, now time.Time, id int64, source strin
 		if err := q.CancelBookingRow(ctx, db.CancelBookingRowParams{UpdatedAt: db.Millis(now), ID: id}); err != nil {
 			return writeError(err)
 		}
-		row.StatusID = StatusCancelled
+		row.StatusID, row.UpdatedAt = StatusCancelled, db.Millis(now)
 		return enqueue(ctx, q, now, webhook.BookingUpdated, row, status, zone)
 	})
 }

@@ -94,6 +94,6 @@ func setStatusInTx(ctx context.Context, q *db.Queries, now time.Time, id, status
 	if err != nil {
 		return writeError(err)
 	}
-	row.StatusID = statusID
+	row.StatusID, row.UpdatedAt = statusID, db.Millis(now)
 	return enqueue(ctx, q, now, webhook.BookingUpdated, row, status, zone)
 }
