@@ -55,7 +55,8 @@ func (a *API) listBookings(w http.ResponseWriter, r *http.Request) {
 }
 
 // parseBookingFilter reads the reference's filters; at least one of client, location, service
-// or provider is required (dates alone are not enough).
+// or provider is required (dates alone are not enough). The provider is service_provider_id or
+// its alias provider_id.
 func parseBookingFilter(r *http.Request) (booking.Filter, error) {
 	var f booking.Filter
 	for _, p := range []struct {
@@ -70,6 +71,18 @@ func parseBookingFilter(r *http.Request) (booking.Filter, error) {
 			return f, err
 		}
 		*p.dst = v
+	}
+	// provider_id is an alias of service_provider_id (the name GET /v3/available_slots uses):
+	// either may be given, or both with the same value.
+	alias, ok, err := queryID(r, "provider_id")
+	if err != nil {
+		return f, err
+	}
+	if ok {
+		if f.ProviderID != 0 && f.ProviderID != alias {
+			return f, badRequest("conflicting_provider_id")
+		}
+		f.ProviderID = alias
 	}
 	if f.StatusID > booking.StatusCancelled {
 		return f, badRequest("invalid_status_id")
