@@ -400,7 +400,7 @@ type PaymentRequest struct {
 type Product struct {
 	ID          int64
 	Name        string
-	Sku         sql.NullString
+	SKU         sql.NullString
 	PriceCents  int64
 	Active      bool
 	Stock       sql.NullInt64
