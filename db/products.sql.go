@@ -385,12 +385,12 @@ func (q *Queries) SearchProductsShort(ctx context.Context, arg SearchProductsSho
 }
 
 const takeProductStock = `-- name: TakeProductStock :exec
-UPDATE products SET stock = max(stock - ?1, 0), updated_at = ?2
+UPDATE products SET stock = max(stock - CAST(?1 AS INTEGER), 0), updated_at = ?2
 WHERE id = ?3 AND stock IS NOT NULL
 `
 
 type TakeProductStockParams struct {
-	Quantity  sql.NullInt64
+	Quantity  int64
 	UpdatedAt int64
 	ID        int64
 }

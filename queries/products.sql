@@ -54,7 +54,7 @@ WHERE (instr(lower(name), sqlc.arg(needle)) > 0 OR instr(lower(coalesce(sku, '')
 
 -- A paid sale takes what it sold off a counted stock, never below zero (docs/api.md, "Products").
 -- name: TakeProductStock :exec
-UPDATE products SET stock = max(stock - sqlc.arg(quantity), 0), updated_at = sqlc.arg(updated_at)
+UPDATE products SET stock = max(stock - CAST(sqlc.arg(quantity) AS INTEGER), 0), updated_at = sqlc.arg(updated_at)
 WHERE id = sqlc.arg(id) AND stock IS NOT NULL;
 
 -- name: ImportProduct :one

@@ -43,11 +43,15 @@ type InstanceInput struct {
 	StartWall bool
 }
 
-// Item types (the CHECK on cart_items.item_type). Only services are known to the catalogue:
-// they are checked against it and may book; the others are stored as plain priced lines.
+// Item types (the CHECK on cart_items.item_type). Services and products are known to the
+// catalogue: services are checked against it and may book; products take their name and price
+// from it and respect its stock (products.go). The others are stored as plain priced lines.
 var itemTypes = []string{"service", "class", "session", "addon", "plan", "bundle", "product", "treatment", "giftcard", "membership"}
 
-const itemService = "service"
+const (
+	itemService = "service"
+	itemProduct = "product"
+)
 
 // Discount types. A unit discount without a type is an amount.
 const (
@@ -93,10 +97,14 @@ func validateItems(ctx context.Context, q *db.Queries, items []ItemInput, refs c
 	if err != nil {
 		return nil, err
 	}
+	products, err := loadProducts(ctx, q, items)
+	if err != nil {
+		return nil, err
+	}
 	lines := make([]line, len(items))
 	var total int64
 	for i, it := range items {
-		l, err := validateItem(fmt.Sprintf("items[%d]", i), it, zone)
+		l, err := validateItem(fmt.Sprintf("items[%d]", i), it, zone, products)
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +121,7 @@ func validateItems(ctx context.Context, q *db.Queries, items []ItemInput, refs c
 	return lines, checkRefs(ctx, q, lines, refs)
 }
 
-func validateItem(path string, it ItemInput, zone *time.Location) (line, error) {
+func validateItem(path string, it ItemInput, zone *time.Location, products map[int64]db.Product) (line, error) {
 	var l line
 	switch {
 	case it.ItemType == "":
@@ -124,12 +132,24 @@ func validateItem(path string, it ItemInput, zone *time.Location) (line, error) 
 		return l, invalid(path+".item_id", "is required and must be a positive integer")
 	case it.Quantity < 1 || it.Quantity > maxQuantity:
 		return l, invalid(path+".quantity", "must be between 1 and %d", maxQuantity)
-	case it.UnitPrice == "":
+	case it.UnitPrice == "" && it.ItemType != itemProduct:
 		return l, invalid(path+".unit_price", "is required")
 	}
-	price, err := money.Parse(it.UnitPrice)
-	if err != nil {
-		return l, invalid(path+".unit_price", "%v", err)
+	var price money.Cents
+	var err error
+	if it.UnitPrice != "" {
+		if price, err = money.Parse(it.UnitPrice); err != nil {
+			return l, invalid(path+".unit_price", "%v", err)
+		}
+	}
+	if it.ItemType == itemProduct {
+		if price, err = productLine(path, it, products, price); err != nil {
+			return l, err
+		}
+		p := products[it.ItemID]
+		if it.ItemName == nil {
+			it.ItemName = &p.Name
+		}
 	}
 	if err := checkText(path+".item_name", it.ItemName, maxNameLen); err != nil {
 		return l, err
@@ -140,6 +160,9 @@ func validateItem(path string, it ItemInput, zone *time.Location) (line, error) 
 	l.row = db.InsertCartItemParams{
 		ItemID: it.ItemID, ItemType: it.ItemType, ItemName: nullText(it.ItemName), ItemUUID: nullText(it.ItemUUID),
 		Quantity: it.Quantity, UnitPriceCents: int64(price),
+	}
+	if it.ItemType == itemProduct {
+		l.row.ProductID = sql.NullInt64{Int64: it.ItemID, Valid: true}
 	}
 	if l.row.UnitDiscountCents, l.row.UnitDiscountType, err = parseDiscount(path, int64(price), it.UnitDiscount, it.UnitDiscountType); err != nil {
 		return l, err
