@@ -93,16 +93,16 @@ func (a *Admin) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	switch f.Get("access") {
 	case accessFull:
 		if len(scopes) > 0 {
-			f.SetError("access", "Full access includes every scope: untick the scopes, or choose “Only the scopes ticked below”.")
+			f.SetError("access", translate(r, "apikeys.access.full_with_scopes"))
 		}
 		nk.Scopes = apikey.FullAccess
 	case accessScopes:
 		if len(scopes) == 0 {
-			f.SetError("scopes", "Tick at least one scope, or choose full access.")
+			f.SetError("scopes", translate(r, "apikeys.scopes.none"))
 		}
 		nk.Scopes = strings.Join(scopes, ",")
 	default:
-		f.SetError("access", "Choose what the key may do: full access, or only the scopes you tick.")
+		f.SetError("access", translate(r, "apikeys.access.error"))
 	}
 	if !f.OK() {
 		a.showAPIKeys(w, r, http.StatusUnprocessableEntity, f)

@@ -10,6 +10,7 @@ import (
 
 	"frontdesk/app/money"
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 // Products are retail goods the business sells beside its services (docs/api.md, "Products"):
@@ -49,27 +50,63 @@ type product struct {
 }
 
 // check validates the input on its own (the SKU's uniqueness is checked where it is written).
+// Its messages are catalog keys (products.error.*), translated by the page.
 func (in ProductInput) check() (product, error) {
-	p := problems{}
+	bad := map[string]i18n.Msg{}
 	var out product
-	out.Name = p.text("name", in.Name, true, maxName)
-	if sku := p.text("sku", in.SKU, false, maxSKU); sku != "" {
+	out.Name = strings.TrimSpace(in.Name)
+	switch {
+	case out.Name == "" || utf8.RuneCountInString(out.Name) > maxName:
+		bad["name"] = i18n.M("products.error.name", "max", maxName)
+	case !utf8.ValidString(out.Name) || strings.ContainsFunc(out.Name, isControl):
+		bad["name"] = i18n.M("products.error.control")
+	}
+	switch sku := strings.TrimSpace(in.SKU); {
+	case utf8.RuneCountInString(sku) > maxSKU:
+		bad["sku"] = i18n.M("products.error.sku", "max", maxSKU)
+	case !utf8.ValidString(sku) || strings.ContainsFunc(sku, isControl):
+		bad["sku"] = i18n.M("products.error.control")
+	case sku != "":
 		out.SKU = sql.NullString{String: sku, Valid: true}
 	}
-	if strings.TrimSpace(in.Price) == "" {
-		p.add("price", "Enter the price, like 15000 or 12.50.")
+	if c, err := money.Parse(strings.TrimSpace(in.Price)); err != nil {
+		bad["price"] = i18n.M("products.error.price")
 	} else {
-		out.PriceCents = p.amount("price", in.Price)
+		out.PriceCents = int64(c)
 	}
 	if s := strings.TrimSpace(in.Stock); s != "" {
-		n := p.whole("stock", s, 0, 0, MaxStock)
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 0 || n > MaxStock {
+			bad["stock"] = i18n.M("products.error.stock", "max", MaxStock)
+		}
 		out.Stock = sql.NullInt64{Int64: n, Valid: true}
 	}
-	if d := p.longText("description", in.Description, maxDescription); d != "" {
+	d := strings.TrimSpace(strings.ReplaceAll(in.Description, "\r\n", "\n"))
+	switch {
+	case utf8.RuneCountInString(d) > maxDescription:
+		bad["description"] = i18n.M("products.error.description", "max", maxDescription)
+	case !utf8.ValidString(d) || strings.ContainsFunc(d, func(r rune) bool { return r != '\n' && r != '\t' && isControl(r) }):
+		bad["description"] = i18n.M("products.error.control")
+	case d != "":
 		out.Description = sql.NullString{String: d, Valid: true}
 	}
 	out.Active = in.Active
-	return out, p.err()
+	if len(bad) > 0 {
+		return out, &Invalid{Msgs: bad}
+	}
+	return out, nil
+}
+
+// Validate checks the input as CreateProduct and UpdateProduct would, without writing; a form
+// uses it to report every field at once when it refused one itself.
+func (in ProductInput) Validate() error {
+	_, err := in.check()
+	return err
+}
+
+// errSKUTaken refuses a SKU another product has.
+func errSKUTaken() error {
+	return &Invalid{Msgs: map[string]i18n.Msg{"sku": i18n.M("products.error.sku_taken")}}
 }
 
 // checkSKU refuses a SKU another product has (ignoring case). The unique index products_sku is
@@ -85,7 +122,7 @@ func checkSKU(ctx context.Context, q *db.Queries, sku sql.NullString, self int64
 	case err != nil:
 		return err
 	case id != self:
-		return &Invalid{Fields: map[string]string{"sku": "Another product has this SKU."}}
+		return errSKUTaken()
 	}
 	return nil
 }
@@ -93,7 +130,7 @@ func checkSKU(ctx context.Context, q *db.Queries, sku sql.NullString, self int64
 // skuTaken translates the unique index's refusal (a concurrent writer won).
 func skuTaken(err error) error {
 	if db.IsConstraint(err, "products.sku") || db.IsConstraint(err, "products_sku") {
-		return &Invalid{Fields: map[string]string{"sku": "Another product has this SKU."}}
+		return errSKUTaken()
 	}
 	return err
 }
@@ -126,6 +163,11 @@ func CreateProduct(ctx context.Context, d *db.DB, in ProductInput, now time.Time
 // UpdateProduct saves every field of product id. It reports whether anything changed (an
 // unchanged save writes nothing, and keeps updated_at).
 func UpdateProduct(ctx context.Context, d *db.DB, id int64, in ProductInput, now time.Time) (changed bool, err error) {
+	if _, err := d.R.GetProduct(ctx, id); db.IsNotFound(err) {
+		return false, ErrNotFound
+	} else if err != nil {
+		return false, err
+	}
 	pr, err := in.check()
 	if err != nil {
 		return false, err

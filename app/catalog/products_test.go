@@ -74,7 +74,7 @@ func TestProductValidation(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := CreateProduct(ctx, d, tc.in, t0)
 			var inv *Invalid
-			if !errors.As(err, &inv) || inv.Fields[tc.field] == "" {
+			if !errors.As(err, &inv) || inv.Msgs[tc.field].Key == "" {
 				t.Fatalf("got %v, want a message on %s", err, tc.field)
 			}
 		})
