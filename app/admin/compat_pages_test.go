@@ -189,7 +189,7 @@ func TestProductPages(t *testing.T) {
 	es.Set("language", "es")
 	wantRedirect(t, c.post(t, "/settings/business", es), "/settings/business")
 	wantRedirect(t, c.post(t, path, url.Values{"name": {"Cepillo"}, "price": {"1.234,5"}, "active": {"1"}}), path)
-	list = c.get(t, path + "?q=cepillo")
+	list = c.get(t, path+"?q=cepillo")
 	wantBody(t, list, "<h1>Productos</h1>", "Producto «Cepillo» creado.", `data-testid="product-price">€1.234,50<`)
 	cepillo := between(list.Body, `<td><a href="/catalog/products/`, `"`)
 	wantBody(t, c.get(t, path+"/"+cepillo), `name="price" type="text" value="1234,50"`, "Guardar producto")
