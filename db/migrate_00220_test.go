@@ -19,7 +19,7 @@ func TestMigration00220FullAccessBecomesExplicit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS())
+	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
 	if err != nil {
 		t.Fatal(err)
 	}
