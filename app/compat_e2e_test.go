@@ -45,7 +45,7 @@ func TestConnectV3IntegrationsEndToEnd(t *testing.T) {
 	}
 	key = strings.TrimSpace(key)
 
-	base := serveInProcess(t, dir, "--demo", "--webhook-allow-private")
+	base := serveInProcess(t, "--data", dir, "--demo", "--webhook-allow-private")
 	api := func(method, path string, body any) (int, []byte) {
 		t.Helper()
 		var rd io.Reader
@@ -266,38 +266,4 @@ func (c *crm) deliveries() []crmDelivery {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]crmDelivery(nil), c.got...)
-}
-
-// serveInProcess runs `frontdesk serve` in-process on a free port until the test ends and returns
-// its base URL.
-func serveInProcess(t *testing.T, dir string, flags ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	stopped := make(chan int, 1)
-	go func() {
-		stopped <- Run(ctx, Env{
-			Args:   append([]string{"serve", "--data", dir, "--addr", "127.0.0.1:0"}, flags...),
-			Getenv: func(string) string { return "" }, Stdout: io.Discard, Stderr: io.Discard,
-			Ready: func(addr string) { ready <- addr },
-		})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case code := <-stopped:
-			if code != 0 {
-				t.Errorf("serve exited %d, want 0", code)
-			}
-		case <-time.After(30 * time.Second):
-			t.Errorf("serve did not stop")
-		}
-	})
-	select {
-	case addr := <-ready:
-		return "http://" + addr
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not start")
-	}
-	return ""
 }
