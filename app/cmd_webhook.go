@@ -17,6 +17,7 @@ import (
 const webhookUsage = `Usage: frontdesk webhook <subcommand> [flags]
 
   create --url URL --events LIST [--description D] [--allow-private]
+         [--key-mode standard|secret-text]
                                register a webhook; prints only its signing secret
   list [--json]                id, URL, events, state, last delivery, success rate (never secrets)
   reactivate ID [--replay-missed]
@@ -77,12 +78,13 @@ func envSchedule(env Env) webhook.Schedule {
 }
 
 func webhookCreate(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet("webhook create", "--data DIR --url URL --events LIST [--description D] [--allow-private]", env)
+	fs := newFlagSet("webhook create", "--data DIR --url URL --events LIST [--description D] [--allow-private] [--key-mode standard|secret-text]", env)
 	data := dataFlag(fs, env)
 	url := fs.String("url", "", "where to POST events: an absolute http(s) URL (required)")
 	events := fs.String("events", "", "comma-separated event types and patterns, e.g. booking.*,client.created or * (required)")
 	desc := fs.String("description", "", "a note to tell webhooks apart")
 	allowPrivate := fs.Bool("allow-private", false, "accept a loopback, private or link-local address as the URL's host (serve must also run with --webhook-allow-private)")
+	keyMode := fs.String("key-mode", webhook.KeyModeStandard, "the signature's HMAC key: standard (the secret's decoded key bytes, as Standard Webhooks libraries verify) or secret-text (the whole secret text, for receivers that use the secret as key literally); see docs/webhooks.md")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -93,7 +95,7 @@ func webhookCreate(ctx context.Context, env Env, args []string) error {
 		return usagef("--url and --events are required")
 	}
 	return withManager(ctx, env, *data, func(m *webhook.Manager) error {
-		w, secret, err := m.Create(ctx, webhook.CreateInput{URL: *url, Events: splitList(*events), Description: *desc, AllowPrivate: *allowPrivate})
+		w, secret, err := m.Create(ctx, webhook.CreateInput{URL: *url, Events: splitList(*events), Description: *desc, AllowPrivate: *allowPrivate, KeyMode: *keyMode})
 		if err != nil {
 			return explain(err)
 		}
@@ -112,7 +114,7 @@ func explain(err error) error {
 	if errors.Is(err, webhook.ErrPrivateTarget) {
 		return usagef("--url: %v (pass --allow-private, and run serve with --webhook-allow-private, for LAN or local receivers)", err)
 	}
-	return usagef("--%s: %v", fe.Field, err)
+	return usagef("--%s: %v", strings.ReplaceAll(fe.Field, "_", "-"), err)
 }
 
 func splitList(s string) []string {
@@ -131,6 +133,7 @@ type webhookJSON struct {
 	URL               string        `json:"url"`
 	Events            []string      `json:"events"`
 	Description       string        `json:"description"`
+	KeyMode           string        `json:"key_mode"`
 	State             string        `json:"state"`
 	DeactivatedReason *string       `json:"deactivated_reason"`
 	DeactivatedAt     *string       `json:"deactivated_at"`
@@ -158,7 +161,7 @@ type deliveryJSON struct {
 
 func toWebhookJSON(o webhook.Overview) webhookJSON {
 	j := webhookJSON{
-		ID: o.ID, URL: o.URL, Events: o.Events, Description: o.Description, State: o.State,
+		ID: o.ID, URL: o.URL, Events: o.Events, Description: o.Description, KeyMode: o.KeyMode, State: o.State,
 		DeactivatedAt: optTime(o.DeactivatedAt), CreatedAt: stamp(o.CreatedAt), LastSuccessAt: optTime(o.LastSuccessAt),
 		Sample: o.Health.Sample, Pending: o.Health.Pending, Failed: o.Health.Failed, Missed: o.Health.Missed,
 		DeactivatesAt: optTime(o.Health.DeactivatesAt),
@@ -219,7 +222,7 @@ func webhookList(ctx context.Context, env Env, args []string) error {
 
 func printWebhookTable(w io.Writer, rows []webhookJSON) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tURL\tEVENTS\tSTATE\tLAST DELIVERY\tSUCCESS")
+	fmt.Fprintln(tw, "ID\tURL\tEVENTS\tKEY MODE\tSTATE\tLAST DELIVERY\tSUCCESS")
 	for _, r := range rows {
 		state := r.State
 		if r.DeactivatedReason != nil {
@@ -238,7 +241,7 @@ func printWebhookTable(w io.Writer, rows []webhookJSON) error {
 		if r.SuccessRate != nil {
 			rate = fmt.Sprintf("%.0f%% of %d", *r.SuccessRate*100, r.Sample)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.URL, strings.Join(r.Events, ","), state, last, rate)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.URL, strings.Join(r.Events, ","), r.KeyMode, state, last, rate)
 	}
 	return tw.Flush()
 }

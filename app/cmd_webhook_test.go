@@ -66,6 +66,30 @@ func TestWebhookCommands(t *testing.T) {
 	}
 }
 
+// TestWebhookKeyModeCommand: --key-mode is stored and shown by list (text and JSON); the
+// default is standard.
+func TestWebhookKeyModeCommand(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := run(t, "", "webhook", "create", "--data", dir, "--url", "https://a.example.com/", "--events", "*"); code != 0 {
+		t.Fatalf("create: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := run(t, "", "webhook", "create", "--data", dir, "--url", "https://b.example.com/", "--events", "*", "--key-mode", "secret-text"); code != 0 {
+		t.Fatalf("create --key-mode secret-text: exit %d, %s", code, stderr)
+	}
+	code, list, _ := run(t, "", "webhook", "list", "--data", dir)
+	lines := strings.Split(strings.TrimSpace(list), "\n")
+	if code != 0 || len(lines) != 3 || !strings.Contains(lines[0], "KEY MODE") || !strings.Contains(lines[1], " standard ") || !strings.Contains(lines[2], " secret-text ") {
+		t.Fatalf("list: exit %d\n%s\nwant a KEY MODE column: standard, then secret-text", code, list)
+	}
+	code, listJSON, _ := run(t, "", "webhook", "list", "--json", "--data", dir)
+	var rows []struct {
+		KeyMode string `json:"key_mode"`
+	}
+	if err := json.Unmarshal([]byte(listJSON), &rows); err != nil || code != 0 || len(rows) != 2 || rows[0].KeyMode != "standard" || rows[1].KeyMode != "secret-text" {
+		t.Fatalf("list --json: exit %d, %v, %s", code, err, listJSON)
+	}
+}
+
 func TestWebhookCommandErrors(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
@@ -86,6 +110,7 @@ func TestWebhookCommandErrors(t *testing.T) {
 		{"bad grace", []string{"webhook", "rotate-secret", "--data", dir, "1", "--grace", "-1h"}, 2, "--grace"},
 		{"unknown webhook", []string{"webhook", "test", "--data", dir, "7"}, 1, "no webhook with id 7"},
 		{"reactivate unknown", []string{"webhook", "reactivate", "--data", dir, "7"}, 1, "no webhook with id 7"},
+		{"bad key mode", []string{"webhook", "create", "--data", dir, "--url", "https://example.com/", "--events", "*", "--key-mode", "hex"}, 2, `--key-mode: invalid signature key mode "hex"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -55,9 +56,16 @@ func runBackup(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
+const apiKeyUsage = `Usage: frontdesk apikey create|list|revoke [flags]
+
+  create --name NAME (--scopes s1,s2 | --full-access) [--z-means-local] [--mcp]
+                               prints only the new key
+  list [--json]                never shows keys
+  revoke ID`
+
 func runAPIKey(ctx context.Context, env Env, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(env.Stdout, "Usage: frontdesk apikey create|list|revoke [flags]\n\n  create --name NAME [--scopes s1,s2]   prints only the new key\n  list [--json]                          never shows keys\n  revoke ID")
+		fmt.Fprintln(env.Stdout, apiKeyUsage)
 		if len(args) == 0 {
 			return usagef("missing subcommand")
 		}
@@ -66,26 +74,42 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 	sub, args := args[0], args[1:]
 	switch sub {
 	case "create":
-		fs := newFlagSet("apikey create", "--data DIR --name NAME [--scopes s1,s2] [--mcp]", env)
+		fs := newFlagSet("apikey create", "--data DIR --name NAME (--scopes s1,s2 | --full-access) [--z-means-local] [--mcp]", env)
 		data := dataFlag(fs, env)
 		name := fs.String("name", "", "a name to tell the key apart (required)")
-		scopes := fs.String("scopes", "", "comma-separated Connect v3 scopes; empty = full access")
+		scopes := fs.String("scopes", "", "comma-separated Connect v3 scopes the key may use (this or --full-access is required)")
+		full := fs.Bool("full-access", false, "the key may use every operation (this or --scopes is required)")
+		zLocal := fs.Bool("z-means-local", false, "read a Z or +00:00 time in this key's booking and cart writes as the location's wall clock (for Connect v3 clients that send local time that way; see docs/api.md)")
 		overMCP := fs.Bool("mcp", false, "allow the key on the MCP endpoint /mcp too (docs/mcp.md)")
 		if err := fs.parse(args); err != nil {
 			return err
 		}
+		if fs.NArg() > 0 {
+			return usagef("unexpected argument %q", fs.Arg(0))
+		}
 		if *name == "" {
 			return usagef("--name is required")
 		}
-		if _, err := apikey.ParseScopes(*scopes); err != nil {
-			return usagef("--scopes: %v", err)
+		scopesSet := fs.isSet("scopes")
+		nk := apikey.NewKey{Name: *name, Scopes: *scopes, ZMeansLocal: *zLocal}
+		switch {
+		case *full && scopesSet:
+			return usagef("give either --scopes or --full-access, not both")
+		case *full:
+			nk.Scopes = apikey.FullAccess
+		case !scopesSet:
+			return usagef("choose what the key may do: --scopes s1,s2 (known: %s) or --full-access", strings.Join(apikey.Scopes, ","))
+		default:
+			if _, err := apikey.ParseScopes(*scopes); err != nil {
+				return usagef("--scopes: %v", err)
+			}
 		}
 		d, err := openData(ctx, *data)
 		if err != nil {
 			return err
 		}
 		defer d.Close()
-		row, key, err := apikey.Create(ctx, d, *name, *scopes, env.Now())
+		row, key, err := apikey.Create(ctx, d, nk, env.Now())
 		if err != nil {
 			return err
 		}
@@ -112,20 +136,23 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 		if err != nil {
 			return err
 		}
+		// scopes is the stored list: names joined by commas, or "*" for full access.
 		type row struct {
-			ID         int64   `json:"id"`
-			Name       string  `json:"name"`
-			Prefix     string  `json:"prefix"`
-			Scopes     string  `json:"scopes"`
-			CreatedAt  string  `json:"created_at"`
-			LastUsedAt *string `json:"last_used_at"`
-			RevokedAt  *string `json:"revoked_at"`
-			MCP        bool    `json:"mcp"` // may be used over /mcp
+			ID          int64   `json:"id"`
+			Name        string  `json:"name"`
+			Prefix      string  `json:"prefix"`
+			Scopes      string  `json:"scopes"`
+			FullAccess  bool    `json:"full_access"`
+			ZMeansLocal bool    `json:"z_means_local"`
+			CreatedAt   string  `json:"created_at"`
+			LastUsedAt  *string `json:"last_used_at"`
+			RevokedAt   *string `json:"revoked_at"`
+			MCP         bool    `json:"mcp"` // may be used over /mcp
 		}
 		rows := make([]row, 0, len(keys))
 		for _, k := range keys {
-			rows = append(rows, row{k.ID, k.Name, k.Prefix, k.Scopes, resource.Timestamp(k.CreatedAt),
-				resource.NullTimestamp(k.LastUsedAt), resource.NullTimestamp(k.RevokedAt), k.MCPAllowed})
+			rows = append(rows, row{k.ID, k.Name, k.Prefix, k.Scopes, k.Scopes == apikey.FullAccess, k.ZMeansLocal,
+				resource.Timestamp(k.CreatedAt), resource.NullTimestamp(k.LastUsedAt), resource.NullTimestamp(k.RevokedAt), k.MCPAllowed})
 		}
 		if *asJSON {
 			enc := json.NewEncoder(env.Stdout)
@@ -133,11 +160,14 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 			return enc.Encode(rows)
 		}
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tPREFIX\tSCOPES\tCREATED\tLAST USED\tSTATE\tMCP")
+		fmt.Fprintln(tw, "ID\tNAME\tPREFIX\tSCOPES\tZ MEANS LOCAL\tCREATED\tLAST USED\tSTATE\tMCP")
 		for _, r := range rows {
-			scopes, last, state := r.Scopes, "never", "active"
-			if scopes == "" {
-				scopes = "(full access)"
+			scopes, zLocal, last, state := r.Scopes, "no", "never", "active"
+			if r.FullAccess {
+				scopes = "* (full access)"
+			}
+			if r.ZMeansLocal {
+				zLocal = "yes"
 			}
 			if r.LastUsedAt != nil {
 				last = *r.LastUsedAt
@@ -149,7 +179,7 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 			if r.MCP {
 				mcpState = "yes"
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Prefix, scopes, r.CreatedAt, last, state, mcpState)
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Prefix, scopes, zLocal, r.CreatedAt, last, state, mcpState)
 		}
 		return tw.Flush()
 	case "revoke":

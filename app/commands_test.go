@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -78,6 +79,15 @@ func TestUsageErrors(t *testing.T) {
 		{"apikey unknown subcommand", []string{"apikey", "rotate"}, 2, "unknown subcommand"},
 		{"apikey create without name", []string{"apikey", "create", "--data", dir}, 2, "--name is required"},
 		{"apikey create bad scope", []string{"apikey", "create", "--data", dir, "--name", "x", "--scopes", "root"}, 2, "unknown scope"},
+		// Full access is a named choice (issue 13): no choice, an empty list or a list of commas
+		// is refused instead of becoming a full-access key.
+		{"apikey create without access", []string{"apikey", "create", "--data", dir, "--name", "x"}, 2, "--full-access"},
+		{"apikey create empty scopes", []string{"apikey", "create", "--data", dir, "--name", "x", "--scopes", ""}, 2, "no scopes given"},
+		{"apikey create comma scopes", []string{"apikey", "create", "--data", dir, "--name", "x", "--scopes", ","}, 2, "no scopes given"},
+		{"apikey create spaced commas", []string{"apikey", "create", "--data", dir, "--name", "x", "--scopes", " , ,"}, 2, "no scopes given"},
+		{"apikey create star scope", []string{"apikey", "create", "--data", dir, "--name", "x", "--scopes", "*"}, 2, "unknown scope"},
+		{"apikey create both", []string{"apikey", "create", "--data", dir, "--name", "x", "--scopes", "clients:read", "--full-access"}, 2, "not both"},
+		{"apikey create help mentions z", []string{"apikey", "create", "--help"}, 0, "--z-means-local"},
 		{"apikey revoke not a number", []string{"apikey", "revoke", "abc", "--data", dir}, 2, "positive integer"},
 		{"backup without file", []string{"backup", "--data", dir}, 2, "destination FILE"},
 		{"serve bad addr", []string{"serve", "--addr", "nonsense"}, 2, "HOST:PORT"},
@@ -97,6 +107,57 @@ func TestUsageErrors(t *testing.T) {
 				t.Fatalf("output %q + %q does not mention %q", stdout, stderr, c.wantOut)
 			}
 		})
+	}
+}
+
+// TestAPIKeyAccessChoice: a refused create writes no key; --full-access and --z-means-local are
+// stored and shown by list (text and JSON), and the full-access key really has full access.
+func TestAPIKeyAccessChoice(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"--name", "x"}, {"--name", "x", "--scopes", ","}} {
+		if code, _, _ := run(t, "", append([]string{"apikey", "create", "--data", dir}, args...)...); code != 2 {
+			t.Fatalf("create %v: exit %d, want 2", args, code)
+		}
+	}
+	if code, out, _ := run(t, "", "apikey", "list", "--json", "--data", dir); code != 0 || strings.TrimSpace(out) != "[]" {
+		t.Fatalf("after refused creates, list: exit %d, %q; want no keys", code, out)
+	}
+	if code, _, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "all", "--full-access"); code != 0 {
+		t.Fatalf("create --full-access: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "assistant", "--scopes", "bookings:write,bookings:read", "--z-means-local"); code != 0 {
+		t.Fatalf("create --z-means-local: exit %d, %s", code, stderr)
+	}
+	code, list, _ := run(t, "", "apikey", "list", "--data", dir)
+	if code != 0 {
+		t.Fatalf("list: exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(list), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], "Z MEANS LOCAL") {
+		t.Fatalf("list:\n%s\nwant a header with Z MEANS LOCAL and two keys", list)
+	}
+	for _, want := range []struct{ line, has string }{
+		{lines[1], "* (full access)"}, {lines[1], "  no  "}, {lines[2], "bookings:read,bookings:write"}, {lines[2], "  yes  "},
+	} {
+		if !strings.Contains(want.line, want.has) {
+			t.Errorf("list line %q does not show %q", want.line, want.has)
+		}
+	}
+	code, listJSON, _ := run(t, "", "apikey", "list", "--json", "--data", dir)
+	var keys []struct {
+		Name        string `json:"name"`
+		Scopes      string `json:"scopes"`
+		FullAccess  bool   `json:"full_access"`
+		ZMeansLocal bool   `json:"z_means_local"`
+	}
+	if err := json.Unmarshal([]byte(listJSON), &keys); code != 0 || err != nil || len(keys) != 2 {
+		t.Fatalf("list --json: exit %d, %v, %s", code, err, listJSON)
+	}
+	if k := keys[0]; k.Name != "all" || k.Scopes != "*" || !k.FullAccess || k.ZMeansLocal {
+		t.Errorf("full-access key listed as %+v", k)
+	}
+	if k := keys[1]; k.Name != "assistant" || k.Scopes != "bookings:read,bookings:write" || k.FullAccess || !k.ZMeansLocal {
+		t.Errorf("z-means-local key listed as %+v", k)
 	}
 }
 

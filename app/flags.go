@@ -117,3 +117,10 @@ func (fs *flagSet) oneArg(what string) (string, error) {
 	}
 	return fs.Arg(0), nil
 }
+
+// isSet reports whether flag name was given on the command line (even as an empty value).
+func (fs *flagSet) isSet(name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

@@ -21,11 +21,11 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // created without --mcp is refused there. The tools themselves are tested in app/mcp.
 func TestServeMountsMCP(t *testing.T) {
 	dir := t.TempDir()
-	code, withMCP, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "assistant", "--mcp")
+	code, withMCP, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "assistant", "--full-access", "--mcp")
 	if code != 0 {
 		t.Fatalf("apikey create --mcp: exit %d, %s", code, stderr)
 	}
-	_, plain, _ := run(t, "", "apikey", "create", "--data", dir, "--name", "integration")
+	_, plain, _ := run(t, "", "apikey", "create", "--data", dir, "--name", "integration", "--full-access")
 	if _, list, _ := run(t, "", "apikey", "list", "--json", "--data", dir); !strings.Contains(list, `"mcp": true`) || !strings.Contains(list, `"mcp": false`) {
 		t.Fatalf("apikey list --json does not show which keys may use MCP: %s", list)
 	}

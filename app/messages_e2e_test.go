@@ -27,7 +27,7 @@ func messagesSetup(t *testing.T) (dir, key string) {
 	if code, _, stderr := run(t, "", "import", "--data", dir, file); code != 0 {
 		t.Fatalf("import: exit %d, %s", code, stderr)
 	}
-	code, out, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "messages")
+	code, out, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "messages", "--full-access")
 	if code != 0 {
 		t.Fatalf("apikey create: exit %d, %s", code, stderr)
 	}

@@ -151,7 +151,7 @@ func TestServeStopsCleanlyOnSIGTERM(t *testing.T) {
 func TestREADMEServesDemoServices(t *testing.T) {
 	bin := buildFrontdesk(t)
 	dir := t.TempDir()
-	key := strings.TrimSpace(runBinary(t, bin, "", "apikey", "create", "--data", dir, "--name", "test"))
+	key := strings.TrimSpace(runBinary(t, bin, "", "apikey", "create", "--data", dir, "--name", "test", "--full-access"))
 	s := startServe(t, bin, dir)
 
 	req, err := http.NewRequest(http.MethodGet, "http://"+s.addr+"/v3/services", nil)

@@ -75,7 +75,7 @@ func TestClientWebhooksEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("webhook create: exit %d, %s", code, stderr)
 	}
-	code, key, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "e2e")
+	code, key, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "e2e", "--full-access")
 	if code != 0 {
 		t.Fatalf("apikey create: exit %d, %s", code, stderr)
 	}

@@ -11,7 +11,7 @@ import (
 
 const getAPIKeyByID = `-- name: GetAPIKeyByID :one
 
-SELECT id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at, mcp_allowed FROM api_keys WHERE id = ?
+SELECT id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at, z_means_local, mcp_allowed FROM api_keys WHERE id = ?
 `
 
 // API keys as the admin UI needs them (app/admin/apikeys.go); creation is apikey.Create.
@@ -27,6 +27,7 @@ func (q *Queries) GetAPIKeyByID(ctx context.Context, id int64) (APIKey, error) {
 		&i.CreatedAt,
 		&i.LastUsedAt,
 		&i.RevokedAt,
+		&i.ZMeansLocal,
 		&i.MCPAllowed,
 	)
 	return i, err

@@ -11,13 +11,14 @@ import (
 )
 
 const authenticateAPIKey = `-- name: AuthenticateAPIKey :one
-SELECT id, scopes, (SELECT n FROM catalog_version WHERE id = 1) AS catalog_version
+SELECT id, scopes, z_means_local, (SELECT n FROM catalog_version WHERE id = 1) AS catalog_version
 FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL
 `
 
 type AuthenticateAPIKeyRow struct {
 	ID             int64
 	Scopes         string
+	ZMeansLocal    bool
 	CatalogVersion int64
 }
 
@@ -28,12 +29,17 @@ type AuthenticateAPIKeyRow struct {
 func (q *Queries) AuthenticateAPIKey(ctx context.Context, keyHash string) (AuthenticateAPIKeyRow, error) {
 	row := q.db.QueryRowContext(ctx, authenticateAPIKey, keyHash)
 	var i AuthenticateAPIKeyRow
-	err := row.Scan(&i.ID, &i.Scopes, &i.CatalogVersion)
+	err := row.Scan(
+		&i.ID,
+		&i.Scopes,
+		&i.ZMeansLocal,
+		&i.CatalogVersion,
+	)
 	return i, err
 }
 
 const createAPIKey = `-- name: CreateAPIKey :one
-INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at, mcp_allowed
+INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at, z_means_local, mcp_allowed
 `
 
 type CreateAPIKeyParams struct {
@@ -62,13 +68,14 @@ func (q *Queries) CreateAPIKey(ctx context.Context, arg CreateAPIKeyParams) (API
 		&i.CreatedAt,
 		&i.LastUsedAt,
 		&i.RevokedAt,
+		&i.ZMeansLocal,
 		&i.MCPAllowed,
 	)
 	return i, err
 }
 
 const getAPIKeyByHash = `-- name: GetAPIKeyByHash :one
-SELECT id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at, mcp_allowed FROM api_keys WHERE key_hash = ?
+SELECT id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at, z_means_local, mcp_allowed FROM api_keys WHERE key_hash = ?
 `
 
 func (q *Queries) GetAPIKeyByHash(ctx context.Context, keyHash string) (APIKey, error) {
@@ -83,13 +90,14 @@ func (q *Queries) GetAPIKeyByHash(ctx context.Context, keyHash string) (APIKey, 
 		&i.CreatedAt,
 		&i.LastUsedAt,
 		&i.RevokedAt,
+		&i.ZMeansLocal,
 		&i.MCPAllowed,
 	)
 	return i, err
 }
 
 const listAPIKeys = `-- name: ListAPIKeys :many
-SELECT id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at, mcp_allowed FROM api_keys ORDER BY id
+SELECT id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at, z_means_local, mcp_allowed FROM api_keys ORDER BY id
 `
 
 func (q *Queries) ListAPIKeys(ctx context.Context) ([]APIKey, error) {
@@ -110,6 +118,7 @@ func (q *Queries) ListAPIKeys(ctx context.Context) ([]APIKey, error) {
 			&i.CreatedAt,
 			&i.LastUsedAt,
 			&i.RevokedAt,
+			&i.ZMeansLocal,
 			&i.MCPAllowed,
 		); err != nil {
 			return nil, err
@@ -140,6 +149,22 @@ func (q *Queries) RevokeAPIKey(ctx context.Context, arg RevokeAPIKeyParams) (int
 		return 0, err
 	}
 	return result.RowsAffected()
+}
+
+const setAPIKeyZMeansLocal = `-- name: SetAPIKeyZMeansLocal :exec
+UPDATE api_keys SET z_means_local = ? WHERE id = ?
+`
+
+type SetAPIKeyZMeansLocalParams struct {
+	ZMeansLocal bool
+	ID          int64
+}
+
+// API key options (issue 10, migration 00220). Set right after CreateAPIKey in the same
+// transaction, so CreateAPIKey stays as it is for the other per-key options.
+func (q *Queries) SetAPIKeyZMeansLocal(ctx context.Context, arg SetAPIKeyZMeansLocalParams) error {
+	_, err := q.db.ExecContext(ctx, setAPIKeyZMeansLocal, arg.ZMeansLocal, arg.ID)
+	return err
 }
 
 const touchAPIKey = `-- name: TouchAPIKey :exec

@@ -77,7 +77,7 @@ func (q *Queries) CartHasPaidSale(ctx context.Context, cartID int64) (bool, erro
 }
 
 const cartItems = `-- name: CartItems :many
-SELECT id, cart_id, item_id, item_type, item_name, item_uuid, quantity, unit_price_cents, unit_discount_cents, unit_discount_type, instances_json, position FROM cart_items WHERE cart_id = ? ORDER BY position, id
+SELECT id, cart_id, item_id, item_type, item_name, item_uuid, quantity, unit_price_cents, unit_discount_cents, unit_discount_type, instances_json, position, product_id FROM cart_items WHERE cart_id = ? ORDER BY position, id
 `
 
 func (q *Queries) CartItems(ctx context.Context, cartID int64) ([]CartItem, error) {
@@ -102,6 +102,7 @@ func (q *Queries) CartItems(ctx context.Context, cartID int64) ([]CartItem, erro
 			&i.UnitDiscountType,
 			&i.InstancesJSON,
 			&i.Position,
+			&i.ProductID,
 		); err != nil {
 			return nil, err
 		}
@@ -278,8 +279,8 @@ func (q *Queries) InsertCart(ctx context.Context, arg InsertCartParams) (int64, 
 
 const insertCartItem = `-- name: InsertCartItem :exec
 INSERT INTO cart_items (cart_id, item_id, item_type, item_name, item_uuid, quantity, unit_price_cents,
-    unit_discount_cents, unit_discount_type, instances_json, position)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    unit_discount_cents, unit_discount_type, instances_json, position, product_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 `
 
 type InsertCartItemParams struct {
@@ -294,8 +295,10 @@ type InsertCartItemParams struct {
 	UnitDiscountType  sql.NullString
 	InstancesJSON     string
 	Position          int64
+	ProductID         sql.NullInt64
 }
 
+// product_id is set on product lines (migration 00222), whose product it records.
 func (q *Queries) InsertCartItem(ctx context.Context, arg InsertCartItemParams) error {
 	_, err := q.db.ExecContext(ctx, insertCartItem,
 		arg.CartID,
@@ -309,6 +312,7 @@ func (q *Queries) InsertCartItem(ctx context.Context, arg InsertCartItemParams) 
 		arg.UnitDiscountType,
 		arg.InstancesJSON,
 		arg.Position,
+		arg.ProductID,
 	)
 	return err
 }

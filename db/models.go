@@ -9,15 +9,16 @@ import (
 )
 
 type APIKey struct {
-	ID         int64
-	Name       string
-	Prefix     string
-	KeyHash    string
-	Scopes     string
-	CreatedAt  int64
-	LastUsedAt sql.NullInt64
-	RevokedAt  sql.NullInt64
-	MCPAllowed bool
+	ID          int64
+	Name        string
+	Prefix      string
+	KeyHash     string
+	Scopes      string
+	CreatedAt   int64
+	LastUsedAt  sql.NullInt64
+	RevokedAt   sql.NullInt64
+	ZMeansLocal bool
+	MCPAllowed  bool
 }
 
 type AttributeGroup struct {
@@ -96,6 +97,7 @@ type CartItem struct {
 	UnitDiscountType  sql.NullString
 	InstancesJSON     string
 	Position          int64
+	ProductID         sql.NullInt64
 }
 
 type CatalogVersion struct {
@@ -232,6 +234,12 @@ type IdempotencyKey struct {
 
 type ImportKey struct {
 	Kind       string
+	Key        string
+	RecordID   int64
+	ImportedAt int64
+}
+
+type ImportProductKey struct {
 	Key        string
 	RecordID   int64
 	ImportedAt int64
@@ -448,6 +456,22 @@ type PaymentRequest struct {
 	CheckoutURL string
 }
 
+type Product struct {
+	ID          int64
+	Name        string
+	SKU         sql.NullString
+	PriceCents  int64
+	Active      bool
+	Stock       sql.NullInt64
+	Description sql.NullString
+	CreatedAt   int64
+	UpdatedAt   int64
+}
+
+type ProductSearch struct {
+	Doc string
+}
+
 type Provider struct {
 	ID            int64
 	PublicName    string
@@ -590,6 +614,7 @@ type Webhook struct {
 	CreatedAt         int64
 	UpdatedAt         int64
 	LastSuccessAt     sql.NullInt64
+	KeyMode           string
 }
 
 type WebhookSecret struct {

@@ -221,16 +221,17 @@ func (q *Queries) InsertDeliveryAttempt(ctx context.Context, arg InsertDeliveryA
 
 const listDispatchTargets = `-- name: ListDispatchTargets :many
 
-SELECT w.id, w.url, s.secret
+SELECT w.id, w.url, w.key_mode, s.secret
 FROM webhooks w JOIN webhook_secrets s ON s.webhook_id = w.id
 WHERE w.state = 'active' AND (s.expires_at IS NULL OR s.expires_at > ?)
 ORDER BY w.id, s.created_at DESC, s.id DESC
 `
 
 type ListDispatchTargetsRow struct {
-	ID     int64
-	URL    string
-	Secret string
+	ID      int64
+	URL     string
+	KeyMode string
+	Secret  string
 }
 
 // The dispatcher (app/webhook/dispatch.go, claim.go, record.go). See
@@ -245,7 +246,12 @@ func (q *Queries) ListDispatchTargets(ctx context.Context, expiresAt sql.NullInt
 	items := []ListDispatchTargetsRow{}
 	for rows.Next() {
 		var i ListDispatchTargetsRow
-		if err := rows.Scan(&i.ID, &i.URL, &i.Secret); err != nil {
+		if err := rows.Scan(
+			&i.ID,
+			&i.URL,
+			&i.KeyMode,
+			&i.Secret,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

@@ -87,8 +87,8 @@ func (q *Queries) CountWebhooks(ctx context.Context) (int64, error) {
 }
 
 const createWebhook = `-- name: CreateWebhook :one
-INSERT INTO webhooks (url, events_json, description, state, created_at, updated_at)
-VALUES (?, ?, ?, 'active', ?, ?)
+INSERT INTO webhooks (url, events_json, description, key_mode, state, created_at, updated_at)
+VALUES (?, ?, ?, ?, 'active', ?, ?)
 RETURNING id
 `
 
@@ -96,6 +96,7 @@ type CreateWebhookParams struct {
 	URL         string
 	EventsJSON  string
 	Description string
+	KeyMode     string
 	CreatedAt   int64
 	UpdatedAt   int64
 }
@@ -105,6 +106,7 @@ func (q *Queries) CreateWebhook(ctx context.Context, arg CreateWebhookParams) (i
 		arg.URL,
 		arg.EventsJSON,
 		arg.Description,
+		arg.KeyMode,
 		arg.CreatedAt,
 		arg.UpdatedAt,
 	)
@@ -247,7 +249,7 @@ func (q *Queries) GetDeliveryAttempt(ctx context.Context, id int64) (DeliveryAtt
 
 const getWebhook = `-- name: GetWebhook :one
 SELECT id, url, events_json, description, state, deactivated_reason, deactivated_at,
-    last_success_at, created_at, updated_at
+    last_success_at, created_at, updated_at, key_mode
 FROM webhooks WHERE id = ?
 `
 
@@ -262,6 +264,7 @@ type GetWebhookRow struct {
 	LastSuccessAt     sql.NullInt64
 	CreatedAt         int64
 	UpdatedAt         int64
+	KeyMode           string
 }
 
 func (q *Queries) GetWebhook(ctx context.Context, id int64) (GetWebhookRow, error) {
@@ -278,6 +281,7 @@ func (q *Queries) GetWebhook(ctx context.Context, id int64) (GetWebhookRow, erro
 		&i.LastSuccessAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.KeyMode,
 	)
 	return i, err
 }
@@ -542,7 +546,7 @@ func (q *Queries) ListWebhookSecretInfo(ctx context.Context, webhookID int64) ([
 
 const listWebhooks = `-- name: ListWebhooks :many
 SELECT id, url, events_json, description, state, deactivated_reason, deactivated_at,
-    last_success_at, created_at, updated_at
+    last_success_at, created_at, updated_at, key_mode
 FROM webhooks ORDER BY id
 `
 
@@ -557,6 +561,7 @@ type ListWebhooksRow struct {
 	LastSuccessAt     sql.NullInt64
 	CreatedAt         int64
 	UpdatedAt         int64
+	KeyMode           string
 }
 
 func (q *Queries) ListWebhooks(ctx context.Context) ([]ListWebhooksRow, error) {
@@ -579,6 +584,7 @@ func (q *Queries) ListWebhooks(ctx context.Context) ([]ListWebhooksRow, error) {
 			&i.LastSuccessAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.KeyMode,
 		); err != nil {
 			return nil, err
 		}
@@ -740,13 +746,14 @@ func (q *Queries) RestartDelivery(ctx context.Context, arg RestartDeliveryParams
 }
 
 const updateWebhook = `-- name: UpdateWebhook :execrows
-UPDATE webhooks SET url = ?, events_json = ?, description = ?, updated_at = ? WHERE id = ?
+UPDATE webhooks SET url = ?, events_json = ?, description = ?, key_mode = ?, updated_at = ? WHERE id = ?
 `
 
 type UpdateWebhookParams struct {
 	URL         string
 	EventsJSON  string
 	Description string
+	KeyMode     string
 	UpdatedAt   int64
 	ID          int64
 }
@@ -756,6 +763,7 @@ func (q *Queries) UpdateWebhook(ctx context.Context, arg UpdateWebhookParams) (i
 		arg.URL,
 		arg.EventsJSON,
 		arg.Description,
+		arg.KeyMode,
 		arg.UpdatedAt,
 		arg.ID,
 	)

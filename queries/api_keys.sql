@@ -9,7 +9,7 @@ SELECT * FROM api_keys WHERE key_hash = ?;
 -- the catalog version (db/catalog.go), which handlers need to use the catalog cache: one
 -- statement instead of two, because each costs some 8 us of CPU however small.
 -- name: AuthenticateAPIKey :one
-SELECT id, scopes, (SELECT n FROM catalog_version WHERE id = 1) AS catalog_version
+SELECT id, scopes, z_means_local, (SELECT n FROM catalog_version WHERE id = 1) AS catalog_version
 FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL;
 
 -- name: ListAPIKeys :many
@@ -20,3 +20,8 @@ UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL;
 
 -- name: TouchAPIKey :exec
 UPDATE api_keys SET last_used_at = ? WHERE id = ?;
+
+-- API key options (issue 10, migration 00220). Set right after CreateAPIKey in the same
+-- transaction, so CreateAPIKey stays as it is for the other per-key options.
+-- name: SetAPIKeyZMeansLocal :exec
+UPDATE api_keys SET z_means_local = ? WHERE id = ?;

@@ -5,22 +5,22 @@
 SELECT count(*) FROM webhooks;
 
 -- name: CreateWebhook :one
-INSERT INTO webhooks (url, events_json, description, state, created_at, updated_at)
-VALUES (?, ?, ?, 'active', ?, ?)
+INSERT INTO webhooks (url, events_json, description, key_mode, state, created_at, updated_at)
+VALUES (?, ?, ?, ?, 'active', ?, ?)
 RETURNING id;
 
 -- name: GetWebhook :one
 SELECT id, url, events_json, description, state, deactivated_reason, deactivated_at,
-    last_success_at, created_at, updated_at
+    last_success_at, created_at, updated_at, key_mode
 FROM webhooks WHERE id = ?;
 
 -- name: ListWebhooks :many
 SELECT id, url, events_json, description, state, deactivated_reason, deactivated_at,
-    last_success_at, created_at, updated_at
+    last_success_at, created_at, updated_at, key_mode
 FROM webhooks ORDER BY id;
 
 -- name: UpdateWebhook :execrows
-UPDATE webhooks SET url = ?, events_json = ?, description = ?, updated_at = ? WHERE id = ?;
+UPDATE webhooks SET url = ?, events_json = ?, description = ?, key_mode = ?, updated_at = ? WHERE id = ?;
 
 -- name: DeleteWebhook :execrows
 DELETE FROM webhooks WHERE id = ?;

@@ -64,6 +64,8 @@ var Nav = []NavItem{
 		{Key: "nav.providers", Href: "/catalog/providers"},
 		{Key: "nav.locations", Href: "/catalog/locations"},
 		{Key: "nav.custom_attributes", Href: "/catalog/custom-attributes"},
+		// Products (issue 10).
+		{Key: "nav.products", Href: "/catalog/products"},
 	}},
 	{Key: "nav.payments", Href: "/payments"},
 	{Key: "nav.settings", Href: "/settings/business", Children: []NavItem{

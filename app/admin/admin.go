@@ -138,6 +138,13 @@ func (a *Admin) Routes() chi.Router {
 		r.Get("/catalog/custom-attributes/{id}/delete", a.confirmDeleteAttribute)
 		r.Post("/catalog/custom-attributes/{id}/delete", a.deleteAttribute)
 
+		// Products (issue 10; products.go).
+		r.Get("/catalog/products", a.listProducts)
+		r.Get("/catalog/products/new", a.newProduct)
+		r.Post("/catalog/products", a.createProduct)
+		r.Get("/catalog/products/{id}", a.showProduct)
+		r.Post("/catalog/products/{id}", a.updateProduct)
+
 		// Webhooks (webhooks.go, webhook_deliveries.go).
 		r.Get("/settings/integrations/webhooks", a.listWebhooks)
 		r.Get("/settings/integrations/webhooks/new", a.newWebhook)

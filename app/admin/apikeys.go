@@ -53,10 +53,8 @@ func (a *Admin) showAPIKeys(w http.ResponseWriter, r *http.Request, status int, 
 }
 
 func apiKeyRow(k db.APIKey) ui.APIKeyRow {
-	row := ui.APIKeyRow{ID: k.ID, Name: k.Name, Prefix: k.Prefix, Created: db.Time(k.CreatedAt), MCP: k.MCPAllowed}
-	if k.Scopes != "" {
-		row.Scopes = strings.Split(k.Scopes, ",")
-	}
+	row := ui.APIKeyRow{ID: k.ID, Name: k.Name, Prefix: k.Prefix, Created: db.Time(k.CreatedAt), MCP: k.MCPAllowed,
+		Scopes: apikey.ScopeList(k.Scopes), ZMeansLocal: k.ZMeansLocal}
 	row.LastUsed = optionalTime(k.LastUsedAt.Int64, k.LastUsedAt.Valid)
 	row.Revoked = optionalTime(k.RevokedAt.Int64, k.RevokedAt.Valid)
 	return row
@@ -69,6 +67,12 @@ func optionalTime(ms int64, valid bool) time.Time {
 	return db.Time(ms)
 }
 
+// The access choice of the create form: full access is a named option, never "nothing ticked".
+const (
+	accessFull   = "full"
+	accessScopes = "scopes"
+)
+
 func (a *Admin) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	f, err := parseForm(r)
 	if err != nil {
@@ -79,17 +83,32 @@ func (a *Admin) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	if name == "" || len(name) > 100 {
 		f.SetError("name", "Give the key a name of 1 to 100 characters.")
 	}
+	nk := apikey.NewKey{Name: name, ZMeansLocal: f.Get("z_means_local") == "1"}
 	scopes := f.Values["scopes"]
 	for _, s := range scopes {
 		if !slices.Contains(apikey.Scopes, s) {
 			f.SetError("scopes", "Choose scopes from the list.")
 		}
 	}
+	switch f.Get("access") {
+	case accessFull:
+		if len(scopes) > 0 {
+			f.SetError("access", translate(r, "apikeys.access.full_with_scopes"))
+		}
+		nk.Scopes = apikey.FullAccess
+	case accessScopes:
+		if len(scopes) == 0 {
+			f.SetError("scopes", translate(r, "apikeys.scopes.none"))
+		}
+		nk.Scopes = strings.Join(scopes, ",")
+	default:
+		f.SetError("access", translate(r, "apikeys.access.error"))
+	}
 	if !f.OK() {
 		a.showAPIKeys(w, r, http.StatusUnprocessableEntity, f)
 		return
 	}
-	k, key, err := apikey.Create(r.Context(), a.db, name, strings.Join(scopes, ","), a.now())
+	k, key, err := apikey.Create(r.Context(), a.db, nk, a.now())
 	if errors.Is(err, apikey.ErrNameRequired) {
 		f.SetError("name", "Give the key a name of 1 to 100 characters.")
 		a.showAPIKeys(w, r, http.StatusUnprocessableEntity, f)

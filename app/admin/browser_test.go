@@ -61,13 +61,24 @@ func TestBrowserSetupLoginAPIKeys(t *testing.T) {
 		chromedp.WaitVisible(testID("api-key-form")),
 	)
 
-	b.do("create-api-key",
+	// Full access is a named choice (issue 13): the form refuses to guess when nothing is
+	// chosen, and keeps what was typed.
+	b.do("api-key-without-access",
 		chromedp.SendKeys(css("#f-name"), "Website widget"),
 		chromedp.Click(css(`input[name=scopes][value="bookings:read"]`)),
 		chromedp.Click(css(`input[name=scopes][value="locations:read"]`)),
 		chromedp.Submit(testID("api-key-form")),
+		chromedp.WaitVisible(testID("error-access")),
+	)
+	b.do("create-api-key",
+		chromedp.Click(css("#f-access-1")),
+		chromedp.Click(css("#f-z_means_local")),
+		chromedp.Submit(testID("api-key-form")),
 		chromedp.WaitVisible(testID("new-api-key")),
 	)
+	if !b.present(`[data-testid=api-key-row] [data-testid=z-means-local-badge]`) {
+		t.Error("the new key's row does not show its Z-means-local option")
+	}
 	key := b.text("[data-testid=new-api-key]")
 	if !strings.HasPrefix(key, "apk_live_") || len(key) < 50 {
 		t.Fatalf("shown key %q, want apk_live_ and 256 bits", key)

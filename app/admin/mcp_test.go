@@ -67,8 +67,8 @@ func TestMCPSettings(t *testing.T) {
 	wantStatus(t, page, http.StatusOK)
 	wantBody(t, page, "AI assistants (MCP)", `data-testid="mcp-channel-state">on<`, `&#34;url&#34;: &#34;https://YOUR-ADDRESS/mcp&#34;`)
 
-	bot := createKey(t, c, url.Values{"name": {"Chat bot"}, "mcp": {"1"}})
-	plain := createKey(t, c, url.Values{"name": {"Connect sync"}})
+	bot := createKey(t, c, url.Values{"name": {"Chat bot"}, "access": {"full"}, "mcp": {"1"}})
+	plain := createKey(t, c, url.Values{"name": {"Connect sync"}, "access": {"full"}})
 	wantBody(t, c.get(t, "/settings/integrations/api-keys"), `data-testid="api-key-mcp"`)
 	page = c.get(t, "/settings/integrations/mcp")
 	rows := strings.Split(page.Body, `data-testid="mcp-key-row"`)

@@ -39,7 +39,7 @@ func TestMobileNoHorizontalScroll(t *testing.T) {
 	c := ts.newClient(t)
 	c.login(t, ownerEmail, ownerPassword)
 	long := "An-API-key-name-without-any-spaces-that-goes-on-and-on-and-on-" + strings.Repeat("x", 30)
-	all := url.Values{"name": {long}}
+	all := url.Values{"name": {long}, "access": {"scopes"}, "z_means_local": {"1"}}
 	for _, s := range []string{"bookings:read", "bookings:write", "clients:read", "clients:write", "locations:read"} {
 		all.Add("scopes", s)
 	}
@@ -59,7 +59,7 @@ func TestMobileNoHorizontalScroll(t *testing.T) {
 	}
 
 	b.do("new-key", chromedp.Navigate(ts.URL+"/settings/integrations/api-keys"), chromedp.WaitVisible(testID("api-key-form")),
-		chromedp.SendKeys(css("#f-name"), "Phone"), chromedp.Submit(testID("api-key-form")), chromedp.WaitVisible(testID("new-api-key")))
+		chromedp.SendKeys(css("#f-name"), "Phone"), chromedp.Click(css("#f-access-0")), chromedp.Submit(testID("api-key-form")), chromedp.WaitVisible(testID("new-api-key")))
 	fits("API keys with a new key")
 	b.do("business-errors", chromedp.Navigate(ts.URL+"/settings/business"), chromedp.WaitVisible(testID("business-form")),
 		chromedp.SetValue(css("#f-slot_step_min"), "1"), chromedp.SetValue(css("#f-currency"), "EURO"),

@@ -13,7 +13,7 @@ func TestHTMLInert(t *testing.T) {
 	c := ts.setupOwner(t)
 	evil := `<script>alert(1)</script><img src=x onerror=alert(2)>`
 
-	wantRedirect(t, c.post(t, "/settings/integrations/api-keys", url.Values{"name": {evil}}), "/settings/integrations/api-keys")
+	wantRedirect(t, c.post(t, "/settings/integrations/api-keys", url.Values{"name": {evil}, "access": {"full"}}), "/settings/integrations/api-keys")
 	list := c.get(t, "/settings/integrations/api-keys")
 	wantStatus(t, list, http.StatusOK)
 	business := businessForm()

@@ -125,7 +125,7 @@ func TestPublicRoutes(t *testing.T) {
 func TestCrossOriginPostRefused(t *testing.T) {
 	ts := startServer(t)
 	c := ts.setupOwner(t)
-	form := url.Values{"name": {"From elsewhere"}}
+	form := url.Values{"name": {"From elsewhere"}, "access": {"full"}}
 	tests := []struct {
 		name   string
 		header http.Header

@@ -236,7 +236,7 @@ func TestServiceUpdatedFromTheUI(t *testing.T) {
 // getV3 creates an API key through the UI and reads path from /v3 with it.
 func getV3(t *testing.T, ts *testServer, c *client, path string) map[string]any {
 	t.Helper()
-	wantRedirect(t, c.post(t, "/settings/integrations/api-keys", url.Values{"name": {"test"}}), "/settings/integrations/api-keys")
+	wantRedirect(t, c.post(t, "/settings/integrations/api-keys", url.Values{"name": {"test"}, "access": {"full"}}), "/settings/integrations/api-keys")
 	key := between(c.get(t, "/settings/integrations/api-keys").Body, `data-testid="new-api-key">`, "<")
 	req, err := http.NewRequest(http.MethodGet, ts.URL+path, nil)
 	if err != nil {

@@ -66,7 +66,7 @@ func (a *Admin) renderWebhook(w http.ResponseWriter, r *http.Request, status int
 		return
 	}
 	v := ui.WebhookDetailView{
-		Hook: row, Created: h.CreatedAt, Recover: recoverForm, NowUTC: a.now().UTC().Format("2006-01-02 15:04"),
+		Hook: row, KeyMode: h.KeyMode, Created: h.CreatedAt, Recover: recoverForm, NowUTC: a.now().UTC().Format("2006-01-02 15:04"),
 		Pending: h.Health.Pending, Succeeded: h.Health.SucceededTotal, Failed: h.Health.Failed, Missed: h.Health.Missed,
 		States: deliveryStateOptions, Types: eventTypeOptions(),
 	}

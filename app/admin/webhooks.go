@@ -174,7 +174,9 @@ func (a *Admin) webhookForm(id int64, url string, f *ui.Form) ui.WebhookFormView
 }
 
 func (a *Admin) newWebhook(w http.ResponseWriter, r *http.Request) {
-	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, "Add a webhook"), a.webhookForm(0, "", ui.NewForm(nil))))
+	f := ui.NewForm(nil)
+	f.Set("key_mode", webhook.KeyModeStandard)
+	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, "Add a webhook"), a.webhookForm(0, "", f)))
 }
 
 // webhookInput reads the form; the Manager validates.
@@ -184,6 +186,10 @@ func (a *Admin) webhookInput(f *ui.Form) (url string, events []string, descripti
 	return f.Get("url"), events, f.Get("description"), a.hooks.allowPrivate && f.Checked("allow_private", "1")
 }
 
+// keyModeInput is the form's signature key mode (issue 10): "" when the form has none, which
+// creates a standard webhook and leaves an existing one's mode alone.
+func keyModeInput(f *ui.Form) string { return f.Get("key_mode") }
+
 func (a *Admin) createWebhook(w http.ResponseWriter, r *http.Request) {
 	f, err := parseForm(r)
 	if err != nil {
@@ -191,8 +197,8 @@ func (a *Admin) createWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	url, events, description, allowPrivate := a.webhookInput(f)
-	h, secret, err := a.hooks.manager.Create(r.Context(), webhook.CreateInput{URL: url, Events: events, Description: description, AllowPrivate: allowPrivate})
-	if a.webhookFieldErrors(f, err) {
+	h, secret, err := a.hooks.manager.Create(r.Context(), webhook.CreateInput{URL: url, Events: events, Description: description, AllowPrivate: allowPrivate, KeyMode: keyModeInput(f)})
+	if a.webhookFieldErrors(r, f, err) {
 		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, "Add a webhook"), a.webhookForm(0, "", f)))
 		return
 	}
@@ -214,6 +220,7 @@ func (a *Admin) editWebhook(w http.ResponseWriter, r *http.Request) {
 	f := ui.NewForm(nil)
 	f.Set("url", h.URL)
 	f.Set("description", h.Description)
+	f.Set("key_mode", h.KeyMode)
 	f.Values["events"] = h.Events
 	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, "Edit webhook"), a.webhookForm(h.ID, h.URL, f)))
 }
@@ -234,8 +241,11 @@ func (a *Admin) updateWebhook(w http.ResponseWriter, r *http.Request) {
 	if url != h.URL {
 		in.URL = &url // an unchanged URL keeps the opt-in it was registered with
 	}
+	if mode := keyModeInput(f); mode != "" {
+		in.KeyMode = &mode
+	}
 	_, err = a.hooks.manager.Update(r.Context(), h.ID, in)
-	if a.webhookFieldErrors(f, err) {
+	if a.webhookFieldErrors(r, f, err) {
 		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, "Edit webhook"), a.webhookForm(h.ID, h.URL, f)))
 		return
 	}
@@ -252,7 +262,7 @@ func (a *Admin) updateWebhook(w http.ResponseWriter, r *http.Request) {
 
 // webhookFieldErrors puts the Manager's validation failures beside their fields and reports
 // whether there were any.
-func (a *Admin) webhookFieldErrors(f *ui.Form, err error) bool {
+func (a *Admin) webhookFieldErrors(r *http.Request, f *ui.Form, err error) bool {
 	var fe *webhook.FieldError
 	if !errors.As(err, &fe) {
 		return false
@@ -264,6 +274,8 @@ func (a *Admin) webhookFieldErrors(f *ui.Form, err error) bool {
 		f.SetError("url", "This server refuses targets on private networks and on this machine (it runs without --webhook-allow-private). Use a public address.")
 	case errors.Is(fe, webhook.ErrInvalidPatterns) && len(f.Values["events"]) == 0:
 		f.SetError("events", "Choose at least one event.")
+	case errors.Is(fe, webhook.ErrInvalidKeyMode):
+		f.SetError("key_mode", translate(r, "webhooks.key_mode.error"))
 	case fe.Field == "":
 		f.Message = sentenceAfter(fe.Err)
 	default:

@@ -50,6 +50,7 @@ func TestBrowserWebhookLifecycle(t *testing.T) {
 
 	b.do("api-key", chromedp.Navigate(ts.URL+"/settings/integrations/api-keys"), chromedp.WaitVisible(testID("api-key-form")),
 		chromedp.SendKeys(css("#f-name"), "Event generator"),
+		chromedp.Click(css("#f-access-0")),
 		chromedp.Submit(testID("api-key-form")),
 		chromedp.WaitVisible(testID("new-api-key")),
 	)

@@ -103,6 +103,10 @@ func (a *API) Routes() http.Handler {
 		r.Patch("/carts/{id}", a.requireScope("carts:write", a.updateCart))
 		r.Post("/carts/{id}/payment_requests", a.requireScope("carts:write", a.idempotent(a.createPaymentRequest)))
 		r.Patch("/payment_requests/{id}/cancel", a.requireScope("payment_requests:write", a.idempotent(a.cancelPaymentRequest)))
+
+		// Products (issue 10; products.go): an addition, with its own scope.
+		r.Get("/products", a.requireScope("products:read", a.listProducts))
+		r.Get("/products/{id}", a.requireScope("products:read", a.getProduct))
 	})
 	return r
 }

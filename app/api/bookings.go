@@ -55,7 +55,8 @@ func (a *API) listBookings(w http.ResponseWriter, r *http.Request) {
 }
 
 // parseBookingFilter reads the reference's filters; at least one of client, location, service
-// or provider is required (dates alone are not enough).
+// or provider is required (dates alone are not enough). The provider is service_provider_id or
+// its alias provider_id.
 func parseBookingFilter(r *http.Request) (booking.Filter, error) {
 	var f booking.Filter
 	for _, p := range []struct {
@@ -70,6 +71,18 @@ func parseBookingFilter(r *http.Request) (booking.Filter, error) {
 			return f, err
 		}
 		*p.dst = v
+	}
+	// provider_id is an alias of service_provider_id (the name GET /v3/available_slots uses):
+	// either may be given, or both with the same value.
+	alias, ok, err := queryID(r, "provider_id")
+	if err != nil {
+		return f, err
+	}
+	if ok {
+		if f.ProviderID != 0 && f.ProviderID != alias {
+			return f, badRequest("conflicting_provider_id")
+		}
+		f.ProviderID = alias
 	}
 	if f.StatusID > booking.StatusCancelled {
 		return f, badRequest("invalid_status_id")
@@ -137,7 +150,7 @@ func (a *API) createBooking(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	nb, err := body.newBooking()
+	nb, err := body.newBooking(r.Context())
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -150,7 +163,7 @@ func (a *API) createBooking(w http.ResponseWriter, r *http.Request) {
 	a.writeBooking(w, r, http.StatusCreated, v)
 }
 
-func (b bookingBody) newBooking() (booking.NewBooking, error) {
+func (b bookingBody) newBooking(ctx context.Context) (booking.NewBooking, error) {
 	nb := booking.NewBooking{Source: booking.SourceConnect}
 	for _, f := range []struct {
 		name string
@@ -176,10 +189,12 @@ func (b bookingBody) newBooking() (booking.NewBooking, error) {
 	if nb.Start, err = parseBookingTime("start_time", b.StartTime.V); err != nil {
 		return nb, err
 	}
+	nb.StartWall = wallClock(ctx, b.StartTime.V)
 	if b.EndTime.Ptr() != nil {
 		if nb.End, err = parseBookingTime("end_time", b.EndTime.V); err != nil {
 			return nb, err
 		}
+		nb.EndWall = wallClock(ctx, b.EndTime.V)
 	}
 	if b.Price.Ptr() != nil {
 		cents, err := money.Parse(b.Price.V)
@@ -205,7 +220,7 @@ func (a *API) updateBooking(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	ch, err := body.change()
+	ch, err := body.change(r.Context())
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -218,7 +233,7 @@ func (a *API) updateBooking(w http.ResponseWriter, r *http.Request) {
 	a.writeBooking(w, r, http.StatusOK, v)
 }
 
-func (b bookingBody) change() (booking.Change, error) {
+func (b bookingBody) change(ctx context.Context) (booking.Change, error) {
 	var ch booking.Change
 	for _, f := range []struct {
 		name string
@@ -244,7 +259,8 @@ func (b bookingBody) change() (booking.Change, error) {
 		name string
 		v    Opt[string]
 		dst  **time.Time
-	}{{"start_time", b.StartTime, &ch.Start}, {"end_time", b.EndTime, &ch.End}} {
+		wall *bool
+	}{{"start_time", b.StartTime, &ch.Start, &ch.StartWall}, {"end_time", b.EndTime, &ch.End, &ch.EndWall}} {
 		if !f.v.Set {
 			continue
 		}
@@ -255,7 +271,7 @@ func (b bookingBody) change() (booking.Change, error) {
 		if err != nil {
 			return ch, err
 		}
-		*f.dst = &t
+		*f.dst, *f.wall = &t, wallClock(ctx, f.v.V)
 	}
 	if b.Price.Set {
 		if b.Price.Null {

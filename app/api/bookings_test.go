@@ -121,8 +121,9 @@ func TestCreateBooking(t *testing.T) {
 		t.Fatalf("got events %+v, want one booking.created at 2026-11-23T12:00:00.000Z", events)
 	}
 	wantData := `{"id":1,"start_time":"2026-11-24T10:00:00-03:00","end_time":"2026-11-24T10:30:00-03:00","service_id":1,` +
-		`"client_id":1,"location_id":1,"provider_id":2,` +
-		`"status":{"id":1,"name":"Confirmed","internal_name":"confirmed","description":"The client confirmed the appointment."}}`
+		`"client_id":1,"location_id":1,"provider_id":2,"status_id":1,` +
+		`"status":{"id":1,"name":"Confirmed","internal_name":"confirmed","description":"The client confirmed the appointment."},` +
+		`"price":"13500.0","list_price":"15000.0","created_at":"2026-11-23T12:00:00Z","updated_at":"2026-11-23T12:00:00Z"}`
 	if string(events[0].Data) != wantData {
 		t.Fatalf("got event data\n%s\nwant\n%s", events[0].Data, wantData)
 	}
@@ -658,5 +659,40 @@ func TestListBookings(t *testing.T) {
 			wantError(t, resp, raw, http.StatusBadRequest, c.code, c.detail)
 			validateResponse(t, "listBookings", resp, raw)
 		})
+	}
+}
+
+// TestListBookingsProviderIDAlias: a load generator written from the slots documentation asks
+// for a provider's bookings with provider_id, the name GET /v3/available_slots uses (issue 10,
+// item 4). It is an alias of service_provider_id; both with different values is a 400.
+func TestListBookingsProviderIDAlias(t *testing.T) {
+	f := newFixture(t)
+	ben := f.book(t, nil)
+	f.book(t, map[string]any{"service_id": 2, "provider_id": 1, "start_time": "2026-11-24T14:00:00-03:00"})
+	benWed := f.book(t, map[string]any{"start_time": "2026-11-25T10:00:00-03:00", "client_id": 2})
+	for _, query := range []string{
+		"provider_id=2", "provider_id=2&service_provider_id=2", "service_provider_id=2",
+		"provider_id=2&start_date=2026-11-24&end_date=2026-11-25",
+	} {
+		t.Run(query, func(t *testing.T) {
+			resp, raw := f.call("GET", "/v3/bookings?"+query, nil)
+			wantStatus(t, resp, raw, http.StatusOK)
+			validateResponse(t, "listBookings", resp, raw)
+			got := decodeAs[struct {
+				Data []bkResource `json:"data"`
+			}](t, raw)
+			if len(got.Data) != 2 || got.Data[0].ID != ben.ID || got.Data[1].ID != benWed.ID {
+				t.Fatalf("got %+v, want Ben's bookings %d and %d", got.Data, ben.ID, benWed.ID)
+			}
+		})
+	}
+	for _, c := range []struct{ query, detail string }{
+		{"provider_id=2&service_provider_id=1", "conflicting_provider_id"},
+		{"provider_id=abc", "invalid_provider_id"},
+		{"provider_id=0&location_id=1", "invalid_provider_id"},
+	} {
+		resp, raw := f.call("GET", "/v3/bookings?"+c.query, nil)
+		wantError(t, resp, raw, http.StatusBadRequest, "bad_request", c.detail)
+		validateResponse(t, "listBookings", resp, raw)
 	}
 }

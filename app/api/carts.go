@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -70,7 +71,7 @@ func (a *API) createCart(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	in, err := body.input()
+	in, err := body.input(r.Context())
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -108,7 +109,7 @@ func (a *API) updateCart(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	ch, err := body.change()
+	ch, err := body.change(r.Context())
 	if err != nil {
 		a.writeError(w, r, err)
 		return
@@ -121,7 +122,7 @@ func (a *API) updateCart(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, v.Resource())
 }
 
-func (b cartBody) input() (payments.CartInput, error) {
+func (b cartBody) input(ctx context.Context) (payments.CartInput, error) {
 	in := payments.CartInput{Note: b.Note.Ptr()}
 	var err error
 	if in.ClientID, err = positiveRef("client_id", b.ClientID); err != nil {
@@ -133,11 +134,11 @@ func (b cartBody) input() (payments.CartInput, error) {
 	if b.Items.Ptr() == nil {
 		return in, unprocessable("items", "at least one item is required")
 	}
-	in.Items = items(b.Items.V)
+	in.Items = items(ctx, b.Items.V)
 	return in, nil
 }
 
-func (b cartBody) change() (payments.CartChange, error) {
+func (b cartBody) change(ctx context.Context) (payments.CartChange, error) {
 	ch := payments.CartChange{Note: payments.Optional[string]{Set: b.Note.Set, Value: b.Note.Ptr()}}
 	for _, f := range []struct {
 		name string
@@ -154,13 +155,16 @@ func (b cartBody) change() (payments.CartChange, error) {
 		if b.Items.Null {
 			return ch, unprocessable("items", "cannot be null")
 		}
-		list := items(b.Items.V)
+		list := items(ctx, b.Items.V)
 		ch.Items = &list
 	}
 	return ch, nil
 }
 
-func items(in []cartItemBody) []payments.ItemInput {
+// items turns the body's items into payments' input. An instance time that the key sends as the
+// location's wall clock (zlocal.go) is marked so: app/payments reads it in the cart's location's
+// zone and stores the instant in UTC, the form the payment request books from.
+func items(ctx context.Context, in []cartItemBody) []payments.ItemInput {
 	out := make([]payments.ItemInput, len(in))
 	for i, it := range in {
 		out[i] = payments.ItemInput{
@@ -175,6 +179,7 @@ func items(in []cartItemBody) []payments.ItemInput {
 			x := payments.InstanceInput{InstanceType: inst.InstanceType, ReferenceID: inst.ReferenceID}
 			if inst.Data != nil {
 				x.StartTime, x.ProviderID = inst.Data.StartTime, inst.Data.ProviderID
+				x.StartWall = x.StartTime != nil && wallClock(ctx, *x.StartTime)
 			}
 			out[i].Instances = append(out[i].Instances, x)
 		}

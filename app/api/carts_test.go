@@ -297,7 +297,7 @@ func TestUpdateCart(t *testing.T) {
 	cart := f.createCart(t, haircutCart())
 	pr := f.createPaymentRequest(t, cart.ID)
 
-	body := `{"note":null,"items":[{"item_id":7,"item_type":"product","item_name":"Shampoo","unit_price":"4990.5","quantity":2,"unit_discount":"10","unit_discount_type":"percentage"}]}`
+	body := `{"note":null,"items":[{"item_id":7,"item_type":"addon","item_name":"Shampoo","unit_price":"4990.5","quantity":2,"unit_discount":"10","unit_discount_type":"percentage"}]}`
 	resp, raw := f.call("PATCH", "/v3/carts/"+itoa(cart.ID), body)
 	wantStatus(t, resp, raw, http.StatusOK)
 	validateResponse(t, "updateCart", resp, raw)

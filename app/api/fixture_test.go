@@ -53,14 +53,20 @@ func newFixture(t *testing.T, opts ...func(*Options)) *fixture {
 	root.Mount("/v3", f.api.Routes())
 	f.srv = httptest.NewServer(root)
 	t.Cleanup(f.srv.Close)
-	f.key = f.newKey("")
+	f.key = f.newKey(apikey.FullAccess)
 	return f
 }
 
-// newKey creates a key with the given comma-separated scopes ("" = full access).
+// newKey creates a key with the given comma-separated scopes (or apikey.FullAccess).
 func (f *fixture) newKey(scopes string) string {
 	f.t.Helper()
-	_, key, err := apikey.Create(context.Background(), f.db, "test", scopes, f.now)
+	return f.createKey(apikey.NewKey{Name: "test", Scopes: scopes})
+}
+
+// createKey creates a key with any options and returns it in clear.
+func (f *fixture) createKey(nk apikey.NewKey) string {
+	f.t.Helper()
+	_, key, err := apikey.Create(context.Background(), f.db, nk, f.now)
 	if err != nil {
 		f.t.Fatal(err)
 	}

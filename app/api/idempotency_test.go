@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"frontdesk/app/apikey"
 )
 
 func TestIdempotentCreateReplays(t *testing.T) {
@@ -45,7 +47,7 @@ func TestIdempotentCreateReplays(t *testing.T) {
 	resp, raw = f.call("POST", "/v3/clients", body, "Idempotency-Key", "create-ida-2")
 	wantStatus(t, resp, raw, http.StatusCreated)
 	// Keys belong to an API key: another key's "create-ida-1" is a different request.
-	resp, raw = f.callWithKey(f.newKey(""), "POST", "/v3/clients", body, "Idempotency-Key", "create-ida-1")
+	resp, raw = f.callWithKey(f.newKey(apikey.FullAccess), "POST", "/v3/clients", body, "Idempotency-Key", "create-ida-1")
 	wantStatus(t, resp, raw, http.StatusCreated)
 	if resp.Header.Get("Idempotent-Replayed") != "" || f.count("clients") != clients+4 {
 		t.Fatalf("another API key's request was replayed (%d clients, want %d)", f.count("clients"), clients+4)

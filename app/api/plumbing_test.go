@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"frontdesk/app/apikey"
 	"frontdesk/db"
 )
 
 func TestAuthentication(t *testing.T) {
 	f := newFixture(t)
-	revoked := f.newKey("")
+	revoked := f.newKey(apikey.FullAccess)
 	keys, _ := f.db.R.ListAPIKeys(context.Background())
 	if _, err := f.db.W.RevokeAPIKey(context.Background(), db.RevokeAPIKeyParams{RevokedAt: nullMillis(f.now), ID: keys[len(keys)-1].ID}); err != nil {
 		t.Fatal(err)
@@ -86,7 +87,7 @@ func TestRateLimit(t *testing.T) {
 		t.Fatal("429 without Retry-After")
 	}
 	// Limits are per key: another key still gets through.
-	resp, raw = f.callWithKey(f.newKey(""), "GET", "/v3/categories", nil)
+	resp, raw = f.callWithKey(f.newKey(apikey.FullAccess), "GET", "/v3/categories", nil)
 	wantStatus(t, resp, raw, http.StatusOK)
 }
 

@@ -47,7 +47,7 @@ func BenchmarkGetService(b *testing.B) {
 			b.Fatalf("seed: %v\n%s", err, s)
 		}
 	}
-	_, key, err := apikey.Create(ctx, d, "bench", "", time.UnixMilli(ms))
+	_, key, err := apikey.Create(ctx, d, apikey.NewKey{Name: "bench", Scopes: apikey.FullAccess}, time.UnixMilli(ms))
 	if err != nil {
 		b.Fatal(err)
 	}

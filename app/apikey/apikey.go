@@ -20,14 +20,25 @@ import (
 // Prefix starts every key, so a leaked key is recognisable by secret scanners.
 const Prefix = "apk_live_"
 
-// Scopes are the Connect v3 scope names. An empty scope list means full access.
+// Scopes are the Connect v3 scope names, plus products:read for the products catalogue (an
+// addition: Connect v3 has no products operations).
 var Scopes = []string{
 	"bookings:read", "bookings:write",
 	"clients:read", "clients:write",
 	"locations:read", "services:read", "providers:read",
 	"custom_attributes:read", "sales:read",
 	"carts:write", "payment_requests:write",
+	"products:read",
 }
+
+// FullAccess is the stored scope list of a key that may do everything. Full access is a named
+// choice (`apikey create --full-access`, the "Full access" option in the admin UI), never an
+// empty list: an empty list is a mistake (`--scopes ','`, nothing ticked) and is refused, and
+// the database refuses to store one (migration 00220).
+const FullAccess = "*"
+
+// ErrNoScopes is returned by ParseScopes for a list that names no scope.
+var ErrNoScopes = errors.New("no scopes given (choose full access explicitly, or name at least one scope)")
 
 // Generate returns a new key. 32 random bytes is 256 bits, well over the 128 the spec asks for;
 // a fast hash is enough because the key itself is unguessable (no need for a password hash).
@@ -54,7 +65,8 @@ func DisplayPrefix(key string) string {
 }
 
 // ParseScopes validates a comma-separated scope list and returns it normalised (sorted,
-// de-duplicated, joined with commas). The empty string means full access.
+// de-duplicated, joined with commas). A list that names no scope is ErrNoScopes; full access is
+// not a scope list (see FullAccess).
 func ParseScopes(s string) (string, error) {
 	var out []string
 	for _, part := range strings.Split(s, ",") {
@@ -69,13 +81,17 @@ func ParseScopes(s string) (string, error) {
 			out = append(out, part)
 		}
 	}
+	if len(out) == 0 {
+		return "", ErrNoScopes
+	}
 	slices.Sort(out)
 	return strings.Join(out, ","), nil
 }
 
-// Allows reports whether a key's stored scope list grants scope.
+// Allows reports whether a key's stored scope list grants scope. Only FullAccess grants
+// everything; an empty list (which the database refuses to store) grants nothing.
 func Allows(stored, scope string) bool {
-	if stored == "" {
+	if stored == FullAccess {
 		return true
 	}
 	for _, s := range strings.Split(stored, ",") {
@@ -86,25 +102,54 @@ func Allows(stored, scope string) bool {
 	return false
 }
 
+// ScopeList is a stored scope list as names, nil for FullAccess.
+func ScopeList(stored string) []string {
+	if stored == FullAccess || stored == "" {
+		return nil
+	}
+	return strings.Split(stored, ",")
+}
+
 // ErrNameRequired is returned by Create for a blank name.
 var ErrNameRequired = errors.New("name is required")
 
+// NewKey is a key to create. Scopes is FullAccess or a scope list for ParseScopes.
+type NewKey struct {
+	Name   string
+	Scopes string
+	// ZMeansLocal makes the API read a Z or +00:00 time in this key's booking and cart writes as
+	// the location's wall clock (docs/api.md, "Local times sent with Z").
+	ZMeansLocal bool
+}
+
 // Create stores a new key and returns it with the only copy of the key in clear.
-func Create(ctx context.Context, d *db.DB, name, scopes string, now time.Time) (db.APIKey, string, error) {
-	name = strings.TrimSpace(name)
+func Create(ctx context.Context, d *db.DB, nk NewKey, now time.Time) (db.APIKey, string, error) {
+	name := strings.TrimSpace(nk.Name)
 	if name == "" || len(name) > 100 {
 		return db.APIKey{}, "", fmt.Errorf("name: %w (1–100 characters)", ErrNameRequired)
 	}
-	scopes, err := ParseScopes(scopes)
-	if err != nil {
-		return db.APIKey{}, "", err
+	scopes := FullAccess
+	if nk.Scopes != FullAccess {
+		var err error
+		if scopes, err = ParseScopes(nk.Scopes); err != nil {
+			return db.APIKey{}, "", err
+		}
 	}
 	key, err := Generate()
 	if err != nil {
 		return db.APIKey{}, "", err
 	}
-	row, err := d.W.CreateAPIKey(ctx, db.CreateAPIKeyParams{
-		Name: name, Prefix: DisplayPrefix(key), KeyHash: Hash(key), Scopes: scopes, CreatedAt: db.Millis(now),
+	var row db.APIKey
+	err = d.InTx(ctx, func(q *db.Queries) error {
+		var err error
+		row, err = q.CreateAPIKey(ctx, db.CreateAPIKeyParams{
+			Name: name, Prefix: DisplayPrefix(key), KeyHash: Hash(key), Scopes: scopes, CreatedAt: db.Millis(now),
+		})
+		if err != nil || !nk.ZMeansLocal {
+			return err
+		}
+		row.ZMeansLocal = true
+		return q.SetAPIKeyZMeansLocal(ctx, db.SetAPIKeyZMeansLocalParams{ZMeansLocal: true, ID: row.ID})
 	})
 	if err != nil {
 		return db.APIKey{}, "", fmt.Errorf("store key: %w", err)

@@ -34,7 +34,7 @@ func BenchmarkLookup(b *testing.B) {
 	defer d.Close()
 	var key string
 	for i := range 100 {
-		if _, key, err = Create(ctx, d, "bench", "", time.Now()); err != nil {
+		if _, key, err = Create(ctx, d, NewKey{Name: "bench", Scopes: FullAccess}, time.Now()); err != nil {
 			b.Fatalf("key %d: %v", i, err)
 		}
 	}

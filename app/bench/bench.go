@@ -210,7 +210,7 @@ func binarySize() int64 {
 func (e *env) setUp(ctx context.Context) error {
 	e.progress("importing the bench records")
 	now := e.cfg.Now()
-	_, key, err := apikey.Create(ctx, e.app.DB, "frontdesk bench", "", now)
+	_, key, err := apikey.Create(ctx, e.app.DB, apikey.NewKey{Name: "frontdesk bench", Scopes: apikey.FullAccess}, now)
 	if err != nil {
 		return fmt.Errorf("create an API key: %w", err)
 	}

@@ -27,6 +27,17 @@ type NewBooking struct {
 	Notes                                       *string
 	TimeResourceID                              *int64
 	Source                                      string // one of the Source* constants
+	// StartWall and EndWall say that Start or End is a wall-clock reading of the location rather
+	// than an instant: only its date and time of day count, read in the location's zone (see
+	// WallInstant). The API sets them for a key with the z_means_local option.
+	StartWall, EndWall bool
+}
+
+func (nb NewBooking) placement() placement {
+	return placement{
+		LocationID: nb.LocationID, ServiceID: nb.ServiceID, ProviderID: nb.ProviderID, Start: nb.Start, End: nb.End,
+		StartWall: nb.StartWall, EndWall: nb.EndWall,
+	}
 }
 
 // maxNotes bounds free-text notes (in characters).
@@ -49,9 +60,7 @@ func Create(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (View, 
 	if err := checkClient(ctx, d.R, nb.ClientID); err != nil {
 		return View{}, err
 	}
-	pl, err := place(ctx, readPool(d), now, placement{
-		LocationID: nb.LocationID, ServiceID: nb.ServiceID, ProviderID: nb.ProviderID, Start: nb.Start, End: nb.End,
-	}, nb.Source, 0)
+	pl, err := place(ctx, readPool(d), now, nb.placement(), nb.Source, 0)
 	if err != nil {
 		return View{}, err
 	}

@@ -26,6 +26,9 @@ type Change struct {
 	Price                                       *int64 // cents
 	Notes                                       Optional[string]
 	TimeResourceID                              Optional[int64]
+	// StartWall and EndWall say that Start or End is a wall-clock reading of the booking's
+	// (new) location, as NewBooking's do.
+	StartWall, EndWall bool
 }
 
 // errStale makes Update start over when the booking changed between its read and its write.
@@ -76,11 +79,7 @@ func Update(ctx context.Context, d *db.DB, now time.Time, id int64, ch Change, s
 			if err := q.UpdateBookingRow(ctx, n); err != nil {
 				return writeError(err)
 			}
-			b := db.Booking{
-				ID: id, LocationID: n.LocationID, ServiceID: n.ServiceID, ProviderID: n.ProviderID,
-				ClientID: n.ClientID, StatusID: n.StatusID, StartAt: n.StartAt, EndAt: n.EndAt,
-			}
-			return enqueue(ctx, q, now, webhook.BookingUpdated, b, p.status, p.zone)
+			return enqueue(ctx, q, now, webhook.BookingUpdated, applied(row, n), p.status, p.zone)
 		})
 		if errors.Is(err, errStale) {
 			continue
@@ -140,13 +139,24 @@ func planUpdate(ctx context.Context, d *db.DB, now time.Time, view View, ch Chan
 		ProviderID: pick(ch.ProviderID, cur.ProviderID), Start: db.Time(cur.StartAt),
 	}
 	if ch.Start != nil {
-		pl.Start = *ch.Start
+		pl.Start, pl.StartWall = *ch.Start, ch.StartWall
+	}
+	if ch.End != nil {
+		pl.End, pl.EndWall = *ch.End, ch.EndWall
+	}
+	if pl.StartWall || pl.EndWall {
+		// Read wall-clock times in the zone of the location the booking will be at before
+		// deciding whether anything moved.
+		zone, err := placementZone(ctx, q, view, pl.LocationID)
+		if err != nil {
+			return nil, err
+		}
+		if err := pl.resolveWall(zone); err != nil {
+			return nil, err
+		}
 	}
 	serviceChanged := pl.ServiceID != cur.ServiceID
-	switch {
-	case ch.End != nil:
-		pl.End = *ch.End
-	case !serviceChanged:
+	if ch.End == nil && !serviceChanged {
 		pl.End = pl.Start.Add(time.Duration(cur.EndAt-cur.StartAt) * time.Millisecond)
 	}
 	reschedule := serviceChanged || pl.LocationID != cur.LocationID || pl.ProviderID != cur.ProviderID ||
@@ -190,6 +200,28 @@ func planUpdate(ctx context.Context, d *db.DB, now time.Time, view View, ch Chan
 	}
 	next.ChangeCount = cur.ChangeCount + 1
 	return &plan{next: next, reschedule: true, status: status, zone: placed.loaded.Location.Zone}, nil
+}
+
+// placementZone is the zone of location id, which is the booking's current one or another.
+func placementZone(ctx context.Context, q *db.Queries, view View, id int64) (*time.Location, error) {
+	if id == view.Booking.LocationID {
+		return LoadZone(view.LocationTimezone)
+	}
+	l, err := q.ScheduleLocation(ctx, id)
+	if err != nil {
+		return nil, notFoundAs(err, "location")
+	}
+	return LoadZone(l.Timezone)
+}
+
+// applied is booking b after update n: what the event reports.
+func applied(b db.Booking, n db.UpdateBookingRowParams) db.Booking {
+	b.LocationID, b.ServiceID, b.ProviderID, b.ClientID = n.LocationID, n.ServiceID, n.ProviderID, n.ClientID
+	b.StatusID, b.StartAt, b.EndAt = n.StatusID, n.StartAt, n.EndAt
+	b.BlockStartAt, b.BlockEndAt = n.BlockStartAt, n.BlockEndAt
+	b.PriceCents, b.ListPriceCents, b.DiscountBp = n.PriceCents, n.ListPriceCents, n.DiscountBp
+	b.Notes, b.TimeResourceID, b.ChangeCount, b.UpdatedAt = n.Notes, n.TimeResourceID, n.ChangeCount, n.UpdatedAt
+	return b
 }
 
 // rowParams is the update that writes b back unchanged.
@@ -283,7 +315,7 @@ func Cancel(ctx context.Context, d *db.DB, now time.Time, id int64, source strin
 		if err := q.CancelBookingRow(ctx, db.CancelBookingRowParams{UpdatedAt: db.Millis(now), ID: id}); err != nil {
 			return writeError(err)
 		}
-		row.StatusID = StatusCancelled
+		row.StatusID, row.UpdatedAt = StatusCancelled, db.Millis(now)
 		return enqueue(ctx, q, now, webhook.BookingUpdated, row, status, zone)
 	})
 }

@@ -31,9 +31,7 @@ func CreateInTx(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking
 	if err := checkClient(ctx, q, nb.ClientID); err != nil {
 		return 0, err
 	}
-	pl, err := place(ctx, inTx(q), now, placement{
-		LocationID: nb.LocationID, ServiceID: nb.ServiceID, ProviderID: nb.ProviderID, Start: nb.Start, End: nb.End,
-	}, nb.Source, 0)
+	pl, err := place(ctx, inTx(q), now, nb.placement(), nb.Source, 0)
 	if err != nil {
 		return 0, err
 	}
@@ -96,6 +94,6 @@ func setStatusInTx(ctx context.Context, q *db.Queries, now time.Time, id, status
 	if err != nil {
 		return writeError(err)
 	}
-	row.StatusID = statusID
+	row.StatusID, row.UpdatedAt = statusID, db.Millis(now)
 	return enqueue(ctx, q, now, webhook.BookingUpdated, row, status, zone)
 }

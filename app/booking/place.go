@@ -14,6 +14,9 @@ import (
 type placement struct {
 	LocationID, ServiceID, ProviderID int64
 	Start, End                        time.Time
+	// StartWall and EndWall say that Start or End is a wall-clock reading of the location, to be
+	// read in its zone (NewBooking.StartWall).
+	StartWall, EndWall bool
 }
 
 // placed is a placement that passed the rules: the block of provider time to reserve and the
@@ -53,6 +56,12 @@ func place(ctx context.Context, load scheduleLoader, now time.Time, p placement,
 		return placed{}, err
 	}
 	if err := bookable(l, source); err != nil {
+		return placed{}, err
+	}
+	if err := p.resolveWall(l.Location.Zone); err != nil {
+		return placed{}, err
+	}
+	if err := validStart(p.Start); err != nil { // again: a wall reading moved it
 		return placed{}, err
 	}
 	if p.End.IsZero() {

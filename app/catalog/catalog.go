@@ -25,26 +25,36 @@ import (
 
 	"frontdesk/app/money"
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 // ErrNotFound: the record to change does not exist (any more).
 var ErrNotFound = errors.New("catalog: not found")
 
 // Invalid is a refused input: one message per form field, keyed by the field's form name.
-// Nothing was written.
+// Nothing was written. Fields are English texts; Msgs (products.go) are catalog messages the
+// page translates (package frontdesk/ui/i18n).
 type Invalid struct {
 	Fields map[string]string
+	Msgs   map[string]i18n.Msg
 }
 
 func (e *Invalid) Error() string {
-	keys := make([]string, 0, len(e.Fields))
-	for k := range e.Fields {
+	all := map[string]string{}
+	for k, v := range e.Fields {
+		all[k] = v
+	}
+	for k, m := range e.Msgs {
+		all[k] = m.Error()
+	}
+	keys := make([]string, 0, len(all))
+	for k := range all {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
-		parts = append(parts, k+": "+e.Fields[k])
+		parts = append(parts, k+": "+all[k])
 	}
 	return "invalid input: " + strings.Join(parts, "; ")
 }

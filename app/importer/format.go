@@ -22,6 +22,7 @@ type File struct {
 	CustomAttributes []CustomAttribute `json:"custom_attributes"`
 	Clients          []Client          `json:"clients"`
 	Bookings         []Booking         `json:"bookings"`
+	Products         []Product         `json:"products"`
 }
 
 // Company is the installation's business and its booking policies; a nil policy takes the
@@ -208,4 +209,16 @@ type Booking struct {
 	Status   string  `json:"status"`
 	Price    *string `json:"price"`
 	Notes    *string `json:"notes"`
+}
+
+// Product is a retail product (docs/api.md, "Products"). A null or absent stock means the
+// business does not count it.
+type Product struct {
+	Key         string  `json:"key"`
+	Name        string  `json:"name"`
+	SKU         *string `json:"sku"`
+	Price       string  `json:"price"`
+	Stock       *int64  `json:"stock"`
+	Description *string `json:"description"`
+	Active      *bool   `json:"active"`
 }

@@ -17,11 +17,11 @@ func TestLoadExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Summary{Company: "Studio Ana", Locations: 2, Categories: 2, Services: 3, Providers: 2, CustomAttributes: 2, Clients: 2, Bookings: 4}
+	want := Summary{Company: "Studio Ana", Locations: 2, Categories: 2, Services: 3, Providers: 2, CustomAttributes: 2, Clients: 2, Bookings: 4, Products: 2}
 	if sum != want {
 		t.Fatalf("got summary %+v, want %+v", sum, want)
 	}
-	if got, want := sum.String(), `imported "Studio Ana": 2 locations, 2 categories, 3 services, 2 providers, 2 custom attributes, 2 clients, 4 bookings`; got != want {
+	if got, want := sum.String(), `imported "Studio Ana": 2 locations, 2 categories, 3 services, 2 providers, 2 custom attributes, 2 clients, 4 bookings, 2 products`; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	utc := func(s string) int64 {
@@ -66,6 +66,9 @@ func TestLoadExample(t *testing.T) {
 		{"bookings marked as imported", `SELECT group_concat(DISTINCT source) FROM bookings`, "import"},
 		{"no webhook events", `SELECT count(*) FROM events`, int64(0)},
 		{"keys remembered", `SELECT count(*) FROM import_keys`, int64(13)},
+		{"products", `SELECT group_concat(name || '|' || coalesce(sku, '-') || '|' || price_cents || '|' || coalesce(stock, '-') || '|' || active, ' / ') FROM (SELECT * FROM products ORDER BY id)`,
+			"Argan oil 50 ml|ARG-50|1250000|14|1 / Wide-tooth comb|-|399000|-|1"},
+		{"product keys remembered", `SELECT group_concat(key, ',') FROM (SELECT key FROM import_product_keys ORDER BY record_id)`, "argan,comb"},
 	}
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) {
@@ -102,6 +105,8 @@ func TestLoadAppendsOnce(t *testing.T) {
 		`company: this database already has a business ("Studio Ana")`,
 		`locations[0].key: "centro" was already imported on 2026-11-23 12:00 UTC (location id 1)`,
 		`clients[0].record_number: "C-0001" is already the record number of client id 1`,
+		`products[0].key: "argan" was already imported on 2026-11-23 12:00 UTC (product id 1)`,
+		`products[0].sku: "ARG-50" is already the SKU of product id 1`,
 	} {
 		if !hasProblem(got, want) {
 			t.Errorf("got problems\n  %s\nwant one starting with\n  %s", strings.Join(got, "\n  "), want)

@@ -18,6 +18,7 @@ type plan struct {
 	attributes []attributePlan
 	clients    []clientPlan
 	bookings   []bookingPlan
+	products   []productPlan
 }
 
 type locationPlan struct {
@@ -86,6 +87,11 @@ type bookingPlan struct {
 	location, service, provider, client int
 }
 
+type productPlan struct {
+	key string
+	row db.ImportProductParams
+}
+
 // Summary says what an import created.
 type Summary struct {
 	Company          string // the company created, "" when the file added to an existing one
@@ -96,13 +102,14 @@ type Summary struct {
 	CustomAttributes int
 	Clients          int
 	Bookings         int
+	Products         int
 }
 
 func (p *plan) summary() Summary {
 	s := Summary{
 		Locations: len(p.locations), Categories: len(p.categories), Services: len(p.services),
 		Providers: len(p.providers), CustomAttributes: len(p.attributes), Clients: len(p.clients),
-		Bookings: len(p.bookings),
+		Bookings: len(p.bookings), Products: len(p.products),
 	}
 	if p.company != nil {
 		s.Company = p.company.Name

@@ -23,6 +23,7 @@ type validator struct {
 
 	locations, categories, services, providers, attributes, clients, bookings map[string]int
 	recordNumbers                                                             map[string]int
+	products, skus                                                            map[string]int
 }
 
 // validate checks f as of now (the import date that relative dates count from). ps holds the
@@ -34,6 +35,7 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 		locations: map[string]int{}, categories: map[string]int{}, services: map[string]int{},
 		providers: map[string]int{}, attributes: map[string]int{}, clients: map[string]int{},
 		bookings: map[string]int{}, recordNumbers: map[string]int{},
+		products: map[string]int{}, skus: map[string]int{},
 	}
 	// Keys first, so that every reference below can be resolved whatever the section order.
 	for i, l := range f.Locations {
@@ -58,6 +60,9 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 		if b.Key != "" {
 			v.key(at(at("bookings", i), "key"), b.Key, v.bookings, i, "bookings")
 		}
+	}
+	for i, p := range f.Products {
+		v.key(at(at("products", i), "key"), p.Key, v.products, i, "products")
 	}
 
 	v.company()
@@ -84,6 +89,9 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	}
 	for i := range f.Bookings {
 		v.booking(i)
+	}
+	for i := range f.Products {
+		v.product(i)
 	}
 	if !v.ps.any() {
 		v.overlaps()

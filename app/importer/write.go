@@ -41,6 +41,9 @@ func checkDatabase(ctx context.Context, q *db.Queries, p *plan) error {
 				k.key, db.Time(prev.ImportedAt).Format("2006-01-02 15:04 MST"), strings.ReplaceAll(k.kind, "_", " "), prev.RecordID)
 		}
 	}
+	if err := checkProducts(ctx, q, p, &ps); err != nil {
+		return err
+	}
 	for i, c := range p.clients {
 		if !c.row.RecordNumber.Valid {
 			continue
@@ -110,7 +113,7 @@ func write(ctx context.Context, q *db.Queries, p *plan, now time.Time) error {
 		}
 	}
 	for _, step := range []func(*plan) error{w.writeLocations, w.writeCategories, w.writeServices,
-		w.writeProviders, w.writeAttributes, w.writeClients, w.writeBookings} {
+		w.writeProviders, w.writeAttributes, w.writeClients, w.writeBookings, w.writeProducts} {
 		if err := step(p); err != nil {
 			return err
 		}

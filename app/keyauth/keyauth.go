@@ -21,7 +21,10 @@ import (
 // Key is the API key a request authenticated with.
 type Key struct {
 	ID     int64
-	Scopes string // as stored: comma-separated Connect v3 scopes, "" = full access
+	Scopes string // as stored: comma-separated Connect v3 scopes, or apikey.FullAccess ("*")
+	// ZMeansLocal: the key's Z and +00:00 booking and cart times are wall-clock readings of
+	// the location (app/api/zlocal.go, issue 10).
+	ZMeansLocal bool
 	// CatalogVersion is the catalog version read with the key (db.CatalogCache): handlers use
 	// it to answer from the catalog cache without a statement of their own.
 	CatalogVersion int64
@@ -81,7 +84,7 @@ func (k *Keys) Authenticate(ctx context.Context, authorization string) (Key, err
 		return Key{}, err
 	}
 	k.touch(ctx, row.ID)
-	return Key{ID: row.ID, Scopes: row.Scopes, CatalogVersion: row.CatalogVersion}, nil
+	return Key{ID: row.ID, Scopes: row.Scopes, ZMeansLocal: row.ZMeansLocal, CatalogVersion: row.CatalogVersion}, nil
 }
 
 // touchEvery limits last_used_at writes to one per key per interval, so reads never queue

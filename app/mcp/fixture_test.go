@@ -146,7 +146,10 @@ func (f *fixture) setNow(t time.Time) {
 // MCP or not.
 func (f *fixture) newKey(scopes string, overMCP bool) string {
 	f.t.Helper()
-	row, key, err := apikey.Create(context.Background(), f.db, "test", scopes, f.now)
+	if scopes == "" {
+		scopes = apikey.FullAccess // full access is an explicit choice (issue 10)
+	}
+	row, key, err := apikey.Create(context.Background(), f.db, apikey.NewKey{Name: "test", Scopes: scopes}, f.now)
 	if err != nil {
 		f.t.Fatal(err)
 	}

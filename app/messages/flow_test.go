@@ -241,7 +241,7 @@ func TestPaymentRequestAndReceipt(t *testing.T) {
 	}
 	client, location := e.clientID("María"), int64(1)
 	cart, err := payments.CreateCart(ctx, e.db, e.now(), payments.CartInput{ClientID: &client, LocationID: &location,
-		Items: []payments.ItemInput{{ItemID: 7, ItemType: "product", UnitPrice: "15000", Quantity: 1}}})
+		Items: []payments.ItemInput{{ItemID: 7, ItemType: "addon", UnitPrice: "15000", Quantity: 1}}}) // a plain priced line (products are catalogued)
 	if err != nil {
 		t.Fatal(err)
 	}

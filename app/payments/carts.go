@@ -56,6 +56,9 @@ func CreateCart(ctx context.Context, d *db.DB, now time.Time, in CartInput) (Car
 		if err != nil {
 			return fmt.Errorf("insert cart: %w", err)
 		}
+		if err := recheckProducts(ctx, q, lineUses(lines)); err != nil {
+			return err
+		}
 		return insertItems(ctx, q, id, lines)
 	})
 	if err != nil {
@@ -119,6 +122,9 @@ func UpdateCart(ctx context.Context, d *db.DB, now time.Time, id int64, ch CartC
 		if err := q.DeleteCartItems(ctx, id); err != nil {
 			return err
 		}
+		if err := recheckProducts(ctx, q, lineUses(lines)); err != nil {
+			return err
+		}
 		return insertItems(ctx, q, id, lines)
 	})
 	if err != nil {
@@ -167,7 +173,7 @@ func insertItems(ctx context.Context, q *db.Queries, cartID int64, lines []line)
 		row := l.row
 		row.CartID = cartID
 		if err := q.InsertCartItem(ctx, row); err != nil {
-			return fmt.Errorf("insert cart item: %w", err)
+			return productTrigger(fmt.Errorf("insert cart item: %w", err))
 		}
 	}
 	return nil

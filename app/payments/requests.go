@@ -31,8 +31,9 @@ const DefaultExpiry = 15 * time.Minute
 // checkoutBase is the scheme and host the checkout URL starts with ("https://example.com").
 //
 // Errors: ErrCartNotFound; *RefusedError (cart_paid, cart_expired, company_payments_disabled,
-// invalid_start_time, booking_already_sold, validation); booking.ErrSlotUnavailable (wrapped)
-// when a reserved time is taken. On any error nothing is written.
+// invalid_start_time, booking_already_sold, validation — a product line whose product is no
+// longer for sale or in stock); booking.ErrSlotUnavailable (wrapped) when a reserved time is
+// taken. On any error nothing is written.
 func CreatePaymentRequest(ctx context.Context, d *db.DB, now time.Time, cartID int64, checkoutBase string) (db.PaymentRequest, error) {
 	var id int64
 	err := d.InTx(ctx, func(q *db.Queries) error {
@@ -53,6 +54,9 @@ func CreatePaymentRequest(ctx context.Context, d *db.DB, now time.Time, cartID i
 			return err
 		}
 		if err := checkPayable(ctx, q, v); err != nil {
+			return err
+		}
+		if err := recheckProducts(ctx, q, storedUses(v.Items)); err != nil {
 			return err
 		}
 		expiry, err := expiryOf(ctx, q)

@@ -44,8 +44,9 @@ const (
 
 // Settle records that pending request id was paid in full with method, at now, in one
 // transaction: the request becomes paid; a sale (paid, at the cart's location) and its
-// transaction are written; the bookings the request reserved are confirmed and, with the
-// existing bookings the cart sells, linked to the sale; payment_request.paid is recorded. It is
+// transaction are written; the products the cart sells leave their counted stock; the bookings
+// the request reserved are confirmed and, with the existing bookings the cart sells, linked to
+// the sale; payment_request.paid is recorded. It is
 // the one hook for every way a payment arrives — the owner in the admin UI, or a payment
 // provider's adapter (see the package documentation). It returns the sale's id.
 //
@@ -135,6 +136,13 @@ func settle(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequ
 		return 0, fmt.Errorf("mark payment request %d paid: %w", pr.ID, err)
 	} else if n != 1 {
 		return 0, fmt.Errorf("mark payment request %d paid: it is no longer pending", pr.ID)
+	}
+	items, err := q.CartItems(ctx, c.ID)
+	if err != nil {
+		return 0, err
+	}
+	if err := takeStock(ctx, q, items, ms); err != nil {
+		return 0, err
 	}
 	ids := make([]int64, 0, len(sold))
 	for _, b := range sold {

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/booking"
 	"frontdesk/app/money"
 	"frontdesk/app/resource"
 	"frontdesk/db"
@@ -36,13 +37,21 @@ type InstanceInput struct {
 	ReferenceID  *int64
 	StartTime    *string
 	ProviderID   *int64
+	// StartWall says StartTime is a wall-clock reading of the cart's location (only its date and
+	// time of day count): it is read in that location's zone and stored as the instant in UTC
+	// (docs/api.md, "Local times sent with Z").
+	StartWall bool
 }
 
-// Item types (the CHECK on cart_items.item_type). Only services are known to the catalogue:
-// they are checked against it and may book; the others are stored as plain priced lines.
+// Item types (the CHECK on cart_items.item_type). Services and products are known to the
+// catalogue: services are checked against it and may book; products take their name and price
+// from it and respect its stock (products.go). The others are stored as plain priced lines.
 var itemTypes = []string{"service", "class", "session", "addon", "plan", "bundle", "product", "treatment", "giftcard", "membership"}
 
-const itemService = "service"
+const (
+	itemService = "service"
+	itemProduct = "product"
+)
 
 // Discount types. A unit discount without a type is an amount.
 const (
@@ -84,10 +93,18 @@ func validateItems(ctx context.Context, q *db.Queries, items []ItemInput, refs c
 	case len(items) > maxItems:
 		return nil, invalid("items", "at most %d items", maxItems)
 	}
+	zone, err := wallZone(ctx, q, items, refs)
+	if err != nil {
+		return nil, err
+	}
+	products, err := loadProducts(ctx, q, items)
+	if err != nil {
+		return nil, err
+	}
 	lines := make([]line, len(items))
 	var total int64
 	for i, it := range items {
-		l, err := validateItem(fmt.Sprintf("items[%d]", i), it)
+		l, err := validateItem(fmt.Sprintf("items[%d]", i), it, zone, products)
 		if err != nil {
 			return nil, err
 		}
@@ -104,7 +121,7 @@ func validateItems(ctx context.Context, q *db.Queries, items []ItemInput, refs c
 	return lines, checkRefs(ctx, q, lines, refs)
 }
 
-func validateItem(path string, it ItemInput) (line, error) {
+func validateItem(path string, it ItemInput, zone *time.Location, products map[int64]db.Product) (line, error) {
 	var l line
 	switch {
 	case it.ItemType == "":
@@ -115,12 +132,24 @@ func validateItem(path string, it ItemInput) (line, error) {
 		return l, invalid(path+".item_id", "is required and must be a positive integer")
 	case it.Quantity < 1 || it.Quantity > maxQuantity:
 		return l, invalid(path+".quantity", "must be between 1 and %d", maxQuantity)
-	case it.UnitPrice == "":
+	case it.UnitPrice == "" && it.ItemType != itemProduct:
 		return l, invalid(path+".unit_price", "is required")
 	}
-	price, err := money.Parse(it.UnitPrice)
-	if err != nil {
-		return l, invalid(path+".unit_price", "%v", err)
+	var price money.Cents
+	var err error
+	if it.UnitPrice != "" {
+		if price, err = money.Parse(it.UnitPrice); err != nil {
+			return l, invalid(path+".unit_price", "%v", err)
+		}
+	}
+	if it.ItemType == itemProduct {
+		if price, err = productLine(path, it, products, price); err != nil {
+			return l, err
+		}
+		p := products[it.ItemID]
+		if it.ItemName == nil {
+			it.ItemName = &p.Name
+		}
 	}
 	if err := checkText(path+".item_name", it.ItemName, maxNameLen); err != nil {
 		return l, err
@@ -132,6 +161,9 @@ func validateItem(path string, it ItemInput) (line, error) {
 		ItemID: it.ItemID, ItemType: it.ItemType, ItemName: nullText(it.ItemName), ItemUUID: nullText(it.ItemUUID),
 		Quantity: it.Quantity, UnitPriceCents: int64(price),
 	}
+	if it.ItemType == itemProduct {
+		l.row.ProductID = sql.NullInt64{Int64: it.ItemID, Valid: true}
+	}
 	if l.row.UnitDiscountCents, l.row.UnitDiscountType, err = parseDiscount(path, int64(price), it.UnitDiscount, it.UnitDiscountType); err != nil {
 		return l, err
 	}
@@ -139,7 +171,7 @@ func validateItem(path string, it ItemInput) (line, error) {
 	if a.GrossCents > money.MaxCents {
 		return l, invalid(path+".unit_price", "unit price times quantity is too large")
 	}
-	if l.instances, err = validateInstances(path, it); err != nil {
+	if l.instances, err = validateInstances(path, it, zone); err != nil {
 		return l, err
 	}
 	raw, err := json.Marshal(l.instances)
@@ -183,7 +215,7 @@ func parseDiscount(path string, price int64, value, kind *string) (sql.NullInt64
 	return sql.NullInt64{Int64: int64(v), Valid: true}, t, nil
 }
 
-func validateInstances(path string, it ItemInput) ([]resource.CartInstance, error) {
+func validateInstances(path string, it ItemInput, zone *time.Location) ([]resource.CartInstance, error) {
 	switch {
 	case len(it.Instances) == 0:
 		return []resource.CartInstance{}, nil
@@ -214,14 +246,46 @@ func validateInstances(path string, it ItemInput) ([]resource.CartInstance, erro
 		case in.ProviderID == nil || *in.ProviderID < 1:
 			return nil, invalid(p+".data.provider_id", "is required and must be a positive integer")
 		}
-		if _, err := time.Parse(time.RFC3339, *in.StartTime); err != nil {
+		start, err := time.Parse(time.RFC3339, *in.StartTime)
+		if err != nil {
 			return nil, refused(CodeInvalidStartTime, p+".data.start_time", "must be an ISO 8601 date-time in UTC, e.g. 2026-08-01T13:00:00Z")
 		}
+		text := *in.StartTime
+		if in.StartWall && zone != nil {
+			at, err := booking.WallInstant(zone, start)
+			if err != nil {
+				return nil, refused(CodeInvalidStartTime, p+".data.start_time", "%s in %s does not exist: the clocks skip it that day (a daylight-saving change)",
+					start.Format("2006-01-02T15:04"), zone)
+			}
+			text = at.UTC().Format(time.RFC3339)
+		}
 		out[j] = resource.CartInstance{InstanceType: "booking", Data: &resource.CartInstanceData{
-			StartTime: *in.StartTime, ProviderID: *in.ProviderID, CreativeSource: creativeSource,
+			StartTime: text, ProviderID: *in.ProviderID, CreativeSource: creativeSource,
 		}}
 	}
 	return out, nil
+}
+
+// wallZone is the zone wall-clock instance times are read in: the cart's location's, when an
+// instance has one (nil otherwise). A cart without a usable location is left to checkCartRefs,
+// which refuses it with the reason.
+func wallZone(ctx context.Context, q *db.Queries, items []ItemInput, refs cartRefs) (*time.Location, error) {
+	wall := false
+	for _, it := range items {
+		for _, in := range it.Instances {
+			wall = wall || in.StartWall
+		}
+	}
+	if !wall || !refs.LocationID.Valid {
+		return nil, nil
+	}
+	loc, err := q.CartLocation(ctx, refs.LocationID.Int64)
+	if db.IsNotFound(err) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	return booking.LoadZone(loc.Timezone)
 }
 
 // checkCatalog checks service items against the catalogue and names unnamed ones after it.

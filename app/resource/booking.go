@@ -110,9 +110,11 @@ func NewBookingStatus(s db.BookingStatus) BookingStatus {
 	return BookingStatus{ID: s.ID, Name: s.Name, InternalName: s.InternalName, Description: NullString(s.Description)}
 }
 
-// BookingEvent is the data of booking.created and booking.updated (SPEC §6): the fields of the
-// Connect v3 webhook example plus provider_id and the status object, so a receiver can tell a
-// reschedule (times or provider changed) from a cancel (status internal_name "cancelled").
+// BookingEvent is the data of booking.created and booking.updated (docs/webhooks.md): the
+// fields of the Connect v3 webhook example, plus provider_id and the status (object and
+// status_id) so a receiver can tell a reschedule from a cancel, plus the money and the record
+// timestamps receivers keep in sync (price, list_price, created_at, updated_at). Each field has
+// the same value and form as in GET /v3/bookings/{id} at that moment.
 type BookingEvent struct {
 	ID         int64         `json:"id"`
 	StartTime  string        `json:"start_time"`
@@ -121,16 +123,23 @@ type BookingEvent struct {
 	ClientID   int64         `json:"client_id"`
 	LocationID int64         `json:"location_id"`
 	ProviderID int64         `json:"provider_id"`
+	StatusID   int64         `json:"status_id"`
 	Status     BookingStatus `json:"status"`
+	Price      string        `json:"price"`
+	ListPrice  string        `json:"list_price"`
+	CreatedAt  string        `json:"created_at"`
+	UpdatedAt  string        `json:"updated_at"`
 }
 
-// NewBookingEvent builds the event data from a booking row as written, its status and its
-// location's zone.
+// NewBookingEvent builds the event data from a booking row as written (every field, updated_at
+// included), its status and its location's zone.
 func NewBookingEvent(b db.Booking, status db.BookingStatus, zone *time.Location) BookingEvent {
 	return BookingEvent{
 		ID: b.ID, StartTime: LocalTime(b.StartAt, zone), EndTime: LocalTime(b.EndAt, zone),
 		ServiceID: b.ServiceID, ClientID: b.ClientID, LocationID: b.LocationID, ProviderID: b.ProviderID,
-		Status: NewBookingStatus(status),
+		StatusID: status.ID, Status: NewBookingStatus(status),
+		Price: Money(b.PriceCents), ListPrice: Money(b.ListPriceCents),
+		CreatedAt: Timestamp(b.CreatedAt), UpdatedAt: Timestamp(b.UpdatedAt),
 	}
 }
 

@@ -108,8 +108,9 @@ func (s store) ReleaseAll(ctx context.Context, q *db.Queries, now time.Time) (in
 	return q.ReleaseAllClaims(ctx, sqlMillis(db.Millis(now)))
 }
 
-// Targets loads every active webhook's URL and currently valid signing keys. Parsed keys are
-// cached by secret, so this costs one small query.
+// Targets loads every active webhook's URL and currently valid signing keys, each in its
+// webhook's key mode (sign.go). Keys are cached by mode and secret, so this costs one small
+// query.
 func (s store) Targets(ctx context.Context, q *db.Queries, now time.Time) (map[int64]target, error) {
 	rows, err := q.ListDispatchTargets(ctx, sqlMillis(db.Millis(now)))
 	if err != nil {
@@ -119,16 +120,17 @@ func (s store) Targets(ctx context.Context, q *db.Queries, now time.Time) (map[i
 	out := make(map[int64]target, len(rows))
 	seen := make(map[string]bool, len(rows))
 	for _, r := range rows {
-		key, ok := keys[r.Secret]
+		id := keyCacheID(r.KeyMode, r.Secret)
+		key, ok := keys[id]
 		if !ok {
-			key, err = ParseSecret(r.Secret)
+			key, err = SigningKey(r.Secret, r.KeyMode)
 			if err != nil {
 				s.d.log.Error("webhook secret unusable; not signing with it", "webhook", r.ID, "err", err)
 				continue
 			}
-			keys[r.Secret] = key
+			keys[id] = key
 		}
-		seen[r.Secret] = true
+		seen[id] = true
 		t := out[r.ID]
 		t.url = r.URL
 		t.keys = append(t.keys, key)
@@ -141,3 +143,7 @@ func (s store) Targets(ctx context.Context, q *db.Queries, now time.Time) (map[i
 	}
 	return out, nil
 }
+
+// keyCacheID names a signing key in the dispatcher's cache: the same secret gives another key
+// in another mode.
+func keyCacheID(mode, secret string) string { return mode + " " + secret }

@@ -49,7 +49,7 @@ type Dispatcher struct {
 	metrics *metrics
 	// keys caches parsed signing keys by secret; only claim rounds (one at a time, on the
 	// queue's writer goroutine) use it.
-	keys map[string][]byte
+	keys map[string][]byte // signing keys by key mode and secret (keyCacheID)
 }
 
 // NewDispatcher returns a dispatcher over d. Its metrics are registered on reg unless reg is

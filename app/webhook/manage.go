@@ -53,9 +53,9 @@ var (
 )
 
 // FieldError is a validation failure of one input field, for forms that show errors next to
-// the field. Field is "url", "events" or "description", or "" for the form as a whole (the
-// webhook limit). Err wraps ErrInvalidURL, ErrPrivateTarget, ErrInvalidPatterns,
-// ErrInvalidDescription or ErrTooManyWebhooks and reads well on its own.
+// the field. Field is "url", "events", "description" or "key_mode", or "" for the form as a
+// whole (the webhook limit). Err wraps ErrInvalidURL, ErrPrivateTarget, ErrInvalidPatterns,
+// ErrInvalidDescription, ErrInvalidKeyMode or ErrTooManyWebhooks and reads well on its own.
 type FieldError struct {
 	Field string
 	Err   error
@@ -92,6 +92,7 @@ type Webhook struct {
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
 	Secrets           []SecretInfo // newest first
+	KeyMode           string       // KeyModeStandard or KeyModeSecretText
 }
 
 // SecretInfo describes one signing secret without revealing it. A zero ExpiresAt marks the
@@ -109,6 +110,7 @@ type CreateInput struct {
 	Events       []string
 	Description  string
 	AllowPrivate bool
+	KeyMode      string // "" is KeyModeStandard
 }
 
 // Create registers a webhook and returns it with its signing secret, which is shown to the
@@ -116,6 +118,12 @@ type CreateInput struct {
 func (m *Manager) Create(ctx context.Context, in CreateInput) (Webhook, string, error) {
 	if err := validateInput(in.URL, in.Events, in.Description, in.AllowPrivate); err != nil {
 		return Webhook{}, "", err
+	}
+	if in.KeyMode == "" {
+		in.KeyMode = KeyModeStandard
+	}
+	if err := ValidateKeyMode(in.KeyMode); err != nil {
+		return Webhook{}, "", &FieldError{"key_mode", err}
 	}
 	secret, err := NewSecret()
 	if err != nil {
@@ -136,7 +144,7 @@ func (m *Manager) Create(ctx context.Context, in CreateInput) (Webhook, string, 
 			return &FieldError{"", fmt.Errorf("%w: this installation already has %d webhooks, the most allowed; delete one first", ErrTooManyWebhooks, n)}
 		}
 		ms := db.Millis(now)
-		id, err = q.CreateWebhook(ctx, db.CreateWebhookParams{URL: in.URL, EventsJSON: string(events), Description: in.Description, CreatedAt: ms, UpdatedAt: ms})
+		id, err = q.CreateWebhook(ctx, db.CreateWebhookParams{URL: in.URL, EventsJSON: string(events), Description: in.Description, KeyMode: in.KeyMode, CreatedAt: ms, UpdatedAt: ms})
 		if err != nil {
 			return err
 		}
@@ -156,6 +164,9 @@ type UpdateInput struct {
 	Events       []string
 	Description  *string
 	AllowPrivate bool
+	// KeyMode changes how the secrets sign, from the next attempt on (the receiver must verify
+	// the new way from then).
+	KeyMode *string
 }
 
 // Update changes a webhook's URL, events or description.
@@ -174,6 +185,12 @@ func (m *Manager) Update(ctx context.Context, id int64, in UpdateInput) (Webhook
 		if in.Description != nil {
 			cur.Description = *in.Description
 		}
+		if in.KeyMode != nil {
+			if err := ValidateKeyMode(*in.KeyMode); err != nil {
+				return &FieldError{"key_mode", err}
+			}
+			cur.KeyMode = *in.KeyMode
+		}
 		// An unchanged URL that was registered with an opt-in keeps it.
 		allowPrivate := in.AllowPrivate || in.URL == nil
 		if err := validateInput(cur.URL, cur.Events, cur.Description, allowPrivate); err != nil {
@@ -183,7 +200,7 @@ func (m *Manager) Update(ctx context.Context, id int64, in UpdateInput) (Webhook
 		if err != nil {
 			return err
 		}
-		_, err = q.UpdateWebhook(ctx, db.UpdateWebhookParams{ID: id, URL: cur.URL, EventsJSON: string(events), Description: cur.Description, UpdatedAt: db.Millis(m.now())})
+		_, err = q.UpdateWebhook(ctx, db.UpdateWebhookParams{ID: id, URL: cur.URL, EventsJSON: string(events), Description: cur.Description, KeyMode: cur.KeyMode, UpdatedAt: db.Millis(m.now())})
 		return err
 	})
 	if err != nil {
@@ -254,7 +271,7 @@ func (m *Manager) webhook(ctx context.Context, q *db.Queries, id int64) (Webhook
 
 func (m *Manager) withSecrets(ctx context.Context, q *db.Queries, r db.GetWebhookRow) (Webhook, error) {
 	w := Webhook{
-		ID: r.ID, URL: r.URL, Description: r.Description, State: r.State,
+		ID: r.ID, URL: r.URL, Description: r.Description, State: r.State, KeyMode: r.KeyMode,
 		DeactivatedReason: r.DeactivatedReason.String,
 		DeactivatedAt:     nullTime(r.DeactivatedAt), LastSuccessAt: nullTime(r.LastSuccessAt),
 		CreatedAt: db.Time(r.CreatedAt), UpdatedAt: db.Time(r.UpdatedAt),

@@ -68,6 +68,47 @@ func ParseSecret(s string) ([]byte, error) {
 	return key, nil
 }
 
+// Key modes: how a webhook's secret becomes its HMAC key (the webhooks.key_mode column,
+// docs/webhooks.md "Signature key mode"). Everything else about a signature is the same.
+const (
+	// KeyModeStandard keys the HMAC with the secret's key bytes (the base64 part after "whsec_",
+	// decoded), as Standard Webhooks does: every Standard Webhooks library verifies it.
+	KeyModeStandard = "standard"
+	// KeyModeSecretText keys the HMAC with the whole secret text, "whsec_" included, as bytes:
+	// for receivers that implement "HMAC-SHA256 with the secret as key" literally.
+	KeyModeSecretText = "secret-text"
+)
+
+// KeyModes lists the key modes, the default first.
+var KeyModes = []string{KeyModeStandard, KeyModeSecretText}
+
+// ErrInvalidKeyMode says a key mode is not one of KeyModes.
+var ErrInvalidKeyMode = errors.New("invalid signature key mode")
+
+// ValidateKeyMode checks a key mode name.
+func ValidateKeyMode(mode string) error {
+	if mode != KeyModeStandard && mode != KeyModeSecretText {
+		return fmt.Errorf("%w %q: want %q (the default) or %q", ErrInvalidKeyMode, mode, KeyModeStandard, KeyModeSecretText)
+	}
+	return nil
+}
+
+// SigningKey returns the HMAC key of secret in mode. The secret must be a valid secret in
+// either mode (ParseSecret), so a mode change never turns a broken secret into a usable key.
+func SigningKey(secret, mode string) ([]byte, error) {
+	key, err := ParseSecret(secret)
+	if err != nil {
+		return nil, err
+	}
+	switch mode {
+	case KeyModeStandard:
+		return key, nil
+	case KeyModeSecretText:
+		return []byte(secret), nil
+	}
+	return nil, ValidateKeyMode(mode)
+}
+
 // Sign returns the Standard Webhooks v1 signature "v1,<base64>" of one
 // attempt: HMAC-SHA256 keyed with key over "{msgID}.{unix seconds}.{body}".
 // ts is the attempt's own time, so a retry is signed anew and receivers'

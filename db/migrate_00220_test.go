@@ -1,0 +1,48 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+
+	"github.com/pressly/goose/v3"
+)
+
+// TestMigration00220FullAccessBecomesExplicit: a key stored before 00220 with an empty scope
+// list (which meant full access then) keeps full access, now spelled "*", and gets the
+// z_means_local option off.
+func TestMigration00220FullAccessBecomesExplicit(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), FileName)
+	conn, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provider.UpTo(ctx, 219); err != nil {
+		t.Fatal(err)
+	}
+	for _, scopes := range []string{"", "clients:read"} {
+		if _, err := conn.ExecContext(ctx, `INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) VALUES ('k', 'p', ?, ?, 1)`, "h"+scopes, scopes); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn.Close()
+
+	d, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	keys, err := d.R.ListAPIKeys(ctx)
+	if err != nil || len(keys) != 2 {
+		t.Fatalf("keys: %v, %v", keys, err)
+	}
+	if keys[0].Scopes != "*" || keys[1].Scopes != "clients:read" || keys[0].ZMeansLocal || keys[1].ZMeansLocal {
+		t.Errorf("after migrating: %+v, %+v; want scopes \"*\" and \"clients:read\", option off", keys[0], keys[1])
+	}
+}
