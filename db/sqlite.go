@@ -150,6 +150,19 @@ func (d *DB) InTx(ctx context.Context, fn func(q *Queries) error) error {
 	return nil
 }
 
+// ReadTx runs fn inside one read transaction on the read pool, so every query fn makes sees the
+// same WAL snapshot. Pages that assemble one picture from several queries (a webhook's health)
+// read through it; otherwise a write landing between two queries shows a state that never was.
+func (d *DB) ReadTx(ctx context.Context, fn func(q *Queries) error) error {
+	tx, err := d.Read.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin read: %w", err)
+	}
+	defer d.readStmts.preparePending(context.WithoutCancel(ctx))
+	defer tx.Rollback() // nothing to commit: fn only reads
+	return fn(New(&txStmts{tx: tx, cache: d.readStmts}))
+}
+
 // Backup writes a consistent copy of the live database to dest with VACUUM INTO. It reads one
 // WAL snapshot on a connection of its own, so writers keep going while it copies.
 func (d *DB) Backup(ctx context.Context, dest string) error {

@@ -99,7 +99,7 @@ func (c *stmtCache) QueryRowContext(ctx context.Context, query string, args ...a
 	return c.db.QueryRowContext(ctx, query, args...)
 }
 
-// txStmts runs a transaction's statements with the writer's prepared statements. One that is not
+// txStmts runs a transaction's statements with its pool's prepared statements. One that is not
 // prepared yet runs unprepared and is prepared after the transaction: the writer pool has one
 // connection, which the transaction holds, so preparing on the pool now would wait forever.
 type txStmts struct {

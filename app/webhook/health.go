@@ -33,9 +33,18 @@ type Health struct {
 // Failing reports whether the endpoint is counting down to deactivation.
 func (h Health) Failing() bool { return !h.DeactivatesAt.IsZero() }
 
-func (m *Manager) health(ctx context.Context, w Webhook) (Health, error) {
+func (m *Manager) health(ctx context.Context, w Webhook) (h Health, err error) {
+	// One snapshot: a delivery attempt committing between two of these queries would otherwise
+	// show a countdown next to a last delivery that has not failed yet.
+	err = m.db.ReadTx(ctx, func(q *db.Queries) error {
+		h, err = healthIn(ctx, q, w, m.schedule)
+		return err
+	})
+	return h, err
+}
+
+func healthIn(ctx context.Context, q *db.Queries, w Webhook, schedule Schedule) (Health, error) {
 	var h Health
-	q := m.db.R
 	last, err := q.LastWebhookDelivery(ctx, w.ID)
 	switch {
 	case err == nil:
@@ -86,6 +95,6 @@ func (m *Manager) health(ctx context.Context, w Webhook) (Health, error) {
 	if failing.LastAttemptAt.Valid {
 		from = db.Time(failing.LastAttemptAt.Int64)
 	}
-	h.DeactivatesAt = from.Add(m.schedule.Remaining(int(failing.SeriesAttempts)))
+	h.DeactivatesAt = from.Add(schedule.Remaining(int(failing.SeriesAttempts)))
 	return h, nil
 }
