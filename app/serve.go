@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"frontdesk/app/api"
+	"frontdesk/app/links"
 	"frontdesk/app/messages"
 	"frontdesk/app/payments/stripe"
 	"frontdesk/app/queue"
@@ -40,6 +41,9 @@ type serveConfig struct {
 	// Online payments (docs/payments.md): where Stripe's API is (stripe-mock in tests and local
 	// development).
 	StripeAPIURL string
+	// Public URL (docs/deploy.md): the base of every generated link. Zero when not
+	// configured; links then use the listen address.
+	PublicURL links.Base
 }
 
 func parseServeConfig(env Env, args []string) (serveConfig, error) {
@@ -79,6 +83,8 @@ func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	fs.Var(&c.MessageSchedule, "message-retry-schedule", "waits before each attempt to send a customer message (env FRONTDESK_MESSAGE_RETRY_SCHEDULE)")
 	// Online payments.
 	fs.StringVar(&c.StripeAPIURL, "stripe-api-url", envString(env, "FRONTDESK_STRIPE_API_URL", stripe.DefaultAPIURL), "Stripe's API, or a stripe-mock for development (env FRONTDESK_STRIPE_API_URL)")
+	// Public URL.
+	publicURL := fs.String("public-url", env.Getenv("FRONTDESK_PUBLIC_URL"), "the URL customers and owners reach frontdesk at, e.g. https://book.example.com; every generated link starts with it (env FRONTDESK_PUBLIC_URL)")
 	if err := fs.parse(args); err != nil {
 		return c, err
 	}
@@ -90,6 +96,13 @@ func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	}
 	if u, err := url.Parse(c.StripeAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return c, usagef("--stripe-api-url %q: want an absolute http(s) URL", c.StripeAPIURL)
+	}
+	if *publicURL != "" {
+		b, err := links.Parse(*publicURL)
+		if err != nil {
+			return c, usagef("--public-url: %v", err)
+		}
+		c.PublicURL = b
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, usagef("--addr %q: want HOST:PORT", c.Addr)
@@ -120,15 +133,25 @@ func runServe(ctx context.Context, env Env, args []string) error {
 			log.Info("loaded the demo business")
 		}
 	}
-	srv, err := newServer(ctx, cfg, d, log, env.Now)
-	if err != nil {
-		return err
-	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
+	defer ln.Close()
+	srv, err := newServer(ctx, cfg, d, log, env.Now, linkBase(cfg, ln.Addr().String()))
+	if err != nil {
+		return err
+	}
 	return srv.serve(ctx, ln, env.Ready)
+}
+
+// linkBase is the base of generated links: the configured public URL, or else the address
+// the server listens on (known only once it listens, when the port was 0).
+func linkBase(cfg serveConfig, listenAddr string) links.Base {
+	if cfg.PublicURL.Configured() {
+		return cfg.PublicURL
+	}
+	return links.FromListen(listenAddr)
 }
 
 // worker is background work started and joined by serve.
@@ -143,12 +166,11 @@ type server struct {
 	log     *slog.Logger
 	now     func() time.Time
 	handler http.Handler
+	links   links.Base
 	workers []worker
 	ready   atomic.Bool
 	// onListen runs once the listening address is known (the first-run setup URL needs it).
 	onListen []func(addr string)
-	// links is the base of online payments' links (server.go, interim until --public-url).
-	links *interimLinks
 }
 
 func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string)) error {
