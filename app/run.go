@@ -33,6 +33,9 @@ type Env struct {
 	Now    func() time.Time
 	// Ready, if set, is called by serve with its listening address once it accepts requests.
 	Ready func(addr string)
+	// Listening, if set, is called by serve for each of its other listeners ("http" for
+	// challenges and redirects, "metrics") with the address it got.
+	Listening func(name, addr string)
 }
 
 type command struct {

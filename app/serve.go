@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"sync"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 	"frontdesk/app/api"
 	"frontdesk/app/links"
 	"frontdesk/app/messages"
+	"frontdesk/app/middleware"
 	"frontdesk/app/payments/stripe"
 	"frontdesk/app/queue"
 	"frontdesk/app/webhook"
@@ -44,10 +46,13 @@ type serveConfig struct {
 	// Public URL (docs/deploy.md): the base of every generated link. Zero when not
 	// configured; links then use the listen address.
 	PublicURL links.Base
+	// Trusted proxies (docs/deploy.md "Behind a proxy"): only these may set X-Forwarded-*.
+	TrustedProxies []netip.Prefix
 }
 
 func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	var c serveConfig
+	var err error
 	fs := newFlagSet("serve", "[--addr HOST:PORT] [--data DIR] [--demo] [flags]", env)
 	fs.StringVar(&c.Addr, "addr", envString(env, "FRONTDESK_ADDR", "127.0.0.1:8080"), "listen address (env FRONTDESK_ADDR)")
 	fs.StringVar(&c.Data, "data", envString(env, "FRONTDESK_DATA", "./data"), "data directory holding the SQLite file (env FRONTDESK_DATA)")
@@ -85,6 +90,8 @@ func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	fs.StringVar(&c.StripeAPIURL, "stripe-api-url", envString(env, "FRONTDESK_STRIPE_API_URL", stripe.DefaultAPIURL), "Stripe's API, or a stripe-mock for development (env FRONTDESK_STRIPE_API_URL)")
 	// Public URL.
 	publicURL := fs.String("public-url", env.Getenv("FRONTDESK_PUBLIC_URL"), "the URL customers and owners reach frontdesk at, e.g. https://book.example.com; every generated link starts with it (env FRONTDESK_PUBLIC_URL)")
+	// Trusted proxies.
+	trusted := fs.String("trusted-proxies", env.Getenv("FRONTDESK_TRUSTED_PROXIES"), "comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For/-Proto are believed, e.g. 127.0.0.1,::1 (env FRONTDESK_TRUSTED_PROXIES)")
 	if err := fs.parse(args); err != nil {
 		return c, err
 	}
@@ -96,6 +103,9 @@ func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	}
 	if u, err := url.Parse(c.StripeAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return c, usagef("--stripe-api-url %q: want an absolute http(s) URL", c.StripeAPIURL)
+	}
+	if c.TrustedProxies, err = middleware.ParseTrustedProxies(*trusted); err != nil {
+		return c, usagef("--trusted-proxies: %v", err)
 	}
 	if *publicURL != "" {
 		b, err := links.Parse(*publicURL)

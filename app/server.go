@@ -83,7 +83,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	s.workers = append(s.workers, msgs.Dispatcher(), msgs.Pruner())
 
 	r := chi.NewRouter()
-	r.Use(middleware.WithRequestID, middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders)
+	r.Use(middleware.WithRequestID, middleware.RealClient(cfg.TrustedProxies), middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders)
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 	r.Get("/readyz", s.readyz)
 	r.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))

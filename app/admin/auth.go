@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"frontdesk/app/middleware"
 	"frontdesk/app/owner"
 	"frontdesk/ui"
 )
@@ -81,14 +81,10 @@ func safeNext(next string) string {
 	return next
 }
 
-// clientIP is the connection's address. X-Forwarded-For is not trusted: anyone can send it.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
+// clientIP is the real client's address: the connection's, or behind a proxy listed in
+// --trusted-proxies the one it vouches for (middleware.ClientIP; X-Forwarded-For from anyone
+// else is ignored).
+func clientIP(r *http.Request) string { return middleware.ClientIP(r) }
 
 // signIn starts a fresh session for o: a new token (so a token planted before sign-in is
 // worthless — session fixation), remembering the password stamp.
