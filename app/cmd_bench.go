@@ -93,7 +93,7 @@ func benchStarter(env Env) bench.Starter {
 			return nil, err
 		}
 		log := newLogger(logTo)
-		d, err := openData(ctx, cfg.Data)
+		d, _, err := createData(ctx, serveEnv, cfg.Data)
 		if err != nil {
 			return nil, err
 		}

@@ -60,7 +60,7 @@ func runWebhook(ctx context.Context, env Env, args []string) error {
 
 // withManager opens the database for one subcommand.
 func withManager(ctx context.Context, env Env, dataDir string, fn func(m *webhook.Manager) error) error {
-	d, err := openData(ctx, dataDir)
+	d, err := openData(ctx, env, dataDir)
 	if err != nil {
 		return err
 	}

@@ -20,11 +20,14 @@ func runMigrate(ctx context.Context, env Env, args []string) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	d, err := openData(ctx, *data)
+	d, created, err := createData(ctx, env, *data)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
+	if created {
+		fmt.Fprintf(env.Stderr, "created a new database at %s\n", db.Path(*data))
+	}
 	v, err := d.Version(ctx)
 	if err != nil {
 		return err
@@ -43,7 +46,8 @@ func runBackup(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, err := openData(ctx, *data)
+	// A backup copies whatever schema it finds: before an upgrade, that is the point.
+	d, err := openExisting(ctx, env, *data, db.IgnorePending)
 	if err != nil {
 		return err
 	}
@@ -80,7 +84,7 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 		if _, err := apikey.ParseScopes(*scopes); err != nil {
 			return usagef("--scopes: %v", err)
 		}
-		d, err := openData(ctx, *data)
+		d, err := openData(ctx, env, *data)
 		if err != nil {
 			return err
 		}
@@ -103,7 +107,7 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 		if err := fs.parse(args); err != nil {
 			return err
 		}
-		d, err := openData(ctx, *data)
+		d, err := openData(ctx, env, *data)
 		if err != nil {
 			return err
 		}
@@ -166,7 +170,7 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 		if err != nil || id < 1 {
 			return usagef("key ID %q: want a positive integer", arg)
 		}
-		d, err := openData(ctx, *data)
+		d, err := openData(ctx, env, *data)
 		if err != nil {
 			return err
 		}

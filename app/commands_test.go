@@ -24,7 +24,7 @@ func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr s
 }
 
 func TestAPIKeyCommands(t *testing.T) {
-	dir := t.TempDir()
+	dir := newDataDir(t)
 	code, key, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "laptop", "--scopes", "clients:read,bookings:read")
 	if code != 0 {
 		t.Fatalf("create: exit %d, stderr %s", code, stderr)

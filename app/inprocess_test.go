@@ -99,3 +99,15 @@ func (p *inProcess) logEntries(msg string) []map[string]any {
 	}
 	return out
 }
+
+// newDataDir is a temp data directory with a fresh database in it, made the documented way
+// (`frontdesk migrate`): commands other than serve, migrate and import refuse a directory
+// without one.
+func newDataDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if code, _, stderr := run(t, "", "migrate", "--data", dir); code != 0 {
+		t.Fatalf("migrate: exit %d, %s", code, stderr)
+	}
+	return dir
+}

@@ -25,7 +25,7 @@ func TestTrustedProxies(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := newDataDir(t)
 			if code, stderr := ownerCmd(t, "first password\n", "create", "--data", dir, "--email", "ana@example.com"); code != 0 {
 				t.Fatalf("owner create: exit %d, %s", code, stderr)
 			}

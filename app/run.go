@@ -11,10 +11,9 @@ import (
 	"log/slog"
 	"strings"
 	"time"
-)
 
-// Version is set at build time with -ldflags "-X frontdesk/app.Version=…".
-var Version = "dev"
+	"frontdesk/app/buildinfo"
+)
 
 // Exit statuses, by convention: 0 success, 1 the command failed, 2 it was used wrongly.
 const (
@@ -119,11 +118,14 @@ func printUsage(w io.Writer) {
 }
 
 func runVersion(_ context.Context, env Env, args []string) error {
-	fs := newFlagSet("version", "", env)
+	fs := newFlagSet("version", "\n\nPrints the version, VCS revision, build time and Go version (app/buildinfo).", env)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	fmt.Fprintln(env.Stdout, "frontdesk", Version)
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	fmt.Fprintln(env.Stdout, buildinfo.Get())
 	return nil
 }
 

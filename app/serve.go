@@ -129,11 +129,14 @@ func runServe(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	log := newLogger(env.Stderr)
-	d, err := openData(ctx, cfg.Data)
+	d, created, err := createData(ctx, env, cfg.Data)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
+	if created {
+		log.Info("created a new database", "path", db.Path(cfg.Data))
+	}
 	if cfg.Demo {
 		loaded, err := loadDemoIfEmpty(ctx, d, env.Now())
 		if err != nil {

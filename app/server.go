@@ -14,6 +14,7 @@ import (
 
 	"frontdesk/app/admin"
 	"frontdesk/app/api"
+	"frontdesk/app/buildinfo"
 	"frontdesk/app/keyauth"
 	"frontdesk/app/links"
 	"frontdesk/app/mcp"
@@ -40,6 +41,12 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 	}, []string{"route", "method", "status"})
 	reg.MustRegister(latency)
+	bi := buildinfo.Get()
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name:        "frontdesk_build_info",
+		Help:        "Always 1; the labels say which frontdesk is running (app/buildinfo).",
+		ConstLabels: prometheus.Labels{"version": bi.Version, "revision": bi.Revision, "goversion": bi.GoVersion},
+	}, func() float64 { return 1 }))
 	observe := func(r *http.Request, status int, d time.Duration) {
 		route := chi.RouteContext(r.Context()).RoutePattern()
 		if route == "" {
@@ -53,7 +60,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	v3 := api.New(d, api.Options{Now: now, Log: log, Keys: keys, Links: base})
 
 	hooks := webhook.NewDispatcher(d, webhook.Config{Schedule: cfg.WebhookSchedule, Timeout: cfg.WebhookTimeout,
-		AllowPrivate: cfg.WebhookAllowPrivate, Workers: cfg.WebhookWorkers, UserAgent: "frontdesk-webhooks/" + Version}, log, now, reg)
+		AllowPrivate: cfg.WebhookAllowPrivate, Workers: cfg.WebhookWorkers, UserAgent: "frontdesk-webhooks/" + buildinfo.Version()}, log, now, reg)
 	d.AfterCommit(hooks.Wake)
 	s.workers = append(s.workers, hooks, webhook.NewPruner(d, cfg.WebhookRetention, log, now))
 	expirer := payments.NewExpirer(d, log, now)
@@ -89,7 +96,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	r.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	r.Mount("/v3", http.MaxBytesHandler(v3.Routes(), 2<<20))
 	// MCP endpoint (issue 16, docs/mcp.md): AI assistants book through the same stores, keys and limits.
-	r.Handle("/mcp", mcp.New(d, mcp.Options{Now: now, Log: log, Keys: keys, Version: Version}).Handler())
+	r.Handle("/mcp", mcp.New(d, mcp.Options{Now: now, Log: log, Keys: keys, Version: buildinfo.Version()}).Handler())
 	// end MCP endpoint
 	r.Handle(static.Prefix+"*", static.Handler())
 	// Payment providers' notifications (app/payhook): POST /stripe/webhook.

@@ -55,7 +55,7 @@ func serveInProcess(t *testing.T, args ...string) string {
 // through POST /v3/clients, the signed client.created event at a real receiver, and the
 // dispatcher's metrics on /metrics.
 func TestClientWebhooksEndToEnd(t *testing.T) {
-	dir := t.TempDir()
+	dir := newDataDir(t)
 	type delivery struct {
 		header http.Header
 		body   []byte
