@@ -30,7 +30,7 @@ func TestServeMountsMCP(t *testing.T) {
 		t.Fatalf("apikey list --json does not show which keys may use MCP: %s", list)
 	}
 
-	base := serveInProcess(t, "--data", dir, "--demo")
+	base := serveInProcess(t, dir, []string{"--addr", "127.0.0.1:0", "--demo"}).URL
 	ctx := context.Background()
 	connect := func(key string) (*sdk.ClientSession, error) {
 		client := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, nil)

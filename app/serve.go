@@ -13,12 +13,15 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"frontdesk/app/api"
 	"frontdesk/app/links"
 	"frontdesk/app/messages"
 	"frontdesk/app/middleware"
 	"frontdesk/app/payments/stripe"
 	"frontdesk/app/queue"
+	"frontdesk/app/systemd"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
 )
@@ -48,6 +51,8 @@ type serveConfig struct {
 	PublicURL links.Base
 	// Trusted proxies (docs/deploy.md "Behind a proxy"): only these may set X-Forwarded-*.
 	TrustedProxies []netip.Prefix
+	// HTTPS, metrics listener (serve_ops.go).
+	opsConfig
 }
 
 func parseServeConfig(env Env, args []string) (serveConfig, error) {
@@ -92,6 +97,8 @@ func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	publicURL := fs.String("public-url", env.Getenv("FRONTDESK_PUBLIC_URL"), "the URL customers and owners reach frontdesk at, e.g. https://book.example.com; every generated link starts with it (env FRONTDESK_PUBLIC_URL)")
 	// Trusted proxies.
 	trusted := fs.String("trusted-proxies", env.Getenv("FRONTDESK_TRUSTED_PROXIES"), "comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For/-Proto are believed, e.g. 127.0.0.1,::1 (env FRONTDESK_TRUSTED_PROXIES)")
+	// HTTPS, metrics listener.
+	addOpsFlags(fs, env, &c.opsConfig)
 	if err := fs.parse(args); err != nil {
 		return c, err
 	}
@@ -120,7 +127,7 @@ func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	if c.Limits.PerMinute < 0 || c.Limits.PerDay < 0 || c.WebhookWorkers < 1 || c.WebhookTimeout <= 0 {
 		return c, usagef("rate limits must be ≥ 0, --webhook-workers ≥ 1 and --webhook-timeout > 0")
 	}
-	return c, nil
+	return c, checkOps(c)
 }
 
 func runServe(ctx context.Context, env Env, args []string) error {
@@ -128,6 +135,11 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	return serveWith(ctx, env, cfg)
+}
+
+// serveWith runs the appliance with a parsed configuration (tests adjust what has no flag).
+func serveWith(ctx context.Context, env Env, cfg serveConfig) error {
 	log := newLogger(env.Stderr)
 	d, created, err := createData(ctx, env, cfg.Data)
 	if err != nil {
@@ -146,15 +158,27 @@ func runServe(ctx context.Context, env Env, args []string) error {
 			log.Info("loaded the demo business")
 		}
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
+	var plain net.Listener
+	listenAddr := ""
+	if !cfg.HTTPS {
+		if plain, err = net.Listen("tcp", cfg.Addr); err != nil {
+			return err
+		}
+		defer plain.Close()
+		listenAddr = plain.Addr().String()
+	}
+	srv, err := newServer(ctx, cfg, d, log, env.Now, linkBase(cfg, listenAddr))
+	if err != nil {
+		return err
+	}
+	srv.notify = notifier(env)
+	srv.workers = append(srv.workers, watchdog{srv.notify, srv})
+	ln, err := srv.listen(plain)
 	if err != nil {
 		return err
 	}
 	defer ln.Close()
-	srv, err := newServer(ctx, cfg, d, log, env.Now, linkBase(cfg, ln.Addr().String()))
-	if err != nil {
-		return err
-	}
+	srv.onListening = env.Listening
 	return srv.serve(ctx, ln, env.Ready)
 }
 
@@ -172,6 +196,13 @@ type worker interface {
 	Run(ctx context.Context) error
 }
 
+// extraListener is a listener beside the main one, with its own handler.
+type extraListener struct {
+	name    string
+	ln      net.Listener
+	handler http.Handler
+}
+
 // server is the running appliance: HTTP handler, database, background workers.
 type server struct {
 	cfg     serveConfig
@@ -181,7 +212,13 @@ type server struct {
 	handler http.Handler
 	links   links.Base
 	workers []worker
-	ready   atomic.Bool
+	reg     *prometheus.Registry
+	metrics http.Handler // /metrics, served only on --metrics-addr
+	extra   []extraListener
+	notify  systemd.Notifier
+	// onListening is told the address of each extra listener.
+	onListening func(name, addr string)
+	ready       atomic.Bool
 	// onListen runs once the listening address is known (the first-run setup URL needs it).
 	onListen []func(addr string)
 }
@@ -213,8 +250,25 @@ func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string
 			errs <- err
 		}
 	}()
+	extras := make([]*http.Server, len(s.extra))
+	for i, x := range s.extra {
+		extras[i] = &http.Server{Handler: x.handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+			WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: httpSrv.ErrorLog}
+		go func() {
+			if err := extras[i].Serve(x.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				errs <- fmt.Errorf("%s listener: %w", x.name, err)
+			}
+		}()
+		s.log.Info("listening", "addr", x.ln.Addr().String(), "for", x.name)
+		if s.onListening != nil {
+			s.onListening(x.name, x.ln.Addr().String())
+		}
+	}
 	s.ready.Store(true)
-	s.log.Info("listening", "addr", ln.Addr().String(), "data", s.cfg.Data)
+	s.log.Info("listening", "addr", ln.Addr().String(), "data", s.cfg.Data, "https", s.cfg.HTTPS)
+	if err := s.notify.Notify("READY=1\nSTATUS=serving " + s.links.String()); err != nil {
+		s.log.Warn("systemd notify", "err", err)
+	}
 	for _, fn := range s.onListen {
 		fn(ln.Addr().String())
 	}
@@ -229,8 +283,12 @@ func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string
 	}
 	s.ready.Store(false)
 	s.log.Info("shutting down")
+	s.notify.Notify("STOPPING=1")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
+	for _, x := range extras {
+		x.Shutdown(shutdownCtx)
+	}
 	if err := httpSrv.Shutdown(shutdownCtx); err != nil {
 		s.log.Warn("http shutdown", "err", err)
 	}

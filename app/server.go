@@ -91,9 +91,13 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 
 	r := chi.NewRouter()
 	r.Use(middleware.WithRequestID, middleware.RealClient(cfg.TrustedProxies), middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders)
+	if cfg.HTTPS {
+		r.Use(hsts)
+	}
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 	r.Get("/readyz", s.readyz)
-	r.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	// Metrics are served on their own listener (--metrics-addr), never here.
+	s.reg, s.metrics = reg, promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
 	r.Mount("/v3", http.MaxBytesHandler(v3.Routes(), 2<<20))
 	// MCP endpoint (issue 16, docs/mcp.md): AI assistants book through the same stores, keys and limits.
 	r.Handle("/mcp", mcp.New(d, mcp.Options{Now: now, Log: log, Keys: keys, Version: buildinfo.Version()}).Handler())
