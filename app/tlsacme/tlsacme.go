@@ -41,7 +41,7 @@ type Options struct {
 	// certmagic finds them in use and leaves the answering to our handlers.
 	ListenHost string
 	Log        *slog.Logger
-	Registry          prometheus.Registerer
+	Registry   prometheus.Registerer
 
 	// RenewCheckInterval is how often certificates are checked for renewal (certmagic's
 	// default, 10 minutes, when zero); RenewalWindowRatio the share of a certificate's
