@@ -114,8 +114,7 @@ func New(o Options) (*Manager, error) {
 	m.issuer = certmagic.NewACMEIssuer(m.cfg, certmagic.ACMEIssuer{
 		CA: o.CA, Email: o.Email, Agreed: true, TrustedRoots: roots,
 		AltHTTPPort: o.HTTPPort, AltTLSALPNPort: o.TLSPort, ListenHost: o.ListenHost,
-		DisableDistributedSolvers: true,
-		Logger:                    zl,
+		Logger: zl,
 	})
 	m.cfg.Issuers = []certmagic.Issuer{m.issuer}
 	if o.Registry != nil {
