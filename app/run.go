@@ -55,6 +55,9 @@ func commands() []command {
 		{"backup", "write a consistent copy of the live database to a file", runBackup},
 		{"bench", "measure the appliance against this machine's own limits", runBench},
 		{"version", "print the version", runVersion},
+		// Running it for real (docs/deploy.md).
+		{"doctor", "check that this machine is ready to serve (database, public URL, DNS, ports)", runDoctor},
+		{"healthcheck", "exit 0 when the running server is ready (for container health checks)", runHealthcheck},
 	}
 }
 
@@ -112,7 +115,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "frontdesk — appointment booking and business management appliance")
 	fmt.Fprintln(w, "\nUsage: frontdesk <command> [flags]\n\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'frontdesk <command> --help' for a command's flags.")
 }

@@ -56,9 +56,15 @@ type serveConfig struct {
 }
 
 func parseServeConfig(env Env, args []string) (serveConfig, error) {
+	return parseServeFlags("serve", "[--addr HOST:PORT] [--data DIR] [--demo] [flags]", env, args)
+}
+
+// parseServeFlags parses serve's flags for serve and for the commands that check its
+// configuration (doctor).
+func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig, error) {
 	var c serveConfig
 	var err error
-	fs := newFlagSet("serve", "[--addr HOST:PORT] [--data DIR] [--demo] [flags]", env)
+	fs := newFlagSet(name, synopsis, env)
 	fs.StringVar(&c.Addr, "addr", envString(env, "FRONTDESK_ADDR", "127.0.0.1:8080"), "listen address (env FRONTDESK_ADDR)")
 	fs.StringVar(&c.Data, "data", envString(env, "FRONTDESK_DATA", "./data"), "data directory holding the SQLite file (env FRONTDESK_DATA)")
 	fs.BoolVar(&c.Demo, "demo", envBool(env, "FRONTDESK_DEMO", false), "load the demo business into an empty database (env FRONTDESK_DEMO)")

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -99,7 +100,7 @@ func checkExisting(path string) error {
 	}
 	// Read the file with a plain read-only connection: no pragmas that could turn a foreign
 	// file into WAL mode or leave -wal/-shm files behind.
-	ro, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	ro, err := sql.Open("sqlite", readOnlyDSN(path))
 	if err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrNoDatabase, path, err)
 	}
@@ -112,6 +113,17 @@ func checkExisting(path string) error {
 		return fmt.Errorf("%w: %s is a SQLite database, but not frontdesk's", ErrNoDatabase, path)
 	}
 	return nil
+}
+
+// readOnlyDSN reads a file without writing anything next to it. A read-only connection to a
+// WAL database creates -wal and -shm files when they are missing and leaves them behind; when
+// they are missing no process has the database open, so the file can be read as immutable.
+// When they exist (a server is running) they are shared as they are.
+func readOnlyDSN(path string) string {
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		return "file:" + path + "?mode=ro"
+	}
+	return "file:" + path + "?mode=ro&immutable=1"
 }
 
 // upgrade brings the schema up to date: it refuses a downgrade, and before applying any
@@ -216,4 +228,52 @@ func vacuumInto(ctx context.Context, conn interface {
 		return fmt.Errorf("backup to %s: %w", dest, err)
 	}
 	return os.Chmod(dest, 0o600)
+}
+
+// Status is what Inspect finds in a database file, without changing it.
+type Status struct {
+	Exists    bool
+	Schema    int64  // 0 when missing or not a frontdesk database
+	Known     int64  // the newest schema this binary knows
+	WrittenBy string // the version that last recorded itself, "" if unknown
+	Err       error  // why the file is not usable, if it is not
+}
+
+// Inspect reads a database's schema version read-only, for `frontdesk doctor`.
+func Inspect(ctx context.Context, path string) Status {
+	st := Status{Known: KnownSchema()}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return st
+	}
+	st.Exists = true
+	if st.Err = checkExisting(path); st.Err != nil {
+		return st
+	}
+	ro, err := sql.Open("sqlite", readOnlyDSN(path))
+	if err != nil {
+		st.Err = err
+		return st
+	}
+	defer ro.Close()
+	if err := ro.QueryRowContext(ctx, `SELECT coalesce(max(version_id), 0) FROM goose_db_version WHERE is_applied`).Scan(&st.Schema); err != nil {
+		st.Err = err
+		return st
+	}
+	if last, err := New(ro).LastAppVersion(ctx); err == nil {
+		st.WrittenBy = last.Version
+	}
+	return st
+}
+
+// KnownSchema is the newest schema version among the embedded migrations.
+func KnownSchema() int64 {
+	entries, _ := fs.ReadDir(migrationsFS(), ".")
+	var v int64
+	for _, e := range entries {
+		var n int64
+		if _, err := fmt.Sscanf(e.Name(), "%d_", &n); err == nil && n > v {
+			v = n
+		}
+	}
+	return v
 }
