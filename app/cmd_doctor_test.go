@@ -63,4 +63,3 @@ func TestDoctor(t *testing.T) {
 		}
 	})
 }
-

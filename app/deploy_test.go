@@ -152,4 +152,3 @@ func TestSystemdNotify(t *testing.T) {
 	}
 	next("STOPPING=1")
 }
-
