@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -177,7 +178,7 @@ func serveWith(ctx context.Context, env Env, cfg serveConfig) error {
 	if err != nil {
 		return err
 	}
-	srv.notify = notifier(env)
+	srv.notify, srv.stderr = notifier(env), env.Stderr
 	srv.workers = append(srv.workers, watchdog{srv.notify, srv})
 	ln, err := srv.listen(plain)
 	if err != nil {
@@ -224,7 +225,9 @@ type server struct {
 	notify  systemd.Notifier
 	// onListening is told the address of each extra listener.
 	onListening func(name, addr string)
-	ready       atomic.Bool
+	// stderr gets the plain first-run message (the log goes there too, as JSON).
+	stderr io.Writer
+	ready  atomic.Bool
 	// onListen runs once the listening address is known (the first-run setup URL needs it).
 	onListen []func(addr string)
 }

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -32,7 +34,7 @@ import (
 
 // newServer builds the appliance: the one chi root with every surface, and its workers.
 func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger, now func() time.Time, base links.Base) (*server, error) {
-	s := &server{cfg: cfg, db: d, log: log, now: now, links: base}
+	s := &server{cfg: cfg, db: d, log: log, now: now, links: base, stderr: io.Discard}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	latency := prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -130,6 +132,12 @@ func (s *server) firstRunSetup(ctx context.Context) error {
 	s.onListen = append(s.onListen, func(string) {
 		s.log.Warn("first run: no owner account yet; open the setup URL in a browser to create one",
 			"setup_url", setupURL)
+		// The JSON line is easy to miss among others: say it plainly too.
+		fmt.Fprintf(s.stderr, "\n"+
+			"  frontdesk has no owner account yet. Open this one-time link to create it:\n\n"+
+			"      %s\n\n"+
+			"  or run on this server: frontdesk owner create --data %s --email you@example.com\n\n",
+			setupURL, s.cfg.Data)
 	})
 	return nil
 }

@@ -108,7 +108,7 @@ func (a *Admin) showLogin(w http.ResponseWriter, r *http.Request) {
 		seeOther(w, r, next)
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.LoginPage(a.page(r, "Sign in"), ui.NewForm(nil), next))
+	a.render(w, r, http.StatusOK, ui.LoginPage(a.page(r, "Sign in"), ui.NewForm(nil), next, a.setupPending(r.Context())))
 }
 
 func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
@@ -122,7 +122,7 @@ func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
 	password := f.Raw("password")
 	fail := func(status int, msg string) {
 		f.Message = msg
-		a.render(w, r, status, ui.LoginPage(a.page(r, "Sign in"), f, next))
+		a.render(w, r, status, ui.LoginPage(a.page(r, "Sign in"), f, next, a.setupPending(r.Context())))
 	}
 	if email == "" || password == "" {
 		fail(http.StatusUnprocessableEntity, "Enter your email and password.")
@@ -169,6 +169,12 @@ func (a *Admin) logout(w http.ResponseWriter, r *http.Request) {
 	}
 	a.flash(ctx, ui.FlashInfo, "You are signed out.")
 	seeOther(w, r, "/login")
+}
+
+// setupPending reports whether no owner exists yet (first-run setup not finished).
+func (a *Admin) setupPending(ctx context.Context) bool {
+	n, err := owner.Count(ctx, a.db)
+	return err == nil && n == 0
 }
 
 // minutes says a wait in words, rounded up to whole minutes.
