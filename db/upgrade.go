@@ -265,7 +265,7 @@ func Inspect(ctx context.Context, path string) Status {
 	return st
 }
 
-// KnownSchema is the newest schema version among the embedded migrations.
+// KnownSchema is the newest schema version among the embedded migrations, SQL and Go.
 func KnownSchema() int64 {
 	entries, _ := fs.ReadDir(migrationsFS(), ".")
 	var v int64
@@ -274,6 +274,9 @@ func KnownSchema() int64 {
 		if _, err := fmt.Sscanf(e.Name(), "%d_", &n); err == nil && n > v {
 			v = n
 		}
+	}
+	for _, m := range goMigrations() {
+		v = max(v, m.Version)
 	}
 	return v
 }

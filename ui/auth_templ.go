@@ -8,6 +8,8 @@ package ui
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
+import "frontdesk/ui/i18n"
+
 // The public pages: first-run setup and sign-in. They use the layout without navigation.
 
 // SetupPage creates the first owner; the token from the setup URL rides along in the form.
@@ -180,7 +182,6 @@ func LoginPage(p Page, f *Form, next string, setupPending bool) templ.Component 
 // setupPendingNotice tells whoever reaches the sign-in page of a fresh installation how the
 // first owner account is made (docs/deploy.md "First login"). It reveals nothing a stranger
 // could use: the setup link is only in the server's log.
-// TODO(i18n): move this text to the message catalogs once frontdesk/ui/i18n is on main.
 func setupPendingNotice() templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -202,7 +203,34 @@ func setupPendingNotice() templ.Component {
 			templ_7745c5c3_Var5 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<aside class=\"flash flash-info\" role=\"note\" data-testid=\"setup-pending\"><p><strong>frontdesk is not set up yet: no owner account exists.</strong></p><p>To finish, open the one-time setup link that frontdesk printed when it started (in its log: the terminal, <code>journalctl -u frontdesk</code> or <code>docker logs</code>), or create the owner on the server with <code>frontdesk owner create --data DIR --email you@example.com</code>.</p></aside>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<aside class=\"flash flash-info\" role=\"note\" data-testid=\"setup-pending\"><p><strong>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var6 string
+		templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(i18n.T(ctx, "deploy.setup_pending.title"))
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `auth.templ`, Line: 52, Col: 56}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "</strong></p><p>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var7 string
+		templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(i18n.T(ctx, "deploy.setup_pending.how", "journal", "journalctl -u frontdesk", "docker", "docker logs",
+			"command", "frontdesk owner create --data DIR --email you@example.com"))
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `auth.templ`, Line: 55, Col: 75}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "</p></aside>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
