@@ -20,7 +20,7 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // `serve` mounts /mcp (app/server.go) and `apikey create --mcp` makes a key it accepts; a key
 // created without --mcp is refused there. The tools themselves are tested in app/mcp.
 func TestServeMountsMCP(t *testing.T) {
-	dir := t.TempDir()
+	dir := newDataDir(t)
 	code, withMCP, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "assistant", "--mcp")
 	if code != 0 {
 		t.Fatalf("apikey create --mcp: exit %d, %s", code, stderr)
