@@ -66,7 +66,7 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	var c serveConfig
 	var err error
 	fs := newFlagSet(name, synopsis, env)
-	fs.StringVar(&c.Addr, "addr", envString(env, "FRONTDESK_ADDR", "127.0.0.1:8080"), "listen address (env FRONTDESK_ADDR)")
+	fs.StringVar(&c.Addr, "addr", envString(env, "FRONTDESK_ADDR", "127.0.0.1:8080"), "listen address; with --https, --https-addr and --http-addr are used instead (env FRONTDESK_ADDR)")
 	fs.StringVar(&c.Data, "data", envString(env, "FRONTDESK_DATA", "./data"), "data directory holding the SQLite file (env FRONTDESK_DATA)")
 	fs.BoolVar(&c.Demo, "demo", envBool(env, "FRONTDESK_DEMO", false), "load the demo business into an empty database (env FRONTDESK_DEMO)")
 	fs.IntVar(&c.Limits.PerMinute, "rate-limit-per-minute", envInt(env, "FRONTDESK_RATE_LIMIT_PER_MINUTE", 70), "requests per minute per API key, 0 = unlimited (env FRONTDESK_RATE_LIMIT_PER_MINUTE)")
