@@ -182,6 +182,9 @@ func serveWith(ctx context.Context, env Env, cfg serveConfig) error {
 	srv.workers = append(srv.workers, watchdog{srv.notify, srv})
 	ln, err := srv.listen(plain)
 	if err != nil {
+		for _, x := range srv.extra {
+			x.ln.Close()
+		}
 		return err
 	}
 	defer ln.Close()
