@@ -33,6 +33,7 @@ func TestCommandsRefuseMissingDatabase(t *testing.T) {
 		{"webhook", "rotate-secret", "1"},
 		{"webhook", "delete", "1"},
 		{"webhook", "test", "1"},
+		{"messages", "test", "--to", "ana@example.com"},
 		{"backup", "BACKUP"},
 	}
 	dirs := []struct {
