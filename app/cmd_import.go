@@ -30,7 +30,7 @@ func runImport(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, err := openData(ctx, *data)
+	d, _, err := createData(ctx, env, *data)
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,13 @@ type APIKey struct {
 	MCPAllowed  bool
 }
 
+type AppVersion struct {
+	ID            int64
+	Version       string
+	SchemaVersion int64
+	RecordedAt    int64
+}
+
 type AttributeGroup struct {
 	ID        int64
 	Name      string

@@ -57,6 +57,17 @@ func Path(dataDir string) string { return filepath.Join(dataDir, FileName) }
 
 // Open opens (creating if needed) the database file at path and applies pending migrations.
 func Open(ctx context.Context, path string) (*DB, error) {
+	return OpenWith(ctx, path, OpenOptions{})
+}
+
+// OpenWith is Open with options: refuse a missing database instead of creating one, record the
+// app version, report the pre-upgrade backup (upgrade.go).
+func OpenWith(ctx context.Context, path string, o OpenOptions) (*DB, error) {
+	if o.MustExist {
+		if err := checkExisting(path); err != nil {
+			return nil, err
+		}
+	}
 	write, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -66,9 +77,11 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	write.SetConnMaxIdleTime(0)
 	write.SetConnMaxLifetime(0)
 
-	if err := migrate(ctx, write); err != nil {
-		write.Close()
-		return nil, err
+	if o.Pending != IgnorePending {
+		if _, err := upgrade(ctx, write, path, o); err != nil {
+			write.Close()
+			return nil, err
+		}
 	}
 
 	read, err := sql.Open("sqlite", dsn(path, false))
@@ -108,20 +121,14 @@ func migrationsFS() fs.FS {
 	return sub
 }
 
-func migrate(ctx context.Context, conn *sql.DB) error {
-	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
-	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
-	}
-	if _, err := provider.Up(ctx); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	return nil
+// newProvider is goose over the embedded SQL migrations and the Go ones (migrate_go.go).
+func newProvider(conn *sql.DB) (*goose.Provider, error) {
+	return goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
 }
 
 // Version reports the schema version, for `frontdesk migrate`.
 func (d *DB) Version(ctx context.Context) (int64, error) {
-	provider, err := goose.NewProvider(goose.DialectSQLite3, d.Write, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
+	provider, err := newProvider(d.Write)
 	if err != nil {
 		return 0, err
 	}
@@ -164,17 +171,16 @@ func (d *DB) ReadTx(ctx context.Context, fn func(q *Queries) error) error {
 }
 
 // Backup writes a consistent copy of the live database to dest with VACUUM INTO. It reads one
-// WAL snapshot on a connection of its own, so writers keep going while it copies.
+// WAL snapshot on a connection of its own, so writers keep going while it copies, and it never
+// checkpoints the WAL (Litestream keeps its place there). The file is created 0600 — it holds
+// password hashes and webhook secrets — and an existing dest is refused, never overwritten.
 func (d *DB) Backup(ctx context.Context, dest string) error {
 	conn, err := d.Read.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "VACUUM INTO ?", dest); err != nil {
-		return fmt.Errorf("backup to %s: %w", dest, err)
-	}
-	return nil
+	return vacuumInto(ctx, conn, dest)
 }
 
 // IsConstraint reports whether err is SQLite refusing a write because a constraint or a trigger

@@ -20,6 +20,9 @@ type Page struct {
 	// a layout without navigation.
 	Owner   string
 	Flashes []Flash
+	// UnconfiguredLinkBase is set (to the base links use instead, the listen address) when no
+	// public URL is configured; owner pages then show a notice saying so.
+	UnconfiguredLinkBase string
 }
 
 // Flash kinds.

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"frontdesk/app/middleware"
 	"frontdesk/app/owner"
 	"frontdesk/ui"
 )
@@ -81,14 +81,10 @@ func safeNext(next string) string {
 	return next
 }
 
-// clientIP is the connection's address. X-Forwarded-For is not trusted: anyone can send it.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
+// clientIP is the real client's address: the connection's, or behind a proxy listed in
+// --trusted-proxies the one it vouches for (middleware.ClientIP; X-Forwarded-For from anyone
+// else is ignored).
+func clientIP(r *http.Request) string { return middleware.ClientIP(r) }
 
 // signIn starts a fresh session for o: a new token (so a token planted before sign-in is
 // worthless — session fixation), remembering the password stamp.
@@ -112,7 +108,7 @@ func (a *Admin) showLogin(w http.ResponseWriter, r *http.Request) {
 		seeOther(w, r, next)
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.LoginPage(a.page(r, "Sign in"), ui.NewForm(nil), next))
+	a.render(w, r, http.StatusOK, ui.LoginPage(a.page(r, "Sign in"), ui.NewForm(nil), next, a.setupPending(r.Context())))
 }
 
 func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
@@ -126,7 +122,7 @@ func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
 	password := f.Raw("password")
 	fail := func(status int, msg string) {
 		f.Message = msg
-		a.render(w, r, status, ui.LoginPage(a.page(r, "Sign in"), f, next))
+		a.render(w, r, status, ui.LoginPage(a.page(r, "Sign in"), f, next, a.setupPending(r.Context())))
 	}
 	if email == "" || password == "" {
 		fail(http.StatusUnprocessableEntity, "Enter your email and password.")
@@ -173,6 +169,12 @@ func (a *Admin) logout(w http.ResponseWriter, r *http.Request) {
 	}
 	a.flash(ctx, ui.FlashInfo, "You are signed out.")
 	seeOther(w, r, "/login")
+}
+
+// setupPending reports whether no owner exists yet (first-run setup not finished).
+func (a *Admin) setupPending(ctx context.Context) bool {
+	n, err := owner.Count(ctx, a.db)
+	return err == nil && n == 0
 }
 
 // minutes says a wait in words, rounded up to whole minutes.

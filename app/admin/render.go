@@ -80,6 +80,9 @@ func (a *Admin) page(r *http.Request, title string) ui.Page {
 	p := ui.Page{Title: title, Path: r.URL.Path, Flashes: a.popFlashes(r.Context())}
 	if o, ok := ownerFrom(r.Context()); ok {
 		p.Owner = o.Email
+		if !a.links.Configured() {
+			p.UnconfiguredLinkBase = a.links.String()
+		}
 	}
 	return p
 }

@@ -215,18 +215,21 @@ func TestLoginThrottled(t *testing.T) {
 }
 
 func TestSessionCookieFlags(t *testing.T) {
-	ts := startServer(t)
-	ts.setupOwner(t)
 	tests := []struct {
 		name       string
+		env        []string
 		header     http.Header
 		wantSecure bool
 	}{
-		{"plain http", http.Header{}, false},
-		{"https behind a proxy", http.Header{"X-Forwarded-Proto": {"https"}}, true},
+		{"plain http", nil, http.Header{}, false},
+		// The test client connects from 127.0.0.1: a trusted proxy only when listed.
+		{"https behind a trusted proxy", []string{"FRONTDESK_TRUSTED_PROXIES=127.0.0.1"}, http.Header{"X-Forwarded-Proto": {"https"}}, true},
+		{"X-Forwarded-Proto from an untrusted address", nil, http.Header{"X-Forwarded-Proto": {"https"}}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			ts := startServer(t, tc.env...)
+			ts.setupOwner(t)
 			h := tc.header.Clone()
 			h.Set("Sec-Fetch-Site", "same-origin")
 			res := ts.newClient(t).postWith(t, "/login", url.Values{"email": {ownerEmail}, "password": {ownerPassword}}, h)

@@ -5,11 +5,11 @@ import (
 	"encoding/gob"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
 
+	"frontdesk/app/middleware"
 	"frontdesk/db"
 	"frontdesk/ui"
 )
@@ -88,7 +88,8 @@ func newSessionManager(d *db.DB) *scs.SessionManager {
 }
 
 // loadSession is scs's LoadAndSave with one difference: the cookie is marked Secure whenever
-// the request came over HTTPS (directly, or through a proxy that says so), so the same binary
+// the request came over HTTPS (directly, or through a proxy listed in --trusted-proxies that
+// says so; middleware.IsHTTPS), so the same binary
 // works on plain http://localhost and behind TLS without a setting. It is HttpOnly and
 // SameSite=Lax always.
 func (a *Admin) loadSession(next http.Handler) http.Handler {
@@ -118,7 +119,7 @@ func (a *Admin) saveSession(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &http.Cookie{
 		Name: sessionCookie, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		Secure: r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https"),
+		Secure: middleware.IsHTTPS(r),
 	}
 	switch a.sessions.Status(ctx) {
 	case scs.Modified:

@@ -16,6 +16,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"frontdesk/app/apikey"
+	"frontdesk/app/links"
 	"frontdesk/db"
 )
 
@@ -34,6 +35,16 @@ type fixture struct {
 	now time.Time
 }
 
+// fixturePublicURL is the public URL the fixture's API is configured with: generated links
+// start with it whatever address the test server has.
+var fixturePublicURL = func() links.Base {
+	b, err := links.Parse("https://book.example.test")
+	if err != nil {
+		panic(err)
+	}
+	return b
+}()
+
 func newFixture(t *testing.T, opts ...func(*Options)) *fixture {
 	t.Helper()
 	ctx := context.Background()
@@ -44,7 +55,7 @@ func newFixture(t *testing.T, opts ...func(*Options)) *fixture {
 	t.Cleanup(func() { d.Close() })
 	f := &fixture{t: t, db: d, now: fixtureNow}
 	seed(t, d, f.now)
-	o := Options{Now: func() time.Time { return f.now }, Log: testLogger(t)}
+	o := Options{Now: func() time.Time { return f.now }, Log: testLogger(t), Links: fixturePublicURL}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -107,6 +118,10 @@ func (f *fixture) callWithKey(key, method, path string, body any, header ...stri
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for i := 0; i+1 < len(header); i += 2 {
+		if header[i] == "Host" { // Go sends req.Host, not a Host header
+			req.Host = header[i+1]
+			continue
+		}
 		req.Header.Set(header[i], header[i+1])
 	}
 	resp, err := http.DefaultClient.Do(req)

@@ -50,6 +50,8 @@ type Keys struct {
 	log     *slog.Logger
 	limiter *limiter
 	touched touchLog
+	// failures limits failed authentications per client address (failures.go).
+	failures failures
 }
 
 // New returns Keys over d.
