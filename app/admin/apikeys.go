@@ -78,6 +78,8 @@ func (a *Admin) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	name := f.Get("name")
 	if name == "" || len(name) > 100 {
 		f.SetError("name", "Give the key a name of 1 to 100 characters.")
+	} else {
+		checkName(f, "name", name)
 	}
 	scopes := f.Values["scopes"]
 	for _, s := range scopes {

@@ -3,6 +3,7 @@ package admin
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/input"
 	"frontdesk/app/middleware"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -99,6 +101,15 @@ func parseForm(r *http.Request) (*ui.Form, error) {
 		return nil, errFormUnreadable
 	}
 	return ui.NewForm(r.PostForm), nil
+}
+
+// checkName records a problem with field when value is not fit to be a name
+// (input.CheckName: invisible or direction-changing characters).
+func checkName(f *ui.Form, field, value string) {
+	var ne *input.NameError
+	if errors.As(input.CheckName(value), &ne) {
+		f.SetError(field, fmt.Sprintf("Remove the %s character (U+%04X): a name must show what it says.", ne.Kind, ne.Rune))
+	}
 }
 
 // pathID reads a positive integer URL parameter; anything else is a 404.

@@ -365,3 +365,32 @@ func TestBookingsDateRangeLimit(t *testing.T) {
 		t.Fatalf("open range: %s, want the booking", raw)
 	}
 }
+
+// Names with bidirectional controls or zero-width characters used to be stored as sent, so
+// "Ana\u202Eagrom" showed as "Anamorga" in every list. Now they are a 422 naming the field and
+// the character; a Persian name keeps its non-joiner.
+func TestNamesRefuseHiddenCharacters(t *testing.T) {
+	f := newFixture(t)
+	f.enablePayments(t)
+	cases := []struct{ method, path, body, detail string }{
+		{"POST", "/v3/clients", `{"first_name":"Ana\u202Eagrom","last_name":"A"}`, "first_name: must not contain direction-changing characters (U+202E)"},
+		{"POST", "/v3/clients", `{"first_name":"Ana","last_name":"Lo\u200Bpez"}`, "last_name: must not contain invisible characters (U+200B)"},
+		{"POST", "/v3/clients", `{"first_name":"\u2066Ana","email":"a@example.com"}`, "first_name: must not contain direction-changing characters (U+2066)"},
+		{"PATCH", "/v3/clients/1", `{"first_name":"Ma\u200Dria"}`, "first_name: must not contain invisible characters (U+200D)"},
+		{"PATCH", "/v3/clients/1", `{"last_name":"\uFEFFLopez"}`, "last_name: must not contain invisible characters (U+FEFF)"},
+		{"POST", "/v3/carts", `{"items":[{"item_id":1,"item_type":"service","unit_price":"1","quantity":1,"item_name":"Cut\u202E"}]}`, "items[0].item_name: must not contain direction-changing characters (U+202E)"},
+	}
+	for _, c := range cases {
+		counts := []int{f.count("clients"), f.count("carts"), f.count("events")}
+		resp, raw := f.call(c.method, c.path, c.body)
+		wantError(t, resp, raw, http.StatusUnprocessableEntity, "unprocessable_entity", c.detail)
+		if after := []int{f.count("clients"), f.count("carts"), f.count("events")}; !equalInts(counts, after) {
+			t.Errorf("%s %s: row counts %v → %v", c.method, c.path, counts, after)
+		}
+	}
+	if got := bkCount(t, f, `SELECT count(*) FROM clients WHERE id = 1 AND first_name = 'Maria' AND last_name = 'Lopez'`); got != 1 {
+		t.Fatal("client 1 changed by refused PATCHes")
+	}
+	resp, raw := f.call("POST", "/v3/clients", `{"first_name":"می\u200cخواهم","last_name":"Rezaei"}`)
+	wantStatus(t, resp, raw, http.StatusCreated)
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"frontdesk/app/input"
 	"frontdesk/db"
 )
 
@@ -94,6 +95,9 @@ func Create(ctx context.Context, d *db.DB, name, scopes string, now time.Time) (
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 100 {
 		return db.APIKey{}, "", fmt.Errorf("name: %w (1–100 characters)", ErrNameRequired)
+	}
+	if err := input.CheckName(name); err != nil {
+		return db.APIKey{}, "", fmt.Errorf("name: %w", err)
 	}
 	scopes, err := ParseScopes(scopes)
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"frontdesk/app/input"
 	"frontdesk/app/money"
 	"frontdesk/db"
 )
@@ -83,6 +84,20 @@ func (p problems) text(field, s string, required bool, max int) string {
 		p.add(field, "Use at most %d characters.", max)
 	case !utf8.ValidString(s) || strings.ContainsFunc(s, isControl):
 		p.add(field, "Remove the control characters.")
+	}
+	return s
+}
+
+// name checks a name (one-line text that must look like what it is: input.CheckName) and
+// returns it trimmed.
+func (p problems) name(field, s string, required bool, max int) string {
+	s = p.text(field, s, required, max)
+	if _, bad := p[field]; !bad {
+		if err := input.CheckName(s); err != nil {
+			var ne *input.NameError
+			errors.As(err, &ne)
+			p.add(field, "Remove the %s character (U+%04X): a name must show what it says.", ne.Kind, ne.Rune)
+		}
 	}
 	return s
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/input"
 	"frontdesk/app/money"
 	"frontdesk/app/resource"
 	"frontdesk/db"
@@ -124,6 +125,11 @@ func validateItem(path string, it ItemInput) (line, error) {
 	}
 	if err := checkText(path+".item_name", it.ItemName, maxNameLen); err != nil {
 		return l, err
+	}
+	if it.ItemName != nil {
+		if err := input.CheckName(*it.ItemName); err != nil {
+			return l, invalid(path+".item_name", "%v", err)
+		}
 	}
 	if err := checkText(path+".item_uuid", it.ItemUUID, maxUUIDLen); err != nil {
 		return l, err
