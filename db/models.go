@@ -570,6 +570,11 @@ type SetupToken struct {
 	CreatedAt int64
 }
 
+type StorageProbe struct {
+	ID        int64
+	CheckedAt int64
+}
+
 type Transaction struct {
 	ID              int64
 	SaleID          int64

@@ -14,6 +14,7 @@ import (
 
 	"frontdesk/app/input"
 	"frontdesk/app/middleware"
+	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
@@ -35,6 +36,7 @@ var (
 	errFormUnreadable   = &pageError{http.StatusBadRequest, i18n.M("form.unreadable")}
 	errAbandoned        = &pageError{http.StatusBadRequest, i18n.M("guard.error.abandoned")}
 	errBodyTooLarge     = &pageError{http.StatusRequestEntityTooLarge, i18n.M("guard.error.too_large")}
+	errStorageFull      = &pageError{http.StatusInsufficientStorage, i18n.M("guard.error.storage_full")}
 )
 
 // renderError is the one place errors become HTML responses.
@@ -42,6 +44,9 @@ func (a *Admin) renderError(w http.ResponseWriter, r *http.Request, err error) {
 	var pe *pageError
 	switch {
 	case errors.As(err, &pe):
+	case db.IsFull(err):
+		a.db.NoteWriteError(err)
+		pe = errStorageFull
 	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
 		// The client went away (or its body broke off) while we worked: nothing of ours
 		// failed, and nobody reads the answer.
@@ -72,6 +77,8 @@ func statusTitle(status int) i18n.Msg {
 		return i18n.M("error.title.internal")
 	case http.StatusRequestEntityTooLarge:
 		return i18n.M("guard.title.too_large")
+	case http.StatusInsufficientStorage:
+		return i18n.M("guard.title.storage_full")
 	}
 	return i18n.M("error.title.other")
 }

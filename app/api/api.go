@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/idempotency"
 	"frontdesk/app/keyauth"
 	"frontdesk/db"
 )
@@ -37,6 +38,8 @@ type API struct {
 	now  func() time.Time
 	log  *slog.Logger
 	keys *keyauth.Keys
+	// unfinished: idempotency keys a full disk kept from being closed (idempotency.go).
+	unfinished idempotency.Unfinished
 }
 
 // New returns the API over d.
