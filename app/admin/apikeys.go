@@ -79,7 +79,7 @@ func (a *Admin) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	if name == "" || len(name) > 100 {
 		f.SetError("name", "Give the key a name of 1 to 100 characters.")
 	} else {
-		checkName(f, "name", name)
+		checkName(r, f, "name", name)
 	}
 	scopes := f.Values["scopes"]
 	for _, s := range scopes {

@@ -84,7 +84,7 @@ func companyFromForm(r *http.Request, f *ui.Form, c *db.Company) {
 	if c.Name == "" || len(c.Name) > 200 {
 		f.SetError("name", translate(r, "business.name.error"))
 	} else {
-		checkName(f, "name", c.Name)
+		checkName(r, f, "name", c.Name)
 	}
 	c.Currency = strings.ToUpper(f.Get("currency"))
 	if !isCurrencyCode(c.Currency) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/catalog"
 	"frontdesk/app/input"
 	"frontdesk/app/middleware"
 	"frontdesk/db"
@@ -137,10 +137,9 @@ func formError(err error) error {
 
 // checkName records a problem with field when value is not fit to be a name
 // (input.CheckName: invisible or direction-changing characters).
-func checkName(f *ui.Form, field, value string) {
-	var ne *input.NameError
-	if errors.As(input.CheckName(value), &ne) {
-		f.SetError(field, fmt.Sprintf("Remove the %s character (U+%04X): a name must show what it says.", ne.Kind, ne.Rune))
+func checkName(r *http.Request, f *ui.Form, field, value string) {
+	if m, ok := catalog.NameProblem(input.CheckName(value)); ok {
+		f.SetError(field, i18n.From(r.Context()).Msg(m))
 	}
 }
 
