@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -17,8 +19,9 @@ import (
 
 // A full disk, on a real 8 MB file system (a tmpfs mounted for the test): writes through the
 // API answer 507 insufficient_storage instead of 500, reads go on, /readyz and the
-// frontdesk_storage_full metric say so, and once space returns the appliance notices by itself
-// (no request needed) and writes work again.
+// frontdesk_storage_full metric say so, the admin shows a banner on every page and a clear
+// page for a refused form, and once space returns the appliance notices by itself (no request
+// needed) and writes work again.
 func TestFullDisk(t *testing.T) {
 	dir := dbtest.Tmpfs(t, "8m")
 	code, key, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "disk")
@@ -26,6 +29,9 @@ func TestFullDisk(t *testing.T) {
 		t.Fatalf("apikey create: %d %s", code, stderr)
 	}
 	key = strings.TrimSpace(key)
+	if code, stderr := ownerCmd(t, "correct horse battery staple\n", "create", "--data", dir, "--email", "owner@example.com"); code != 0 {
+		t.Fatalf("owner create: %d %s", code, stderr)
+	}
 
 	var mu sync.Mutex
 	var logs bytes.Buffer
@@ -69,6 +75,27 @@ func TestFullDisk(t *testing.T) {
 	if st, body, _ := call("GET", "/readyz", ""); st != 200 || full() != "0" {
 		t.Fatalf("before: readyz %d %q, metric %s", st, body, full())
 	}
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	page := func(method, path string, form url.Values) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, base+path, strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		res, err := browser.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	if st, body := page("POST", "/login", url.Values{"email": {"owner@example.com"}, "password": {"correct horse battery staple"}}); st != http.StatusSeeOther {
+		t.Fatalf("sign in: %d %.500s", st, body)
+	}
+	if _, body := page("GET", "/", nil); strings.Contains(body, "storage-banner") {
+		t.Fatal("disk banner before the disk is full")
+	}
 
 	free := dbtest.Fill(t, dir)
 	created, status, answer := 0, 0, ""
@@ -95,6 +122,16 @@ func TestFullDisk(t *testing.T) {
 	if got := full(); got != "1" {
 		t.Fatalf("frontdesk_storage_full = %s on a full disk, want 1", got)
 	}
+	for _, path := range []string{"/", "/clients"} {
+		if st, body := page("GET", path, nil); st != http.StatusOK || !strings.Contains(body, `data-testid="storage-banner"`) ||
+			!strings.Contains(body, "The server&#39;s disk is full.") {
+			t.Fatalf("GET %s on a full disk: %d, want the page with the disk banner:\n%.3000s", path, st, body)
+		}
+	}
+	st, body := page("POST", "/clients", url.Values{"first_name": {"Refused"}, "last_name": {"Client"}, "gender": {"0"}})
+	if st != http.StatusInsufficientStorage || !strings.Contains(body, "so this was not saved") {
+		t.Fatalf("admin form on a full disk: %d, want 507 with the message:\n%.3000s", st, body)
+	}
 
 	free()
 	deadline := time.Now().Add(20 * time.Second)
@@ -110,6 +147,9 @@ func TestFullDisk(t *testing.T) {
 	}
 	if got := full(); got != "0" {
 		t.Fatalf("frontdesk_storage_full = %s after recovery, want 0", got)
+	}
+	if _, body := page("GET", "/", nil); strings.Contains(body, "storage-banner") {
+		t.Fatal("disk banner after space came back")
 	}
 	if st, body, _ := call("POST", "/v3/clients", `{"first_name":"After","last_name":"Space"}`); st != http.StatusCreated {
 		t.Fatalf("write after space came back: %d %s", st, body)

@@ -7,6 +7,7 @@ import (
 	"context"
 	"net/url"
 	"strings"
+	"time"
 
 	"frontdesk/ui/i18n"
 )
@@ -20,6 +21,9 @@ type Page struct {
 	// a layout without navigation.
 	Owner   string
 	Flashes []Flash
+	// StorageFullSince is when the disk under the database filled up; while it is set, every
+	// page of a signed-in owner carries a banner saying that nothing can be saved.
+	StorageFullSince time.Time
 }
 
 // Flash kinds.

@@ -105,6 +105,9 @@ func (a *Admin) page(r *http.Request, title string) ui.Page {
 	if o, ok := ownerFrom(r.Context()); ok {
 		p.Owner = o.Email
 	}
+	if full, since := a.db.Storage().Full(); full {
+		p.StorageFullSince = since
+	}
 	return p
 }
 
