@@ -570,6 +570,12 @@ type SetupToken struct {
 	CreatedAt int64
 }
 
+type SigningKey struct {
+	Name      string
+	Secret    []byte
+	CreatedAt int64
+}
+
 type StorageProbe struct {
 	ID        int64
 	CheckedAt int64
