@@ -196,4 +196,3 @@ func (a *Admin) logout(w http.ResponseWriter, r *http.Request) {
 	a.flash(ctx, ui.FlashInfo, "You are signed out.")
 	seeOther(w, r, "/login")
 }
-

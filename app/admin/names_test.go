@@ -3,6 +3,7 @@ package admin_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -76,4 +77,39 @@ func TestNamesRefuseHiddenCharacters(t *testing.T) {
 	}
 	// A Persian name needs its non-joiner; an emoji sequence its joiner.
 	wantRedirect(t, c.post(t, "/catalog/categories", url.Values{"name": {"می\u200cخواهم 👩\u200d🎨"}, "order": {"1"}}), "/catalog/categories")
+}
+
+// Ids like 01 or +1 used to be read as 1 on admin routes too. Only the canonical spelling
+// names a record; the others are a 404 and change nothing.
+func TestAdminRoutesMatchOnlyCanonicalIDs(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	wantRedirect(t, c.post(t, "/settings/business", businessForm()), "/settings/business")
+	loc := addLocation(t, c, "Centro", "America/Santiago")
+	cat := addCategory(t, c, "Hair")
+	wantRedirect(t, c.post(t, "/catalog/services", serviceForm("Haircut")), "/catalog/services")
+	wantRedirect(t, c.post(t, "/settings/integrations/api-keys", url.Values{"name": {"k"}}), "/settings/integrations/api-keys")
+	if loc != "1" || cat != "1" {
+		t.Fatalf("ids %s, %s: want the first records to be 1", loc, cat)
+	}
+	pages := []string{"/catalog/locations/%s", "/catalog/categories/%s", "/catalog/services/%s", "/catalog/categories/%s/delete",
+		"/settings/integrations/api-keys/%s/revoke"}
+	for _, p := range pages {
+		wantStatus(t, c.get(t, strings.Replace(p, "%s", "1", 1)), http.StatusOK)
+		for _, spelling := range []string{"01", "+1", "%2B1", "1.0", "0x1"} {
+			path := strings.Replace(p, "%s", spelling, 1)
+			if res := c.get(t, path); res.Status != http.StatusNotFound {
+				t.Errorf("GET %s: got %d, want 404", path, res.Status)
+			}
+		}
+	}
+	for _, path := range []string{"/catalog/categories/01", "/catalog/categories/+1/delete", "/settings/integrations/api-keys/01/revoke"} {
+		if res := c.post(t, path, url.Values{"name": {"Renamed"}, "order": {"1"}}); res.Status != http.StatusNotFound {
+			t.Errorf("POST %s: got %d, want 404", path, res.Status)
+		}
+	}
+	wantBody(t, c.get(t, "/catalog/categories"), ">Hair<")
+	if strings.Contains(c.get(t, "/settings/integrations/api-keys").Body, `class="revoked"`) {
+		t.Error("a key was revoked through a non-canonical id")
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/go-chi/chi/v5"
@@ -146,10 +145,11 @@ func checkName(r *http.Request, f *ui.Form, field, value string) {
 	}
 }
 
-// pathID reads a positive integer URL parameter; anything else is a 404.
+// pathID reads an id URL parameter, written the one canonical way (input.ParseID: "01" and
+// "+1" are not 1); anything else is a 404.
 func pathID(r *http.Request, name string) (int64, error) {
-	id, err := strconv.ParseInt(chi.URLParam(r, name), 10, 64)
-	if err != nil || id < 1 {
+	id, ok := input.ParseID(chi.URLParam(r, name))
+	if !ok {
 		return 0, errNotFound
 	}
 	return id, nil
