@@ -19,7 +19,7 @@ import (
 func dropOverlapTriggers(t *testing.T, d *db.DB) {
 	t.Helper()
 	for _, name := range []string{"bookings_no_overlap_insert", "bookings_no_overlap_update"} {
-		if _, err := d.Write.Exec(`DROP TRIGGER ` + name); err != nil {
+		if _, err := d.Write.Exec(`DROP TRIGGER IF EXISTS ` + name); err != nil {
 			t.Fatalf("drop %s: %v", name, err)
 		}
 	}
