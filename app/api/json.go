@@ -98,7 +98,9 @@ func decodeObject(body []byte, dst any) error {
 			return invalidBody("malformed_json")
 		}
 	}
-	if dec.More() {
+	// Anything but space after the object is refused. (Decoder.More would miss a stray "}" or
+	// "]": it answers whether an enclosing array or object goes on.)
+	if len(bytes.TrimSpace(trimmed[dec.InputOffset():])) > 0 {
 		return invalidBody("trailing_data")
 	}
 	if path, dup := duplicateKey(trimmed); dup {
