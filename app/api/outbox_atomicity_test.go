@@ -17,8 +17,8 @@ import (
 )
 
 // Every outbox writer — each code path that records a webhook event — writes its change and
-// its event (and the event's deliveries) in one transaction: both are kept or neither
-// (docs/webhooks.md). For each writer a failure is injected with a database trigger, a real
+// its event (and the event's deliveries, and for bookings the customer-message outbox) in one
+// transaction: both are kept or neither (docs/webhooks.md). For each writer a failure is injected with a database trigger, a real
 // refusal inside the real transaction: first the event insert fails, then the delivery insert,
 // and the change must not be kept; then the change itself fails, and no event may be kept.
 // Last, without a fault, the change and its event are both there. The database is compared
@@ -69,31 +69,34 @@ func TestOutboxWritersAreAtomic(t *testing.T) {
 		table string // the table its change writes first, for the reverse fault
 		op    string // INSERT or UPDATE
 		act   func() error
+		// booking: the writer changes bookings, so it also writes the customer-message outbox
+		// (app/messages, message_bookings) in its transaction.
+		booking bool
 	}{
 		{"create a booking (API)", "booking.created", "bookings", "INSERT",
-			api("POST", "/v3/bookings", bkBooking(map[string]any{"start_time": "2026-11-24T15:00:00-03:00"}), 201)},
+			api("POST", "/v3/bookings", bkBooking(map[string]any{"start_time": "2026-11-24T15:00:00-03:00"}), 201), true},
 		{"reschedule a booking (API)", "booking.updated", "bookings", "UPDATE",
-			api("PATCH", "/v3/bookings/"+itoa(moved.ID), map[string]any{"start_time": "2026-11-24T16:00:00-03:00"}, 200)},
+			api("PATCH", "/v3/bookings/"+itoa(moved.ID), map[string]any{"start_time": "2026-11-24T16:00:00-03:00"}, 200), true},
 		{"cancel a booking (API)", "booking.updated", "bookings", "UPDATE",
-			api("PATCH", "/v3/bookings/"+itoa(cancelled.ID)+"/cancel", nil, 204)},
+			api("PATCH", "/v3/bookings/"+itoa(cancelled.ID)+"/cancel", nil, 204), true},
 		{"create a client (API)", "client.created", "clients", "INSERT",
-			api("POST", "/v3/clients", map[string]any{"first_name": "Nina", "last_name": "Ortiz"}, 201)},
+			api("POST", "/v3/clients", map[string]any{"first_name": "Nina", "last_name": "Ortiz"}, 201), false},
 		{"update a client (API)", "client.updated", "clients", "UPDATE",
-			api("PATCH", "/v3/clients/1", map[string]any{"city": "Valparaíso"}, 200)},
+			api("PATCH", "/v3/clients/1", map[string]any{"city": "Valparaíso"}, 200), false},
 		{"deactivate a client (API)", "client.updated", "clients", "UPDATE",
-			api("PATCH", "/v3/clients/2/deactivate", nil, 204)},
+			api("PATCH", "/v3/clients/2/deactivate", nil, 204), false},
 		{"reactivate a client (admin)", "client.updated", "clients", "UPDATE", func() error {
 			_, err := clients.Update(ctx, f.db, f.now, 3, clients.Input{Active: clients.Value(true)}, clients.Options{})
 			return err
-		}},
+		}, false},
 		{"raise a payment request reserving a booking (API)", "booking.created", "payment_requests", "INSERT",
-			api("POST", "/v3/carts/"+itoa(forRequest.ID)+"/payment_requests", nil, 201)},
+			api("POST", "/v3/carts/"+itoa(forRequest.ID)+"/payment_requests", nil, 201), true},
 		{"cancel a payment request, releasing its booking (API)", "booking.updated", "payment_requests", "UPDATE",
-			api("PATCH", "/v3/payment_requests/"+itoa(toCancel.ID)+"/cancel", nil, 200)},
+			api("PATCH", "/v3/payment_requests/"+itoa(toCancel.ID)+"/cancel", nil, 200), true},
 		{"settle a payment request (admin)", "payment_request.paid", "payment_requests", "UPDATE", func() error {
 			_, err := payments.Settle(ctx, f.db, toSettle.ID, payments.MethodCash, f.now)
 			return err
-		}},
+		}, true},
 		{"expire a payment request (worker)", "payment_request.expired", "payment_requests", "UPDATE", func() error {
 			later := f.now.Add(2 * time.Hour)
 			e := payments.NewExpirer(f.db, nil, func() time.Time { return later })
@@ -104,19 +107,23 @@ func TestOutboxWritersAreAtomic(t *testing.T) {
 				return fmt.Errorf("request %d not expired", toExpire.ID)
 			}
 			return nil
-		}},
+		}, true},
 		{"change a service (admin)", "service.updated", "services", "UPDATE", func() error {
 			_, err := catalog.UpdateService(ctx, f.db, 1, service, f.now)
 			return err
-		}},
+		}, false},
 		{"rename a category (admin)", "service.updated", "categories", "UPDATE", func() error {
 			_, err := catalog.UpdateCategory(ctx, f.db, 1, catalog.CategoryInput{Name: "Hair & beard", Order: "2"}, f.now)
 			return err
-		}},
+		}, false},
 	}
 	for _, w := range writers {
 		t.Run(w.name, func(t *testing.T) {
-			for _, fault := range []struct{ table, op string }{{"events", "INSERT"}, {"deliveries", "INSERT"}, {w.table, w.op}} {
+			faults := []struct{ table, op string }{{"events", "INSERT"}, {"deliveries", "INSERT"}, {w.table, w.op}}
+			if w.booking {
+				faults = append(faults, struct{ table, op string }{"message_bookings", "INSERT"})
+			}
+			for _, fault := range faults {
 				before := f.digest(t)
 				undo := f.injectFault(t, fault.table, fault.op)
 				err := w.act()
