@@ -91,6 +91,22 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	d.AfterCommit(msgs.Wake)
 	s.workers = append(s.workers, msgs.Dispatcher(), msgs.Pruner())
 
+	// Full disk (issue 10): a metric while it lasts, /readyz says so, and a watcher notices
+	// when writes work again (db/storage.go).
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "frontdesk_storage_full",
+		Help: "1 while the disk under the database is full and writes are refused, else 0.",
+	}, func() float64 {
+		if full, _ := d.Storage().Full(); full {
+			return 1
+		}
+		return 0
+	}), prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "frontdesk_storage_full_writes_total",
+		Help: "Writes refused because the disk under the database was full.",
+	}, func() float64 { return float64(d.Storage().Refused()) }))
+	s.workers = append(s.workers, &db.StorageWatch{DB: d, Log: log, Now: now})
+
 	r := chi.NewRouter()
 	r.Use(middleware.WithRequestID, middleware.RealClient(cfg.TrustedProxies), middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders)
 	if cfg.HTTPS {
@@ -143,10 +159,16 @@ func (s *server) firstRunSetup(ctx context.Context) error {
 }
 
 // readyz answers 200 once the server accepts work and the database answers, 503 otherwise
-// (while starting and while shutting down).
+// (while starting and while shutting down, and while the disk is full: reads still work, but
+// nothing can be booked or saved, and a monitor should say so).
 func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 	if !s.ready.Load() {
 		http.Error(w, "not ready", http.StatusServiceUnavailable)
+		return
+	}
+	if full, since := s.db.Storage().Full(); full {
+		http.Error(w, "insufficient storage: the disk is full since "+since.Format(time.RFC3339)+
+			"; writes are refused until space is freed, reads go on", http.StatusServiceUnavailable)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)

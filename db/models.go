@@ -601,6 +601,17 @@ type SetupToken struct {
 	CreatedAt int64
 }
 
+type SigningKey struct {
+	Name      string
+	Secret    []byte
+	CreatedAt int64
+}
+
+type StorageProbe struct {
+	ID        int64
+	CheckedAt int64
+}
+
 type Transaction struct {
 	ID              int64
 	SaleID          int64

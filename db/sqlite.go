@@ -41,6 +41,7 @@ type DB struct {
 	writeStmts  *stmtCache // prepared statements of the writer, reused by every InTx
 	readStmts   *stmtCache // prepared statements of the read pool, behind R and ReadDB
 	catalog     CatalogCache
+	storage     Storage // full disk or not (storage.go)
 }
 
 // AfterCommit registers fn to run after every successful InTx commit. The webhook dispatcher
@@ -94,7 +95,9 @@ func OpenWith(ctx context.Context, path string, o OpenOptions) (*DB, error) {
 	read.SetConnMaxIdleTime(0)
 	read.SetConnMaxLifetime(0)
 	ws, rs := newStmtCache(write), newStmtCache(read)
-	return &DB{Write: write, Read: read, W: New(ws), R: New(rs), path: path, writeStmts: ws, readStmts: rs}, nil
+	d := &DB{Write: write, Read: read, W: New(ws), R: New(rs), path: path, writeStmts: ws, readStmts: rs}
+	d.storage.changed = make(chan struct{}, 1)
+	return d, nil
 }
 
 func dsn(path string, writer bool) string {
@@ -137,20 +140,25 @@ func (d *DB) Version(ctx context.Context) (int64, error) {
 
 // InTx runs fn inside one write transaction (BEGIN IMMEDIATE on the single writer connection)
 // and commits if fn returns nil. Every multi-statement write, and the webhook outbox rows that
-// go with it, goes through here.
+// go with it, goes through here. A transaction refused for lack of disk space marks the storage
+// full; one that commits marks it fine again (storage.go).
 func (d *DB) InTx(ctx context.Context, fn func(q *Queries) error) error {
 	tx, err := d.Write.BeginTx(ctx, nil)
 	if err != nil {
+		d.storage.observe(err)
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer d.writeStmts.preparePending(context.WithoutCancel(ctx))
 	if err := fn(New(&txStmts{tx: tx, cache: d.writeStmts})); err != nil {
 		tx.Rollback()
+		d.storage.observe(err)
 		return err
 	}
 	if err := tx.Commit(); err != nil {
+		d.storage.observe(err)
 		return fmt.Errorf("commit: %w", err)
 	}
+	d.storage.observe(nil)
 	for _, fn := range d.afterCommit {
 		fn()
 	}

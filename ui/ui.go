@@ -7,6 +7,7 @@ import (
 	"context"
 	"net/url"
 	"strings"
+	"time"
 
 	"frontdesk/ui/i18n"
 )
@@ -23,6 +24,9 @@ type Page struct {
 	// UnconfiguredLinkBase is set (to the base links use instead, the listen address) when no
 	// public URL is configured; owner pages then show a notice saying so.
 	UnconfiguredLinkBase string
+	// StorageFullSince is when the disk under the database filled up; while it is set, every
+	// page of a signed-in owner carries a banner saying that nothing can be saved.
+	StorageFullSince time.Time
 }
 
 // Flash kinds.

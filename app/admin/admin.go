@@ -41,6 +41,7 @@ type Admin struct {
 	log      *slog.Logger
 	sessions *scs.SessionManager
 	throttle *throttle
+	devices  *devices
 	hooks    webhookPages
 	msgs     *messages.Service
 	online   *payments.Online
@@ -59,7 +60,7 @@ func New(d *db.DB, o Options) *Admin {
 		o.Messages = messages.New(d, messages.Options{Now: o.Now, Log: o.Log})
 	}
 	return &Admin{db: d, now: o.Now, log: o.Log, sessions: newSessionManager(d), throttle: newThrottle(o.Now),
-		hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages, online: o.Online, links: o.Links}
+		devices: &devices{db: d, now: o.Now}, hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages, online: o.Online, links: o.Links}
 }
 
 // Routes is the whole admin route table, to be mounted at "/". Pages that need a signed-in

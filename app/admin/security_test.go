@@ -266,7 +266,7 @@ func TestHostileInput(t *testing.T) {
 		body   string
 		want   int
 	}{
-		{"oversized form", http.MethodPost, "/settings/integrations/api-keys", "name=" + strings.Repeat("x", 2<<20), http.StatusBadRequest},
+		{"oversized form", http.MethodPost, "/settings/integrations/api-keys", "name=" + strings.Repeat("x", 2<<20), http.StatusRequestEntityTooLarge},
 		{"broken encoding", http.MethodPost, "/settings/integrations/api-keys", "name=%zz", http.StatusBadRequest},
 		{"unsupported method", http.MethodDelete, "/owners", "", http.StatusMethodNotAllowed},
 		{"huge id", http.MethodGet, "/settings/integrations/api-keys/99999999999999999999999/revoke", "", http.StatusNotFound},

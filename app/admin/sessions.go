@@ -123,10 +123,17 @@ func (a *Admin) saveSession(w http.ResponseWriter, r *http.Request) {
 	}
 	switch a.sessions.Status(ctx) {
 	case scs.Modified:
-		token, expiry, err := a.sessions.Commit(ctx)
+		// Committed even when the client has gone (its context cancelled): the answer was
+		// decided with this session state, and a client that only stopped sending still reads it.
+		token, expiry, err := a.sessions.Commit(context.WithoutCancel(ctx))
 		if err != nil {
-			// The response is already decided; the change is lost and the owner sees it.
-			a.log.ErrorContext(ctx, "commit session", slog.Any("err", err))
+			// The response is already decided; the change is lost and the owner sees it. A
+			// full disk is reported once by the storage watcher and shown in a banner.
+			level := slog.LevelError
+			if a.db.NoteWriteError(err) {
+				level = slog.LevelWarn
+			}
+			a.log.Log(ctx, level, "commit session", slog.Any("err", err))
 			return
 		}
 		c.Value = token

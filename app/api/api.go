@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/idempotency"
 	"frontdesk/app/keyauth"
 	"frontdesk/app/links"
 	"frontdesk/db"
@@ -41,6 +42,8 @@ type API struct {
 	log   *slog.Logger
 	keys  *keyauth.Keys
 	links links.Base
+	// unfinished: idempotency keys a full disk kept from being closed (idempotency.go).
+	unfinished idempotency.Unfinished
 }
 
 // New returns the API over d.

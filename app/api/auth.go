@@ -28,6 +28,12 @@ func keyFrom(ctx context.Context) authKey {
 // revoked key stops working on the very next request) and puts it in the context.
 func (a *API) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.Header.Values("Authorization")) > 1 {
+			// Which credential was meant cannot be guessed; a proxy adding its own header in
+			// front of the client's must not decide whose key is used.
+			a.writeError(w, r, badRequest("duplicate_authorization_header"))
+			return
+		}
 		// An address that keeps failing is refused before any lookup (keyauth/failures.go); the
 		// address is the real client's, behind a trusted proxy too (middleware.ClientIP).
 		client := middleware.ClientIP(r)

@@ -172,7 +172,7 @@ func wantError(t *testing.T, resp *http.Response, raw []byte, status int, code, 
 // (locations 1 and 2), 2 Ben (location 1), 3 Cleo (location 2), 4 Dan inactive (location 1);
 // working Mon–Fri 09:00–18:00 with a 13:00–14:00 break; custom attributes 1 text, 2 categoric,
 // 3 boolean; clients 1–3.
-func seed(t *testing.T, d *db.DB, now time.Time) {
+func seed(t testing.TB, d *db.DB, now time.Time) {
 	t.Helper()
 	ms := db.Millis(now)
 	stmts := []struct {

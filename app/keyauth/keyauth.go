@@ -108,7 +108,7 @@ func (k *Keys) touch(ctx context.Context, keyID int64) {
 	k.touched.mu.Unlock()
 	if due {
 		err := k.db.W.TouchAPIKey(ctx, db.TouchAPIKeyParams{LastUsedAt: db.NullMillis(&now), ID: keyID})
-		if err != nil {
+		if err != nil && !k.db.NoteWriteError(err) { // a full disk is reported once, elsewhere
 			k.log.WarnContext(ctx, "record key use", "err", err)
 		}
 	}
