@@ -251,17 +251,8 @@ func Cancel(ctx context.Context, d *db.DB, now time.Time, id int64, source strin
 		return nil
 	}
 	if customerFlow(source) {
-		pol, err := d.R.SchedulePolicy(ctx)
-		if err != nil {
+		if err := cancelPolicy(ctx, d.R, now, cur.Booking); err != nil {
 			return err
-		}
-		switch {
-		case !pol.CanCancel:
-			return &RestrictedError{Rule: RuleCanCancel}
-		case locked(pol, cur.Booking, now):
-			return &RestrictedError{Rule: RuleBeforeEditBooking}
-		case pol.MaxChanges > 0 && cur.Booking.ChangeCount >= pol.MaxChanges:
-			return &RestrictedError{Rule: RuleMaxChanges}
 		}
 	}
 	status, err := d.R.BookingStatusByID(ctx, StatusCancelled)
@@ -286,4 +277,21 @@ func Cancel(ctx context.Context, d *db.DB, now time.Time, id int64, source strin
 		row.StatusID = StatusCancelled
 		return enqueue(ctx, q, now, webhook.BookingUpdated, row, status, zone)
 	})
+}
+
+// cancelPolicy is the merchant's customer policy for a cancel, in the reference's order.
+func cancelPolicy(ctx context.Context, q *db.Queries, now time.Time, cur db.Booking) error {
+	pol, err := q.SchedulePolicy(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !pol.CanCancel:
+		return &RestrictedError{Rule: RuleCanCancel}
+	case locked(pol, cur, now):
+		return &RestrictedError{Rule: RuleBeforeEditBooking}
+	case pol.MaxChanges > 0 && cur.ChangeCount >= pol.MaxChanges:
+		return &RestrictedError{Rule: RuleMaxChanges}
+	}
+	return nil
 }
