@@ -156,4 +156,3 @@ func (s *Site) reschedule(w http.ResponseWriter, r *http.Request) {
 	}
 	seeOther(w, r, m.path()+"?done=rescheduled")
 }
-
