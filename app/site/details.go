@@ -15,6 +15,7 @@ import (
 	"frontdesk/app/clients"
 	"frontdesk/app/managelink"
 	"frontdesk/app/payments"
+	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
@@ -85,14 +86,20 @@ func (s *Site) book(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The read-side check: most losers of a race learn it here, without queueing for the
-	// writer. The transaction checks again, and the database's trigger a third time.
-	providers, _, err := s.offered(r.Context(), st.slots(), start, now)
-	if err != nil {
+	// writer. The transaction checks again, and the database's trigger a third time. A form
+	// submitted again skips it: its booking holds the time, and reserve finds that booking.
+	if _, err := s.db.R.SiteBookingByNonce(r.Context(), managelink.Hash(nonce)); db.IsNotFound(err) {
+		providers, _, err := s.offered(r.Context(), st.slots(), start, now)
+		if err != nil {
+			s.renderError(w, r, err)
+			return
+		}
+		if len(providers) == 0 {
+			s.renderTaken(w, r, st, form, start)
+			return
+		}
+	} else if err != nil {
 		s.renderError(w, r, err)
-		return
-	}
-	if len(providers) == 0 {
-		s.renderTaken(w, r, st, form, start)
 		return
 	}
 	res, err := s.reserve(r.Context(), reservation{
