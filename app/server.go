@@ -107,7 +107,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	s.onListen = append(s.onListen, siteLinks.set)
 	r.Mount("/book", site.New(d, site.Options{Now: now, Log: log, Links: siteLinks}).Routes())
 	// End of booking site.
-	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log, Online: online,
+	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log, Online: online, SiteLinks: siteLinks,
 		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate},
 		Messages: msgs}).Routes())
 	if err := s.firstRunSetup(ctx); err != nil {
@@ -152,7 +152,6 @@ func statusClass(code int) string {
 	return string(rune('0'+code/100)) + "xx"
 }
 
-<<<<<<< HEAD
 // ---- Online payments: interim public URL (issue 14, until issue 9's app/links is on main) ----
 //
 // interimLinks builds the links online payments hand out (Stripe's success and cancel URLs, the
@@ -165,24 +164,10 @@ func (l *interimLinks) set(base string) { l.base.Store(&base) }
 // URL joins path and query onto the base.
 func (l *interimLinks) URL(path string, query url.Values) string {
 	u := strings.TrimSuffix(*l.base.Load(), "/") + path
-=======
-// listenLinks builds the booking site's absolute links from the listening address, as the setup
-// URL is, until the configured public URL (issue 9, app/links) replaces it.
-type listenLinks struct{ base atomic.Value }
-
-func (l *listenLinks) set(addr string) { l.base.Store("http://" + addr) }
-
-func (l *listenLinks) URL(path string, query url.Values) string {
-	base, _ := l.base.Load().(string)
-	u := base + path
->>>>>>> 4247f48 (site: catalogs (en, es), site.css/site.js/embed.js, mounted at /book; demo enables the site; checkout page offers the manage link; a resubmitted form finds its booking before the availability check)
 	if len(query) > 0 {
 		u += "?" + query.Encode()
 	}
 	return u
 }
-<<<<<<< HEAD
 
 // ---- end of interim public URL ----
-=======
->>>>>>> 4247f48 (site: catalogs (en, es), site.css/site.js/embed.js, mounted at /book; demo enables the site; checkout page offers the manage link; a resubmitted form finds its booking before the availability check)

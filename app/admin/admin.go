@@ -8,6 +8,7 @@ package admin
 import (
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -28,6 +29,11 @@ type Options struct {
 	// Online is online payments through a provider (Settings → Payments, the checkout page's
 	// card payment, refunds); nil in tests that do not need it.
 	Online *payments.Online
+	// SiteLinks builds the booking site's public address and embed snippet (issue 11); it is
+	// the public URL (app/links) once that is wired.
+	SiteLinks interface {
+		URL(path string, query url.Values) string
+	}
 }
 
 // Admin holds what the admin handlers share.
@@ -40,6 +46,10 @@ type Admin struct {
 	hooks    webhookPages
 	msgs     *messages.Service
 	online   *payments.Online
+	// siteLinks: see Options.SiteLinks.
+	siteLinks interface {
+		URL(path string, query url.Values) string
+	}
 }
 
 // New returns the admin UI over d.
@@ -54,7 +64,7 @@ func New(d *db.DB, o Options) *Admin {
 		o.Messages = messages.New(d, messages.Options{Now: o.Now, Log: o.Log})
 	}
 	return &Admin{db: d, now: o.Now, log: o.Log, sessions: newSessionManager(d), throttle: newThrottle(o.Now),
-		hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages, online: o.Online}
+		hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages, online: o.Online, siteLinks: o.SiteLinks}
 }
 
 // Routes is the whole admin route table, to be mounted at "/". Pages that need a signed-in
@@ -93,6 +103,10 @@ func (a *Admin) Routes() chi.Router {
 
 		r.Get("/settings/business", a.showBusiness)
 		r.Post("/settings/business", a.updateBusiness)
+
+		// Booking site settings (site_settings.go; issue 11).
+		r.Get("/settings/booking-site", a.showSiteSettings)
+		r.Post("/settings/booking-site", a.updateSiteSettings)
 
 		r.Get("/settings/integrations", redirect("/settings/integrations/api-keys"))
 		r.Get("/settings/integrations/api-keys", a.listAPIKeys)
