@@ -233,7 +233,7 @@ func (s *Site) alternatives(r *http.Request, st step, start time.Time) []ui.Site
 		s.log.ErrorContext(r.Context(), "booking site: alternatives", slog.Any("err", err))
 		return nil
 	}
-	return timeViews(i18n.From(r.Context()), a.byDate[day], func(instant) string { return "" })
+	return timeViews(i18n.From(r.Context()), a.instants(day), func(instant) string { return "" })
 }
 
 // readDetails reads the visitor's details into a client input and marks what is missing or

@@ -32,13 +32,14 @@ import (
 //   - custom attributes Allergies (text, mandatory, asked online) and Shoe size (integer, not asked);
 //   - the site on, with the policy "Cancel 24 h ahead."
 type fixture struct {
-	t      *testing.T
-	db     *db.DB
-	srv    *httptest.Server
-	clock  *clock
-	ana    int64
-	bruno  int64
-	allerg int64
+	t       testing.TB
+	db      *db.DB
+	srv     *httptest.Server
+	handler http.Handler
+	clock   *clock
+	ana     int64
+	bruno   int64
+	allerg  int64
 }
 
 const (
@@ -55,7 +56,7 @@ type clock struct {
 	t  time.Time
 }
 
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *clock) set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
 
 // links is the public URL of the tests.
@@ -83,7 +84,7 @@ func mustZone(name string) *time.Location {
 // start is the fixture's clock: Monday 2026-03-30 09:00 in Santiago, before the April fall-back.
 var start = time.Date(2026, 3, 30, 9, 0, 0, 0, santiago)
 
-func newFixture(t *testing.T, opts ...func(*site.Options)) *fixture {
+func newFixture(t testing.TB, opts ...func(*site.Options)) *fixture {
 	t.Helper()
 	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), db.FileName))
 	if err != nil {
@@ -119,6 +120,7 @@ func newFixture(t *testing.T, opts ...func(*site.Options)) *fixture {
 	}
 	r := chi.NewRouter()
 	r.Mount("/book", site.New(d, o).Routes())
+	f.handler = r
 	f.srv = httptest.NewServer(r)
 	t.Cleanup(f.srv.Close)
 	return f
@@ -205,14 +207,14 @@ func (f *fixture) do(req *http.Request) response {
 	return response{status: res.StatusCode, header: res.Header, body: string(b)}
 }
 
-func wantStatus(t *testing.T, r response, want int) {
+func wantStatus(t testing.TB, r response, want int) {
 	t.Helper()
 	if r.status != want {
 		t.Fatalf("status %d, want %d; body:\n%.3000s", r.status, want, r.body)
 	}
 }
 
-func wantBody(t *testing.T, r response, parts ...string) {
+func wantBody(t testing.TB, r response, parts ...string) {
 	t.Helper()
 	for _, p := range parts {
 		if !strings.Contains(r.body, p) {
@@ -222,8 +224,9 @@ func wantBody(t *testing.T, r response, parts ...string) {
 }
 
 var (
-	nonceRE = regexp.MustCompile(`name="nonce" value="([^"]+)"`)
-	hrefRE  = regexp.MustCompile(`href="([^"]+)"`)
+	nonceRE       = regexp.MustCompile(`name="nonce" value="([^"]+)"`)
+	hrefRE        = regexp.MustCompile(`href="([^"]+)"`)
+	manageTokenRE = regexp.MustCompile(`manage/[A-Za-z0-9_-]{43}`)
 )
 
 // details opens step 5 for provider (0: anyone) at instant at, and returns a filled form.

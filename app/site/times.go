@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"time"
 
@@ -23,11 +22,13 @@ type instant struct {
 	providers []int64
 }
 
-// available is what the slot engine offers over some local dates: the starts of each date, in
-// order. Several providers free at one instant make one start ("anyone available").
+// available is what the slot engine offers over some local dates: its slots (by start, then
+// provider) and where each date's run of them lies. Several providers free at one instant make
+// one start ("anyone available"); the instants of a date are built only for the dates shown.
 type available struct {
 	loaded booking.Loaded
-	byDate map[booking.Date][]instant
+	slots  []booking.Slot
+	runs   map[booking.Date][2]int // [first, end) indexes into slots
 }
 
 // slotQuery names what to look up: a service at a location, one provider or anyone (0), and a
@@ -49,16 +50,42 @@ func (s *Site) availableOn(ctx context.Context, sq slotQuery, first, last bookin
 	if err != nil {
 		return available{}, err
 	}
-	a := available{loaded: l, byDate: map[booking.Date][]instant{}}
-	for _, slot := range booking.Slots(l.Schedule, first, last, now) {
-		list := a.byDate[slot.Date]
-		if n := len(list); n > 0 && list[n-1].start.Equal(slot.Start) {
-			list[n-1].providers = append(list[n-1].providers, slot.ProviderID)
-			continue
+	a := available{loaded: l, slots: booking.Slots(l.Schedule, first, last, now), runs: map[booking.Date][2]int{}}
+	for i := 0; i < len(a.slots); {
+		j := i + 1
+		for j < len(a.slots) && a.slots[j].Date == a.slots[i].Date {
+			j++
 		}
-		a.byDate[slot.Date] = append(list, instant{start: slot.Start, providers: []int64{slot.ProviderID}})
+		a.runs[a.slots[i].Date] = [2]int{i, j}
+		i = j
 	}
 	return a, nil
+}
+
+// count is how many distinct start times date has.
+func (a available) count(date booking.Date) int {
+	r := a.runs[date]
+	n := 0
+	for i := r[0]; i < r[1]; i++ {
+		if i == r[0] || !a.slots[i].Start.Equal(a.slots[i-1].Start) {
+			n++
+		}
+	}
+	return n
+}
+
+// instants are the start times of date with the providers free at each.
+func (a available) instants(date booking.Date) []instant {
+	r := a.runs[date]
+	var out []instant
+	for _, slot := range a.slots[r[0]:r[1]] {
+		if n := len(out); n > 0 && out[n-1].start.Equal(slot.Start) {
+			out[n-1].providers = append(out[n-1].providers, slot.ProviderID)
+			continue
+		}
+		out = append(out, instant{start: slot.Start, providers: []int64{slot.ProviderID}})
+	}
+	return out
 }
 
 // offered returns the providers free at start (one, or every candidate for anyone available),
@@ -69,7 +96,7 @@ func (s *Site) offered(ctx context.Context, sq slotQuery, start time.Time, now t
 	if err != nil {
 		return nil, a, err
 	}
-	for _, in := range a.byDate[day] {
+	for _, in := range a.instants(day) {
 		if in.start.Equal(start) {
 			return in.providers, a, nil
 		}
@@ -109,14 +136,14 @@ func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links 
 	v := ui.SiteTimesView{Range: p.Date(noon(from)) + " – " + p.Date(noon(last)), Summary: ui.SiteSummary{Zone: sq.loc.zone.String()}}
 	if !hasDate {
 		for d := from; !d.After(last); d = d.AddDays(1) {
-			if len(a.byDate[d]) > 0 {
+			if a.count(d) > 0 {
 				date, hasDate = d, true
 				break
 			}
 		}
 	}
 	for d := from; !d.After(last); d = d.AddDays(1) {
-		n := len(a.byDate[d])
+		n := a.count(d)
 		day := ui.SiteDay{
 			Weekday: p.WeekdayShort(d.Weekday()), Day: strconv.Itoa(d.Day), Count: n, Selected: hasDate && d == date,
 		}
@@ -148,7 +175,7 @@ func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links 
 		return v, nil
 	}
 	v.Date = p.DateLong(noon(date))
-	v.Times = timeViews(p, a.byDate[date], links.time)
+	v.Times = timeViews(p, a.instants(date), links.time)
 	return v, nil
 }
 
@@ -158,14 +185,10 @@ func (s *Site) firstFree(ctx context.Context, sq slotQuery, from booking.Date, n
 	if err != nil {
 		return booking.Date{}, false
 	}
-	dates := make([]booking.Date, 0, len(a.byDate))
-	for d := range a.byDate {
-		dates = append(dates, d)
-	}
-	if len(dates) == 0 {
+	if len(a.slots) == 0 {
 		return booking.Date{}, false
 	}
-	return slices.MinFunc(dates, booking.Date.Compare), true
+	return a.slots[0].Date, true
 }
 
 // timeViews are the times of one day as buttons. A clock time that happens twice that day (a
@@ -177,10 +200,14 @@ func timeViews(p *i18n.Printer, list []instant, link func(instant) string) []ui.
 		seen[p.Time(in.start)]++
 	}
 	out := make([]ui.SiteTime, 0, len(list))
+	var day, dayText string // the instants of a list share (nearly always) one date
 	for _, in := range list {
 		label := p.Time(in.start)
 		t := ui.SiteTime{Label: label, Value: in.start.Format(time.RFC3339), URL: link(in)}
-		spoken := p.DateLong(in.start) + ", " + label
+		if d := in.start.Format(time.DateOnly); d != day {
+			day, dayText = d, p.DateLong(in.start)
+		}
+		spoken := dayText + ", " + label
 		if seen[label] > 1 {
 			t.Offset = i18n.Offset(in.start)
 			spoken += " (" + t.Offset + ")"
