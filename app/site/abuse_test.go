@@ -72,7 +72,7 @@ func TestFramingHeaders(t *testing.T) {
 	f := newFixture(t)
 	res := f.get("/book/1")
 	csp := res.header.Get("Content-Security-Policy")
-	for _, want := range []string{"default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self'", "frame-ancestors 'self';", "form-action 'self'"} {
+	for _, want := range []string{"default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:;", "frame-ancestors 'self';", "form-action 'self'"} {
 		if !strings.Contains(csp, want) {
 			t.Errorf("CSP %q lacks %q", csp, want)
 		}
