@@ -85,10 +85,10 @@ func TestManagePolicies(t *testing.T) {
 	at := time.Date(2026, 3, 31, 10, 0, 0, 0, santiago)
 	to := url.Values{"start": {time.Date(2026, 4, 1, 10, 0, 0, 0, santiago).Format(time.RFC3339)}}
 	cases := []struct {
-		name                     string
-		policy                   string
-		now                      time.Time
-		reschedule, cancel       bool
+		name                       string
+		policy                     string
+		now                        time.Time
+		reschedule, cancel         bool
 		wantReschedule, wantCancel string
 	}{
 		{"edits off", "can_edit = 0", start, false, true, "does not allow changing bookings online", ""},
