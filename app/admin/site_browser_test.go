@@ -56,7 +56,7 @@ func TestBrowserBookingSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	embedder := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		snippet := between(owner.get(t, "/settings/booking-site").Body, `data-testid="embed-snippet">`, "</code>")
+		snippet := between(owner.get(t, "/settings/booking-site").Body, `data-testid="embed-snippet">`, "</textarea>")
 		fmt.Fprintf(rw, `<!DOCTYPE html><html><body><h1>Our salon</h1>%s</body></html>`, unescapeHTML(snippet))
 	}))
 	t.Cleanup(embedder.Close)
