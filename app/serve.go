@@ -40,6 +40,8 @@ type serveConfig struct {
 	// Online payments (docs/payments.md): where Stripe's API is (stripe-mock in tests and local
 	// development).
 	StripeAPIURL string
+	// Booking site (issue 11).
+	SitePostsPerHour int
 }
 
 func parseServeConfig(env Env, args []string) (serveConfig, error) {
@@ -79,6 +81,8 @@ func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	fs.Var(&c.MessageSchedule, "message-retry-schedule", "waits before each attempt to send a customer message (env FRONTDESK_MESSAGE_RETRY_SCHEDULE)")
 	// Online payments.
 	fs.StringVar(&c.StripeAPIURL, "stripe-api-url", envString(env, "FRONTDESK_STRIPE_API_URL", stripe.DefaultAPIURL), "Stripe's API, or a stripe-mock for development (env FRONTDESK_STRIPE_API_URL)")
+	// Booking site (issue 11).
+	fs.IntVar(&c.SitePostsPerHour, "booking-site-posts-per-hour", envInt(env, "FRONTDESK_BOOKING_SITE_POSTS_PER_HOUR", 60), "bookings, reschedules and cancels one client address may send the booking site per hour, in bursts of up to 10; 0 = unlimited (env FRONTDESK_BOOKING_SITE_POSTS_PER_HOUR)")
 	if err := fs.parse(args); err != nil {
 		return c, err
 	}
@@ -93,6 +97,9 @@ func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, usagef("--addr %q: want HOST:PORT", c.Addr)
+	}
+	if c.SitePostsPerHour < 0 {
+		return c, usagef("--booking-site-posts-per-hour must be ≥ 0")
 	}
 	if c.Limits.PerMinute < 0 || c.Limits.PerDay < 0 || c.WebhookWorkers < 1 || c.WebhookTimeout <= 0 {
 		return c, usagef("rate limits must be ≥ 0, --webhook-workers ≥ 1 and --webhook-timeout > 0")

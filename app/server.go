@@ -105,7 +105,11 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	// Booking site (issue 11): the public pages at /book (app/site, docs/booking-site.md).
 	siteLinks := &listenLinks{}
 	s.onListen = append(s.onListen, siteLinks.set)
-	r.Mount("/book", site.New(d, site.Options{Now: now, Log: log, Links: siteLinks}).Routes())
+	postsPerHour := cfg.SitePostsPerHour
+	if postsPerHour == 0 {
+		postsPerHour = -1 // the flag's 0 is "unlimited"
+	}
+	r.Mount("/book", site.New(d, site.Options{Now: now, Log: log, Links: siteLinks, PostsPerHour: postsPerHour}).Routes())
 	// End of booking site.
 	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log, Online: online, SiteLinks: siteLinks,
 		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate},
