@@ -73,6 +73,15 @@ func TestJustTaken(t *testing.T) {
 	if n := len(f.bookings()); n != 1 {
 		t.Fatalf("%d bookings, want 1", n)
 	}
+	// Opening the taken time's link leads back to that day's times, with a word about it.
+	res = f.get(detailsPath(haircut, f.ana, at))
+	wantStatus(t, res, http.StatusFound)
+	res = f.get(res.location())
+	wantStatus(t, res, http.StatusOK)
+	wantBody(t, res, "that time was just taken", "Tuesday, 31 March 2026")
+	if strings.Contains(res.body, `data-start="`+at.Format(time.RFC3339)+`"`) {
+		t.Error("the times page still offers the taken time")
+	}
 	// Choosing another time in the same form books it.
 	second.Set("start", at.Add(30*time.Minute).Format(time.RFC3339))
 	f.book(haircut, second)
