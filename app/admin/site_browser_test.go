@@ -177,6 +177,9 @@ func TestBrowserBookingSite(t *testing.T) {
 	phone.do("phone-booked", chromedp.Click(testID("confirm")), chromedp.WaitVisible(testID("manage-url")))
 	narrow("manage")
 	audit("manage")
+	if !evalJS[bool](phone, `getComputedStyle(document.querySelector("[data-copy]")).display === "none"`) {
+		t.Error("without JavaScript the copy button, which needs it, is shown")
+	}
 	if id := lastBooking(t, d, "online"); id == siteID {
 		t.Error("the phone booking was not stored")
 	} else if _, provider, start := bookingRow(t, d, fmt.Sprint(id)); provider != w.noraID || start.In(w.zone).Format("15:04") != "22:00" {
