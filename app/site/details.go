@@ -254,7 +254,11 @@ func (s *Site) readDetails(r *http.Request, st step, form *ui.Form) clients.Inpu
 	in.FirstName = clients.Value(required("first_name"))
 	in.LastName = clients.Value(required("last_name"))
 	in.Email = clients.Value(strings.ToLower(required("email")))
-	in.Phone = clients.Value(normalizePhone(required("phone")))
+	phone := required("phone")
+	if e164, err := clients.NormalizePhone(phone); err == nil { // "+56 9 1234-5678" → +56912345678
+		phone = e164
+	}
+	in.Phone = clients.Value(phone)
 	for _, a := range c.attributes {
 		name := attrField(a.id)
 		raw := form.Get(name)
@@ -306,18 +310,6 @@ func (s *Site) clientErrors(p *i18n.Printer, form *ui.Form, fields clients.Error
 }
 
 func attrField(id int64) string { return "attr_" + strconv.FormatInt(id, 10) }
-
-// normalizePhone drops what people write inside phone numbers (spaces, dots, hyphens,
-// brackets), so "+56 9 1234-5678" is stored as +56912345678.
-func normalizePhone(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '.', '-', '(', ')', '\u00a0':
-			return -1
-		}
-		return r
-	}, s)
-}
 
 // A form's nonce: 16 random bytes, 22 characters of base64url. The booking made with the form
 // keeps its hash, so submitting the form again finds that booking instead of booking twice.
