@@ -117,14 +117,23 @@ func (s *Site) showBooking(w http.ResponseWriter, r *http.Request) {
 // business's policy (a customer does not cancel an appointment they did not come to).
 var errStarted = errors.New("the booking has started")
 
-// rights is what the customer may do now: the business's policy (booking.CustomerRights), and
-// nothing once the booking has started.
+// errHeld refuses to move a booking held for a payment: its payment request is for that time.
+// It can be paid, or cancelled and booked again.
+var errHeld = errors.New("the booking is held for a payment")
+
+// rights is what the customer may do now: the business's policy (booking.CustomerRights), no
+// moving a booking held for a payment, and nothing once the booking has started.
 func (s *Site) rights(r *http.Request, m managed) (booking.Rights, error) {
 	now := s.now()
-	if !now.Before(m.start()) && m.view.Booking.StatusID != booking.StatusCancelled {
+	b := m.view.Booking
+	if !now.Before(m.start()) && b.StatusID != booking.StatusCancelled {
 		return booking.Rights{Reschedule: errStarted, Cancel: errStarted}, nil
 	}
-	return booking.CustomerRights(r.Context(), s.db.R, now, m.view.Booking)
+	rights, err := booking.CustomerRights(r.Context(), s.db.R, now, b)
+	if err == nil && rights.Reschedule == nil && b.StatusID == booking.StatusReserved && b.PaymentRequestID.Valid {
+		rights.Reschedule = errHeld
+	}
+	return rights, err
 }
 
 // refusal says in plain words why a change is not possible.
@@ -134,6 +143,8 @@ func (s *Site) refusal(r *http.Request, err error) string {
 	switch {
 	case errors.Is(err, errStarted):
 		return p.T("site.refused.started")
+	case errors.Is(err, errHeld):
+		return p.T("site.refused.held")
 	case errors.As(err, &restricted):
 		pol, perr := s.db.R.SchedulePolicy(r.Context())
 		if perr != nil {
@@ -288,7 +299,7 @@ func (s *Site) refuseChange(w http.ResponseWriter, r *http.Request, m managed, r
 func (s *Site) renderRefusal(w http.ResponseWriter, r *http.Request, m managed, err error) {
 	var restricted *booking.RestrictedError
 	var inv *booking.InvalidError
-	if !errors.Is(err, errStarted) && !errors.As(err, &restricted) && !errors.As(err, &inv) {
+	if !errors.Is(err, errStarted) && !errors.Is(err, errHeld) && !errors.As(err, &restricted) && !errors.As(err, &inv) {
 		s.renderError(w, r, err)
 		return
 	}

@@ -39,7 +39,9 @@ func TestServicesPaidOnline(t *testing.T) {
 		t.Errorf("booking status %d, request %d %s %s; want reserved, 4000000 pending, the public checkout URL", status, amount, prStatus, checkoutURL)
 	}
 	manage := "/book/manage/" + loc.Query().Get("manage")
-	wantBody(t, f.get(manage), "Held, waiting for payment", `href="`+loc.Path+`"`)
+	held := f.get(manage)
+	wantBody(t, held, "Held, waiting for payment", `href="`+loc.Path+`"`, "A booking waiting for its payment cannot be moved.", `data-testid="manage-cancel"`)
+	wantStatus(t, f.post(manage+"/reschedule", url.Values{"start": {at.Add(time.Hour).Format(time.RFC3339)}}), http.StatusUnprocessableEntity)
 	// Submitted again, the form leads to the same checkout and books nothing more.
 	again := f.post("/book/1/2/details", form)
 	if l, _ := url.Parse(again.location()); l == nil || l.Path != loc.Path {
@@ -47,6 +49,11 @@ func TestServicesPaidOnline(t *testing.T) {
 	}
 	if n := f.count(`SELECT count(*) FROM payment_requests`); n != 1 {
 		t.Errorf("%d payment requests, want 1", n)
+	}
+	// Cancelling the held booking cancels its payment request: it can no longer be paid.
+	wantStatus(t, f.post(manage+"/cancel", nil), http.StatusSeeOther)
+	if n := f.count(`SELECT count(*) FROM payment_requests WHERE status = 'cancelled'`) + f.count(`SELECT count(*) FROM bookings WHERE status_id = 5`); n != 2 {
+		t.Errorf("after cancelling a held booking: %d of (request cancelled, booking cancelled), want both", n)
 	}
 
 	// A deposit.
