@@ -225,13 +225,8 @@ func (s *Site) downloadCalendar(w http.ResponseWriter, r *http.Request) {
 
 // confirmCancel asks before cancelling.
 func (s *Site) confirmCancel(w http.ResponseWriter, r *http.Request) {
-	manageHeaders(w)
-	m, err := s.loadManaged(r)
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	if refused := s.refuseChange(w, r, m, false); refused {
+	m, ok := s.managedChange(w, r, false)
+	if !ok {
 		return
 	}
 	p := i18n.From(r.Context())
@@ -247,19 +242,14 @@ func (s *Site) confirmCancel(w http.ResponseWriter, r *http.Request) {
 // policy applies, and booking.updated is sent). A booking held for a payment is released by
 // cancelling its payment request, so the request cannot be paid afterwards.
 func (s *Site) cancel(w http.ResponseWriter, r *http.Request) {
-	manageHeaders(w)
-	m, err := s.loadManaged(r)
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	if refused := s.refuseChange(w, r, m, false); refused {
+	m, ok := s.managedChange(w, r, false)
+	if !ok {
 		return
 	}
 	now := s.now()
 	b := m.view.Booking
 	if b.StatusID == booking.StatusReserved && b.PaymentRequestID.Valid {
-		if _, err = payments.Cancel(r.Context(), s.db, now, b.PaymentRequestID.Int64); err != nil {
+		if _, err := payments.Cancel(r.Context(), s.db, now, b.PaymentRequestID.Int64); err != nil {
 			var refused *payments.RefusedError
 			if !errors.As(err, &refused) { // not pending any more: cancel the booking itself
 				s.renderError(w, r, err)
@@ -267,12 +257,27 @@ func (s *Site) cancel(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	err = booking.Cancel(r.Context(), s.db, now, b.ID, booking.SourceOnline)
-	if err != nil {
+	if err := booking.Cancel(r.Context(), s.db, now, b.ID, booking.SourceOnline); err != nil {
 		s.renderRefusal(w, r, m, err)
 		return
 	}
 	seeOther(w, r, m.path()+"?done=cancelled")
+}
+
+// managedChange loads the request's booking for a reschedule (or a cancel) and reports whether
+// the customer may make that change; when not, it has answered: a 404 for a link that is not
+// valid, the reason for a change that is not allowed.
+func (s *Site) managedChange(w http.ResponseWriter, r *http.Request, reschedule bool) (managed, bool) {
+	manageHeaders(w)
+	m, err := s.loadManaged(r)
+	if err != nil {
+		s.renderError(w, r, err)
+		return managed{}, false
+	}
+	if s.refuseChange(w, r, m, reschedule) {
+		return managed{}, false
+	}
+	return m, true
 }
 
 // refuseChange answers a reschedule or cancel the customer may not make with the reason, and

@@ -30,13 +30,8 @@ func (s *Site) slotsFor(r *http.Request, m managed) (slotQuery, error) {
 
 // showReschedule is the date picker for moving a booking.
 func (s *Site) showReschedule(w http.ResponseWriter, r *http.Request) {
-	manageHeaders(w)
-	m, err := s.loadManaged(r)
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	if s.refuseChange(w, r, m, true) {
+	m, ok := s.managedChange(w, r, true)
+	if !ok {
 		return
 	}
 	s.renderReschedule(w, r, m, http.StatusOK, "")
@@ -81,13 +76,8 @@ func (s *Site) renderReschedule(w http.ResponseWriter, r *http.Request, m manage
 
 // confirmReschedule asks before moving the booking to the chosen time.
 func (s *Site) confirmReschedule(w http.ResponseWriter, r *http.Request) {
-	manageHeaders(w)
-	m, err := s.loadManaged(r)
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	if s.refuseChange(w, r, m, true) {
+	m, ok := s.managedChange(w, r, true)
+	if !ok {
 		return
 	}
 	start, err := time.Parse(time.RFC3339, r.URL.Query().Get("start"))
@@ -109,13 +99,8 @@ func (s *Site) confirmReschedule(w http.ResponseWriter, r *http.Request) {
 // business's edit policy and its limit on changes; booking.updated is sent). A time taken
 // meanwhile brings back the day's times with a word about it.
 func (s *Site) reschedule(w http.ResponseWriter, r *http.Request) {
-	manageHeaders(w)
-	m, err := s.loadManaged(r)
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	if s.refuseChange(w, r, m, true) {
+	m, ok := s.managedChange(w, r, true)
+	if !ok {
 		return
 	}
 	start, err := time.Parse(time.RFC3339, r.PostFormValue("start"))
