@@ -251,7 +251,11 @@ func Cancel(ctx context.Context, d *db.DB, now time.Time, id int64, source strin
 		return nil
 	}
 	if customerFlow(source) {
-		if err := cancelPolicy(ctx, d.R, now, cur.Booking); err != nil {
+		pol, err := d.R.SchedulePolicy(ctx)
+		if err != nil {
+			return err
+		}
+		if err := cancelPolicy(pol, cur.Booking, now); err != nil {
 			return err
 		}
 	}
@@ -280,11 +284,7 @@ func Cancel(ctx context.Context, d *db.DB, now time.Time, id int64, source strin
 }
 
 // cancelPolicy is the merchant's customer policy for a cancel, in the reference's order.
-func cancelPolicy(ctx context.Context, q *db.Queries, now time.Time, cur db.Booking) error {
-	pol, err := q.SchedulePolicy(ctx)
-	if err != nil {
-		return err
-	}
+func cancelPolicy(pol db.SchedulePolicyRow, cur db.Booking, now time.Time) error {
 	switch {
 	case !pol.CanCancel:
 		return &RestrictedError{Rule: RuleCanCancel}

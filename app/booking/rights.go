@@ -30,7 +30,11 @@ func CustomerRights(ctx context.Context, q *db.Queries, now time.Time, b db.Book
 		}
 		r.Reschedule = err
 	}
-	if err := cancelPolicy(ctx, q, now, b); err != nil {
+	pol, err := q.SchedulePolicy(ctx)
+	if err != nil {
+		return Rights{}, err
+	}
+	if err := cancelPolicy(pol, b, now); err != nil {
 		if _, ok := err.(*RestrictedError); !ok {
 			return Rights{}, err
 		}
