@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/messages"
 	"frontdesk/app/resource"
 	"frontdesk/db"
 )
@@ -101,6 +102,10 @@ func ReserveInTx(ctx context.Context, q *db.Queries, now time.Time, ob OnlineBoo
 		return db.PaymentRequest{}, 0, fmt.Errorf("insert payment request: %w", err)
 	}
 	if err := reserve(ctx, q, now, v, prID, ob.Source); err != nil {
+		return db.PaymentRequest{}, 0, err
+	}
+	// Customer messages: the checkout link, by email, as for every payment request.
+	if err := messages.PaymentRequestCreated(ctx, q, now, prID); err != nil {
 		return db.PaymentRequest{}, 0, err
 	}
 	booked, err := q.PaymentRequestBookings(ctx, nullInt(prID))

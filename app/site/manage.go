@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -193,8 +194,8 @@ func statusName(id int64) string {
 	return "confirmed"
 }
 
-// downloadCalendar is the booking as an iCalendar file (app/ical): one event with a stable UID
-// and a SEQUENCE that rises with each change, so importing it again updates the entry.
+// downloadCalendar is the booking as an iCalendar file (app/ical): one event with the UID and
+// SEQUENCE its emails use, so importing it again — or the next email's — updates one entry.
 func (s *Site) downloadCalendar(w http.ResponseWriter, r *http.Request) {
 	manageHeaders(w)
 	m, err := s.loadManaged(r)
@@ -204,18 +205,13 @@ func (s *Site) downloadCalendar(w http.ResponseWriter, r *http.Request) {
 	}
 	c := configFrom(r.Context())
 	b := m.view.Booking
-	status := ical.StatusConfirmed
-	switch b.StatusID {
-	case booking.StatusReserved:
-		status = ical.StatusTentative
-	case booking.StatusCancelled:
-		status = ical.StatusCancelled
-	}
-	data := ical.Build(ical.Booking{
-		UID: ical.UID(b.ID, c.settings.CalendarID), Sequence: ical.Sequence(b.ChangeCount, b.StatusID), Status: status,
-		Start: m.start(), End: m.end(), Created: db.Time(b.CreatedAt), Modified: db.Time(b.UpdatedAt), Stamp: s.now(),
-		Service: m.view.ServiceName, Provider: m.view.ProviderName, Business: c.name(),
-		Location: m.loc.name, Address: m.loc.address, URL: s.links.URL(m.path(), nil),
+	data := ical.Calendar(ical.Event{
+		UID: ical.UID(b.ID, c.settings.CalendarID), Sequence: ical.Sequence(b.ChangeCount, b.StatusID == booking.StatusCancelled),
+		Start: m.start(), End: m.end(), Stamp: s.now(),
+		Summary:     m.view.ServiceName + " · " + c.name(),
+		Location:    strings.Join(nonEmpty(m.loc.name, m.loc.address), ", "),
+		Description: strings.Join(nonEmpty(m.view.ServiceName, m.view.ProviderName, c.name()), "\n"),
+		URL:         s.links.URL(m.path(), nil), Cancelled: b.StatusID == booking.StatusCancelled,
 	})
 	h := w.Header()
 	h.Set("Content-Type", "text/calendar; charset=utf-8; method=PUBLISH")
@@ -312,4 +308,14 @@ func (s *Site) renderRefusal(w http.ResponseWriter, r *http.Request, m managed, 
 	page := s.page(r, p.T("site.refused.title"))
 	v := ui.SiteMessageView{Message: s.refusal(r, err), Link: m.path(), LinkText: p.T("site.refused.back")}
 	s.render(w, r, http.StatusUnprocessableEntity, ui.SiteMessage(page, v))
+}
+
+func nonEmpty(parts ...string) []string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
