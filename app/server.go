@@ -103,8 +103,9 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 		r.Post("/"+reg.Name+"/webhook", payhook.Handler(online, reg.Name, log).ServeHTTP)
 	}
 	// Booking site (issue 11): the public pages at /book (app/site, docs/booking-site.md).
-	siteLinks := &listenLinks{}
-	s.onListen = append(s.onListen, siteLinks.set)
+	// Its absolute links (manage links, checkout URLs, the embed snippet) come from the same
+	// interim public URL as online payments' until --public-url (issue 9) lands.
+	siteLinks := s.links
 	postsPerHour := cfg.SitePostsPerHour
 	if postsPerHour == 0 {
 		postsPerHour = -1 // the flag's 0 is "unlimited"
