@@ -82,5 +82,9 @@ func loadDemoIfEmpty(ctx context.Context, d *db.DB, now time.Time) (bool, error)
 	if _, err := importer.Load(ctx, d, importer.Demo(), now); err != nil {
 		return false, err
 	}
+	// The demo business takes bookings on its booking site (/book) from the start.
+	if err := d.W.SiteEnable(ctx, db.Millis(now)); err != nil {
+		return false, err
+	}
 	return true, nil
 }

@@ -54,6 +54,8 @@ type serveConfig struct {
 	TrustedProxies []netip.Prefix
 	// HTTPS, metrics listener (serve_ops.go).
 	opsConfig
+	// Booking site (issue 11).
+	SitePostsPerHour int
 }
 
 func parseServeConfig(env Env, args []string) (serveConfig, error) {
@@ -106,6 +108,8 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	trusted := fs.String("trusted-proxies", env.Getenv("FRONTDESK_TRUSTED_PROXIES"), "comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For/-Proto are believed, e.g. 127.0.0.1,::1 (env FRONTDESK_TRUSTED_PROXIES)")
 	// HTTPS, metrics listener.
 	addOpsFlags(fs, env, &c.opsConfig)
+	// Booking site (issue 11).
+	fs.IntVar(&c.SitePostsPerHour, "booking-site-posts-per-hour", envInt(env, "FRONTDESK_BOOKING_SITE_POSTS_PER_HOUR", 60), "bookings, reschedules and cancels one client address may send the booking site per hour, in bursts of up to 10; 0 = unlimited (env FRONTDESK_BOOKING_SITE_POSTS_PER_HOUR)")
 	if err := fs.parse(args); err != nil {
 		return c, err
 	}
@@ -130,6 +134,9 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, usagef("--addr %q: want HOST:PORT", c.Addr)
+	}
+	if c.SitePostsPerHour < 0 {
+		return c, usagef("--booking-site-posts-per-hour must be ≥ 0")
 	}
 	if c.Limits.PerMinute < 0 || c.Limits.PerDay < 0 || c.WebhookWorkers < 1 || c.WebhookTimeout <= 0 {
 		return c, usagef("rate limits must be ≥ 0, --webhook-workers ≥ 1 and --webhook-timeout > 0")

@@ -27,6 +27,7 @@ import (
 	"frontdesk/app/payments"
 	"frontdesk/app/payments/stripe"
 	"frontdesk/app/secrets"
+	"frontdesk/app/site"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
 	"frontdesk/static"
@@ -125,7 +126,15 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	for _, reg := range online.Registrations() {
 		r.Post("/"+reg.Name+"/webhook", payhook.Handler(online, reg.Name, log).ServeHTTP)
 	}
-	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log, Online: online,
+	// Booking site (issue 11): the public pages at /book (app/site, docs/booking-site.md).
+	// Its absolute links (manage links, checkout URLs, the embed snippet) start with the public URL.
+	postsPerHour := cfg.SitePostsPerHour
+	if postsPerHour == 0 {
+		postsPerHour = -1 // the flag's 0 is "unlimited"
+	}
+	r.Mount("/book", site.New(d, site.Options{Now: now, Log: log, Links: s.links, PostsPerHour: postsPerHour, ClientIP: middleware.ClientIP}).Routes())
+	// End of booking site.
+	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log, Online: online, Links: s.links,
 		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate},
 		Messages: msgs}).Routes())
 	if err := s.firstRunSetup(ctx); err != nil {

@@ -285,6 +285,13 @@ type LocationHour struct {
 	CloseMin   int64
 }
 
+type ManageLink struct {
+	ID        int64
+	BookingID int64
+	TokenHash []byte
+	CreatedAt int64
+}
+
 type McpSetting struct {
 	ID        int64
 	Enabled   bool
@@ -605,6 +612,36 @@ type SigningKey struct {
 	Name      string
 	Secret    []byte
 	CreatedAt int64
+}
+
+type SiteAttribute struct {
+	AttributeID int64
+}
+
+type SiteBooking struct {
+	BookingID   int64
+	NonceHash   []byte
+	AnyProvider bool
+	CreatedAt   int64
+}
+
+type SiteLocation struct {
+	LocationID int64
+	Enabled    bool
+}
+
+type SiteSetting struct {
+	ID           int64
+	Enabled      bool
+	DisplayName  string
+	LogoURL      string
+	LogoType     string
+	Logo         []byte
+	Accent       string
+	PolicyText   string
+	FrameOrigins string
+	CalendarID   string
+	UpdatedAt    int64
 }
 
 type StorageProbe struct {

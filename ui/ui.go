@@ -82,6 +82,8 @@ var Nav = []NavItem{
 		// Online payments.
 		{Key: "nav.payment_settings", Href: "/settings/payments"},
 		{Key: "nav.owners", Href: "/owners"},
+		// Booking site (issue 11).
+		{Key: "nav.booking_site", Href: "/settings/booking-site"},
 	}},
 }
 

@@ -100,6 +100,10 @@ func (a *Admin) Routes() chi.Router {
 		r.Get("/settings/business", a.showBusiness)
 		r.Post("/settings/business", a.updateBusiness)
 
+		// Booking site settings (site_settings.go; issue 11).
+		r.Get("/settings/booking-site", a.showSiteSettings)
+		r.Post("/settings/booking-site", a.updateSiteSettings)
+
 		r.Get("/settings/integrations", redirect("/settings/integrations/api-keys"))
 		r.Get("/settings/integrations/api-keys", a.listAPIKeys)
 		r.Post("/settings/integrations/api-keys", a.createAPIKey)
