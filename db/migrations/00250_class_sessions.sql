@@ -1,0 +1,258 @@
+-- Classes (docs/classes.md): a service with capacity > 1 is given in sessions, not on the free
+-- slot grid. The owner keeps a weekly timetable per location; app/booking materializes it into
+-- class_sessions rows (one per occurrence, as instants, DST resolved in Go) for a rolling year
+-- ahead, plus one-off sessions. A cancelled date is a session row with status 'cancelled', which
+-- also stops the timetable from generating that date again.
+--
+-- Three rules are enforced here as the last word, behind the checks in the write transaction:
+--   * a scheduled session holds its provider like a booking does: no booking of another
+--     service and no other session may overlap its block (buffers included), and it may not be
+--     placed over either — whatever the number of attendees, even none;
+--   * an attendee's booking (bookings.session_id) matches its session exactly and takes a seat
+--     only while the session's live bookings are fewer than its capacity (class_full);
+--   * a client holds at most one live seat per session (a partial unique index).
+-- Bookings of one session do not overlap each other in the sense of the no-double-booking rule:
+-- the session holds the provider once.
+
+-- +goose Up
+
+CREATE TABLE class_timetable (
+    id          INTEGER PRIMARY KEY,
+    location_id INTEGER NOT NULL REFERENCES locations (id),
+    service_id  INTEGER NOT NULL REFERENCES services (id),
+    provider_id INTEGER NOT NULL REFERENCES providers (id),
+    day_id      INTEGER NOT NULL CHECK (day_id BETWEEN 0 AND 6),
+    start_min   INTEGER NOT NULL CHECK (start_min BETWEEN 0 AND 1439),
+    -- NULL: the service's capacity. A value overrides it for this slot of the week (a bigger room).
+    capacity    INTEGER CHECK (capacity >= 1),
+    room        TEXT,
+    -- Local dates of the location, inclusive; valid_to NULL: until further notice.
+    valid_from  TEXT    NOT NULL,
+    valid_to    TEXT,
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL,
+    CHECK (valid_to IS NULL OR valid_to >= valid_from)
+);
+CREATE INDEX class_timetable_location ON class_timetable (location_id, day_id, start_min);
+CREATE INDEX class_timetable_provider ON class_timetable (provider_id);
+
+CREATE TABLE class_sessions (
+    id             INTEGER PRIMARY KEY,
+    location_id    INTEGER NOT NULL REFERENCES locations (id),
+    service_id     INTEGER NOT NULL REFERENCES services (id),
+    provider_id    INTEGER NOT NULL REFERENCES providers (id),
+    -- The weekly entry that generated it; NULL for a one-off session.
+    timetable_id   INTEGER REFERENCES class_timetable (id) ON DELETE SET NULL,
+    local_date     TEXT    NOT NULL, -- the location's local date of start_at
+    start_at       INTEGER NOT NULL,
+    end_at         INTEGER NOT NULL,
+    block_start_at INTEGER NOT NULL,
+    block_end_at   INTEGER NOT NULL,
+    capacity       INTEGER CHECK (capacity >= 1), -- NULL: the service's capacity
+    room           TEXT,
+    status         TEXT    NOT NULL DEFAULT 'scheduled' CHECK (status IN ('scheduled', 'cancelled')),
+    created_at     INTEGER NOT NULL,
+    updated_at     INTEGER NOT NULL,
+    CHECK (start_at < end_at),
+    CHECK (block_start_at <= start_at AND end_at <= block_end_at),
+    CHECK (block_end_at - block_start_at <= 172800000)
+);
+-- One session per timetable entry and date, cancelled ones included: generation never brings a
+-- cancelled date back.
+CREATE UNIQUE INDEX class_sessions_timetable_date ON class_sessions (timetable_id, local_date)
+    WHERE timetable_id IS NOT NULL;
+CREATE INDEX class_sessions_provider_block ON class_sessions (provider_id, block_start_at, block_end_at, status);
+CREATE INDEX class_sessions_location_start ON class_sessions (location_id, start_at);
+
+-- The attendee's seat. pack_id/pack_returned belong to session packs (00251).
+ALTER TABLE bookings ADD COLUMN session_id INTEGER REFERENCES class_sessions (id);
+CREATE INDEX bookings_session ON bookings (session_id, status_id) WHERE session_id IS NOT NULL;
+CREATE UNIQUE INDEX bookings_one_seat_per_client ON bookings (session_id, client_id)
+    WHERE session_id IS NOT NULL AND status_id <> 5;
+
+-- A session is placed only where its provider is free: no live booking (other than its own
+-- attendees') and no other scheduled session overlaps its block.
+-- +goose StatementBegin
+CREATE TRIGGER class_sessions_no_overlap_insert
+BEFORE INSERT ON class_sessions
+WHEN NEW.status = 'scheduled'
+BEGIN
+    SELECT RAISE(ABORT, 'slot_unavailable')
+    WHERE EXISTS (
+        SELECT 1 FROM bookings b
+        WHERE b.provider_id = NEW.provider_id
+          AND b.status_id <> 5
+          AND b.block_start_at > NEW.block_start_at - 172800000
+          AND b.block_start_at < NEW.block_end_at
+          AND b.block_end_at > NEW.block_start_at
+    ) OR EXISTS (
+        SELECT 1 FROM class_sessions s
+        WHERE s.provider_id = NEW.provider_id
+          AND s.status = 'scheduled'
+          AND s.block_start_at > NEW.block_start_at - 172800000
+          AND s.block_start_at < NEW.block_end_at
+          AND s.block_end_at > NEW.block_start_at
+    );
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER class_sessions_no_overlap_update
+BEFORE UPDATE OF provider_id, status, block_start_at, block_end_at ON class_sessions
+WHEN NEW.status = 'scheduled'
+BEGIN
+    SELECT RAISE(ABORT, 'slot_unavailable')
+    WHERE EXISTS (
+        SELECT 1 FROM bookings b
+        WHERE b.provider_id = NEW.provider_id
+          AND b.status_id <> 5
+          AND b.block_start_at > NEW.block_start_at - 172800000
+          AND b.block_start_at < NEW.block_end_at
+          AND b.block_end_at > NEW.block_start_at
+          AND b.session_id IS NOT NEW.id
+    ) OR EXISTS (
+        SELECT 1 FROM class_sessions s
+        WHERE s.provider_id = NEW.provider_id
+          AND s.id <> NEW.id
+          AND s.status = 'scheduled'
+          AND s.block_start_at > NEW.block_start_at - 172800000
+          AND s.block_start_at < NEW.block_end_at
+          AND s.block_end_at > NEW.block_start_at
+    );
+END;
+-- +goose StatementEnd
+
+-- A session with live attendees keeps its time, place and provider, and is not cancelled: its
+-- bookings are cancelled (with their events) first.
+-- +goose StatementBegin
+CREATE TRIGGER class_sessions_keep_attendees
+BEFORE UPDATE OF location_id, service_id, provider_id, start_at, end_at, block_start_at, block_end_at, status
+ON class_sessions
+WHEN NEW.status <> 'scheduled' OR NEW.location_id <> OLD.location_id OR NEW.service_id <> OLD.service_id
+    OR NEW.provider_id <> OLD.provider_id OR NEW.start_at <> OLD.start_at OR NEW.end_at <> OLD.end_at
+    OR NEW.block_start_at <> OLD.block_start_at OR NEW.block_end_at <> OLD.block_end_at
+BEGIN
+    SELECT RAISE(ABORT, 'session_has_attendees')
+    WHERE EXISTS (SELECT 1 FROM bookings b WHERE b.session_id = OLD.id AND b.status_id <> 5);
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER class_sessions_no_delete_with_bookings
+BEFORE DELETE ON class_sessions
+BEGIN
+    SELECT RAISE(ABORT, 'session_has_bookings')
+    WHERE EXISTS (SELECT 1 FROM bookings b WHERE b.session_id = OLD.id);
+END;
+-- +goose StatementEnd
+
+-- The no-double-booking triggers of 00001, recreated: a booking outside any session (the
+-- ordinary case, session_id NULL) must also stay clear of scheduled sessions. The first
+-- EXISTS is the original one, unchanged.
+DROP TRIGGER bookings_no_overlap_insert;
+DROP TRIGGER bookings_no_overlap_update;
+
+-- +goose StatementBegin
+CREATE TRIGGER bookings_no_overlap_insert
+BEFORE INSERT ON bookings
+WHEN NEW.status_id <> 5 AND NEW.session_id IS NULL
+BEGIN
+    SELECT RAISE(ABORT, 'slot_unavailable')
+    WHERE EXISTS (
+        SELECT 1 FROM bookings b
+        WHERE b.provider_id = NEW.provider_id
+          AND b.status_id <> 5
+          AND b.block_start_at > NEW.block_start_at - 172800000
+          AND b.block_start_at < NEW.block_end_at
+          AND b.block_end_at > NEW.block_start_at
+    ) OR EXISTS (
+        SELECT 1 FROM class_sessions s
+        WHERE s.provider_id = NEW.provider_id
+          AND s.status = 'scheduled'
+          AND s.block_start_at > NEW.block_start_at - 172800000
+          AND s.block_start_at < NEW.block_end_at
+          AND s.block_end_at > NEW.block_start_at
+    );
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER bookings_no_overlap_update
+BEFORE UPDATE OF provider_id, status_id, block_start_at, block_end_at, session_id ON bookings
+WHEN NEW.status_id <> 5 AND NEW.session_id IS NULL
+BEGIN
+    SELECT RAISE(ABORT, 'slot_unavailable')
+    WHERE EXISTS (
+        SELECT 1 FROM bookings b
+        WHERE b.provider_id = NEW.provider_id
+          AND b.id <> NEW.id
+          AND b.status_id <> 5
+          AND b.block_start_at > NEW.block_start_at - 172800000
+          AND b.block_start_at < NEW.block_end_at
+          AND b.block_end_at > NEW.block_start_at
+    ) OR EXISTS (
+        SELECT 1 FROM class_sessions s
+        WHERE s.provider_id = NEW.provider_id
+          AND s.status = 'scheduled'
+          AND s.block_start_at > NEW.block_start_at - 172800000
+          AND s.block_start_at < NEW.block_end_at
+          AND s.block_end_at > NEW.block_start_at
+    );
+END;
+-- +goose StatementEnd
+
+-- An attendee's booking: its session is scheduled, it matches the session (place, service,
+-- provider, times and block), and — when it takes a seat it did not hold before — a seat is
+-- free. The seat count reads the bookings_session index and is bounded by the capacity.
+-- +goose StatementBegin
+CREATE TRIGGER bookings_session_seat_insert
+BEFORE INSERT ON bookings
+WHEN NEW.status_id <> 5 AND NEW.session_id IS NOT NULL
+BEGIN
+    SELECT RAISE(ABORT, 'session_cancelled')
+    WHERE NOT EXISTS (SELECT 1 FROM class_sessions s WHERE s.id = NEW.session_id AND s.status = 'scheduled');
+    SELECT RAISE(ABORT, 'session_mismatch')
+    WHERE NOT EXISTS (
+        SELECT 1 FROM class_sessions s
+        WHERE s.id = NEW.session_id AND s.location_id = NEW.location_id AND s.service_id = NEW.service_id
+          AND s.provider_id = NEW.provider_id AND s.start_at = NEW.start_at AND s.end_at = NEW.end_at
+          AND s.block_start_at = NEW.block_start_at AND s.block_end_at = NEW.block_end_at
+    );
+    SELECT RAISE(ABORT, 'class_full')
+    WHERE (SELECT count(*) FROM bookings b WHERE b.session_id = NEW.session_id AND b.status_id <> 5)
+        >= (SELECT coalesce(s.capacity, sv.capacity) FROM class_sessions s JOIN services sv ON sv.id = s.service_id
+            WHERE s.id = NEW.session_id);
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER bookings_session_match_update
+BEFORE UPDATE OF session_id, location_id, service_id, provider_id, start_at, end_at, block_start_at, block_end_at
+ON bookings
+WHEN NEW.status_id <> 5 AND NEW.session_id IS NOT NULL
+BEGIN
+    SELECT RAISE(ABORT, 'session_cancelled')
+    WHERE NOT EXISTS (SELECT 1 FROM class_sessions s WHERE s.id = NEW.session_id AND s.status = 'scheduled');
+    SELECT RAISE(ABORT, 'session_mismatch')
+    WHERE NOT EXISTS (
+        SELECT 1 FROM class_sessions s
+        WHERE s.id = NEW.session_id AND s.location_id = NEW.location_id AND s.service_id = NEW.service_id
+          AND s.provider_id = NEW.provider_id AND s.start_at = NEW.start_at AND s.end_at = NEW.end_at
+          AND s.block_start_at = NEW.block_start_at AND s.block_end_at = NEW.block_end_at
+    );
+END;
+-- +goose StatementEnd
+
+-- Moving a booking into a session takes a seat. (Status changes among 1–4 keep the seat they
+-- have, so a session whose capacity was lowered below its attendees can still mark them.)
+-- +goose StatementBegin
+CREATE TRIGGER bookings_session_seat_update
+BEFORE UPDATE OF session_id ON bookings
+WHEN NEW.status_id <> 5 AND NEW.session_id IS NOT NULL AND OLD.session_id IS NOT NEW.session_id
+BEGIN
+    SELECT RAISE(ABORT, 'class_full')
+    WHERE (SELECT count(*) FROM bookings b WHERE b.session_id = NEW.session_id AND b.status_id <> 5 AND b.id <> NEW.id)
+        >= (SELECT coalesce(s.capacity, sv.capacity) FROM class_sessions s JOIN services sv ON sv.id = s.service_id
+            WHERE s.id = NEW.session_id);
+END;
+-- +goose StatementEnd
