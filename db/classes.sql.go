@@ -328,6 +328,79 @@ func (q *Queries) TimetableEntriesFrom(ctx context.Context, fromDate sql.NullStr
 	return items, nil
 }
 
+const timetableEntriesOf = `-- name: TimetableEntriesOf :many
+SELECT t.id, t.location_id, t.service_id, t.provider_id, t.day_id, t.start_min, t.capacity, t.room,
+    t.valid_from, t.valid_to, l.timezone, sv.duration_min, sv.buffer_before_min, sv.buffer_after_min
+FROM class_timetable t
+JOIN locations l ON l.id = t.location_id
+JOIN services sv ON sv.id = t.service_id
+WHERE t.location_id = ?1 AND t.service_id = ?2 AND t.provider_id = ?3
+ORDER BY t.id
+`
+
+type TimetableEntriesOfParams struct {
+	LocationID int64
+	ServiceID  int64
+	ProviderID int64
+}
+
+type TimetableEntriesOfRow struct {
+	ID              int64
+	LocationID      int64
+	ServiceID       int64
+	ProviderID      int64
+	DayID           int64
+	StartMin        int64
+	Capacity        sql.NullInt64
+	Room            sql.NullString
+	ValidFrom       string
+	ValidTo         sql.NullString
+	Timezone        string
+	DurationMin     int64
+	BufferBeforeMin int64
+	BufferAfterMin  int64
+}
+
+// A provider's timetable entries for one class at one location, to find the entry that gives
+// a session at a time no session row exists for yet.
+func (q *Queries) TimetableEntriesOf(ctx context.Context, arg TimetableEntriesOfParams) ([]TimetableEntriesOfRow, error) {
+	rows, err := q.db.QueryContext(ctx, timetableEntriesOf, arg.LocationID, arg.ServiceID, arg.ProviderID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []TimetableEntriesOfRow{}
+	for rows.Next() {
+		var i TimetableEntriesOfRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.LocationID,
+			&i.ServiceID,
+			&i.ProviderID,
+			&i.DayID,
+			&i.StartMin,
+			&i.Capacity,
+			&i.Room,
+			&i.ValidFrom,
+			&i.ValidTo,
+			&i.Timezone,
+			&i.DurationMin,
+			&i.BufferBeforeMin,
+			&i.BufferAfterMin,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const timetableEntry = `-- name: TimetableEntry :one
 SELECT t.id, t.location_id, t.service_id, t.provider_id, t.day_id, t.start_min, t.capacity, t.room,
     t.valid_from, t.valid_to, l.timezone, sv.duration_min, sv.buffer_before_min, sv.buffer_after_min

@@ -70,3 +70,14 @@ WHERE t.id = ?;
 SELECT local_date FROM class_sessions
 WHERE timetable_id = sqlc.arg(timetable_id) AND local_date >= sqlc.arg(first) AND local_date <= sqlc.arg(last)
 ORDER BY local_date;
+
+-- A provider's timetable entries for one class at one location, to find the entry that gives
+-- a session at a time no session row exists for yet.
+-- name: TimetableEntriesOf :many
+SELECT t.id, t.location_id, t.service_id, t.provider_id, t.day_id, t.start_min, t.capacity, t.room,
+    t.valid_from, t.valid_to, l.timezone, sv.duration_min, sv.buffer_before_min, sv.buffer_after_min
+FROM class_timetable t
+JOIN locations l ON l.id = t.location_id
+JOIN services sv ON sv.id = t.service_id
+WHERE t.location_id = sqlc.arg(location_id) AND t.service_id = sqlc.arg(service_id) AND t.provider_id = sqlc.arg(provider_id)
+ORDER BY t.id;

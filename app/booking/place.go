@@ -22,6 +22,9 @@ type placed struct {
 	loaded               Loaded
 	start, end           time.Time
 	blockStart, blockEnd time.Time
+	// session is the class session the booking takes a seat in, as read before the write
+	// transaction (nil: not a class, or a session takeSeat makes from the timetable).
+	session *Session
 }
 
 // maxLength bounds one booking. With buffers of at most four hours on each side it keeps every
@@ -54,6 +57,9 @@ func place(ctx context.Context, load scheduleLoader, now time.Time, p placement,
 	}
 	if err := bookable(l, source); err != nil {
 		return placed{}, err
+	}
+	if l.Schedule.Service.IsClass() {
+		return placeSession(l, p, now, source)
 	}
 	if p.End.IsZero() {
 		p.End = p.Start.Add(l.Schedule.Service.Duration)
