@@ -10,12 +10,88 @@ import (
 	"database/sql"
 )
 
-const getSession = `-- name: GetSession :one
-SELECT id, location_id, service_id, provider_id, timetable_id, local_date, start_at, end_at, block_start_at, block_end_at, capacity, room, status, created_at, updated_at FROM class_sessions WHERE id = ?
+const classProvider = `-- name: ClassProvider :one
+SELECT p.active,
+    CAST(EXISTS (SELECT 1 FROM provider_locations pl WHERE pl.provider_id = p.id AND pl.location_id = ?1) AS BOOLEAN) AS works_there,
+    CAST(EXISTS (SELECT 1 FROM service_providers sp WHERE sp.provider_id = p.id AND sp.service_id = ?2) AS BOOLEAN) AS offers_service
+FROM providers p WHERE p.id = ?3
 `
 
-func (q *Queries) GetSession(ctx context.Context, id int64) (ClassSession, error) {
-	row := q.db.QueryRowContext(ctx, getSession, id)
+type ClassProviderParams struct {
+	LocationID int64
+	ServiceID  int64
+	ProviderID int64
+}
+
+type ClassProviderRow struct {
+	Active        bool
+	WorksThere    bool
+	OffersService bool
+}
+
+// Whether a provider works at a location (and is active) and gives a service.
+func (q *Queries) ClassProvider(ctx context.Context, arg ClassProviderParams) (ClassProviderRow, error) {
+	row := q.db.QueryRowContext(ctx, classProvider, arg.LocationID, arg.ServiceID, arg.ProviderID)
+	var i ClassProviderRow
+	err := row.Scan(&i.Active, &i.WorksThere, &i.OffersService)
+	return i, err
+}
+
+const classService = `-- name: ClassService :one
+SELECT id, name, active, capacity, duration_min, buffer_before_min, buffer_after_min FROM services WHERE id = ?
+`
+
+type ClassServiceRow struct {
+	ID              int64
+	Name            string
+	Active          bool
+	Capacity        int64
+	DurationMin     int64
+	BufferBeforeMin int64
+	BufferAfterMin  int64
+}
+
+func (q *Queries) ClassService(ctx context.Context, id int64) (ClassServiceRow, error) {
+	row := q.db.QueryRowContext(ctx, classService, id)
+	var i ClassServiceRow
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.Active,
+		&i.Capacity,
+		&i.DurationMin,
+		&i.BufferBeforeMin,
+		&i.BufferAfterMin,
+	)
+	return i, err
+}
+
+const classSessionAt = `-- name: ClassSessionAt :one
+SELECT id, location_id, service_id, provider_id, timetable_id, local_date, start_at, end_at, block_start_at, block_end_at, capacity, room, status, created_at, updated_at FROM class_sessions
+WHERE provider_id = ?1
+  AND block_start_at > ?2 - 172800000 AND block_start_at <= ?2
+  AND start_at = ?2 AND location_id = ?3 AND service_id = ?4
+ORDER BY status = 'scheduled' DESC, id
+LIMIT 1
+`
+
+type ClassSessionAtParams struct {
+	ProviderID int64
+	StartAt    interface{}
+	LocationID int64
+	ServiceID  int64
+}
+
+// The session a booking at (location, service, provider, start) takes a seat in: a scheduled
+// one before a cancelled one at the same time. The block starts at most two days before the
+// start, which bounds the provider's index range.
+func (q *Queries) ClassSessionAt(ctx context.Context, arg ClassSessionAtParams) (ClassSession, error) {
+	row := q.db.QueryRowContext(ctx, classSessionAt,
+		arg.ProviderID,
+		arg.StartAt,
+		arg.LocationID,
+		arg.ServiceID,
+	)
 	var i ClassSession
 	err := row.Scan(
 		&i.ID,
@@ -37,14 +113,165 @@ func (q *Queries) GetSession(ctx context.Context, id int64) (ClassSession, error
 	return i, err
 }
 
-const insertSession = `-- name: InsertSession :one
+const deleteClassSession = `-- name: DeleteClassSession :exec
+DELETE FROM class_sessions WHERE id = ?
+`
+
+func (q *Queries) DeleteClassSession(ctx context.Context, id int64) error {
+	_, err := q.db.ExecContext(ctx, deleteClassSession, id)
+	return err
+}
+
+const deleteEntrySessions = `-- name: DeleteEntrySessions :exec
+DELETE FROM class_sessions WHERE timetable_id = ?
+`
+
+func (q *Queries) DeleteEntrySessions(ctx context.Context, timetableID sql.NullInt64) error {
+	_, err := q.db.ExecContext(ctx, deleteEntrySessions, timetableID)
+	return err
+}
+
+const deleteTimetableEntry = `-- name: DeleteTimetableEntry :exec
+DELETE FROM class_timetable WHERE id = ?
+`
+
+func (q *Queries) DeleteTimetableEntry(ctx context.Context, id int64) error {
+	_, err := q.db.ExecContext(ctx, deleteTimetableEntry, id)
+	return err
+}
+
+const detachClassSession = `-- name: DetachClassSession :exec
+UPDATE class_sessions SET timetable_id = NULL, status = ?, updated_at = ? WHERE id = ?
+`
+
+type DetachClassSessionParams struct {
+	Status    string
+	UpdatedAt int64
+	ID        int64
+}
+
+// A session leaves its timetable entry (it becomes a one-off), keeping or changing its status.
+func (q *Queries) DetachClassSession(ctx context.Context, arg DetachClassSessionParams) error {
+	_, err := q.db.ExecContext(ctx, detachClassSession, arg.Status, arg.UpdatedAt, arg.ID)
+	return err
+}
+
+const entryFutureSessions = `-- name: EntryFutureSessions :many
+SELECT s.id, s.local_date, s.location_id, s.service_id, s.provider_id, s.start_at, s.end_at, s.capacity, s.room,
+    CAST((SELECT count(*) FROM bookings b WHERE b.session_id = s.id AND b.status_id <> 5) AS INTEGER) AS booked,
+    CAST(EXISTS (SELECT 1 FROM bookings b WHERE b.session_id = s.id)
+        OR EXISTS (SELECT 1 FROM waitlist_entries w WHERE w.session_id = s.id) AS BOOLEAN) AS referenced
+FROM class_sessions s
+WHERE s.timetable_id = ?1 AND s.status = 'scheduled' AND s.start_at > ?2
+ORDER BY s.start_at
+`
+
+type EntryFutureSessionsParams struct {
+	TimetableID sql.NullInt64
+	After       int64
+}
+
+type EntryFutureSessionsRow struct {
+	ID         int64
+	LocalDate  string
+	LocationID int64
+	ServiceID  int64
+	ProviderID int64
+	StartAt    int64
+	EndAt      int64
+	Capacity   sql.NullInt64
+	Room       sql.NullString
+	Booked     int64
+	Referenced bool
+}
+
+// A timetable entry's scheduled sessions starting after an instant, with what deciding their
+// fate on a change needs: live bookings, and whether anything refers to them at all.
+func (q *Queries) EntryFutureSessions(ctx context.Context, arg EntryFutureSessionsParams) ([]EntryFutureSessionsRow, error) {
+	rows, err := q.db.QueryContext(ctx, entryFutureSessions, arg.TimetableID, arg.After)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []EntryFutureSessionsRow{}
+	for rows.Next() {
+		var i EntryFutureSessionsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.LocalDate,
+			&i.LocationID,
+			&i.ServiceID,
+			&i.ProviderID,
+			&i.StartAt,
+			&i.EndAt,
+			&i.Capacity,
+			&i.Room,
+			&i.Booked,
+			&i.Referenced,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const entryHasHistory = `-- name: EntryHasHistory :one
+SELECT CAST(EXISTS (SELECT 1 FROM class_sessions s WHERE s.timetable_id = ?1
+    AND (EXISTS (SELECT 1 FROM bookings b WHERE b.session_id = s.id)
+      OR EXISTS (SELECT 1 FROM waitlist_entries w WHERE w.session_id = s.id))) AS BOOLEAN) AS has_history
+`
+
+// Whether any session of an entry ever had a booking or a waiting client (then the entry is
+// history and may only be ended, not deleted).
+func (q *Queries) EntryHasHistory(ctx context.Context, timetableID sql.NullInt64) (bool, error) {
+	row := q.db.QueryRowContext(ctx, entryHasHistory, timetableID)
+	var has_history bool
+	err := row.Scan(&has_history)
+	return has_history, err
+}
+
+const getClassSession = `-- name: GetClassSession :one
+SELECT id, location_id, service_id, provider_id, timetable_id, local_date, start_at, end_at, block_start_at, block_end_at, capacity, room, status, created_at, updated_at FROM class_sessions WHERE id = ?
+`
+
+func (q *Queries) GetClassSession(ctx context.Context, id int64) (ClassSession, error) {
+	row := q.db.QueryRowContext(ctx, getClassSession, id)
+	var i ClassSession
+	err := row.Scan(
+		&i.ID,
+		&i.LocationID,
+		&i.ServiceID,
+		&i.ProviderID,
+		&i.TimetableID,
+		&i.LocalDate,
+		&i.StartAt,
+		&i.EndAt,
+		&i.BlockStartAt,
+		&i.BlockEndAt,
+		&i.Capacity,
+		&i.Room,
+		&i.Status,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const insertClassSession = `-- name: InsertClassSession :one
 INSERT INTO class_sessions (location_id, service_id, provider_id, timetable_id, local_date, start_at, end_at,
     block_start_at, block_end_at, capacity, room, status, created_at, updated_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id
 `
 
-type InsertSessionParams struct {
+type InsertClassSessionParams struct {
 	LocationID   int64
 	ServiceID    int64
 	ProviderID   int64
@@ -61,8 +288,8 @@ type InsertSessionParams struct {
 	UpdatedAt    int64
 }
 
-func (q *Queries) InsertSession(ctx context.Context, arg InsertSessionParams) (int64, error) {
-	row := q.db.QueryRowContext(ctx, insertSession,
+func (q *Queries) InsertClassSession(ctx context.Context, arg InsertClassSessionParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, insertClassSession,
 		arg.LocationID,
 		arg.ServiceID,
 		arg.ProviderID,
@@ -81,6 +308,113 @@ func (q *Queries) InsertSession(ctx context.Context, arg InsertSessionParams) (i
 	var id int64
 	err := row.Scan(&id)
 	return id, err
+}
+
+const insertTimetableEntry = `-- name: InsertTimetableEntry :one
+INSERT INTO class_timetable (location_id, service_id, provider_id, day_id, start_min, capacity, room,
+    valid_from, valid_to, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING id
+`
+
+type InsertTimetableEntryParams struct {
+	LocationID int64
+	ServiceID  int64
+	ProviderID int64
+	DayID      int64
+	StartMin   int64
+	Capacity   sql.NullInt64
+	Room       sql.NullString
+	ValidFrom  string
+	ValidTo    sql.NullString
+	CreatedAt  int64
+	UpdatedAt  int64
+}
+
+func (q *Queries) InsertTimetableEntry(ctx context.Context, arg InsertTimetableEntryParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, insertTimetableEntry,
+		arg.LocationID,
+		arg.ServiceID,
+		arg.ProviderID,
+		arg.DayID,
+		arg.StartMin,
+		arg.Capacity,
+		arg.Room,
+		arg.ValidFrom,
+		arg.ValidTo,
+		arg.CreatedAt,
+		arg.UpdatedAt,
+	)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
+
+const locationTimetable = `-- name: LocationTimetable :many
+SELECT t.id, t.location_id, t.service_id, t.provider_id, t.day_id, t.start_min, t.capacity, t.room, t.valid_from, t.valid_to, t.created_at, t.updated_at, s.name AS service_name, CAST(s.capacity AS INTEGER) AS service_capacity, p.public_name AS provider_name
+FROM class_timetable t
+JOIN services s ON s.id = t.service_id
+JOIN providers p ON p.id = t.provider_id
+WHERE t.location_id = ?
+ORDER BY t.day_id, t.start_min, t.id
+`
+
+type LocationTimetableRow struct {
+	ID              int64
+	LocationID      int64
+	ServiceID       int64
+	ProviderID      int64
+	DayID           int64
+	StartMin        int64
+	Capacity        sql.NullInt64
+	Room            sql.NullString
+	ValidFrom       string
+	ValidTo         sql.NullString
+	CreatedAt       int64
+	UpdatedAt       int64
+	ServiceName     string
+	ServiceCapacity int64
+	ProviderName    string
+}
+
+// A location's timetable for the owner, by weekday and time, with names.
+func (q *Queries) LocationTimetable(ctx context.Context, locationID int64) ([]LocationTimetableRow, error) {
+	rows, err := q.db.QueryContext(ctx, locationTimetable, locationID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []LocationTimetableRow{}
+	for rows.Next() {
+		var i LocationTimetableRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.LocationID,
+			&i.ServiceID,
+			&i.ProviderID,
+			&i.DayID,
+			&i.StartMin,
+			&i.Capacity,
+			&i.Room,
+			&i.ValidFrom,
+			&i.ValidTo,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.ServiceName,
+			&i.ServiceCapacity,
+			&i.ProviderName,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const scheduleSessions = `-- name: ScheduleSessions :many
@@ -160,53 +494,6 @@ func (q *Queries) ScheduleSessions(ctx context.Context, arg ScheduleSessionsPara
 	return items, nil
 }
 
-const sessionAt = `-- name: SessionAt :one
-SELECT id, location_id, service_id, provider_id, timetable_id, local_date, start_at, end_at, block_start_at, block_end_at, capacity, room, status, created_at, updated_at FROM class_sessions
-WHERE provider_id = ?1
-  AND block_start_at > ?2 - 172800000 AND block_start_at <= ?2
-  AND start_at = ?2 AND location_id = ?3 AND service_id = ?4
-ORDER BY status = 'scheduled' DESC, id
-LIMIT 1
-`
-
-type SessionAtParams struct {
-	ProviderID int64
-	StartAt    interface{}
-	LocationID int64
-	ServiceID  int64
-}
-
-// The session a booking at (location, service, provider, start) takes a seat in: a scheduled
-// one before a cancelled one at the same time. The block starts at most two days before the
-// start, which bounds the provider's index range.
-func (q *Queries) SessionAt(ctx context.Context, arg SessionAtParams) (ClassSession, error) {
-	row := q.db.QueryRowContext(ctx, sessionAt,
-		arg.ProviderID,
-		arg.StartAt,
-		arg.LocationID,
-		arg.ServiceID,
-	)
-	var i ClassSession
-	err := row.Scan(
-		&i.ID,
-		&i.LocationID,
-		&i.ServiceID,
-		&i.ProviderID,
-		&i.TimetableID,
-		&i.LocalDate,
-		&i.StartAt,
-		&i.EndAt,
-		&i.BlockStartAt,
-		&i.BlockEndAt,
-		&i.Capacity,
-		&i.Room,
-		&i.Status,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
 const sessionClientBooking = `-- name: SessionClientBooking :many
 SELECT id FROM bookings WHERE session_id = ? AND client_id = ? AND status_id <> 5 LIMIT 1
 `
@@ -219,6 +506,34 @@ type SessionClientBookingParams struct {
 // The client's live booking in a session, if any.
 func (q *Queries) SessionClientBooking(ctx context.Context, arg SessionClientBookingParams) ([]int64, error) {
 	rows, err := q.db.QueryContext(ctx, sessionClientBooking, arg.SessionID, arg.ClientID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const sessionLiveBookings = `-- name: SessionLiveBookings :many
+SELECT id FROM bookings WHERE session_id = ? AND status_id <> 5 ORDER BY id
+`
+
+// A session's live bookings, to cancel them with the session.
+func (q *Queries) SessionLiveBookings(ctx context.Context, sessionID sql.NullInt64) ([]int64, error) {
+	rows, err := q.db.QueryContext(ctx, sessionLiveBookings, sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -259,6 +574,42 @@ func (q *Queries) SessionSeats(ctx context.Context, id int64) (SessionSeatsRow, 
 	var i SessionSeatsRow
 	err := row.Scan(&i.Status, &i.Capacity, &i.Booked)
 	return i, err
+}
+
+const setClassSessionSeats = `-- name: SetClassSessionSeats :exec
+UPDATE class_sessions SET capacity = ?, room = ?, updated_at = ? WHERE id = ?
+`
+
+type SetClassSessionSeatsParams struct {
+	Capacity  sql.NullInt64
+	Room      sql.NullString
+	UpdatedAt int64
+	ID        int64
+}
+
+func (q *Queries) SetClassSessionSeats(ctx context.Context, arg SetClassSessionSeatsParams) error {
+	_, err := q.db.ExecContext(ctx, setClassSessionSeats,
+		arg.Capacity,
+		arg.Room,
+		arg.UpdatedAt,
+		arg.ID,
+	)
+	return err
+}
+
+const setClassSessionStatus = `-- name: SetClassSessionStatus :exec
+UPDATE class_sessions SET status = ?, updated_at = ? WHERE id = ?
+`
+
+type SetClassSessionStatusParams struct {
+	Status    string
+	UpdatedAt int64
+	ID        int64
+}
+
+func (q *Queries) SetClassSessionStatus(ctx context.Context, arg SetClassSessionStatusParams) error {
+	_, err := q.db.ExecContext(ctx, setClassSessionStatus, arg.Status, arg.UpdatedAt, arg.ID)
+	return err
 }
 
 const timetableEntriesFrom = `-- name: TimetableEntriesFrom :many
@@ -483,4 +834,41 @@ func (q *Queries) TimetableSessionDates(ctx context.Context, arg TimetableSessio
 		return nil, err
 	}
 	return items, nil
+}
+
+const updateTimetableEntry = `-- name: UpdateTimetableEntry :exec
+UPDATE class_timetable SET location_id = ?, service_id = ?, provider_id = ?, day_id = ?, start_min = ?,
+    capacity = ?, room = ?, valid_from = ?, valid_to = ?, updated_at = ?
+WHERE id = ?
+`
+
+type UpdateTimetableEntryParams struct {
+	LocationID int64
+	ServiceID  int64
+	ProviderID int64
+	DayID      int64
+	StartMin   int64
+	Capacity   sql.NullInt64
+	Room       sql.NullString
+	ValidFrom  string
+	ValidTo    sql.NullString
+	UpdatedAt  int64
+	ID         int64
+}
+
+func (q *Queries) UpdateTimetableEntry(ctx context.Context, arg UpdateTimetableEntryParams) error {
+	_, err := q.db.ExecContext(ctx, updateTimetableEntry,
+		arg.LocationID,
+		arg.ServiceID,
+		arg.ProviderID,
+		arg.DayID,
+		arg.StartMin,
+		arg.Capacity,
+		arg.Room,
+		arg.ValidFrom,
+		arg.ValidTo,
+		arg.UpdatedAt,
+		arg.ID,
+	)
+	return err
 }

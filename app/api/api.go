@@ -103,6 +103,12 @@ func (a *API) Routes() http.Handler {
 		r.Patch("/carts/{id}", a.requireScope("carts:write", a.updateCart))
 		r.Post("/carts/{id}/payment_requests", a.requireScope("carts:write", a.idempotent(a.createPaymentRequest)))
 		r.Patch("/payment_requests/{id}/cancel", a.requireScope("payment_requests:write", a.idempotent(a.cancelPaymentRequest)))
+
+		// Classes and session packs (classes.go, docs/classes.md): additions to Connect v3.
+		r.Get("/clients/{id}/packs", a.requireScope("clients:read", a.listClientPacks))
+		r.Post("/waitlist", a.requireScope("bookings:write", a.idempotent(a.joinWaitlist)))
+		r.Get("/waitlist/{id}", a.requireScope("bookings:read", a.getWaitlistEntry))
+		r.Patch("/waitlist/{id}/cancel", a.requireScope("bookings:write", a.idempotent(a.leaveWaitlist)))
 	})
 	return r
 }

@@ -43,10 +43,10 @@ func sessionStart(e timetableRow, zone *time.Location, d Date) (time.Time, bool)
 }
 
 // sessionParams is the row of entry e's session starting at start on local date d.
-func sessionParams(e timetableRow, d Date, start time.Time, now time.Time) db.InsertSessionParams {
+func sessionParams(e timetableRow, d Date, start time.Time, now time.Time) db.InsertClassSessionParams {
 	end := start.Add(time.Duration(e.DurationMin) * time.Minute)
 	ms := db.Millis(now)
-	return db.InsertSessionParams{
+	return db.InsertClassSessionParams{
 		LocationID: e.LocationID, ServiceID: e.ServiceID, ProviderID: e.ProviderID,
 		TimetableID: sql.NullInt64{Int64: e.ID, Valid: true}, LocalDate: d.String(),
 		StartAt: db.Millis(start), EndAt: db.Millis(end),
@@ -104,7 +104,7 @@ func generate(ctx context.Context, q *db.Queries, now time.Time, e timetableRow,
 			g.Skipped = append(g.Skipped, d)
 			continue
 		}
-		_, err := q.InsertSession(ctx, sessionParams(e, d, start, now))
+		_, err := q.InsertClassSession(ctx, sessionParams(e, d, start, now))
 		switch {
 		case db.IsConstraint(err, "slot_unavailable"):
 			g.Clashes = append(g.Clashes, d)
@@ -148,7 +148,7 @@ func sessionFromTimetable(ctx context.Context, q *db.Queries, now time.Time, loc
 		if _, err := generate(ctx, q, now, e, d, d); err != nil {
 			return db.ClassSession{}, err
 		}
-		s, err := q.SessionAt(ctx, db.SessionAtParams{ProviderID: providerID, StartAt: db.Millis(start), LocationID: locationID, ServiceID: serviceID})
+		s, err := q.ClassSessionAt(ctx, db.ClassSessionAtParams{ProviderID: providerID, StartAt: db.Millis(start), LocationID: locationID, ServiceID: serviceID})
 		if db.IsNotFound(err) {
 			return db.ClassSession{}, ErrSlotUnavailable // the provider is taken then: the session could not be placed
 		}

@@ -88,7 +88,7 @@ func checkSessionEnd(p placement, end time.Time) error {
 func takeSeat(ctx context.Context, q *db.Queries, now time.Time, pl *placed, clientID, ignoreID int64) (int64, error) {
 	svc, loc := pl.loaded.Service, pl.loaded.Location
 	providerID := pl.loaded.Provider.ID
-	row, err := q.SessionAt(ctx, db.SessionAtParams{ProviderID: providerID, StartAt: db.Millis(pl.start), LocationID: loc.ID, ServiceID: svc.ID})
+	row, err := q.ClassSessionAt(ctx, db.ClassSessionAtParams{ProviderID: providerID, StartAt: db.Millis(pl.start), LocationID: loc.ID, ServiceID: svc.ID})
 	if db.IsNotFound(err) {
 		row, err = sessionFromTimetable(ctx, q, now, loc.ID, svc.ID, providerID, pl.start)
 	}

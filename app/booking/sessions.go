@@ -2,10 +2,13 @@ package booking
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
+
+	"frontdesk/db"
 )
 
 // A class (Service.IsClass) is not offered on the slot grid: clients book a seat in one of its
@@ -162,3 +165,27 @@ const (
 	SessionScheduled = "scheduled"
 	SessionCancelled = "cancelled"
 )
+
+// SessionQuery asks for the sessions of a class at a location over local dates First…Last.
+type SessionQuery struct {
+	LocationID, ServiceID, ProviderID int64 // ProviderID 0: every provider
+	First, Last                       Date
+	// IncludeFull lists full sessions too (SeatsLeft 0), whose waitlist a client may join.
+	IncludeFull bool
+}
+
+// SessionsWithSeats is what a customer-facing page shows for a class: the sessions a client can
+// book over the dates, each with its seats left ("3 seats left"), under exactly the rules of
+// GET /v3/available_slots (the customer flow: online booking, notice, advance window, …). With
+// IncludeFull the full ones come too, for JoinWaitlist. The Loaded schedule names the location
+// (and its zone), the class and its providers. A service that is not a class has no sessions.
+func SessionsWithSeats(ctx context.Context, d *db.DB, now time.Time, sq SessionQuery) ([]SessionSlot, Loaded, error) {
+	l, err := LoadScheduleCached(ctx, d, ScheduleQuery{
+		LocationID: sq.LocationID, ServiceID: sq.ServiceID, ProviderID: sq.ProviderID,
+		First: sq.First, Last: sq.Last, OnlineOnly: true,
+	})
+	if err != nil {
+		return nil, l, err
+	}
+	return SessionSlots(l.Schedule, sq.First, sq.Last, now, sq.IncludeFull), l, nil
+}

@@ -66,7 +66,7 @@ func JoinWaitlist(ctx context.Context, d *db.DB, now time.Time, jr JoinRequest) 
 		return WaitlistView{}, err
 	}
 	if jr.SessionID != 0 {
-		s, err := d.R.GetSession(ctx, jr.SessionID)
+		s, err := d.R.GetClassSession(ctx, jr.SessionID)
 		if err != nil {
 			return WaitlistView{}, notFoundAs(err, "session")
 		}
@@ -92,7 +92,7 @@ func JoinWaitlist(ctx context.Context, d *db.DB, now time.Time, jr JoinRequest) 
 	}
 	var v WaitlistView
 	err = d.InTx(ctx, func(q *db.Queries) error {
-		s, err := q.SessionAt(ctx, db.SessionAtParams{ProviderID: jr.ProviderID, StartAt: db.Millis(jr.Start), LocationID: jr.LocationID, ServiceID: jr.ServiceID})
+		s, err := q.ClassSessionAt(ctx, db.ClassSessionAtParams{ProviderID: jr.ProviderID, StartAt: db.Millis(jr.Start), LocationID: jr.LocationID, ServiceID: jr.ServiceID})
 		if err != nil {
 			return notFoundAs(err, "session")
 		}
@@ -149,7 +149,7 @@ func GetWaitlistEntry(ctx context.Context, q *db.Queries, id int64) (WaitlistVie
 }
 
 func waitlistView(ctx context.Context, q *db.Queries, e db.WaitlistEntry) (WaitlistView, error) {
-	s, err := q.GetSession(ctx, e.SessionID)
+	s, err := q.GetClassSession(ctx, e.SessionID)
 	if err != nil {
 		return WaitlistView{}, fmt.Errorf("session %d: %w", e.SessionID, err)
 	}
@@ -166,7 +166,7 @@ func waitlistView(ctx context.Context, q *db.Queries, e db.WaitlistEntry) (Waitl
 // served, inside the caller's transaction q — the one that freed the seats. It does nothing
 // for a cancelled session or once the session is within the waitlist cut-off.
 func fillSeats(ctx context.Context, q *db.Queries, now time.Time, id int64) error {
-	s, err := q.GetSession(ctx, id)
+	s, err := q.GetClassSession(ctx, id)
 	if err != nil {
 		return fmt.Errorf("session %d: %w", id, err)
 	}
