@@ -58,7 +58,7 @@ func Create(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (View, 
 		LocationID: nb.LocationID, ServiceID: nb.ServiceID, ProviderID: nb.ProviderID, Start: nb.Start, End: nb.End,
 	}, nb.Source, 0)
 	if err != nil {
-		return View{}, err
+		return View{}, seatedOr(ctx, d.R, nb, err)
 	}
 	status, err := cachedStatus(ctx, d, pl.loaded, nb.StatusID)
 	if err != nil {

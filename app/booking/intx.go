@@ -35,7 +35,7 @@ func CreateInTx(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking
 		LocationID: nb.LocationID, ServiceID: nb.ServiceID, ProviderID: nb.ProviderID, Start: nb.Start, End: nb.End,
 	}, nb.Source, 0)
 	if err != nil {
-		return 0, err
+		return 0, seatedOr(ctx, q, nb, err)
 	}
 	status, err := q.BookingStatusByID(ctx, nb.StatusID)
 	if err != nil {

@@ -75,3 +75,52 @@ func packWriteError(err error) error {
 	}
 	return nil
 }
+
+// PackCredit is a pack being credited to a client.
+type PackCredit struct {
+	ClientID, ServiceID int64
+	PriceCents          int64         // what the client paid for it
+	SaleID              sql.NullInt64 // the sale that paid (none: recorded by the owner)
+}
+
+// CreditPackInTx credits a pack of service c.ServiceID (a pack service: session_count > 1)
+// to the client inside the caller's transaction q: as many sessions as the service's
+// session_count, expiring PackExpiryDays after now (ClassSettings; never when 0). It returns the
+// new pack. Errors: *InvalidError when the service is not sold in packs; *NotFoundError.
+func CreditPackInTx(ctx context.Context, q *db.Queries, now time.Time, c PackCredit) (db.ClientPack, error) {
+	svc, err := q.ScheduleService(ctx, c.ServiceID)
+	if err != nil {
+		return db.ClientPack{}, notFoundAs(err, "service")
+	}
+	if svc.SessionCount < 2 {
+		return db.ClientPack{}, invalid("service_id", "%s is not sold in packs", svc.Name)
+	}
+	if _, err := q.BookingClient(ctx, c.ClientID); err != nil {
+		return db.ClientPack{}, notFoundAs(err, "client")
+	}
+	settings, err := GetClassSettings(ctx, q)
+	if err != nil {
+		return db.ClientPack{}, err
+	}
+	var expires sql.NullInt64
+	if settings.PackExpiryDays > 0 {
+		expires = sql.NullInt64{Int64: db.Millis(now.AddDate(0, 0, settings.PackExpiryDays)), Valid: true}
+	}
+	ms := db.Millis(now)
+	return q.InsertPack(ctx, db.InsertPackParams{
+		ClientID: c.ClientID, ServiceID: c.ServiceID, SessionsTotal: svc.SessionCount, PriceCents: c.PriceCents,
+		SaleID: c.SaleID, ExpiresAt: expires, CreatedAt: ms, UpdatedAt: ms,
+	})
+}
+
+// CreditPack is CreditPackInTx in a transaction of its own: the owner recording a pack sold
+// outside a cart (at the desk, as a gift).
+func CreditPack(ctx context.Context, d *db.DB, now time.Time, c PackCredit) (db.ClientPack, error) {
+	var p db.ClientPack
+	err := d.InTx(ctx, func(q *db.Queries) error {
+		var err error
+		p, err = CreditPackInTx(ctx, q, now, c)
+		return err
+	})
+	return p, err
+}

@@ -73,6 +73,22 @@ func placeSession(l Loaded, p placement, now time.Time, source string) (placed, 
 	}
 }
 
+// seatedOr is err, except that a full session the client already has a seat in is the
+// client's mistake (a second seat), not a conflict.
+func seatedOr(ctx context.Context, q *db.Queries, nb NewBooking, err error) error {
+	if !errors.Is(err, ErrClassFull) {
+		return err
+	}
+	s, serr := q.ClassSessionAt(ctx, db.ClassSessionAtParams{ProviderID: nb.ProviderID, StartAt: db.Millis(nb.Start), LocationID: nb.LocationID, ServiceID: nb.ServiceID})
+	if serr != nil {
+		return err
+	}
+	if seated, serr := q.SessionClientBooking(ctx, db.SessionClientBookingParams{SessionID: nullInt(&s.ID), ClientID: nb.ClientID}); serr == nil && len(seated) > 0 {
+		return errAlreadySeated()
+	}
+	return err
+}
+
 // checkSessionEnd refuses an end_time other than the session's own.
 func checkSessionEnd(p placement, end time.Time) error {
 	if !p.End.IsZero() && !p.End.Equal(end) {
