@@ -19,8 +19,8 @@ import (
 type TimetableInput struct {
 	LocationID, ServiceID, ProviderID int64
 	Weekday                           time.Weekday
-	StartMin                          int   // local wall time, minutes after midnight
-	Capacity                          int   // 0: the class's own capacity
+	StartMin                          int // local wall time, minutes after midnight
+	Capacity                          int // 0: the class's own capacity
 	Room                              string
 	ValidFrom                         Date  // first local date
 	ValidTo                           *Date // last local date, inclusive; nil: until further notice

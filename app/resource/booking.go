@@ -35,7 +35,7 @@ type Booking struct {
 	SessionID *int64 `json:"session_id"`
 	PackID    *int64 `json:"pack_id"`
 	CreatedAt string `json:"created_at"`
-	UpdatedAt         string                 `json:"updated_at"`
+	UpdatedAt string `json:"updated_at"`
 }
 
 // BookingStatus is an entry of the status catalogue (1 confirmed … 5 cancelled).
