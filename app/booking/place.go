@@ -83,7 +83,7 @@ func place(ctx context.Context, load scheduleLoader, now time.Time, p placement,
 	switch r := Explain(s, p.ProviderID, p.Start, now); r.Code {
 	case ReasonOK:
 		return out, nil
-	case ReasonBooked, ReasonBuffer:
+	case ReasonBooked, ReasonTeaching, ReasonBuffer:
 		return placed{}, ErrSlotUnavailable
 	case ReasonInvalidSchedule:
 		return placed{}, fmt.Errorf("location %d: stored schedule is invalid: %s", p.LocationID, r.Message)
