@@ -256,3 +256,16 @@ BEGIN
             WHERE s.id = NEW.session_id);
 END;
 -- +goose StatementEnd
+
+-- Recreated last so that, as before, it is the first trigger SQLite runs on a status change
+-- (the newest runs first): un-cancelling is refused as booking_cancelled, not as an overlap.
+DROP TRIGGER bookings_cancel_is_final;
+
+-- +goose StatementBegin
+CREATE TRIGGER bookings_cancel_is_final
+BEFORE UPDATE OF status_id ON bookings
+WHEN OLD.status_id = 5 AND NEW.status_id <> 5
+BEGIN
+    SELECT RAISE(ABORT, 'booking_cancelled');
+END;
+-- +goose StatementEnd
