@@ -77,8 +77,8 @@ func (q *Queries) GetImportKey(ctx context.Context, arg GetImportKeyParams) (Imp
 const importBooking = `-- name: ImportBooking :one
 INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id, start_at, end_at,
     block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, source,
-    created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'import', ?, ?)
+    session_id, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'import', ?, ?, ?)
 RETURNING id
 `
 
@@ -96,6 +96,7 @@ type ImportBookingParams struct {
 	ListPriceCents int64
 	DiscountBp     sql.NullInt64
 	Notes          sql.NullString
+	SessionID      sql.NullInt64
 	CreatedAt      int64
 	UpdatedAt      int64
 }
@@ -115,6 +116,7 @@ func (q *Queries) ImportBooking(ctx context.Context, arg ImportBookingParams) (i
 		arg.ListPriceCents,
 		arg.DiscountBp,
 		arg.Notes,
+		arg.SessionID,
 		arg.CreatedAt,
 		arg.UpdatedAt,
 	)

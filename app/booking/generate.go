@@ -35,11 +35,43 @@ func sessionStart(e timetableRow, zone *time.Location, d Date) (time.Time, bool)
 	if int64(d.Weekday()) != e.DayID || d.String() < e.ValidFrom || e.ValidTo.Valid && d.String() > e.ValidTo.String {
 		return time.Time{}, false
 	}
-	at := Instants(zone, d, int(e.StartMin))
+	return WeeklyStart(zone, d, int(e.StartMin))
+}
+
+// WeeklyStart is when a weekly session at wall time minute (0–1439) starts on local date d in
+// zone: the first instant the clocks read it, or false when a spring-forward skips it.
+func WeeklyStart(zone *time.Location, d Date, minute int) (time.Time, bool) {
+	at := Instants(zone, d, minute)
 	if len(at) == 0 {
 		return time.Time{}, false
 	}
 	return at[0], true
+}
+
+// GenerateEntryInTx makes timetable entry id's sessions from today to SessionHorizon ahead
+// inside the caller's transaction q (an import writes entries in its own).
+func GenerateEntryInTx(ctx context.Context, q *db.Queries, now time.Time, id int64) (Generated, error) {
+	return generateAhead(ctx, q, now, id)
+}
+
+// SessionForBookingInTx is the scheduled session a booking of a class at start takes a seat in,
+// read inside q — made from the timetable when no row exists yet (a past date an import
+// records attendees for). Errors: *InvalidError when no session starts then or it was
+// cancelled; ErrSlotUnavailable when its provider is taken then.
+func SessionForBookingInTx(ctx context.Context, q *db.Queries, now time.Time, locationID, serviceID, providerID int64, start time.Time) (int64, error) {
+	s, err := q.ClassSessionAt(ctx, db.ClassSessionAtParams{ProviderID: providerID, StartAt: db.Millis(start), LocationID: locationID, ServiceID: serviceID})
+	if db.IsNotFound(err) {
+		s, err = sessionFromTimetable(ctx, q, now, locationID, serviceID, providerID, start)
+	}
+	switch {
+	case errors.Is(err, errNoSession):
+		return 0, invalid("start_time", "%s: no session of this class starts then", ReasonNotSessionTime)
+	case err != nil:
+		return 0, err
+	case s.Status != SessionScheduled:
+		return 0, invalid("start_time", "%s: the session was cancelled", ReasonSessionCancelled)
+	}
+	return s.ID, nil
 }
 
 // sessionParams is the row of entry e's session starting at start on local date d.

@@ -85,6 +85,12 @@ func (p *plan) keys() []importKey {
 	for i, c := range p.clients {
 		add("client", "clients", i, c.key)
 	}
+	for _, e := range p.timetable {
+		add("timetable", "timetable", e.index, e.key)
+	}
+	for _, s := range p.sessions {
+		add("session", "sessions", s.index, s.key)
+	}
 	for _, b := range p.bookings {
 		add("booking", "bookings", b.index, b.key)
 	}
@@ -110,7 +116,7 @@ func write(ctx context.Context, q *db.Queries, p *plan, now time.Time) error {
 		}
 	}
 	for _, step := range []func(*plan) error{w.writeLocations, w.writeCategories, w.writeServices,
-		w.writeProviders, w.writeAttributes, w.writeClients, w.writeBookings} {
+		w.writeProviders, w.writeAttributes, w.writeClients, w.writeClasses, w.writeBookings} {
 		if err := step(p); err != nil {
 			return err
 		}
