@@ -181,7 +181,7 @@ func writeError(err error) error {
 	case db.IsConstraint(err, "bookings.session_id, bookings.client_id"):
 		return errAlreadySeated()
 	case db.IsConstraint(err, "session_cancelled"):
-		return invalid("start_time", "%s: the session was cancelled", ReasonSessionCancelled)
+		return errSessionCancelled()
 	case db.IsConstraint(err, "session_mismatch"):
 		return invalid("start_time", "a booking in a class session has the session's time, place and provider")
 	}

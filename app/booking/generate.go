@@ -65,11 +65,11 @@ func SessionForBookingInTx(ctx context.Context, q *db.Queries, now time.Time, lo
 	}
 	switch {
 	case errors.Is(err, errNoSession):
-		return 0, invalid("start_time", "%s: no session of this class starts then", ReasonNotSessionTime)
+		return 0, errNotSessionTime()
 	case err != nil:
 		return 0, err
 	case s.Status != SessionScheduled:
-		return 0, invalid("start_time", "%s: the session was cancelled", ReasonSessionCancelled)
+		return 0, errSessionCancelled()
 	}
 	return s.ID, nil
 }

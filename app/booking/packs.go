@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 // A session pack (docs/classes.md) is N sessions of one service (session_count N > 1) that a
@@ -48,17 +49,17 @@ func chosenPack(ctx context.Context, q *db.Queries, svc ServiceInfo, clientID in
 	p, err := q.PackUsage(ctx, id)
 	switch {
 	case db.IsNotFound(err):
-		return sql.NullInt64{}, invalid("pack_id", "no such pack")
+		return sql.NullInt64{}, invalid("pack_id", "no such pack").with(i18n.M("classes.pack.error.unusable"))
 	case err != nil:
 		return sql.NullInt64{}, fmt.Errorf("pack %d: %w", id, err)
 	case p.ClientID != clientID:
-		return sql.NullInt64{}, invalid("pack_id", "the pack belongs to another client")
+		return sql.NullInt64{}, invalid("pack_id", "the pack belongs to another client").with(i18n.M("classes.pack.error.unusable"))
 	case p.ServiceID != svc.ID:
-		return sql.NullInt64{}, invalid("pack_id", "the pack is for another service")
+		return sql.NullInt64{}, invalid("pack_id", "the pack is for another service").with(i18n.M("classes.pack.error.unusable"))
 	case p.ExpiresAt.Valid && p.ExpiresAt.Int64 <= db.Millis(start):
-		return sql.NullInt64{}, invalid("pack_id", "the pack expires at %s, before this booking", db.Time(p.ExpiresAt.Int64).Format(time.RFC3339))
+		return sql.NullInt64{}, invalid("pack_id", "the pack expires at %s, before this booking", db.Time(p.ExpiresAt.Int64).Format(time.RFC3339)).with(i18n.M("classes.pack.error.expired"))
 	case p.Used >= p.SessionsTotal:
-		return sql.NullInt64{}, invalid("pack_id", "all %d sessions of the pack are used", p.SessionsTotal)
+		return sql.NullInt64{}, invalid("pack_id", "all %d sessions of the pack are used", p.SessionsTotal).with(i18n.M("classes.pack.error.used_up"))
 	}
 	return sql.NullInt64{Int64: id, Valid: true}, nil
 }
@@ -67,11 +68,11 @@ func chosenPack(ctx context.Context, q *db.Queries, svc ServiceInfo, clientID in
 func packWriteError(err error) error {
 	switch {
 	case db.IsConstraint(err, "pack_mismatch"):
-		return invalid("pack_id", "the pack is for another client or service")
+		return invalid("pack_id", "the pack is for another client or service").with(i18n.M("classes.pack.error.unusable"))
 	case db.IsConstraint(err, "pack_expired"):
-		return invalid("pack_id", "the pack expires before this booking")
+		return invalid("pack_id", "the pack expires before this booking").with(i18n.M("classes.pack.error.expired"))
 	case db.IsConstraint(err, "pack_used_up"):
-		return invalid("pack_id", "all sessions of the pack are used")
+		return invalid("pack_id", "all sessions of the pack are used").with(i18n.M("classes.pack.error.used_up"))
 	}
 	return nil
 }
@@ -93,7 +94,7 @@ func CreditPackInTx(ctx context.Context, q *db.Queries, now time.Time, c PackCre
 		return db.ClientPack{}, notFoundAs(err, "service")
 	}
 	if svc.SessionCount < 2 {
-		return db.ClientPack{}, invalid("service_id", "%s is not sold in packs", svc.Name)
+		return db.ClientPack{}, invalid("service_id", "%s is not sold in packs", svc.Name).with(i18n.M("classes.pack.error.not_a_pack", "service", svc.Name))
 	}
 	if _, err := q.BookingClient(ctx, c.ClientID); err != nil {
 		return db.ClientPack{}, notFoundAs(err, "client")

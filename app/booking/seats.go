@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 // A booking of a class takes a seat in the session that starts at its start_time with its
@@ -23,7 +24,7 @@ var ErrClassFull = errors.New("class_full")
 
 // errAlreadySeated is the refusal of a second seat for the same client.
 func errAlreadySeated() *InvalidError {
-	return invalid("client_id", "the client already has a seat in this session")
+	return invalid("client_id", "the client already has a seat in this session").with(i18n.M("classes.error.already_seated"))
 }
 
 // placeSession is place for a class: the booking takes the session that starts at p.Start with
@@ -44,7 +45,7 @@ func placeSession(l Loaded, p placement, now time.Time, source string) (placed, 
 			r = explainSession(s, prov, p.Start, now)
 		}
 		if customerFlow(source) || r.Code == ReasonSessionCancelled {
-			return placed{}, invalid("start_time", "%s: %s", r.Code, r.Message)
+			return placed{}, invalid("start_time", "%s: %s", r.Code, r.Message).with(reasonMsg(r.Code))
 		}
 		out.end = p.Start.Add(s.Service.Duration)
 		out.blockStart, out.blockEnd = out.start.Add(-s.Service.BufferBefore), out.end.Add(s.Service.BufferAfter)
@@ -69,8 +70,37 @@ func placeSession(l Loaded, p placement, now time.Time, source string) (placed, 
 	case ReasonClassFull:
 		return placed{}, ErrClassFull
 	default:
-		return placed{}, invalid("start_time", "%s: %s", r.Code, r.Message)
+		return placed{}, invalid("start_time", "%s: %s", r.Code, r.Message).with(reasonMsg(r.Code))
 	}
+}
+
+// reasonMsg is the catalog message of a reason a class session is not offered.
+func reasonMsg(c ReasonCode) i18n.Msg {
+	switch c {
+	case ReasonNotSessionTime:
+		return i18n.M("classes.reason.not_session_time")
+	case ReasonSessionCancelled:
+		return i18n.M("classes.reason.session_cancelled")
+	case ReasonClassFull:
+		return i18n.M("classes.reason.class_full")
+	case ReasonClosed:
+		return i18n.M("classes.reason.closed")
+	case ReasonTimeOff:
+		return i18n.M("classes.reason.time_off")
+	case ReasonNotice:
+		return i18n.M("classes.reason.notice")
+	case ReasonBeyondAdvance:
+		return i18n.M("classes.reason.beyond_advance")
+	}
+	return i18n.M("classes.reason.other")
+}
+
+func errNotSessionTime() *InvalidError {
+	return invalid("start_time", "%s: no session of this class starts then", ReasonNotSessionTime).with(i18n.M("classes.reason.not_session_time"))
+}
+
+func errSessionCancelled() *InvalidError {
+	return invalid("start_time", "%s: the session was cancelled", ReasonSessionCancelled).with(i18n.M("classes.reason.session_cancelled"))
 }
 
 // seatedOr is err, except that a full session the client already has a seat in is the
@@ -92,7 +122,7 @@ func seatedOr(ctx context.Context, q *db.Queries, nb NewBooking, err error) erro
 // checkSessionEnd refuses an end_time other than the session's own.
 func checkSessionEnd(p placement, end time.Time) error {
 	if !p.End.IsZero() && !p.End.Equal(end) {
-		return invalid("end_time", "a session of this class ends at %s; leave end_time out or send that", end.Format(time.RFC3339))
+		return invalid("end_time", "a session of this class ends at %s; leave end_time out or send that", end.Format(time.RFC3339)).with(i18n.M("classes.error.session_end"))
 	}
 	return nil
 }
@@ -110,11 +140,11 @@ func takeSeat(ctx context.Context, q *db.Queries, now time.Time, pl *placed, cli
 	}
 	switch {
 	case errors.Is(err, errNoSession):
-		return 0, invalid("start_time", "%s: no session of this class starts then", ReasonNotSessionTime)
+		return 0, errNotSessionTime()
 	case err != nil:
 		return 0, err
 	case row.Status != SessionScheduled:
-		return 0, invalid("start_time", "%s: the session was cancelled", ReasonSessionCancelled)
+		return 0, errSessionCancelled()
 	}
 	pl.end, pl.blockStart, pl.blockEnd = db.Time(row.EndAt), db.Time(row.BlockStartAt), db.Time(row.BlockEndAt)
 	seated, err := q.SessionClientBooking(ctx, db.SessionClientBookingParams{SessionID: nullInt(&row.ID), ClientID: clientID})

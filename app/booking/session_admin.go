@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 // The owner's changes to single sessions: one-off sessions, cancelling and restoring a session
@@ -145,7 +146,7 @@ func CancelTimetableDate(ctx context.Context, d *db.DB, now time.Time, entryID i
 		}
 		start, ok := sessionStart(e, zone, date)
 		if !ok {
-			return invalid("date", "this entry has no session on %s %s", date.Weekday(), date)
+			return invalid("date", "this entry has no session on %s %s", date.Weekday(), date).with(i18n.M("classes.timetable.error.no_session_that_day", "date", date.String()))
 		}
 		s, err := q.ClassSessionAt(ctx, db.ClassSessionAtParams{ProviderID: e.ProviderID, StartAt: db.Millis(start), LocationID: e.LocationID, ServiceID: e.ServiceID})
 		if db.IsNotFound(err) {
@@ -186,10 +187,10 @@ func RestoreSession(ctx context.Context, d *db.DB, now time.Time, id int64) erro
 // below its attendees is refused; new seats go to the waitlist in the same transaction.
 func SetSessionSeats(ctx context.Context, d *db.DB, now time.Time, id int64, capacity int, room string) error {
 	if capacity < 0 || capacity > 10000 {
-		return invalid("capacity", "must be between 1 and 10000, or empty for the class's own")
+		return invalid("capacity", "must be between 1 and 10000, or empty for the class's own").with(i18n.M("classes.error.capacity"))
 	}
 	if len([]rune(room)) > maxRoom {
-		return invalid("room", "at most %d characters", maxRoom)
+		return invalid("room", "at most %d characters", maxRoom).with(i18n.M("classes.error.room", "max", maxRoom))
 	}
 	return d.InTx(ctx, func(q *db.Queries) error {
 		s, err := q.GetClassSession(ctx, id)

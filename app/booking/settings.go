@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 // ClassSettings are the owner's rules for classes and packs (table class_settings; the company
@@ -39,9 +40,10 @@ func GetClassSettings(ctx context.Context, q *db.Queries) (ClassSettings, error)
 func UpdateClassSettings(ctx context.Context, d *db.DB, now time.Time, s ClassSettings) error {
 	switch {
 	case s.PackExpiryDays < 0 || s.PackExpiryDays > MaxPackExpiryDays:
-		return invalid("pack_expiry_days", "must be between 0 (never) and %d", MaxPackExpiryDays)
+		return invalid("pack_expiry_days", "must be between 0 (never) and %d", MaxPackExpiryDays).with(i18n.M("form.whole_number", "min", 0, "max", MaxPackExpiryDays))
 	case s.WaitlistCutoff < 0 || s.WaitlistCutoff > MaxWaitlistCutoff || s.WaitlistCutoff%time.Minute != 0:
-		return invalid("waitlist_cutoff_min", "must be a whole number of minutes between 0 and %d", int(MaxWaitlistCutoff/time.Minute))
+		return invalid("waitlist_cutoff_min", "must be a whole number of minutes between 0 and %d", int(MaxWaitlistCutoff/time.Minute)).
+			with(i18n.M("form.whole_number", "min", 0, "max", int(MaxWaitlistCutoff/time.Minute)))
 	}
 	return d.InTx(ctx, func(q *db.Queries) error {
 		return q.UpdateClassSettings(ctx, db.UpdateClassSettingsParams{

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 // The owner's timetable: weekly entries per location (a class, a provider, a weekday and a
@@ -110,7 +111,7 @@ func DeleteTimetableEntry(ctx context.Context, d *db.DB, id int64) error {
 			return err
 		}
 		if history {
-			return invalid("timetable_entry", "its sessions have had bookings: end it (valid to) instead of deleting it")
+			return invalid("timetable_entry", "its sessions have had bookings: end it (valid to) instead of deleting it").with(i18n.M("classes.timetable.error.history"))
 		}
 		if err := q.DeleteEntrySessions(ctx, sql.NullInt64{Int64: id, Valid: true}); err != nil {
 			return err
@@ -172,7 +173,8 @@ func refit(ctx context.Context, q *db.Queries, now time.Time, id int64) (Changed
 // below its attendees; new seats go to the waitlist.
 func setSeats(ctx context.Context, q *db.Queries, now time.Time, id int64, capacity sql.NullInt64, room sql.NullString, booked int64, date Date) error {
 	if capacity.Valid && capacity.Int64 < booked {
-		return invalid("capacity", "the session on %s has %d attendees; cancel some first or choose a capacity of at least %d", date, booked, booked)
+		return invalid("capacity", "the session on %s has %d attendees; cancel some first or choose a capacity of at least %d", date, booked, booked).
+			with(i18n.M("classes.error.capacity_below", "date", date.String(), "count", booked))
 	}
 	if err := q.SetClassSessionSeats(ctx, db.SetClassSessionSeatsParams{Capacity: capacity, Room: room, UpdatedAt: db.Millis(now), ID: id}); err != nil {
 		return err
@@ -182,7 +184,8 @@ func setSeats(ctx context.Context, q *db.Queries, now time.Time, id int64, capac
 		return err
 	}
 	if seats.Capacity < booked {
-		return invalid("capacity", "the session on %s has %d attendees, more than the class's capacity of %d", date, booked, seats.Capacity)
+		return invalid("capacity", "the session on %s has %d attendees, more than the class's capacity of %d", date, booked, seats.Capacity).
+			with(i18n.M("classes.error.capacity_below", "date", date.String(), "count", booked))
 	}
 	return fillSeats(ctx, q, now, id)
 }
@@ -205,13 +208,13 @@ func generateAhead(ctx context.Context, q *db.Queries, now time.Time, id int64) 
 func validTimetable(ctx context.Context, q *db.Queries, in TimetableInput) error {
 	switch {
 	case in.Weekday < time.Sunday || in.Weekday > time.Saturday:
-		return invalid("day", "must be a day of the week")
+		return invalid("day", "must be a day of the week").with(i18n.M("classes.timetable.error.day"))
 	case in.StartMin < 0 || in.StartMin >= 24*60:
-		return invalid("start", "must be a time of day between 00:00 and 23:59")
+		return invalid("start", "must be a time of day between 00:00 and 23:59").with(i18n.M("classes.timetable.error.start"))
 	case !in.ValidFrom.IsValid():
-		return invalid("valid_from", "must be a date")
+		return invalid("valid_from", "must be a date").with(i18n.M("classes.timetable.error.date"))
 	case in.ValidTo != nil && (!in.ValidTo.IsValid() || in.ValidTo.Before(in.ValidFrom)):
-		return invalid("valid_to", "must be a date on or after valid_from")
+		return invalid("valid_to", "must be a date on or after valid_from").with(i18n.M("classes.timetable.error.valid_to"))
 	}
 	return validClass(ctx, q, in.LocationID, in.ServiceID, in.ProviderID, in.Capacity, in.Room)
 }
@@ -228,20 +231,20 @@ func validClass(ctx context.Context, q *db.Queries, locationID, serviceID, provi
 		return notFoundAs(err, "service")
 	}
 	if svc.Capacity < 2 {
-		return invalid("service_id", "%s is not a class: give it a capacity above 1 first", svc.Name)
+		return invalid("service_id", "%s is not a class: give it a capacity above 1 first", svc.Name).with(i18n.M("classes.timetable.error.not_a_class", "service", svc.Name))
 	}
 	p, err := q.ClassProvider(ctx, db.ClassProviderParams{LocationID: locationID, ServiceID: serviceID, ProviderID: providerID})
 	switch {
 	case err != nil:
 		return notFoundAs(err, "provider")
 	case !p.WorksThere:
-		return invalid("provider_id", "the provider does not work at this location")
+		return invalid("provider_id", "the provider does not work at this location").with(i18n.M("classes.timetable.error.provider_location"))
 	case !p.OffersService:
-		return invalid("provider_id", "the provider does not give this class")
+		return invalid("provider_id", "the provider does not give this class").with(i18n.M("classes.timetable.error.provider_class"))
 	case capacity < 0 || capacity > 10000:
-		return invalid("capacity", "must be between 1 and 10000, or empty for the class's own (%d)", svc.Capacity)
+		return invalid("capacity", "must be between 1 and 10000, or empty for the class's own (%d)", svc.Capacity).with(i18n.M("classes.error.capacity"))
 	case utf8.RuneCountInString(room) > maxRoom:
-		return invalid("room", "at most %d characters", maxRoom)
+		return invalid("room", "at most %d characters", maxRoom).with(i18n.M("classes.error.room", "max", maxRoom))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 // A client may join the waitlist of a full class session. When a seat frees — a cancel, a
@@ -77,7 +78,7 @@ func JoinWaitlist(ctx context.Context, d *db.DB, now time.Time, jr JoinRequest) 
 	}, jr.Source, 0)
 	switch {
 	case err == nil && pl.session == nil:
-		return WaitlistView{}, invalid("start_time", "%s: no session of this class starts then", ReasonNotSessionTime)
+		return WaitlistView{}, errNotSessionTime()
 	case err == nil:
 		return WaitlistView{}, ErrSeatsAvailable
 	case !errors.Is(err, ErrClassFull):
@@ -88,7 +89,8 @@ func JoinWaitlist(ctx context.Context, d *db.DB, now time.Time, jr JoinRequest) 
 		return WaitlistView{}, err
 	}
 	if !now.Before(jr.Start.Add(-settings.WaitlistCutoff)) {
-		return WaitlistView{}, invalid("start_time", "waitlist_closed: the waitlist closes %s before the session", human(settings.WaitlistCutoff))
+		return WaitlistView{}, invalid("start_time", "waitlist_closed: the waitlist closes %s before the session", human(settings.WaitlistCutoff)).
+			with(i18n.M("classes.error.waitlist_closed", "minutes", int64(settings.WaitlistCutoff/time.Minute)))
 	}
 	var v WaitlistView
 	err = d.InTx(ctx, func(q *db.Queries) error {
@@ -97,7 +99,7 @@ func JoinWaitlist(ctx context.Context, d *db.DB, now time.Time, jr JoinRequest) 
 			return notFoundAs(err, "session")
 		}
 		if s.Status != SessionScheduled {
-			return invalid("start_time", "%s: the session was cancelled", ReasonSessionCancelled)
+			return errSessionCancelled()
 		}
 		seated, err := q.SessionClientBooking(ctx, db.SessionClientBookingParams{SessionID: nullInt(&s.ID), ClientID: jr.ClientID})
 		if err != nil {
@@ -117,7 +119,7 @@ func JoinWaitlist(ctx context.Context, d *db.DB, now time.Time, jr JoinRequest) 
 			SessionID: s.ID, ClientID: jr.ClientID, Source: jr.Source, CreatedAt: db.Millis(now), UpdatedAt: db.Millis(now),
 		})
 		if db.IsConstraint(err, "waitlist_entries.session_id, waitlist_entries.client_id") {
-			return invalid("client_id", "the client is already on the waitlist of this session")
+			return invalid("client_id", "the client is already on the waitlist of this session").with(i18n.M("classes.error.already_waiting"))
 		} else if err != nil {
 			return fmt.Errorf("join waitlist: %w", err)
 		}
