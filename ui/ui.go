@@ -64,6 +64,7 @@ var Nav = []NavItem{
 		{Key: "nav.providers", Href: "/catalog/providers"},
 		{Key: "nav.locations", Href: "/catalog/locations"},
 		{Key: "nav.custom_attributes", Href: "/catalog/custom-attributes"},
+		{Key: "nav.timetable", Href: "/catalog/timetable"}, // classes
 	}},
 	{Key: "nav.payments", Href: "/payments"},
 	{Key: "nav.settings", Href: "/settings/business", Children: []NavItem{
@@ -73,6 +74,7 @@ var Nav = []NavItem{
 		// Online payments.
 		{Key: "nav.payment_settings", Href: "/settings/payments"},
 		{Key: "nav.owners", Href: "/owners"},
+		{Key: "nav.classes", Href: "/settings/classes"}, // classes and packs
 	}},
 }
 
