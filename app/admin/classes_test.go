@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"frontdesk/app/booking"
 	"frontdesk/db"
 )
@@ -193,4 +195,48 @@ func seedClass(t *testing.T, ts *testServer) {
 	exec(`INSERT INTO clients (id, first_name, created_at, updated_at) VALUES (3, 'Waiting-client-with-a-long-name', ?, ?)`, ms, ms)
 	exec(`INSERT INTO waitlist_entries (session_id, client_id, source, created_at, updated_at) VALUES (1, 3, 'admin', ?, ?)`, ms, ms)
 	exec(`INSERT INTO client_packs (client_id, service_id, sessions_total, price_cents, expires_at, created_at, updated_at) VALUES (1, 90, 5, 100, ?, ?, ?)`, ms, ms, ms)
+}
+
+// TestBrowserClassSessionInDayView: in a real browser the day view shows a class session as one
+// block with its seats; the owner opens its attendee list, marks one attendee attended and
+// removes another, and sees the waiting client take the freed seat — all from the day view.
+func TestBrowserClassSessionInDayView(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	w := seedClassWorld(t, ts)
+	d := openBookingDB(t, ts)
+	res := c.post(t, "/catalog/timetable", url.Values{"location": {w.Location}, "service": {w.Yoga}, "provider": {w.Ana},
+		"day": {w.weekday(t)}, "start": {"10:00"}, "valid_from": {time.Now().Format(time.DateOnly)}})
+	wantStatus(t, res, http.StatusSeeOther)
+	var session int64
+	if err := d.Read.QueryRow(`SELECT id FROM class_sessions WHERE local_date = ?`, w.Day).Scan(&session); err != nil {
+		t.Fatal(err)
+	}
+	sessionPath := fmt.Sprintf("/bookings/sessions/%d", session)
+	c.post(t, sessionPath+"/attendees", url.Values{"client": {w.Maria}})
+	c.post(t, sessionPath+"/attendees", url.Values{"client": {w.Pedro}})
+	c.post(t, sessionPath+"/waitlist", url.Values{"client": {w.Lia}})
+
+	b := newBrowser(t, 1280, 900)
+	b.do("login", chromedp.Navigate(ts.URL+w.classDay()), chromedp.WaitVisible(testID("login-form")),
+		chromedp.SendKeys(css("#f-email"), ownerEmail), chromedp.SendKeys(css("#f-password"), ownerPassword),
+		chromedp.Submit(testID("login-form")), chromedp.WaitVisible(testID("day-session")))
+	if got := b.text("[data-testid=day-session-seats]"); got != "2/2" {
+		t.Fatalf("the session block shows %q, want 2/2", got)
+	}
+	maria := fmt.Sprintf(`[data-testid=day-attendee][data-booking="%d"]`, seat(t, d, session, w.Maria))
+	pedro := fmt.Sprintf(`[data-testid=day-attendee][data-booking="%d"]`, seat(t, d, session, w.Pedro))
+	b.do("attended", chromedp.Click(css("[data-testid=day-session] summary")), chromedp.WaitVisible(css(maria)),
+		chromedp.Click(css(maria+" [data-testid=mark-attended]")),
+		chromedp.Poll[chromedp.Void](fmt.Sprintf(`!!document.querySelector(%q)`, maria+" .badge")))
+	b.do("open-again", chromedp.Click(css("[data-testid=day-session] summary")), chromedp.WaitVisible(css(maria)))
+	if got := b.text(maria); !strings.Contains(got, "Attended") {
+		t.Errorf("Maria shows %q, want Attended", got)
+	}
+	b.do("removed", chromedp.Click(css(pedro+" [data-testid=remove-attendee]")), chromedp.WaitNotPresent(css(pedro)),
+		chromedp.WaitVisible(css("[data-testid=day-session] summary")), chromedp.Click(css("[data-testid=day-session] summary")))
+	list := b.text("[data-testid=day-session]")
+	if !strings.Contains(list, "Lia Soto") || strings.Contains(list, "Pedro Diaz") || !strings.Contains(list, "2/2") {
+		t.Errorf("after removing Pedro the block shows %q, want Lia in his seat (2/2)", list)
+	}
 }
