@@ -323,7 +323,9 @@ func (a *Admin) showTimetableEntry(w http.ResponseWriter, r *http.Request) {
 	a.renderTimetableEntry(w, r, http.StatusOK, id, f, ui.NewForm(nil))
 }
 
-func resourceClock(min int64) string { return time.Date(2000, 1, 1, int(min/60), int(min%60), 0, 0, time.UTC).Format("15:04") }
+func resourceClock(min int64) string {
+	return time.Date(2000, 1, 1, int(min/60), int(min%60), 0, 0, time.UTC).Format("15:04")
+}
 
 func (a *Admin) renderTimetableEntry(w http.ResponseWriter, r *http.Request, status int, id int64, f, cancel *ui.Form) {
 	ctx := r.Context()
