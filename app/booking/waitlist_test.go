@@ -174,3 +174,36 @@ func countEvents(t *testing.T, d *db.DB) int {
 	}
 	return n
 }
+
+// TestMoveBetweenSessions: a booking moved to another session of the class takes a seat there
+// (refused when that one is full) and its old seat goes to the old session's waitlist.
+func TestMoveBetweenSessions(t *testing.T) {
+	ctx := context.Background()
+	d := classStore(t, 2, 5)
+	session, start := fullSession(t, d, 2)
+	next := santiago(t, "2026-12-07 10:00")
+	w := joinList(t, d, storeNow, 3, start)
+	moving := firstBooking(t, d, session)
+	v, err := Update(ctx, d, storeNow, moving, Change{Start: &next}, SourceConnect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Booking.SessionID.Int64 == session || !db.Time(v.Booking.StartAt).Equal(next) {
+		t.Fatalf("moved booking: got session %d at %v, want the next Monday's", v.Booking.SessionID.Int64, db.Time(v.Booking.StartAt))
+	}
+	if e := entry(t, d, w.Entry.ID); e.Entry.Status != WaitlistBooked {
+		t.Fatalf("the freed seat: waiting client got %s, want booked", e.Entry.Status)
+	}
+	// The next Monday is now full too (client 4 books its last seat): moving into it is refused.
+	if _, err := Create(ctx, d, storeNow, yoga(4, next)); err != nil {
+		t.Fatal(err)
+	}
+	other := firstBooking(t, d, session)
+	if _, err := Update(ctx, d, storeNow, other, Change{Start: &next}, SourceConnect); !errors.Is(err, ErrClassFull) {
+		t.Fatalf("moving into a full session: got %v, want class_full", err)
+	}
+	half := santiago(t, "2026-12-07 10:30")
+	if _, err := Update(ctx, d, storeNow, other, Change{Start: &half}, SourceConnect); !isInvalid(err, "start_time") {
+		t.Fatalf("moving to a time with no session: got %v, want not_session_time", err)
+	}
+}
