@@ -105,6 +105,11 @@ func TestClassPages(t *testing.T) {
 
 	day = c.get(t, w.classDay())
 	wantBody(t, day, `data-testid="day-session-seats">2/2<`, "Maria Lopez", "Pedro Diaz", "1 waiting")
+	explain := func(clock string) string {
+		return "/bookings/explain?" + url.Values{"location": {w.Location}, "service": {w.Yoga}, "provider": {w.Ana}, "date": {w.Day}, "time": {clock}}.Encode()
+	}
+	wantBody(t, c.get(t, explain("10:00")), "Class full", "All 2 seats")
+	wantBody(t, c.get(t, explain("10:30")), "Not a session time", "that day: 10:00", "not_session_time")
 	if strings.Count(day.Body, `data-testid="day-session"`) != 1 || strings.Contains(day.Body, `data-testid="day-booking"`) {
 		t.Fatal("the day view shows the session's attendees as separate bookings, want one block")
 	}
