@@ -39,6 +39,7 @@ func seedClassWorld(t *testing.T, ts *testServer) classWorld {
 	w.Yoga = exec(`INSERT INTO services (uuid, name, duration_min, price_cents, capacity, created_at, updated_at) VALUES ('yoga', 'Yoga', 60, 1500, 2, ?, ?)`, ms, ms)
 	exec(`INSERT INTO service_providers (service_id, provider_id) VALUES (?, ?)`, w.Yoga, w.anaID)
 	w.Pack = exec(`INSERT INTO services (uuid, name, duration_min, price_cents, session_count, created_at, updated_at) VALUES ('pack', 'Massage pack', 60, 20000, 5, ?, ?)`, ms, ms)
+	exec(`INSERT INTO service_providers (service_id, provider_id) VALUES (?, ?)`, w.Pack, w.brunoID)
 	w.Lia = exec(`INSERT INTO clients (first_name, last_name, created_at, updated_at) VALUES ('Lia', 'Soto', ?, ?)`, ms, ms)
 	w.Tom = exec(`INSERT INTO clients (first_name, last_name, created_at, updated_at) VALUES ('Tom', 'Reyes', ?, ?)`, ms, ms)
 	return w
@@ -132,6 +133,21 @@ func TestClassPages(t *testing.T) {
 
 	wantRedirect(t, c.post(t, "/clients/"+w.Maria+"/packs", url.Values{"pack_service": {w.Pack}}), "/clients/"+w.Maria)
 	wantBody(t, c.get(t, "/clients/"+w.Maria), `data-testid="pack-row"`, "Massage pack", `data-testid="pack-left">5 of 5<`)
+
+	// A booking of the pack's service uses it; cancelling it the owner decides whether the
+	// session goes back (offered ticked within the cancel policy).
+	massage := url.Values{"location": {w.Location}, "service": {w.Pack}, "provider": {w.Bruno}, "client": {w.Maria},
+		"date": {w.Day}, "time": {"15:00"}, "status": {"1"}}
+	res = c.post(t, "/bookings", massage)
+	wantStatus(t, res, http.StatusSeeOther)
+	var massageID, packID int64
+	if err := d.Read.QueryRow(`SELECT id, pack_id FROM bookings WHERE service_id = ? AND status_id <> 5`, w.Pack).Scan(&massageID, &packID); err != nil {
+		t.Fatalf("the pack booking: %v", err)
+	}
+	wantBody(t, c.get(t, "/clients/"+w.Maria), `data-testid="pack-left">4 of 5<`)
+	wantBody(t, c.get(t, fmt.Sprintf("/bookings/%d/cancel", massageID)), `value="1" checked data-testid="return-session"`)
+	c.post(t, fmt.Sprintf("/bookings/%d/cancel", massageID), url.Values{"pack_choice": {"1"}})
+	wantBody(t, c.get(t, "/clients/"+w.Maria), `data-testid="pack-left">4 of 5<`) // kept used: the owner unticked it
 
 	wantBody(t, c.get(t, sessionPath+"/cancel"), `data-testid="cancel-session-form"`)
 	c.post(t, sessionPath+"/cancel", url.Values{})

@@ -339,6 +339,16 @@ func CancelWith(ctx context.Context, d *db.DB, now time.Time, id int64, o Cancel
 	})
 }
 
+// CancelReturnsSession reports whether cancelling booking b at now gives its pack session back
+// by default (CancelOptions): the cancel comes within the cancel policy.
+func CancelReturnsSession(ctx context.Context, q *db.Queries, b db.Booking, now time.Time) (bool, error) {
+	pol, err := q.SchedulePolicy(ctx)
+	if err != nil {
+		return false, err
+	}
+	return inPolicy(pol, b, now), nil
+}
+
 // inPolicy reports whether a cancel at now comes before the pre-start lock window.
 func inPolicy(pol db.SchedulePolicyRow, b db.Booking, now time.Time) bool {
 	return now.Before(db.Time(b.StartAt).Add(-time.Duration(pol.EditLockMin) * time.Minute))
