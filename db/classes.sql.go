@@ -451,7 +451,7 @@ type ScheduleSessionsRow struct {
 }
 
 // Class sessions and the weekly timetable (app/booking/sessions.go, seats.go, timetable.go;
-// db/migrations/00250_class_sessions.sql). Capacities are resolved here: a session's own
+// db/migrations/00250_classes.sql). Capacities are resolved here: a session's own
 // capacity, else its service's.
 // The sessions of a class at a location starting in [since, until), scheduled or cancelled,
 // with their live bookings and waiting clients counted (provider_id 0: every provider).

@@ -10,6 +10,27 @@ import (
 	"database/sql"
 )
 
+const createImportClassKey = `-- name: CreateImportClassKey :exec
+INSERT INTO import_class_keys (kind, key, record_id, imported_at) VALUES (?, ?, ?, ?)
+`
+
+type CreateImportClassKeyParams struct {
+	Kind       string
+	Key        string
+	RecordID   int64
+	ImportedAt int64
+}
+
+func (q *Queries) CreateImportClassKey(ctx context.Context, arg CreateImportClassKeyParams) error {
+	_, err := q.db.ExecContext(ctx, createImportClassKey,
+		arg.Kind,
+		arg.Key,
+		arg.RecordID,
+		arg.ImportedAt,
+	)
+	return err
+}
+
 const createImportKey = `-- name: CreateImportKey :exec
 INSERT INTO import_keys (kind, key, record_id, imported_at) VALUES (?, ?, ?, ?)
 `
@@ -51,6 +72,28 @@ func (q *Queries) FindClientByRecordNumber(ctx context.Context, recordNumber sql
 	var id int64
 	err := row.Scan(&id)
 	return id, err
+}
+
+const getImportClassKey = `-- name: GetImportClassKey :one
+SELECT kind, "key", record_id, imported_at FROM import_class_keys WHERE kind = ? AND key = ?
+`
+
+type GetImportClassKeyParams struct {
+	Kind string
+	Key  string
+}
+
+// Keys of timetable entries and one-off class sessions (db/migrations/00250_classes.sql).
+func (q *Queries) GetImportClassKey(ctx context.Context, arg GetImportClassKeyParams) (ImportClassKey, error) {
+	row := q.db.QueryRowContext(ctx, getImportClassKey, arg.Kind, arg.Key)
+	var i ImportClassKey
+	err := row.Scan(
+		&i.Kind,
+		&i.Key,
+		&i.RecordID,
+		&i.ImportedAt,
+	)
+	return i, err
 }
 
 const getImportKey = `-- name: GetImportKey :one

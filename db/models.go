@@ -285,6 +285,13 @@ type IdempotencyKey struct {
 	ExpiresAt    int64
 }
 
+type ImportClassKey struct {
+	Kind       string
+	Key        string
+	RecordID   int64
+	ImportedAt int64
+}
+
 type ImportKey struct {
 	Kind       string
 	Key        string

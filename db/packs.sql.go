@@ -204,7 +204,7 @@ type UsablePacksRow struct {
 	Used          int64
 }
 
-// Session packs (app/booking/packs.go; db/migrations/00251_session_packs.sql). A pack's used
+// Session packs (app/booking/packs.go; db/migrations/00250_classes.sql). A pack's used
 // sessions are counted from the bookings that name it: the live ones, and the cancelled ones
 // whose session was not given back.
 // The client's packs of a service that are not expired at start_at, the one expiring first

@@ -134,7 +134,7 @@ type InsertWaitlistEntryParams struct {
 	UpdatedAt int64
 }
 
-// Waitlists of full class sessions (app/booking/waitlist.go; db/migrations/00252_waitlist.sql).
+// Waitlists of full class sessions (app/booking/waitlist.go; db/migrations/00250_classes.sql).
 func (q *Queries) InsertWaitlistEntry(ctx context.Context, arg InsertWaitlistEntryParams) (WaitlistEntry, error) {
 	row := q.db.QueryRowContext(ctx, insertWaitlistEntry,
 		arg.SessionID,

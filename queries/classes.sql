@@ -1,5 +1,5 @@
 -- Class sessions and the weekly timetable (app/booking/sessions.go, seats.go, timetable.go;
--- db/migrations/00250_class_sessions.sql). Capacities are resolved here: a session's own
+-- db/migrations/00250_classes.sql). Capacities are resolved here: a session's own
 -- capacity, else its service's.
 
 -- The sessions of a class at a location starting in [since, until), scheduled or cancelled,

@@ -28,3 +28,10 @@ SELECT * FROM import_keys WHERE kind = ? AND key = ?;
 
 -- name: CreateImportKey :exec
 INSERT INTO import_keys (kind, key, record_id, imported_at) VALUES (?, ?, ?, ?);
+
+-- Keys of timetable entries and one-off class sessions (db/migrations/00250_classes.sql).
+-- name: GetImportClassKey :one
+SELECT * FROM import_class_keys WHERE kind = ? AND key = ?;
+
+-- name: CreateImportClassKey :exec
+INSERT INTO import_class_keys (kind, key, record_id, imported_at) VALUES (?, ?, ?, ?);

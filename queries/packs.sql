@@ -1,4 +1,4 @@
--- Session packs (app/booking/packs.go; db/migrations/00251_session_packs.sql). A pack's used
+-- Session packs (app/booking/packs.go; db/migrations/00250_classes.sql). A pack's used
 -- sessions are counted from the bookings that name it: the live ones, and the cancelled ones
 -- whose session was not given back.
 

@@ -1,4 +1,4 @@
--- Waitlists of full class sessions (app/booking/waitlist.go; db/migrations/00252_waitlist.sql).
+-- Waitlists of full class sessions (app/booking/waitlist.go; db/migrations/00250_classes.sql).
 
 -- name: InsertWaitlistEntry :one
 INSERT INTO waitlist_entries (session_id, client_id, source, created_at, updated_at)

@@ -19,7 +19,7 @@ import (
 //
 // The check runs inside the write transaction (choosePack), and the bookings_pack_* triggers
 // refuse any write that would use another client's pack, an expired one, or one session too
-// many (db/migrations/00251_session_packs.sql).
+// many (db/migrations/00250_classes.sql).
 
 // choosePack returns the pack a new booking of service svc for client at start uses: want nil
 // picks the usable pack expiring first (then the oldest), none when there is none; a want of 0

@@ -16,7 +16,7 @@ import (
 // placeSession checks the seats on the read pool (most losers of a race leave without queueing
 // for the writer); takeSeat counts them again inside the write transaction; and the
 // bookings_session_seat_* triggers refuse the insert or update that would take one seat too
-// many (db/migrations/00250_class_sessions.sql). A client holds one seat per session: the same
+// many (db/migrations/00250_classes.sql). A client holds one seat per session: the same
 // three layers, the last a partial unique index.
 
 // ErrClassFull says every seat of the session is taken.

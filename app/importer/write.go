@@ -31,7 +31,7 @@ func checkDatabase(ctx context.Context, q *db.Queries, p *plan) error {
 		ps.add("company", "this database already has a business (%q); an import into it must leave the company section out", c.Name)
 	}
 	for _, k := range p.keys() {
-		prev, err := q.GetImportKey(ctx, db.GetImportKeyParams{Kind: k.kind, Key: k.key})
+		prev, err := storedKey(ctx, q, k.kind, k.key)
 		switch {
 		case db.IsNotFound(err):
 		case err != nil:
@@ -129,7 +129,23 @@ func (w *writer) remember(kind, key string, id int64) error {
 	if key == "" {
 		return nil
 	}
+	if classKinds[kind] {
+		return w.q.CreateImportClassKey(w.ctx, db.CreateImportClassKeyParams{Kind: kind, Key: key, RecordID: id, ImportedAt: w.now})
+	}
 	return w.q.CreateImportKey(w.ctx, db.CreateImportKeyParams{Kind: kind, Key: key, RecordID: id, ImportedAt: w.now})
+}
+
+// classKinds are the sections whose keys live in import_class_keys (timetable entries and
+// one-off sessions; db/migrations/00250_classes.sql).
+var classKinds = map[string]bool{"timetable": true, "session": true}
+
+// storedKey is the record an earlier import created under kind and key.
+func storedKey(ctx context.Context, q *db.Queries, kind, key string) (db.ImportKey, error) {
+	if classKinds[kind] {
+		k, err := q.GetImportClassKey(ctx, db.GetImportClassKeyParams{Kind: kind, Key: key})
+		return db.ImportKey(k), err
+	}
+	return q.GetImportKey(ctx, db.GetImportKeyParams{Kind: kind, Key: key})
 }
 
 func (w *writer) writeLocations(p *plan) error {

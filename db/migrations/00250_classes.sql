@@ -1,4 +1,6 @@
--- Classes (docs/classes.md): a service with capacity > 1 is given in sessions, not on the free
+-- Classes, session packs and waitlists (docs/classes.md), in one migration.
+--
+-- Classes: a service with capacity > 1 is given in sessions, not on the free
 -- slot grid. The owner keeps a weekly timetable per location; app/booking materializes it into
 -- class_sessions rows (one per occurrence, as instants, DST resolved in Go) for a rolling year
 -- ahead, plus one-off sessions. A cancelled date is a session row with status 'cancelled', which
@@ -13,6 +15,23 @@
 --   * a client holds at most one live seat per session (a partial unique index).
 -- Bookings of one session do not overlap each other in the sense of the no-double-booking rule:
 -- the session holds the provider once.
+--
+-- Session packs: a service with session_count N > 1 is sold as a pack of N
+-- sessions (a cart item of type 'session'), credited to the client when the sale is paid. A
+-- booking of that service for a client with a usable pack records the pack in
+-- bookings.pack_id. A pack's used sessions are counted, never stored: the live bookings that
+-- name it, plus the cancelled ones whose session was not given back (a late cancel);
+-- pack_returned is set by a cancel within the cancel policy. The triggers are the last word
+-- behind the checks in the write transaction: a booking uses a pack only of its own client and
+-- service, starting before the pack expires, and never beyond the pack's sessions.
+--
+-- Waitlists of full class sessions. A client joins a full session's list;
+-- when a seat frees (a cancel, a move, a larger capacity) the first waiting client is booked in
+-- the same transaction, until the owner's cut-off before the session (class_settings). The
+-- queue is first come, first served by id. The triggers are the last word on the queue: an
+-- entry is booked only with a live booking of its own client in its own session, and never
+-- while an earlier entry of the session is still waiting (an earlier client who cannot be
+-- booked is marked skipped first, with the reason).
 
 -- +goose Up
 
@@ -64,7 +83,7 @@ CREATE UNIQUE INDEX class_sessions_timetable_date ON class_sessions (timetable_i
 CREATE INDEX class_sessions_provider_block ON class_sessions (provider_id, block_start_at, block_end_at, status);
 CREATE INDEX class_sessions_location_start ON class_sessions (location_id, start_at);
 
--- The attendee's seat. pack_id/pack_returned belong to session packs (00251).
+-- The attendee's seat (pack_id and pack_returned, for session packs, are further down).
 ALTER TABLE bookings ADD COLUMN session_id INTEGER REFERENCES class_sessions (id);
 CREATE INDEX bookings_session ON bookings (session_id, status_id) WHERE session_id IS NOT NULL;
 CREATE UNIQUE INDEX bookings_one_seat_per_client ON bookings (session_id, client_id)
@@ -134,15 +153,6 @@ WHEN NEW.status <> 'scheduled' OR NEW.location_id <> OLD.location_id OR NEW.serv
 BEGIN
     SELECT RAISE(ABORT, 'session_has_attendees')
     WHERE EXISTS (SELECT 1 FROM bookings b WHERE b.session_id = OLD.id AND b.status_id <> 5);
-END;
--- +goose StatementEnd
-
--- +goose StatementBegin
-CREATE TRIGGER class_sessions_no_delete_with_bookings
-BEFORE DELETE ON class_sessions
-BEGIN
-    SELECT RAISE(ABORT, 'session_has_bookings')
-    WHERE EXISTS (SELECT 1 FROM bookings b WHERE b.session_id = OLD.id);
 END;
 -- +goose StatementEnd
 
@@ -269,3 +279,138 @@ BEGIN
     SELECT RAISE(ABORT, 'booking_cancelled');
 END;
 -- +goose StatementEnd
+
+-- The owner's settings for classes and packs (one row; see app/booking/settings.go).
+CREATE TABLE class_settings (
+    id                  INTEGER PRIMARY KEY CHECK (id = 1),
+    -- Days a pack stays usable after it was paid; 0: packs never expire.
+    pack_expiry_days    INTEGER NOT NULL DEFAULT 0 CHECK (pack_expiry_days BETWEEN 0 AND 3650),
+    -- A freed seat goes to the first waiting client only until this many minutes before the
+    -- session starts; later it stays free for anyone to book.
+    waitlist_cutoff_min INTEGER NOT NULL DEFAULT 120 CHECK (waitlist_cutoff_min BETWEEN 0 AND 10080),
+    updated_at          INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO class_settings (id) VALUES (1);
+
+CREATE TABLE client_packs (
+    id             INTEGER PRIMARY KEY,
+    client_id      INTEGER NOT NULL REFERENCES clients (id),
+    service_id     INTEGER NOT NULL REFERENCES services (id),
+    sessions_total INTEGER NOT NULL CHECK (sessions_total >= 1),
+    price_cents    INTEGER NOT NULL DEFAULT 0 CHECK (price_cents >= 0),
+    -- The sale that paid for it (NULL: recorded by the owner or imported).
+    sale_id        INTEGER REFERENCES sales (id),
+    -- Sessions must start before this instant; NULL: never expires.
+    expires_at     INTEGER,
+    created_at     INTEGER NOT NULL,
+    updated_at     INTEGER NOT NULL
+);
+CREATE INDEX client_packs_client ON client_packs (client_id, service_id);
+CREATE INDEX client_packs_sale ON client_packs (sale_id) WHERE sale_id IS NOT NULL;
+
+ALTER TABLE bookings ADD COLUMN pack_id INTEGER REFERENCES client_packs (id);
+-- BETWEEN rather than IN (0, 1): an IN list costs every booking write an ephemeral index.
+ALTER TABLE bookings ADD COLUMN pack_returned BOOLEAN NOT NULL DEFAULT 0 CHECK (pack_returned BETWEEN 0 AND 1);
+CREATE INDEX bookings_pack ON bookings (pack_id, status_id, pack_returned) WHERE pack_id IS NOT NULL;
+
+-- +goose StatementBegin
+CREATE TRIGGER bookings_pack_insert
+BEFORE INSERT ON bookings
+WHEN NEW.pack_id IS NOT NULL AND NEW.status_id <> 5
+BEGIN
+    SELECT RAISE(ABORT, 'pack_mismatch')
+    WHERE NOT EXISTS (SELECT 1 FROM client_packs p
+        WHERE p.id = NEW.pack_id AND p.client_id = NEW.client_id AND p.service_id = NEW.service_id);
+    SELECT RAISE(ABORT, 'pack_expired')
+    WHERE EXISTS (SELECT 1 FROM client_packs p WHERE p.id = NEW.pack_id AND p.expires_at <= NEW.start_at);
+    SELECT RAISE(ABORT, 'pack_used_up')
+    WHERE (SELECT count(*) FROM bookings b
+           WHERE b.pack_id = NEW.pack_id AND (b.status_id <> 5 OR b.pack_returned = 0))
+        >= (SELECT p.sessions_total FROM client_packs p WHERE p.id = NEW.pack_id);
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER bookings_pack_update
+BEFORE UPDATE OF pack_id, client_id, service_id, start_at ON bookings
+WHEN NEW.pack_id IS NOT NULL AND NEW.status_id <> 5
+BEGIN
+    SELECT RAISE(ABORT, 'pack_mismatch')
+    WHERE NOT EXISTS (SELECT 1 FROM client_packs p
+        WHERE p.id = NEW.pack_id AND p.client_id = NEW.client_id AND p.service_id = NEW.service_id);
+    SELECT RAISE(ABORT, 'pack_expired')
+    WHERE EXISTS (SELECT 1 FROM client_packs p WHERE p.id = NEW.pack_id AND p.expires_at <= NEW.start_at);
+    SELECT RAISE(ABORT, 'pack_used_up')
+    WHERE OLD.pack_id IS NOT NEW.pack_id
+      AND (SELECT count(*) FROM bookings b
+           WHERE b.pack_id = NEW.pack_id AND b.id <> NEW.id AND (b.status_id <> 5 OR b.pack_returned = 0))
+        >= (SELECT p.sessions_total FROM client_packs p WHERE p.id = NEW.pack_id);
+END;
+-- +goose StatementEnd
+
+-- A session given back stays given back, and only a cancel gives one back.
+-- +goose StatementBegin
+CREATE TRIGGER bookings_pack_returned
+BEFORE UPDATE OF pack_returned ON bookings
+WHEN NEW.pack_returned <> OLD.pack_returned
+BEGIN
+    SELECT RAISE(ABORT, 'pack_return_final')
+    WHERE OLD.pack_returned = 1 OR NEW.status_id <> 5 OR NEW.pack_id IS NULL;
+END;
+-- +goose StatementEnd
+
+CREATE TABLE waitlist_entries (
+    id          INTEGER PRIMARY KEY,
+    session_id  INTEGER NOT NULL REFERENCES class_sessions (id),
+    client_id   INTEGER NOT NULL REFERENCES clients (id),
+    status      TEXT    NOT NULL DEFAULT 'waiting'
+        CHECK (status IN ('waiting', 'booked', 'left', 'skipped')),
+    -- Why an entry was skipped: 'already_booked', 'client_inactive', 'pack_unusable'.
+    reason      TEXT,
+    booking_id  INTEGER REFERENCES bookings (id),
+    -- Who added the client, as bookings.source; a promoted booking carries it.
+    source      TEXT    NOT NULL CHECK (source IN ('connect', 'admin', 'online', 'mcp')),
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL,
+    CHECK ((status = 'booked') = (booking_id IS NOT NULL))
+);
+CREATE UNIQUE INDEX waitlist_one_per_client ON waitlist_entries (session_id, client_id) WHERE status = 'waiting';
+CREATE INDEX waitlist_queue ON waitlist_entries (session_id, status, id);
+CREATE INDEX waitlist_client ON waitlist_entries (client_id, id);
+
+-- +goose StatementBegin
+CREATE TRIGGER waitlist_in_order
+BEFORE UPDATE OF status ON waitlist_entries
+WHEN NEW.status = 'booked' AND OLD.status = 'waiting'
+BEGIN
+    SELECT RAISE(ABORT, 'waitlist_out_of_order')
+    WHERE EXISTS (SELECT 1 FROM waitlist_entries w
+        WHERE w.session_id = NEW.session_id AND w.status = 'waiting' AND w.id < NEW.id);
+    SELECT RAISE(ABORT, 'waitlist_booking_mismatch')
+    WHERE NOT EXISTS (SELECT 1 FROM bookings b
+        WHERE b.id = NEW.booking_id AND b.session_id = NEW.session_id AND b.client_id = NEW.client_id
+          AND b.status_id <> 5);
+END;
+-- +goose StatementEnd
+
+-- Only a waiting entry changes, and only to a final state.
+-- +goose StatementBegin
+CREATE TRIGGER waitlist_final
+BEFORE UPDATE OF status ON waitlist_entries
+WHEN OLD.status <> 'waiting' AND NEW.status <> OLD.status
+BEGIN
+    SELECT RAISE(ABORT, 'waitlist_entry_closed');
+END;
+-- +goose StatementEnd
+
+-- `frontdesk import` remembers the keys of the timetable entries and one-off sessions it
+-- creates, as import_keys does for the other sections, so running a file with a timetable twice
+-- is refused instead of doubling every class (a table of its own: import_keys' CHECK of kinds
+-- cannot be widened without rebuilding it).
+CREATE TABLE import_class_keys (
+    kind        TEXT    NOT NULL CHECK (kind IN ('timetable', 'session')),
+    key         TEXT    NOT NULL,
+    record_id   INTEGER NOT NULL,
+    imported_at INTEGER NOT NULL,
+    PRIMARY KEY (kind, key)
+) WITHOUT ROWID;
