@@ -16,8 +16,8 @@ import (
 
 	"frontdesk/app/admin"
 	"frontdesk/app/api"
-	"frontdesk/app/buildinfo"
 	"frontdesk/app/booking"
+	"frontdesk/app/buildinfo"
 	"frontdesk/app/keyauth"
 	"frontdesk/app/links"
 	"frontdesk/app/mcp"
