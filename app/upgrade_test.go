@@ -90,6 +90,12 @@ func TestUpgradeFromFixture(t *testing.T) {
 
 // assertKeepsEveryRecord checks that every row of every table in before is in after, with the
 // same values in the columns before had.
+// upgradeRewrites are the values a migration deliberately rewrites, as SQL over the old column:
+// 00220 turned the empty scope list of a full-access key into the explicit "*".
+var upgradeRewrites = map[string]map[string]string{
+	"api_keys": {"scopes": `CASE scopes WHEN '' THEN '*' ELSE scopes END`},
+}
+
 func assertKeepsEveryRecord(t *testing.T, before, after string) {
 	t.Helper()
 	conn, err := sql.Open("sqlite", "file:"+after+"?mode=ro")
@@ -125,11 +131,15 @@ func assertKeepsEveryRecord(t *testing.T, before, after string) {
 	for _, table := range tables {
 		cols := columnsOf(t, c, "old", table)
 		list := `"` + strings.Join(cols, `","`) + `"`
+		oldList := list
+		for col, expr := range upgradeRewrites[table] {
+			oldList = strings.Replace(oldList, `"`+col+`"`, expr, 1)
+		}
 		var n, missing int
 		if err := c.QueryRowContext(ctx, `SELECT count(*) FROM old."`+table+`"`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
-		q := `SELECT count(*) FROM (SELECT ` + list + ` FROM old."` + table + `" EXCEPT SELECT ` + list + ` FROM main."` + table + `")`
+		q := `SELECT count(*) FROM (SELECT ` + oldList + ` FROM old."` + table + `" EXCEPT SELECT ` + list + ` FROM main."` + table + `")`
 		if err := c.QueryRowContext(ctx, q).Scan(&missing); err != nil {
 			t.Errorf("%s: %v", table, err)
 			continue
