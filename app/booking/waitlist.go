@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/messages"
 	"frontdesk/db"
 	"frontdesk/ui/i18n"
 )
@@ -241,10 +242,13 @@ func skip(ctx context.Context, q *db.Queries, now time.Time, e db.WaitlistEntry,
 }
 
 // promoted is called inside the transaction that booked waitlist entry e as booking b, after
-// booking.created was written. It is the hook for telling the client: when customer messages
-// exist (app/messages), their "you got a seat" email is enqueued here, in the same
-// transaction, as the webhook event is.
+// booking.created was written (and with it the booking's messages planned): the client's
+// "you got a seat" email is enqueued here, in the same transaction, as the webhook event is
+// (app/messages SeatGiven, docs/messages.md).
 func promoted(ctx context.Context, q *db.Queries, now time.Time, e db.WaitlistEntry, b db.Booking) error {
+	if err := messages.SeatGiven(ctx, q, now, b.ID); err != nil {
+		return fmt.Errorf("waitlist entry %d: %w", e.ID, err)
+	}
 	return nil
 }
 
