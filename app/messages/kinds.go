@@ -22,7 +22,7 @@ const (
 	// WaitlistSeat tells a waiting client they were given a seat in a class session
 	// (docs/classes.md): it goes instead of the booking confirmation (SeatGiven).
 	WaitlistSeat Kind = "waitlist_seat"
-	Test           Kind = "test"
+	Test         Kind = "test"
 )
 
 // Kinds are the types the owner configures, in the order Settings shows them.
