@@ -164,6 +164,9 @@ type SiteWaitlistView struct {
 	Position  string // "You are number 2 in the queue." while waiting
 	LinkURL   string // the link itself, shown right after joining
 	LeaveURL  string // where the leave button posts, "" when not waiting
+	// BookingURL is where the "see my booking" button posts once a seat came (a manage link
+	// is made then), "" otherwise.
+	BookingURL string
 	StatusMsg string // what the status means, in words
 }
 

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -227,7 +228,14 @@ func TestWaitlistOnSite(t *testing.T) {
 	if err := booking.Cancel(context.Background(), f.db, f.clock.now(), seat, booking.SourceAdmin); err != nil {
 		t.Fatal(err)
 	}
-	wantBody(t, f.get(second), "You got a seat: you are booked", "status-booked")
+	wantBody(t, f.get(second), "You got a seat: you are booked", "status-booked", `data-testid="waitlist-booking"`)
+	open := f.post(second+"/booking", url.Values{})
+	wantStatus(t, open, http.StatusSeeOther)
+	if !manageTokenRE.MatchString(open.location()) {
+		t.Fatalf("see my booking led to %q, want a manage link", open.location())
+	}
+	wantBody(t, f.get(open.location()), "Yoga", "Tuesday, 31 March 2026, 10:00", `data-testid="manage-cancel"`)
+	wantStatus(t, f.post(first+"/booking", url.Values{}), http.StatusNotFound) // left: no booking
 	if n := f.count(`SELECT count(*) FROM bookings b JOIN clients c ON c.id = b.client_id
 		WHERE c.email = 'marta@example.com' AND b.status_id = 1`); n != 1 {
 		t.Errorf("Marta has %d bookings after the seat freed, want 1", n)
@@ -295,5 +303,70 @@ func TestPackBookingOnSite(t *testing.T) {
 	page = f.get(f.book(massage5, form))
 	if strings.Contains(page.body, `data-testid="site-pack"`) || !strings.Contains(page.body, "$20,000") {
 		t.Errorf("a booking without a pack: want its price, no pack line:\n%s", page.body)
+	}
+}
+
+// A seat booked on the site moves to another session of the class through its manage link;
+// a full session is not offered there, and one that fills meanwhile is "just taken", not an
+// error page.
+func TestClassRescheduleOnSite(t *testing.T) {
+	f, morning, evening := classFixture(t)
+	manage := f.book(yoga, f.details(yoga, f.ana, morning))
+	page := f.get(manage + "/reschedule?date=2026-03-31")
+	wantStatus(t, page, http.StatusOK)
+	got := sessionTimes(t, page.body)
+	if m, ok := got[evening.Format(time.RFC3339)]; !ok || !strings.Contains(m[1], "3 seats left") {
+		t.Fatalf("reschedule offers %v, want the evening session with 3 seats", got)
+	}
+	f.seatFor("Pia", evening)
+	f.seatFor("Rut", evening)
+	f.seatFor("Sol", evening) // full now
+	res := f.post(manage+"/reschedule", url.Values{"start": {evening.Format(time.RFC3339)}})
+	wantStatus(t, res, http.StatusConflict)
+	wantBody(t, res, `data-testid="site-notice"`)
+	if _, ok := sessionTimes(t, f.get(manage+"/reschedule?date=2026-03-31").body)[evening.Format(time.RFC3339)]; ok {
+		t.Error("a full session is offered to move into")
+	}
+}
+
+// Eight visitors submit for the last two seats of a session at once: two are booked, the other
+// six get the class-full page (409) with the waitlist form — none an error — and the session
+// holds its capacity.
+func TestClassLastSeatsRace(t *testing.T) {
+	f, morning, _ := classFixture(t)
+	f.seatFor("Pia", morning)
+	forms := make([]url.Values, 8)
+	for i := range forms {
+		forms[i] = f.details(yoga, f.ana, morning)
+		forms[i].Set("email", "racer"+strconv.Itoa(i)+"@example.com")
+		forms[i].Set("phone", "+56 9 7000 000"+strconv.Itoa(i))
+	}
+	statuses := make([]int, len(forms))
+	bodies := make([]string, len(forms))
+	var wg sync.WaitGroup
+	for i := range forms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := f.post("/book/1/5/details", forms[i])
+			statuses[i], bodies[i] = res.status, res.body
+		}()
+	}
+	wg.Wait()
+	booked := 0
+	for i, s := range statuses {
+		switch {
+		case s == http.StatusSeeOther:
+			booked++
+		case s == http.StatusConflict && strings.Contains(bodies[i], `data-testid="class-full"`) && strings.Contains(bodies[i], `action="/book/1/5/waitlist"`):
+		default:
+			t.Errorf("racer %d: status %d, want 303 or the class-full page:\n%.2000s", i, s, bodies[i])
+		}
+	}
+	if booked != 2 {
+		t.Errorf("%d racers booked, want 2", booked)
+	}
+	if n := f.count(`SELECT count(*) FROM bookings WHERE service_id = 5 AND status_id <> 5`); n != 3 {
+		t.Errorf("%d seats taken, want the capacity 3", n)
 	}
 }

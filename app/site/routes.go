@@ -48,5 +48,6 @@ func (s *Site) Routes() chi.Router {
 	// manage links, they keep working while the site is off.
 	r.Get("/waitlist/{token}", s.showWaitlistEntry)
 	r.With(s.limitPosts).Post("/waitlist/{token}/leave", s.leaveWaitlist)
+	r.With(s.limitPosts).Post("/waitlist/{token}/booking", s.openBooking)
 	return r
 }

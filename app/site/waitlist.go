@@ -321,6 +321,7 @@ func (s *Site) showWaitlistEntry(w http.ResponseWriter, r *http.Request) {
 		}
 	case booking.WaitlistBooked:
 		v.StatusMsg = p.T("site.waitlist.status.booked")
+		v.BookingURL = waitlistPathPrefix + token + "/booking"
 	case booking.WaitlistLeft:
 		v.StatusMsg = p.T("site.waitlist.status.left")
 	default:
@@ -350,4 +351,31 @@ func (s *Site) leaveWaitlist(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	seeOther(w, r, waitlistPathPrefix+token+"?done=left")
+}
+
+// openBooking leads from a place that got a seat to the booking's manage page, through a new
+// manage link made now (tokens are stored hashed, so an existing one cannot be shown again).
+// It is a POST because it writes the link.
+func (s *Site) openBooking(w http.ResponseWriter, r *http.Request) {
+	manageHeaders(w)
+	_, e, err := s.loadEntry(r)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	if e.Entry.Status != booking.WaitlistBooked || !e.Entry.BookingID.Valid {
+		s.renderError(w, r, errNotFound)
+		return
+	}
+	var token string
+	err = s.db.InTx(r.Context(), func(q *db.Queries) error {
+		var err error
+		token, err = managelink.New(r.Context(), q, e.Entry.BookingID.Int64, s.now())
+		return err
+	})
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	seeOther(w, r, managelink.Path(token))
 }
