@@ -158,16 +158,16 @@ type SiteDetailsView struct {
 
 // SiteWaitlistView is the page behind a personal waitlist link.
 type SiteWaitlistView struct {
-	Summary   SiteSummary
-	Status    string // waiting, booked, left, skipped
-	Message   string // "" or the outcome of the last action (joined, left)
-	Position  string // "You are number 2 in the queue." while waiting
-	LinkURL   string // the link itself, shown right after joining
-	LeaveURL  string // where the leave button posts, "" when not waiting
+	Summary  SiteSummary
+	Status   string // waiting, booked, left, skipped
+	Message  string // "" or the outcome of the last action (joined, left)
+	Position string // "You are number 2 in the queue." while waiting
+	LinkURL  string // the link itself, shown right after joining
+	LeaveURL string // where the leave button posts, "" when not waiting
 	// BookingURL is where the "see my booking" button posts once a seat came (a manage link
 	// is made then), "" otherwise.
 	BookingURL string
-	StatusMsg string // what the status means, in words
+	StatusMsg  string // what the status means, in words
 }
 
 // SiteManageView is the page behind a manage link.
