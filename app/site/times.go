@@ -356,6 +356,9 @@ func (s *Site) showTimes(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Summary = s.summary(p, loc, svc, name)
+	if svc.class() && provider == 0 {
+		v.Summary.Provider = p.T("site.classes.every_teacher") // each session names its own
+	}
 	if r.URL.Query().Get("gone") == "1" {
 		v.Notice = p.T("site.times.gone")
 	}

@@ -119,7 +119,7 @@ func (s *Site) waitlistView(r *http.Request, st step, form *ui.Form, start time.
 	v.Action = servicePath(st.loc.id, st.svc.id) + "/waitlist"
 	v.Start = start.Format(time.RFC3339)
 	v.Summary.When = when(p, start.In(st.loc.zone))
-	v.Summary.Seats = p.T("site.classes.full")
+	v.Summary.Seats = p.T("site.classes.no_seats")
 	v.PayNote, v.TopTarget, v.PackNote = "", false, ""
 	if settings.WaitlistCutoff > 0 {
 		v.WaitNote = p.T("site.waitlist.how", "duration", duration(p, int64(settings.WaitlistCutoff/time.Minute)))
@@ -334,7 +334,7 @@ func (s *Site) showWaitlistEntry(w http.ResponseWriter, r *http.Request) {
 	case "left":
 		v.Message = p.T("site.waitlist.left_now")
 	}
-	s.render(w, r, http.StatusOK, ui.SiteWaitlist(s.page(r, p.T("site.waitlist.title")), v))
+	s.render(w, r, http.StatusOK, ui.SiteWaitlist(s.page(r, p.T("site.waitlist.place_title")), v))
 }
 
 // leaveWaitlist takes the visitor off the list (booking.LeaveWaitlist: leaving twice, or after
