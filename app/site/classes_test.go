@@ -209,6 +209,9 @@ func TestWaitlistOnSite(t *testing.T) {
 	}
 	second, _ := f.joinAs("Marta", "marta@example.com", morning)
 	wantBody(t, f.get(second), "You are number 2 in the queue.")
+	f.exec(`UPDATE company SET language = 'es'`)
+	wantBody(t, f.get(second), "Eres el número 2 en la fila.", "Salir de la lista de espera", "Tu lugar en la lista de espera")
+	f.exec(`UPDATE company SET language = 'en'`)
 
 	again := f.post("/book/1/5/waitlist", form) // the same form again: the same place
 	wantStatus(t, again, http.StatusSeeOther)
