@@ -102,12 +102,14 @@ func (s *Site) book(w http.ResponseWriter, r *http.Request) {
 			s.renderError(w, r, err)
 			return
 		}
-		if x := a.session(st.provider, start); len(providers) == 0 && x != nil && x.SeatsLeft == 0 {
-			s.renderClassFull(w, r, st, form, start)
-			return
-		}
-		if len(providers) == 0 {
-			s.renderTaken(w, r, st, form, start)
+		// A time gone may have gone to this very form, submitted twice at once and committed
+		// between the two reads: then reserve finds its booking.
+		if len(providers) == 0 && !s.nonceUsed(r, nonce) {
+			if x := a.session(st.provider, start); x != nil && x.SeatsLeft == 0 {
+				s.renderClassFull(w, r, st, form, start)
+			} else {
+				s.renderTaken(w, r, st, form, start)
+			}
 			return
 		}
 	} else if err != nil {
@@ -140,6 +142,13 @@ func (s *Site) book(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	seeOther(w, r, managelink.Path(res.token)+"?done=booked")
+}
+
+// nonceUsed reports whether a booking was made with the form's nonce (read errors say no: the
+// transaction checks again).
+func (s *Site) nonceUsed(r *http.Request, nonce string) bool {
+	_, err := s.db.R.SiteBookingByNonce(r.Context(), managelink.Hash(nonce))
+	return err == nil
 }
 
 // step is what the URL of step 5 names: the location, service and provider (0: anyone).
