@@ -14,6 +14,8 @@ import (
 func goMigrations() []*goose.Migration {
 	return []*goose.Migration{
 		goose.NewGoMigration(130, &goose.GoFunc{RunTx: widenBookingSources}, nil),
+		// Waitlist seat messages (classes × messages): migrate_00360.go.
+		goose.NewGoMigration(360, &goose.GoFunc{RunTx: addSeatMessageKind}, nil),
 	}
 }
 

@@ -706,6 +706,14 @@ type SiteSetting struct {
 	UpdatedAt    int64
 }
 
+type SiteWaitlistLink struct {
+	ID        int64
+	EntryID   int64
+	TokenHash []byte
+	NonceHash []byte
+	CreatedAt int64
+}
+
 type StorageProbe struct {
 	ID        int64
 	CheckedAt int64

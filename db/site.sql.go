@@ -417,7 +417,7 @@ func (q *Queries) SiteServiceProviders(ctx context.Context, arg SiteServiceProvi
 
 const siteServices = `-- name: SiteServices :many
 SELECT s.id, s.name, s.description, s.duration_min, s.price_cents, s.has_discount, s.discount_bp,
-    s.online_payment_mode, s.online_payment_cents, s.keywords_json, s.capacity,
+    s.online_payment_mode, s.online_payment_cents, s.keywords_json, s.capacity, s.session_count,
     s.category_id, coalesce(c.name, '') AS category_name, coalesce(c.sort_order, 0) AS category_order
 FROM services s LEFT JOIN categories c ON c.id = s.category_id
 WHERE s.active = 1 AND s.online_booking = 1
@@ -441,6 +441,7 @@ type SiteServicesRow struct {
 	OnlinePaymentCents sql.NullInt64
 	KeywordsJSON       string
 	Capacity           int64
+	SessionCount       int64
 	CategoryID         sql.NullInt64
 	CategoryName       string
 	CategoryOrder      int64
@@ -470,6 +471,7 @@ func (q *Queries) SiteServices(ctx context.Context, locationID int64) ([]SiteSer
 			&i.OnlinePaymentCents,
 			&i.KeywordsJSON,
 			&i.Capacity,
+			&i.SessionCount,
 			&i.CategoryID,
 			&i.CategoryName,
 			&i.CategoryOrder,

@@ -41,7 +41,7 @@ INSERT INTO site_attributes (attribute_id) VALUES (?);
 -- flags (app/booking.LoadSchedule with OnlineOnly), so a listed service is one the site can book.
 -- name: SiteServices :many
 SELECT s.id, s.name, s.description, s.duration_min, s.price_cents, s.has_discount, s.discount_bp,
-    s.online_payment_mode, s.online_payment_cents, s.keywords_json, s.capacity,
+    s.online_payment_mode, s.online_payment_cents, s.keywords_json, s.capacity, s.session_count,
     s.category_id, coalesce(c.name, '') AS category_name, coalesce(c.sort_order, 0) AS category_order
 FROM services s LEFT JOIN categories c ON c.id = s.category_id
 WHERE s.active = 1 AND s.online_booking = 1

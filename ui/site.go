@@ -73,6 +73,10 @@ type SiteSummary struct {
 	Price    string
 	When     string // the chosen date and time in words, "" before one is chosen
 	Zone     string // the location's time zone, named ("America/Santiago")
+	// Classes and packs (docs/classes.md): the seats left in the chosen session, and — instead
+	// of a price — that the booking used one of the client's pack sessions.
+	Seats string
+	Pack  string
 }
 
 // SiteDay is one day of the date picker.
@@ -92,6 +96,11 @@ type SiteTime struct {
 	Spoken string // the full date, time and offset for screen readers
 	URL    string // the next step (details, or a reschedule's confirmation)
 	Value  string // the instant, RFC 3339, for forms that pick a time
+	// A class session (docs/classes.md): who teaches it and its seats ("3 seats left"); a
+	// full session's URL is its waitlist form.
+	Teacher string
+	Seats   string
+	Full    bool
 }
 
 // SiteTimesView is the date and time step (also used to reschedule).
@@ -136,6 +145,29 @@ type SiteDetailsView struct {
 	TimesURL     string // the date picker, to choose another day
 	PayNote      string // "" or what will be asked online after confirming
 	TopTarget    bool   // the form leaves an embedding frame (payment pages cannot be framed)
+	PackNote     string // "" or that a pack of this service pays for the booking
+	// Waitlist: the form joins a full class session's waitlist instead of booking; WaitNote
+	// says how it works. Full: the session filled up while the visitor typed (409); Sessions
+	// are the sessions of that day with a seat left.
+	Waitlist bool
+	WaitNote string
+	Notice   string
+	Full     bool
+	Sessions []SiteTime
+}
+
+// SiteWaitlistView is the page behind a personal waitlist link.
+type SiteWaitlistView struct {
+	Summary  SiteSummary
+	Status   string // waiting, booked, left, skipped
+	Message  string // "" or the outcome of the last action (joined, left)
+	Position string // "You are number 2 in the queue." while waiting
+	LinkURL  string // the link itself, shown right after joining
+	LeaveURL string // where the leave button posts, "" when not waiting
+	// BookingURL is where the "see my booking" button posts once a seat came (a manage link
+	// is made then), "" otherwise.
+	BookingURL string
+	StatusMsg  string // what the status means, in words
 }
 
 // SiteManageView is the page behind a manage link.

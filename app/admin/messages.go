@@ -28,6 +28,7 @@ var kindKeys = []struct {
 	{Kind: messages.Reminder, Key: "messages.kind.reminder"},
 	{Kind: messages.PaymentRequest, Key: "messages.kind.payment_request"},
 	{Kind: messages.Receipt, Key: "messages.kind.receipt"},
+	{Kind: messages.WaitlistSeat, Key: "messages.kind.waitlist_seat"},
 	{Kind: messages.Test, Key: "messages.kind.test"},
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/messages"
 	"frontdesk/db"
 	"frontdesk/ui/i18n"
 )
@@ -60,73 +61,99 @@ type WaitlistView struct {
 // client already has a seat or is already waiting, the waitlist is closed, not a session
 // time); ErrSeatsAvailable.
 func JoinWaitlist(ctx context.Context, d *db.DB, now time.Time, jr JoinRequest) (WaitlistView, error) {
-	if err := validSource(jr.Source); err != nil {
+	// The read-side check: most refusals are answered without queueing for the writer.
+	if err := checkJoin(ctx, d.R, readPool(d), now, &jr); err != nil {
 		return WaitlistView{}, err
 	}
-	if err := checkClient(ctx, d.R, jr.ClientID); err != nil {
+	var v WaitlistView
+	err := d.InTx(ctx, func(q *db.Queries) error {
+		var err error
+		v, err = joinInTx(ctx, q, now, jr)
+		return err
+	})
+	return v, err
+}
+
+// JoinWaitlistInTx is JoinWaitlist inside the caller's transaction q, every check made there:
+// for a writer that commits the join together with other rows (the booking site, with the
+// client it matched or created and the visitor's personal link). Same errors.
+func JoinWaitlistInTx(ctx context.Context, q *db.Queries, now time.Time, jr JoinRequest) (WaitlistView, error) {
+	if err := checkJoin(ctx, q, inTx(q), now, &jr); err != nil {
 		return WaitlistView{}, err
+	}
+	return joinInTx(ctx, q, now, jr)
+}
+
+// checkJoin checks a join against the offer rules, read through q and load; it fills in the
+// session's placement when jr names it by id.
+func checkJoin(ctx context.Context, q *db.Queries, load scheduleLoader, now time.Time, jr *JoinRequest) error {
+	if err := validSource(jr.Source); err != nil {
+		return err
+	}
+	if err := checkClient(ctx, q, jr.ClientID); err != nil {
+		return err
 	}
 	if jr.SessionID != 0 {
-		s, err := d.R.GetClassSession(ctx, jr.SessionID)
+		s, err := q.GetClassSession(ctx, jr.SessionID)
 		if err != nil {
-			return WaitlistView{}, notFoundAs(err, "session")
+			return notFoundAs(err, "session")
 		}
 		jr.LocationID, jr.ServiceID, jr.ProviderID, jr.Start = s.LocationID, s.ServiceID, s.ProviderID, db.Time(s.StartAt)
 	}
-	pl, err := place(ctx, readPool(d), now, placement{
+	pl, err := place(ctx, load, now, placement{
 		LocationID: jr.LocationID, ServiceID: jr.ServiceID, ProviderID: jr.ProviderID, Start: jr.Start,
 	}, jr.Source, 0)
 	switch {
 	case err == nil && pl.session == nil:
-		return WaitlistView{}, errNotSessionTime()
+		return errNotSessionTime()
 	case err == nil:
-		return WaitlistView{}, ErrSeatsAvailable
+		return ErrSeatsAvailable
 	case !errors.Is(err, ErrClassFull):
-		return WaitlistView{}, err
+		return err
 	}
-	settings, err := GetClassSettings(ctx, d.R)
+	settings, err := GetClassSettings(ctx, q)
+	if err != nil {
+		return err
+	}
+	if !now.Before(jr.Start.Add(-settings.WaitlistCutoff)) {
+		return invalid("start_time", "waitlist_closed: the waitlist closes %s before the session", human(settings.WaitlistCutoff)).
+			with(i18n.M("classes.error.waitlist_closed", "minutes", int64(settings.WaitlistCutoff/time.Minute)))
+	}
+	return nil
+}
+
+// joinInTx writes the entry inside q, checking the session and the seats again there.
+func joinInTx(ctx context.Context, q *db.Queries, now time.Time, jr JoinRequest) (WaitlistView, error) {
+	s, err := q.ClassSessionAt(ctx, db.ClassSessionAtParams{ProviderID: jr.ProviderID, StartAt: db.Millis(jr.Start), LocationID: jr.LocationID, ServiceID: jr.ServiceID})
+	if err != nil {
+		return WaitlistView{}, notFoundAs(err, "session")
+	}
+	if s.Status != SessionScheduled {
+		return WaitlistView{}, errSessionCancelled()
+	}
+	seated, err := q.SessionClientBooking(ctx, db.SessionClientBookingParams{SessionID: nullInt(&s.ID), ClientID: jr.ClientID})
 	if err != nil {
 		return WaitlistView{}, err
 	}
-	if !now.Before(jr.Start.Add(-settings.WaitlistCutoff)) {
-		return WaitlistView{}, invalid("start_time", "waitlist_closed: the waitlist closes %s before the session", human(settings.WaitlistCutoff)).
-			with(i18n.M("classes.error.waitlist_closed", "minutes", int64(settings.WaitlistCutoff/time.Minute)))
+	if len(seated) > 0 {
+		return WaitlistView{}, errAlreadySeated()
 	}
-	var v WaitlistView
-	err = d.InTx(ctx, func(q *db.Queries) error {
-		s, err := q.ClassSessionAt(ctx, db.ClassSessionAtParams{ProviderID: jr.ProviderID, StartAt: db.Millis(jr.Start), LocationID: jr.LocationID, ServiceID: jr.ServiceID})
-		if err != nil {
-			return notFoundAs(err, "session")
-		}
-		if s.Status != SessionScheduled {
-			return errSessionCancelled()
-		}
-		seated, err := q.SessionClientBooking(ctx, db.SessionClientBookingParams{SessionID: nullInt(&s.ID), ClientID: jr.ClientID})
-		if err != nil {
-			return err
-		}
-		if len(seated) > 0 {
-			return errAlreadySeated()
-		}
-		seats, err := q.SessionSeats(ctx, s.ID)
-		if err != nil {
-			return err
-		}
-		if seats.Booked < seats.Capacity {
-			return ErrSeatsAvailable // a seat freed meanwhile with nobody waiting for it
-		}
-		e, err := q.InsertWaitlistEntry(ctx, db.InsertWaitlistEntryParams{
-			SessionID: s.ID, ClientID: jr.ClientID, Source: jr.Source, CreatedAt: db.Millis(now), UpdatedAt: db.Millis(now),
-		})
-		if db.IsConstraint(err, "waitlist_entries.session_id, waitlist_entries.client_id") {
-			return invalid("client_id", "the client is already on the waitlist of this session").with(i18n.M("classes.error.already_waiting"))
-		} else if err != nil {
-			return fmt.Errorf("join waitlist: %w", err)
-		}
-		v, err = waitlistView(ctx, q, e)
-		return err
+	seats, err := q.SessionSeats(ctx, s.ID)
+	if err != nil {
+		return WaitlistView{}, err
+	}
+	if seats.Booked < seats.Capacity {
+		return WaitlistView{}, ErrSeatsAvailable // a seat freed meanwhile with nobody waiting for it
+	}
+	e, err := q.InsertWaitlistEntry(ctx, db.InsertWaitlistEntryParams{
+		SessionID: s.ID, ClientID: jr.ClientID, Source: jr.Source, CreatedAt: db.Millis(now), UpdatedAt: db.Millis(now),
 	})
-	return v, err
+	if db.IsConstraint(err, "waitlist_entries.session_id, waitlist_entries.client_id") {
+		return WaitlistView{}, invalid("client_id", "the client is already on the waitlist of this session").with(i18n.M("classes.error.already_waiting"))
+	} else if err != nil {
+		return WaitlistView{}, fmt.Errorf("join waitlist: %w", err)
+	}
+	return waitlistView(ctx, q, e)
 }
 
 // LeaveWaitlist takes a waiting entry off its list. Leaving twice, or an entry that is no
@@ -241,10 +268,13 @@ func skip(ctx context.Context, q *db.Queries, now time.Time, e db.WaitlistEntry,
 }
 
 // promoted is called inside the transaction that booked waitlist entry e as booking b, after
-// booking.created was written. It is the hook for telling the client: when customer messages
-// exist (app/messages), their "you got a seat" email is enqueued here, in the same
-// transaction, as the webhook event is.
+// booking.created was written (and with it the booking's messages planned): the client's
+// "you got a seat" email is enqueued here, in the same transaction, as the webhook event is
+// (app/messages SeatGiven, docs/messages.md).
 func promoted(ctx context.Context, q *db.Queries, now time.Time, e db.WaitlistEntry, b db.Booking) error {
+	if err := messages.SeatGiven(ctx, q, now, b.ID); err != nil {
+		return fmt.Errorf("waitlist entry %d: %w", e.ID, err)
+	}
 	return nil
 }
 

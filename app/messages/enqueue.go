@@ -266,3 +266,26 @@ func newKey() (string, error) {
 	}
 	return string(out), nil
 }
+
+// SeatGiven is called by app/booking inside the transaction that gave a waiting client a seat
+// in a class session (booking.promoted, right after BookingChanged planned the new booking's
+// messages): the client gets "you got a seat" — the session's local time, its .ics and the
+// manage link — instead of a plain confirmation, which would not tell them why they are
+// suddenly booked. With that type switched off the confirmation stays, so the client still
+// hears about the booking.
+func SeatGiven(ctx context.Context, q *db.Queries, now time.Time, bookingID int64) error {
+	p, err := loadPlan(ctx, q)
+	if err != nil {
+		return err
+	}
+	if !p.enabled[WaitlistSeat] {
+		return nil
+	}
+	// The confirmation rows were written a moment ago in this very transaction: the booking is
+	// new, so nobody has seen them.
+	if err := q.DropNewConfirmations(ctx, sql.NullInt64{Int64: bookingID, Valid: true}); err != nil {
+		return fmt.Errorf("seat message: %w", err)
+	}
+	w := writer{ctx: ctx, q: q, now: now, plan: p, bookingID: bookingID}
+	return w.add(WaitlistSeat, detail{Sequence: 0})
+}

@@ -100,7 +100,7 @@ func bookingSkip(kind Kind, m db.Message, b db.MessageBookingRow, now time.Time)
 		return "the booking is no longer cancelled"
 	case kind != Cancelled && b.StatusID == statusCancelled:
 		return "booking cancelled"
-	case (kind == Confirmation || kind == Rescheduled) && b.StatusID != statusConfirmed:
+	case (kind == Confirmation || kind == Rescheduled || kind == WaitlistSeat) && b.StatusID != statusConfirmed:
 		return "the booking is not confirmed"
 	case kind == Reminder && b.StatusID != statusConfirmed && b.StatusID != statusReserved:
 		return "the booking is no longer active"

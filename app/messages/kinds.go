@@ -19,11 +19,14 @@ const (
 	Reminder       Kind = "reminder"
 	PaymentRequest Kind = "payment_request"
 	Receipt        Kind = "receipt"
-	Test           Kind = "test"
+	// WaitlistSeat tells a waiting client they were given a seat in a class session
+	// (docs/classes.md): it goes instead of the booking confirmation (SeatGiven).
+	WaitlistSeat Kind = "waitlist_seat"
+	Test         Kind = "test"
 )
 
 // Kinds are the types the owner configures, in the order Settings shows them.
-var Kinds = []Kind{Confirmation, Rescheduled, Cancelled, Reminder, PaymentRequest, Receipt}
+var Kinds = []Kind{Confirmation, Rescheduled, Cancelled, Reminder, PaymentRequest, Receipt, WaitlistSeat}
 
 // Valid reports whether k is one of Kinds.
 func (k Kind) Valid() bool { return slices.Contains(Kinds, k) }
@@ -31,7 +34,7 @@ func (k Kind) Valid() bool { return slices.Contains(Kinds, k) }
 // aboutBooking reports whether a message of kind k is about a booking's appointment, and so is
 // not sent once the appointment has started.
 func (k Kind) aboutBooking() bool {
-	return k == Confirmation || k == Rescheduled || k == Cancelled || k == Reminder
+	return k == Confirmation || k == Rescheduled || k == Cancelled || k == Reminder || k == WaitlistSeat
 }
 
 // Recipients of a message, mirrored by the CHECK on messages.recipient.

@@ -208,7 +208,7 @@ func (s *Service) prepare(ctx context.Context, id int64, t Transport, now time.T
 	domain := messageIDDomain(t.From)
 	env := envelope{From: t.From, ReplyTo: t.ReplyTo, To: addr, MessageID: m.MessageKey + "@" + domain, Date: now,
 		Content: content, Unsubscribe: a.unsubscribe}
-	if a.HasAppointment && (kind == Confirmation || kind == Rescheduled || kind == Cancelled) {
+	if a.HasAppointment && (kind == Confirmation || kind == Rescheduled || kind == Cancelled || kind == WaitlistSeat) {
 		d := detailOf(m.DetailJson)
 		site, err := q.SiteSettings(ctx)
 		if err != nil {

@@ -72,6 +72,8 @@ var defaultKeys = []struct {
 	{Kind: PaymentRequest, Part: "body", Key: "messages.template.payment_request.body"},
 	{Kind: Receipt, Part: "subject", Key: "messages.template.receipt.subject"},
 	{Kind: Receipt, Part: "body", Key: "messages.template.receipt.body"},
+	{Kind: WaitlistSeat, Part: "subject", Key: "messages.template.waitlist_seat.subject"},
+	{Kind: WaitlistSeat, Part: "body", Key: "messages.template.waitlist_seat.body"},
 }
 
 // Rendered is a message's text, ready for the wire.

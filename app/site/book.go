@@ -89,6 +89,10 @@ func (s *Site) listProviders(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, err)
 		return
 	}
+	if svc.class() { // every teacher's sessions on one list, each session naming its teacher
+		http.Redirect(w, r, timesPath(loc.id, svc.id, 0, nil), http.StatusFound)
+		return
+	}
 	provs, err := s.db.R.SiteServiceProviders(r.Context(), db.SiteServiceProvidersParams{LocationID: loc.id, ServiceID: svc.id})
 	if err != nil {
 		s.renderError(w, r, err)
@@ -121,7 +125,12 @@ type service struct {
 	category              string
 	categoryOrder         int64
 	search                string // folded name and keywords
+	capacity              int64  // above 1: a class, offered as its sessions (docs/classes.md)
+	sessionCount          int64  // above 1: sold in packs of that many sessions
 }
+
+// class reports whether the service is a class: booked as a seat in one of its sessions.
+func (svc service) class() bool { return svc.capacity > 1 }
 
 type servicesKey struct{ location int64 }
 
@@ -154,6 +163,7 @@ func (s *Site) services(ctx context.Context, locationID int64) ([]service, error
 			priceCents: row.PriceCents, listCents: row.PriceCents, mode: row.OnlinePaymentMode,
 			deposit: row.OnlinePaymentCents.Int64, categoryID: row.CategoryID.Int64, category: row.CategoryName,
 			categoryOrder: row.CategoryOrder, search: fold(row.Name + " " + strings.Join(keywords, " ")),
+			capacity: row.Capacity, sessionCount: row.SessionCount,
 		}
 		if row.HasDiscount && row.DiscountBp.Valid && row.DiscountBp.Int64 > 0 {
 			svc.priceCents -= int64(money.Cents(row.PriceCents).Percent(row.DiscountBp.Int64))

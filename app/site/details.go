@@ -33,9 +33,14 @@ func (s *Site) showDetails(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, timesPath(st.loc.id, st.svc.id, st.provider, nil), http.StatusFound)
 		return
 	}
-	providers, _, err := s.offered(r.Context(), st.slots(), start, s.now())
+	providers, a, err := s.offered(r.Context(), st.slots(), start, s.now())
 	if err != nil {
 		s.renderError(w, r, err)
+		return
+	}
+	if x := a.session(st.provider, start); len(providers) == 0 && x != nil && x.SeatsLeft == 0 {
+		// Filled up since the list was shown: its waitlist, with the same details form.
+		http.Redirect(w, r, waitlistPath(st.loc.id, st.svc.id, st.provider, start), http.StatusFound)
 		return
 	}
 	if len(providers) == 0 {
@@ -46,6 +51,9 @@ func (s *Site) showDetails(w http.ResponseWriter, r *http.Request) {
 	v := s.detailsView(r, st, ui.NewForm(nil))
 	v.Start = start.Format(time.RFC3339)
 	v.Summary.When = when(i18n.From(r.Context()), start.In(st.loc.zone))
+	if x := a.session(st.provider, start); x != nil {
+		v.Summary.Seats = i18n.From(r.Context()).T("site.classes.seats_left", "count", x.SeatsLeft)
+	}
 	s.render(w, r, http.StatusOK, ui.SiteDetails(s.detailsPage(r, st), v))
 }
 
@@ -89,13 +97,19 @@ func (s *Site) book(w http.ResponseWriter, r *http.Request) {
 	// writer. The transaction checks again, and the database's trigger a third time. A form
 	// submitted again skips it: its booking holds the time, and reserve finds that booking.
 	if _, err := s.db.R.SiteBookingByNonce(r.Context(), managelink.Hash(nonce)); db.IsNotFound(err) {
-		providers, _, err := s.offered(r.Context(), st.slots(), start, now)
+		providers, a, err := s.offered(r.Context(), st.slots(), start, now)
 		if err != nil {
 			s.renderError(w, r, err)
 			return
 		}
-		if len(providers) == 0 {
-			s.renderTaken(w, r, st, form, start)
+		// A time gone may have gone to this very form, submitted twice at once and committed
+		// between the two reads: then reserve finds its booking.
+		if len(providers) == 0 && !s.nonceUsed(r, nonce) {
+			if x := a.session(st.provider, start); x != nil && x.SeatsLeft == 0 {
+				s.renderClassFull(w, r, st, form, start)
+			} else {
+				s.renderTaken(w, r, st, form, start)
+			}
 			return
 		}
 	} else if err != nil {
@@ -113,6 +127,9 @@ func (s *Site) book(w http.ResponseWriter, r *http.Request) {
 		s.clientErrors(p, form, fields)
 		s.renderDetailsAgain(w, r, st, form, http.StatusUnprocessableEntity, start, true)
 		return
+	case errors.Is(err, booking.ErrClassFull): // the last seat went while the visitor typed
+		s.renderClassFull(w, r, st, form, start)
+		return
 	case errors.Is(err, booking.ErrSlotUnavailable), errors.As(err, &inv), errors.As(err, &refused):
 		s.renderTaken(w, r, st, form, start)
 		return
@@ -127,6 +144,13 @@ func (s *Site) book(w http.ResponseWriter, r *http.Request) {
 	seeOther(w, r, managelink.Path(res.token)+"?done=booked")
 }
 
+// nonceUsed reports whether a booking was made with the form's nonce (read errors say no: the
+// transaction checks again).
+func (s *Site) nonceUsed(r *http.Request, nonce string) bool {
+	_, err := s.db.R.SiteBookingByNonce(r.Context(), managelink.Hash(nonce))
+	return err == nil
+}
+
 // step is what the URL of step 5 names: the location, service and provider (0: anyone).
 type step struct {
 	loc      *location
@@ -136,7 +160,7 @@ type step struct {
 }
 
 func (st step) slots() slotQuery {
-	return slotQuery{loc: st.loc, service: st.svc.id, provider: st.provider}
+	return slotQuery{loc: st.loc, service: st.svc.id, provider: st.provider, class: st.svc.class(), full: true}
 }
 
 func (s *Site) detailsStep(r *http.Request) (step, error) {
@@ -184,6 +208,9 @@ func (s *Site) detailsView(r *http.Request, st step, form *ui.Form) ui.SiteDetai
 		PayNote:  payNote(p, st.svc),
 	}
 	v.TopTarget = v.PayNote != ""
+	if st.svc.sessionCount > 1 {
+		v.PackNote = p.T("site.pack.note", "count", st.svc.sessionCount)
+	}
 	for _, a := range c.attributes {
 		sa := ui.SiteAttribute{Name: attrField(a.id), Label: a.name, Type: a.datatype, Hint: a.hint, Required: a.mandatory && a.datatype != clients.TypeBoolean}
 		if a.datatype == clients.TypeCategoric {

@@ -80,6 +80,14 @@ func (s *Site) showBooking(w http.ResponseWriter, r *http.Request) {
 		Status:      statusName(b.StatusID),
 		CalendarURL: m.path() + "/booking.ics",
 	}
+	if b.PackID.Valid { // paid with a session pack (docs/classes.md): say so, not a price of 0
+		u, err := s.db.R.PackUsage(r.Context(), b.PackID.Int64)
+		if err != nil {
+			s.renderError(w, r, err)
+			return
+		}
+		v.Summary.Pack = p.T("site.pack.used", "count", u.SessionsTotal-u.Used, "total", u.SessionsTotal)
+	}
 	switch r.URL.Query().Get("done") {
 	case "booked":
 		v.Message = p.T("site.manage.booked")

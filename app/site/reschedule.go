@@ -132,7 +132,7 @@ func (s *Site) reschedule(w http.ResponseWriter, r *http.Request) {
 		booking.Change{Start: &start, ProviderID: &provider}, booking.SourceOnline)
 	var inv *booking.InvalidError
 	switch {
-	case errors.Is(err, booking.ErrSlotUnavailable), errors.As(err, &inv) && inv.Field != "booking":
+	case errors.Is(err, booking.ErrSlotUnavailable), errors.Is(err, booking.ErrClassFull), errors.As(err, &inv) && inv.Field != "booking":
 		s.renderReschedule(w, r, m, http.StatusConflict, p.T("site.times.gone"))
 		return
 	case err != nil:

@@ -30,6 +30,9 @@ func (s *Site) Routes() chi.Router {
 		r.Get("/{location}/{service}/times", s.showTimes)
 		r.Get("/{location}/{service}/details", s.showDetails)
 		r.With(s.limitPosts).Post("/{location}/{service}/details", s.book)
+		// Classes: the waitlist of a full session (waitlist.go).
+		r.Get("/{location}/{service}/waitlist", s.showWaitlistForm)
+		r.With(s.limitPosts).Post("/{location}/{service}/waitlist", s.joinWaitlist)
 	})
 
 	// Self-service through a personal manage link (manage.go, reschedule.go).
@@ -40,5 +43,11 @@ func (s *Site) Routes() chi.Router {
 	r.With(s.limitPosts).Post("/manage/{token}/reschedule", s.reschedule)
 	r.Get("/manage/{token}/cancel", s.confirmCancel)
 	r.With(s.limitPosts).Post("/manage/{token}/cancel", s.cancel)
+
+	// Classes: a place on a session's waitlist through a personal link (waitlist.go). Like
+	// manage links, they keep working while the site is off.
+	r.Get("/waitlist/{token}", s.showWaitlistEntry)
+	r.With(s.limitPosts).Post("/waitlist/{token}/leave", s.leaveWaitlist)
+	r.With(s.limitPosts).Post("/waitlist/{token}/booking", s.openBooking)
 	return r
 }

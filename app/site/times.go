@@ -20,6 +20,7 @@ const pickerDays = 14
 type instant struct {
 	start     time.Time
 	providers []int64
+	session   *booking.SessionSlot // a class: the session (one instant per session), else nil
 }
 
 // available is what the slot engine offers over some local dates: its slots (by start, then
@@ -29,6 +30,10 @@ type available struct {
 	loaded booking.Loaded
 	slots  []booking.Slot
 	runs   map[booking.Date][2]int // [first, end) indexes into slots
+	// A class (docs/classes.md) is offered as its sessions, not on the slot grid: sessions[i]
+	// is slots[i] with its seats.
+	sessions []booking.SessionSlot
+	class    bool
 }
 
 // slotQuery names what to look up: a service at a location, one provider or anyone (0), and a
@@ -38,17 +43,27 @@ type slotQuery struct {
 	service  int64
 	provider int64
 	ignore   int64
+	// class: the service is a class, offered as its sessions; full: full sessions are listed
+	// too (their waitlist can be joined), which the booking flow wants and a reschedule not.
+	class, full bool
 }
 
 // availableOn runs the slot engine over first…last exactly as GET /v3/available_slots does for
 // the customer flow (online-booking flags, notice, advance window).
 func (s *Site) availableOn(ctx context.Context, sq slotQuery, first, last booking.Date, now time.Time) (available, error) {
+	if sq.class {
+		return s.sessionsOn(ctx, sq, first, last, now)
+	}
 	l, err := booking.LoadScheduleCached(ctx, s.db, booking.ScheduleQuery{
 		LocationID: sq.loc.id, ServiceID: sq.service, ProviderID: sq.provider, First: first, Last: last,
 		OnlineOnly: true, IgnoreBookingID: sq.ignore,
 	})
 	if err != nil {
 		return available{}, err
+	}
+	if l.Schedule.Service.IsClass() { // a reschedule's picker finds out here
+		sq.class = true
+		return s.sessionsOn(ctx, sq, first, last, now)
 	}
 	a := available{loaded: l, slots: booking.Slots(l.Schedule, first, last, now), runs: map[booking.Date][2]int{}}
 	for i := 0; i < len(a.slots); {
@@ -62,9 +77,51 @@ func (s *Site) availableOn(ctx context.Context, sq slotQuery, first, last bookin
 	return a, nil
 }
 
+// sessionsOn is availableOn for a class: its sessions a client can book (booking.SessionsWithSeats,
+// the rules of GET /v3/available_slots), and with sq.full the full ones too. A rescheduled
+// booking's own seat counts as free in the session it is in.
+func (s *Site) sessionsOn(ctx context.Context, sq slotQuery, first, last booking.Date, now time.Time) (available, error) {
+	list, l, err := booking.SessionsWithSeats(ctx, s.db, now, booking.SessionQuery{
+		LocationID: sq.loc.id, ServiceID: sq.service, ProviderID: sq.provider, First: first, Last: last, IncludeFull: true,
+	})
+	if err != nil {
+		return available{}, err
+	}
+	a := available{loaded: l, runs: map[booking.Date][2]int{}, class: true}
+	for _, x := range list {
+		if x.SeatsLeft == 0 && !sq.full {
+			continue
+		}
+		a.sessions = append(a.sessions, x)
+		a.slots = append(a.slots, x.Slot)
+	}
+	for i := 0; i < len(a.slots); {
+		j := i + 1
+		for j < len(a.slots) && a.slots[j].Date == a.slots[i].Date {
+			j++
+		}
+		a.runs[a.slots[i].Date] = [2]int{i, j}
+		i = j
+	}
+	return a, nil
+}
+
+// session is the class session of provider at start among those found, or nil.
+func (a available) session(provider int64, start time.Time) *booking.SessionSlot {
+	for i := range a.sessions {
+		if x := &a.sessions[i]; x.ProviderID == provider && x.Start.Equal(start) {
+			return x
+		}
+	}
+	return nil
+}
+
 // count is how many distinct start times date has.
 func (a available) count(date booking.Date) int {
 	r := a.runs[date]
+	if a.class {
+		return r[1] - r[0] // one per session, full ones included when listed
+	}
 	n := 0
 	for i := r[0]; i < r[1]; i++ {
 		if i == r[0] || !a.slots[i].Start.Equal(a.slots[i-1].Start) {
@@ -78,6 +135,13 @@ func (a available) count(date booking.Date) int {
 func (a available) instants(date booking.Date) []instant {
 	r := a.runs[date]
 	var out []instant
+	if a.class {
+		for i := r[0]; i < r[1]; i++ {
+			x := &a.sessions[i]
+			out = append(out, instant{start: x.Start, providers: []int64{x.ProviderID}, session: x})
+		}
+		return out
+	}
 	for _, slot := range a.slots[r[0]:r[1]] {
 		if n := len(out); n > 0 && out[n-1].start.Equal(slot.Start) {
 			out[n-1].providers = append(out[n-1].providers, slot.ProviderID)
@@ -96,12 +160,17 @@ func (s *Site) offered(ctx context.Context, sq slotQuery, start time.Time, now t
 	if err != nil {
 		return nil, a, err
 	}
+	var out []int64
 	for _, in := range a.instants(day) {
-		if in.start.Equal(start) {
+		switch {
+		case !in.start.Equal(start):
+		case in.session == nil:
 			return in.providers, a, nil
+		case in.session.SeatsLeft > 0 && (sq.provider == 0 || sq.provider == in.session.ProviderID):
+			out = append(out, in.session.ProviderID)
 		}
 	}
-	return nil, a, nil
+	return out, a, nil
 }
 
 // pickerLinks builds the URLs of a date picker: a day within a fortnight starting at from, and
@@ -147,10 +216,14 @@ func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links 
 		day := ui.SiteDay{
 			Weekday: p.WeekdayShort(d.Weekday()), Day: strconv.Itoa(d.Day), Count: n, Selected: hasDate && d == date,
 		}
-		if n > 0 {
+		switch {
+		case n > 0 && a.class:
+			day.URL = links.day(from, d)
+			day.Spoken = p.T("site.classes.day_sessions", "date", p.DateLong(noon(d)), "count", n)
+		case n > 0:
 			day.URL = links.day(from, d)
 			day.Spoken = p.T("site.times.day_free", "date", p.DateLong(noon(d)), "count", n)
-		} else {
+		default:
 			day.Spoken = p.T("site.times.day_none", "date", p.DateLong(noon(d)))
 		}
 		v.Days = append(v.Days, day)
@@ -212,6 +285,15 @@ func timeViews(p *i18n.Printer, list []instant, link func(instant) string) []ui.
 			t.Offset = i18n.Offset(in.start)
 			spoken += " (" + t.Offset + ")"
 		}
+		if x := in.session; x != nil {
+			t.Teacher = x.ProviderName
+			if x.SeatsLeft > 0 {
+				t.Seats = p.T("site.classes.seats_left", "count", x.SeatsLeft)
+			} else {
+				t.Seats, t.Full = p.T("site.classes.full"), true
+			}
+			spoken += ", " + x.ProviderName + ", " + t.Seats
+		}
 		t.Spoken = spoken
 		out = append(out, t)
 	}
@@ -265,21 +347,37 @@ func (s *Site) showTimes(w http.ResponseWriter, r *http.Request) {
 			return timesPath(loc.id, svc.id, provider, q)
 		},
 		time: func(in instant) string {
-			return base + "/details?" + url.Values{"provider": {strconv.FormatInt(provider, 10)}, "start": {in.start.Format(time.RFC3339)}}.Encode()
+			return sessionLink(base, provider, in)
 		},
 	}
-	v, err := s.picker(r.Context(), r, slotQuery{loc: loc, service: svc.id, provider: provider}, links)
+	v, err := s.picker(r.Context(), r, slotQuery{loc: loc, service: svc.id, provider: provider, class: svc.class(), full: true}, links)
 	if err != nil {
 		s.renderError(w, r, err)
 		return
 	}
 	v.Summary = s.summary(p, loc, svc, name)
+	if svc.class() && provider == 0 {
+		v.Summary.Provider = p.T("site.classes.every_teacher") // each session names its own
+	}
 	if r.URL.Query().Get("gone") == "1" {
 		v.Notice = p.T("site.times.gone")
 	}
 	page := s.page(r, p.T("site.times.title"))
 	page.Back = servicePath(loc.id, svc.id)
 	s.render(w, r, http.StatusOK, ui.SiteTimes(page, v))
+}
+
+// sessionLink is where a time of the booking flow leads: its details form — for a class
+// session, with the session's teacher, or the waitlist form of a full one.
+func sessionLink(base string, provider int64, in instant) string {
+	step := "/details?"
+	if x := in.session; x != nil {
+		provider = x.ProviderID
+		if x.SeatsLeft == 0 {
+			step = "/waitlist?"
+		}
+	}
+	return base + step + url.Values{"provider": {strconv.FormatInt(provider, 10)}, "start": {in.start.Format(time.RFC3339)}}.Encode()
 }
 
 // providerParam reads the provider (0: anyone available) and checks that they give the service
