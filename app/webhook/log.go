@@ -160,11 +160,7 @@ func (m *Manager) Delivery(ctx context.Context, id int64) (DeliveryDetail, error
 	if err != nil {
 		return DeliveryDetail{}, err
 	}
-	d := DeliveryDetail{Body: r.Body, Delivery: deliveryFromRow(db.ListWebhookDeliveriesRow{
-		ID: r.ID, EventID: r.EventID, EventType: r.EventType, WebhookID: r.WebhookID, State: r.State,
-		Attempts: r.Attempts, SeriesBase: r.SeriesBase, NextAttemptAt: r.NextAttemptAt,
-		LastAttemptAt: r.LastAttemptAt, LastStatus: r.LastStatus, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-	})}
+	d := DeliveryDetail{Body: r.Body, Delivery: deliveryFromGet(r)}
 	attempts, err := m.db.R.ListDeliveryAttempts(ctx, id)
 	if err != nil {
 		return d, err
@@ -174,6 +170,15 @@ func (m *Manager) Delivery(ctx context.Context, id int64) (DeliveryDetail, error
 		d.AttemptLog[i] = attemptFromRow(a)
 	}
 	return d, nil
+}
+
+// deliveryFromGet is the Delivery of a GetDelivery row.
+func deliveryFromGet(r db.GetDeliveryRow) Delivery {
+	return deliveryFromRow(db.ListWebhookDeliveriesRow{
+		ID: r.ID, EventID: r.EventID, EventType: r.EventType, WebhookID: r.WebhookID, State: r.State,
+		Attempts: r.Attempts, SeriesBase: r.SeriesBase, NextAttemptAt: r.NextAttemptAt,
+		LastAttemptAt: r.LastAttemptAt, LastStatus: r.LastStatus, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+	})
 }
 
 // Attempt returns one attempt of the log.

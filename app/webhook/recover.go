@@ -89,8 +89,8 @@ func (m *Manager) RotateSecret(ctx context.Context, id int64, grace time.Duratio
 
 // Resend starts a new attempt series for one delivery that is not pending (succeeded, failed
 // or missed): same event, same webhook-id, sent again from the schedule's start.
-func (m *Manager) Resend(ctx context.Context, deliveryID int64) (Delivery, error) {
-	err := m.db.InTx(ctx, func(q *db.Queries) error {
+func (m *Manager) Resend(ctx context.Context, deliveryID int64) (queued Delivery, err error) {
+	err = m.db.InTx(ctx, func(q *db.Queries) error {
 		d, err := q.GetDelivery(ctx, deliveryID)
 		if db.IsNotFound(err) {
 			return notFound("delivery", deliveryID)
@@ -104,14 +104,16 @@ func (m *Manager) Resend(ctx context.Context, deliveryID int64) (Delivery, error
 		if d.State == StatePending {
 			return fmt.Errorf("%w: delivery %d is still pending; the dispatcher is already retrying it", ErrInvalidState, deliveryID)
 		}
-		_, err = q.RestartDelivery(ctx, db.RestartDeliveryParams{ID: deliveryID, Now: sqlMillis(db.Millis(m.now()))})
+		if _, err := q.RestartDelivery(ctx, db.RestartDeliveryParams{ID: deliveryID, Now: sqlMillis(db.Millis(m.now()))}); err != nil {
+			return err
+		}
+		// Read back inside the transaction: after the commit the dispatcher, woken by it, may
+		// have sent it already, and the caller is told what was queued.
+		r, err := q.GetDelivery(ctx, deliveryID)
+		queued = deliveryFromGet(r)
 		return err
 	})
-	if err != nil {
-		return Delivery{}, err
-	}
-	d, err := m.Delivery(ctx, deliveryID)
-	return d.Delivery, err
+	return queued, err
 }
 
 // Recover queues again every failed delivery to a webhook that was created in [from, to) —
