@@ -200,8 +200,8 @@ func browsedPages(t *testing.T, ts *testServer, owner *client, w payWorld) []str
 		"/settings/integrations":           "", // a redirect to API keys
 		"/messages/unsubscribe/1":          "", // public, a token
 		"/pay/1":                           "", // public, below by its uuid
-		"/setup":                            "", // before the first owner
-		"/login":                            "", // checked before signing in
+		"/setup":                           "", // before the first owner
+		"/login":                           "", // checked before signing in
 	}
 	var uuid string
 	if err := w.d.Read.QueryRow(`SELECT uuid FROM payment_requests ORDER BY id DESC LIMIT 1`).Scan(&uuid); err != nil {
