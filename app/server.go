@@ -112,7 +112,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 }
 
 // firstRunSetup makes the one-time setup token when no owner exists yet and, once the address
-// is known, logs the URL that creates the first owner (SPEC §3: nobody else can claim a fresh
+// is known, logs the URL that creates the first owner (docs/contract.md: nobody else can claim a fresh
 // instance). Each start replaces the token, so only the latest URL works.
 func (s *server) firstRunSetup(ctx context.Context) error {
 	token, needed, err := owner.NewSetupToken(ctx, s.db, s.now())

@@ -1,4 +1,4 @@
-// Package admin serves the owner-facing UI (SPEC §8): server-rendered HTML from ui's templ
+// Package admin serves the owner-facing UI (docs/contract.md): server-rendered HTML from ui's templ
 // components, enhanced by htmx, behind scs sessions stored in SQLite and Go's cross-origin
 // protection against CSRF. Every page group is one file here (handlers), one .templ file in ui
 // (view models and components) and a few lines in Routes — the one route table. ui/README.md

@@ -15,7 +15,7 @@ import (
 	"frontdesk/db"
 )
 
-// Manager registers webhooks and runs the owner's recovery operations (SPEC §6). The CLI uses
+// Manager registers webhooks and runs the owner's recovery operations (docs/webhooks.md). The CLI uses
 // it now and the admin UI later, so its inputs and outputs are plain structs carrying what a
 // page needs; every state change is one db.InTx transaction.
 type Manager struct {

@@ -34,7 +34,7 @@ const (
 
 // Enqueue writes an event and one delivery per matching webhook into the outbox. Call it with
 // the Queries of the transaction that makes the change, so the change and its event commit
-// together or not at all (SPEC §6). A deactivated webhook gets a "missed" delivery, which
+// together or not at all (docs/webhooks.md). A deactivated webhook gets a "missed" delivery, which
 // reactivation can replay. The body is rendered once here, so every attempt to every endpoint
 // sends the same bytes under the same webhook-id.
 func Enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string, data any) (string, error) {
