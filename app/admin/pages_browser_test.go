@@ -8,8 +8,6 @@ package admin_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"strings"
@@ -17,17 +15,13 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"frontdesk/app/webhook"
 )
 
 func TestBrowserEveryPage(t *testing.T) {
-	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
-	t.Cleanup(receiver.Close)
 	ts := startServer(t, "FRONTDESK_WEBHOOK_ALLOW_PRIVATE=true")
 	owner := ts.setupOwner(t)
-	w := seedEveryPageWorld(t, ts, owner, receiver.URL)
-	pages := browsedPages(t, ts, owner, w)
+	pages := seededPages(t, ts, owner)
+	dayPath := addProviders(t, ts, pages, 7)
 
 	axe, err := os.ReadFile("testdata/axe-4.11.0.min.js")
 	if err != nil {
@@ -35,36 +29,78 @@ func TestBrowserEveryPage(t *testing.T) {
 	}
 	desktop := newBrowser(t, 1280, 900)
 	phone := newBrowser(t, 390, 844, chromedp.EmulateMobile)
-	for _, b := range []*browser{desktop, phone} {
-		b.do("login", chromedp.Navigate(ts.URL+"/login"), chromedp.WaitVisible(testID("login-form")))
-		checkPage(t, b, axe, "/login")
-		b.do("signed-in", chromedp.SendKeys(css("#f-email"), ownerEmail), chromedp.SendKeys(css("#f-password"), ownerPassword),
-			chromedp.Submit(testID("login-form")), chromedp.WaitVisible(css("main h1")))
-	}
-	for _, path := range pages {
-		for _, b := range []*browser{desktop, phone} {
-			visit(t, b, ts.URL+path)
-			checkPage(t, b, axe, path)
+	// Public pages signed out (sign-in sends a signed-in owner away), then the owner's.
+	for _, public := range []bool{true, false} {
+		for _, p := range pages {
+			if p.Public != public {
+				continue
+			}
+			for _, b := range []*browser{desktop, phone} {
+				visit(t, b, ts.URL+p.Path)
+				checkPage(t, b, axe, p.Path)
+			}
+		}
+		if public {
+			for _, b := range []*browser{desktop, phone} {
+				visit(t, b, ts.URL+"/login")
+				b.do("signed-in", chromedp.SendKeys(css("#f-email"), ownerEmail), chromedp.SendKeys(css("#f-password"), ownerPassword),
+					chromedp.Submit(testID("login-form")), chromedp.WaitVisible(css("main h1")))
+			}
 		}
 	}
 
 	// The day with ten providers: at 1280 px every column fits the grid's box; on the phone the
 	// box scrolls. Either way the header row and the time column stick to the box's edges and
 	// stay over and beside their own cells.
-	visit(t, desktop, ts.URL+w.dayPath())
+	visit(t, desktop, ts.URL+dayPath)
 	if n := evalJS[int](desktop, `document.querySelectorAll("[data-testid=day-provider]").length`); n < 10 {
-		t.Fatalf("the day shows %d providers, want the 10 of the world", n)
+		t.Fatalf("the day shows %d providers, want 10", n)
 	}
 	if over := evalJS[int](desktop, `(() => { const w = document.querySelector(".day-wrap"); return w.scrollWidth - w.clientWidth })()`); over > 0 {
 		t.Errorf("at 1280 px the day grid of 10 providers scrolls sideways by %d px", over)
 	}
 	for name, b := range map[string]*browser{"1280 px": desktop, "390 px": phone} {
-		visit(t, b, ts.URL+w.dayPath())
+		visit(t, b, ts.URL+dayPath)
 		if msg := evalJS[string](b, stickyCheck); msg != "" {
 			b.screenshot("sticky-failed")
 			t.Errorf("%s: day view after scrolling the grid: %s", name, msg)
 		}
 	}
+}
+
+// addProviders gives the day view's location n more providers (long names, 09:00–17:00) and
+// returns the day view's path from pages.
+func addProviders(t *testing.T, ts *testServer, pages []adminPage, n int) string {
+	t.Helper()
+	var dayPath string
+	for _, p := range pages {
+		if strings.HasPrefix(p.Path, "/bookings/day?") {
+			dayPath = p.Path
+		}
+	}
+	u, err := url.Parse(dayPath)
+	if err != nil || dayPath == "" {
+		t.Fatalf("no day view among the pages (%q, %v)", dayPath, err)
+	}
+	location := u.Query().Get("location")
+	d := openBookingDB(t, ts)
+	for i := range n {
+		res, err := d.Write.Exec(`INSERT INTO providers (public_name, location_id, created_at, updated_at) VALUES (?, ?, 0, 0)`,
+			fmt.Sprintf("Provider with a long name %d", i+1), location)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, _ := res.LastInsertId()
+		if _, err := d.Write.Exec(`INSERT INTO provider_locations (provider_id, location_id) VALUES (?, ?)`, id, location); err != nil {
+			t.Fatal(err)
+		}
+		for day := range 7 {
+			if _, err := d.Write.Exec(`INSERT INTO provider_hours (provider_id, location_id, day_id, open_min, close_min) VALUES (?, ?, ?, 540, 1020)`, id, location, day); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dayPath
 }
 
 // stickyCheck scrolls the day grid's box down (and sideways where it can) and returns what is
@@ -142,88 +178,4 @@ func auditPage(t *testing.T, b *browser, axe []byte, page string) {
 	if report != "[]" {
 		t.Errorf("%s: axe found serious or critical violations: %s", page, report)
 	}
-}
-
-// seedEveryPageWorld fills the appliance so that every page has something to show, with id 1
-// of every kind of record existing: the booking world (with ten providers at Norte), a
-// booking, a payment request, a webhook with deliveries, an API key, a category, a custom
-// attribute, a product.
-func seedEveryPageWorld(t *testing.T, ts *testServer, owner *client, hookURL string) payWorld {
-	t.Helper()
-	w := seedPayWorld(t, ts)
-	for i := range 7 {
-		res, err := w.d.Write.Exec(`INSERT INTO providers (public_name, location_id, created_at, updated_at) VALUES (?, ?, 0, 0)`,
-			fmt.Sprintf("Provider with a long name %d", i+1), w.norteID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, _ := res.LastInsertId()
-		for _, q := range []string{`INSERT INTO provider_locations (provider_id, location_id) VALUES (?, ?)`} {
-			if _, err := w.d.Write.Exec(q, id, w.norteID); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for day := range 7 {
-			if _, err := w.d.Write.Exec(`INSERT INTO provider_hours (provider_id, location_id, day_id, open_min, close_min) VALUES (?, ?, ?, 540, 1020)`, id, w.norteID, day); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if _, _, err := webhook.NewManager(w.d, webhook.ManagerOptions{}).Create(context.Background(),
-		webhook.CreateInput{URL: hookURL, Events: []string{"booking.*", "client.*"}, AllowPrivate: true}); err != nil {
-		t.Fatal(err)
-	}
-	wantRedirect(t, owner.post(t, "/bookings", w.booking(w.Ana, w.Maria, "10:00")), w.dayPath())
-	settled := w.request(t, "11:00")
-	wantRedirect(t, owner.post(t, fmt.Sprintf("/payments/%d/settle", settled.ID), url.Values{"method": {"1"}}), fmt.Sprintf("/payments/%d", settled.ID))
-	w.request(t, "14:00") // left open: the checkout page
-	wantRedirect(t, owner.post(t, "/settings/integrations/api-keys", url.Values{"name": {"Front desk tablet"}, "access": {"full"}}), "/settings/integrations/api-keys")
-	wantRedirect(t, owner.post(t, "/catalog/categories", url.Values{"name": {"Hair"}, "order": {"1"}}), "/catalog/categories")
-	wantRedirect(t, owner.post(t, "/catalog/custom-attributes", url.Values{"name": {"Hair type"}, "datatype": {"categoric"}, "order": {"2"},
-		"options": {"Straight\nCurly"}, "description": {"Asked at the first visit"}}), "/catalog/custom-attributes")
-	wantRedirect(t, owner.post(t, "/catalog/products", url.Values{"name": {"Shampoo"}, "price": {"12.50"}, "active": {"1"}}), "/catalog/products")
-	waitFor(t, "a webhook delivery", func() bool {
-		var n int
-		return w.d.Read.QueryRow(`SELECT count(*) FROM deliveries`).Scan(&n) == nil && n > 0
-	})
-	return w
-}
-
-// browsedPages lists the signed-in GET pages of the route table with their parameters filled
-// by records that exist (id 1 of each kind; a message template by its kind and language), plus
-// the day view of the world's busy day and the checkout page of its payment request. Each is
-// checked to answer 200 first, so the loop audits pages, not error pages.
-func browsedPages(t *testing.T, ts *testServer, owner *client, w payWorld) []string {
-	t.Helper()
-	fill := map[string]string{
-		"/settings/messages/templates/1/1": "/settings/messages/templates/confirmation/en",
-		"/settings/integrations":           "", // a redirect to API keys
-		"/messages/unsubscribe/1":          "", // public, a token
-		"/pay/1":                           "", // public, below by its uuid
-		"/setup":                           "", // before the first owner
-		"/login":                           "", // checked before signing in
-	}
-	var uuid string
-	if err := w.d.Read.QueryRow(`SELECT uuid FROM payment_requests ORDER BY id DESC LIMIT 1`).Scan(&uuid); err != nil {
-		t.Fatal(err)
-	}
-	pages := []string{w.dayPath(), "/pay/" + uuid}
-	for _, route := range adminRoutes(t) {
-		method, path, _ := strings.Cut(route, " ")
-		if method != http.MethodGet {
-			continue
-		}
-		if p, ok := fill[path]; ok {
-			path = p
-		}
-		if path != "" {
-			pages = append(pages, path)
-		}
-	}
-	for _, p := range pages {
-		if res := owner.get(t, p); res.Status != http.StatusOK {
-			t.Errorf("GET %s: status %d, want 200 (the world lacks its record?)", p, res.Status)
-		}
-	}
-	return pages
 }
