@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"frontdesk/app/catalog"
-	"frontdesk/app/money"
+	"frontdesk/ui/i18n"
 	"frontdesk/ui"
 )
 
@@ -29,7 +29,7 @@ func (a *Admin) listServices(w http.ResponseWriter, r *http.Request) {
 	for _, s := range rows {
 		v.Rows = append(v.Rows, ui.ServiceRow{
 			ID: s.Service.ID, Name: s.Service.Name, Category: s.CategoryName.String,
-			Price: money.Cents(s.Service.PriceCents).String(), Duration: s.Service.DurationMin,
+			Price: i18n.From(r.Context()).Money(s.Service.PriceCents), Duration: s.Service.DurationMin,
 			Active: s.Service.Active, OnlineBooking: s.Service.OnlineBooking,
 		})
 	}
@@ -51,7 +51,9 @@ func (a *Admin) showService(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, catalogError(err))
 		return
 	}
-	a.showServiceForm(w, r, http.StatusOK, id, formFrom(in))
+	f := formFrom(in)
+	showAmounts(r, f, serviceAmounts...)
+	a.showServiceForm(w, r, http.StatusOK, id, f)
 }
 
 func (a *Admin) createService(w http.ResponseWriter, r *http.Request) {
@@ -62,6 +64,7 @@ func (a *Admin) createService(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.ServiceInput
 	inputFrom(f, &in)
+	readAmounts(r, f, map[string]*string{"price": &in.Price, "online_payment_amount": &in.PaymentAmount})
 	if _, err := catalog.CreateService(r.Context(), a.db, in, a.now()); refused(f, err) {
 		a.showServiceForm(w, r, invalid, 0, f)
 		return
@@ -86,6 +89,7 @@ func (a *Admin) updateService(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.ServiceInput
 	inputFrom(f, &in)
+	readAmounts(r, f, map[string]*string{"price": &in.Price, "online_payment_amount": &in.PaymentAmount})
 	saved, err := catalog.UpdateService(r.Context(), a.db, id, in, a.now())
 	if refused(f, err) {
 		a.showServiceForm(w, r, invalid, id, f)
@@ -104,6 +108,9 @@ func (a *Admin) updateService(w http.ResponseWriter, r *http.Request) {
 	}
 	seeOther(w, r, servicesPath)
 }
+
+// serviceAmounts are the service form's money fields, typed in the owner's language.
+var serviceAmounts = []string{"price", "online_payment_amount"}
 
 // showServiceForm renders the service form with the choices it offers.
 func (a *Admin) showServiceForm(w http.ResponseWriter, r *http.Request, status int, id int64, f *ui.Form) {
