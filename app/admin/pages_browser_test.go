@@ -160,22 +160,3 @@ func checkPage(t *testing.T, b *browser, axe []byte, path string) {
 	auditPage(t, b, axe, fmt.Sprintf("%s at %d px", path, width))
 }
 
-// auditPage injects the vendored axe-core (testdata/, MPL 2.0) and fails on any serious or
-// critical violation.
-func auditPage(t *testing.T, b *browser, axe []byte, page string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
-	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](string(axe)+";true")); err != nil {
-		t.Fatalf("%s: inject axe: %v", page, err)
-	}
-	report, err := chromedp.Run(ctx, chromedp.Evaluate[string](`axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(
-		r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
-			.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(" "))}))))`, chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatalf("%s: axe: %v", page, err)
-	}
-	if report != "[]" {
-		t.Errorf("%s: axe found serious or critical violations: %s", page, report)
-	}
-}
