@@ -746,6 +746,11 @@ type Webhook struct {
 	KeyMode           string
 }
 
+type WebhookPause struct {
+	WebhookID int64
+	PausedAt  int64
+}
+
 type WebhookSecret struct {
 	ID        int64
 	WebhookID int64
