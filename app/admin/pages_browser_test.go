@@ -159,4 +159,3 @@ func checkPage(t *testing.T, b *browser, axe []byte, path string) {
 	}
 	auditPage(t, b, axe, fmt.Sprintf("%s at %d px", path, width))
 }
-

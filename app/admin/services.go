@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 
 	"frontdesk/app/catalog"
-	"frontdesk/ui/i18n"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // Catalog → Services: the list with a search, and one form for creating and editing every
