@@ -168,6 +168,9 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/settings/integrations/webhooks/{id}/rotate", a.rotateSecret)
 		r.Post("/settings/integrations/webhooks/{id}/test", a.sendTestEvent)
 		r.Post("/settings/integrations/webhooks/{id}/reactivate", a.reactivateWebhook)
+		// Pausing a webhook by hand (issue 13).
+		r.Post("/settings/integrations/webhooks/{id}/pause", a.pauseWebhook)
+		r.Post("/settings/integrations/webhooks/{id}/resume", a.resumeWebhook)
 		r.Post("/settings/integrations/webhooks/{id}/recover", a.recoverDeliveries)
 		r.Get("/settings/integrations/webhooks/{id}/deliveries/{delivery}", a.showDelivery)
 		r.Post("/settings/integrations/webhooks/{id}/deliveries/{delivery}/resend", a.resendDelivery)

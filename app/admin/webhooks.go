@@ -75,8 +75,9 @@ func (a *Admin) webhookRow(ctx context.Context, h webhook.Overview) (ui.WebhookR
 	row := ui.WebhookRow{
 		ID: h.ID, URL: h.URL, Description: h.Description, Events: h.Events,
 		Active: h.State == webhook.WebhookActive, DeactivatedReason: h.DeactivatedReason, DeactivatedAt: h.DeactivatedAt,
+		PausedAt: h.PausedAt,
 	}
-	if h.Health.Failing() {
+	if h.Health.Failing() && h.PausedAt.IsZero() { // paused: nothing is attempted, nothing counts down
 		row.Countdown = countdown(h.Health.DeactivatesAt.Sub(a.now()))
 	}
 	if h.Health.LastDelivery != nil {
