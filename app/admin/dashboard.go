@@ -54,6 +54,10 @@ func (a *Admin) showDashboard(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Locations = append(v.Locations, day)
 	}
+	if v.Alert, err = a.webhookAlert(r); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
 	if v.Health, err = a.webhookHealth(r, now); err != nil {
 		a.renderError(w, r, err)
 		return
