@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -43,7 +44,18 @@ func TestWebhookPauseAndDashboardBanner(t *testing.T) {
 	if strings.Contains(c.get(t, "/").Body, `data-testid="webhook-alert"`) {
 		t.Error("the banner stays after resuming")
 	}
-	wantBody(t, c.get(t, page), `data-testid="pause"`)
+	log := c.get(t, page)
+	wantBody(t, log, `data-testid="pause"`, "<th scope=\"col\">Event time</th>", "<th scope=\"col\">Last attempt</th>",
+		`data-testid="delivery-event-time"`, `data-testid="delivery-last-attempt"`)
+	times := regexp.MustCompile(`data-testid="delivery-event-time"[^<]*<time datetime="([^"]+)"`).FindAllStringSubmatch(log.Body, -1)
+	if len(times) == 0 {
+		t.Fatal("the log shows no event time")
+	}
+	for i := 1; i < len(times); i++ {
+		if times[i][1] > times[i-1][1] {
+			t.Errorf("the log is not newest event first: %s before %s", times[i-1][1], times[i][1])
+		}
+	}
 
 	if _, err := d.Write.Exec(`UPDATE webhooks SET state = 'deactivated', deactivated_reason = 'gone', deactivated_at = 0 WHERE id = ?`, id); err != nil {
 		t.Fatal(err)
