@@ -114,7 +114,7 @@ func (a *Admin) showOwners(w http.ResponseWriter, r *http.Request, status int, f
 	me, _ := ownerFrom(r.Context())
 	v := ui.OwnersView{Form: f}
 	for _, o := range owners {
-		v.Owners = append(v.Owners, ui.OwnerRow{Email: o.Email, Created: o.CreatedAt, You: o.ID == me.ID})
+		v.Owners = append(v.Owners, ui.OwnerRow{ID: o.ID, Email: o.Email, Created: o.CreatedAt, You: o.ID == me.ID})
 	}
 	a.render(w, r, status, ui.OwnersPage(a.page(r, "Owners"), v))
 }

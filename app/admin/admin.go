@@ -96,6 +96,9 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/account/language", a.setLanguage)
 		r.Get("/owners", a.listOwners)
 		r.Post("/owners", a.createOwner)
+		// Removing an owner (issue 13).
+		r.Get("/owners/{id}/remove", a.confirmRemoveOwner)
+		r.Post("/owners/{id}/remove", a.removeOwner)
 
 		r.Get("/settings/business", a.showBusiness)
 		r.Post("/settings/business", a.updateBusiness)
