@@ -76,6 +76,15 @@ type BookingCount struct {
 	N        int64
 }
 
+type BookingOverride struct {
+	ID         int64
+	BookingID  int64
+	ReasonCode string
+	Message    string
+	OwnerEmail string
+	CreatedAt  int64
+}
+
 type BookingStatus struct {
 	ID           int64
 	Name         string

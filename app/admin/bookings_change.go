@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/db"
 	"frontdesk/ui"
 )
 
@@ -14,7 +15,7 @@ import (
 // and changes its status and notes; and cancelling it, after a confirmation.
 
 // bookingChangeFields are the fields of the booking page's form.
-var bookingChangeFields = map[string]bool{"date": true, "time": true, "offset": true, "provider": true, "status": true, "notes": true}
+var bookingChangeFields = map[string]bool{outsideHoursField: true, "date": true, "time": true, "offset": true, "provider": true, "status": true, "notes": true}
 
 func (a *Admin) showBooking(w http.ResponseWriter, r *http.Request) {
 	v, ok := a.loadBooking(w, r)
@@ -45,6 +46,10 @@ func (a *Admin) showBookingPage(w http.ResponseWriter, r *http.Request, status i
 		ID: b.Booking.ID, Summary: a.summary(ctx, b), Form: f, Statuses: bookingStatuses, Offsets: offsets,
 		Providers: providerOptions(providers, "Choose a provider", b.Booking.ProviderID, false),
 		Zone:      b.LocationTimezone,
+	}
+	if v.Overrides, err = a.bookingOverrides(r, b.Booking.ID); err != nil {
+		a.renderError(w, r, err)
+		return
 	}
 	// Customer messages sent or planned for the booking (issue 12).
 	if v.Messages, err = a.bookingMessages(ctx, r, b.Booking.ID); err != nil {
@@ -79,8 +84,16 @@ func (a *Admin) updateBooking(w http.ResponseWriter, r *http.Request) {
 		a.showBookingPage(w, r, http.StatusUnprocessableEntity, cur, f, offsets)
 		return
 	}
+	var override *booking.Override
+	if moved := db.Millis(start) != cur.Booking.StartAt || provider != cur.Booking.ProviderID; moved {
+		var ok bool
+		if override, ok = a.staffRuleOverride(r, f, cur.Booking.LocationID, cur.Booking.ServiceID, provider, start); !ok {
+			a.showBookingPage(w, r, http.StatusUnprocessableEntity, cur, f, offsets)
+			return
+		}
+	}
 	ch := booking.Change{Start: &start, ProviderID: &provider, StatusID: &status,
-		Notes: booking.Optional[string]{Set: true, Value: bookingNotes(f)}}
+		Notes: booking.Optional[string]{Set: true, Value: bookingNotes(f)}, Override: override}
 	_, err = booking.Update(ctx, a.db, a.now(), cur.Booking.ID, ch, booking.SourceAdmin)
 	length := time.Duration(cur.Booking.EndAt-cur.Booking.StartAt) * time.Millisecond
 	cq := conflictQuery{providerID: provider, serviceID: cur.Booking.ServiceID, ignoreID: cur.Booking.ID, start: start, end: start.Add(length)}

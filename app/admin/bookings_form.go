@@ -179,7 +179,16 @@ func (a *Admin) createBooking(w http.ResponseWriter, r *http.Request) {
 		a.showNewBooking(w, r, http.StatusUnprocessableEntity, f, offsets)
 		return
 	}
-	note := a.offerNote(ctx, nb)
+	override, ok := a.staffRuleOverride(r, f, nb.LocationID, nb.ServiceID, nb.ProviderID, nb.Start)
+	if !ok {
+		a.showNewBooking(w, r, http.StatusUnprocessableEntity, f, offsets)
+		return
+	}
+	nb.Override = override
+	note := ""
+	if override == nil {
+		note = a.offerNote(ctx, nb)
+	}
 	v, err := booking.Create(ctx, a.db, a.now(), nb)
 	if a.bookingRefused(ctx, f, err, conflictQuery{providerID: nb.ProviderID, serviceID: nb.ServiceID, start: nb.Start}, nil) {
 		a.showNewBooking(w, r, http.StatusUnprocessableEntity, f, offsets)
