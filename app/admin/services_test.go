@@ -103,7 +103,7 @@ func TestServicePages(t *testing.T) {
 			value string
 		}{
 			{"no name", "name", " "},
-			{"price", "price", "12,50"},
+			{"price", "price", "12..50"},
 			{"duration", "duration", "1440"},
 			{"keywords", "keywords", strings.Repeat("k", 51)},
 			{"category", "category_id", "999"},
@@ -133,7 +133,7 @@ func TestServicePages(t *testing.T) {
 	form.Set("image_0", "https://img.example/a.png")
 	wantRedirect(t, c.post(t, "/catalog/services", form), "/catalog/services")
 	list := c.get(t, "/catalog/services")
-	wantBody(t, list, `data-testid="flash">Service “&lt;script&gt;`, "&lt;script&gt;alert(1)&lt;/script&gt;", ">Hair<", "15000.0", "45 min")
+	wantBody(t, list, `data-testid="flash">Service “&lt;script&gt;`, "&lt;script&gt;alert(1)&lt;/script&gt;", ">Hair<", "$15,000.00", "45 min")
 	if strings.Contains(list.Body, evil) {
 		t.Error("the list contains the name as raw HTML")
 	}
