@@ -3,7 +3,6 @@ package admin
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"math"
 	"net"
@@ -112,7 +111,7 @@ func (a *Admin) showLogin(w http.ResponseWriter, r *http.Request) {
 		seeOther(w, r, next)
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.LoginPage(a.page(r, "Sign in"), ui.NewForm(nil), next))
+	a.render(w, r, http.StatusOK, ui.LoginPage(a.page(r, translate(r, "auth.signin.title")), ui.NewForm(nil), next))
 }
 
 func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
@@ -126,24 +125,24 @@ func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
 	password := f.Raw("password")
 	fail := func(status int, msg string) {
 		f.Message = msg
-		a.render(w, r, status, ui.LoginPage(a.page(r, "Sign in"), f, next))
+		a.render(w, r, status, ui.LoginPage(a.page(r, translate(r, "auth.signin.title")), f, next))
 	}
 	if email == "" || password == "" {
-		fail(http.StatusUnprocessableEntity, "Enter your email and password.")
+		fail(http.StatusUnprocessableEntity, translate(r, "auth.signin.missing"))
 		return
 	}
 	ip := clientIP(r)
 	if wait := a.throttle.wait(email, ip); wait > 0 {
 		a.log.WarnContext(r.Context(), "sign-in throttled", slog.String("email", email), slog.String("ip", ip))
 		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-		fail(http.StatusTooManyRequests, fmt.Sprintf("Too many failed sign-in attempts. For your safety, sign-in is paused: try again in %s.", minutes(wait)))
+		fail(http.StatusTooManyRequests, translate(r, "auth.signin.throttled", "wait", minutes(r, wait)))
 		return
 	}
 	o, err := owner.Authenticate(r.Context(), a.db, email, password)
 	if errors.Is(err, owner.ErrInvalidCredentials) {
 		a.throttle.fail(email, ip)
 		a.log.InfoContext(r.Context(), "sign-in failed", slog.String("email", email), slog.String("ip", ip))
-		fail(http.StatusUnprocessableEntity, "Wrong email or password.")
+		fail(http.StatusUnprocessableEntity, translate(r, "auth.signin.wrong"))
 		return
 	}
 	if err != nil {
@@ -171,15 +170,11 @@ func (a *Admin) logout(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	a.flash(ctx, ui.FlashInfo, "You are signed out.")
+	a.flash(ctx, ui.FlashInfo, translate(r, "auth.signed_out"))
 	seeOther(w, r, "/login")
 }
 
 // minutes says a wait in words, rounded up to whole minutes.
-func minutes(d time.Duration) string {
-	m := int(math.Ceil(d.Minutes()))
-	if m <= 1 {
-		return "1 minute"
-	}
-	return strconv.Itoa(m) + " minutes"
+func minutes(r *http.Request, d time.Duration) string {
+	return translate(r, "auth.minutes", "count", max(1, int(math.Ceil(d.Minutes()))))
 }

@@ -35,8 +35,8 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	v.Locations = locationOptions(locs, "")
-	v.Services = serviceOptions(services, "No service (bookings only)")
+	v.Locations = locationOptions(r, locs, "")
+	v.Services = serviceOptions(r, services, "No service (bookings only)")
 	loc, ok := pickLocation(locs, queryID(q, "location"))
 	if !ok {
 		v.Message = "There are no locations yet. Add one under Catalog → Locations."
