@@ -253,8 +253,8 @@ func TestDayViewAcrossDST(t *testing.T) {
 		note       string
 		has, hasnt []string
 	}{
-		{"2027-03-14", 23 * 4, "it lasts 23 hours", []string{"01:45", "03:00"}, []string{"02:00", "02:30"}},
-		{"2026-11-01", 25 * 4, "it lasts 25 hours", []string{"00:45", "01:00 EDT", "01:45 EDT", "01:00 EST", "01:45 EST", "02:00"}, []string{"01:00"}},
+		{"2027-03-14", 23 * 4, "it lasts 23 h.", []string{"01:45", "03:00"}, []string{"02:00", "02:30"}},
+		{"2026-11-01", 25 * 4, "it lasts 25 h,", []string{"00:45", "01:00 UTC−4", "01:45 UTC−4", "01:00 UTC−5", "01:45 UTC−5", "02:00"}, []string{"01:00"}},
 		{"2026-11-02", 24 * 4, "", []string{"00:00", "23:45"}, nil},
 	}
 	for _, tc := range tests {
@@ -275,8 +275,8 @@ func TestDayViewAcrossDST(t *testing.T) {
 					t.Errorf("got a row %q, want none", label)
 				}
 			}
-			if i, j := slices.Index(got, "01:45 EDT"), slices.Index(got, "01:00 EST"); i >= 0 && j != i+1 {
-				t.Errorf("01:00 EST is row %d, want right after 01:45 EDT (row %d)", j, i)
+			if i, j := slices.Index(got, "01:45 UTC−4"), slices.Index(got, "01:00 UTC−5"); i >= 0 && j != i+1 {
+				t.Errorf("01:00 UTC−5 is row %d, want right after 01:45 UTC−4 (row %d)", j, i)
 			}
 			if tc.note != "" {
 				wantBody(t, res, tc.note)
