@@ -21,6 +21,13 @@ type APIKey struct {
 	MCPAllowed  bool
 }
 
+type AppVersion struct {
+	ID            int64
+	Version       string
+	SchemaVersion int64
+	RecordedAt    int64
+}
+
 type AttributeGroup struct {
 	ID        int64
 	Name      string
@@ -57,6 +64,9 @@ type Booking struct {
 	SaleID           sql.NullInt64
 	CreatedAt        int64
 	UpdatedAt        int64
+	SessionID        sql.NullInt64
+	PackID           sql.NullInt64
+	PackReturned     bool
 }
 
 type BookingCount struct {
@@ -113,6 +123,46 @@ type Category struct {
 	UpdatedAt int64
 }
 
+type ClassSession struct {
+	ID           int64
+	LocationID   int64
+	ServiceID    int64
+	ProviderID   int64
+	TimetableID  sql.NullInt64
+	LocalDate    string
+	StartAt      int64
+	EndAt        int64
+	BlockStartAt int64
+	BlockEndAt   int64
+	Capacity     sql.NullInt64
+	Room         sql.NullString
+	Status       string
+	CreatedAt    int64
+	UpdatedAt    int64
+}
+
+type ClassSetting struct {
+	ID                int64
+	PackExpiryDays    int64
+	WaitlistCutoffMin int64
+	UpdatedAt         int64
+}
+
+type ClassTimetable struct {
+	ID         int64
+	LocationID int64
+	ServiceID  int64
+	ProviderID int64
+	DayID      int64
+	StartMin   int64
+	Capacity   sql.NullInt64
+	Room       sql.NullString
+	ValidFrom  string
+	ValidTo    sql.NullString
+	CreatedAt  int64
+	UpdatedAt  int64
+}
+
 type Client struct {
 	ID                   int64
 	FirstName            string
@@ -143,6 +193,18 @@ type ClientAttributeValue struct {
 	ClientID    int64
 	AttributeID int64
 	Value       sql.NullString
+}
+
+type ClientPack struct {
+	ID            int64
+	ClientID      int64
+	ServiceID     int64
+	SessionsTotal int64
+	PriceCents    int64
+	SaleID        sql.NullInt64
+	ExpiresAt     sql.NullInt64
+	CreatedAt     int64
+	UpdatedAt     int64
 }
 
 type ClientSearch struct {
@@ -232,6 +294,13 @@ type IdempotencyKey struct {
 	ExpiresAt    int64
 }
 
+type ImportClassKey struct {
+	Kind       string
+	Key        string
+	RecordID   int64
+	ImportedAt int64
+}
+
 type ImportKey struct {
 	Kind       string
 	Key        string
@@ -276,6 +345,13 @@ type LocationHour struct {
 	DayID      int64
 	OpenMin    int64
 	CloseMin   int64
+}
+
+type ManageLink struct {
+	ID        int64
+	BookingID int64
+	TokenHash []byte
+	CreatedAt int64
 }
 
 type McpSetting struct {
@@ -594,6 +670,47 @@ type SetupToken struct {
 	CreatedAt int64
 }
 
+type SigningKey struct {
+	Name      string
+	Secret    []byte
+	CreatedAt int64
+}
+
+type SiteAttribute struct {
+	AttributeID int64
+}
+
+type SiteBooking struct {
+	BookingID   int64
+	NonceHash   []byte
+	AnyProvider bool
+	CreatedAt   int64
+}
+
+type SiteLocation struct {
+	LocationID int64
+	Enabled    bool
+}
+
+type SiteSetting struct {
+	ID           int64
+	Enabled      bool
+	DisplayName  string
+	LogoURL      string
+	LogoType     string
+	Logo         []byte
+	Accent       string
+	PolicyText   string
+	FrameOrigins string
+	CalendarID   string
+	UpdatedAt    int64
+}
+
+type StorageProbe struct {
+	ID        int64
+	CheckedAt int64
+}
+
 type Transaction struct {
 	ID              int64
 	SaleID          int64
@@ -601,6 +718,18 @@ type Transaction struct {
 	PaymentMethodID int64
 	PaidAt          sql.NullInt64
 	CreatedAt       int64
+}
+
+type WaitlistEntry struct {
+	ID        int64
+	SessionID int64
+	ClientID  int64
+	Status    string
+	Reason    sql.NullString
+	BookingID sql.NullInt64
+	Source    string
+	CreatedAt int64
+	UpdatedAt int64
 }
 
 type Webhook struct {

@@ -13,6 +13,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/links"
 	"frontdesk/app/messages"
 	"frontdesk/app/payments"
 	"frontdesk/db"
@@ -28,6 +29,9 @@ type Options struct {
 	// Online is online payments through a provider (Settings → Payments, the checkout page's
 	// card payment, refunds); nil in tests that do not need it.
 	Online *payments.Online
+	// Links is the base of generated links; when it is not a configured public URL, every
+	// owner page says so (docs/deploy.md "Public URL").
+	Links links.Base
 }
 
 // Admin holds what the admin handlers share.
@@ -37,9 +41,11 @@ type Admin struct {
 	log      *slog.Logger
 	sessions *scs.SessionManager
 	throttle *throttle
+	devices  *devices
 	hooks    webhookPages
 	msgs     *messages.Service
 	online   *payments.Online
+	links    links.Base
 }
 
 // New returns the admin UI over d.
@@ -54,7 +60,7 @@ func New(d *db.DB, o Options) *Admin {
 		o.Messages = messages.New(d, messages.Options{Now: o.Now, Log: o.Log})
 	}
 	return &Admin{db: d, now: o.Now, log: o.Log, sessions: newSessionManager(d), throttle: newThrottle(o.Now),
-		hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages, online: o.Online}
+		devices: &devices{db: d, now: o.Now}, hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages, online: o.Online, links: o.Links}
 }
 
 // Routes is the whole admin route table, to be mounted at "/". Pages that need a signed-in
@@ -93,6 +99,10 @@ func (a *Admin) Routes() chi.Router {
 
 		r.Get("/settings/business", a.showBusiness)
 		r.Post("/settings/business", a.updateBusiness)
+
+		// Booking site settings (site_settings.go; issue 11).
+		r.Get("/settings/booking-site", a.showSiteSettings)
+		r.Post("/settings/booking-site", a.updateSiteSettings)
 
 		r.Get("/settings/integrations", redirect("/settings/integrations/api-keys"))
 		r.Get("/settings/integrations/api-keys", a.listAPIKeys)
@@ -193,6 +203,28 @@ func (a *Admin) Routes() chi.Router {
 		r.Get("/settings/messages/log", a.showMessageLog)
 		r.Get("/settings/messages/log/{id}", a.showMessage)
 		r.Post("/settings/messages/log/{id}/resend", a.resendMessage)
+
+		// Classes and packs (docs/classes.md): timetable.go, class_sessions.go, class_settings.go.
+		r.Get("/catalog/timetable", a.showTimetable)
+		r.Post("/catalog/timetable", a.createTimetableEntry)
+		r.Post("/catalog/timetable/one-off", a.createOneOffSession)
+		r.Get("/catalog/timetable/{id}", a.showTimetableEntry)
+		r.Post("/catalog/timetable/{id}", a.updateTimetableEntry)
+		r.Post("/catalog/timetable/{id}/cancel-date", a.cancelTimetableDate)
+		r.Post("/catalog/timetable/{id}/delete", a.deleteTimetableEntry)
+		r.Get("/bookings/sessions/{id}", a.showClassSession)
+		r.Post("/bookings/sessions/{id}/attendees", a.addAttendee)
+		r.Post("/bookings/sessions/{id}/attendees/{booking}/status", a.setAttendeeStatus)
+		r.Post("/bookings/sessions/{id}/attendees/{booking}/remove", a.removeAttendee)
+		r.Post("/bookings/sessions/{id}/waitlist", a.addWaiting)
+		r.Post("/bookings/sessions/{id}/waitlist/{entry}/remove", a.removeWaiting)
+		r.Post("/bookings/sessions/{id}/seats", a.updateSessionSeats)
+		r.Get("/bookings/sessions/{id}/cancel", a.confirmCancelSession)
+		r.Post("/bookings/sessions/{id}/cancel", a.cancelClassSession)
+		r.Post("/bookings/sessions/{id}/restore", a.restoreClassSession)
+		r.Post("/clients/{id}/packs", a.recordPack)
+		r.Get("/settings/classes", a.showClassSettings)
+		r.Post("/settings/classes", a.updateClassSettings)
 
 		// Payments (payments.go).
 		r.Get("/payments", a.listPaymentRequests)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/input"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -221,7 +222,10 @@ func bookingStart(ctx context.Context, f *ui.Form, zone *time.Location) (time.Ti
 	var offsets []ui.Option
 	var picked time.Time
 	for i, t := range at {
-		label := i18n.T(ctx, [2]string{"bookings.time.first", "bookings.time.second"}[min(i, 1)], "time", i18n.Clock(t), "offset", i18n.Offset(t))
+		label := i18n.T(ctx, "bookings.time.first", "time", i18n.Clock(t), "offset", i18n.Offset(t))
+		if i > 0 {
+			label = i18n.T(ctx, "bookings.time.second", "time", i18n.Clock(t), "offset", i18n.Offset(t))
+		}
 		offsets = append(offsets, ui.Option{Value: t.Format("-07:00"), Label: label})
 		if f.Get("offset") == t.Format("-07:00") {
 			picked = t
@@ -245,12 +249,9 @@ func (a *Admin) needPolicies(ctx context.Context, f *ui.Form) error {
 	return err
 }
 
-// formID reads a positive id field; 0 when empty or not one.
+// formID reads an id field (canonical, input.ParseID); 0 when empty or not one.
 func formID(f *ui.Form, name string) int64 {
-	n, err := strconv.ParseInt(f.Get(name), 10, 64)
-	if err != nil || n < 1 {
-		return 0
-	}
+	n, _ := input.ParseID(f.Get(name))
 	return n
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/input"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -75,7 +76,7 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 		v.Notes = append(v.Notes, n)
 	}
 
-	g, err := a.loadDayGrid(r, loc.ID, zone, date)
+	g, err := a.loadDayGrid(r, loc.ID, zone, date, dayURL(loc.ID, date, serviceID))
 	if err != nil {
 		a.renderError(w, r, err)
 		return
@@ -117,6 +118,9 @@ func (a *Admin) addFreeSlots(r *http.Request, g *dayGrid, locationID, serviceID 
 	}
 	if !l.Service.Active {
 		return translate(r, "day.service_inactive", "service", l.Service.Name), nil
+	}
+	if l.Schedule.Service.IsClass() { // a class is booked in its sessions, shown in the grid
+		return translate(r, "classes.day.class_note", "class", l.Service.Name), nil
 	}
 	s := l.Schedule
 	s.Policy.MinNotice, s.Policy.MaxAdvance = 0, 0
@@ -191,12 +195,9 @@ func dayURL(locationID int64, d booking.Date, serviceID int64) string {
 
 func idText(n int64) string { return strconv.FormatInt(n, 10) }
 
-// queryID reads a positive id query parameter; 0 when absent or not one.
+// queryID reads an id query parameter (canonical, input.ParseID); 0 when absent or not one.
 func queryID(q url.Values, name string) int64 {
-	n, err := strconv.ParseInt(q.Get(name), 10, 64)
-	if err != nil || n < 1 {
-		return 0
-	}
+	n, _ := input.ParseID(q.Get(name))
 	return n
 }
 

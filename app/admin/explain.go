@@ -145,8 +145,26 @@ func (a *Admin) explain(r *http.Request, f *ui.Form, haveLocation, zoneKnown boo
 
 // reasonTitle is the title of a reason code in the request's language.
 func reasonTitle(ctx context.Context, code booking.ReasonCode) string {
+	if title := classReasonTitle(ctx, code); title != "" {
+		return title
+	}
 	if m, ok := reasonTitles[code]; ok {
 		return i18n.From(ctx).Msg(m)
 	}
 	return i18n.T(ctx, "explain.title.other")
+}
+
+// classReasonTitle says the reasons only classes give (docs/classes.md) in the owner's language.
+func classReasonTitle(ctx context.Context, code booking.ReasonCode) string {
+	switch code {
+	case booking.ReasonNotSessionTime:
+		return i18n.T(ctx, "classes.explain.not_session_time")
+	case booking.ReasonClassFull:
+		return i18n.T(ctx, "classes.explain.class_full")
+	case booking.ReasonSessionCancelled:
+		return i18n.T(ctx, "classes.explain.session_cancelled")
+	case booking.ReasonTeaching:
+		return i18n.T(ctx, "classes.explain.class_session")
+	}
+	return ""
 }

@@ -9,13 +9,15 @@ import (
 	"frontdesk/app/resource"
 )
 
-// maxSlotDays is the longest range of local dates one available_slots query may cover.
-const maxSlotDays = 31
+// maxRangeDays is the longest range of local dates one available_slots or bookings query may
+// cover (inclusive).
+const maxRangeDays = 31
 
 // slotsQuery is a validated GET /v3/available_slots request.
 type slotsQuery struct {
 	locationID, serviceID, providerID int64
 	first, last                       booking.Date
+	includeFull                       bool // classes: list full sessions too (an addition)
 }
 
 // listAvailableSlots answers with the slots the engine offers for the customer flow: services
@@ -41,6 +43,10 @@ func (a *API) listAvailableSlots(w http.ResponseWriter, r *http.Request) {
 			err = notFound(nf.Resource)
 		}
 		a.writeError(w, r, err)
+		return
+	}
+	if l.Schedule.Service.IsClass() {
+		a.writeSessionSlots(w, sq, l)
 		return
 	}
 	slots := booking.Slots(l.Schedule, sq.first, sq.last, a.now())
@@ -69,6 +75,21 @@ func (a *API) listAvailableSlots(w http.ResponseWriter, r *http.Request) {
 	if cap(out) <= maxSlotBody {
 		*buf = out[:0]
 	}
+}
+
+// writeSessionSlots answers for a class: its sessions with seats left (docs/classes.md), each a
+// slot with session_id, capacity and seats_left; full sessions only with include_full=true.
+func (a *API) writeSessionSlots(w http.ResponseWriter, sq slotsQuery, l booking.Loaded) {
+	slots := booking.SessionSlots(l.Schedule, sq.first, sq.last, a.now(), sq.includeFull)
+	meta := resource.SlotsMetadata{
+		LocationID: sq.locationID, Date: sq.first.String(), EndDate: sq.last.String(), ServiceID: &sq.serviceID,
+		Duration: int64(l.Schedule.Service.Duration.Minutes()), SlotsCount: len(slots),
+	}
+	body := resource.NewSlotsJSON(nil, len(slots))
+	for _, s := range slots {
+		body.AddSession(s.ProviderID, s.ProviderName, s.Date.String(), s.Start, s.End, s.SessionID, s.Capacity, s.SeatsLeft)
+	}
+	writeRawJSON(w, http.StatusOK, append(body.Finish(meta), '\n'))
 }
 
 // slotBodies recycles the buffers of available_slots answers up to maxSlotBody; a month of a
@@ -107,19 +128,22 @@ func parseSlotsQuery(r *http.Request) (slotsQuery, error) {
 	switch {
 	case last.Before(first):
 		return sq, badRequest("end_date_before_start_date")
-	case first.AddDays(maxSlotDays - 1).Before(last):
+	case first.AddDays(maxRangeDays - 1).Before(last):
 		return sq, badRequest("date_range_exceeds_31_days")
 	}
 	sq.first, sq.last = first, last
+	if sq.includeFull, _, err = queryBool(r, "include_full"); err != nil {
+		return sq, err
+	}
 	return sq, nil
 }
 
 // queryBookingDate reads an optional YYYY-MM-DD query parameter; present but invalid → 400
 // "invalid_<name>".
 func queryBookingDate(r *http.Request, name string) (booking.Date, bool, error) {
-	s := r.URL.Query().Get(name)
-	if s == "" {
-		return booking.Date{}, false, nil
+	s, err := queryValue(r, name)
+	if err != nil || s == "" {
+		return booking.Date{}, false, err
 	}
 	d, err := booking.ParseDate(s)
 	if err != nil {

@@ -55,11 +55,19 @@ const (
 )
 
 // InvalidError is a request that breaks a booking rule about its own content: Field names the
-// request field at fault and Message says what is wrong, for the client to show. Msg is the
-// same for an owner, translated in the admin UI (docs/i18n.md); the API keeps Message.
+// request field at fault and Message says what is wrong, for the client to show.
 type InvalidError struct {
 	Field, Message string
-	Msg            i18n.Msg
+	// Msg is the same refusal as a catalog message (ui/i18n), for the owner's pages in their
+	// language; empty for rules that predate the catalogs, whose Message is shown instead. The
+	// API always answers with Message.
+	Msg i18n.Msg
+}
+
+// with attaches the catalog message of the refusal.
+func (e *InvalidError) with(m i18n.Msg) *InvalidError {
+	e.Msg = m
+	return e
 }
 
 func (e *InvalidError) Error() string { return e.Field + ": " + e.Message }

@@ -22,8 +22,13 @@ type validator struct {
 	p   plan
 
 	locations, categories, services, providers, attributes, clients, bookings map[string]int
+	timetable, sessions                                                       map[string]int
 	recordNumbers                                                             map[string]int
 	products, skus                                                            map[string]int
+	// seats counts the live bookings of each of the file's class sessions, seated the
+	// session and client of each (classBooking).
+	seats  map[string]int64
+	seated map[string]int
 }
 
 // validate checks f as of now (the import date that relative dates count from). ps holds the
@@ -34,7 +39,7 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 		f: f, now: now, ps: *ps,
 		locations: map[string]int{}, categories: map[string]int{}, services: map[string]int{},
 		providers: map[string]int{}, attributes: map[string]int{}, clients: map[string]int{},
-		bookings: map[string]int{}, recordNumbers: map[string]int{},
+		bookings: map[string]int{}, recordNumbers: map[string]int{}, timetable: map[string]int{}, sessions: map[string]int{},
 		products: map[string]int{}, skus: map[string]int{},
 	}
 	// Keys first, so that every reference below can be resolved whatever the section order.
@@ -56,6 +61,16 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	for i, c := range f.Clients {
 		v.key(at(at("clients", i), "key"), c.Key, v.clients, i, "clients")
 	}
+	for i, e := range f.Timetable {
+		if e.Key != "" {
+			v.key(at(at("timetable", i), "key"), e.Key, v.timetable, i, "timetable")
+		}
+	}
+	for i, s := range f.Sessions {
+		if s.Key != "" {
+			v.key(at(at("sessions", i), "key"), s.Key, v.sessions, i, "sessions")
+		}
+	}
 	for i, b := range f.Bookings {
 		if b.Key != "" {
 			v.key(at(at("bookings", i), "key"), b.Key, v.bookings, i, "bookings")
@@ -72,7 +87,7 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	}
 	for i, c := range f.Categories {
 		path := at("categories", i)
-		v.text(at(path, "name"), c.Name, true, maxText)
+		v.name(at(path, "name"), c.Name, true, maxText)
 		v.p.categories = append(v.p.categories, categoryPlan{key: c.Key, name: c.Name, order: orDefault(c.Order, int64(i+1))})
 	}
 	for i := range f.Services {
@@ -87,6 +102,12 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	for i := range f.Clients {
 		v.client(i)
 	}
+	for i := range f.Timetable {
+		v.timetableEntry(i)
+	}
+	for i := range f.Sessions {
+		v.classSession(i)
+	}
 	for i := range f.Bookings {
 		v.booking(i)
 	}
@@ -95,6 +116,7 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	}
 	if !v.ps.any() {
 		v.overlaps()
+		v.sessionOverlaps()
 	}
 	if err := v.ps.err(); err != nil {
 		return nil, err
@@ -116,7 +138,7 @@ func (v *validator) company() {
 	if c == nil {
 		return
 	}
-	v.text("company.name", c.Name, true, maxText)
+	v.name("company.name", c.Name, true, maxText)
 	row := db.CreateCompanyParams{
 		Name:             c.Name,
 		Currency:         c.Currency,
@@ -168,7 +190,7 @@ func isLetters(s string) bool {
 func (v *validator) location(i int) {
 	l := v.f.Locations[i]
 	path := at("locations", i)
-	v.text(at(path, "name"), l.Name, true, maxText)
+	v.name(at(path, "name"), l.Name, true, maxText)
 	zone, err := time.LoadLocation(l.Timezone)
 	switch {
 	case l.Timezone == "":

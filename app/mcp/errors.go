@@ -11,6 +11,7 @@ import (
 
 	"frontdesk/app/booking"
 	"frontdesk/app/clients"
+	"frontdesk/db"
 )
 
 // Tool errors are answers a model can act on: the text starts with a kind, then (for input)
@@ -87,6 +88,8 @@ func (s *Server) toToolError(ctx context.Context, err error) *toolError {
 		return te
 	case errors.Is(err, booking.ErrSlotUnavailable):
 		return &toolError{Kind: kindTaken, Field: "slot_id", Message: "that time was just taken by someone else; call find_free_times again and offer the customer another time"}
+	case errors.Is(err, booking.ErrClassFull): // classes (docs/classes.md)
+		return &toolError{Kind: kindTaken, Field: "slot_id", Message: "the last seat of that class session was just taken; call find_free_times again and offer the customer another session"}
 	case errors.Is(err, booking.ErrConcurrentChange):
 		return &toolError{Kind: kindRetry, Message: "the booking was being changed at the same moment; call again"}
 	case errors.As(err, &nf) && nf.Resource == "booking":
@@ -101,6 +104,10 @@ func (s *Server) toToolError(ctx context.Context, err error) *toolError {
 		return bookingInvalid(ie)
 	case errors.As(err, &ce) && len(ce) > 0:
 		return invalid(ce[0].Field, "%s", ce[0].Message)
+	case db.IsFull(err):
+		// A full disk (docs/api.md, "Full disk"): nothing was saved; reported once elsewhere.
+		s.db.NoteWriteError(err)
+		return &toolError{Kind: kindRetry, Message: "the business's server is out of disk space, so nothing was saved; try again later, or ask the customer to contact the business directly"}
 	}
 	return &toolError{Kind: kindInternal, Message: "something went wrong on our side; try again in a moment, and if it keeps failing, ask the customer to contact the business directly"}
 }
@@ -116,7 +123,8 @@ func bookingInvalid(ie *booking.InvalidError) *toolError {
 			return refused("too soon: %s", text)
 		case booking.ReasonBeyondAdvance:
 			return refused("too far ahead: %s", text)
-		case booking.ReasonClosed, booking.ReasonOutsideHours, booking.ReasonNotWorking, booking.ReasonBreak, booking.ReasonTimeOff:
+		case booking.ReasonClosed, booking.ReasonOutsideHours, booking.ReasonNotWorking, booking.ReasonBreak, booking.ReasonTimeOff,
+			booking.ReasonNotSessionTime, booking.ReasonSessionCancelled: // the last two: classes
 			return &toolError{Kind: kindRefused, Field: "slot_id", Message: "that time is no longer offered (" + text + "); call find_free_times again"}
 		}
 		return invalid("slot_id", "%s", ie.Message)

@@ -314,3 +314,7 @@ func (p *Printer) Duration(d time.Duration) string {
 
 // Day is a message argument printed as a whole date (Printer.DateLong) in its location.
 type Day time.Time
+
+// List is a message argument printed as its items, each as an argument would be, joined by
+// commas.
+type List []any

@@ -124,6 +124,12 @@ func (p *Printer) argString(v any) string {
 		return p.Time(time.Time(n))
 	case Day:
 		return p.DateLong(time.Time(n))
+	case List:
+		parts := make([]string, len(n))
+		for i, v := range n {
+			parts[i] = p.argString(v)
+		}
+		return strings.Join(parts, ", ")
 	case time.Duration:
 		return p.Duration(n)
 	}
