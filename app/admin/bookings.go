@@ -101,7 +101,7 @@ func (a *Admin) listBookings(w http.ResponseWriter, r *http.Request) {
 			Status: bookingStatusName(r.Context(), b.Booking.StatusID), Cancelled: b.Booking.StatusID == booking.StatusCancelled,
 		})
 	}
-	v.Pager = listPager(r.URL, page, bookingsPerPage, total, "booking")
+	v.Pager = listPager(r.URL, page, bookingsPerPage, total, translate(r, "pager.bookings", "count", total))
 	a.render(w, r, http.StatusOK, ui.BookingsPage(a.page(r, translate(r, "bookings.tabs")), v))
 }
 
