@@ -55,7 +55,7 @@ func (a *Admin) createAttribute(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.AttributeInput
 	inputFrom(f, &in)
-	if _, err := catalog.CreateAttribute(r.Context(), a.db, in); refused(f, err) {
+	if _, err := catalog.CreateAttribute(r.Context(), a.db, in); refused(r.Context(), f, err) {
 		a.showAttributeForm(w, r, invalid, 0, f)
 		return
 	} else if err != nil {
@@ -79,7 +79,7 @@ func (a *Admin) updateAttribute(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.AttributeInput
 	inputFrom(f, &in)
-	if err := catalog.UpdateAttribute(r.Context(), a.db, id, in); refused(f, err) {
+	if err := catalog.UpdateAttribute(r.Context(), a.db, id, in); refused(r.Context(), f, err) {
 		a.showAttributeForm(w, r, invalid, id, f)
 		return
 	} else if err != nil {

@@ -42,7 +42,7 @@ func (a *Admin) createCategory(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.CategoryInput
 	inputFrom(f, &in)
-	if _, err := catalog.CreateCategory(r.Context(), a.db, in, a.now()); refused(f, err) {
+	if _, err := catalog.CreateCategory(r.Context(), a.db, in, a.now()); refused(r.Context(), f, err) {
 		a.showCategories(w, r, invalid, f)
 		return
 	} else if err != nil {
@@ -89,7 +89,7 @@ func (a *Admin) updateCategory(w http.ResponseWriter, r *http.Request) {
 	var in catalog.CategoryInput
 	inputFrom(f, &in)
 	saved, err := catalog.UpdateCategory(r.Context(), a.db, id, in, a.now())
-	if refused(f, err) {
+	if refused(r.Context(), f, err) {
 		a.render(w, r, invalid, ui.CategoryPage(a.page(r, translate(r, "categories.edit")), id, f))
 		return
 	} else if err != nil {

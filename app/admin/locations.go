@@ -65,7 +65,7 @@ func (a *Admin) createLocation(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.LocationInput
 	inputFrom(f, &in)
-	if _, err := catalog.CreateLocation(r.Context(), a.db, in, a.now()); refused(f, err) {
+	if _, err := catalog.CreateLocation(r.Context(), a.db, in, a.now()); refused(r.Context(), f, err) {
 		a.showLocationForm(w, r, invalid, 0, f, nil)
 		return
 	} else if err != nil {
@@ -89,7 +89,7 @@ func (a *Admin) updateLocation(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.LocationInput
 	inputFrom(f, &in)
-	if err := catalog.UpdateLocation(r.Context(), a.db, id, in, a.now()); refused(f, err) {
+	if err := catalog.UpdateLocation(r.Context(), a.db, id, in, a.now()); refused(r.Context(), f, err) {
 		a.showLocationForm(w, r, invalid, id, f, ui.NewForm(nil))
 		return
 	} else if err != nil {
@@ -113,7 +113,7 @@ func (a *Admin) addClosure(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.ClosureInput
 	inputFrom(f, &in)
-	if err := catalog.AddClosure(r.Context(), a.db, id, in); refused(f, err) {
+	if err := catalog.AddClosure(r.Context(), a.db, id, in); refused(r.Context(), f, err) {
 		a.showStoredLocation(w, r, invalid, id, f)
 		return
 	} else if err != nil {

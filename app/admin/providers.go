@@ -105,7 +105,7 @@ func (a *Admin) createProvider(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	saved, err := catalog.CreateProvider(r.Context(), a.db, in, a.now())
-	if refused(f, err) {
+	if refused(r.Context(), f, err) {
 		a.showProviderForm(w, r, invalid, 0, f, nil)
 		return
 	} else if err != nil {
@@ -133,7 +133,7 @@ func (a *Admin) updateProvider(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	saved, err := catalog.UpdateProvider(r.Context(), a.db, id, in, a.now())
-	if refused(f, err) {
+	if refused(r.Context(), f, err) {
 		a.showProviderForm(w, r, invalid, id, f, ui.NewForm(nil))
 		return
 	} else if err != nil {
@@ -164,7 +164,7 @@ func (a *Admin) addTimeOff(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.TimeOffInput
 	inputFrom(f, &in)
-	if err := catalog.AddTimeOff(r.Context(), a.db, id, in); refused(f, err) {
+	if err := catalog.AddTimeOff(r.Context(), a.db, id, in); refused(r.Context(), f, err) {
 		a.showStoredProvider(w, r, invalid, id, f)
 		return
 	} else if err != nil {

@@ -65,7 +65,7 @@ func (a *Admin) createService(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.ServiceInput
 	inputFrom(f, &in)
-	if _, err := catalog.CreateService(r.Context(), a.db, in, a.now()); refused(f, err) {
+	if _, err := catalog.CreateService(r.Context(), a.db, in, a.now()); refused(r.Context(), f, err) {
 		a.showServiceForm(w, r, invalid, 0, f)
 		return
 	} else if err != nil {
@@ -90,7 +90,7 @@ func (a *Admin) updateService(w http.ResponseWriter, r *http.Request) {
 	var in catalog.ServiceInput
 	inputFrom(f, &in)
 	saved, err := catalog.UpdateService(r.Context(), a.db, id, in, a.now())
-	if refused(f, err) {
+	if refused(r.Context(), f, err) {
 		a.showServiceForm(w, r, invalid, id, f)
 		return
 	} else if err != nil {
