@@ -253,3 +253,7 @@ type Option struct {
 // treats such requests as background polls, which do not extend an idle session — an
 // unattended screen still signs out after the idle timeout.
 const PollHeaders = `{"X-Frontdesk-Poll": "1"}`
+
+// MinPassword is the shortest password an owner may choose (owner.MinPasswordLen, which ui
+// cannot import; a test in app/admin keeps the two equal), for the forms' hints.
+const MinPassword = 10

@@ -274,6 +274,24 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		t.Fatal("creating a booking wrote no message row: the message log detail page cannot be opened")
 	}
 
+	// A weekly class (docs/classes.md) of two seats with Ana at 15:00.
+	yoga := exec(`INSERT INTO services (uuid, name, duration_min, price_cents, capacity, created_at, updated_at) VALUES ('yoga', 'Yoga', 60, 1500, 2, ?, ?)`, ms, ms)
+	exec(`INSERT INTO service_providers (service_id, provider_id) VALUES (?, ?)`, yoga, w.anaID)
+	day, err := time.Parse(time.DateOnly, w.Day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = c.post(t, "/catalog/timetable", url.Values{"location": {w.Location}, "service": {strconv.FormatInt(yoga, 10)}, "provider": {w.Ana},
+		"day": {strconv.Itoa(int(day.Weekday()))}, "start": {"15:00"}, "valid_from": {time.Now().Format(time.DateOnly)}})
+	entry, ok := strings.CutPrefix(res.Header.Get("Location"), "/catalog/timetable/")
+	if res.Status != http.StatusSeeOther || !ok {
+		t.Fatalf("adding a weekly class: got %d %.1500s", res.Status, res.Body)
+	}
+	var session int64
+	if err := w.d.Read.QueryRow(`SELECT id FROM class_sessions WHERE local_date = ?`, w.Day).Scan(&session); err != nil {
+		t.Fatalf("the class session of %s: %v", w.Day, err)
+	}
+
 	id := func(n int64) string { return strconv.FormatInt(n, 10) }
 	explain := "/bookings/explain?" + url.Values{"location": {w.Location}, "provider": {w.Ana}, "date": {w.Day}, "time": {"12:30"}, "service": {w.Service}}.Encode()
 	pages := []adminPage{
@@ -339,6 +357,12 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/payments/" + id(paid.ID),
 		"/payments/sales/" + id(sale),
 		"/settings/payments",
+		"/catalog/timetable",
+		"/catalog/timetable/" + entry,
+		"/bookings/sessions/" + id(session),
+		"/bookings/sessions/" + id(session) + "/cancel",
+		"/settings/classes",
+		"/settings/booking-site",
 	} {
 		pages = append(pages, adminPage{Path: p})
 	}

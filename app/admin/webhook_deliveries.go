@@ -113,7 +113,7 @@ func (a *Admin) deliveryLog(r *http.Request, webhookID int64, v *ui.WebhookDetai
 				v.Deliveries = append(v.Deliveries, deliveryRow(d))
 			}
 		}
-		v.Pager = ui.Pager{Page: 1, Pages: 1, Total: int64(len(v.Deliveries)), Noun: "event"}
+		v.Pager = ui.Pager{Page: 1, Pages: 1, Total: int64(len(v.Deliveries)), Noun: translate(r, "pager.events", "count", len(v.Deliveries))}
 		return nil
 	}
 	page, err := a.hooks.manager.Deliveries(r.Context(), filter)
@@ -123,7 +123,7 @@ func (a *Admin) deliveryLog(r *http.Request, webhookID int64, v *ui.WebhookDetai
 	for _, d := range page.Deliveries {
 		v.Deliveries = append(v.Deliveries, deliveryRow(d))
 	}
-	v.Pager = listPager(r.URL, int64(page.Page), int64(page.PerPage), int64(page.Total), "event")
+	v.Pager = listPager(r.URL, int64(page.Page), int64(page.PerPage), int64(page.Total), translate(r, "pager.events", "count", int64(page.Total)))
 	return nil
 }
 

@@ -100,3 +100,22 @@ func NewEventID() (string, error) {
 	}
 	return string(out), nil
 }
+
+// Subscribed reports whether an active webhook would receive events of eventType, so a page
+// tells the owner that webhooks are told only when one is listening.
+func Subscribed(ctx context.Context, q *db.Queries, eventType string) (bool, error) {
+	hooks, err := q.ListWebhooksForEnqueue(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, h := range hooks {
+		var patterns []string
+		if err := json.Unmarshal([]byte(h.EventsJSON), &patterns); err != nil {
+			return false, fmt.Errorf("webhook %d patterns: %w", h.ID, err)
+		}
+		if h.State == WebhookActive && Matches(patterns, eventType) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
