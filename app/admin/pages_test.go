@@ -306,6 +306,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/",
 		"/account",
 		"/owners",
+		"/owners/1/remove", // the signed-in owner: the page asks for the extra tick
 		"/settings/business",
 		"/settings/integrations/api-keys",
 		"/settings/integrations/api-keys/" + key + "/revoke",
