@@ -71,3 +71,16 @@ func TestOutsideHoursNeedsConfirmation(t *testing.T) {
 		t.Errorf("a move within hours recorded an override (%d records)", n)
 	}
 }
+
+// The day view's free times are the staff's (no client notice or booking window): the page says
+// so, beside the explainer that answers with the clients' rules.
+func TestDayViewSaysStaffRules(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	w := seedBookingWorld(t, ts)
+	wantBody(t, c.get(t, w.dayPath()), `data-testid="day-note">Free times here follow the staff rules`, `data-testid="explain-link"`)
+	noService := "/bookings/day?" + url.Values{"location": {w.Location}, "date": {w.Day}}.Encode()
+	if strings.Contains(c.get(t, noService).Body, "follow the staff rules") {
+		t.Error("without free times shown the day view still talks about their rules")
+	}
+}

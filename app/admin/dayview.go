@@ -92,6 +92,10 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 		}
 		if note != "" {
 			v.Notes = append(v.Notes, note)
+		} else {
+			// The free times here are the staff's, not what a client is offered: say so, since
+			// the explainer linked beside them answers with the clients' rules.
+			v.Notes = append(v.Notes, translate(r, "day.staff_rules"))
 		}
 	}
 	g.fill(&v)
