@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 func TestBrowserEveryPage(t *testing.T) {
@@ -46,6 +47,20 @@ func TestBrowserEveryPage(t *testing.T) {
 				b.do("signed-in", chromedp.SendKeys(css("#f-email"), ownerEmail), chromedp.SendKeys(css("#f-password"), ownerPassword),
 					chromedp.Submit(testID("login-form")), chromedp.WaitVisible(css("main h1")))
 			}
+		}
+	}
+
+	// The focus ring: tabbing through the dashboard (dark top bar, navigation, buttons, links),
+	// every focused element has a solid ring of at least 2 px whose colour stands out 3:1 from
+	// what is behind it.
+	visit(t, desktop, ts.URL+"/")
+	for i := range 20 {
+		if err := chromedp.Do(desktop.ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
+			t.Fatal(err)
+		}
+		if msg := evalJS[string](desktop, focusRingCheck); msg != "" {
+			desktop.screenshot("focus-ring-failed")
+			t.Errorf("tab stop %d: %s", i+1, msg)
 		}
 	}
 
@@ -128,6 +143,27 @@ const stickyCheck = `(() => {
 		if (Math.abs(h.left - c.left) > 1 || Math.abs(h.width - c.width) > 1) problems.push("provider " + th.dataset.provider + " header at " + h.left + "+" + h.width + ", cells at " + c.left + "+" + c.width);
 	}
 	return problems.join("; ");
+})()`
+
+// focusRingCheck returns what is wrong with the focused element's ring, "" if nothing.
+const focusRingCheck = `(() => {
+	const el = document.activeElement;
+	if (!el || el === document.body) return "";
+	const name = el.tagName + (el.className ? "." + el.className : "") + " " + (el.textContent || "").trim().slice(0, 30);
+	const cs = getComputedStyle(el);
+	if (cs.outlineStyle === "none" || parseFloat(cs.outlineWidth) < 2) return name + ": no focus ring (" + cs.outlineStyle + " " + cs.outlineWidth + ")";
+	const rgb = c => (c.match(/[\d.]+/g) || []).map(Number);
+	const lum = ([r, g, b]) => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4) }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b) };
+	let bg = null;
+	for (let n = el.parentElement; n; n = n.parentElement) {
+		const c = rgb(getComputedStyle(n).backgroundColor);
+		if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) { bg = c.slice(0, 3); break; }
+	}
+	bg = bg || [255, 255, 255];
+	const ring = rgb(cs.outlineColor).slice(0, 3);
+	const a = lum(ring), b = lum(bg);
+	const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+	return ratio < 3 ? name + ": ring " + cs.outlineColor + " on rgb(" + bg + ") is " + ratio.toFixed(2) + ":1" : "";
 })()`
 
 // visit opens a page and waits for its heading (no screenshot: checkPage takes one on failure).
