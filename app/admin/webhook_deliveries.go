@@ -85,7 +85,7 @@ func (a *Admin) renderWebhook(w http.ResponseWriter, r *http.Request, status int
 		a.renderError(w, r, err)
 		return
 	}
-	a.render(w, r, status, ui.WebhookDetailPage(a.page(r, "Webhook"), v))
+	a.render(w, r, status, ui.WebhookDetailPage(a.page(r, translate(r, "webhooks.detail.title")), v))
 }
 
 // deliveryLog fills in the page of the log the query asks for. Unknown filter values are
@@ -153,7 +153,7 @@ func (a *Admin) sendTestEvent(w http.ResponseWriter, r *http.Request) {
 	}
 	eventID, err := a.hooks.manager.SendTest(r.Context(), h.ID)
 	a.afterAction(w, r, err, ui.WebhookURL(h.ID),
-		"Test event "+eventID+" is on its way. Its outcome appears in the delivery log below.")
+		translate(r, "webhooks.test_sent", "event", eventID))
 }
 
 func (a *Admin) reactivateWebhook(w http.ResponseWriter, r *http.Request) {
@@ -171,15 +171,15 @@ func (a *Admin) reactivateWebhook(w http.ResponseWriter, r *http.Request) {
 	var msg string
 	switch {
 	case res.Reactivated && replay:
-		msg = fmt.Sprintf("Reactivated. %s it missed %s being sent again, oldest first.", ui.Plural(res.Replayed, "event", "events"), isAre(res.Replayed))
+		msg = translate(r, "webhooks.reactivated_replay", "count", res.Replayed)
 	case res.Reactivated && h.Health.Missed > 0:
-		msg = fmt.Sprintf("Reactivated. The %s it missed stay in the log; you can still replay them from here.", ui.Plural(h.Health.Missed, "event", "events"))
+		msg = translate(r, "webhooks.reactivated_kept", "count", h.Health.Missed)
 	case res.Reactivated:
-		msg = "Reactivated. New events are delivered again."
+		msg = translate(r, "webhooks.reactivated")
 	case replay:
-		msg = fmt.Sprintf("%s missed %s being sent again.", ui.Plural(res.Replayed, "event", "events"), isAre(res.Replayed))
+		msg = translate(r, "webhooks.replayed", "count", res.Replayed)
 	default:
-		msg = "The webhook is already active."
+		msg = translate(r, "webhooks.already_active")
 	}
 	a.afterAction(w, r, err, ui.WebhookURL(h.ID), msg)
 }
@@ -204,16 +204,16 @@ func (a *Admin) recoverDeliveries(w http.ResponseWriter, r *http.Request) {
 	}
 	from, to := parseUTC(f, "from"), parseUTC(f, "to")
 	if f.OK() && !from.Before(to) {
-		f.SetError("to", "The end must be after the start.")
+		f.SetError("to", translate(r, "catalog.err.end_after_start"))
 	}
 	if !f.OK() {
 		a.renderWebhook(w, r, http.StatusUnprocessableEntity, f)
 		return
 	}
 	n, err := a.hooks.manager.Recover(r.Context(), h.ID, from, to)
-	msg := fmt.Sprintf("%s from that range %s being sent again.", ui.Plural(n, "failed delivery", "failed deliveries"), isAre(n))
+	msg := translate(r, "webhooks.recovered", "count", n)
 	if n == 0 {
-		msg = "No delivery created in that range has failed: nothing to recover."
+		msg = translate(r, "webhooks.nothing_to_recover")
 	}
 	a.afterAction(w, r, err, ui.WebhookURL(h.ID), msg)
 }
@@ -274,7 +274,7 @@ func (a *Admin) showDelivery(w http.ResponseWriter, r *http.Request) {
 			Truncated: len(at.ResponseBody) >= webhook.MaxResponseBody,
 		})
 	}
-	a.render(w, r, http.StatusOK, ui.DeliveryPage(a.page(r, "Delivery "+d.EventID), v))
+	a.render(w, r, http.StatusOK, ui.DeliveryPage(a.page(r, translate(r, "webhooks.delivery.title", "event", d.EventID)), v))
 }
 
 func (a *Admin) resendDelivery(w http.ResponseWriter, r *http.Request) {
@@ -285,5 +285,5 @@ func (a *Admin) resendDelivery(w http.ResponseWriter, r *http.Request) {
 	}
 	_, err = a.hooks.manager.Resend(r.Context(), d.ID)
 	a.afterAction(w, r, err, ui.DeliveryURL(d.WebhookID, d.ID),
-		"Event "+d.EventID+" is being sent again, from the start of the retry schedule.")
+		translate(r, "webhooks.resent", "event", d.EventID))
 }
