@@ -24,16 +24,18 @@ const (
 	recoverLayout = "2006-01-02T15:04"
 )
 
-var deliveryStateOptions = []ui.Option{
-	{Value: "", Label: "All outcomes"},
-	{Value: webhook.StateSucceeded, Label: "Succeeded"},
-	{Value: webhook.StateFailed, Label: "Failed"},
-	{Value: webhook.StatePending, Label: "Pending (queued or retrying)"},
-	{Value: webhook.StateMissed, Label: "Missed while deactivated"},
+func deliveryStateOptions(r *http.Request) []ui.Option {
+	return []ui.Option{
+		{Value: "", Label: translate(r, "deliveries.filter.all")},
+		{Value: webhook.StateSucceeded, Label: translate(r, "deliveries.filter.succeeded")},
+		{Value: webhook.StateFailed, Label: translate(r, "deliveries.filter.failed")},
+		{Value: webhook.StatePending, Label: translate(r, "deliveries.filter.pending")},
+		{Value: webhook.StateMissed, Label: translate(r, "deliveries.filter.missed")},
+	}
 }
 
-func eventTypeOptions() []ui.Option {
-	opts := []ui.Option{{Value: "", Label: "All types"}}
+func eventTypeOptions(r *http.Request) []ui.Option {
+	opts := []ui.Option{{Value: "", Label: translate(r, "deliveries.filter.all_types")}}
 	for _, t := range append(webhook.EventTypes(), webhook.TestEvent) {
 		opts = append(opts, ui.Option{Value: t, Label: t})
 	}
@@ -68,7 +70,7 @@ func (a *Admin) renderWebhook(w http.ResponseWriter, r *http.Request, status int
 	v := ui.WebhookDetailView{
 		Hook: row, KeyMode: h.KeyMode, Created: h.CreatedAt, Recover: recoverForm, NowUTC: a.now().UTC().Format("2006-01-02 15:04"),
 		Pending: h.Health.Pending, Succeeded: h.Health.SucceededTotal, Failed: h.Health.Failed, Missed: h.Health.Missed,
-		States: deliveryStateOptions, Types: eventTypeOptions(),
+		States: deliveryStateOptions(r), Types: eventTypeOptions(r),
 	}
 	for _, s := range h.Secrets {
 		v.Secrets = append(v.Secrets, ui.SecretRow{Created: s.CreatedAt, Expires: s.ExpiresAt})
@@ -184,12 +186,6 @@ func (a *Admin) reactivateWebhook(w http.ResponseWriter, r *http.Request) {
 	a.afterAction(w, r, err, ui.WebhookURL(h.ID), msg)
 }
 
-func isAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
-}
 
 func (a *Admin) recoverDeliveries(w http.ResponseWriter, r *http.Request) {
 	h, err := a.findWebhook(r)

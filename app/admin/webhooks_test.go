@@ -397,13 +397,13 @@ func TestWebhookRetryWindowFromSchedule(t *testing.T) {
 	for _, tc := range []struct {
 		schedule, want string
 	}{
-		{"", "tried 10 times in all, over 3 days 3 h 35 min"}, // the default schedule
+		{"default", "tried 10 times in all, over 3 days 3 h 35 min"},
 		{"0s,5s,1h", "tried 3 times in all, over 1 h"},
 		{"0s", "A failed delivery is not retried"},
 	} {
 		t.Run(tc.schedule, func(t *testing.T) {
 			var env []string
-			if tc.schedule != "" {
+			if tc.schedule != "default" {
 				env = append(env, "FRONTDESK_WEBHOOK_RETRY_SCHEDULE="+tc.schedule)
 			}
 			ts := startServer(t, env...)
