@@ -7,7 +7,7 @@ import (
 )
 
 // Pause stops sending to a webhook by hand without losing anything: events are still recorded
-// and its deliveries queued as pending, and Resume sends them, oldest first (docs/webhooks.md
+// and its deliveries queued as pending, and Resume sends them (docs/webhooks.md
 // "Pause and resume"). Attempts already in flight finish. Only an active webhook can be
 // paused (the database refuses the rest too: db/migrations/00355_webhook_pauses.sql); pausing a
 // paused one changes nothing. It reports whether the webhook was paused by this call.
@@ -25,7 +25,7 @@ func (m *Manager) Pause(ctx context.Context, id int64) (bool, error) {
 }
 
 // Resume lets the dispatcher send to a paused webhook again: what was queued while paused goes
-// out in the order it was recorded. It reports whether the webhook was paused.
+// out, started in the order it was recorded. It reports whether the webhook was paused.
 func (m *Manager) Resume(ctx context.Context, id int64) (bool, error) {
 	var resumed bool
 	err := m.db.InTx(ctx, func(q *db.Queries) error {
