@@ -32,7 +32,7 @@ const webhookUsage = `Usage: frontdesk webhook <subcommand> [flags]
 
 Every subcommand takes --data DIR (env FRONTDESK_DATA). See docs/webhooks.md.`
 
-// runWebhook is `frontdesk webhook …`, the operator's side of SPEC §6. Output meant for
+// runWebhook is `frontdesk webhook …`, the operator's side of docs/webhooks.md. Output meant for
 // scripts (a secret, an event id, --json) goes to stdout; messages go to stderr.
 func runWebhook(ctx context.Context, env Env, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {

@@ -17,7 +17,7 @@ import (
 
 // TestWebhookDeliveriesSurviveSIGKILL runs the real binary: events are queued, the server is
 // killed with SIGKILL while deliveries are in flight, and after a restart every event reaches
-// the receiver at least once (SPEC §6: at-least-once, a crash at any instant loses nothing).
+// the receiver at least once (docs/webhooks.md: at-least-once, a crash at any instant loses nothing).
 func TestWebhookDeliveriesSurviveSIGKILL(t *testing.T) {
 	bin := buildFrontdesk(t)
 	data := t.TempDir()

@@ -18,7 +18,7 @@ import (
 	"frontdesk/app/buildinfo"
 )
 
-// The whole path of SPEC §6 in one process: a webhook registered by the CLI, a client created
+// The whole path of docs/webhooks.md in one process: a webhook registered by the CLI, a client created
 // through POST /v3/clients, the signed client.created event at a real receiver, and the
 // dispatcher's metrics on /metrics.
 func TestClientWebhooksEndToEnd(t *testing.T) {

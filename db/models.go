@@ -76,6 +76,15 @@ type BookingCount struct {
 	N        int64
 }
 
+type BookingOverride struct {
+	ID         int64
+	BookingID  int64
+	ReasonCode string
+	Message    string
+	OwnerEmail string
+	CreatedAt  int64
+}
+
 type BookingStatus struct {
 	ID           int64
 	Name         string
@@ -752,6 +761,11 @@ type Webhook struct {
 	UpdatedAt         int64
 	LastSuccessAt     sql.NullInt64
 	KeyMode           string
+}
+
+type WebhookPause struct {
+	WebhookID int64
+	PausedAt  int64
 }
 
 type WebhookSecret struct {

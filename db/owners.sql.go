@@ -78,6 +78,19 @@ func (q *Queries) CreateSetupToken(ctx context.Context, arg CreateSetupTokenPara
 	return err
 }
 
+const deleteOwner = `-- name: DeleteOwner :execrows
+DELETE FROM owners WHERE id = ?
+`
+
+// Removing an owner (app/owner/remove.go; the last one is kept by migration 00356).
+func (q *Queries) DeleteOwner(ctx context.Context, id int64) (int64, error) {
+	result, err := q.db.ExecContext(ctx, deleteOwner, id)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const deleteSetupTokens = `-- name: DeleteSetupTokens :exec
 DELETE FROM setup_tokens
 `

@@ -466,6 +466,9 @@ type ListWebhookDeliveriesRow struct {
 	UpdatedAt     int64
 }
 
+// The log reads newest event first: d.created_at is the event's time, since a delivery is
+// written in its event's transaction with the event's timestamp (app/webhook/outbox.go), and a
+// replay or resend never changes it.
 func (q *Queries) ListWebhookDeliveries(ctx context.Context, arg ListWebhookDeliveriesParams) ([]ListWebhookDeliveriesRow, error) {
 	rows, err := q.db.QueryContext(ctx, listWebhookDeliveries,
 		arg.WebhookID,

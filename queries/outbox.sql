@@ -16,6 +16,7 @@ VALUES (?, ?, ?, ?, ?, ?);
 SELECT w.id, w.url, w.key_mode, s.secret
 FROM webhooks w JOIN webhook_secrets s ON s.webhook_id = w.id
 WHERE w.state = 'active' AND (s.expires_at IS NULL OR s.expires_at > ?)
+  AND NOT EXISTS (SELECT 1 FROM webhook_pauses p WHERE p.webhook_id = w.id) -- paused: queued, not sent
 ORDER BY w.id, s.created_at DESC, s.id DESC;
 
 -- Claims (next_attempt_at = NULL) up to lim due first attempts of one endpoint and returns them

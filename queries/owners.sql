@@ -29,3 +29,7 @@ SELECT count(*) FROM setup_tokens WHERE token_hash = ?;
 
 -- name: DeleteSetupTokens :exec
 DELETE FROM setup_tokens;
+
+-- Removing an owner (app/owner/remove.go; the last one is kept by migration 00356).
+-- name: DeleteOwner :execrows
+DELETE FROM owners WHERE id = ?;

@@ -90,6 +90,9 @@ WHERE webhook_id = sqlc.arg(webhook_id) AND state = 'pending' AND (attempts > se
   AND coalesce(restarted_at, created_at) > sqlc.arg(last_success_at)
 ORDER BY series_at, id LIMIT 1;
 
+-- The log reads newest event first: d.created_at is the event's time, since a delivery is
+-- written in its event's transaction with the event's timestamp (app/webhook/outbox.go), and a
+-- replay or resend never changes it.
 -- name: ListWebhookDeliveries :many
 SELECT d.id, d.event_id, e.type AS event_type, d.webhook_id, d.state, d.attempts, d.series_base,
     d.next_attempt_at, d.last_attempt_at, d.last_status, d.created_at, d.updated_at

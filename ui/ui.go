@@ -6,6 +6,7 @@ package ui
 import (
 	"context"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -118,6 +119,8 @@ type Form struct {
 	Errors map[string]string
 	// Message is a problem with the form as a whole, shown above the fields.
 	Message string
+	// order is the fields in the order their problems were found, for the error summary.
+	order []string
 }
 
 // NewForm returns a form holding values (nil for an empty form).
@@ -164,7 +167,25 @@ func (f *Form) Checked(name, value string) bool {
 func (f *Form) SetError(name, msg string) {
 	if _, ok := f.Errors[name]; !ok {
 		f.Errors[name] = msg
+		f.order = append(f.order, name)
 	}
+}
+
+// ErrorFields lists the fields with a problem, in the order they were found (validation
+// follows the form's order), then any recorded another way, by name.
+func (f *Form) ErrorFields() []string {
+	if f == nil {
+		return nil
+	}
+	out := slices.Clone(f.order)
+	var rest []string
+	for name := range f.Errors {
+		if !slices.Contains(out, name) {
+			rest = append(rest, name)
+		}
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
 }
 
 // Error returns the problem recorded for a field, if any.
@@ -232,3 +253,7 @@ type Option struct {
 // treats such requests as background polls, which do not extend an idle session — an
 // unattended screen still signs out after the idle timeout.
 const PollHeaders = `{"X-Frontdesk-Poll": "1"}`
+
+// MinPassword is the shortest password an owner may choose (owner.MinPasswordLen, which ui
+// cannot import; a test in app/admin keeps the two equal), for the forms' hints.
+const MinPassword = 10

@@ -66,9 +66,9 @@ func (a *Admin) changePassword(w http.ResponseWriter, r *http.Request) {
 	}
 	me, _ := ownerFrom(r.Context())
 	if f.Raw("current") == "" {
-		f.SetError("current", "Enter your current password.")
+		f.SetError("current", translate(r, "account.password.current.missing"))
 	}
-	validateNewCredentials(f, "", "password", "confirm")
+	validateNewCredentials(r, f, "", "password", "confirm")
 	// A stolen session must not be a way around the sign-in throttle: it guesses as an
 	// untrusted client from its address.
 	at := attempt{email: me.Email, ip: clientIP(r)}
@@ -84,7 +84,7 @@ func (a *Admin) changePassword(w http.ResponseWriter, r *http.Request) {
 	updated, err := owner.ChangePassword(r.Context(), a.db, me.ID, f.Raw("current"), f.Raw("password"), a.now())
 	if errors.Is(err, owner.ErrInvalidCredentials) {
 		a.throttle.fail(at)
-		f.SetError("current", "This is not your current password.")
+		f.SetError("current", translate(r, "account.password.current.wrong"))
 		a.renderAccount(w, r, http.StatusUnprocessableEntity, nil, f)
 		return
 	}
@@ -97,7 +97,7 @@ func (a *Admin) changePassword(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Password changed. Any other sessions were signed out.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "account.password.changed"))
 	seeOther(w, r, "/account")
 }
 
@@ -114,9 +114,9 @@ func (a *Admin) showOwners(w http.ResponseWriter, r *http.Request, status int, f
 	me, _ := ownerFrom(r.Context())
 	v := ui.OwnersView{Form: f}
 	for _, o := range owners {
-		v.Owners = append(v.Owners, ui.OwnerRow{Email: o.Email, Created: o.CreatedAt, You: o.ID == me.ID})
+		v.Owners = append(v.Owners, ui.OwnerRow{ID: o.ID, Email: o.Email, Created: o.CreatedAt, You: o.ID == me.ID})
 	}
-	a.render(w, r, status, ui.OwnersPage(a.page(r, "Owners"), v))
+	a.render(w, r, status, ui.OwnersPage(a.page(r, translate(r, "owners.title")), v))
 }
 
 func (a *Admin) createOwner(w http.ResponseWriter, r *http.Request) {
@@ -125,14 +125,14 @@ func (a *Admin) createOwner(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	validateNewCredentials(f, "email", "password", "")
+	validateNewCredentials(r, f, "email", "password", "")
 	if !f.OK() {
 		a.showOwners(w, r, http.StatusUnprocessableEntity, f)
 		return
 	}
 	o, err := owner.Create(r.Context(), a.db, f.Get("email"), f.Raw("password"), a.now())
 	if errors.Is(err, owner.ErrEmailTaken) {
-		f.SetError("email", "There is already an owner with this email.")
+		f.SetError("email", translate(r, "owners.exists"))
 		a.showOwners(w, r, http.StatusUnprocessableEntity, f)
 		return
 	}
@@ -140,6 +140,6 @@ func (a *Admin) createOwner(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Owner "+o.Email+" added. They can sign in now.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "owners.added", "email", o.Email))
 	seeOther(w, r, "/owners")
 }

@@ -1,4 +1,4 @@
-// Package admin serves the owner-facing UI (SPEC §8): server-rendered HTML from ui's templ
+// Package admin serves the owner-facing UI (docs/contract.md): server-rendered HTML from ui's templ
 // components, enhanced by htmx, behind scs sessions stored in SQLite and Go's cross-origin
 // protection against CSRF. Every page group is one file here (handlers), one .templ file in ui
 // (view models and components) and a few lines in Routes — the one route table. ui/README.md
@@ -96,6 +96,9 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/account/language", a.setLanguage)
 		r.Get("/owners", a.listOwners)
 		r.Post("/owners", a.createOwner)
+		// Removing an owner (issue 13).
+		r.Get("/owners/{id}/remove", a.confirmRemoveOwner)
+		r.Post("/owners/{id}/remove", a.removeOwner)
 
 		r.Get("/settings/business", a.showBusiness)
 		r.Post("/settings/business", a.updateBusiness)
@@ -168,6 +171,9 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/settings/integrations/webhooks/{id}/rotate", a.rotateSecret)
 		r.Post("/settings/integrations/webhooks/{id}/test", a.sendTestEvent)
 		r.Post("/settings/integrations/webhooks/{id}/reactivate", a.reactivateWebhook)
+		// Pausing a webhook by hand (issue 13).
+		r.Post("/settings/integrations/webhooks/{id}/pause", a.pauseWebhook)
+		r.Post("/settings/integrations/webhooks/{id}/resume", a.resumeWebhook)
 		r.Post("/settings/integrations/webhooks/{id}/recover", a.recoverDeliveries)
 		r.Get("/settings/integrations/webhooks/{id}/deliveries/{delivery}", a.showDelivery)
 		r.Post("/settings/integrations/webhooks/{id}/deliveries/{delivery}/resend", a.resendDelivery)

@@ -26,7 +26,7 @@ func (a *Admin) listAttributes(w http.ResponseWriter, r *http.Request) {
 		out = append(out, ui.AttributeRow{ID: c.ID, Name: c.Name, Datatype: c.Datatype, Group: row.GroupName.String,
 			Mandatory: c.Mandatory, Order: c.SortOrder})
 	}
-	a.render(w, r, http.StatusOK, ui.AttributesPage(a.page(r, "Custom attributes"), out))
+	a.render(w, r, http.StatusOK, ui.AttributesPage(a.page(r, translate(r, "attributes.title")), out))
 }
 
 func (a *Admin) newAttribute(w http.ResponseWriter, r *http.Request) {
@@ -55,14 +55,14 @@ func (a *Admin) createAttribute(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.AttributeInput
 	inputFrom(f, &in)
-	if _, err := catalog.CreateAttribute(r.Context(), a.db, in); refused(f, err) {
+	if _, err := catalog.CreateAttribute(r.Context(), a.db, in); refused(r.Context(), f, err) {
 		a.showAttributeForm(w, r, invalid, 0, f)
 		return
 	} else if err != nil {
 		a.renderError(w, r, err)
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Custom attribute “"+strings.TrimSpace(in.Name)+"” created.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "attributes.created", "name", strings.TrimSpace(in.Name)))
 	seeOther(w, r, attributesPath)
 }
 
@@ -79,14 +79,14 @@ func (a *Admin) updateAttribute(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.AttributeInput
 	inputFrom(f, &in)
-	if err := catalog.UpdateAttribute(r.Context(), a.db, id, in); refused(f, err) {
+	if err := catalog.UpdateAttribute(r.Context(), a.db, id, in); refused(r.Context(), f, err) {
 		a.showAttributeForm(w, r, invalid, id, f)
 		return
 	} else if err != nil {
 		a.renderError(w, r, catalogError(err))
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Custom attribute “"+strings.TrimSpace(in.Name)+"” saved.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "attributes.saved", "name", strings.TrimSpace(in.Name)))
 	seeOther(w, r, attributesPath)
 }
 
@@ -115,7 +115,7 @@ func (a *Admin) confirmDeleteAttribute(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.DeleteAttributePage(a.page(r, "Delete custom attribute"), row))
+	a.render(w, r, http.StatusOK, ui.DeleteAttributePage(a.page(r, translate(r, "attributes.delete.title")), row))
 }
 
 func (a *Admin) deleteAttribute(w http.ResponseWriter, r *http.Request) {
@@ -128,7 +128,7 @@ func (a *Admin) deleteAttribute(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, catalogError(err))
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Custom attribute “"+row.Name+"” deleted.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "attributes.deleted", "name", row.Name))
 	seeOther(w, r, attributesPath)
 }
 
@@ -141,20 +141,37 @@ func (a *Admin) showAttributeForm(w http.ResponseWriter, r *http.Request, status
 	}
 	v := ui.AttributeFormView{ID: id, Form: f}
 	for _, d := range catalog.Datatypes {
-		v.Datatypes = append(v.Datatypes, ui.Option{Value: d, Label: datatypeLabels[d]})
+		v.Datatypes = append(v.Datatypes, ui.Option{Value: d, Label: datatypeLabel(r, d)})
 	}
 	for _, g := range groups {
 		v.Groups = append(v.Groups, g.Name)
 	}
-	title := "New custom attribute"
+	title := translate(r, "attributes.new_title")
 	if id != 0 {
-		title = "Edit custom attribute"
+		title = translate(r, "attributes.edit")
 	}
 	a.render(w, r, status, ui.AttributeFormPage(a.page(r, title), v))
 }
 
-var datatypeLabels = map[string]string{
-	"text": "Text (one line)", "textarea": "Text (several lines)", "integer": "Whole number", "float": "Number",
-	"boolean": "Yes / no", "date": "Date", "datetime": "Date and time", "categoric": "Choice from a list (categoric)",
-	"file": "File (a link)",
+// datatypeLabel names an attribute's datatype for the owner.
+func datatypeLabel(r *http.Request, datatype string) string {
+	switch datatype {
+	case "textarea":
+		return translate(r, "attributes.type.textarea")
+	case "integer":
+		return translate(r, "attributes.type.integer")
+	case "float":
+		return translate(r, "attributes.type.float")
+	case "boolean":
+		return translate(r, "attributes.type.boolean")
+	case "date":
+		return translate(r, "attributes.type.date")
+	case "datetime":
+		return translate(r, "attributes.type.datetime")
+	case "categoric":
+		return translate(r, "attributes.type.categoric")
+	case "file":
+		return translate(r, "attributes.type.file")
+	}
+	return translate(r, "attributes.type.text")
 }

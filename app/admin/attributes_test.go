@@ -58,7 +58,7 @@ func TestAttributePages(t *testing.T) {
 	wantRedirect(t, c.post(t, "/catalog/custom-attributes/"+id, form), "/catalog/custom-attributes")
 	wantBody(t, c.get(t, "/catalog/custom-attributes/"+id), ">Straight\nCurly\nWavy</textarea>", `value="Hair type"`)
 
-	wantBody(t, c.get(t, "/catalog/custom-attributes/"+id+"/delete"), `data-testid="delete-name">Hair type<`, "1 client(s) have a value for it")
+	wantBody(t, c.get(t, "/catalog/custom-attributes/"+id+"/delete"), `data-testid="delete-name">Hair type<`, "One client has a value for it")
 	wantRedirect(t, c.post(t, "/catalog/custom-attributes/"+id+"/delete", nil), "/catalog/custom-attributes")
 	wantBody(t, c.get(t, "/catalog/custom-attributes"), "Custom attribute “Hair type” deleted.", "No custom attributes yet.")
 	for _, path := range []string{"/catalog/custom-attributes/" + id, "/catalog/custom-attributes/" + id + "/delete"} {

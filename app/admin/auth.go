@@ -107,7 +107,7 @@ func (a *Admin) showLogin(w http.ResponseWriter, r *http.Request) {
 		seeOther(w, r, next)
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.LoginPage(a.page(r, "Sign in"), ui.NewForm(nil), next, a.setupPending(r.Context())))
+	a.render(w, r, http.StatusOK, ui.LoginPage(a.page(r, translate(r, "auth.signin.title")), ui.NewForm(nil), next, a.setupPending(r.Context())))
 }
 
 func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
@@ -121,10 +121,10 @@ func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
 	password := f.Raw("password")
 	fail := func(status int, msg string) {
 		f.Message = msg
-		a.render(w, r, status, ui.LoginPage(a.page(r, "Sign in"), f, next, a.setupPending(r.Context())))
+		a.render(w, r, status, ui.LoginPage(a.page(r, translate(r, "auth.signin.title")), f, next, a.setupPending(r.Context())))
 	}
 	if email == "" || password == "" {
-		fail(http.StatusUnprocessableEntity, "Enter your email and password.")
+		fail(http.StatusUnprocessableEntity, translate(r, "auth.signin.missing"))
 		return
 	}
 	at := attempt{email: email, ip: clientIP(r)}
@@ -144,7 +144,7 @@ func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
 		a.throttle.fail(at)
 		a.log.InfoContext(r.Context(), "sign-in failed", slog.String("email", email), slog.String("ip", at.ip),
 			slog.Bool("trusted_device", at.device != ""))
-		fail(http.StatusUnprocessableEntity, "Wrong email or password.")
+		fail(http.StatusUnprocessableEntity, translate(r, "auth.signin.wrong"))
 		return
 	}
 	if err != nil {
@@ -189,7 +189,7 @@ func (a *Admin) logout(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	a.flash(ctx, ui.FlashInfo, "You are signed out.")
+	a.flash(ctx, ui.FlashInfo, translate(r, "auth.signed_out"))
 	seeOther(w, r, "/login")
 }
 

@@ -5,12 +5,12 @@ import (
 	"database/sql"
 	"net/http"
 	"slices"
-	"strconv"
 	"time"
 
 	"frontdesk/app/booking"
 	"frontdesk/db"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // Bookings: the list with its filters (this file), the day view (dayview.go), the create,
@@ -22,15 +22,11 @@ import (
 
 const bookingsPerPage = 50
 
-// bookingStatuses are the statuses a booking can be created with or changed to; cancelled is
-// reached only by cancelling.
-var bookingStatuses = []ui.Option{{Value: "1", Label: "Confirmed"}, {Value: "2", Label: "Reserved"}, {Value: "3", Label: "Attended"}, {Value: "4", Label: "No show"}}
-
 func (a *Admin) listBookings(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	q := r.URL.Query()
 	f := ui.NewForm(nil)
-	v := ui.BookingsView{Filter: f, Statuses: append([]ui.Option{{Value: "", Label: "Any status"}}, append(bookingStatuses, ui.Option{Value: "5", Label: "Cancelled"})...)}
+	v := ui.BookingsView{Filter: f, Statuses: append([]ui.Option{{Value: "", Label: translate(r, "bookings.any_status")}}, append(bookingStatusOptions(r), ui.Option{Value: "5", Label: bookingStatusName(r.Context(), booking.StatusCancelled)})...)}
 	locs, err := a.db.R.AdminBookingLocations(ctx)
 	if err != nil {
 		a.renderError(w, r, err)
@@ -41,8 +37,8 @@ func (a *Admin) listBookings(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	v.Locations = locationOptions(locs, "All locations")
-	v.Providers = providerOptions(providers, "All providers", 0, true)
+	v.Locations = locationOptions(r, locs, translate(r, "bookings.all_locations"))
+	v.Providers = providerOptions(r, providers, translate(r, "bookings.all_providers"), 0, true)
 
 	var filter booking.Filter
 	for name, dst := range map[string]*int64{"location": &filter.LocationID, "provider": &filter.ProviderID, "client": &filter.ClientID} {
@@ -73,7 +69,7 @@ func (a *Admin) listBookings(w http.ResponseWriter, r *http.Request) {
 		if d, err := booking.ParseDate(s); err == nil {
 			*dst = &d
 		} else {
-			f.SetError(name, "Enter a date as YYYY-MM-DD.")
+			f.SetError(name, translate(r, "bookings.date.error"))
 		}
 	}
 	if err := a.filterClient(r, f, &filter, &v); err != nil {
@@ -92,6 +88,7 @@ func (a *Admin) listBookings(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
+	p := i18n.From(ctx)
 	for _, b := range views {
 		zone, err := booking.LoadZone(b.LocationTimezone)
 		if err != nil {
@@ -99,13 +96,13 @@ func (a *Admin) listBookings(w http.ResponseWriter, r *http.Request) {
 		}
 		start, end := localTime(b.Booking.StartAt, zone), localTime(b.Booking.EndAt, zone)
 		v.Rows = append(v.Rows, ui.BookingListRow{
-			ID: b.Booking.ID, Date: start.Format("Mon 2 Jan 2006"), Time: start.Format("15:04") + "–" + end.Format("15:04"),
+			ID: b.Booking.ID, Date: p.Date(start), Time: p.Time(start) + "–" + p.Time(end),
 			Location: b.LocationName, Provider: b.ProviderName, Service: b.ServiceName, Client: names[b.Booking.ClientID],
-			Status: b.StatusName, Cancelled: b.Booking.StatusID == booking.StatusCancelled,
+			Status: bookingStatusName(r.Context(), b.Booking.StatusID), Cancelled: b.Booking.StatusID == booking.StatusCancelled,
 		})
 	}
-	v.Pager = listPager(r.URL, page, bookingsPerPage, total, "booking")
-	a.render(w, r, http.StatusOK, ui.BookingsPage(a.page(r, "Bookings"), v))
+	v.Pager = listPager(r.URL, page, bookingsPerPage, total, translate(r, "pager.bookings", "count", total))
+	a.render(w, r, http.StatusOK, ui.BookingsPage(a.page(r, translate(r, "bookings.tabs")), v))
 }
 
 // filterClient applies the client part of the list filter: a client id, or a search that
@@ -138,7 +135,7 @@ func (a *Admin) filterClient(r *http.Request, f *ui.Form, filter *booking.Filter
 	}
 	switch {
 	case total == 0:
-		f.SetError("client_q", "No client matches this.")
+		f.SetError("client_q", translate(r, "bookings.no_client_match"))
 		filter.ClientID = -1 // nothing matches
 	case total == 1:
 		filter.ClientID = found[0].ID
@@ -199,7 +196,7 @@ func localTime(ms int64, zone *time.Location) time.Time {
 	return db.Time(ms).In(zone)
 }
 
-func locationOptions(locs []db.AdminBookingLocationsRow, all string) []ui.Option {
+func locationOptions(r *http.Request, locs []db.AdminBookingLocationsRow, all string) []ui.Option {
 	var out []ui.Option
 	if all != "" {
 		out = append(out, ui.Option{Value: "", Label: all})
@@ -207,7 +204,7 @@ func locationOptions(locs []db.AdminBookingLocationsRow, all string) []ui.Option
 	for _, l := range locs {
 		label := l.Name
 		if !l.Active {
-			label += " (inactive)"
+			label += " " + translate(r, "common.inactive_suffix")
 		}
 		out = append(out, ui.Option{Value: idText(l.ID), Label: label})
 	}
@@ -216,15 +213,15 @@ func locationOptions(locs []db.AdminBookingLocationsRow, all string) []ui.Option
 
 // serviceOptions lists the services; none, when not "", is the label of an option for no
 // service (value 0).
-func serviceOptions(services []db.AdminBookingServicesRow, none string) []ui.Option {
+func serviceOptions(r *http.Request, services []db.AdminBookingServicesRow, none string) []ui.Option {
 	var out []ui.Option
 	if none != "" {
 		out = append(out, ui.Option{Value: "0", Label: none})
 	}
 	for _, s := range services {
-		label := s.Name + " (" + strconv.FormatInt(s.DurationMin, 10) + " min)"
+		label := s.Name + " (" + translate(r, "duration.minutes", "count", s.DurationMin) + ")"
 		if !s.Active {
-			label += " (inactive)"
+			label += " " + translate(r, "common.inactive_suffix")
 		}
 		out = append(out, ui.Option{Value: idText(s.ID), Label: label})
 	}
@@ -249,14 +246,14 @@ func (a *Admin) bookingProviders(ctx context.Context, locationID, chosen int64) 
 
 // providerOptions lists the active providers and the inactive ones too when all is set or
 // one is already chosen.
-func providerOptions(providers []db.AdminBookingProvidersRow, prompt string, chosen int64, all bool) []ui.Option {
+func providerOptions(r *http.Request, providers []db.AdminBookingProvidersRow, prompt string, chosen int64, all bool) []ui.Option {
 	out := []ui.Option{{Value: "", Label: prompt}}
 	for _, p := range providers {
 		switch {
 		case p.Active:
 			out = append(out, ui.Option{Value: idText(p.ID), Label: p.PublicName})
 		case all || p.ID == chosen:
-			out = append(out, ui.Option{Value: idText(p.ID), Label: p.PublicName + " (inactive)"})
+			out = append(out, ui.Option{Value: idText(p.ID), Label: p.PublicName + " " + translate(r, "common.inactive_suffix")})
 		}
 	}
 	return out

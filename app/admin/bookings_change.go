@@ -7,14 +7,16 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/db"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // A stored booking's page: what it is, and a form that reschedules it (date, time, provider)
 // and changes its status and notes; and cancelling it, after a confirmation.
 
 // bookingChangeFields are the fields of the booking page's form.
-var bookingChangeFields = map[string]bool{"date": true, "time": true, "offset": true, "provider": true, "status": true, "notes": true}
+var bookingChangeFields = map[string]bool{outsideHoursField: true, "date": true, "time": true, "offset": true, "provider": true, "status": true, "notes": true}
 
 func (a *Admin) showBooking(w http.ResponseWriter, r *http.Request) {
 	v, ok := a.loadBooking(w, r)
@@ -25,12 +27,12 @@ func (a *Admin) showBooking(w http.ResponseWriter, r *http.Request) {
 	start := localTime(v.Booking.StartAt, zone)
 	f := ui.NewForm(nil)
 	f.Set("date", booking.DateOf(start).String())
-	f.Set("time", start.Format("15:04"))
+	f.Set("time", start.Format("15:04")) // the input's own format, not the reader's
 	f.Set("offset", start.Format("-07:00"))
 	f.Set("provider", idText(v.Booking.ProviderID))
 	f.Set("status", idText(v.Booking.StatusID))
 	f.Set("notes", v.Booking.Notes.String)
-	_, offsets, _ := bookingStart(ui.NewForm(f.Values), zone)
+	_, offsets, _ := bookingStart(r.Context(), ui.NewForm(f.Values), zone)
 	a.showBookingPage(w, r, http.StatusOK, v, f, offsets)
 }
 
@@ -42,16 +44,20 @@ func (a *Admin) showBookingPage(w http.ResponseWriter, r *http.Request, status i
 		return
 	}
 	v := ui.BookingFormView{
-		ID: b.Booking.ID, Summary: a.summary(ctx, b), Form: f, Statuses: bookingStatuses, Offsets: offsets,
-		Providers: providerOptions(providers, "Choose a provider", b.Booking.ProviderID, false),
+		ID: b.Booking.ID, Summary: a.summary(ctx, b), Form: f, Statuses: bookingStatusOptions(r), Offsets: offsets,
+		Providers: providerOptions(r, providers, translate(r, "bookings.choose_provider"), b.Booking.ProviderID, false),
 		Zone:      b.LocationTimezone,
+	}
+	if v.Overrides, err = a.bookingOverrides(r, b.Booking.ID); err != nil {
+		a.renderError(w, r, err)
+		return
 	}
 	// Customer messages sent or planned for the booking (issue 12).
 	if v.Messages, err = a.bookingMessages(ctx, r, b.Booking.ID); err != nil {
 		a.renderError(w, r, err)
 		return
 	}
-	a.render(w, r, status, ui.BookingPage(a.page(r, "Booking "+idText(b.Booking.ID)), v))
+	a.render(w, r, status, ui.BookingPage(a.page(r, translate(r, "bookings.title", "id", idText(b.Booking.ID))), v))
 }
 
 func (a *Admin) updateBooking(w http.ResponseWriter, r *http.Request) {
@@ -65,10 +71,10 @@ func (a *Admin) updateBooking(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	start, offsets, _ := bookingStart(f, bookingZone(cur))
+	start, offsets, _ := bookingStart(ctx, f, bookingZone(cur))
 	provider := formID(f, "provider")
 	if provider == 0 {
-		f.SetError("provider", "Choose a provider.")
+		f.SetError("provider", translate(r, "bookings.choose_provider.error"))
 	}
 	status := bookingStatus(f)
 	if err := a.needPolicies(ctx, f); err != nil {
@@ -79,8 +85,16 @@ func (a *Admin) updateBooking(w http.ResponseWriter, r *http.Request) {
 		a.showBookingPage(w, r, http.StatusUnprocessableEntity, cur, f, offsets)
 		return
 	}
+	var override *booking.Override
+	if moved := db.Millis(start) != cur.Booking.StartAt || provider != cur.Booking.ProviderID; moved {
+		var ok bool
+		if override, ok = a.staffRuleOverride(r, f, cur.Booking.LocationID, cur.Booking.ServiceID, provider, start); !ok {
+			a.showBookingPage(w, r, http.StatusUnprocessableEntity, cur, f, offsets)
+			return
+		}
+	}
 	ch := booking.Change{Start: &start, ProviderID: &provider, StatusID: &status,
-		Notes: booking.Optional[string]{Set: true, Value: bookingNotes(f)}}
+		Notes: booking.Optional[string]{Set: true, Value: bookingNotes(f)}, Override: override}
 	_, err = booking.Update(ctx, a.db, a.now(), cur.Booking.ID, ch, booking.SourceAdmin)
 	length := time.Duration(cur.Booking.EndAt-cur.Booking.StartAt) * time.Millisecond
 	cq := conflictQuery{providerID: provider, serviceID: cur.Booking.ServiceID, ignoreID: cur.Booking.ID, start: start, end: start.Add(length)}
@@ -91,7 +105,7 @@ func (a *Admin) updateBooking(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, bookingError(err))
 		return
 	}
-	a.flash(ctx, ui.FlashSuccess, "Booking saved.")
+	a.flash(ctx, ui.FlashSuccess, translate(r, "bookings.saved"))
 	seeOther(w, r, ui.BookingURL(cur.Booking.ID))
 }
 
@@ -101,7 +115,7 @@ func (a *Admin) confirmCancelBooking(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if v.Booking.StatusID == booking.StatusCancelled {
-		a.flash(r.Context(), ui.FlashInfo, "This booking is already cancelled.")
+		a.flash(r.Context(), ui.FlashInfo, translate(r, "bookings.already_cancelled"))
 		seeOther(w, r, ui.BookingURL(v.Booking.ID))
 		return
 	}
@@ -114,7 +128,7 @@ func (a *Admin) confirmCancelBooking(w http.ResponseWriter, r *http.Request) {
 		}
 		s.Pack, s.ReturnSession = true, back
 	}
-	a.render(w, r, http.StatusOK, ui.CancelBookingPage(a.page(r, "Cancel booking"), s))
+	a.render(w, r, http.StatusOK, ui.CancelBookingPage(a.page(r, translate(r, "bookings.cancel.title")), s))
 }
 
 // cancelBooking cancels as the owner, whom the clients' cancellation policy does not bind.
@@ -135,7 +149,7 @@ func (a *Admin) cancelBooking(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s := a.summary(ctx, v)
-	a.flash(ctx, ui.FlashSuccess, "Booking cancelled: "+v.ProviderName+" with "+s.Client+", "+s.When+". The time is free again.")
+	a.flash(ctx, ui.FlashSuccess, translate(r, "bookings.cancelled", "provider", v.ProviderName, "client", s.Client, "when", s.When))
 	seeOther(w, r, s.DayURL)
 }
 
@@ -176,18 +190,19 @@ func (a *Admin) summary(ctx context.Context, v booking.View) ui.BookingSummary {
 	b := v.Booking
 	zone := bookingZone(v)
 	start, end := localTime(b.StartAt, zone), localTime(b.EndAt, zone)
-	until := end.Format("15:04")
+	p := i18n.From(ctx)
+	until := p.Time(end)
 	if booking.DateOf(end) != booking.DateOf(start) {
-		until = end.Format("Mon 2 Jan 15:04")
+		until = p.DayShort(end) + " " + p.Time(end)
 	}
-	client := "client " + idText(b.ClientID)
+	client := i18n.T(ctx, "bookings.client_number", "id", idText(b.ClientID))
 	if rows, err := a.db.R.AdminClientNames(ctx, []int64{b.ClientID}); err == nil && len(rows) == 1 {
 		client = clientName(rows[0].FirstName, rows[0].LastName)
 	}
 	return ui.BookingSummary{
-		ID: b.ID, When: start.Format("Monday 2 January 2006, 15:04") + "–" + until + " (" + zone.String() + ")",
+		ID: b.ID, When: p.DateLong(start) + ", " + p.Time(start) + "–" + until + " (" + zone.String() + ")",
 		Location: v.LocationName, Provider: v.ProviderName, Service: v.ServiceName, Client: client, ClientID: b.ClientID,
-		Status: v.StatusName, Cancelled: b.StatusID == booking.StatusCancelled,
+		Status: bookingStatusName(ctx, b.StatusID), Cancelled: b.StatusID == booking.StatusCancelled,
 		DayURL: dayURL(b.LocationID, booking.DateOf(start), b.ServiceID),
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"frontdesk/app/input"
 	"frontdesk/db"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // The booking forms: create (often reached from a free time of the day view, with everything
@@ -52,7 +53,7 @@ func (a *Admin) newBooking(w http.ResponseWriter, r *http.Request) {
 		if loc, err := a.db.R.ScheduleLocation(ctx, formID(f, "location")); err == nil {
 			if zone, err := booking.LoadZone(loc.Timezone); err == nil {
 				check := ui.NewForm(f.Values) // errors are for submitted forms, not for a prefill
-				_, offsets, _ = bookingStart(check, zone)
+				_, offsets, _ = bookingStart(ctx, check, zone)
 			}
 		}
 	}
@@ -79,10 +80,10 @@ func (a *Admin) showNewBooking(w http.ResponseWriter, r *http.Request, status in
 	}
 	v := ui.BookingFormView{
 		Form:      f,
-		Locations: append([]ui.Option{{Value: "", Label: "Choose a location"}}, locationOptions(locs, "")...),
-		Services:  append([]ui.Option{{Value: "", Label: "Choose a service"}}, serviceOptions(services, "")...),
-		Providers: providerOptions(providers, "Choose a provider", formID(f, "provider"), false),
-		Statuses:  bookingStatuses,
+		Locations: append([]ui.Option{{Value: "", Label: translate(r, "bookings.choose_location")}}, locationOptions(r, locs, "")...),
+		Services:  append([]ui.Option{{Value: "", Label: translate(r, "bookings.choose_service")}}, serviceOptions(r, services, "")...),
+		Providers: providerOptions(r, providers, translate(r, "bookings.choose_provider"), formID(f, "provider"), false),
+		Statuses:  bookingStatusOptions(r),
 		Offsets:   offsets,
 	}
 	for _, l := range locs {
@@ -94,13 +95,13 @@ func (a *Admin) showNewBooking(w http.ResponseWriter, r *http.Request, status in
 		a.renderError(w, r, err)
 		return
 	}
-	a.render(w, r, status, ui.NewBookingPage(a.page(r, "New booking"), v))
+	a.render(w, r, status, ui.NewBookingPage(a.page(r, translate(r, "bookings.tab.new")), v))
 }
 
 // clientOptions are the choices of the client select: the chosen client and the active
 // clients the search text finds (the only one found is chosen).
 func (a *Admin) clientOptions(ctx context.Context, f *ui.Form) ([]ui.Option, string, error) {
-	out := []ui.Option{{Value: "", Label: "Choose a client"}}
+	out := []ui.Option{{Value: "", Label: i18n.T(ctx, "bookings.choose_client")}}
 	chosen := formID(f, "client")
 	if chosen != 0 {
 		rows, err := a.db.R.AdminClientNames(ctx, []int64{chosen})
@@ -114,7 +115,7 @@ func (a *Admin) clientOptions(ctx context.Context, f *ui.Form) ([]ui.Option, str
 	text := searchText(f.Get("client_q"))
 	if text == "" {
 		if chosen == 0 {
-			return out, "Find the client first: type part of a name, email or phone and press Find.", nil
+			return out, i18n.T(ctx, "bookings.find_first"), nil
 		}
 		return out, "", nil
 	}
@@ -133,13 +134,13 @@ func (a *Admin) clientOptions(ctx context.Context, f *ui.Form) ([]ui.Option, str
 	}
 	switch {
 	case total == 0:
-		return out, "No active client matches “" + text + "”.", nil
+		return out, i18n.T(ctx, "bookings.no_active_client", "text", text), nil
 	case total > shown:
 		return out, fmt.Sprintf("%d clients match; the first %d are listed. Type more to narrow it down.", total, shown), nil
 	case total == 1:
-		return out, "One client matches.", nil
+		return out, i18n.T(ctx, "bookings.clients_match", "count", 1), nil
 	}
-	return out, fmt.Sprintf("%d clients match.", total), nil
+	return out, i18n.T(ctx, "bookings.clients_match", "count", total), nil
 }
 
 func (a *Admin) createBooking(w http.ResponseWriter, r *http.Request) {
@@ -152,7 +153,7 @@ func (a *Admin) createBooking(w http.ResponseWriter, r *http.Request) {
 	nb := booking.NewBooking{Source: booking.SourceAdmin, StatusID: bookingStatus(f)}
 	for name, dst := range map[string]*int64{"location": &nb.LocationID, "service": &nb.ServiceID, "provider": &nb.ProviderID, "client": &nb.ClientID} {
 		if *dst = formID(f, name); *dst == 0 {
-			f.SetError(name, "Choose a "+name+".")
+			f.SetError(name, chooseText(r, name))
 		}
 	}
 	nb.Notes = bookingNotes(f)
@@ -160,16 +161,16 @@ func (a *Admin) createBooking(w http.ResponseWriter, r *http.Request) {
 	var zone *time.Location
 	if loc, err := a.db.R.ScheduleLocation(ctx, nb.LocationID); err == nil {
 		if zone, err = booking.LoadZone(loc.Timezone); err != nil {
-			f.SetError("location", "This location's time zone is not known to this program.")
+			f.SetError("location", translate(r, "bookings.unknown_zone"))
 		}
 	} else if db.IsNotFound(err) {
-		f.SetError("location", "Choose a location.")
+		f.SetError("location", translate(r, "bookings.choose_location.error"))
 	} else {
 		a.renderError(w, r, err)
 		return
 	}
 	if zone != nil {
-		nb.Start, offsets, _ = bookingStart(f, zone)
+		nb.Start, offsets, _ = bookingStart(ctx, f, zone)
 	}
 	if err := a.needPolicies(ctx, f); err != nil {
 		a.renderError(w, r, err)
@@ -179,7 +180,16 @@ func (a *Admin) createBooking(w http.ResponseWriter, r *http.Request) {
 		a.showNewBooking(w, r, http.StatusUnprocessableEntity, f, offsets)
 		return
 	}
-	note := a.offerNote(ctx, nb)
+	override, ok := a.staffRuleOverride(r, f, nb.LocationID, nb.ServiceID, nb.ProviderID, nb.Start)
+	if !ok {
+		a.showNewBooking(w, r, http.StatusUnprocessableEntity, f, offsets)
+		return
+	}
+	nb.Override = override
+	note := ""
+	if override == nil {
+		note = a.offerNote(ctx, nb)
+	}
 	v, err := booking.Create(ctx, a.db, a.now(), nb)
 	if a.bookingRefused(ctx, f, err, conflictQuery{providerID: nb.ProviderID, serviceID: nb.ServiceID, start: nb.Start}, nil) {
 		a.showNewBooking(w, r, http.StatusUnprocessableEntity, f, offsets)
@@ -189,7 +199,7 @@ func (a *Admin) createBooking(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s := a.summary(ctx, v)
-	a.flash(ctx, ui.FlashSuccess, "Booking created: "+v.ProviderName+" with "+s.Client+", "+s.When+".")
+	a.flash(ctx, ui.FlashSuccess, translate(r, "bookings.created", "provider", v.ProviderName, "client", s.Client, "when", s.When))
 	if note != "" {
 		a.flash(ctx, ui.FlashInfo, note)
 	}
@@ -199,21 +209,21 @@ func (a *Admin) createBooking(w http.ResponseWriter, r *http.Request) {
 // bookingStart reads the date and time fields as a wall time in zone. A time the clocks skip
 // is refused; one they show twice needs the offset field to say which (the options returned
 // are the two readings).
-func bookingStart(f *ui.Form, zone *time.Location) (time.Time, []ui.Option, bool) {
+func bookingStart(ctx context.Context, f *ui.Form, zone *time.Location) (time.Time, []ui.Option, bool) {
 	d, err := booking.ParseDate(f.Get("date"))
 	if err != nil || d.Year < 1970 || d.Year > 9000 {
-		f.SetError("date", "Enter a date as YYYY-MM-DD.")
+		f.SetError("date", i18n.T(ctx, "bookings.date.error"))
 		return time.Time{}, nil, false
 	}
 	clock, err := time.Parse("15:04", f.Get("time"))
 	if err != nil {
-		f.SetError("time", "Enter a time as HH:MM, e.g. 09:30.")
+		f.SetError("time", i18n.T(ctx, "bookings.time.error"))
 		return time.Time{}, nil, false
 	}
 	at := wallInstants(zone, d, clock.Hour()*60+clock.Minute())
 	switch len(at) {
 	case 0:
-		f.SetError("time", fmt.Sprintf("%s does not exist on %s in %s: the clocks skip it.", clock.Format("15:04"), d, zone))
+		f.SetError("time", i18n.T(ctx, "bookings.time.skipped", "time", i18n.From(ctx).Clock(clock.Hour(), clock.Minute()), "date", d.String(), "zone", zone.String()))
 		return time.Time{}, nil, false
 	case 1:
 		return at[0], nil, true
@@ -221,14 +231,17 @@ func bookingStart(f *ui.Form, zone *time.Location) (time.Time, []ui.Option, bool
 	var offsets []ui.Option
 	var picked time.Time
 	for i, t := range at {
-		label := t.Format("15:04 MST (UTC-07:00)") + [2]string{", the first time", ", the second time"}[min(i, 1)]
+		label := i18n.T(ctx, "bookings.time.first", "time", i18n.Clock(t), "offset", i18n.Offset(t))
+		if i > 0 {
+			label = i18n.T(ctx, "bookings.time.second", "time", i18n.Clock(t), "offset", i18n.Offset(t))
+		}
 		offsets = append(offsets, ui.Option{Value: t.Format("-07:00"), Label: label})
 		if f.Get("offset") == t.Format("-07:00") {
 			picked = t
 		}
 	}
 	if picked.IsZero() {
-		f.SetError("offset", "This time happens twice on this date: choose which one.")
+		f.SetError("offset", i18n.T(ctx, "bookings.time.twice"))
 		return time.Time{}, offsets, false
 	}
 	return picked, offsets, true
@@ -239,7 +252,7 @@ func bookingStart(f *ui.Form, zone *time.Location) (time.Time, []ui.Option, bool
 func (a *Admin) needPolicies(ctx context.Context, f *ui.Form) error {
 	_, err := a.db.R.SchedulePolicy(ctx)
 	if db.IsNotFound(err) {
-		f.Message = "Save the business settings first (Settings → Business): they hold the booking policies."
+		f.Message = i18n.T(ctx, "bookings.need_policies")
 		return nil
 	}
 	return err

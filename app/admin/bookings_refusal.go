@@ -3,7 +3,7 @@ package admin
 import (
 	"context"
 	"errors"
-	"fmt"
+	"net/http"
 	"time"
 
 	"frontdesk/app/booking"
@@ -51,13 +51,13 @@ func (a *Admin) bookingRefused(ctx context.Context, f *ui.Form, err error, cq co
 	case errors.As(err, &ie) && ie.Msg.Key != "": // classes and packs speak the owner's language
 		fieldError(bookingFields[ie.Field], i18n.From(ctx).Msg(ie.Msg))
 	case errors.As(err, &nf) && nf.Resource != "booking":
-		fieldError(nf.Resource, "This "+nf.Resource+" does not exist (any more).")
+		fieldError(nf.Resource, notFoundText(ctx, nf.Resource))
 	case errors.As(err, &ie):
-		fieldError(bookingFields[ie.Field], asSentence(ie.Message))
+		fieldError(bookingFields[ie.Field], i18n.From(ctx).Msg(ie.Msg))
 	case errors.As(err, &re):
-		f.Message = "The booking policy does not allow this (" + re.Rule + ")."
+		f.Message = i18n.From(ctx).Msg(booking.RestrictedMsg(re.Rule))
 	case errors.Is(err, booking.ErrConcurrentChange):
-		f.Message = "This booking was changed by someone else while you were saving it. Check it and try again."
+		f.Message = i18n.T(ctx, "bookings.concurrent")
 	default:
 		return false
 	}
@@ -67,7 +67,8 @@ func (a *Admin) bookingRefused(ctx context.Context, f *ui.Form, err error, cq co
 // conflictMessage names the booking in the way, read after the refusal (so it may be gone
 // already: then it says the time was taken).
 func (a *Admin) conflictMessage(ctx context.Context, cq conflictQuery) string {
-	const taken = "That time is no longer free: choose another time or another provider."
+	p := i18n.From(ctx)
+	taken := p.T("bookings.taken")
 	svc, err := a.db.R.ScheduleService(ctx, cq.serviceID)
 	if err != nil {
 		return taken
@@ -91,13 +92,13 @@ func (a *Admin) conflictMessage(ctx context.Context, cq conflictQuery) string {
 	c := rows[0]
 	zone, _ := booking.LoadZone(c.LocationTimezone)
 	s, e := localTime(c.StartAt, zone), localTime(c.EndAt, zone)
-	when := s.Format("15:04") + "–" + e.Format("15:04")
+	when := p.Time(s) + "–" + p.Time(e)
 	if booking.DateOf(s) != booking.DateOf(cq.start.In(s.Location())) {
-		when = s.Format("Mon 2 Jan") + " " + when
+		when = p.DayShort(s) + " " + when
 	}
-	msg := fmt.Sprintf("%s already has a booking at %s (%s, %s).", prov.PublicName, when, clientName(c.ClientFirstName, c.ClientLastName), c.LocationName)
+	msg := p.T("bookings.conflict", "provider", prov.PublicName, "when", when, "client", clientName(c.ClientFirstName, c.ClientLastName), "location", c.LocationName)
 	if !(cq.start.Before(db.Time(c.EndAt)) && db.Time(c.StartAt).Before(end)) {
-		msg += " The times do not overlap, but the buffers kept free around bookings do."
+		msg += " " + p.T("bookings.conflict.buffers")
 	}
 	return msg + " " + taken
 }
@@ -119,9 +120,33 @@ func (a *Admin) offerNote(ctx context.Context, nb booking.NewBooking) string {
 		booking.ReasonNotOnline, booking.ReasonLocationInactive, booking.ReasonServiceInactive, booking.ReasonProviderInactive:
 		return ""
 	}
-	title := reasonTitles[reason.Code]
-	if title == "" {
-		title = string(reason.Code)
+	return i18n.T(ctx, "bookings.offer_note", "title", reasonTitle(ctx, reason.Code), "reason", reason.Msg)
+}
+
+// notFoundText says that a record a form names is gone.
+func notFoundText(ctx context.Context, resource string) string {
+	switch resource {
+	case "location":
+		return i18n.T(ctx, "bookings.not_found.location")
+	case "service":
+		return i18n.T(ctx, "bookings.not_found.service")
+	case "provider":
+		return i18n.T(ctx, "bookings.not_found.provider")
+	case "client":
+		return i18n.T(ctx, "bookings.not_found.client")
 	}
-	return "Clients could not have booked this time (" + title + "): " + asSentence(reason.Message)
+	return i18n.T(ctx, "bookings.not_found.other")
+}
+
+// chooseText asks for a missing choice of the booking form.
+func chooseText(r *http.Request, field string) string {
+	switch field {
+	case "location":
+		return translate(r, "bookings.choose_location.error")
+	case "service":
+		return translate(r, "bookings.choose_service.error")
+	case "provider":
+		return translate(r, "bookings.choose_provider.error")
+	}
+	return translate(r, "bookings.choose_client.error")
 }

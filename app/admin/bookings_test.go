@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestBookingCreateConflictRescheduleCancel(t *testing.T) {
@@ -39,7 +40,7 @@ func TestBookingCreateConflictRescheduleCancel(t *testing.T) {
 			{"no time", func(f url.Values) { f.Set("time", "") }, []string{`data-testid="error-time"`}},
 			{"bad date", func(f url.Values) { f.Set("date", "2026-02-30") }, []string{`data-testid="error-date"`}},
 			{"skipped by the clocks", func(f url.Values) { f.Set("date", "2027-03-14"); f.Set("time", "02:30") }, []string{"02:30 does not exist on 2027-03-14 in America/New_York"}},
-			{"repeated by the clocks", func(f url.Values) { f.Set("date", "2027-11-07"); f.Set("time", "01:30") }, []string{`data-testid="error-offset"`, `<option value="-04:00">01:30 EDT (UTC-04:00), the first time</option>`, `<option value="-05:00">01:30 EST (UTC-05:00), the second time</option>`}},
+			{"repeated by the clocks", func(f url.Values) { f.Set("date", "2027-11-07"); f.Set("time", "01:30") }, []string{`data-testid="error-offset"`, `<option value="-04:00">01:30 (UTC−4), the first time</option>`, `<option value="-05:00">01:30 (UTC−5), the second time</option>`}},
 			{"unknown provider", func(f url.Values) { f.Set("provider", "999") }, []string{`data-testid="error-provider"`, "This provider does not exist"}},
 			{"provider elsewhere", func(f url.Values) { f.Set("provider", w.Nora) }, []string{"The provider does not work at this location."}},
 			{"cancelled status", func(f url.Values) { f.Set("status", "5") }, []string{`data-testid="error-status"`}},
@@ -195,24 +196,33 @@ func TestExplainSlot(t *testing.T) {
 		q := url.Values{"location": {w.Location}, "service": {w.Service}, "provider": {provider}, "date": {w.Day}, "time": {clock}}
 		return c.get(t, "/bookings/explain?"+q.Encode())
 	}
+	date, err := time.Parse(time.DateOnly, w.Day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := date.Format("2 Jan 2006")
 	tests := []struct {
 		name, provider, clock string
 		code, message         string
 	}{
 		{"break", w.Ana, "12:15", "break", "Ana has a break during 12:15–12:45."},
-		{"booked", w.Ana, "10:00", "booked", "Ana is booked from " + w.Day + " 10:00"},
+		{"booked", w.Ana, "10:00", "booked", "Ana is booked from " + day + ", 10:00"},
 		{"half-booked", w.Ana, "09:45", "booked", "Ana is booked from"},
 		{"before the shift", w.Ana, "08:00", "not_working", "Ana is not working all of 08:00–08:30."},
 		{"before opening", w.Ana, "07:00", "outside_hours", "outside the location&#39;s opening hours"},
-		{"off the grid", w.Bruno, "10:05", "off_grid", "not on the 15-minute slot grid"},
+		{"off the grid", w.Bruno, "10:05", "off_grid", "10:05 is not one of the start times offered every 15 minutes"},
 		{"another location's provider", w.Nora, "10:00", "unknown_provider", "does not work at this location"},
-		{"offered", w.Bruno, "10:00", "ok", "Offered: Bruno at " + w.Day + " 10:00"},
+		{"offered", w.Bruno, "10:00", "ok", "Bruno is offered at " + day + ", 10:00."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res := ask(tc.provider, tc.clock)
 			wantStatus(t, res, http.StatusOK)
-			wantBody(t, res, `data-testid="explain-code">`+tc.code+`<`, tc.message)
+			wantBody(t, res, `data-code="`+tc.code+`">`, tc.message)
+			// The owner reads words: the engine's code is an attribute for programs, not text.
+			if title := between(res.Body, `data-testid="explain-title" data-code="`+tc.code+`">`, "<"); title == "" || strings.Contains(title, "_") || strings.Contains(res.Body, ">"+tc.code+"<") || strings.Contains(res.Body, "<code") {
+				t.Errorf("title %q: want words without the code %q", title, tc.code)
+			}
 		})
 	}
 	wantBody(t, ask(w.Bruno, "10:00"), "Book this time")
@@ -243,8 +253,8 @@ func TestDayViewAcrossDST(t *testing.T) {
 		note       string
 		has, hasnt []string
 	}{
-		{"2027-03-14", 23 * 4, "it lasts 23 hours", []string{"01:45", "03:00"}, []string{"02:00", "02:30"}},
-		{"2026-11-01", 25 * 4, "it lasts 25 hours", []string{"00:45", "01:00 EDT", "01:45 EDT", "01:00 EST", "01:45 EST", "02:00"}, []string{"01:00"}},
+		{"2027-03-14", 23 * 4, "it lasts 23 h.", []string{"01:45", "03:00"}, []string{"02:00", "02:30"}},
+		{"2026-11-01", 25 * 4, "it lasts 25 h,", []string{"00:45", "01:00 UTC−4", "01:45 UTC−4", "01:00 UTC−5", "01:45 UTC−5", "02:00"}, []string{"01:00"}},
 		{"2026-11-02", 24 * 4, "", []string{"00:00", "23:45"}, nil},
 	}
 	for _, tc := range tests {
@@ -265,8 +275,8 @@ func TestDayViewAcrossDST(t *testing.T) {
 					t.Errorf("got a row %q, want none", label)
 				}
 			}
-			if i, j := slices.Index(got, "01:45 EDT"), slices.Index(got, "01:00 EST"); i >= 0 && j != i+1 {
-				t.Errorf("01:00 EST is row %d, want right after 01:45 EDT (row %d)", j, i)
+			if i, j := slices.Index(got, "01:45 UTC−4"), slices.Index(got, "01:00 UTC−5"); i >= 0 && j != i+1 {
+				t.Errorf("01:00 UTC−5 is row %d, want right after 01:45 UTC−4 (row %d)", j, i)
 			}
 			if tc.note != "" {
 				wantBody(t, res, tc.note)

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"reflect"
@@ -8,6 +9,7 @@ import (
 
 	"frontdesk/app/catalog"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // The catalog pages' inputs are structs of package catalog whose `form` tags name the form
@@ -69,13 +71,17 @@ func eachField(s any, fn func(name string, v reflect.Value)) {
 
 // refused copies a catalog.Invalid onto f and reports whether err was one; any other error is
 // the caller's to handle.
-func refused(f *ui.Form, err error) bool {
+func refused(ctx context.Context, f *ui.Form, err error) bool {
 	var inv *catalog.Invalid
 	if !errors.As(err, &inv) {
 		return false
 	}
-	for field, msg := range inv.Fields {
-		f.SetError(field, msg)
+	p := i18n.From(ctx)
+	for field, m := range inv.Msgs {
+		f.SetError(field, p.Msg(m))
+	}
+	for field, text := range inv.Fields {
+		f.SetError(field, p.Msg(catalog.FieldMsg(text)))
 	}
 	return true
 }

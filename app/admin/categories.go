@@ -3,10 +3,10 @@ package admin
 import (
 	"database/sql"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"frontdesk/app/catalog"
+	"frontdesk/app/webhook"
 	"frontdesk/db"
 	"frontdesk/ui"
 )
@@ -31,7 +31,7 @@ func (a *Admin) showCategories(w http.ResponseWriter, r *http.Request, status in
 	for _, c := range rows {
 		v.Rows = append(v.Rows, ui.CategoryRow{ID: c.ID, Name: c.Name, Order: c.SortOrder, Services: c.ServiceCount})
 	}
-	a.render(w, r, status, ui.CategoriesPage(a.page(r, "Categories"), v))
+	a.render(w, r, status, ui.CategoriesPage(a.page(r, translate(r, "categories.title")), v))
 }
 
 func (a *Admin) createCategory(w http.ResponseWriter, r *http.Request) {
@@ -42,14 +42,14 @@ func (a *Admin) createCategory(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.CategoryInput
 	inputFrom(f, &in)
-	if _, err := catalog.CreateCategory(r.Context(), a.db, in, a.now()); refused(f, err) {
+	if _, err := catalog.CreateCategory(r.Context(), a.db, in, a.now()); refused(r.Context(), f, err) {
 		a.showCategories(w, r, invalid, f)
 		return
 	} else if err != nil {
 		a.renderError(w, r, err)
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Category “"+strings.TrimSpace(in.Name)+"” added.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "categories.added", "name", strings.TrimSpace(in.Name)))
 	seeOther(w, r, categoriesPath)
 }
 
@@ -72,7 +72,7 @@ func (a *Admin) showCategory(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.CategoryPage(a.page(r, "Edit category"), c.ID, formFrom(catalog.EditCategory(c))))
+	a.render(w, r, http.StatusOK, ui.CategoryPage(a.page(r, translate(r, "categories.edit")), c.ID, formFrom(catalog.EditCategory(c))))
 }
 
 func (a *Admin) updateCategory(w http.ResponseWriter, r *http.Request) {
@@ -89,19 +89,19 @@ func (a *Admin) updateCategory(w http.ResponseWriter, r *http.Request) {
 	var in catalog.CategoryInput
 	inputFrom(f, &in)
 	saved, err := catalog.UpdateCategory(r.Context(), a.db, id, in, a.now())
-	if refused(f, err) {
-		a.render(w, r, invalid, ui.CategoryPage(a.page(r, "Edit category"), id, f))
+	if refused(r.Context(), f, err) {
+		a.render(w, r, invalid, ui.CategoryPage(a.page(r, translate(r, "categories.edit")), id, f))
 		return
 	} else if err != nil {
 		a.renderError(w, r, catalogError(err))
 		return
 	}
-	msg := "Category “" + strings.TrimSpace(in.Name) + "” saved."
+	msg := translate(r, "categories.saved", "name", strings.TrimSpace(in.Name))
 	if !saved.Changed {
-		msg = "Nothing changed in “" + strings.TrimSpace(in.Name) + "”."
+		msg = translate(r, "catalog.unchanged", "name", strings.TrimSpace(in.Name))
 	}
-	if saved.Events > 0 {
-		msg += " " + strconv.Itoa(saved.Events) + " service(s) announced with service.updated."
+	if saved.Events > 0 && a.subscribed(r.Context(), webhook.ServiceUpdated) {
+		msg += " " + translate(r, "categories.services_told", "count", saved.Events)
 	}
 	a.flash(r.Context(), ui.FlashSuccess, msg)
 	seeOther(w, r, categoriesPath)
@@ -119,7 +119,7 @@ func (a *Admin) confirmDeleteCategory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	row := ui.CategoryRow{ID: c.ID, Name: c.Name, Order: c.SortOrder, Services: int64(len(services))}
-	a.render(w, r, http.StatusOK, ui.DeleteCategoryPage(a.page(r, "Delete category"), row))
+	a.render(w, r, http.StatusOK, ui.DeleteCategoryPage(a.page(r, translate(r, "categories.delete.title")), row))
 }
 
 func (a *Admin) deleteCategory(w http.ResponseWriter, r *http.Request) {
@@ -132,6 +132,6 @@ func (a *Admin) deleteCategory(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, catalogError(err))
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Category “"+c.Name+"” deleted.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "categories.deleted", "name", c.Name))
 	seeOther(w, r, categoriesPath)
 }

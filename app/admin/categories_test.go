@@ -52,19 +52,24 @@ func TestCategoryPages(t *testing.T) {
 	wantStatus(t, res, http.StatusUnprocessableEntity)
 	wantBody(t, res, `data-testid="error-name"`, `value="3"`)
 
+	wantRedirect(t, c.post(t, "/catalog/categories/"+nails, url.Values{"name": {"Nails & more"}, "order": {"3"}}), "/catalog/categories")
+	if page := c.get(t, "/catalog/categories"); strings.Contains(page.Body, "webhooks") || !strings.Contains(page.Body, "Category “Nails &amp; more” saved.") {
+		t.Errorf("without a subscribed webhook the flash should say only saved:\n%.3000s", page.Body)
+	}
+	subscribeWebhook(t, d, "*")
 	wantRedirect(t, c.post(t, "/catalog/categories/"+nails, url.Values{"name": {"Nails & hands"}, "order": {"3"}}), "/catalog/categories")
-	wantBody(t, c.get(t, "/catalog/categories"), "1 service(s) announced with service.updated.")
+	wantBody(t, c.get(t, "/catalog/categories"), "Webhooks subscribed to service.updated are told about its service.")
 	events := serviceEvents(t, d)
-	if len(events) != 1 || !jsonEqual(events[0]["category"], map[string]any{"id": jsonNumber(nails), "name": "Nails & hands"}) {
+	if len(events) != 2 || !jsonEqual(events[1]["category"], map[string]any{"id": jsonNumber(nails), "name": "Nails & hands"}) {
 		t.Fatalf("after the rename got events %v, want one with the new category name", events)
 	}
 
 	confirm := c.get(t, "/catalog/categories/"+nails+"/delete")
-	wantBody(t, confirm, `data-testid="delete-name">Nails &amp; hands<`, "Its 1 service(s) stay, without a category.")
+	wantBody(t, confirm, `data-testid="delete-name">Nails &amp; hands<`, "Its service stays, without a category.")
 	wantRedirect(t, c.post(t, "/catalog/categories/"+nails+"/delete", nil), "/catalog/categories")
 	wantBody(t, c.get(t, "/catalog/categories"), "Category “Nails &amp; hands” deleted.")
-	if events := serviceEvents(t, d); len(events) != 2 || events[1]["category"] != nil {
-		t.Fatalf("after the delete got events %v, want a second with category null", events)
+	if events := serviceEvents(t, d); len(events) != 3 || events[2]["category"] != nil {
+		t.Fatalf("after the delete got events %v, want a third with category null", events)
 	}
 	wantBody(t, c.get(t, "/catalog/services"), "Manicure")
 

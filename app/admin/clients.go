@@ -41,12 +41,12 @@ func (a *Admin) listClients(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	v := ui.ClientsView{Search: search, Pager: listPager(r.URL, page, clientsPerPage, total, "client")}
+	v := ui.ClientsView{Search: search, Pager: listPager(r.URL, page, clientsPerPage, total, translate(r, "pager.clients", "count", total))}
 	for _, c := range found {
 		v.Rows = append(v.Rows, ui.ClientRow{ID: c.ID, Name: c.name(), Email: c.Email.String, Phone: c.Phone.String,
 			RecordNumber: c.Record.String, Active: c.Active})
 	}
-	a.render(w, r, http.StatusOK, ui.ClientsPage(a.page(r, "Clients"), v))
+	a.render(w, r, http.StatusOK, ui.ClientsPage(a.page(r, translate(r, "clients.title")), v))
 }
 
 func (a *Admin) newClient(w http.ResponseWriter, r *http.Request) {
@@ -71,20 +71,20 @@ func (a *Admin) createClient(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	in := form.input(f, nil)
+	in := form.input(r.Context(), f, nil)
 	if !f.OK() {
 		a.showClientForm(w, r, http.StatusUnprocessableEntity, form, ui.ClientFormView{Form: f})
 		return
 	}
 	c, err := clients.Create(r.Context(), a.db, a.now(), in, clients.Options{RequireMandatory: true})
-	if clientRefused(f, err) {
+	if clientRefused(r.Context(), f, err) {
 		a.showClientForm(w, r, http.StatusUnprocessableEntity, form, ui.ClientFormView{Form: f})
 		return
 	} else if err != nil {
 		a.renderError(w, r, err)
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Client “"+clientName(c.FirstName, nullText(c.LastName))+"” created.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "clients.created", "name", clientName(c.FirstName, nullText(c.LastName))))
 	seeOther(w, r, ui.ClientURL(c.ID))
 }
 
@@ -131,20 +131,20 @@ func (a *Admin) updateClient(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := ui.ClientFormView{ID: id, Name: clientName(stored.FirstName, nullText(stored.LastName)), Active: stored.Active, Form: f}
-	in := form.input(f, storedAttributes(stored))
+	in := form.input(r.Context(), f, storedAttributes(stored))
 	if !f.OK() {
 		a.showClientForm(w, r, http.StatusUnprocessableEntity, form, v)
 		return
 	}
 	c, err := clients.Update(ctx, a.db, a.now(), id, in, clients.Options{RequireMandatory: true})
-	if clientRefused(f, err) {
+	if clientRefused(r.Context(), f, err) {
 		a.showClientForm(w, r, http.StatusUnprocessableEntity, form, v)
 		return
 	} else if err != nil {
 		a.renderError(w, r, clientError(err))
 		return
 	}
-	a.flash(ctx, ui.FlashSuccess, "Client “"+clientName(c.FirstName, nullText(c.LastName))+"” saved.")
+	a.flash(ctx, ui.FlashSuccess, translate(r, "clients.saved", "name", clientName(c.FirstName, nullText(c.LastName))))
 	seeOther(w, r, ui.ClientURL(id))
 }
 
@@ -159,7 +159,7 @@ func (a *Admin) showClientForm(w http.ResponseWriter, r *http.Request, status in
 		}
 		v.Packs = &packs
 	}
-	title := "New client"
+	title := translate(r, "clients.new")
 	if v.ID != 0 {
 		title = v.Name
 	}
@@ -178,11 +178,11 @@ func (a *Admin) confirmDeactivateClient(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	if !c.Active {
-		a.flash(r.Context(), ui.FlashInfo, "This client is already deactivated.")
+		a.flash(r.Context(), ui.FlashInfo, translate(r, "clients.already_deactivated"))
 		seeOther(w, r, ui.ClientURL(id))
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.DeactivateClientPage(a.page(r, "Deactivate client"), id, clientName(c.FirstName, nullText(c.LastName))))
+	a.render(w, r, http.StatusOK, ui.DeactivateClientPage(a.page(r, translate(r, "clients.deactivate.title")), id, clientName(c.FirstName, nullText(c.LastName))))
 }
 
 func (a *Admin) deactivateClient(w http.ResponseWriter, r *http.Request) {
@@ -194,12 +194,12 @@ func (a *Admin) deactivateClient(w http.ResponseWriter, r *http.Request) {
 	c, err := clients.Deactivate(r.Context(), a.db, a.now(), id)
 	switch {
 	case errors.Is(err, clients.ErrAlreadyDeactivated):
-		a.flash(r.Context(), ui.FlashInfo, "This client was already deactivated.")
+		a.flash(r.Context(), ui.FlashInfo, translate(r, "clients.already_deactivated"))
 	case err != nil:
 		a.renderError(w, r, clientError(err))
 		return
 	default:
-		a.flash(r.Context(), ui.FlashSuccess, "Client “"+clientName(c.FirstName, nullText(c.LastName))+"” deactivated.")
+		a.flash(r.Context(), ui.FlashSuccess, translate(r, "clients.deactivated", "name", clientName(c.FirstName, nullText(c.LastName))))
 	}
 	seeOther(w, r, ui.ClientURL(id))
 }
@@ -217,7 +217,7 @@ func (a *Admin) reactivateClient(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, clientError(err))
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Client “"+clientName(c.FirstName, nullText(c.LastName))+"” reactivated.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "clients.reactivated", "name", clientName(c.FirstName, nullText(c.LastName))))
 	seeOther(w, r, ui.ClientURL(id))
 }
 

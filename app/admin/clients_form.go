@@ -12,6 +12,7 @@ import (
 	"frontdesk/app/resource"
 	"frontdesk/db"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // The client form: the client's own fields under their API names, and one input per custom
@@ -171,7 +172,7 @@ func (cf clientForm) localDatetime(s string) string {
 // (nil for a new client): an unticked boolean is "false" once the client has a value or the
 // template is mandatory, and unset otherwise; a datetime that names the stored instant keeps
 // the stored text.
-func (cf clientForm) input(f *ui.Form, stored map[int64]string) clients.Input {
+func (cf clientForm) input(ctx context.Context, f *ui.Form, stored map[int64]string) clients.Input {
 	var in clients.Input
 	for name, fld := range clientTexts(&in) {
 		*fld = clients.Value(f.Get(name))
@@ -187,7 +188,7 @@ func (cf clientForm) input(f *ui.Form, stored map[int64]string) clients.Input {
 		}
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			f.SetError(name, "Enter a whole number.")
+			f.SetError(name, i18n.T(ctx, "clients.err.integer"))
 			continue
 		}
 		*fld = clients.Value(n)
@@ -248,23 +249,20 @@ func storedAttributes(c resource.Client) map[int64]string {
 }
 
 // clientRefused copies app/clients' field errors onto f and reports whether err was one.
-func clientRefused(f *ui.Form, err error) bool {
+func clientRefused(ctx context.Context, f *ui.Form, err error) bool {
 	var errs clients.Errors
 	if !errors.As(err, &errs) {
 		return false
 	}
 	for _, fe := range errs {
-		field, msg := fe.Field, asSentence(fe.Message)
+		field, msg := fe.Field, i18n.From(ctx).Msg(fe.Msg)
 		if id, ok := strings.CutPrefix(field, "custom_attributes."); ok {
 			field = "attr_" + id
-		}
-		if field == "last_name" && strings.HasPrefix(fe.Message, "at least one of") {
-			msg = "Enter a last name, an email or a phone."
 		}
 		f.SetError(field, msg)
 	}
 	if len(f.Errors) == 0 {
-		f.Message = "The client could not be saved."
+		f.Message = i18n.T(ctx, "clients.not_saved")
 	}
 	return true
 }

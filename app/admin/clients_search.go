@@ -91,11 +91,11 @@ func pageNumber(q url.Values) int64 {
 	return n
 }
 
-// listPager describes page of a list of total items, linking to the neighbours with the
+// listPager describes page of a list of total items (items: their number in words), linking to the neighbours with the
 // current query otherwise unchanged.
-func listPager(u *url.URL, page, perPage, total int64, noun string) ui.Pager {
+func listPager(u *url.URL, page, perPage, total int64, items string) ui.Pager {
 	pages := (total + perPage - 1) / perPage
-	pg := ui.Pager{Page: page, Pages: pages, Total: total, Noun: noun}
+	pg := ui.Pager{Page: page, Pages: pages, Total: total, Noun: items}
 	link := func(n int64) string {
 		q := u.Query()
 		q.Set("page", strconv.FormatInt(n, 10))

@@ -79,19 +79,19 @@ func TestClientCreateEditDeactivate(t *testing.T) {
 			edit  func(url.Values)
 			wants []string
 		}{
-			{"no first name", func(f url.Values) { f.Set("first_name", " ") }, []string{`data-testid="error-first_name">Is required.<`}},
+			{"no first name", func(f url.Values) { f.Set("first_name", " ") }, []string{`data-testid="error-first_name">This field is required.<`}},
 			{"bad email and phone", func(f url.Values) { f.Set("email", "nope"); f.Set("phone", "123") },
-				[]string{`data-testid="error-email">Must be a valid email address.<`, `data-testid="error-phone"`, "Please correct the 2 fields marked below."}},
+				[]string{`data-testid="error-email">Enter a valid email address, like name@example.com.<`, `data-testid="error-phone"`, "Please correct the 2 fields marked below."}},
 			{"only a first name", func(f url.Values) { f.Del("last_name"); f.Del("email"); f.Del("phone") },
 				[]string{`data-testid="error-last_name">Enter a last name, an email or a phone.<`}},
 			{"30 February", func(f url.Values) { f.Set("birth_day", "30") }, []string{"Month 2 has no day 30."}},
 			{"age not a number", func(f url.Values) { f.Set("age", "ten") }, []string{`data-testid="error-age">Enter a whole number.<`}},
 			{"mandatory attribute", func(f url.Values) { f.Set("attr_2", "") }, []string{`data-testid="error-attr_2">Hair type is required.<`}},
-			{"unknown option", func(f url.Values) { f.Set("attr_2", "Wavy") }, []string{"Must be one of: Curly, Straight."}},
+			{"unknown option", func(f url.Values) { f.Set("attr_2", "Wavy") }, []string{"Choose one of: Curly, Straight."}},
 			{"bad date", func(f url.Values) { f.Set("attr_3", "1 Dec") }, []string{`data-testid="error-attr_3"`}},
 			{"bad datetime", func(f url.Values) { f.Set("attr_4", "tomorrow") }, []string{`data-testid="error-attr_4"`}},
-			{"bad integer", func(f url.Values) { f.Set("attr_5", "7.5") }, []string{`data-testid="error-attr_5">Must be an integer.<`}},
-			{"bad float", func(f url.Values) { f.Set("attr_6", "NaN") }, []string{`data-testid="error-attr_6">Must be a number.<`}},
+			{"bad integer", func(f url.Values) { f.Set("attr_5", "7.5") }, []string{`data-testid="error-attr_5">Enter a whole number.<`}},
+			{"bad float", func(f url.Values) { f.Set("attr_6", "NaN") }, []string{`data-testid="error-attr_6">Enter a number.<`}},
 		}
 		for _, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {
@@ -125,7 +125,7 @@ func TestClientCreateEditDeactivate(t *testing.T) {
 		form.Set("first_name", "Other")
 		res := c.post(t, "/clients", form)
 		wantStatus(t, res, http.StatusUnprocessableEntity)
-		wantBody(t, res, `data-testid="error-record_number">Is already used by another client.<`)
+		wantBody(t, res, `data-testid="error-record_number">Another client already has this record number.<`)
 	})
 
 	// Editing: untick the boolean (stored as false), clear a text, change the email.
@@ -152,7 +152,7 @@ func TestClientCreateEditDeactivate(t *testing.T) {
 	wantRedirect(t, c.post(t, path+"/deactivate", nil), path)
 	wantBody(t, c.get(t, path), "Client “Ana Diaz” deactivated.", `data-testid="reactivate-client"`)
 	wantRedirect(t, c.post(t, path+"/deactivate", nil), path)
-	wantBody(t, c.get(t, path), "This client was already deactivated.")
+	wantBody(t, c.get(t, path), "This client is already deactivated.")
 	if strings.Contains(c.get(t, "/clients").Body, "Ana Diaz") {
 		t.Error("a deactivated client is in the list of active clients")
 	}

@@ -152,7 +152,7 @@ func TestProductPages(t *testing.T) {
 	wantStatus(t, res, http.StatusUnprocessableEntity)
 	wantBody(t, res, `data-testid="error-sku">Another product has this SKU.`)
 
-	id := between(list.Body, `<td><a href="/catalog/products/`, `"`)
+	id := between(list.Body, `"><a href="/catalog/products/`, `"`)
 	edit := c.get(t, path+"/"+id)
 	wantBody(t, edit, `name="price" type="text" value="1250.50"`, `name="stock" type="number" value="5"`)
 	saved := url.Values{"name": {evil}, "sku": {"ARG-50"}, "price": {"1250.50"}, "stock": {"5"}, "description": {"Cold-pressed."}, "active": {"1"}}
@@ -191,7 +191,7 @@ func TestProductPages(t *testing.T) {
 	wantRedirect(t, c.post(t, path, url.Values{"name": {"Cepillo"}, "price": {"1.234,5"}, "active": {"1"}}), path)
 	list = c.get(t, path+"?q=cepillo")
 	wantBody(t, list, "<h1>Productos</h1>", "Producto «Cepillo» creado.", `data-testid="product-price">€1.234,50<`)
-	cepillo := between(list.Body, `<td><a href="/catalog/products/`, `"`)
+	cepillo := between(list.Body, `"><a href="/catalog/products/`, `"`)
 	wantBody(t, c.get(t, path+"/"+cepillo), `name="price" type="text" value="1234,50"`, "Guardar producto")
 	res = c.post(t, path, url.Values{"name": {""}, "price": {"1"}})
 	wantBody(t, res, `data-testid="error-name">Ingresa el nombre del producto (hasta 200 caracteres).`)

@@ -1,13 +1,13 @@
 package admin
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
 	"frontdesk/db"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // The dashboard: today's bookings at each location (each in its own zone's "today") and the
@@ -40,25 +40,29 @@ func (a *Admin) showDashboard(w http.ResponseWriter, r *http.Request) {
 			a.renderError(w, r, err)
 			return
 		}
-		day := ui.DayBookings{Location: l.Name, Date: local.Format("Monday 2 January"), Zone: zone.String(), More: len(rows) > dashboardRows}
+		day := ui.DayBookings{Location: l.Name, Date: i18n.From(ctx).DateLong(local), Zone: zone.String(), More: len(rows) > dashboardRows}
 		for _, b := range rows[:min(len(rows), dashboardRows)] {
 			day.Bookings = append(day.Bookings, ui.BookingRow{
 				ID:        b.ID,
-				Time:      db.Time(b.StartAt).In(zone).Format("15:04") + "–" + db.Time(b.EndAt).In(zone).Format("15:04"),
+				Time:      i18n.From(ctx).Time(db.Time(b.StartAt).In(zone)) + "–" + i18n.From(ctx).Time(db.Time(b.EndAt).In(zone)),
 				Service:   b.ServiceName,
 				Provider:  b.ProviderName,
 				Client:    strings.TrimSpace(b.ClientFirstName + " " + b.ClientLastName.String),
-				Status:    b.StatusName,
+				Status:    bookingStatusName(r.Context(), b.StatusID),
 				Cancelled: b.StatusID == 5,
 			})
 		}
 		v.Locations = append(v.Locations, day)
 	}
+	if v.Alert, err = a.webhookAlert(r); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
 	if v.Health, err = a.webhookHealth(r, now); err != nil {
 		a.renderError(w, r, err)
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.DashboardPage(a.page(r, "Dashboard"), v))
+	a.render(w, r, http.StatusOK, ui.DashboardPage(a.page(r, translate(r, "dashboard.title")), v))
 }
 
 func (a *Admin) webhookHealth(r *http.Request, now time.Time) (ui.WebhookHealth, error) {
@@ -87,20 +91,20 @@ func (a *Admin) webhookHealth(r *http.Request, now time.Time) (ui.WebhookHealth,
 	}
 	h.Pending = pending.Pending
 	if pending.Pending > 0 {
-		h.OldestPending = age(now.Sub(db.Time(pending.OldestCreatedAt)))
+		h.OldestPending = age(r, now.Sub(db.Time(pending.OldestCreatedAt)))
 	}
 	return h, nil
 }
 
 // age says a duration the way a person would glance at it.
-func age(d time.Duration) string {
+func age(r *http.Request, d time.Duration) string {
 	switch {
 	case d < time.Minute:
-		return "under a minute"
+		return translate(r, "age.under_minute")
 	case d < time.Hour:
-		return fmt.Sprintf("%d min", int(d.Minutes()))
+		return translate(r, "age.minutes", "count", int(d.Minutes()))
 	case d < 48*time.Hour:
-		return fmt.Sprintf("%d h", int(d.Hours()))
+		return translate(r, "age.hours", "count", int(d.Hours()))
 	}
-	return fmt.Sprintf("%d days", int(d.Hours()/24))
+	return translate(r, "age.days", "count", int(d.Hours()/24))
 }

@@ -11,6 +11,7 @@ import (
 	"frontdesk/app/input"
 	"frontdesk/db"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // Bookings → Day: one location's day as a grid, a row per wall-clock time of the location's
@@ -36,19 +37,19 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	v.Locations = locationOptions(locs, "")
-	v.Services = serviceOptions(services, "No service (bookings only)")
+	v.Locations = locationOptions(r, locs, "")
+	v.Services = serviceOptions(r, services, translate(r, "day.no_service"))
 	loc, ok := pickLocation(locs, queryID(q, "location"))
 	if !ok {
-		v.Message = "There are no locations yet. Add one under Catalog → Locations."
-		a.render(w, r, http.StatusOK, ui.DayPage(a.page(r, "Day view"), v))
+		v.Message = translate(r, "day.no_locations")
+		a.render(w, r, http.StatusOK, ui.DayPage(a.page(r, translate(r, "day.title")), v))
 		return
 	}
 	f.Set("location", strconv.FormatInt(loc.ID, 10))
 	zone, err := booking.LoadZone(loc.Timezone)
 	if err != nil {
 		zone = time.UTC
-		v.Notes = append(v.Notes, "The location's time zone "+loc.Timezone+" is unknown to this program; times are shown in UTC.")
+		v.Notes = append(v.Notes, translate(r, "day.unknown_zone", "zone", loc.Timezone))
 	}
 	now := a.now()
 	today := booking.DateOf(now.In(zone))
@@ -57,7 +58,7 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 		if d, err := booking.ParseDate(s); err == nil && d.Year >= 1970 && d.Year <= 9000 {
 			date = d
 		} else {
-			f.SetError("date", "Enter a date as YYYY-MM-DD.")
+			f.SetError("date", translate(r, "bookings.date.error"))
 		}
 	}
 	f.Set("date", date.String())
@@ -65,13 +66,13 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 	f.Set("service", strconv.FormatInt(serviceID, 10))
 
 	v.Location, v.Zone = loc.Name, zone.String()
-	v.DateLabel = booking.DayStart(zone, date).Format("Monday 2 January 2006")
+	v.DateLabel = i18n.From(r.Context()).DateLong(booking.DayStart(zone, date))
 	v.PrevURL = dayURL(loc.ID, date.AddDays(-1), serviceID)
 	v.NextURL = dayURL(loc.ID, date.AddDays(1), serviceID)
 	v.TodayURL = dayURL(loc.ID, today, serviceID)
 	v.NewURL = "/bookings/new?" + url.Values{"location": {idText(loc.ID)}, "date": {date.String()}}.Encode()
 	v.ExplainURL = "/bookings/explain?" + url.Values{"location": {idText(loc.ID)}, "service": {idText(serviceID)}, "date": {date.String()}}.Encode()
-	if n := dayLengthNote(zone, date); n != "" {
+	if n := dayLengthNote(i18n.From(r.Context()), zone, date); n != "" {
 		v.Notes = append(v.Notes, n)
 	}
 
@@ -81,7 +82,7 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if g.closed {
-		v.Notes = append(v.Notes, "The location is closed on this day.")
+		v.Notes = append(v.Notes, translate(r, "day.closed"))
 	}
 	if serviceID != 0 {
 		note, err := a.addFreeSlots(r, &g, loc.ID, serviceID, date, now)
@@ -91,10 +92,14 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 		}
 		if note != "" {
 			v.Notes = append(v.Notes, note)
+		} else {
+			// The free times here are the staff's, not what a client is offered: say so, since
+			// the explainer linked beside them answers with the clients' rules.
+			v.Notes = append(v.Notes, translate(r, "day.staff_rules"))
 		}
 	}
 	g.fill(&v)
-	a.render(w, r, http.StatusOK, ui.DayPage(a.page(r, "Day view"), v))
+	a.render(w, r, http.StatusOK, ui.DayPage(a.page(r, translate(r, "day.title")), v))
 }
 
 // addFreeSlots puts the engine's free start times for the service into the grid. The owner is
@@ -102,8 +107,9 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 // everything else (hours, breaks, time off, bookings anywhere, buffers) applies.
 func (a *Admin) addFreeSlots(r *http.Request, g *dayGrid, locationID, serviceID int64, date booking.Date, now time.Time) (string, error) {
 	ctx := r.Context()
+	p := i18n.From(ctx)
 	if _, err := a.db.R.SchedulePolicy(ctx); db.IsNotFound(err) {
-		return "Free times appear once the business settings are saved (Settings → Business).", nil
+		return translate(r, "day.need_policies"), nil
 	} else if err != nil {
 		return "", err
 	}
@@ -112,10 +118,10 @@ func (a *Admin) addFreeSlots(r *http.Request, g *dayGrid, locationID, serviceID 
 		return "", err
 	}
 	if !l.Location.Active {
-		return "The location is inactive: it offers no free times.", nil
+		return translate(r, "day.location_inactive"), nil
 	}
 	if !l.Service.Active {
-		return "The service " + l.Service.Name + " is inactive: it has no free times.", nil
+		return translate(r, "day.service_inactive", "service", l.Service.Name), nil
 	}
 	if l.Schedule.Service.IsClass() { // a class is booked in its sessions, shown in the grid
 		return translate(r, "classes.day.class_note", "class", l.Service.Name), nil
@@ -129,33 +135,35 @@ func (a *Admin) addFreeSlots(r *http.Request, g *dayGrid, locationID, serviceID 
 			"date": {date.String()}, "time": {sl.Start.Format("15:04")}, "offset": {sl.Start.Format("-07:00")},
 		}.Encode()
 		g.addSlot(sl.ProviderID, sl.Start, ui.DaySlot{
-			Time: sl.Start.Format("15:04"), URL: link,
-			Label: "Book " + sl.ProviderName + " at " + sl.Start.Format("15:04 MST"),
+			Time: p.Time(sl.Start), URL: link,
+			Label: translate(r, "day.book_slot", "provider", sl.ProviderName, "time", p.Time(sl.Start), "offset", i18n.Offset(sl.Start)),
 		})
 	}
 	if len(slots) == 0 {
-		return "No free times for " + l.Service.Name + " on this day.", nil
+		return translate(r, "day.no_free", "service", l.Service.Name), nil
 	}
 	return "", nil
 }
 
 // dayLengthNote tells the owner when the clocks change on the day.
-func dayLengthNote(zone *time.Location, d booking.Date) string {
+func dayLengthNote(p *i18n.Printer, zone *time.Location, d booking.Date) string {
 	length := booking.DayStart(zone, d.AddDays(1)).Sub(booking.DayStart(zone, d))
 	switch {
 	case length < 24*time.Hour:
-		return "The clocks go forward on this day: it lasts " + dayHoursText(length) + "."
+		return p.T("day.clocks_forward", "length", dayHoursText(p, length))
 	case length > 24*time.Hour:
-		return "The clocks go back on this day: it lasts " + dayHoursText(length) + ", and the repeated times are shown twice."
+		return p.T("day.clocks_back", "length", dayHoursText(p, length))
 	}
 	return ""
 }
 
-func dayHoursText(d time.Duration) string {
-	if d%time.Hour == 0 {
-		return strconv.FormatInt(int64(d/time.Hour), 10) + " hours"
+func dayHoursText(p *i18n.Printer, d time.Duration) string {
+	d = d.Round(time.Minute)
+	text := p.T("duration.hours", "count", int64(d/time.Hour))
+	if m := int64(d % time.Hour / time.Minute); m != 0 {
+		text += " " + p.T("duration.minutes", "count", m)
 	}
-	return d.Round(time.Minute).String()
+	return text
 }
 
 // wallInstants returns, in order, the instants at which zone's clocks read minute m (0–1439)

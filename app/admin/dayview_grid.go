@@ -16,6 +16,7 @@ import (
 // columns (providers), what lies in each column, and when each provider works.
 type dayGrid struct {
 	zone    *time.Location
+	p       *i18n.Printer // the reader's: times on their clock
 	rows    []gridRow
 	columns []ui.DayProvider
 	col     map[int64]int // provider id → column
@@ -47,7 +48,7 @@ type dayEntry struct {
 // local date d. back is the day view's own URL, where actions on a session's attendees return.
 func (a *Admin) loadDayGrid(r *http.Request, locationID int64, zone *time.Location, d booking.Date, back string) (dayGrid, error) {
 	ctx := r.Context()
-	g := dayGrid{zone: zone, col: map[int64]int{}, slots: map[[2]int][]ui.DaySlot{}}
+	g := dayGrid{zone: zone, p: i18n.From(ctx), col: map[int64]int{}, slots: map[[2]int][]ui.DaySlot{}}
 	from, to := booking.DayStart(zone, d), booking.DayStart(zone, d.AddDays(1))
 	rows, err := a.db.R.AdminDayBookings(ctx, db.AdminDayBookingsParams{LocationID: locationID, FromMs: db.Millis(from), ToMs: db.Millis(to)})
 	if err != nil {
@@ -111,9 +112,9 @@ func (a *Admin) loadDayGrid(r *http.Request, locationID int64, zone *time.Locati
 	for _, b := range rows {
 		start, end := db.Time(b.StartAt).In(zone), db.Time(b.EndAt).In(zone)
 		view := ui.DayBooking{
-			ID: b.ID, Time: start.Format("15:04") + "–" + end.Format("15:04"), Service: b.ServiceName,
+			ID: b.ID, Time: g.p.Time(start) + "–" + g.p.Time(end), Service: b.ServiceName,
 			Client: clientName(b.ClientFirstName, b.ClientLastName), Provider: b.ProviderName,
-			Status: b.StatusName, Unconfirmed: b.StatusID != booking.StatusConfirmed,
+			Status: bookingStatusName(ctx, b.StatusID), Unconfirmed: b.StatusID != booking.StatusConfirmed,
 		}
 		if b.StatusID == booking.StatusCancelled {
 			g.cancelled = append(g.cancelled, view)
@@ -281,9 +282,9 @@ func (g *dayGrid) fill(v *ui.DayView) {
 	v.Providers, v.Cancelled, v.CancelledSessions = g.columns, g.cancelled, g.cancelledSessions
 	v.Rows = make([]ui.DayRow, len(g.rows))
 	for i, row := range g.rows {
-		label := row.start.Format("15:04")
-		if row.repeated {
-			label = row.start.Format("15:04 MST")
+		label := g.printer().Time(row.start)
+		if row.repeated { // the two readings of a fall-back hour, told apart by their offsets
+			label += " " + i18n.Offset(row.start)
 		}
 		v.Rows[i] = ui.DayRow{Label: label, Hour: row.minute%60 == 0, Cells: make([]ui.DayCell, len(g.columns))}
 		for c := range g.columns {
@@ -320,6 +321,14 @@ func (g *dayGrid) fill(v *ui.DayView) {
 // works reports whether column c's provider works at wall minute m.
 func (g *dayGrid) works(c, m int) bool {
 	return slices.ContainsFunc(g.working[c], func(s [2]int) bool { return s[0] <= m && m < s[1] })
+}
+
+// printer is the grid's printer (an English one with a 24-hour clock when none was given).
+func (g *dayGrid) printer() *i18n.Printer {
+	if g.p == nil {
+		g.p = i18n.NewPrinter(i18n.Default, i18n.Prefs{Clock24: true})
+	}
+	return g.p
 }
 
 // daySession is a class session of the day with where it goes in the grid.

@@ -16,26 +16,27 @@ import (
 // applies them (booking.ExplainAt). It only reads, so the form is a GET and an answer can be
 // linked to.
 
-// reasonTitles say the engine's reason codes in words.
-var reasonTitles = map[booking.ReasonCode]string{
-	booking.ReasonOK:                "Offered: clients can book this time",
-	booking.ReasonClosed:            "The location is closed that day",
-	booking.ReasonOutsideHours:      "Outside the location's opening hours",
-	booking.ReasonNotWorking:        "Outside the provider's working hours",
-	booking.ReasonBreak:             "During the provider's break",
-	booking.ReasonOffGrid:           "Not on the slot grid",
-	booking.ReasonTimeOff:           "The provider is off",
-	booking.ReasonBooked:            "Already booked",
-	booking.ReasonBuffer:            "Blocked by a buffer",
-	booking.ReasonNotice:            "Too soon: minimum notice",
-	booking.ReasonBeyondAdvance:     "Too far ahead: beyond the booking window",
-	booking.ReasonServiceNotOffered: "The provider does not offer this service",
-	booking.ReasonUnknownProvider:   "The provider does not work at this location",
-	booking.ReasonInvalidSchedule:   "The stored schedule is inconsistent",
-	booking.ReasonLocationInactive:  "The location is inactive",
-	booking.ReasonServiceInactive:   "The service is inactive",
-	booking.ReasonProviderInactive:  "The provider is inactive",
-	booking.ReasonNotOnline:         "Not bookable online",
+// reasonTitles say the engine's reason codes in words, for titles an owner reads (never the
+// code itself).
+var reasonTitles = map[booking.ReasonCode]i18n.Msg{
+	booking.ReasonOK:                i18n.M("explain.title.ok"),
+	booking.ReasonClosed:            i18n.M("explain.title.closed"),
+	booking.ReasonOutsideHours:      i18n.M("explain.title.outside_hours"),
+	booking.ReasonNotWorking:        i18n.M("explain.title.not_working"),
+	booking.ReasonBreak:             i18n.M("explain.title.break"),
+	booking.ReasonOffGrid:           i18n.M("explain.title.off_grid"),
+	booking.ReasonTimeOff:           i18n.M("explain.title.time_off"),
+	booking.ReasonBooked:            i18n.M("explain.title.booked"),
+	booking.ReasonBuffer:            i18n.M("explain.title.buffer"),
+	booking.ReasonNotice:            i18n.M("explain.title.notice"),
+	booking.ReasonBeyondAdvance:     i18n.M("explain.title.beyond_advance"),
+	booking.ReasonServiceNotOffered: i18n.M("explain.title.service_not_offered"),
+	booking.ReasonUnknownProvider:   i18n.M("explain.title.unknown_provider"),
+	booking.ReasonInvalidSchedule:   i18n.M("explain.title.invalid_schedule"),
+	booking.ReasonLocationInactive:  i18n.M("explain.title.location_inactive"),
+	booking.ReasonServiceInactive:   i18n.M("explain.title.service_inactive"),
+	booking.ReasonProviderInactive:  i18n.M("explain.title.provider_inactive"),
+	booking.ReasonNotOnline:         i18n.M("explain.title.not_online"),
 }
 
 // explainFields are the question's fields.
@@ -69,9 +70,9 @@ func (a *Admin) explainSlot(w http.ResponseWriter, r *http.Request) {
 	}
 	v := ui.ExplainView{
 		Form:      f,
-		Locations: locationOptions(locs, ""),
-		Services:  serviceOptions(services, "No particular service (a generic slot)"),
-		Providers: providerOptions(providers, "Choose a provider", queryID(q, "provider"), true),
+		Locations: locationOptions(r, locs, ""),
+		Services:  serviceOptions(r, services, translate(r, "explain.no_service")),
+		Providers: providerOptions(r, providers, translate(r, "bookings.choose_provider"), queryID(q, "provider"), true),
 	}
 	zone, zoneErr := booking.LoadZone(loc.Timezone)
 	if f.Get("date") == "" && zoneErr == nil {
@@ -100,10 +101,10 @@ func (a *Admin) explain(r *http.Request, f *ui.Form, haveLocation, zoneKnown boo
 	case !haveLocation:
 		f.SetError("location", "Choose a location.")
 	case !zoneKnown:
-		f.SetError("location", "This location's time zone is not known to this program.")
+		f.SetError("location", translate(r, "bookings.unknown_zone"))
 	}
 	if providerID == 0 {
-		f.SetError("provider", "Choose a provider.")
+		f.SetError("provider", translate(r, "bookings.choose_provider.error"))
 	}
 	if !f.OK() {
 		return nil, nil, nil
@@ -116,7 +117,7 @@ func (a *Admin) explain(r *http.Request, f *ui.Form, haveLocation, zoneKnown boo
 	if err != nil {
 		return nil, nil, err
 	}
-	start, offsets, ok := bookingStart(f, zone)
+	start, offsets, ok := bookingStart(ctx, f, zone)
 	if !ok {
 		return nil, offsets, nil
 	}
@@ -126,18 +127,13 @@ func (a *Admin) explain(r *http.Request, f *ui.Form, haveLocation, zoneKnown boo
 	reason, err := booking.ExplainAt(ctx, a.db, locationID, serviceID, providerID, start, a.now())
 	var nf *booking.NotFoundError
 	if errors.As(err, &nf) {
-		f.SetError(nf.Resource, "This "+nf.Resource+" does not exist (any more).")
+		f.SetError(nf.Resource, notFoundText(ctx, nf.Resource))
 		return nil, offsets, nil
 	} else if err != nil {
 		return nil, nil, err
 	}
-	res := &ui.ExplainResult{Code: string(reason.Code), Title: reasonTitles[reason.Code], Message: asSentence(reason.Message), Offered: reason.Code == booking.ReasonOK}
-	if title := classReasonTitle(ctx, reason.Code); title != "" {
-		res.Title = title
-	}
-	if res.Title == "" {
-		res.Title = string(reason.Code)
-	}
+	p := i18n.From(ctx)
+	res := &ui.ExplainResult{Code: string(reason.Code), Title: reasonTitle(ctx, reason.Code), Message: p.Msg(reason.Msg), Offered: reason.Code == booking.ReasonOK}
 	if res.Offered && serviceID != 0 {
 		res.BookURL = "/bookings/new?" + url.Values{
 			"location": {idText(locationID)}, "service": {idText(serviceID)}, "provider": {idText(providerID)},
@@ -145,6 +141,17 @@ func (a *Admin) explain(r *http.Request, f *ui.Form, haveLocation, zoneKnown boo
 		}.Encode()
 	}
 	return res, offsets, nil
+}
+
+// reasonTitle is the title of a reason code in the request's language.
+func reasonTitle(ctx context.Context, code booking.ReasonCode) string {
+	if title := classReasonTitle(ctx, code); title != "" {
+		return title
+	}
+	if m, ok := reasonTitles[code]; ok {
+		return i18n.From(ctx).Msg(m)
+	}
+	return i18n.T(ctx, "explain.title.other")
 }
 
 // classReasonTitle says the reasons only classes give (docs/classes.md) in the owner's language.

@@ -3,8 +3,11 @@ package admin
 import (
 	"context"
 	"net/http"
+	"strconv"
 
+	"frontdesk/app/booking"
 	"frontdesk/app/locale"
+	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
 
@@ -49,4 +52,29 @@ func translate(r *http.Request, key string, args ...any) string {
 func ownerLanguage(ctx context.Context) string {
 	o, _ := ownerFrom(ctx)
 	return o.Language
+}
+
+// bookingStatusName names a booking status (status_id) for the owner, as a label or badge.
+func bookingStatusName(ctx context.Context, id int64) string {
+	switch id {
+	case booking.StatusConfirmed:
+		return i18n.T(ctx, "booking.status.confirmed")
+	case booking.StatusReserved:
+		return i18n.T(ctx, "booking.status.reserved")
+	case booking.StatusAttended:
+		return i18n.T(ctx, "booking.status.attended")
+	case booking.StatusNoShow:
+		return i18n.T(ctx, "booking.status.no_show")
+	}
+	return i18n.T(ctx, "booking.status.cancelled")
+}
+
+// bookingStatusOptions are the statuses an owner may give a booking (cancelling has its own
+// page).
+func bookingStatusOptions(r *http.Request) []ui.Option {
+	var out []ui.Option
+	for _, id := range []int64{booking.StatusConfirmed, booking.StatusReserved, booking.StatusAttended, booking.StatusNoShow} {
+		out = append(out, ui.Option{Value: strconv.FormatInt(id, 10), Label: bookingStatusName(r.Context(), id)})
+	}
+	return out
 }

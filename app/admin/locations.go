@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"frontdesk/app/catalog"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // Catalog → Locations: the list, and one form for creating and editing a location with its
@@ -29,7 +31,7 @@ func (a *Admin) listLocations(w http.ResponseWriter, r *http.Request) {
 		out = append(out, ui.LocationRow{ID: l.Location.ID, Name: l.Location.Name, Locality: address["locality"],
 			Zone: l.Location.Timezone, Country: l.CountryName, Active: l.Location.Active})
 	}
-	a.render(w, r, http.StatusOK, ui.LocationsPage(a.page(r, "Locations"), out))
+	a.render(w, r, http.StatusOK, ui.LocationsPage(a.page(r, translate(r, "locations.title")), out))
 }
 
 func (a *Admin) newLocation(w http.ResponseWriter, r *http.Request) {
@@ -63,14 +65,14 @@ func (a *Admin) createLocation(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.LocationInput
 	inputFrom(f, &in)
-	if _, err := catalog.CreateLocation(r.Context(), a.db, in, a.now()); refused(f, err) {
+	if _, err := catalog.CreateLocation(r.Context(), a.db, in, a.now()); refused(r.Context(), f, err) {
 		a.showLocationForm(w, r, invalid, 0, f, nil)
 		return
 	} else if err != nil {
 		a.renderError(w, r, err)
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Location “"+strings.TrimSpace(in.Name)+"” created.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "locations.created", "name", strings.TrimSpace(in.Name)))
 	seeOther(w, r, locationsPath)
 }
 
@@ -87,14 +89,14 @@ func (a *Admin) updateLocation(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.LocationInput
 	inputFrom(f, &in)
-	if err := catalog.UpdateLocation(r.Context(), a.db, id, in, a.now()); refused(f, err) {
+	if err := catalog.UpdateLocation(r.Context(), a.db, id, in, a.now()); refused(r.Context(), f, err) {
 		a.showLocationForm(w, r, invalid, id, f, ui.NewForm(nil))
 		return
 	} else if err != nil {
 		a.renderError(w, r, catalogError(err))
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Location “"+strings.TrimSpace(in.Name)+"” saved.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "locations.saved", "name", strings.TrimSpace(in.Name)))
 	seeOther(w, r, locationsPath)
 }
 
@@ -111,14 +113,14 @@ func (a *Admin) addClosure(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.ClosureInput
 	inputFrom(f, &in)
-	if err := catalog.AddClosure(r.Context(), a.db, id, in); refused(f, err) {
+	if err := catalog.AddClosure(r.Context(), a.db, id, in); refused(r.Context(), f, err) {
 		a.showStoredLocation(w, r, invalid, id, f)
 		return
 	} else if err != nil {
 		a.renderError(w, r, catalogError(err))
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Closed on "+strings.TrimSpace(in.Date)+".")
+	a.flash(r.Context(), ui.FlashSuccess, closedOnText(r, in.Date))
 	seeOther(w, r, ui.LocationURL(id))
 }
 
@@ -137,7 +139,7 @@ func (a *Admin) removeClosure(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, catalogError(err))
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Closed day removed.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "locations.closed_day_removed"))
 	seeOther(w, r, ui.LocationURL(id))
 }
 
@@ -145,11 +147,11 @@ func (a *Admin) removeClosure(w http.ResponseWriter, r *http.Request) {
 // and the closure form cf.
 func (a *Admin) showLocationForm(w http.ResponseWriter, r *http.Request, status int, id int64, f, cf *ui.Form) {
 	v := ui.LocationFormView{ID: id, Form: f, ClosureForm: cf}
-	v.Zones = []ui.Option{{Value: "", Label: "Choose a time zone…"}}
+	v.Zones = []ui.Option{{Value: "", Label: translate(r, "locations.choose_zone")}}
 	for _, z := range catalog.Zones() {
 		v.Zones = append(v.Zones, ui.Option{Value: z, Label: strings.ReplaceAll(z, "_", " ")})
 	}
-	v.Countries = []ui.Option{{Value: "", Label: "Choose a country…"}}
+	v.Countries = []ui.Option{{Value: "", Label: translate(r, "locations.choose_country")}}
 	for _, c := range catalog.Countries() {
 		v.Countries = append(v.Countries, ui.Option{Value: c.Code, Label: c.Name})
 	}
@@ -157,7 +159,7 @@ func (a *Admin) showLocationForm(w http.ResponseWriter, r *http.Request, status 
 	v.Zones = keepChoice(v.Zones, f.Get("timezone"))
 	v.Countries = keepChoice(v.Countries, f.Get("country_code"))
 	for _, d := range catalog.WeekOrder {
-		v.Days = append(v.Days, ui.DayField{Name: "hours_" + strconv.Itoa(d), Day: catalog.Weekdays[d]})
+		v.Days = append(v.Days, ui.DayField{Name: "hours_" + strconv.Itoa(d), Day: i18n.From(r.Context()).Weekday(time.Weekday(d))})
 	}
 	if id != 0 {
 		closures, err := a.db.R.ListAllLocationClosures(r.Context(), id)
@@ -169,9 +171,9 @@ func (a *Admin) showLocationForm(w http.ResponseWriter, r *http.Request, status 
 			v.Closures = append(v.Closures, ui.ClosureRow{ID: c.ID, Date: c.Date, Reason: c.Reason})
 		}
 	}
-	title := "New location"
+	title := translate(r, "locations.new")
 	if id != 0 {
-		title = "Edit location"
+		title = translate(r, "locations.edit")
 	}
 	a.render(w, r, status, ui.LocationFormPage(a.page(r, title), v))
 }
@@ -183,4 +185,13 @@ func keepChoice(opts []ui.Option, value string) []ui.Option {
 		return opts
 	}
 	return append(opts, ui.Option{Value: value, Label: value})
+}
+
+// closedOnText confirms a closed day, as a date in the reader's words when it reads as one.
+func closedOnText(r *http.Request, date string) string {
+	date = strings.TrimSpace(date)
+	if d, err := time.Parse(time.DateOnly, date); err == nil {
+		date = i18n.From(r.Context()).DateLong(d)
+	}
+	return translate(r, "locations.closed_on", "date", date)
 }

@@ -3,8 +3,16 @@ package admin_test
 import (
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"frontdesk/app/admin"
+	"frontdesk/ui"
 )
 
 // TestHTMLInert: names owners type in come back as text, never as markup.
@@ -203,4 +211,218 @@ func TestLoginRedirectsOnlyWithinSite(t *testing.T) {
 	}
 	res := ts.newClient(t).get(t, "/login?next=%2F%2Fevil.example")
 	wantBody(t, res, `name="next" value="/"`)
+}
+
+// seededPages fills the running server behind c (signed in, after setup) with one record of
+// every kind an owner can open — the booking world of seedPayWorld, a booking, a paid and a
+// pending payment request, a category, a custom attribute, a product, an API key, a webhook
+// with a delivery, a sent message — and returns the path of every GET page of the admin for
+// it, the public ones (sign-in, checkout, unsubscribe) and error pages included. First-run
+// setup is not among them: it exists only before the first owner, so a test opens it itself.
+// The server must allow private webhook targets (FRONTDESK_WEBHOOK_ALLOW_PRIVATE=true).
+//
+// TestPagesCoverEveryRoute keeps the list complete: a GET route of the route table without a
+// page here fails it. The data is language-neutral on purpose (names like "Norte", "Ana"), so
+// a test looking for English words finds only the UI's.
+func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
+	t.Helper()
+	w := seedPayWorld(t, ts)
+	exec := func(query string, args ...any) int64 {
+		t.Helper()
+		res, err := w.d.Write.Exec(query, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+		id, _ := res.LastInsertId()
+		return id
+	}
+	ms := time.Now().UnixMilli()
+	category := exec(`INSERT INTO categories (name, created_at, updated_at) VALUES ('Corte', ?, ?)`, ms, ms)
+	attribute := exec(`INSERT INTO custom_attributes (name, datatype) VALUES ('Alergias', 'text')`)
+	product := exec(`INSERT INTO products (name, sku, price_cents, created_at, updated_at) VALUES ('Champú', 'CH-1', 1200, ?, ?)`, ms, ms)
+	exec(`UPDATE services SET category_id = ? WHERE id = ?`, category, w.serviceID)
+
+	res := c.post(t, "/bookings", w.booking(w.Ana, w.Maria, "09:00"))
+	if res.Status != http.StatusSeeOther {
+		t.Fatalf("create booking: got %d, want 303; body:\n%.2000s", res.Status, res.Body)
+	}
+	var bookingID int64
+	if err := w.d.Read.QueryRow(`SELECT max(id) FROM bookings`).Scan(&bookingID); err != nil {
+		t.Fatal(err)
+	}
+	paid := w.request(t, "11:00")
+	wantRedirect(t, c.post(t, ui.PaymentSettleURL(paid.ID), url.Values{"method": {"1"}}), ui.PaymentURL(paid.ID))
+	pending := w.request(t, "13:30")
+	var sale int64
+	if err := w.d.Read.QueryRow(`SELECT max(id) FROM sales`).Scan(&sale); err != nil {
+		t.Fatal(err)
+	}
+
+	wantRedirect(t, c.post(t, "/settings/integrations/api-keys", url.Values{"name": {"Caja"}, "access": {"full"}}), "/settings/integrations/api-keys")
+	key := between(c.get(t, "/settings/integrations/api-keys").Body, "/settings/integrations/api-keys/", "/revoke")
+	rc := newReceiver(t)
+	hook, _ := createWebhook(t, c, url.Values{"url": {rc.URL + "/hooks"}, "events": {"booking.*"}, "allow_private": {"1"}})
+	event := lastTestEventID(t, followTest(t, c, hook))
+	rc.waitForID(t, event)
+	hookPath := webhooksPath + "/" + hook
+	delivery := deliveryID(t, waitForPage(t, c, hookPath, `data-testid="delivery-state">`).Body)
+	var message int64
+	if err := w.d.Read.QueryRow(`SELECT coalesce(max(id), 0) FROM messages`).Scan(&message); err != nil {
+		t.Fatal(err)
+	}
+	if message == 0 {
+		t.Fatal("creating a booking wrote no message row: the message log detail page cannot be opened")
+	}
+
+	// A weekly class (docs/classes.md) of two seats with Ana at 15:00.
+	yoga := exec(`INSERT INTO services (uuid, name, duration_min, price_cents, capacity, created_at, updated_at) VALUES ('yoga', 'Yoga', 60, 1500, 2, ?, ?)`, ms, ms)
+	exec(`INSERT INTO service_providers (service_id, provider_id) VALUES (?, ?)`, yoga, w.anaID)
+	day, err := time.Parse(time.DateOnly, w.Day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = c.post(t, "/catalog/timetable", url.Values{"location": {w.Location}, "service": {strconv.FormatInt(yoga, 10)}, "provider": {w.Ana},
+		"day": {strconv.Itoa(int(day.Weekday()))}, "start": {"15:00"}, "valid_from": {time.Now().Format(time.DateOnly)}})
+	entry, ok := strings.CutPrefix(res.Header.Get("Location"), "/catalog/timetable/")
+	if res.Status != http.StatusSeeOther || !ok {
+		t.Fatalf("adding a weekly class: got %d %.1500s", res.Status, res.Body)
+	}
+	var session int64
+	if err := w.d.Read.QueryRow(`SELECT id FROM class_sessions WHERE local_date = ?`, w.Day).Scan(&session); err != nil {
+		t.Fatalf("the class session of %s: %v", w.Day, err)
+	}
+
+	id := func(n int64) string { return strconv.FormatInt(n, 10) }
+	explain := "/bookings/explain?" + url.Values{"location": {w.Location}, "provider": {w.Ana}, "date": {w.Day}, "time": {"12:30"}, "service": {w.Service}}.Encode()
+	pages := []adminPage{
+		{Path: "/login", Public: true},
+		{Path: "/pay/" + pending.UUID, Public: true},
+		{Path: "/pay/" + paid.UUID, Public: true},
+		// An opt-out link with a token that is not one: the public error page.
+		{Path: "/messages/unsubscribe/no-such-token", Public: true, Status: http.StatusNotFound},
+		{Path: "/catalog/services/999999", Status: http.StatusNotFound},
+	}
+	for _, p := range []string{
+		"/",
+		"/account",
+		"/owners",
+		"/owners/1/remove", // the signed-in owner: the page asks for the extra tick
+		"/settings/business",
+		"/settings/integrations/api-keys",
+		"/settings/integrations/api-keys/" + key + "/revoke",
+		"/settings/integrations/mcp",
+		"/catalog/services",
+		"/catalog/services/new",
+		"/catalog/services/" + w.Service,
+		"/catalog/categories",
+		"/catalog/categories/" + id(category),
+		"/catalog/categories/" + id(category) + "/delete",
+		"/catalog/locations",
+		"/catalog/locations/new",
+		"/catalog/locations/" + w.Location,
+		"/catalog/providers",
+		"/catalog/providers/new",
+		"/catalog/providers/" + w.Ana,
+		"/catalog/custom-attributes",
+		"/catalog/custom-attributes/new",
+		"/catalog/custom-attributes/" + id(attribute),
+		"/catalog/custom-attributes/" + id(attribute) + "/delete",
+		"/catalog/products",
+		"/catalog/products/new",
+		"/catalog/products/" + id(product),
+		webhooksPath,
+		webhooksPath + "/new",
+		hookPath,
+		hookPath + "/edit",
+		hookPath + "/delete",
+		hookPath + "/rotate",
+		hookPath + "/deliveries/" + delivery,
+		"/clients",
+		"/clients/new",
+		"/clients/" + w.Maria,
+		"/clients/" + w.Maria + "/deactivate",
+		"/bookings",
+		w.dayPath(),
+		explain,
+		"/bookings/new",
+		"/bookings/" + id(bookingID),
+		"/bookings/" + id(bookingID) + "/cancel",
+		"/settings/messages",
+		"/settings/messages/templates",
+		"/settings/messages/templates/confirmation/es",
+		"/settings/messages/log",
+		"/settings/messages/log/" + id(message),
+		"/payments",
+		"/payments/sales",
+		"/payments/" + id(pending.ID),
+		"/payments/" + id(paid.ID),
+		"/payments/sales/" + id(sale),
+		"/settings/payments",
+		"/catalog/timetable",
+		"/catalog/timetable/" + entry,
+		"/bookings/sessions/" + id(session),
+		"/bookings/sessions/" + id(session) + "/cancel",
+		"/settings/classes",
+		"/settings/booking-site",
+	} {
+		pages = append(pages, adminPage{Path: p})
+	}
+	return pages
+}
+
+// adminPage is one page of seededPages.
+type adminPage struct {
+	Path string
+	// Public pages are opened signed out (sign-in redirects a signed-in owner).
+	Public bool
+	// Status is the page's HTTP status when not 200 (error pages).
+	Status int
+}
+
+// get opens p the way it is meant to be seen: signed in with c, or signed out.
+func (p adminPage) get(t *testing.T, ts *testServer, c *client) response {
+	t.Helper()
+	if p.Public {
+		c = ts.newClient(t)
+	}
+	res := c.get(t, p.Path)
+	want := p.Status
+	if want == 0 {
+		want = http.StatusOK
+	}
+	if res.Status != want {
+		t.Errorf("GET %s: got %d, want %d; body:\n%.1500s", p.Path, res.Status, want, res.Body)
+	}
+	return res
+}
+
+// notPages are GET routes that answer with a redirect rather than a page.
+var notPages = map[string]bool{"/settings/integrations": true}
+
+// Every GET route of the route table has a page in seededPages, so tests over that list (the
+// Spanish page test here, the browser audits) cover pages added later.
+func TestPagesCoverEveryRoute(t *testing.T) {
+	ts := startServer(t, "FRONTDESK_WEBHOOK_ALLOW_PRIVATE=true")
+	c := ts.setupOwner(t)
+	pages := seededPages(t, ts, c)
+	param := regexp.MustCompile(`\\\{[^}]+\\\}`)
+	err := chi.Walk(admin.New(nil, admin.Options{}).Routes(), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		if method != http.MethodGet || notPages[route] || route == "/setup" {
+			return nil
+		}
+		pattern := regexp.MustCompile("^" + param.ReplaceAllString(regexp.QuoteMeta(route), "[^/]+") + `(\?.*)?$`)
+		for _, p := range pages {
+			if pattern.MatchString(p.Path) {
+				return nil
+			}
+		}
+		t.Errorf("GET %s has no page in seededPages", route)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pages {
+		p.get(t, ts, c)
+	}
 }

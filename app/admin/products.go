@@ -47,7 +47,7 @@ func (a *Admin) listProducts(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := i18n.From(r.Context())
-	v := ui.ProductsView{Search: search, Pager: listPager(r.URL, page, productsPerPage, total, "")}
+	v := ui.ProductsView{Search: search, Pager: listPager(r.URL, page, productsPerPage, total, translate(r, "pager.products", "count", total))}
 	for _, pr := range rows {
 		row := ui.ProductRow{ID: pr.ID, Name: pr.Name, SKU: pr.SKU.String, Price: p.Money(pr.PriceCents), Active: pr.Active}
 		if pr.Stock.Valid {

@@ -8,6 +8,7 @@ import (
 	"frontdesk/app/catalog"
 	"frontdesk/db"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // Catalog → Providers: the list, and one form for creating and editing a provider with their
@@ -36,7 +37,7 @@ func (a *Admin) listProviders(w http.ResponseWriter, r *http.Request) {
 		out = append(out, ui.ProviderRow{ID: p.ID, Name: p.PublicName, Location: p.LocationName, Services: p.ServiceCount,
 			Active: p.Active, OnlineBooking: p.OnlineBooking})
 	}
-	a.render(w, r, http.StatusOK, ui.ProvidersPage(a.page(r, "Providers"), out, len(locations) > 0))
+	a.render(w, r, http.StatusOK, ui.ProvidersPage(a.page(r, translate(r, "providers.title")), out, len(locations) > 0))
 }
 
 func (a *Admin) newProvider(w http.ResponseWriter, r *http.Request) {
@@ -104,14 +105,14 @@ func (a *Admin) createProvider(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	saved, err := catalog.CreateProvider(r.Context(), a.db, in, a.now())
-	if refused(f, err) {
+	if refused(r.Context(), f, err) {
 		a.showProviderForm(w, r, invalid, 0, f, nil)
 		return
 	} else if err != nil {
 		a.renderError(w, r, err)
 		return
 	}
-	a.providerSaved(r, "Provider “"+strings.TrimSpace(in.PublicName)+"” created.", saved)
+	a.providerSaved(r, translate(r, "providers.created", "name", strings.TrimSpace(in.PublicName)), saved)
 	seeOther(w, r, providersPath)
 }
 
@@ -132,14 +133,14 @@ func (a *Admin) updateProvider(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	saved, err := catalog.UpdateProvider(r.Context(), a.db, id, in, a.now())
-	if refused(f, err) {
+	if refused(r.Context(), f, err) {
 		a.showProviderForm(w, r, invalid, id, f, ui.NewForm(nil))
 		return
 	} else if err != nil {
 		a.renderError(w, r, catalogError(err))
 		return
 	}
-	a.providerSaved(r, "Provider “"+strings.TrimSpace(in.PublicName)+"” saved.", saved)
+	a.providerSaved(r, translate(r, "providers.saved", "name", strings.TrimSpace(in.PublicName)), saved)
 	seeOther(w, r, providersPath)
 }
 
@@ -163,14 +164,14 @@ func (a *Admin) addTimeOff(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.TimeOffInput
 	inputFrom(f, &in)
-	if err := catalog.AddTimeOff(r.Context(), a.db, id, in); refused(f, err) {
+	if err := catalog.AddTimeOff(r.Context(), a.db, id, in); refused(r.Context(), f, err) {
 		a.showStoredProvider(w, r, invalid, id, f)
 		return
 	} else if err != nil {
 		a.renderError(w, r, catalogError(err))
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Time off added.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "providers.time_off_added"))
 	seeOther(w, r, ui.ProviderURL(id))
 }
 
@@ -189,7 +190,7 @@ func (a *Admin) removeTimeOff(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, catalogError(err))
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Time off removed.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "providers.time_off_removed"))
 	seeOther(w, r, ui.ProviderURL(id))
 }
 
@@ -209,7 +210,7 @@ func (a *Admin) showProviderForm(w http.ResponseWriter, r *http.Request, status 
 	}
 	v := ui.ProviderFormView{ID: id, Form: f, TimeOffForm: tf}
 	v.Locations = options(nil, len(locations), func(i int) (int64, string) { return locations[i].ID, locations[i].Name })
-	v.Main = append([]ui.Option{{Value: "", Label: "Choose a location…"}}, v.Locations...)
+	v.Main = append([]ui.Option{{Value: "", Label: translate(r, "providers.choose_location")}}, v.Locations...)
 	v.Services = options(nil, len(services), func(i int) (int64, string) {
 		label := services[i].Name
 		if !services[i].Active {
@@ -220,7 +221,7 @@ func (a *Admin) showProviderForm(w http.ResponseWriter, r *http.Request, status 
 	for _, l := range locations {
 		h := ui.ProviderHours{Location: l.Name, Zone: l.Timezone}
 		for _, d := range catalog.WeekOrder {
-			h.Days = append(h.Days, ui.DayField{Name: catalog.HoursField(l.ID, d), Day: catalog.Weekdays[d]})
+			h.Days = append(h.Days, ui.DayField{Name: catalog.HoursField(l.ID, d), Day: i18n.From(r.Context()).Weekday(time.Weekday(d))})
 		}
 		v.Hours = append(v.Hours, h)
 	}
@@ -241,9 +242,9 @@ func (a *Admin) showProviderForm(w http.ResponseWriter, r *http.Request, status 
 				From: localStamp(o.StartsAt, zone), To: localStamp(o.EndsAt, zone)})
 		}
 	}
-	title := "New provider"
+	title := translate(r, "providers.new")
 	if id != 0 {
-		title = "Edit provider"
+		title = translate(r, "providers.edit")
 	}
 	a.render(w, r, status, ui.ProviderFormPage(a.page(r, title), v))
 }

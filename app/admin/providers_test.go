@@ -10,7 +10,7 @@ import (
 func TestProviderPages(t *testing.T) {
 	ts := startServer(t)
 	c := ts.setupOwner(t)
-	wantBody(t, c.get(t, "/catalog/providers"), "Add a location</a> first.")
+	wantBody(t, c.get(t, "/catalog/providers"), "add a location.</a>")
 	centro := addLocation(t, c, "Centro", "America/Santiago")
 	norte := addLocation(t, c, "Norte", "America/Santiago")
 	remote := addLocation(t, c, "Kathmandu", "Asia/Kathmandu")

@@ -26,7 +26,7 @@ func (a *Admin) listSales(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := i18n.From(ctx)
-	v := ui.SalesView{Pager: listPager(r.URL, page, paymentsPerPage, total, "sale")}
+	v := ui.SalesView{Pager: listPager(r.URL, page, paymentsPerPage, total, translate(r, "pager.sales", "count", total))}
 	for _, s := range sales {
 		row := ui.SaleRow{ID: s.ID, CartID: s.CartID, Location: s.Location.Name, Status: s.Status}
 		sale, err := a.db.R.GetSale(ctx, s.ID)

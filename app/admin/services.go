@@ -1,13 +1,16 @@
 package admin
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
 	"strings"
 	"unicode/utf8"
 
 	"frontdesk/app/catalog"
-	"frontdesk/app/money"
+	"frontdesk/app/webhook"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // Catalog → Services: the list with a search, and one form for creating and editing every
@@ -29,11 +32,11 @@ func (a *Admin) listServices(w http.ResponseWriter, r *http.Request) {
 	for _, s := range rows {
 		v.Rows = append(v.Rows, ui.ServiceRow{
 			ID: s.Service.ID, Name: s.Service.Name, Category: s.CategoryName.String,
-			Price: money.Cents(s.Service.PriceCents).String(), Duration: s.Service.DurationMin,
+			Price: i18n.From(r.Context()).Money(s.Service.PriceCents), Duration: s.Service.DurationMin,
 			Active: s.Service.Active, OnlineBooking: s.Service.OnlineBooking,
 		})
 	}
-	a.render(w, r, http.StatusOK, ui.ServicesPage(a.page(r, "Services"), v))
+	a.render(w, r, http.StatusOK, ui.ServicesPage(a.page(r, translate(r, "services.title")), v))
 }
 
 func (a *Admin) newService(w http.ResponseWriter, r *http.Request) {
@@ -51,7 +54,9 @@ func (a *Admin) showService(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, catalogError(err))
 		return
 	}
-	a.showServiceForm(w, r, http.StatusOK, id, formFrom(in))
+	f := formFrom(in)
+	showAmounts(r, f, serviceAmounts...)
+	a.showServiceForm(w, r, http.StatusOK, id, f)
 }
 
 func (a *Admin) createService(w http.ResponseWriter, r *http.Request) {
@@ -62,14 +67,15 @@ func (a *Admin) createService(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.ServiceInput
 	inputFrom(f, &in)
-	if _, err := catalog.CreateService(r.Context(), a.db, in, a.now()); refused(f, err) {
+	readAmounts(r, f, map[string]*string{"price": &in.Price, "online_payment_amount": &in.PaymentAmount})
+	if _, err := catalog.CreateService(r.Context(), a.db, in, a.now()); refused(r.Context(), f, err) {
 		a.showServiceForm(w, r, invalid, 0, f)
 		return
 	} else if err != nil {
 		a.renderError(w, r, err)
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Service “"+strings.TrimSpace(in.Name)+"” created.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "services.created", "name", strings.TrimSpace(in.Name)))
 	seeOther(w, r, servicesPath)
 }
 
@@ -86,8 +92,9 @@ func (a *Admin) updateService(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.ServiceInput
 	inputFrom(f, &in)
+	readAmounts(r, f, map[string]*string{"price": &in.Price, "online_payment_amount": &in.PaymentAmount})
 	saved, err := catalog.UpdateService(r.Context(), a.db, id, in, a.now())
-	if refused(f, err) {
+	if refused(r.Context(), f, err) {
 		a.showServiceForm(w, r, invalid, id, f)
 		return
 	} else if err != nil {
@@ -96,14 +103,17 @@ func (a *Admin) updateService(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case !saved.Changed:
-		a.flash(r.Context(), ui.FlashInfo, "Nothing changed in “"+strings.TrimSpace(in.Name)+"”.")
-	case saved.Events > 0:
-		a.flash(r.Context(), ui.FlashSuccess, "Service “"+strings.TrimSpace(in.Name)+"” saved; webhooks subscribed to service.updated are told.")
+		a.flash(r.Context(), ui.FlashInfo, translate(r, "catalog.unchanged", "name", strings.TrimSpace(in.Name)))
+	case saved.Events > 0 && a.subscribed(r.Context(), webhook.ServiceUpdated):
+		a.flash(r.Context(), ui.FlashSuccess, translate(r, "services.saved_told", "name", strings.TrimSpace(in.Name)))
 	default:
-		a.flash(r.Context(), ui.FlashSuccess, "Service “"+strings.TrimSpace(in.Name)+"” saved.")
+		a.flash(r.Context(), ui.FlashSuccess, translate(r, "services.saved", "name", strings.TrimSpace(in.Name)))
 	}
 	seeOther(w, r, servicesPath)
 }
+
+// serviceAmounts are the service form's money fields, typed in the owner's language.
+var serviceAmounts = []string{"price", "online_payment_amount"}
 
 // showServiceForm renders the service form with the choices it offers.
 func (a *Admin) showServiceForm(w http.ResponseWriter, r *http.Request, status int, id int64, f *ui.Form) {
@@ -124,32 +134,49 @@ func (a *Admin) showServiceForm(w http.ResponseWriter, r *http.Request, status i
 		return
 	}
 	v := ui.ServiceFormView{ID: id, Form: f}
-	v.Categories = options(&ui.Option{Value: "", Label: "No category"}, len(categories), func(i int) (int64, string) {
+	v.Categories = options(&ui.Option{Value: "", Label: translate(r, "services.no_category")}, len(categories), func(i int) (int64, string) {
 		return categories[i].ID, categories[i].Name
 	})
-	v.Locations = options(&ui.Option{Value: "", Label: "Every location"}, len(locations), func(i int) (int64, string) {
+	v.Locations = options(&ui.Option{Value: "", Label: translate(r, "services.every_location")}, len(locations), func(i int) (int64, string) {
 		return locations[i].ID, locations[i].Name
 	})
 	v.Providers = options(nil, len(providers), func(i int) (int64, string) {
 		label := providers[i].PublicName
 		if !providers[i].Active {
-			label += " (inactive)"
+			label += " " + translate(r, "common.inactive_suffix")
 		}
 		return providers[i].ID, label
 	})
 	for _, m := range catalog.PaymentModes {
-		v.PaymentModes = append(v.PaymentModes, ui.Option{Value: m, Label: paymentModeLabels[m]})
+		v.PaymentModes = append(v.PaymentModes, ui.Option{Value: m, Label: paymentModeLabel(r, m)})
 	}
-	title := "New service"
+	title := translate(r, "services.new")
 	if id != 0 {
-		title = "Edit service"
+		title = translate(r, "services.edit")
 	}
 	a.render(w, r, status, ui.ServiceFormPage(a.page(r, title), v))
 }
 
-var paymentModeLabels = map[string]string{
-	catalog.PaymentNotAvailable:    "Not available",
-	catalog.PaymentOptional:        "Optional",
-	catalog.PaymentMandatoryPartly: "Required: a fixed part (amount below)",
-	catalog.PaymentMandatoryTotal:  "Required: the whole price",
+// paymentModeLabel names a service's online payment mode.
+func paymentModeLabel(r *http.Request, mode string) string {
+	switch mode {
+	case catalog.PaymentOptional:
+		return translate(r, "services.payment.optional")
+	case catalog.PaymentMandatoryPartly:
+		return translate(r, "services.payment.partly")
+	case catalog.PaymentMandatoryTotal:
+		return translate(r, "services.payment.total")
+	}
+	return translate(r, "services.payment.none")
+}
+
+// subscribed reports whether an active webhook listens to eventType, so a save message
+// mentions webhooks only when one is told. A failed look-up says no (the message is all it
+// decides).
+func (a *Admin) subscribed(ctx context.Context, eventType string) bool {
+	ok, err := webhook.Subscribed(ctx, a.db.R, eventType)
+	if err != nil {
+		a.log.WarnContext(ctx, "webhook subscriptions", slog.Any("err", err))
+	}
+	return ok
 }

@@ -103,7 +103,7 @@ func TestServicePages(t *testing.T) {
 			value string
 		}{
 			{"no name", "name", " "},
-			{"price", "price", "12,50"},
+			{"price", "price", "12..50"},
 			{"duration", "duration", "1440"},
 			{"keywords", "keywords", strings.Repeat("k", 51)},
 			{"category", "category_id", "999"},
@@ -133,7 +133,7 @@ func TestServicePages(t *testing.T) {
 	form.Set("image_0", "https://img.example/a.png")
 	wantRedirect(t, c.post(t, "/catalog/services", form), "/catalog/services")
 	list := c.get(t, "/catalog/services")
-	wantBody(t, list, `data-testid="flash">Service “&lt;script&gt;`, "&lt;script&gt;alert(1)&lt;/script&gt;", ">Hair<", "15000.0", "45 min")
+	wantBody(t, list, `data-testid="flash">Service “&lt;script&gt;`, "&lt;script&gt;alert(1)&lt;/script&gt;", ">Hair<", "$15,000.00", "45 min")
 	if strings.Contains(list.Body, evil) {
 		t.Error("the list contains the name as raw HTML")
 	}
@@ -211,7 +211,10 @@ func TestServiceUpdatedFromTheUI(t *testing.T) {
 	form.Set("keywords", "hair, wash, Hair")
 	form.Set("price", "17500.5")
 	wantRedirect(t, c.post(t, "/catalog/services/"+id, form), "/catalog/services")
-	wantBody(t, c.get(t, "/catalog/services"), "service.updated")
+	// No webhook listens yet: the save message does not promise that one is told.
+	if page := c.get(t, "/catalog/services"); !strings.Contains(page.Body, "Service “Haircut &amp; wash” saved.") || strings.Contains(page.Body, "webhooks") {
+		t.Errorf("without a subscribed webhook the flash should say only saved:\n%.3000s", page.Body)
+	}
 	events := serviceEvents(t, d)
 	if len(events) != 1 {
 		t.Fatalf("got %d events after one edit, want exactly 1", len(events))
@@ -230,6 +233,24 @@ func TestServiceUpdatedFromTheUI(t *testing.T) {
 	}
 	if !jsonEqual(got["keywords"], []string{"hair", "wash"}) || !jsonEqual(got["category"], map[string]any{"id": json.Number(hair), "name": "Hair"}) {
 		t.Errorf("got keywords %v and category %v", got["keywords"], got["category"])
+	}
+
+	// With a webhook subscribed (to a target the dial-time guard refuses, so nothing leaves),
+	// the message says that webhooks are told.
+	subscribeWebhook(t, d, "service.*")
+	form.Set("price", "18000")
+	wantRedirect(t, c.post(t, "/catalog/services/"+id, form), "/catalog/services")
+	wantBody(t, c.get(t, "/catalog/services"), "Service “Haircut &amp; wash” saved; webhooks subscribed to service.updated are told.")
+}
+
+// subscribeWebhook registers an active webhook for patterns straight in the database, with a
+// loopback target that the dispatcher's guard refuses (no -webhook-allow-private).
+func subscribeWebhook(t *testing.T, d *db.DB, patterns ...string) {
+	t.Helper()
+	events, _ := json.Marshal(patterns)
+	if _, err := d.Write.Exec(`INSERT INTO webhooks (url, events_json, description, key_mode, state, created_at, updated_at)
+		VALUES ('http://127.0.0.1:9/hook', ?, '', 'standard', 'active', 0, 0)`, string(events)); err != nil {
+		t.Fatal(err)
 	}
 }
 

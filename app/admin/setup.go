@@ -2,7 +2,6 @@ package admin
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -21,7 +20,7 @@ func (a *Admin) showSetup(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, firstErr(err, errNotFound))
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.SetupPage(a.page(r, "Set up frontdesk"), ui.NewForm(nil), token))
+	a.render(w, r, http.StatusOK, ui.SetupPage(a.page(r, translate(r, "auth.setup.title")), ui.NewForm(nil), token))
 }
 
 func (a *Admin) createFirstOwner(w http.ResponseWriter, r *http.Request) {
@@ -36,9 +35,9 @@ func (a *Admin) createFirstOwner(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, firstErr(err, errNotFound))
 		return
 	}
-	validateNewCredentials(f, "email", "password", "confirm")
+	validateNewCredentials(r, f, "email", "password", "confirm")
 	if !f.OK() {
-		a.render(w, r, http.StatusUnprocessableEntity, ui.SetupPage(a.page(r, "Set up frontdesk"), f, token))
+		a.render(w, r, http.StatusUnprocessableEntity, ui.SetupPage(a.page(r, translate(r, "auth.setup.title")), f, token))
 		return
 	}
 	o, err := owner.CreateFirst(r.Context(), a.db, token, f.Get("email"), f.Raw("password"), a.now())
@@ -54,26 +53,26 @@ func (a *Admin) createFirstOwner(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.log.InfoContext(r.Context(), "first owner created; setup closed", slog.Int64("owner_id", o.ID))
-	a.flash(r.Context(), ui.FlashSuccess, "Welcome! Your owner account is ready.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "auth.setup.welcome"))
 	seeOther(w, r, "/")
 }
 
 // validateNewCredentials checks an email field and a password with its confirmation (confirm
 // may be "" for forms without one).
-func validateNewCredentials(f *ui.Form, email, password, confirm string) {
+func validateNewCredentials(r *http.Request, f *ui.Form, email, password, confirm string) {
 	if email != "" {
 		if _, err := owner.NormalizeEmail(f.Get(email)); err != nil {
-			f.SetError(email, "Enter a valid email address, like name@example.com.")
+			f.SetError(email, translate(r, "auth.email.error"))
 		}
 	}
 	switch err := owner.ValidatePassword(f.Raw(password)); {
 	case errors.Is(err, owner.ErrPasswordTooShort):
-		f.SetError(password, fmt.Sprintf("Use at least %d characters.", owner.MinPasswordLen))
+		f.SetError(password, translate(r, "auth.password.too_short", "min", owner.MinPasswordLen))
 	case err != nil:
-		f.SetError(password, fmt.Sprintf("Use at most %d characters.", owner.MaxPasswordLen))
+		f.SetError(password, translate(r, "auth.password.too_long", "max", owner.MaxPasswordLen))
 	}
 	if confirm != "" && f.Raw(confirm) != f.Raw(password) {
-		f.SetError(confirm, "The two passwords differ.")
+		f.SetError(confirm, translate(r, "auth.password.differ"))
 	}
 }
 

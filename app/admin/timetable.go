@@ -37,7 +37,7 @@ func (a *Admin) renderTimetable(w http.ResponseWriter, r *http.Request, status i
 	} else if oneOff != nil {
 		id = formID(oneOff, "location")
 	}
-	v := ui.TimetableView{Filter: ui.NewForm(nil), Locations: locationOptions(locs, "")}
+	v := ui.TimetableView{Filter: ui.NewForm(nil), Locations: locationOptions(r, locs, "")}
 	title := translate(r, "classes.timetable.title")
 	loc, ok := pickLocation(locs, id)
 	if !ok {

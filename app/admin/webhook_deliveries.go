@@ -24,16 +24,18 @@ const (
 	recoverLayout = "2006-01-02T15:04"
 )
 
-var deliveryStateOptions = []ui.Option{
-	{Value: "", Label: "All outcomes"},
-	{Value: webhook.StateSucceeded, Label: "Succeeded"},
-	{Value: webhook.StateFailed, Label: "Failed"},
-	{Value: webhook.StatePending, Label: "Pending (queued or retrying)"},
-	{Value: webhook.StateMissed, Label: "Missed while deactivated"},
+func deliveryStateOptions(r *http.Request) []ui.Option {
+	return []ui.Option{
+		{Value: "", Label: translate(r, "deliveries.filter.all")},
+		{Value: webhook.StateSucceeded, Label: translate(r, "deliveries.filter.succeeded")},
+		{Value: webhook.StateFailed, Label: translate(r, "deliveries.filter.failed")},
+		{Value: webhook.StatePending, Label: translate(r, "deliveries.filter.pending")},
+		{Value: webhook.StateMissed, Label: translate(r, "deliveries.filter.missed")},
+	}
 }
 
-func eventTypeOptions() []ui.Option {
-	opts := []ui.Option{{Value: "", Label: "All types"}}
+func eventTypeOptions(r *http.Request) []ui.Option {
+	opts := []ui.Option{{Value: "", Label: translate(r, "deliveries.filter.all_types")}}
 	for _, t := range append(webhook.EventTypes(), webhook.TestEvent) {
 		opts = append(opts, ui.Option{Value: t, Label: t})
 	}
@@ -68,7 +70,7 @@ func (a *Admin) renderWebhook(w http.ResponseWriter, r *http.Request, status int
 	v := ui.WebhookDetailView{
 		Hook: row, KeyMode: h.KeyMode, Created: h.CreatedAt, Recover: recoverForm, NowUTC: a.now().UTC().Format("2006-01-02 15:04"),
 		Pending: h.Health.Pending, Succeeded: h.Health.SucceededTotal, Failed: h.Health.Failed, Missed: h.Health.Missed,
-		States: deliveryStateOptions, Types: eventTypeOptions(),
+		States: deliveryStateOptions(r), Types: eventTypeOptions(r),
 	}
 	for _, s := range h.Secrets {
 		v.Secrets = append(v.Secrets, ui.SecretRow{Created: s.CreatedAt, Expires: s.ExpiresAt})
@@ -85,7 +87,7 @@ func (a *Admin) renderWebhook(w http.ResponseWriter, r *http.Request, status int
 		a.renderError(w, r, err)
 		return
 	}
-	a.render(w, r, status, ui.WebhookDetailPage(a.page(r, "Webhook"), v))
+	a.render(w, r, status, ui.WebhookDetailPage(a.page(r, translate(r, "webhooks.detail.title")), v))
 }
 
 // deliveryLog fills in the page of the log the query asks for. Unknown filter values are
@@ -113,7 +115,7 @@ func (a *Admin) deliveryLog(r *http.Request, webhookID int64, v *ui.WebhookDetai
 				v.Deliveries = append(v.Deliveries, deliveryRow(d))
 			}
 		}
-		v.Pager = ui.Pager{Page: 1, Pages: 1, Total: int64(len(v.Deliveries)), Noun: "event"}
+		v.Pager = ui.Pager{Page: 1, Pages: 1, Total: int64(len(v.Deliveries)), Noun: translate(r, "pager.events", "count", len(v.Deliveries))}
 		return nil
 	}
 	page, err := a.hooks.manager.Deliveries(r.Context(), filter)
@@ -123,7 +125,7 @@ func (a *Admin) deliveryLog(r *http.Request, webhookID int64, v *ui.WebhookDetai
 	for _, d := range page.Deliveries {
 		v.Deliveries = append(v.Deliveries, deliveryRow(d))
 	}
-	v.Pager = listPager(r.URL, int64(page.Page), int64(page.PerPage), int64(page.Total), "event")
+	v.Pager = listPager(r.URL, int64(page.Page), int64(page.PerPage), int64(page.Total), translate(r, "pager.events", "count", int64(page.Total)))
 	return nil
 }
 
@@ -153,7 +155,7 @@ func (a *Admin) sendTestEvent(w http.ResponseWriter, r *http.Request) {
 	}
 	eventID, err := a.hooks.manager.SendTest(r.Context(), h.ID)
 	a.afterAction(w, r, err, ui.WebhookURL(h.ID),
-		"Test event "+eventID+" is on its way. Its outcome appears in the delivery log below.")
+		translate(r, "webhooks.test_sent", "event", eventID))
 }
 
 func (a *Admin) reactivateWebhook(w http.ResponseWriter, r *http.Request) {
@@ -171,24 +173,17 @@ func (a *Admin) reactivateWebhook(w http.ResponseWriter, r *http.Request) {
 	var msg string
 	switch {
 	case res.Reactivated && replay:
-		msg = fmt.Sprintf("Reactivated. %s it missed %s being sent again, oldest first.", ui.Plural(res.Replayed, "event", "events"), isAre(res.Replayed))
+		msg = translate(r, "webhooks.reactivated_replay", "count", res.Replayed)
 	case res.Reactivated && h.Health.Missed > 0:
-		msg = fmt.Sprintf("Reactivated. The %s it missed stay in the log; you can still replay them from here.", ui.Plural(h.Health.Missed, "event", "events"))
+		msg = translate(r, "webhooks.reactivated_kept", "count", h.Health.Missed)
 	case res.Reactivated:
-		msg = "Reactivated. New events are delivered again."
+		msg = translate(r, "webhooks.reactivated")
 	case replay:
-		msg = fmt.Sprintf("%s missed %s being sent again.", ui.Plural(res.Replayed, "event", "events"), isAre(res.Replayed))
+		msg = translate(r, "webhooks.replayed", "count", res.Replayed)
 	default:
-		msg = "The webhook is already active."
+		msg = translate(r, "webhooks.already_active")
 	}
 	a.afterAction(w, r, err, ui.WebhookURL(h.ID), msg)
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
 }
 
 func (a *Admin) recoverDeliveries(w http.ResponseWriter, r *http.Request) {
@@ -204,16 +199,16 @@ func (a *Admin) recoverDeliveries(w http.ResponseWriter, r *http.Request) {
 	}
 	from, to := parseUTC(f, "from"), parseUTC(f, "to")
 	if f.OK() && !from.Before(to) {
-		f.SetError("to", "The end must be after the start.")
+		f.SetError("to", translate(r, "catalog.err.end_after_start"))
 	}
 	if !f.OK() {
 		a.renderWebhook(w, r, http.StatusUnprocessableEntity, f)
 		return
 	}
 	n, err := a.hooks.manager.Recover(r.Context(), h.ID, from, to)
-	msg := fmt.Sprintf("%s from that range %s being sent again.", ui.Plural(n, "failed delivery", "failed deliveries"), isAre(n))
+	msg := translate(r, "webhooks.recovered", "count", n)
 	if n == 0 {
-		msg = "No delivery created in that range has failed: nothing to recover."
+		msg = translate(r, "webhooks.nothing_to_recover")
 	}
 	a.afterAction(w, r, err, ui.WebhookURL(h.ID), msg)
 }
@@ -274,7 +269,7 @@ func (a *Admin) showDelivery(w http.ResponseWriter, r *http.Request) {
 			Truncated: len(at.ResponseBody) >= webhook.MaxResponseBody,
 		})
 	}
-	a.render(w, r, http.StatusOK, ui.DeliveryPage(a.page(r, "Delivery "+d.EventID), v))
+	a.render(w, r, http.StatusOK, ui.DeliveryPage(a.page(r, translate(r, "webhooks.delivery.title", "event", d.EventID)), v))
 }
 
 func (a *Admin) resendDelivery(w http.ResponseWriter, r *http.Request) {
@@ -285,5 +280,5 @@ func (a *Admin) resendDelivery(w http.ResponseWriter, r *http.Request) {
 	}
 	_, err = a.hooks.manager.Resend(r.Context(), d.ID)
 	a.afterAction(w, r, err, ui.DeliveryURL(d.WebhookID, d.ID),
-		"Event "+d.EventID+" is being sent again, from the start of the retry schedule.")
+		translate(r, "webhooks.resent", "event", d.EventID))
 }

@@ -113,7 +113,7 @@ func TestWebhookRotateSecret(t *testing.T) {
 	if !secretPattern.MatchString(fresh) || fresh == old {
 		t.Fatalf("after rotating the page shows %q, want a new whsec_ secret", fresh)
 	}
-	wantBody(t, page, "The previous secret keeps signing alongside this one until", "previous, keeps signing until")
+	wantBody(t, page, "The previous secret keeps signing alongside this one, so the receiver can switch over without losing an event, until", "previous, keeps signing until")
 	if body := c.get(t, path).Body; strings.Contains(body, fresh) || strings.Contains(body, old) {
 		t.Error("a secret is shown again after a reload")
 	}

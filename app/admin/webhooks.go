@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"frontdesk/app/webhook"
 	"frontdesk/db"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // Settings → Integrations → Webhooks: the list, create, edit, delete and secret rotation.
@@ -35,12 +37,18 @@ type WebhookOptions struct {
 type webhookPages struct {
 	manager      *webhook.Manager
 	allowPrivate bool
+	schedule     webhook.Schedule // the dispatcher's, for pages that describe it
 }
 
 func newWebhookPages(d *db.DB, now func() time.Time, o WebhookOptions) webhookPages {
+	schedule := o.Schedule
+	if len(schedule) == 0 {
+		schedule = webhook.DefaultSchedule()
+	}
 	return webhookPages{
 		manager:      webhook.NewManager(d, webhook.ManagerOptions{Now: now, Schedule: o.Schedule}),
 		allowPrivate: o.AllowPrivate,
+		schedule:     schedule,
 	}
 }
 
@@ -58,7 +66,7 @@ func (a *Admin) listWebhooks(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	v := ui.WebhooksView{Limit: webhook.DefaultLimit}
+	v := ui.WebhooksView{Limit: webhook.DefaultLimit, Attempts: len(a.hooks.schedule), RetryWindow: a.hooks.schedule.Remaining(1)}
 	for _, h := range hooks {
 		row, err := a.webhookRow(r.Context(), h)
 		if err != nil {
@@ -67,7 +75,7 @@ func (a *Admin) listWebhooks(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Hooks = append(v.Hooks, row)
 	}
-	a.render(w, r, http.StatusOK, ui.WebhooksPage(a.page(r, "Webhooks"), v))
+	a.render(w, r, http.StatusOK, ui.WebhooksPage(a.page(r, translate(r, "dashboard.webhooks")), v))
 }
 
 // webhookRow turns a webhook and its health into what the list and the detail page show.
@@ -75,16 +83,17 @@ func (a *Admin) webhookRow(ctx context.Context, h webhook.Overview) (ui.WebhookR
 	row := ui.WebhookRow{
 		ID: h.ID, URL: h.URL, Description: h.Description, Events: h.Events,
 		Active: h.State == webhook.WebhookActive, DeactivatedReason: h.DeactivatedReason, DeactivatedAt: h.DeactivatedAt,
+		PausedAt: h.PausedAt,
 	}
-	if h.Health.Failing() {
-		row.Countdown = countdown(h.Health.DeactivatesAt.Sub(a.now()))
+	if h.Health.Failing() && h.PausedAt.IsZero() { // paused: nothing is attempted, nothing counts down
+		row.Countdown = countdown(ctx, h.Health.DeactivatesAt.Sub(a.now()))
 	}
 	if h.Health.LastDelivery != nil {
 		last := deliveryRow(*h.Health.LastDelivery)
 		row.Last = &last
 	}
 	if h.Health.Sample > 0 {
-		row.Rate = fmt.Sprintf("%.0f%% of the last %s succeeded", 100*h.Health.SuccessRate, ui.Plural(h.Health.Sample, "delivery", "deliveries"))
+		row.Rate = i18n.T(ctx, "webhooks.rate", "percent", int(math.Round(100*h.Health.SuccessRate)), "count", h.Health.Sample)
 	}
 	attempts, err := a.db.R.AdminRecentWebhookAttempts(ctx, db.AdminRecentWebhookAttemptsParams{WebhookID: h.ID, Lim: chartSlots})
 	if err != nil {
@@ -118,16 +127,16 @@ func deliveryRow(d webhook.Delivery) ui.DeliveryRow {
 }
 
 // countdown says roughly how long until a failing endpoint is deactivated.
-func countdown(d time.Duration) string {
+func countdown(ctx context.Context, d time.Duration) string {
 	switch {
 	case d < time.Minute:
-		return "under a minute"
+		return i18n.T(ctx, "age.under_minute")
 	case d < 59*time.Minute+30*time.Second:
-		return fmt.Sprintf("~%d min", int(d.Round(time.Minute).Minutes()))
+		return "~" + i18n.T(ctx, "age.minutes", "count", int(d.Round(time.Minute).Minutes()))
 	case d < 47*time.Hour+30*time.Minute:
-		return fmt.Sprintf("~%d h", int(d.Round(time.Hour).Hours()))
+		return "~" + i18n.T(ctx, "age.hours", "count", int(d.Round(time.Hour).Hours()))
 	}
-	return fmt.Sprintf("~%d days", int(d.Round(24*time.Hour).Hours()/24))
+	return "~" + i18n.T(ctx, "age.days", "count", int(d.Round(24*time.Hour).Hours()/24))
 }
 
 // findWebhook loads the webhook named by the {id} URL parameter, or errNotFound.
@@ -176,7 +185,7 @@ func (a *Admin) webhookForm(id int64, url string, f *ui.Form) ui.WebhookFormView
 func (a *Admin) newWebhook(w http.ResponseWriter, r *http.Request) {
 	f := ui.NewForm(nil)
 	f.Set("key_mode", webhook.KeyModeStandard)
-	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, "Add a webhook"), a.webhookForm(0, "", f)))
+	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.add")), a.webhookForm(0, "", f)))
 }
 
 // webhookInput reads the form; the Manager validates.
@@ -199,7 +208,7 @@ func (a *Admin) createWebhook(w http.ResponseWriter, r *http.Request) {
 	url, events, description, allowPrivate := a.webhookInput(f)
 	h, secret, err := a.hooks.manager.Create(r.Context(), webhook.CreateInput{URL: url, Events: events, Description: description, AllowPrivate: allowPrivate, KeyMode: keyModeInput(f)})
 	if a.webhookFieldErrors(r, f, err) {
-		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, "Add a webhook"), a.webhookForm(0, "", f)))
+		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.add")), a.webhookForm(0, "", f)))
 		return
 	}
 	if err != nil {
@@ -207,7 +216,7 @@ func (a *Admin) createWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.sessions.Put(r.Context(), keyNewWebhookSecret, ui.NewWebhookSecret{WebhookID: h.ID, Secret: secret})
-	a.flash(r.Context(), ui.FlashSuccess, "Webhook added. Send a test event to check that the endpoint answers.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "webhooks.added"))
 	seeOther(w, r, ui.WebhookURL(h.ID))
 }
 
@@ -222,7 +231,7 @@ func (a *Admin) editWebhook(w http.ResponseWriter, r *http.Request) {
 	f.Set("description", h.Description)
 	f.Set("key_mode", h.KeyMode)
 	f.Values["events"] = h.Events
-	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, "Edit webhook"), a.webhookForm(h.ID, h.URL, f)))
+	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.edit")), a.webhookForm(h.ID, h.URL, f)))
 }
 
 func (a *Admin) updateWebhook(w http.ResponseWriter, r *http.Request) {
@@ -246,7 +255,7 @@ func (a *Admin) updateWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	_, err = a.hooks.manager.Update(r.Context(), h.ID, in)
 	if a.webhookFieldErrors(r, f, err) {
-		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, "Edit webhook"), a.webhookForm(h.ID, h.URL, f)))
+		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.edit")), a.webhookForm(h.ID, h.URL, f)))
 		return
 	}
 	if errors.Is(err, webhook.ErrNotFound) {
@@ -256,7 +265,7 @@ func (a *Admin) updateWebhook(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "Webhook saved. Deliveries already queued go to the new URL.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "webhooks.saved"))
 	seeOther(w, r, ui.WebhookURL(h.ID))
 }
 
@@ -269,11 +278,11 @@ func (a *Admin) webhookFieldErrors(r *http.Request, f *ui.Form, err error) bool 
 	}
 	switch {
 	case errors.Is(fe, webhook.ErrPrivateTarget) && a.hooks.allowPrivate:
-		f.SetError("url", "This address is on a private network or this machine. Tick “Allow a private or loopback target” to register it.")
+		f.SetError("url", translate(r, "webhooks.err.private"))
 	case errors.Is(fe, webhook.ErrPrivateTarget):
-		f.SetError("url", "This server refuses targets on private networks and on this machine (it runs without --webhook-allow-private). Use a public address.")
+		f.SetError("url", translate(r, "webhooks.err.private_refused"))
 	case errors.Is(fe, webhook.ErrInvalidPatterns) && len(f.Values["events"]) == 0:
-		f.SetError("events", "Choose at least one event.")
+		f.SetError("events", translate(r, "webhooks.err.events"))
 	case errors.Is(fe, webhook.ErrInvalidKeyMode):
 		f.SetError("key_mode", translate(r, "webhooks.key_mode.error"))
 	case fe.Field == "":
@@ -300,7 +309,7 @@ func (a *Admin) confirmDeleteWebhook(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.DeleteWebhookPage(a.page(r, "Delete webhook"), ui.WebhookRow{ID: h.ID, URL: h.URL}))
+	a.render(w, r, http.StatusOK, ui.DeleteWebhookPage(a.page(r, translate(r, "webhooks.delete.title")), ui.WebhookRow{ID: h.ID, URL: h.URL}))
 }
 
 func (a *Admin) deleteWebhook(w http.ResponseWriter, r *http.Request) {
@@ -313,7 +322,7 @@ func (a *Admin) deleteWebhook(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "The webhook to "+h.URL+" is deleted.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "webhooks.deleted", "url", h.URL))
 	seeOther(w, r, ui.WebhooksPath)
 }
 
@@ -325,7 +334,7 @@ func (a *Admin) confirmRotateSecret(w http.ResponseWriter, r *http.Request) {
 	}
 	f := ui.NewForm(nil)
 	f.Set("grace", "24h")
-	a.render(w, r, http.StatusOK, ui.RotateSecretPage(a.page(r, "Rotate signing secret"), ui.WebhookRow{ID: h.ID, URL: h.URL}, f))
+	a.render(w, r, http.StatusOK, ui.RotateSecretPage(a.page(r, translate(r, "webhooks.rotate.title")), ui.WebhookRow{ID: h.ID, URL: h.URL}, f))
 }
 
 func (a *Admin) rotateSecret(w http.ResponseWriter, r *http.Request) {
@@ -340,9 +349,9 @@ func (a *Admin) rotateSecret(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	grace, err := time.ParseDuration(f.Get("grace"))
-	if err != nil || !slices.ContainsFunc(ui.GraceOptions, func(o ui.Option) bool { return o.Value == f.Get("grace") }) {
-		f.SetError("grace", "Choose one of the periods in the list.")
-		a.render(w, r, http.StatusUnprocessableEntity, ui.RotateSecretPage(a.page(r, "Rotate signing secret"), ui.WebhookRow{ID: h.ID, URL: h.URL}, f))
+	if err != nil || !slices.Contains(ui.GraceValues, f.Get("grace")) {
+		f.SetError("grace", translate(r, "webhooks.err.grace"))
+		a.render(w, r, http.StatusUnprocessableEntity, ui.RotateSecretPage(a.page(r, translate(r, "webhooks.rotate.title")), ui.WebhookRow{ID: h.ID, URL: h.URL}, f))
 		return
 	}
 	secret, err := a.hooks.manager.RotateSecret(r.Context(), h.ID, grace)
@@ -358,6 +367,6 @@ func (a *Admin) rotateSecret(w http.ResponseWriter, r *http.Request) {
 		s.OldUntil = a.now().Add(grace)
 	}
 	a.sessions.Put(r.Context(), keyNewWebhookSecret, s)
-	a.flash(r.Context(), ui.FlashSuccess, "The signing secret is rotated.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "webhooks.rotated"))
 	seeOther(w, r, ui.WebhookURL(h.ID))
 }

@@ -136,7 +136,7 @@ func TestBrowserWebhookLifecycle(t *testing.T) {
 	// The receiver is fixed; reactivate and replay.
 	rc.setStatus(http.StatusOK)
 	b.do("replayed", chromedp.Click(testID("reactivate-replay")), chromedp.WaitVisible(testID("flash")))
-	if got := b.text("[data-testid=flash]"); !strings.Contains(got, "Reactivated. 3 events it missed are being sent again") {
+	if got := b.text("[data-testid=flash]"); !strings.Contains(got, "Reactivated. The 3 events it missed are being sent again, oldest first.") {
 		t.Errorf("after reactivating got flash %q", got)
 	}
 	for _, id := range missed {

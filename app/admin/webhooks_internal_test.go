@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -21,7 +22,7 @@ func TestCountdown(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := countdown(tc.in); got != tc.want {
+			if got := countdown(context.Background(), tc.in); got != tc.want {
 				t.Errorf("countdown(%v) = %q, want %q", tc.in, got, tc.want)
 			}
 		})

@@ -204,7 +204,7 @@ func TestWebhookPrivateTargetsRefusedByServer(t *testing.T) {
 	ts := startServer(t)
 	c := ts.setupOwner(t)
 	form := c.get(t, webhooksPath+"/new")
-	wantBody(t, form, "are refused: this server runs without <code>--webhook-allow-private</code>")
+	wantBody(t, form, "are refused; use a public address. This server runs without <code>--webhook-allow-private</code>")
 	if strings.Contains(form.Body, `name="allow_private"`) {
 		t.Error("the form offers the private-target opt-in on a server that refuses private targets")
 	}
@@ -388,5 +388,27 @@ func TestWebhookHostileInput(t *testing.T) {
 	wantBody(t, page, "https://hooks.example.com/in", "current, made", "0 succeeded · 0 failed · 0 pending · 0 missed")
 	if n := strings.Count(page.Body, "current, made"); n != 1 {
 		t.Errorf("got %d secrets after refused requests, want 1", n)
+	}
+}
+
+// The list says how long failed deliveries are retried, computed from the configured schedule
+// (here --webhook-retry-schedule 0s,5s,1h: three attempts over 1 h 0 min 5 s → "1 h").
+func TestWebhookRetryWindowFromSchedule(t *testing.T) {
+	for _, tc := range []struct {
+		schedule, want string
+	}{
+		{"default", "tried 10 times in all, over 3 days 3 h 35 min"},
+		{"0s,5s,1h", "tried 3 times in all, over 1 h"},
+		{"0s", "A failed delivery is not retried"},
+	} {
+		t.Run(tc.schedule, func(t *testing.T) {
+			var env []string
+			if tc.schedule != "default" {
+				env = append(env, "FRONTDESK_WEBHOOK_RETRY_SCHEDULE="+tc.schedule)
+			}
+			ts := startServer(t, env...)
+			c := ts.setupOwner(t)
+			wantBody(t, c.get(t, webhooksPath), tc.want)
+		})
 	}
 }

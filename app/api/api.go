@@ -1,5 +1,5 @@
 // Package api serves the public JSON API under /v3, compatible with AgendaPro Connect v3 (see
-// SPEC §4). Every handler is decode → validate → store → respond; errors become responses only
+// docs/api.md). Every handler is decode → validate → store → respond; errors become responses only
 // in writeError.
 package api
 

@@ -11,7 +11,7 @@ import (
 	"frontdesk/app/idempotency"
 )
 
-// Idempotency keys (SPEC §4), over app/idempotency: a request sent with an Idempotency-Key
+// Idempotency keys (docs/api.md), over app/idempotency: a request sent with an Idempotency-Key
 // claims the key before its handler runs, the handler's answer is stored under it, and a retry
 // with the same key and the same request gets that answer again.
 const (

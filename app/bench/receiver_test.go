@@ -10,7 +10,7 @@ import (
 	"frontdesk/app/webhook"
 )
 
-// The Standard Webhooks reference vector (SPEC §6).
+// The Standard Webhooks reference vector (docs/webhooks.md).
 const (
 	vectorSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 	vectorID     = "msg_p5jXN8AQM9LWM0D4loKWxJek"

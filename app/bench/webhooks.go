@@ -19,7 +19,7 @@ import (
 // fanoutEndpoints is how many webhooks every event goes to.
 const fanoutEndpoints = 3
 
-// eventData is a booking.created payload of the size and shape SPEC §6 describes.
+// eventData is a booking.created payload of the size and shape docs/webhooks.md describes.
 type eventData struct {
 	ID         int64  `json:"id"`
 	StartTime  string `json:"start_time"`
@@ -354,8 +354,8 @@ func (h *hooks) barePost(ctx context.Context, l Load) (Figures, error) {
 	return f, nil
 }
 
-// envelope renders an event body the way the outbox does (webhook.Enqueue): the SPEC §6
-// envelope, HTML characters unescaped, no trailing newline.
+// envelope renders an event body the way the outbox does (webhook.Enqueue): the envelope of
+// docs/webhooks.md, HTML characters unescaped, no trailing newline.
 func envelope(data any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -35,6 +35,8 @@ type NewBooking struct {
 	// usable pack that expires first, if any; a pointer to 0 uses none (an ordinary, priced
 	// booking); another id uses that pack, which must be usable.
 	PackID *int64
+	// Override records that the owner confirmed booking outside the staff rules (override.go).
+	Override *Override
 }
 
 func (nb NewBooking) placement() placement {
@@ -79,7 +81,10 @@ func Create(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (View, 
 	err = d.InTx(ctx, func(q *db.Queries) error {
 		var err error
 		b, err = book(ctx, q, now, nb, pl, status)
-		return err
+		if err != nil {
+			return err
+		}
+		return recordOverride(ctx, q, b.ID, nb.Override, now)
 	})
 	if err != nil {
 		return View{}, err

@@ -29,6 +29,8 @@ type Change struct {
 	// StartWall and EndWall say that Start or End is a wall-clock reading of the booking's
 	// (new) location, as NewBooking's do.
 	StartWall, EndWall bool
+	// Override records that the owner confirmed moving it outside the staff rules (override.go).
+	Override *Override
 }
 
 // errStale makes Update start over when the booking changed between its read and its write.
@@ -76,6 +78,9 @@ func Update(ctx context.Context, d *db.DB, now time.Time, id int64, ch Change, s
 			}
 			if err := q.UpdateBookingRow(ctx, n); err != nil {
 				return writeError(err)
+			}
+			if err := recordOverride(ctx, q, id, ch.Override, now); err != nil {
+				return err
 			}
 			if err := enqueue(ctx, q, now, webhook.BookingUpdated, applied(row, n), p.status, p.zone); err != nil {
 				return err

@@ -72,8 +72,45 @@ func (e *InvalidError) with(m i18n.Msg) *InvalidError {
 
 func (e *InvalidError) Error() string { return e.Field + ": " + e.Message }
 
+// invalidTexts are the owner's words for the refusals the admin UI can meet, by the format of
+// their Message; the first argument, if any, is the text's {value}.
+var invalidTexts = map[string]i18n.Msg{
+	"a cancelled booking cannot be changed":       i18n.M("booking.invalid.cancelled"),
+	"the client is deactivated":                   i18n.M("booking.invalid.client_deactivated"),
+	"at most %d characters":                       i18n.M("booking.invalid.too_long"),
+	"the location is inactive":                    i18n.M("booking.invalid.location_inactive"),
+	"the service is inactive":                     i18n.M("booking.invalid.service_inactive"),
+	"the service is not bookable online":          i18n.M("booking.invalid.service_not_online"),
+	"the provider is inactive":                    i18n.M("booking.invalid.provider_inactive"),
+	"the provider is not bookable online":         i18n.M("booking.invalid.provider_not_online"),
+	"the provider does not work at this location": i18n.M("booking.invalid.provider_elsewhere"),
+	"the provider does not offer this service":    i18n.M("booking.invalid.service_not_offered"),
+	"a booking lasts at most 24 hours":            i18n.M("booking.invalid.too_long_booking"),
+}
+
 func invalid(field, format string, args ...any) *InvalidError {
-	return &InvalidError{Field: field, Message: fmt.Sprintf(format, args...)}
+	e := &InvalidError{Field: field, Message: fmt.Sprintf(format, args...)}
+	e.Msg = i18n.M("booking.invalid.other", "detail", e.Message)
+	if m, ok := invalidTexts[format]; ok {
+		e.Msg = m
+		if len(args) > 0 {
+			e.Msg = i18n.M(m.Key, "value", args[0])
+		}
+	}
+	return e
+}
+
+// RestrictedMsg says a customer-policy refusal in the owner's words.
+func RestrictedMsg(rule string) i18n.Msg {
+	switch rule {
+	case RuleCanEdit:
+		return i18n.M("booking.restricted.can_edit")
+	case RuleCanCancel:
+		return i18n.M("booking.restricted.can_cancel")
+	case RuleBeforeEditBooking:
+		return i18n.M("booking.restricted.before_edit")
+	}
+	return i18n.M("booking.restricted.max_changes")
 }
 
 // validStatus checks a status a booking may be created with or changed to.

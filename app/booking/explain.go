@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"frontdesk/ui/i18n"
 )
 
 // ReasonCode says which rule removes a start. Explain checks the rules in the
@@ -36,6 +38,9 @@ const (
 type Reason struct {
 	Code    ReasonCode
 	Message string
+	// Msg is Message for the admin UI, translated there (docs/i18n.md); Message stays English
+	// for the API.
+	Msg i18n.Msg
 }
 
 // Explain tells why providerID is or is not offered a slot starting at start.
@@ -45,15 +50,15 @@ type Reason struct {
 // For a class (Service.IsClass) it applies the rules of SessionSlots instead.
 func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
 	if err := s.Validate(); err != nil {
-		return Reason{ReasonInvalidSchedule, err.Error()}
+		return Reason{ReasonInvalidSchedule, err.Error(), i18n.M("explain.msg.invalid_schedule", "detail", err.Error())}
 	}
 	i := slices.IndexFunc(s.Providers, func(p Provider) bool { return p.ID == providerID })
 	if i < 0 {
-		return Reason{ReasonUnknownProvider, fmt.Sprintf("provider %d does not work at this location", providerID)}
+		return Reason{ReasonUnknownProvider, fmt.Sprintf("provider %d does not work at this location", providerID), i18n.M("explain.msg.unknown_provider")}
 	}
 	p := &s.Providers[i]
 	if !p.OffersService {
-		return Reason{ReasonServiceNotOffered, fmt.Sprintf("%s does not offer this service", p.Name)}
+		return Reason{ReasonServiceNotOffered, fmt.Sprintf("%s does not offer this service", p.Name), i18n.M("explain.msg.service_not_offered", "provider", p.Name)}
 	}
 	if s.Service.IsClass() {
 		return explainSession(&s, p, start, now)
@@ -67,50 +72,61 @@ func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
 	wall := func(t int64) string { return time.Unix(t, 0).In(s.Zone).Format("15:04") }
 	blockRange := wall(block.lo) + "–" + wall(block.hi)
 	blockText := blockRange
+	from, to := i18n.Clock(time.Unix(block.lo, 0).In(s.Zone)), i18n.Clock(time.Unix(block.hi, 0).In(s.Zone))
+	blockMsg := i18n.M("explain.block", "from", from, "to", to)
 	if q.before+q.after > 0 {
 		blockText += " (buffers included)"
+		blockMsg = i18n.M("explain.block_buffers", "from", from, "to", to)
 	}
 
 	if !contains(q.open, block) {
 		if q.closed[day] || !slices.ContainsFunc(s.Hours, func(h WeeklyHours) bool { return h.Weekday == date.Weekday() }) {
-			return Reason{ReasonClosed, fmt.Sprintf("the location is closed on %s %s", date.Weekday(), date)}
+			return Reason{ReasonClosed, fmt.Sprintf("the location is closed on %s %s", date.Weekday(), date), i18n.M("explain.msg.closed", "date", i18n.Day(local))}
 		}
-		return Reason{ReasonOutsideHours, fmt.Sprintf("%s is outside the location's opening hours", blockText)}
+		return Reason{ReasonOutsideHours, fmt.Sprintf("%s is outside the location's opening hours", blockText), i18n.M("explain.msg.outside_hours", "block", blockMsg)}
 	}
 	if !contains(q.shiftTime(p, false), block) {
-		return Reason{ReasonNotWorking, fmt.Sprintf("%s is not working all of %s", p.Name, blockText)}
+		return Reason{ReasonNotWorking, fmt.Sprintf("%s is not working all of %s", p.Name, blockText), i18n.M("explain.msg.not_working", "provider", p.Name, "block", blockMsg)}
 	}
 	if !contains(q.working(p), block) {
-		return Reason{ReasonBreak, fmt.Sprintf("%s has a break during %s", p.Name, blockText)}
+		return Reason{ReasonBreak, fmt.Sprintf("%s has a break during %s", p.Name, blockText), i18n.M("explain.msg.break", "provider", p.Name, "block", blockMsg)}
 	}
 	if !onGrid(p, local, q.step) {
-		return Reason{ReasonOffGrid, fmt.Sprintf("%s is not on the %d-minute slot grid of %s's shifts", local.Format("15:04:05.999999999"), q.step/60, p.Name)}
+		return Reason{ReasonOffGrid, fmt.Sprintf("%s is not on the %d-minute slot grid of %s's shifts", local.Format("15:04:05.999999999"), q.step/60, p.Name),
+			i18n.M("explain.msg.off_grid", "time", i18n.Clock(local), "step", int(q.step/60), "provider", p.Name)}
 	}
 	if x, ok := overlapping(taken(block, p.TimeOff), block); ok {
-		return Reason{ReasonTimeOff, fmt.Sprintf("%s is off from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
+		return Reason{ReasonTimeOff, fmt.Sprintf("%s is off from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone)),
+			i18n.M("explain.msg.time_off", "provider", p.Name, "from", instant(x.lo, s.Zone), "to", instant(x.hi, s.Zone))}
 	}
 	busy, teaching := taken(block, p.Busy), taken(block, p.Teaching)
 	if x, ok := overlapping(busy, span{t, t + q.dur}); ok {
-		return Reason{ReasonBooked, fmt.Sprintf("%s is booked from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
+		return Reason{ReasonBooked, fmt.Sprintf("%s is booked from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone)),
+			i18n.M("explain.msg.booked", "provider", p.Name, "from", instant(x.lo, s.Zone), "to", instant(x.hi, s.Zone))}
 	}
 	if x, ok := overlapping(teaching, span{t, t + q.dur}); ok {
-		return Reason{ReasonTeaching, fmt.Sprintf("%s gives a class from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
+		return Reason{ReasonTeaching, fmt.Sprintf("%s gives a class from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone)),
+			i18n.M("explain.msg.teaching", "provider", p.Name, "from", instant(x.lo, s.Zone), "to", instant(x.hi, s.Zone))}
 	}
 	busy = normalize(append(busy, teaching...))
 	if x, ok := overlapping(busy, block); ok {
-		return Reason{ReasonBuffer, fmt.Sprintf("with its buffers the appointment needs %s from %s, who is booked from %s to %s", blockRange, p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
+		return Reason{ReasonBuffer, fmt.Sprintf("with its buffers the appointment needs %s from %s, who is booked from %s to %s", blockRange, p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone)),
+			i18n.M("explain.msg.buffer", "provider", p.Name, "block", i18n.M("explain.block", "from", from, "to", to),
+				"from", instant(x.lo, s.Zone), "to", instant(x.hi, s.Zone))}
 	}
 	lo, hi := q.window(now)
 	if t < lo && s.Policy.MinNotice == 0 {
-		return Reason{ReasonNotice, fmt.Sprintf("%s has already passed", stamp(t, s.Zone))}
+		return Reason{ReasonNotice, fmt.Sprintf("%s has already passed", stamp(t, s.Zone)), i18n.M("explain.msg.passed", "time", instant(t, s.Zone))}
 	}
 	if t < lo {
-		return Reason{ReasonNotice, fmt.Sprintf("bookings need %s notice; the earliest start now is %s", human(s.Policy.MinNotice), stamp(lo, s.Zone))}
+		return Reason{ReasonNotice, fmt.Sprintf("bookings need %s notice; the earliest start now is %s", human(s.Policy.MinNotice), stamp(lo, s.Zone)),
+			i18n.M("explain.msg.notice", "notice", s.Policy.MinNotice, "earliest", instant(lo, s.Zone))}
 	}
 	if t > hi {
-		return Reason{ReasonBeyondAdvance, fmt.Sprintf("bookings open %s ahead; the latest start now is %s", human(s.Policy.MaxAdvance), stamp(hi, s.Zone))}
+		return Reason{ReasonBeyondAdvance, fmt.Sprintf("bookings open %s ahead; the latest start now is %s", human(s.Policy.MaxAdvance), stamp(hi, s.Zone)),
+			i18n.M("explain.msg.beyond_advance", "advance", s.Policy.MaxAdvance, "latest", instant(hi, s.Zone))}
 	}
-	return Reason{ReasonOK, fmt.Sprintf("offered: %s at %s", p.Name, local.Format("2006-01-02 15:04 -07:00"))}
+	return Reason{ReasonOK, fmt.Sprintf("offered: %s at %s", p.Name, local.Format("2006-01-02 15:04 -07:00")), i18n.M("explain.msg.ok", "provider", p.Name, "time", local)}
 }
 
 // onGrid reports whether local's wall time is a grid point of one of the
@@ -134,6 +150,9 @@ func human(d time.Duration) string {
 	}
 	return s
 }
+
+// instant is a message argument for an instant, printed as date and time in zone.
+func instant(t int64, zone *time.Location) time.Time { return time.Unix(t, 0).In(zone) }
 
 func stamp(t int64, zone *time.Location) string {
 	return time.Unix(t, 0).In(zone).Format("2006-01-02 15:04 -07:00")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 // Reasons ExplainAt adds to the engine's: records that take a provider or a service out of
@@ -34,15 +35,15 @@ func ExplainAt(ctx context.Context, d *db.DB, locationID, serviceID, providerID 
 	prov := l.Provider
 	switch svc := l.Service; {
 	case !l.Location.Active:
-		return Reason{ReasonLocationInactive, fmt.Sprintf("the location %s is inactive", l.Location.Name)}, nil
+		return Reason{ReasonLocationInactive, fmt.Sprintf("the location %s is inactive", l.Location.Name), i18n.M("explain.msg.location_inactive", "location", l.Location.Name)}, nil
 	case svc != nil && !svc.Active:
-		return Reason{ReasonServiceInactive, fmt.Sprintf("the service %s is inactive", svc.Name)}, nil
+		return Reason{ReasonServiceInactive, fmt.Sprintf("the service %s is inactive", svc.Name), i18n.M("explain.msg.service_inactive", "service", svc.Name)}, nil
 	case svc != nil && !svc.OnlineBooking:
-		return Reason{ReasonNotOnline, fmt.Sprintf("the service %s is not bookable online", svc.Name)}, nil
+		return Reason{ReasonNotOnline, fmt.Sprintf("the service %s is not bookable online", svc.Name), i18n.M("explain.msg.service_not_online", "service", svc.Name)}, nil
 	case !prov.Active:
-		return Reason{ReasonProviderInactive, fmt.Sprintf("%s is inactive", prov.PublicName)}, nil
+		return Reason{ReasonProviderInactive, fmt.Sprintf("%s is inactive", prov.PublicName), i18n.M("explain.msg.provider_inactive", "provider", prov.PublicName)}, nil
 	case !prov.OnlineBooking:
-		return Reason{ReasonNotOnline, fmt.Sprintf("%s is not bookable online", prov.PublicName)}, nil
+		return Reason{ReasonNotOnline, fmt.Sprintf("%s is not bookable online", prov.PublicName), i18n.M("explain.msg.provider_not_online", "provider", prov.PublicName)}, nil
 	}
 	return Explain(l.Schedule, providerID, start, now), nil
 }

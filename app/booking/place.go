@@ -97,7 +97,9 @@ func place(ctx context.Context, load scheduleLoader, now time.Time, p placement,
 	case ReasonInvalidSchedule:
 		return placed{}, fmt.Errorf("location %d: stored schedule is invalid: %s", p.LocationID, r.Message)
 	default:
-		return placed{}, invalid("start_time", "%s: %s", r.Code, r.Message)
+		e := invalid("start_time", "%s: %s", r.Code, r.Message)
+		e.Msg = r.Msg
+		return placed{}, e
 	}
 }
 

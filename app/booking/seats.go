@@ -40,7 +40,7 @@ func placeSession(l Loaded, p placement, now time.Time, source string) (placed, 
 	})
 	if i < 0 {
 		prov := sessionProvider(s, p.ProviderID)
-		r := Reason{ReasonNotSessionTime, "no session of this class starts then"}
+		r := Reason{ReasonNotSessionTime, "no session of this class starts then", i18n.M("explain.msg.no_session")}
 		if prov != nil {
 			r = explainSession(s, prov, p.Start, now)
 		}

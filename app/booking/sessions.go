@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 // A class (Service.IsClass) is not offered on the slot grid: clients book a seat in one of its
@@ -88,11 +89,12 @@ const (
 func explainSession(s *Schedule, p *Provider, start, now time.Time) Reason {
 	i := slices.IndexFunc(s.Sessions, func(x Session) bool { return x.ProviderID == p.ID && x.Start.Equal(start) })
 	if i < 0 {
-		return Reason{ReasonNotSessionTime, notSessionTimeText(s, p, start)}
+		return Reason{ReasonNotSessionTime, notSessionTimeText(s, p, start), notSessionTimeMsg(s, p, start)}
 	}
 	x := &s.Sessions[i]
 	if x.Cancelled {
-		return Reason{ReasonSessionCancelled, fmt.Sprintf("the session at %s was cancelled", stamp(floorSec(x.Start), s.Zone))}
+		return Reason{ReasonSessionCancelled, fmt.Sprintf("the session at %s was cancelled", stamp(floorSec(x.Start), s.Zone)),
+			i18n.M("explain.msg.session_cancelled_at", "time", x.Start.In(s.Zone))}
 	}
 	return sessionRule(s, p, x, now)
 }
@@ -102,36 +104,40 @@ func explainSession(s *Schedule, p *Provider, start, now time.Time) Reason {
 // clock.
 func sessionRule(s *Schedule, p *Provider, x *Session, now time.Time) Reason {
 	if x.Cancelled {
-		return Reason{ReasonSessionCancelled, "the session was cancelled"}
+		return Reason{ReasonSessionCancelled, "the session was cancelled", i18n.M("explain.msg.session_cancelled")}
 	}
 	local := x.Start.In(s.Zone)
 	date := DateOf(local)
 	if slices.Contains(s.Closures, date) {
-		return Reason{ReasonClosed, fmt.Sprintf("the location is closed on %s %s", date.Weekday(), date)}
+		return Reason{ReasonClosed, fmt.Sprintf("the location is closed on %s %s", date.Weekday(), date), i18n.M("explain.msg.closed", "date", i18n.Day(local))}
 	}
 	block := span{floorSec(x.Start.Add(-s.Service.BufferBefore)), ceilSec(x.End.Add(s.Service.BufferAfter))}
 	if y, ok := overlapping(taken(block, p.TimeOff), block); ok {
-		return Reason{ReasonTimeOff, fmt.Sprintf("%s is off from %s to %s", p.Name, stamp(y.lo, s.Zone), stamp(y.hi, s.Zone))}
+		return Reason{ReasonTimeOff, fmt.Sprintf("%s is off from %s to %s", p.Name, stamp(y.lo, s.Zone), stamp(y.hi, s.Zone)),
+			i18n.M("explain.msg.time_off", "provider", p.Name, "from", instant(y.lo, s.Zone), "to", instant(y.hi, s.Zone))}
 	}
 	if x.SeatsLeft() == 0 {
 		msg := fmt.Sprintf("all %d seats of the session at %s are taken", x.Capacity, local.Format("2006-01-02 15:04 -07:00"))
 		if x.Waiting > 0 {
 			msg += fmt.Sprintf("; %d waiting", x.Waiting)
 		}
-		return Reason{ReasonClassFull, msg}
+		return Reason{ReasonClassFull, msg, i18n.M("explain.msg.class_full", "count", int64(x.Capacity), "time", local, "waiting", int64(x.Waiting))}
 	}
 	t := floorSec(x.Start)
 	q := query{s: s}
 	lo, hi := q.window(now)
 	switch {
 	case t < lo && s.Policy.MinNotice == 0:
-		return Reason{ReasonNotice, fmt.Sprintf("%s has already passed", stamp(t, s.Zone))}
+		return Reason{ReasonNotice, fmt.Sprintf("%s has already passed", stamp(t, s.Zone)), i18n.M("explain.msg.passed", "time", instant(t, s.Zone))}
 	case t < lo:
-		return Reason{ReasonNotice, fmt.Sprintf("bookings need %s notice; the earliest start now is %s", human(s.Policy.MinNotice), stamp(lo, s.Zone))}
+		return Reason{ReasonNotice, fmt.Sprintf("bookings need %s notice; the earliest start now is %s", human(s.Policy.MinNotice), stamp(lo, s.Zone)),
+			i18n.M("explain.msg.notice", "notice", s.Policy.MinNotice, "earliest", instant(lo, s.Zone))}
 	case t > hi:
-		return Reason{ReasonBeyondAdvance, fmt.Sprintf("bookings open %s ahead; the latest start now is %s", human(s.Policy.MaxAdvance), stamp(hi, s.Zone))}
+		return Reason{ReasonBeyondAdvance, fmt.Sprintf("bookings open %s ahead; the latest start now is %s", human(s.Policy.MaxAdvance), stamp(hi, s.Zone)),
+			i18n.M("explain.msg.beyond_advance", "advance", s.Policy.MaxAdvance, "latest", instant(hi, s.Zone))}
 	}
-	return Reason{ReasonOK, fmt.Sprintf("offered: %s at %s, %d of %d seats left", p.Name, local.Format("2006-01-02 15:04 -07:00"), x.SeatsLeft(), x.Capacity)}
+	return Reason{ReasonOK, fmt.Sprintf("offered: %s at %s, %d of %d seats left", p.Name, local.Format("2006-01-02 15:04 -07:00"), x.SeatsLeft(), x.Capacity),
+		i18n.M("explain.msg.ok_seats", "provider", p.Name, "time", local, "left", int64(x.SeatsLeft()), "count", int64(x.Capacity))}
 }
 
 // notSessionTimeText names the provider's sessions of the class on start's local date, so the
@@ -188,4 +194,21 @@ func SessionsWithSeats(ctx context.Context, d *db.DB, now time.Time, sq SessionQ
 		return nil, l, err
 	}
 	return SessionSlots(l.Schedule, sq.First, sq.Last, now, sq.IncludeFull), l, nil
+}
+
+// notSessionTimeMsg is notSessionTimeText for the owner, with the day's session times on the
+// reader's clock.
+func notSessionTimeMsg(s *Schedule, p *Provider, start time.Time) i18n.Msg {
+	local := start.In(s.Zone)
+	date := DateOf(local)
+	var times []any
+	for _, x := range s.Sessions {
+		if l := x.Start.In(s.Zone); x.ProviderID == p.ID && !x.Cancelled && DateOf(l) == date {
+			times = append(times, i18n.Clock(l))
+		}
+	}
+	if len(times) == 0 {
+		return i18n.M("explain.msg.no_session_that_day", "time", local, "provider", p.Name, "date", i18n.Day(local))
+	}
+	return i18n.M("explain.msg.not_session_time", "time", local, "provider", p.Name, "times", i18n.List(times))
 }

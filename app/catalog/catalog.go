@@ -1,7 +1,7 @@
 // Package catalog validates and saves what the owner edits in the admin UI's catalog pages:
 // services, categories, locations (with opening hours and closures), providers (with weekly
 // hours, breaks and time off) and custom attribute templates. The catalog has no write API
-// (SPEC §4 lists it read-only), so these functions are its only writers besides the importer.
+// (docs/api.md lists it read-only), so these functions are its only writers besides the importer.
 //
 // Every write is one db.InTx transaction that validates against the current rows and writes
 // the service.updated events its change causes in the same transaction (service_events.go).

@@ -11,7 +11,7 @@ import (
 )
 
 // withServiceEvents runs change inside the caller's transaction and sends service.updated for
-// each of the services ids whose event payload it changed (SPEC §6), in the same transaction.
+// each of the services ids whose event payload it changed (docs/webhooks.md), in the same transaction.
 // Those services' updated_at becomes now: their representation changed, even when the change
 // was to something else (a category renamed or deleted). It returns how many events it sent.
 //

@@ -25,7 +25,7 @@ const (
 // PaymentModes lists the modes in the order the form offers them.
 var PaymentModes = []string{PaymentNotAvailable, PaymentOptional, PaymentMandatoryPartly, PaymentMandatoryTotal}
 
-// Keyword bounds (SPEC §1: services carry keywords).
+// Keyword bounds (docs/contract.md: services carry keywords).
 const (
 	maxKeywords   = 20
 	maxKeywordLen = 50
@@ -190,7 +190,7 @@ func ParseKeywords(s string) ([]string, string) {
 	return out, ""
 }
 
-// CreateService stores a new service. Creating sends no event: SPEC §6 has no service.created,
+// CreateService stores a new service. Creating sends no event: docs/webhooks.md has no service.created,
 // and a receiver learns of the service from the first change to it or from GET /v3/services.
 func CreateService(ctx context.Context, d *db.DB, in ServiceInput, now time.Time) (int64, error) {
 	var id int64

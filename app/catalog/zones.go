@@ -7,7 +7,7 @@ import (
 )
 
 // Go has no API that lists time zones, and the binary must not read the host's
-// /usr/share/zoneinfo (SPEC §2: everything is embedded), so the pickers' lists ship inside it.
+// /usr/share/zoneinfo (docs/contract.md: everything is embedded), so the pickers' lists ship inside it.
 
 //go:embed zones.txt
 var zonesTxt string

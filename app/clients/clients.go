@@ -13,6 +13,7 @@ import (
 	"frontdesk/app/resource"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 // Event types this package emits.
@@ -88,6 +89,8 @@ type Options struct {
 type FieldError struct {
 	Field   string
 	Message string
+	// Msg is Message in the owner's words, translated by the admin UI (messages.go).
+	Msg i18n.Msg
 }
 
 // Errors lists every rejected field of an input, in field order.
@@ -280,7 +283,7 @@ func checkRecordNumber(ctx context.Context, q *db.Queries, row db.Client) error 
 		return err
 	}
 	if taken {
-		return Errors{{Field: "record_number", Message: "is already used by another client"}}
+		return Errors{newFieldError("record_number", "is already used by another client")}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 var testNow = time.Date(2026, 11, 21, 15, 0, 0, 0, time.UTC)
@@ -58,14 +59,14 @@ func TestCreateCollectsEveryFieldError(t *testing.T) {
 		t.Fatalf("got %v, want Errors", err)
 	}
 	want := Errors{
-		{"email", "must be a valid email address"},
-		{"phone", "must be in E.164 format, e.g. +56912345678"},
-		{"second_phone", "must be in E.164 format, e.g. +56912345678"},
-		{"age", "must be between 1 and 150"},
-		{"photo", "must be an absolute http or https URL of at most 2048 characters"},
-		{"phone_country", "must be an ISO 3166-1 alpha-2 country code, e.g. CL"},
-		{"custom_attributes.2", "must be one of: Curly, Straight"},
-		{"custom_attributes.7", "no custom attribute has this id"},
+		newFieldError("email", "must be a valid email address"),
+		newFieldError("phone", "must be in E.164 format, e.g. +56912345678"),
+		newFieldError("second_phone", "must be in E.164 format, e.g. +56912345678"),
+		newFieldError("age", "must be between 1 and 150"),
+		newFieldError("photo", "must be an absolute http or https URL of at most 2048 characters"),
+		newFieldError("phone_country", "must be an ISO 3166-1 alpha-2 country code, e.g. CL"),
+		newFieldError("custom_attributes.2", "must be one of: Curly, Straight"),
+		newFieldError("custom_attributes.7", "no custom attribute has this id"),
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got  %v\nwant %v", got, want)
@@ -83,7 +84,7 @@ func TestRequireMandatory(t *testing.T) {
 		t.Fatalf("API-style create without the mandatory attribute: %v", err)
 	}
 	_, err := Create(ctx, d, testNow, in, Options{RequireMandatory: true})
-	if want := (Errors{{"custom_attributes.2", "Hair type is required"}}); !reflect.DeepEqual(err, want) {
+	if want := (Errors{newFieldError("custom_attributes.2", "Hair type is required")}); !reflect.DeepEqual(err, want) {
 		t.Fatalf("admin-style create: got %v, want %v", err, want)
 	}
 	in.CustomAttributes = []AttributeValue{{ID: 2, Value: str("straight")}}
@@ -96,7 +97,7 @@ func TestRequireMandatory(t *testing.T) {
 		t.Fatalf("update keeping the stored value: %v", err)
 	}
 	_, err = Update(ctx, d, testNow, 1, Input{CustomAttributes: []AttributeValue{{ID: 2}}}, Options{RequireMandatory: true})
-	if want := (Errors{{"custom_attributes.2", "Hair type is required"}}); !reflect.DeepEqual(err, want) {
+	if want := (Errors{newFieldError("custom_attributes.2", "Hair type is required")}); !reflect.DeepEqual(err, want) {
 		t.Fatalf("clearing a mandatory value: got %v, want %v", err, want)
 	}
 }
@@ -105,7 +106,7 @@ func TestRecordNumberIsUnique(t *testing.T) {
 	d := open(t)
 	ctx := context.Background()
 	_, err := Create(ctx, d, testNow, Input{FirstName: Value("Ana"), LastName: Value("X"), RecordNumber: Value("C-0001")}, Options{})
-	if want := (Errors{{"record_number", "is already used by another client"}}); !reflect.DeepEqual(err, want) {
+	if want := (Errors{newFieldError("record_number", "is already used by another client")}); !reflect.DeepEqual(err, want) {
 		t.Fatalf("got %v, want %v", err, want)
 	}
 	// Keeping one's own number is fine.
@@ -173,5 +174,28 @@ func TestNullAndEmptyClear(t *testing.T) {
 	c, err = Update(ctx, d, testNow, 1, Input{Email: Null[string](), City: Value("  ")}, Options{})
 	if err != nil || c.Email != "" || c.City != nil || *c.LastName != "Lopez" {
 		t.Fatalf("got email %q city %v last name %v, %v; want cleared, cleared, kept", c.Email, c.City, c.LastName, err)
+	}
+}
+
+// Every message the validators write has the owner's words in the catalogs: none falls back to
+// the generic text that quotes the English detail.
+func TestFieldErrorsHaveCatalogTexts(t *testing.T) {
+	for _, msg := range []string{
+		"is required", "must be at most 255 characters", "must not contain control characters", "must be valid UTF-8",
+		"must be between 1 and 150", "must be a valid email address", "must be in E.164 format, e.g. +56912345678",
+		"must be an ISO 3166-1 alpha-2 country code, e.g. CL", "must be 0 (other), 1 (female) or 2 (male)",
+		"at least one of last_name, email or phone is required", "month 2 has no day 30", "is already used by another client",
+		"must be true or false", "must be an integer", "must be a number", "must be a number within the range of a 64-bit float",
+		"must be a date as YYYY-MM-DD", "must be an RFC 3339 date-time, e.g. 2026-11-21T15:04:05-03:00",
+		"must be one of: Curly, Straight", "must be an absolute http or https URL of at most 2048 characters",
+		"no custom attribute has this id", "is given more than once", "Allergies is required",
+	} {
+		if got := fieldMsg(msg); got.Key == "clients.err.other" {
+			t.Errorf("%q has no catalog text", msg)
+		}
+	}
+	es := i18n.NewPrinter("es", i18n.Prefs{})
+	if got, want := es.Msg(fieldMsg("month 2 has no day 30")), "El mes 2 no tiene día 30."; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -10,7 +10,7 @@ import "strings"
 func NormalizeEmail(s string) (string, error) {
 	out, msg := checkEmail(strings.TrimSpace(s))
 	if msg != "" {
-		return "", Errors{{Field: "email", Message: msg}}
+		return "", Errors{newFieldError("email", msg)}
 	}
 	return out, nil
 }
@@ -27,7 +27,7 @@ func NormalizePhone(s string) (string, error) {
 	}, strings.TrimSpace(s))
 	out, msg := checkPhone(s)
 	if msg != "" {
-		return "", Errors{{Field: "phone", Message: msg + " (with the country code)"}}
+		return "", Errors{newFieldError("phone", msg+" (with the country code)")}
 	}
 	return out, nil
 }

@@ -23,7 +23,7 @@ var e164 = regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`)
 type validator struct{ errs Errors }
 
 func (v *validator) fail(field, format string, args ...any) {
-	v.errs = append(v.errs, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+	v.errs = append(v.errs, newFieldError(field, fmt.Sprintf(format, args...)))
 }
 
 // text applies a string field to dst: trimmed, bounded, no control characters; empty or null

@@ -1,6 +1,6 @@
 // Package owner manages the people who run the business: owner accounts (email + argon2id
 // password), their authentication, and the one-time setup token that lets the first owner be
-// created on a fresh installation (SPEC §3). It knows nothing about HTTP or sessions.
+// created on a fresh installation (docs/contract.md). It knows nothing about HTTP or sessions.
 package owner
 
 import (

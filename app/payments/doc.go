@@ -1,4 +1,4 @@
-// Package payments is SPEC §7: carts, payment requests and sales. It validates carts and
+// Package payments implements docs/payments.md: carts, payment requests and sales. It validates carts and
 // computes their totals, raises payment requests (reserving the bookings a cart asks for, in the
 // request's own transaction), cancels them, expires them when their time is up (Expirer, a
 // background worker), and settles them into a sale with its transaction. Every state change

@@ -14,12 +14,18 @@ type Job[P any] struct {
 	SeriesAt time.Time // when the current series began
 	Due      time.Time // when it became due; it goes back to this if it is never sent
 	Payload  P         // what the sender sends
+	// Ordered jobs go to their target one at a time, in claim order, each after the one before
+	// has finished: a replay of missed events arrives oldest first, however many attempts the
+	// target may otherwise take at once.
+	Ordered bool
 }
 
 // lane is one target's claimed work: first attempts and retries in due order.
 type lane[P any] struct {
 	first, retry []Job[P]
 	inflight     int
+	// ordered is set while an Ordered job is in flight: nothing else goes to the target.
+	ordered bool
 	// more is set when the last claim filled the lane: the outbox may hold more due work,
 	// so freeing room should trigger another claim.
 	more bool
@@ -73,10 +79,11 @@ func (ls *lanes[P]) pick(perTarget int) (Job[P], bool) {
 			if firstClass {
 				q = &l.first
 			}
-			if len(*q) == 0 || l.inflight >= perTarget {
+			if len(*q) == 0 || l.inflight >= perTarget || l.ordered || ((*q)[0].Ordered && l.inflight > 0) {
 				continue
 			}
 			j := (*q)[0]
+			l.ordered = j.Ordered
 			(*q)[0] = Job[P]{} // let the payload be collected once sent
 			*q = (*q)[1:]
 			l.inflight++
@@ -95,6 +102,9 @@ func (ls *lanes[P]) finished(id int64, depth int) bool {
 		return false
 	}
 	l.inflight--
+	if l.inflight == 0 {
+		l.ordered = false
+	}
 	ls.forgetIfIdle(id)
 	return l.more && l.queued()+l.inflight < depth/2
 }

@@ -37,8 +37,8 @@ func NewPaymentRequest(pr db.PaymentRequest) PaymentRequest {
 	}
 }
 
-// PaymentRequestEvent is the data of payment_request.paid and payment_request.expired (SPEC
-// §6): the payment request resource (with its cart_id), the bookings it concerns — reserved and
+// PaymentRequestEvent is the data of payment_request.paid and payment_request.expired
+// (docs/webhooks.md): the payment request resource (with its cart_id), the bookings it concerns — reserved and
 // now released (expired), or sold by it (paid) — and, when paid, the sale it created.
 type PaymentRequestEvent struct {
 	PaymentRequest

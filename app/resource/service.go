@@ -11,7 +11,7 @@ import (
 )
 
 // Service is what every service shape shares: the scalar fields of GET /v3/services/{id} plus
-// keywords and category. On its own it is the data of service.updated events (SPEC §6), which
+// keywords and category. On its own it is the data of service.updated events (docs/webhooks.md), which
 // leave out the computed type, online_payment, images and providers.
 type Service struct {
 	ID            int64    `json:"id"`

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 )
 
-// ServiceUpdated is the data of a service.updated event (SPEC §6): the scalar fields of
+// ServiceUpdated is the data of a service.updated event (docs/webhooks.md): the scalar fields of
 // GET /v3/services/{id} including keywords and category{id,name} (or null), without the
 // computed type, online_payment, images and providers. It is exactly Service, named here so
 // the event's shape has one place to be looked up.

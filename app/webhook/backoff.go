@@ -15,7 +15,7 @@ import (
 // (app/queue owns the type, shared with customer messages).
 type Schedule = queue.Schedule
 
-// DefaultSchedule is SPEC §6's: immediately, 5 s, 5 min, 30 min, 2 h, 5 h,
+// DefaultSchedule is the default of docs/webhooks.md: immediately, 5 s, 5 min, 30 min, 2 h, 5 h,
 // 10 h, 14 h, 20 h, 24 h — ten attempts over about three days, so an
 // endpoint that is down over a weekend still gets its events.
 func DefaultSchedule() Schedule {
@@ -64,7 +64,7 @@ const (
 	Retry
 	// Exhausted: the attempt failed and it was the schedule's last. The
 	// delivery has failed; the endpoint is deactivated if nothing reached
-	// it since this delivery began (SPEC §6) — the caller knows that.
+	// it since this delivery began (docs/webhooks.md) — the caller knows that.
 	Exhausted
 	// Gone: the receiver answered 410 Gone, its way of saying "stop". The
 	// endpoint is deactivated at once, whatever attempts remain.

@@ -63,6 +63,9 @@ func (s store) ClaimFirst(ctx context.Context, q *db.Queries, webhookID int64, n
 		jobs[i] = queue.Job[payload]{
 			ID: r.ID, Target: webhookID, Payload: payload{eventID: r.EventID, body: r.Body},
 			Attempt: int(r.Attempts) + 1, Series: 1, SeriesAt: seriesAt, Due: seriesAt,
+			// A restarted series (replay of missed events, recover, resend) is sent one at a
+			// time in the log's order, so the receiver gets the oldest first.
+			Ordered: r.RestartedAt.Valid,
 		}
 	}
 	return jobs, nil

@@ -14,7 +14,7 @@ import (
 	"frontdesk/db"
 )
 
-// Config tunes the dispatcher; the zero value is SPEC §6's default.
+// Config tunes the dispatcher; the zero value is the default of docs/webhooks.md.
 type Config struct {
 	Schedule     Schedule      // nil: DefaultSchedule
 	Timeout      time.Duration // one attempt, dial to last body byte; <= 0: DefaultTimeout
@@ -38,7 +38,7 @@ const (
 // Dispatcher delivers the outbox: app/queue claims due deliveries from SQLite (first attempts
 // before retries, fair turns, a per-endpoint cap, crash-safe claims); this package POSTs them
 // with the Standard Webhooks headers (send.go), records every attempt and schedules the next
-// (record.go, SPEC §6). Run it once per database; d.AfterCommit(dispatcher.Wake) makes new
+// (record.go, docs/webhooks.md). Run it once per database; d.AfterCommit(dispatcher.Wake) makes new
 // events leave at once.
 type Dispatcher struct {
 	q       *queue.Dispatcher[payload, target, result]

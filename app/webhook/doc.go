@@ -1,5 +1,5 @@
-// Package webhook is frontdesk's outgoing webhook engine (SPEC §6); docs/webhooks.md is the
-// receiver's and operator's guide.
+// Package webhook is frontdesk's outgoing webhook engine; docs/webhooks.md is the
+// receiver's and operator's guide and the contract it keeps.
 //
 // Where an event goes, file by file:
 //

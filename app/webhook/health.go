@@ -26,7 +26,7 @@ type Health struct {
 	Pending, SucceededTotal, Failed, Missed int
 	// DeactivatesAt is set while the endpoint is failing: the oldest delivery that has failed
 	// since the last success will exhaust its schedule then, and the endpoint will be
-	// deactivated unless something succeeds first (SPEC §6's countdown). Zero otherwise.
+	// deactivated unless something succeeds first (the countdown of docs/webhooks.md). Zero otherwise.
 	DeactivatesAt time.Time
 }
 

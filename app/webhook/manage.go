@@ -15,7 +15,7 @@ import (
 	"frontdesk/db"
 )
 
-// Manager registers webhooks and runs the owner's recovery operations (SPEC §6). The CLI uses
+// Manager registers webhooks and runs the owner's recovery operations (docs/webhooks.md). The CLI uses
 // it now and the admin UI later, so its inputs and outputs are plain structs carrying what a
 // page needs; every state change is one db.InTx transaction.
 type Manager struct {
@@ -93,6 +93,8 @@ type Webhook struct {
 	UpdatedAt         time.Time
 	Secrets           []SecretInfo // newest first
 	KeyMode           string       // KeyModeStandard or KeyModeSecretText
+	// PausedAt is when the owner paused the webhook (zero: not paused); see pause.go.
+	PausedAt time.Time
 }
 
 // SecretInfo describes one signing secret without revealing it. A zero ExpiresAt marks the
@@ -278,6 +280,12 @@ func (m *Manager) withSecrets(ctx context.Context, q *db.Queries, r db.GetWebhoo
 	}
 	if err := json.Unmarshal([]byte(r.EventsJSON), &w.Events); err != nil {
 		return Webhook{}, fmt.Errorf("webhook %d events: %w", r.ID, err)
+	}
+	paused, err := q.GetWebhookPause(ctx, r.ID)
+	if err == nil {
+		w.PausedAt = db.Time(paused)
+	} else if !db.IsNotFound(err) {
+		return Webhook{}, err
 	}
 	secrets, err := q.ListWebhookSecretInfo(ctx, r.ID)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Event types a webhook can subscribe to (SPEC §6). They are stored and sent
+// Event types a webhook can subscribe to (docs/webhooks.md). They are stored and sent
 // as these exact strings, so renaming one is a breaking change for receivers.
 const (
 	BookingCreated        = "booking.created"

@@ -9,7 +9,7 @@ import (
 	"frontdesk/db"
 )
 
-// metrics are the dispatcher's Prometheus series (SPEC §9).
+// metrics are the dispatcher's Prometheus series (docs/webhooks.md, Operations).
 type metrics struct {
 	outcomes *prometheus.CounterVec
 	latency  prometheus.Histogram

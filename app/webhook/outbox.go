@@ -34,7 +34,7 @@ const (
 
 // Enqueue writes an event and one delivery per matching webhook into the outbox. Call it with
 // the Queries of the transaction that makes the change, so the change and its event commit
-// together or not at all (SPEC §6). A deactivated webhook gets a "missed" delivery, which
+// together or not at all (docs/webhooks.md). A deactivated webhook gets a "missed" delivery, which
 // reactivation can replay. The body is rendered once here, so every attempt to every endpoint
 // sends the same bytes under the same webhook-id.
 func Enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string, data any) (string, error) {
@@ -99,4 +99,23 @@ func NewEventID() (string, error) {
 		out = append(out, idAlphabet[int(c)%len(idAlphabet)])
 	}
 	return string(out), nil
+}
+
+// Subscribed reports whether an active webhook would receive events of eventType, so a page
+// tells the owner that webhooks are told only when one is listening.
+func Subscribed(ctx context.Context, q *db.Queries, eventType string) (bool, error) {
+	hooks, err := q.ListWebhooksForEnqueue(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, h := range hooks {
+		var patterns []string
+		if err := json.Unmarshal([]byte(h.EventsJSON), &patterns); err != nil {
+			return false, fmt.Errorf("webhook %d patterns: %w", h.ID, err)
+		}
+		if h.State == WebhookActive && Matches(patterns, eventType) {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -9,7 +9,7 @@ import (
 	"frontdesk/db"
 )
 
-// DefaultRetention is how long the delivery log is kept (SPEC §6).
+// DefaultRetention is how long the delivery log is kept (docs/webhooks.md).
 const DefaultRetention = 30 * 24 * time.Hour
 
 // Pruner deletes the delivery log older than the retention period in the background: events

@@ -44,7 +44,7 @@ func (d *Dispatcher) committed(t outcomeTally) {
 }
 
 // apply writes each attempt and its consequences: the delivery's new state, the webhook's last
-// success, and deactivation (SPEC §6) on 410 Gone or when a delivery exhausts its schedule
+// success, and deactivation (docs/webhooks.md) on 410 Gone or when a delivery exhausts its schedule
 // with no success to the endpoint since its series began.
 func (d *Dispatcher) apply(ctx context.Context, q *db.Queries, batch []result, tally *outcomeTally) error {
 	successes := map[int64]int64{} // webhook → end of its latest 2xx in this batch

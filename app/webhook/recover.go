@@ -9,10 +9,10 @@ import (
 	"frontdesk/db"
 )
 
-// The owner's recovery operations (SPEC §6). Each restarts deliveries as a new attempt series
+// The owner's recovery operations (docs/webhooks.md). Each restarts deliveries as a new attempt series
 // on the same delivery row: same event, same webhook-id, the schedule from its start.
 
-// DefaultGrace is how long a rotated-out secret keeps signing (SPEC §6).
+// DefaultGrace is how long a rotated-out secret keeps signing (docs/webhooks.md).
 const DefaultGrace = 24 * time.Hour
 
 // MaxGrace bounds a rotation's grace period: an old secret that signs for months is a secret

@@ -140,7 +140,7 @@ func TestDeadReceiverIsDeactivatedAndReplayed(t *testing.T) {
 }
 
 // A success to the endpoint after a delivery began means the endpoint works: exhausting that
-// delivery fails it without deactivating the endpoint (SPEC §6).
+// delivery fails it without deactivating the endpoint (docs/webhooks.md).
 func TestExhaustionAfterSuccessKeepsEndpointActive(t *testing.T) {
 	h := newHarness(t)
 	rc := newReceiver(t, func(w http.ResponseWriter, r *http.Request, n int) {

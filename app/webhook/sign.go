@@ -41,7 +41,7 @@ var ErrInvalidSecret = errors.New("invalid webhook secret")
 
 // NewSecret returns a fresh signing secret, "whsec_" + base64(32 random
 // bytes) in standard encoding with padding. It is shown to the owner once
-// (SPEC §6); store it as returned and call ParseSecret when signing.
+// (docs/webhooks.md); store it as returned and call ParseSecret when signing.
 func NewSecret() (string, error) {
 	key := make([]byte, secretKeyBytes)
 	if _, err := rand.Read(key); err != nil {

@@ -12,7 +12,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
 
-// The published Standard Webhooks test vector quoted in SPEC §6.
+// The published Standard Webhooks test vector quoted in docs/webhooks.md.
 const (
 	vectorSecret    = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 	vectorID        = "msg_p5jXN8AQM9LWM0D4loKWxJek"

@@ -137,7 +137,7 @@ func newDialer(timeout time.Duration, allowPrivate bool, resolver *net.Resolver)
 	return d
 }
 
-// DefaultTimeout is SPEC §6's delivery timeout, used when NewHTTPClient is
+// DefaultTimeout is the delivery timeout of docs/webhooks.md, used when NewHTTPClient is
 // given none: a client without a timeout would let one silent receiver hold
 // a worker forever.
 const DefaultTimeout = 15 * time.Second
@@ -244,7 +244,7 @@ func ValidateURL(raw string) error {
 	return nil
 }
 
-// Error categories for the delivery log (SPEC §6). The outbox stores them
+// Error categories for the delivery log (docs/webhooks.md). The outbox stores them
 // as TEXT with a CHECK constraint that mirrors this list.
 const (
 	CategoryDNS              = "dns"

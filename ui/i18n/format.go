@@ -285,3 +285,36 @@ func Offset(t time.Time) string {
 	}
 	return s
 }
+
+// Clock is a message argument printed as the time of day (Printer.Time) in its location; a
+// time.Time argument prints as date and time (Printer.DateTime), a time.Duration as Duration.
+// Domain packages use them so a message keeps its times until the edge knows the reader's
+// language and clock.
+type Clock time.Time
+
+// Duration says a length of time in whole days, hours and minutes ("2 h 30 min", "3 days").
+func (p *Printer) Duration(d time.Duration) string {
+	if d < 0 {
+		d = -d
+	}
+	mins := int64(d.Round(time.Minute) / time.Minute)
+	days, hours, minutes := mins/(24*60), mins/60%24, mins%60
+	var parts []string
+	if days > 0 {
+		parts = append(parts, p.T("duration.days", "count", days))
+	}
+	if hours > 0 {
+		parts = append(parts, p.T("duration.hours", "count", hours))
+	}
+	if minutes > 0 || len(parts) == 0 {
+		parts = append(parts, p.T("duration.minutes", "count", minutes))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Day is a message argument printed as a whole date (Printer.DateLong) in its location.
+type Day time.Time
+
+// List is a message argument printed as its items, each as an argument would be, joined by
+// commas.
+type List []any

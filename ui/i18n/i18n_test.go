@@ -185,6 +185,11 @@ func TestParseMoney(t *testing.T) {
 		{"en", "USD", "abc", -1},
 		{"en", "USD", "12..5", -1},
 		{"es", "USD", " 45,5 ", 4550},
+		{"es", "EUR", "1.234,5", 123450},
+		{"en", "EUR", "1,234.5", 123450},
+		{"es", "JPY", "1.500", 150000},
+		{"en", "JPY", "1,500", 150000},
+		{"es", "JPY", "1500,5", -1},
 	}
 	for _, c := range cases {
 		p := NewPrinter(c.lang, Prefs{Currency: c.currency})

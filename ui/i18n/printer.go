@@ -3,6 +3,7 @@ package i18n
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"golang.org/x/text/feature/plural"
 )
@@ -117,6 +118,20 @@ func (p *Printer) argString(v any) string {
 		return p.Integer(n)
 	case Msg:
 		return p.Msg(n)
+	case time.Time:
+		return p.DateTime(n)
+	case Clock:
+		return p.Time(time.Time(n))
+	case Day:
+		return p.DateLong(time.Time(n))
+	case List:
+		parts := make([]string, len(n))
+		for i, v := range n {
+			parts[i] = p.argString(v)
+		}
+		return strings.Join(parts, ", ")
+	case time.Duration:
+		return p.Duration(n)
 	}
 	return fmt.Sprint(v)
 }
