@@ -186,7 +186,6 @@ func (a *Admin) reactivateWebhook(w http.ResponseWriter, r *http.Request) {
 	a.afterAction(w, r, err, ui.WebhookURL(h.ID), msg)
 }
 
-
 func (a *Admin) recoverDeliveries(w http.ResponseWriter, r *http.Request) {
 	h, err := a.findWebhook(r)
 	if err != nil {
