@@ -110,13 +110,22 @@ func TestLoadAppendsOnce(t *testing.T) {
 	for _, want := range []string{
 		`company: this database already has a business ("Studio Ana")`,
 		`locations[0].key: "centro" was already imported on 2026-11-23 12:00 UTC (location id 1)`,
-		`clients[0].record_number: "C-0001" is already the record number of client id 1`,
 		`products[0].key: "argan" was already imported on 2026-11-23 12:00 UTC (product id 1)`,
-		`products[0].sku: "ARG-50" is already the SKU of product id 1`,
 	} {
 		if !hasProblem(got, want) {
 			t.Errorf("got problems\n  %s\nwant one starting with\n  %s", strings.Join(got, "\n  "), want)
 		}
+	}
+	wantSameCounts(t, tableCounts(t, d), before)
+	// The problem list stops at 20, so a stored record number and SKU are checked with files of
+	// their own.
+	_, err = Load(ctx, d, []byte(`{"clients": [{"key": "maria-2", "first_name": "María", "record_number": "C-0001"}]}`), testNow)
+	if got := problemsOf(t, err); !hasProblem(got, `clients[0].record_number: "C-0001" is already the record number of client id 1`) {
+		t.Errorf("got problems %q, want the stored record number named", got)
+	}
+	_, err = Load(ctx, d, []byte(`{"products": [{"key": "argan-2", "name": "Argan oil", "sku": "arg-50", "price": "1"}]}`), testNow)
+	if got := problemsOf(t, err); !hasProblem(got, `products[0].sku: "arg-50" is already the SKU of product id 1`) {
+		t.Errorf("got problems %q, want the stored SKU named", got)
 	}
 	wantSameCounts(t, tableCounts(t, d), before)
 
