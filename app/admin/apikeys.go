@@ -49,7 +49,7 @@ func (a *Admin) showAPIKeys(w http.ResponseWriter, r *http.Request, status int, 
 	if k, ok := a.sessions.Pop(r.Context(), keyNewAPIKey).(ui.NewAPIKey); ok {
 		v.New = &k
 	}
-	a.render(w, r, status, ui.APIKeysPage(a.page(r, "API keys"), v))
+	a.render(w, r, status, ui.APIKeysPage(a.page(r, translate(r, "apikeys.title")), v))
 }
 
 func apiKeyRow(k db.APIKey) ui.APIKeyRow {
@@ -81,7 +81,7 @@ func (a *Admin) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	}
 	name := f.Get("name")
 	if name == "" || len(name) > 100 {
-		f.SetError("name", "Give the key a name of 1 to 100 characters.")
+		f.SetError("name", translate(r, "apikeys.name.error"))
 	} else {
 		checkName(r, f, "name", name)
 	}
@@ -89,7 +89,7 @@ func (a *Admin) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	scopes := f.Values["scopes"]
 	for _, s := range scopes {
 		if !slices.Contains(apikey.Scopes, s) {
-			f.SetError("scopes", "Choose scopes from the list.")
+			f.SetError("scopes", translate(r, "apikeys.scopes.error"))
 		}
 	}
 	switch f.Get("access") {
@@ -112,7 +112,7 @@ func (a *Admin) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	}
 	k, key, err := apikey.Create(r.Context(), a.db, nk, a.now())
 	if errors.Is(err, apikey.ErrNameRequired) {
-		f.SetError("name", "Give the key a name of 1 to 100 characters.")
+		f.SetError("name", translate(r, "apikeys.name.error"))
 		a.showAPIKeys(w, r, http.StatusUnprocessableEntity, f)
 		return
 	}
@@ -151,11 +151,11 @@ func (a *Admin) confirmRevokeAPIKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if k.RevokedAt.Valid {
-		a.flash(r.Context(), ui.FlashInfo, "The API key “"+k.Name+"” is already revoked.")
+		a.flash(r.Context(), ui.FlashInfo, translate(r, "apikeys.already_revoked", "name", k.Name))
 		seeOther(w, r, apiKeysPath)
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.RevokeAPIKeyPage(a.page(r, "Revoke API key"), apiKeyRow(k)))
+	a.render(w, r, http.StatusOK, ui.RevokeAPIKeyPage(a.page(r, translate(r, "apikeys.revoke.title")), apiKeyRow(k)))
 }
 
 func (a *Admin) revokeAPIKey(w http.ResponseWriter, r *http.Request) {
@@ -169,6 +169,6 @@ func (a *Admin) revokeAPIKey(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	a.flash(r.Context(), ui.FlashSuccess, "The API key “"+k.Name+"” is revoked. Programs using it are refused from now on.")
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "apikeys.revoked", "name", k.Name))
 	seeOther(w, r, apiKeysPath)
 }

@@ -87,10 +87,10 @@ func (a *Admin) explainSlot(w http.ResponseWriter, r *http.Request) {
 		if !f.OK() {
 			status = http.StatusUnprocessableEntity
 		}
-		a.render(w, r, status, ui.ExplainPage(a.page(r, "Why not offered?"), v))
+		a.render(w, r, status, ui.ExplainPage(a.page(r, translate(r, "bookings.tab.explain")), v))
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.ExplainPage(a.page(r, "Why not offered?"), v))
+	a.render(w, r, http.StatusOK, ui.ExplainPage(a.page(r, translate(r, "bookings.tab.explain")), v))
 }
 
 // explain answers the question on f, or records on f why it cannot be asked.

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
+
 	"frontdesk/app/catalog"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -153,7 +156,7 @@ func (a *Admin) showLocationForm(w http.ResponseWriter, r *http.Request, status 
 	}
 	v.Countries = []ui.Option{{Value: "", Label: translate(r, "locations.choose_country")}}
 	for _, c := range catalog.Countries() {
-		v.Countries = append(v.Countries, ui.Option{Value: c.Code, Label: c.Name})
+		v.Countries = append(v.Countries, ui.Option{Value: c.Code, Label: countryName(r, c.Code, c.Name)})
 	}
 	// A zone or country stored by an import may be missing from the lists: keep it choosable.
 	v.Zones = keepChoice(v.Zones, f.Get("timezone"))
@@ -194,4 +197,17 @@ func closedOnText(r *http.Request, date string) string {
 		date = i18n.From(r.Context()).DateLong(d)
 	}
 	return translate(r, "locations.closed_on", "date", date)
+}
+
+// countryName is a country's name in the reader's language (CLDR, golang.org/x/text), or the
+// stored (English) name for a code CLDR does not know.
+func countryName(r *http.Request, code, stored string) string {
+	region, err := language.ParseRegion(code)
+	if err != nil {
+		return stored
+	}
+	if name := display.Regions(language.Make(i18n.From(r.Context()).Lang())).Name(region); name != "" {
+		return name
+	}
+	return stored
 }

@@ -101,12 +101,12 @@ func (a *Admin) webhookRow(ctx context.Context, h webhook.Overview) (ui.WebhookR
 	}
 	row.Chart.Slots = chartSlots
 	for _, at := range slices.Backward(attempts) {
-		row.Chart.Bars = append(row.Chart.Bars, outcomeBar(at))
+		row.Chart.Bars = append(row.Chart.Bars, outcomeBar(ctx, at))
 	}
 	return row, nil
 }
 
-func outcomeBar(at db.AdminRecentWebhookAttemptsRow) ui.OutcomeBar {
+func outcomeBar(ctx context.Context, at db.AdminRecentWebhookAttemptsRow) ui.OutcomeBar {
 	status := int(at.StatusCode.Int64)
 	outcome := at.ErrorCategory.String
 	if status != 0 {
@@ -114,7 +114,7 @@ func outcomeBar(at db.AdminRecentWebhookAttemptsRow) ui.OutcomeBar {
 	}
 	return ui.OutcomeBar{
 		OK:    status >= 200 && status <= 299,
-		Label: fmt.Sprintf("%s: %s in %d ms", db.Time(at.StartedAt).UTC().Format("2006-01-02 15:04:05 UTC"), outcome, at.DurationMs),
+		Label: i18n.T(ctx, "webhooks.chart.bar", "time", db.Time(at.StartedAt).UTC().Format("2006-01-02 15:04:05 UTC"), "outcome", outcome, "ms", at.DurationMs),
 	}
 }
 
@@ -153,26 +153,26 @@ func (a *Admin) findWebhook(r *http.Request) (webhook.Overview, error) {
 }
 
 // Wording of the event checkboxes; the values are webhook.Patterns().
-var eventLabels = map[string]string{
-	webhook.MatchAll:              "every event, including types added later",
-	"booking.*":                   "every booking event",
-	"client.*":                    "every client event",
-	"payment_request.*":           "every payment request event",
-	"service.*":                   "every service event",
-	webhook.BookingCreated:        "a booking was made",
-	webhook.BookingUpdated:        "a booking changed, was rescheduled or cancelled",
-	webhook.ClientCreated:         "a client was added",
-	webhook.ClientUpdated:         "a client changed",
-	webhook.PaymentRequestPaid:    "a payment request was paid",
-	webhook.PaymentRequestExpired: "a payment request expired unpaid",
-	webhook.ServiceUpdated:        "a service's name, price, duration, status, keywords or category changed",
+var eventLabels = map[string]i18n.Msg{
+	webhook.MatchAll:              i18n.M("webhooks.event.all"),
+	"booking.*":                   i18n.M("webhooks.event.booking_all"),
+	"client.*":                    i18n.M("webhooks.event.client_all"),
+	"payment_request.*":           i18n.M("webhooks.event.payment_request_all"),
+	"service.*":                   i18n.M("webhooks.event.service_all"),
+	webhook.BookingCreated:        i18n.M("webhooks.event.booking_created"),
+	webhook.BookingUpdated:        i18n.M("webhooks.event.booking_updated"),
+	webhook.ClientCreated:         i18n.M("webhooks.event.client_created"),
+	webhook.ClientUpdated:         i18n.M("webhooks.event.client_updated"),
+	webhook.PaymentRequestPaid:    i18n.M("webhooks.event.payment_request_paid"),
+	webhook.PaymentRequestExpired: i18n.M("webhooks.event.payment_request_expired"),
+	webhook.ServiceUpdated:        i18n.M("webhooks.event.service_updated"),
 }
 
-func (a *Admin) webhookForm(id int64, url string, f *ui.Form) ui.WebhookFormView {
+func (a *Admin) webhookForm(r *http.Request, id int64, url string, f *ui.Form) ui.WebhookFormView {
 	v := ui.WebhookFormView{ID: id, URL: url, Form: f, AllowPrivate: a.hooks.allowPrivate}
 	types := webhook.EventTypes()
 	for _, p := range webhook.Patterns() {
-		c := ui.EventChoice{Value: p, Label: eventLabels[p]}
+		c := ui.EventChoice{Value: p, Label: i18n.From(r.Context()).Msg(eventLabels[p])}
 		if slices.Contains(types, p) {
 			v.Types = append(v.Types, c)
 		} else {
@@ -185,7 +185,7 @@ func (a *Admin) webhookForm(id int64, url string, f *ui.Form) ui.WebhookFormView
 func (a *Admin) newWebhook(w http.ResponseWriter, r *http.Request) {
 	f := ui.NewForm(nil)
 	f.Set("key_mode", webhook.KeyModeStandard)
-	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.add")), a.webhookForm(0, "", f)))
+	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.add")), a.webhookForm(r, 0, "", f)))
 }
 
 // webhookInput reads the form; the Manager validates.
@@ -208,7 +208,7 @@ func (a *Admin) createWebhook(w http.ResponseWriter, r *http.Request) {
 	url, events, description, allowPrivate := a.webhookInput(f)
 	h, secret, err := a.hooks.manager.Create(r.Context(), webhook.CreateInput{URL: url, Events: events, Description: description, AllowPrivate: allowPrivate, KeyMode: keyModeInput(f)})
 	if a.webhookFieldErrors(r, f, err) {
-		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.add")), a.webhookForm(0, "", f)))
+		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.add")), a.webhookForm(r, 0, "", f)))
 		return
 	}
 	if err != nil {
@@ -231,7 +231,7 @@ func (a *Admin) editWebhook(w http.ResponseWriter, r *http.Request) {
 	f.Set("description", h.Description)
 	f.Set("key_mode", h.KeyMode)
 	f.Values["events"] = h.Events
-	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.edit")), a.webhookForm(h.ID, h.URL, f)))
+	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.edit")), a.webhookForm(r, h.ID, h.URL, f)))
 }
 
 func (a *Admin) updateWebhook(w http.ResponseWriter, r *http.Request) {
@@ -255,7 +255,7 @@ func (a *Admin) updateWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	_, err = a.hooks.manager.Update(r.Context(), h.ID, in)
 	if a.webhookFieldErrors(r, f, err) {
-		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.edit")), a.webhookForm(h.ID, h.URL, f)))
+		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.edit")), a.webhookForm(r, h.ID, h.URL, f)))
 		return
 	}
 	if errors.Is(err, webhook.ErrNotFound) {
@@ -285,6 +285,14 @@ func (a *Admin) webhookFieldErrors(r *http.Request, f *ui.Form, err error) bool 
 		f.SetError("events", translate(r, "webhooks.err.events"))
 	case errors.Is(fe, webhook.ErrInvalidKeyMode):
 		f.SetError("key_mode", translate(r, "webhooks.key_mode.error"))
+	case errors.Is(fe, webhook.ErrInvalidURL):
+		f.SetError("url", translate(r, "webhooks.err.url"))
+	case errors.Is(fe, webhook.ErrInvalidPatterns):
+		f.SetError("events", translate(r, "webhooks.err.patterns"))
+	case errors.Is(fe, webhook.ErrInvalidDescription):
+		f.SetError("description", translate(r, "webhooks.err.description"))
+	case errors.Is(fe, webhook.ErrTooManyWebhooks):
+		f.Message = translate(r, "webhooks.err.too_many", "count", webhook.DefaultLimit)
 	case fe.Field == "":
 		f.Message = sentenceAfter(fe.Err)
 	default:
