@@ -213,6 +213,12 @@ type DeliveryAttempt struct {
 	ResponseBody    string
 }
 
+type EtagVersion struct {
+	Kind  string
+	RefID int64
+	N     int64
+}
+
 type Event struct {
 	ID        string
 	Type      string
