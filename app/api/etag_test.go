@@ -121,6 +121,14 @@ func TestETagFollowsWrites(t *testing.T) {
 		{"client attribute value", exec(`UPDATE client_attribute_values SET value = 'Ben' WHERE client_id = 1 AND attribute_id = 1`), []string{"/v3/clients", "/v3/clients/1"}},
 		{"client deactivated", call("PATCH", "/v3/clients/2/deactivate", "", 204), []string{"/v3/clients", "/v3/clients/2"}},
 		{"attribute template", exec(`UPDATE custom_attributes SET name = 'Stylist' WHERE id = 1`), []string{"/v3/clients", "/v3/clients/1", "/v3/clients/2", "/v3/custom_attributes"}},
+		{"sale attached", func(t *testing.T) {
+			exec(`INSERT INTO carts (id, uuid, location_id, created_at, updated_at, expires_at) VALUES (1, 'cart-1', 1, 0, 0, 0)`)(t)
+			exec(`INSERT INTO sales (id, cart_id, location_id, status, created_at, updated_at) VALUES (1, 1, 1, 'partially_paid', 0, 0)`)(t)
+			exec(`UPDATE bookings SET sale_id = 1 WHERE id = ?`, other.ID)(t)
+		}, []string{"/v3/bookings?location_id=1", "/v3/bookings?service_provider_id=2", "/v3/bookings?client_id=1", "/v3/bookings?service_id=1", fmt.Sprintf("/v3/bookings/%d", other.ID)}},
+		// A booking shows its sale's status: paying the sale changes the booking's answers.
+		{"sale paid", exec(`UPDATE sales SET status = 'paid' WHERE id = 1`), []string{"/v3/bookings?location_id=1", "/v3/bookings?service_provider_id=2", "/v3/bookings?client_id=1", "/v3/bookings?service_id=1", fmt.Sprintf("/v3/bookings/%d", other.ID)}},
+		{"sale amounts only", exec(`UPDATE sales SET paid_cents = 5 WHERE id = 1`), nil},
 		{"product", exec(`INSERT INTO products (name, price_cents, created_at, updated_at) VALUES ('Shampoo', 100, 0, 0)`), []string{"/v3/products"}},
 		// The catalog's names show in every booking, so a service edit changes them all.
 		{"service edit", exec(`UPDATE services SET name = 'Cut' WHERE id = 1`), append(slicesWithout(watched, "/v3/clients", "/v3/clients/1", "/v3/clients/2", "/v3/custom_attributes"))},
