@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,8 @@ var (
 	binDir    string
 	binPath   string
 	buildErr  string
+	// moduleRoot is where go.mod is, found by the first build.
+	moduleRoot string
 )
 
 func TestMain(m *testing.M) {
@@ -28,6 +31,36 @@ func TestMain(m *testing.M) {
 // buildFrontdesk builds the real binary from the module root, cgo-free, as a user would.
 func buildFrontdesk(t *testing.T) string {
 	t.Helper()
+	return buildFrontdeskWith(t, "")
+}
+
+// Release builds (docs/deploy.md "Building a release") differ only in their -ldflags; each
+// distinct set is built once per run, into the same directory.
+var (
+	releaseMu   sync.Mutex
+	releaseBins = map[string]string{}
+)
+
+// buildFrontdeskWith is buildFrontdesk with -ldflags, as a release is built.
+func buildFrontdeskWith(t *testing.T, ldflags string) string {
+	t.Helper()
+	if ldflags != "" {
+		buildFrontdeskWith(t, "") // sets binDir and moduleRoot
+		releaseMu.Lock()
+		defer releaseMu.Unlock()
+		if bin, ok := releaseBins[ldflags]; ok {
+			return bin
+		}
+		bin := filepath.Join(binDir, fmt.Sprintf("frontdesk-release-%d", len(releaseBins)))
+		build := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, ".")
+		build.Dir = moduleRoot
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build -ldflags %q: %v\n%s", ldflags, err, out)
+		}
+		releaseBins[ldflags] = bin
+		return bin
+	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
@@ -46,8 +79,9 @@ func buildFrontdesk(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(binDir, "frontdesk")
+		moduleRoot = filepath.Dir(strings.TrimSpace(string(gomod)))
 		build := exec.Command(goTool, "build", "-o", binPath, ".")
-		build.Dir = filepath.Dir(strings.TrimSpace(string(gomod)))
+		build.Dir = moduleRoot
 		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := build.CombinedOutput(); err != nil {
 			buildErr = "go build: " + err.Error() + "\n" + string(out)

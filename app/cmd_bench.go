@@ -93,7 +93,7 @@ func benchStarter(env Env) bench.Starter {
 			return nil, err
 		}
 		log := newLogger(logTo)
-		d, err := openData(ctx, cfg.Data)
+		d, _, err := createData(ctx, serveEnv, cfg.Data)
 		if err != nil {
 			return nil, err
 		}
@@ -101,13 +101,14 @@ func benchStarter(env Env) bench.Starter {
 		if demoErr != nil {
 			demoErr = fmt.Errorf("demo data: %w", demoErr)
 		}
-		srv, err := newServer(ctx, cfg, d, log, env.Now)
+		ln, err := net.Listen("tcp", cfg.Addr)
 		if err != nil {
 			d.Close()
 			return nil, err
 		}
-		ln, err := net.Listen("tcp", cfg.Addr)
+		srv, err := newServer(ctx, cfg, d, log, env.Now, linkBase(cfg, ln.Addr().String()))
 		if err != nil {
+			ln.Close()
 			d.Close()
 			return nil, err
 		}

@@ -30,7 +30,7 @@ func runImport(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, err := openData(ctx, *data)
+	d, _, err := createData(ctx, env, *data)
 	if err != nil {
 		return err
 	}
@@ -80,6 +80,10 @@ func loadDemoIfEmpty(ctx context.Context, d *db.DB, now time.Time) (bool, error)
 		return false, nil
 	}
 	if _, err := importer.Load(ctx, d, importer.Demo(), now); err != nil {
+		return false, err
+	}
+	// The demo business takes bookings on its booking site (/book) from the start.
+	if err := d.W.SiteEnable(ctx, db.Millis(now)); err != nil {
 		return false, err
 	}
 	return true, nil

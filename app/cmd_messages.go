@@ -50,7 +50,7 @@ func runMessages(ctx context.Context, env Env, args []string) error {
 	if err := parseMessageFlags(&o, *smtpURL, *mailFrom); err != nil {
 		return err
 	}
-	d, err := openData(ctx, *data)
+	d, err := openData(ctx, env, *data)
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ func runOwner(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, err := openData(ctx, *data)
+	d, err := openData(ctx, env, *data)
 	if err != nil {
 		return err
 	}

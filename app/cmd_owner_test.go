@@ -36,7 +36,7 @@ func ownerSignIn(t *testing.T, dir, email, password string) error {
 }
 
 func TestOwnerCommands(t *testing.T) {
-	dir := t.TempDir()
+	dir := newDataDir(t)
 	if code, stderr := ownerCmd(t, "first password  \r\nignored second line\n", "create", "--data", dir, "--email", "Ana@Example.com"); code != 0 {
 		t.Fatalf("create: exit %d, %s", code, stderr)
 	}
@@ -88,7 +88,7 @@ func TestOwnerCommands(t *testing.T) {
 // TestServeLogsSetupURLOnlyWithoutOwner: a fresh data directory gets a setup URL in the log;
 // once an owner exists (here made by the CLI) it does not.
 func TestServeLogsSetupURLOnlyWithoutOwner(t *testing.T) {
-	dir := t.TempDir()
+	dir := newDataDir(t)
 	if logs := serveOnce(t, dir); !strings.Contains(logs, `"setup_url":"http://127.0.0.1:`) || !strings.Contains(logs, "/setup?token=") {
 		t.Errorf("fresh start: no setup URL in the log:\n%s", logs)
 	}

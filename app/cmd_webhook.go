@@ -19,7 +19,8 @@ const webhookUsage = `Usage: frontdesk webhook <subcommand> [flags]
   create --url URL --events LIST [--description D] [--allow-private]
          [--key-mode standard|secret-text]
                                register a webhook; prints only its signing secret
-  list [--json]                id, URL, events, state, last delivery, success rate (never secrets)
+  list [--json]                id, URL, events, state, last delivery, success rate and the
+                               error category of the latest attempt if it failed (never secrets)
   reactivate ID [--replay-missed]
                                resume delivery; optionally queue again what it missed
   rotate-secret ID [--grace 24h]
@@ -61,7 +62,7 @@ func runWebhook(ctx context.Context, env Env, args []string) error {
 
 // withManager opens the database for one subcommand.
 func withManager(ctx context.Context, env Env, dataDir string, fn func(m *webhook.Manager) error) error {
-	d, err := openData(ctx, dataDir)
+	d, err := openData(ctx, env, dataDir)
 	if err != nil {
 		return err
 	}
@@ -146,6 +147,15 @@ type webhookJSON struct {
 	Failed            int           `json:"failed"`
 	Missed            int           `json:"missed"`
 	DeactivatesAt     *string       `json:"deactivates_at"`
+	// LastError is why the latest attempt failed; null once an attempt succeeds.
+	LastError *lastErrorJSON `json:"last_error"`
+}
+
+type lastErrorJSON struct {
+	Category string  `json:"category"`
+	Message  string  `json:"message"`
+	Status   *int    `json:"status"`
+	At       *string `json:"at"`
 }
 
 type deliveryJSON struct {
@@ -210,6 +220,16 @@ func webhookList(ctx context.Context, env Env, args []string) error {
 		rows := make([]webhookJSON, len(hooks))
 		for i, h := range hooks {
 			rows[i] = toWebhookJSON(h)
+			le, ok, err := m.LastError(ctx, h.ID)
+			if err != nil {
+				return err
+			}
+			if ok {
+				rows[i].LastError = &lastErrorJSON{Category: le.Category, Message: le.Message, At: optTime(le.At)}
+				if le.Status != 0 {
+					rows[i].LastError.Status = &le.Status
+				}
+			}
 		}
 		if *asJSON {
 			enc := json.NewEncoder(env.Stdout)
@@ -222,7 +242,7 @@ func webhookList(ctx context.Context, env Env, args []string) error {
 
 func printWebhookTable(w io.Writer, rows []webhookJSON) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tURL\tEVENTS\tKEY MODE\tSTATE\tLAST DELIVERY\tSUCCESS")
+	fmt.Fprintln(tw, "ID\tURL\tEVENTS\tKEY MODE\tSTATE\tLAST DELIVERY\tSUCCESS\tLAST ERROR")
 	for _, r := range rows {
 		state := r.State
 		if r.DeactivatedReason != nil {
@@ -241,7 +261,14 @@ func printWebhookTable(w io.Writer, rows []webhookJSON) error {
 		if r.SuccessRate != nil {
 			rate = fmt.Sprintf("%.0f%% of %d", *r.SuccessRate*100, r.Sample)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.URL, strings.Join(r.Events, ","), r.KeyMode, state, last, rate)
+		lastErr := "-"
+		if e := r.LastError; e != nil {
+			lastErr = e.Category
+			if e.Status != nil {
+				lastErr += " " + strconv.Itoa(*e.Status)
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.URL, strings.Join(r.Events, ","), r.KeyMode, state, last, rate, lastErr)
 	}
 	return tw.Flush()
 }

@@ -8,7 +8,7 @@ import (
 )
 
 func TestWebhookCommands(t *testing.T) {
-	dir := t.TempDir()
+	dir := newDataDir(t)
 	code, secret, stderr := run(t, "", "webhook", "create", "--data", dir, "--url", "https://hooks.example.com/in", "--events", "booking.*, client.created", "--description", "CRM")
 	if code != 0 {
 		t.Fatalf("create: exit %d, stderr %s", code, stderr)
@@ -91,7 +91,7 @@ func TestWebhookKeyModeCommand(t *testing.T) {
 }
 
 func TestWebhookCommandErrors(t *testing.T) {
-	dir := t.TempDir()
+	dir := newDataDir(t)
 	tests := []struct {
 		name       string
 		args       []string

@@ -21,11 +21,14 @@ func runMigrate(ctx context.Context, env Env, args []string) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	d, err := openData(ctx, *data)
+	d, created, err := createData(ctx, env, *data)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
+	if created {
+		fmt.Fprintf(env.Stderr, "created a new database at %s\n", db.Path(*data))
+	}
 	v, err := d.Version(ctx)
 	if err != nil {
 		return err
@@ -44,7 +47,8 @@ func runBackup(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, err := openData(ctx, *data)
+	// A backup copies whatever schema it finds: before an upgrade, that is the point.
+	d, err := openExisting(ctx, env, *data, db.IgnorePending)
 	if err != nil {
 		return err
 	}
@@ -104,7 +108,7 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 				return usagef("--scopes: %v", err)
 			}
 		}
-		d, err := openData(ctx, *data)
+		d, err := openData(ctx, env, *data)
 		if err != nil {
 			return err
 		}
@@ -127,7 +131,7 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 		if err := fs.parse(args); err != nil {
 			return err
 		}
-		d, err := openData(ctx, *data)
+		d, err := openData(ctx, env, *data)
 		if err != nil {
 			return err
 		}
@@ -196,7 +200,7 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 		if err != nil || id < 1 {
 			return usagef("key ID %q: want a positive integer", arg)
 		}
-		d, err := openData(ctx, *data)
+		d, err := openData(ctx, env, *data)
 		if err != nil {
 			return err
 		}

@@ -25,7 +25,7 @@ func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr s
 }
 
 func TestAPIKeyCommands(t *testing.T) {
-	dir := t.TempDir()
+	dir := newDataDir(t)
 	code, key, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "laptop", "--scopes", "clients:read,bookings:read")
 	if code != 0 {
 		t.Fatalf("create: exit %d, stderr %s", code, stderr)
@@ -92,6 +92,16 @@ func TestUsageErrors(t *testing.T) {
 		{"backup without file", []string{"backup", "--data", dir}, 2, "destination FILE"},
 		{"serve bad addr", []string{"serve", "--addr", "nonsense"}, 2, "HOST:PORT"},
 		{"serve stray argument", []string{"serve", "extra"}, 2, "unexpected argument"},
+		// Running it for real (docs/deploy.md): every new flag is checked before anything starts.
+		{"serve --https without public URL", []string{"serve", "--data", dir, "--https"}, 2, "--https needs --public-url https://"},
+		{"serve --https with an http public URL", []string{"serve", "--data", dir, "--https", "--public-url", "http://book.example.com"}, 2, "--https needs"},
+		{"serve bad public URL", []string{"serve", "--data", dir, "--public-url", "book.example.com"}, 2, "--public-url"},
+		{"serve public URL with a path", []string{"serve", "--data", dir, "--public-url", "https://example.com/frontdesk"}, 2, "has a path"},
+		{"serve bad trusted proxies", []string{"serve", "--data", dir, "--trusted-proxies", "10.0.0.0/99"}, 2, "--trusted-proxies"},
+		{"serve bad metrics addr", []string{"serve", "--data", dir, "--metrics-addr", "9090"}, 2, "--metrics-addr"},
+		{"serve bad https addr", []string{"serve", "--data", dir, "--https", "--public-url", "https://book.example.com", "--https-addr", "443"}, 2, "--https-addr"},
+		{"doctor stray argument", []string{"doctor", "extra"}, 2, "unexpected argument"},
+		{"serve public URL scheme", []string{"serve", "--data", dir, "--public-url", "ftp://x"}, 2, "http:// or https://"},
 		{"help", []string{"help"}, 0, "Commands:"},
 		{"migrate help", []string{"migrate", "--help"}, 0, "Usage: frontdesk migrate"},
 		{"apikey create help", []string{"apikey", "create", "--help"}, 0, "--scopes"},
@@ -165,5 +175,42 @@ func TestMigrate(t *testing.T) {
 	code, out, stderr := run(t, "", "migrate", "--data", t.TempDir())
 	if code != 0 || !strings.HasPrefix(out, "schema version ") || strings.HasPrefix(out, "schema version 0") {
 		t.Fatalf("migrate: exit %d, out %q, stderr %q", code, out, stderr)
+	}
+}
+
+// The new serve settings have FRONTDESK_* fallbacks, checked like the flags.
+func TestServeEnvFallbacks(t *testing.T) {
+	cases := map[string]string{
+		"FRONTDESK_PUBLIC_URL":      "ftp://book.example.com",
+		"FRONTDESK_TRUSTED_PROXIES": "not-an-address",
+		"FRONTDESK_METRICS_ADDR":    "9090",
+		"FRONTDESK_HTTPS":           "true", // without FRONTDESK_PUBLIC_URL
+	}
+	for key, value := range cases {
+		t.Run(key, func(t *testing.T) {
+			var stderr strings.Builder
+			code := Run(context.Background(), Env{Args: []string{"serve", "--data", t.TempDir()}, Stdout: &strings.Builder{}, Stderr: &stderr,
+				Getenv: func(k string) string {
+					if k == key {
+						return value
+					}
+					return ""
+				}})
+			if code != exitUsage {
+				t.Errorf("%s=%s: exit %d, want 2; %s", key, value, code, stderr.String())
+			}
+		})
+	}
+	cfg, err := parseServeConfig(Env{Getenv: func(k string) string {
+		return map[string]string{"FRONTDESK_PUBLIC_URL": "https://book.example.com", "FRONTDESK_HTTPS": "1", "FRONTDESK_HTTPS_ADDR": ":8443",
+			"FRONTDESK_HTTP_ADDR": ":8080", "FRONTDESK_ACME_CA": "https://ca.example/dir", "FRONTDESK_ACME_CA_ROOT": "/etc/ca.pem",
+			"FRONTDESK_ACME_EMAIL": "a@example.com", "FRONTDESK_METRICS_ADDR": "127.0.0.1:9090", "FRONTDESK_TRUSTED_PROXIES": "10.0.0.0/8"}[k]
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.HTTPS || cfg.HTTPSAddr != ":8443" || cfg.HTTPAddr != ":8080" || cfg.ACMECA != "https://ca.example/dir" || cfg.ACMECARoot != "/etc/ca.pem" ||
+		cfg.ACMEEmail != "a@example.com" || cfg.MetricsAddr != "127.0.0.1:9090" || len(cfg.TrustedProxies) != 1 || cfg.PublicURL.String() != "https://book.example.com" {
+		t.Errorf("environment not read: %+v", cfg)
 	}
 }

@@ -29,7 +29,7 @@ import (
 //
 // A secret rotation in the middle must not break either receiver.
 func TestConnectV3IntegrationsEndToEnd(t *testing.T) {
-	dir := t.TempDir()
+	dir := newDataDir(t)
 	crm := newCRM(t)
 	std := newCRM(t)
 	_, crmSecret, stderr := run(t, "", "webhook", "create", "--data", dir, "--url", crm.srv.URL, "--events", "booking.*", "--allow-private", "--key-mode", "secret-text")
@@ -45,7 +45,7 @@ func TestConnectV3IntegrationsEndToEnd(t *testing.T) {
 	}
 	key = strings.TrimSpace(key)
 
-	base := serveInProcess(t, "--data", dir, "--demo", "--webhook-allow-private")
+	base := serveInProcess(t, dir, []string{"--addr", "127.0.0.1:0", "--demo", "--webhook-allow-private"}).URL
 	api := func(method, path string, body any) (int, []byte) {
 		t.Helper()
 		var rd io.Reader

@@ -39,6 +39,7 @@ func TestWebhookDeliveriesSurviveSIGKILL(t *testing.T) {
 	}))
 	t.Cleanup(recv.Close)
 
+	runBin(t, bin, "migrate", "--data", data)
 	runBin(t, bin, "webhook", "create", "--data", data, "--url", recv.URL+"/hooks", "--events", "*", "--allow-private")
 	serve := []string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--webhook-allow-private",
 		"--webhook-retry-schedule", "0s,100ms,200ms,400ms,800ms,1s,1s,1s,1s,1s", "--webhook-timeout", "2s", "--shutdown-timeout", "5s"}

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"frontdesk/app/buildinfo"
 	"frontdesk/db"
 )
 
@@ -102,12 +104,49 @@ func dataFlag(fs *flagSet, env Env) *string {
 	return fs.String("data", envString(env, "FRONTDESK_DATA", "./data"), "data directory holding the SQLite file (env FRONTDESK_DATA)")
 }
 
-// openData opens (creating if needed) the database in dataDir.
-func openData(ctx context.Context, dataDir string) (*db.DB, error) {
-	if err := os.MkdirAll(dataDir, 0o700); err != nil {
-		return nil, fmt.Errorf("data directory: %w", err)
+// openData opens the existing database in dataDir, for every command except serve, migrate
+// and import: a missing, empty or foreign database is refused with a message naming the
+// directory, and nothing is created (docs/deploy.md "Data directory").
+func openData(ctx context.Context, env Env, dataDir string) (*db.DB, error) {
+	return openExisting(ctx, env, dataDir, db.RefusePending)
+}
+
+// openExisting is openData with a choice of what to do about pending migrations.
+func openExisting(ctx context.Context, env Env, dataDir string, pending db.PendingPolicy) (*db.DB, error) {
+	o := openOptions(env)
+	o.Pending = pending
+	d, err := db.OpenWith(ctx, db.Path(dataDir), o)
+	if errors.Is(err, db.ErrNoDatabase) {
+		abs, _ := filepath.Abs(dataDir)
+		return nil, fmt.Errorf("%w\nThe data directory is %s (from --data or FRONTDESK_DATA); is that the right one?\n"+
+			"To start a new installation there run 'frontdesk serve --data %s' (or 'frontdesk migrate --data %s'); "+
+			"to restore a backup, copy it to %s first", err, abs, dataDir, dataDir, db.Path(dataDir))
 	}
-	return db.Open(ctx, db.Path(dataDir))
+	return d, err
+}
+
+// createData opens the database in dataDir, creating the directory and a new database if
+// there is none: for serve, migrate and import, which start installations.
+func createData(ctx context.Context, env Env, dataDir string) (d *db.DB, created bool, err error) {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, false, fmt.Errorf("data directory: %w", err)
+	}
+	_, statErr := os.Stat(db.Path(dataDir))
+	o := openOptions(env)
+	o.MustExist = false
+	d, err = db.OpenWith(ctx, db.Path(dataDir), o)
+	return d, errors.Is(statErr, os.ErrNotExist) && err == nil, err
+}
+
+// openOptions records this build's version in the database and tells the operator, on
+// standard error, about the backup taken before a schema upgrade.
+func openOptions(env Env) db.OpenOptions {
+	return db.OpenOptions{
+		MustExist: true, AppVersion: buildinfo.Version(), Now: env.Now,
+		OnUpgradeBackup: func(path string, from, to int64) {
+			fmt.Fprintf(env.Stderr, "frontdesk: upgrading the database schema from %d to %d; a backup of it was written to %s\n", from, to, path)
+		},
+	}
 }
 
 // oneArg checks a command got exactly one positional argument.

@@ -20,7 +20,7 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // `serve` mounts /mcp (app/server.go) and `apikey create --mcp` makes a key it accepts; a key
 // created without --mcp is refused there. The tools themselves are tested in app/mcp.
 func TestServeMountsMCP(t *testing.T) {
-	dir := t.TempDir()
+	dir := newDataDir(t)
 	code, withMCP, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "assistant", "--full-access", "--mcp")
 	if code != 0 {
 		t.Fatalf("apikey create --mcp: exit %d, %s", code, stderr)
@@ -30,7 +30,7 @@ func TestServeMountsMCP(t *testing.T) {
 		t.Fatalf("apikey list --json does not show which keys may use MCP: %s", list)
 	}
 
-	base := serveInProcess(t, "--data", dir, "--demo")
+	base := serveInProcess(t, dir, []string{"--addr", "127.0.0.1:0", "--demo"}).URL
 	ctx := context.Background()
 	connect := func(key string) (*sdk.ClientSession, error) {
 		client := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, nil)

@@ -11,10 +11,9 @@ import (
 	"log/slog"
 	"strings"
 	"time"
-)
 
-// Version is set at build time with -ldflags "-X frontdesk/app.Version=…".
-var Version = "dev"
+	"frontdesk/app/buildinfo"
+)
 
 // Exit statuses, by convention: 0 success, 1 the command failed, 2 it was used wrongly.
 const (
@@ -33,6 +32,9 @@ type Env struct {
 	Now    func() time.Time
 	// Ready, if set, is called by serve with its listening address once it accepts requests.
 	Ready func(addr string)
+	// Listening, if set, is called by serve for each of its other listeners ("http" for
+	// challenges and redirects, "metrics") with the address it got.
+	Listening func(name, addr string)
 }
 
 type command struct {
@@ -53,6 +55,9 @@ func commands() []command {
 		{"backup", "write a consistent copy of the live database to a file", runBackup},
 		{"bench", "measure the appliance against this machine's own limits", runBench},
 		{"version", "print the version", runVersion},
+		// Running it for real (docs/deploy.md).
+		{"doctor", "check that this machine is ready to serve (database, public URL, DNS, ports)", runDoctor},
+		{"healthcheck", "exit 0 when the running server is ready (for container health checks)", runHealthcheck},
 	}
 }
 
@@ -110,17 +115,20 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "frontdesk — appointment booking and business management appliance")
 	fmt.Fprintln(w, "\nUsage: frontdesk <command> [flags]\n\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'frontdesk <command> --help' for a command's flags.")
 }
 
 func runVersion(_ context.Context, env Env, args []string) error {
-	fs := newFlagSet("version", "", env)
+	fs := newFlagSet("version", "\n\nPrints the version, VCS revision, build time and Go version (app/buildinfo).", env)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	fmt.Fprintln(env.Stdout, "frontdesk", Version)
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	fmt.Fprintln(env.Stdout, buildinfo.Get())
 	return nil
 }
 

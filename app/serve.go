@@ -4,18 +4,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"frontdesk/app/api"
+	"frontdesk/app/links"
 	"frontdesk/app/messages"
+	"frontdesk/app/middleware"
 	"frontdesk/app/payments/stripe"
 	"frontdesk/app/queue"
+	"frontdesk/app/systemd"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
 )
@@ -40,12 +47,28 @@ type serveConfig struct {
 	// Online payments (docs/payments.md): where Stripe's API is (stripe-mock in tests and local
 	// development).
 	StripeAPIURL string
+	// Public URL (docs/deploy.md): the base of every generated link. Zero when not
+	// configured; links then use the listen address.
+	PublicURL links.Base
+	// Trusted proxies (docs/deploy.md "Behind a proxy"): only these may set X-Forwarded-*.
+	TrustedProxies []netip.Prefix
+	// HTTPS, metrics listener (serve_ops.go).
+	opsConfig
+	// Booking site (issue 11).
+	SitePostsPerHour int
 }
 
 func parseServeConfig(env Env, args []string) (serveConfig, error) {
+	return parseServeFlags("serve", "[--addr HOST:PORT] [--data DIR] [--demo] [flags]", env, args)
+}
+
+// parseServeFlags parses serve's flags for serve and for the commands that check its
+// configuration (doctor).
+func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig, error) {
 	var c serveConfig
-	fs := newFlagSet("serve", "[--addr HOST:PORT] [--data DIR] [--demo] [flags]", env)
-	fs.StringVar(&c.Addr, "addr", envString(env, "FRONTDESK_ADDR", "127.0.0.1:8080"), "listen address (env FRONTDESK_ADDR)")
+	var err error
+	fs := newFlagSet(name, synopsis, env)
+	fs.StringVar(&c.Addr, "addr", envString(env, "FRONTDESK_ADDR", "127.0.0.1:8080"), "listen address; with --https, --https-addr and --http-addr are used instead (env FRONTDESK_ADDR)")
 	fs.StringVar(&c.Data, "data", envString(env, "FRONTDESK_DATA", "./data"), "data directory holding the SQLite file (env FRONTDESK_DATA)")
 	fs.BoolVar(&c.Demo, "demo", envBool(env, "FRONTDESK_DEMO", false), "load the demo business into an empty database (env FRONTDESK_DEMO)")
 	fs.IntVar(&c.Limits.PerMinute, "rate-limit-per-minute", envInt(env, "FRONTDESK_RATE_LIMIT_PER_MINUTE", 70), "requests per minute per API key, 0 = unlimited (env FRONTDESK_RATE_LIMIT_PER_MINUTE)")
@@ -79,6 +102,14 @@ func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	fs.Var(&c.MessageSchedule, "message-retry-schedule", "waits before each attempt to send a customer message (env FRONTDESK_MESSAGE_RETRY_SCHEDULE)")
 	// Online payments.
 	fs.StringVar(&c.StripeAPIURL, "stripe-api-url", envString(env, "FRONTDESK_STRIPE_API_URL", stripe.DefaultAPIURL), "Stripe's API, or a stripe-mock for development (env FRONTDESK_STRIPE_API_URL)")
+	// Public URL.
+	publicURL := fs.String("public-url", env.Getenv("FRONTDESK_PUBLIC_URL"), "the URL customers and owners reach frontdesk at, e.g. https://book.example.com; every generated link starts with it (env FRONTDESK_PUBLIC_URL)")
+	// Trusted proxies.
+	trusted := fs.String("trusted-proxies", env.Getenv("FRONTDESK_TRUSTED_PROXIES"), "comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For/-Proto are believed, e.g. 127.0.0.1,::1 (env FRONTDESK_TRUSTED_PROXIES)")
+	// HTTPS, metrics listener.
+	addOpsFlags(fs, env, &c.opsConfig)
+	// Booking site (issue 11).
+	fs.IntVar(&c.SitePostsPerHour, "booking-site-posts-per-hour", envInt(env, "FRONTDESK_BOOKING_SITE_POSTS_PER_HOUR", 60), "bookings, reschedules and cancels one client address may send the booking site per hour, in bursts of up to 10; 0 = unlimited (env FRONTDESK_BOOKING_SITE_POSTS_PER_HOUR)")
 	if err := fs.parse(args); err != nil {
 		return c, err
 	}
@@ -91,13 +122,26 @@ func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	if u, err := url.Parse(c.StripeAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return c, usagef("--stripe-api-url %q: want an absolute http(s) URL", c.StripeAPIURL)
 	}
+	if c.TrustedProxies, err = middleware.ParseTrustedProxies(*trusted); err != nil {
+		return c, usagef("--trusted-proxies: %v", err)
+	}
+	if *publicURL != "" {
+		b, err := links.Parse(*publicURL)
+		if err != nil {
+			return c, usagef("--public-url: %v", err)
+		}
+		c.PublicURL = b
+	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, usagef("--addr %q: want HOST:PORT", c.Addr)
+	}
+	if c.SitePostsPerHour < 0 {
+		return c, usagef("--booking-site-posts-per-hour must be ≥ 0")
 	}
 	if c.Limits.PerMinute < 0 || c.Limits.PerDay < 0 || c.WebhookWorkers < 1 || c.WebhookTimeout <= 0 {
 		return c, usagef("rate limits must be ≥ 0, --webhook-workers ≥ 1 and --webhook-timeout > 0")
 	}
-	return c, nil
+	return c, checkOps(c)
 }
 
 func runServe(ctx context.Context, env Env, args []string) error {
@@ -105,12 +149,20 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	return serveWith(ctx, env, cfg)
+}
+
+// serveWith runs the appliance with a parsed configuration (tests adjust what has no flag).
+func serveWith(ctx context.Context, env Env, cfg serveConfig) error {
 	log := newLogger(env.Stderr)
-	d, err := openData(ctx, cfg.Data)
+	d, created, err := createData(ctx, env, cfg.Data)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
+	if created {
+		log.Info("created a new database", "path", db.Path(cfg.Data))
+	}
 	if cfg.Demo {
 		loaded, err := loadDemoIfEmpty(ctx, d, env.Now())
 		if err != nil {
@@ -120,20 +172,52 @@ func runServe(ctx context.Context, env Env, args []string) error {
 			log.Info("loaded the demo business")
 		}
 	}
-	srv, err := newServer(ctx, cfg, d, log, env.Now)
+	var plain net.Listener
+	listenAddr := ""
+	if !cfg.HTTPS {
+		if plain, err = net.Listen("tcp", cfg.Addr); err != nil {
+			return err
+		}
+		defer plain.Close()
+		listenAddr = plain.Addr().String()
+	}
+	srv, err := newServer(ctx, cfg, d, log, env.Now, linkBase(cfg, listenAddr))
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
+	srv.notify, srv.stderr = notifier(env), env.Stderr
+	srv.workers = append(srv.workers, watchdog{srv.notify, srv})
+	ln, err := srv.listen(plain)
 	if err != nil {
+		for _, x := range srv.extra {
+			x.ln.Close()
+		}
 		return err
 	}
+	defer ln.Close()
+	srv.onListening = env.Listening
 	return srv.serve(ctx, ln, env.Ready)
+}
+
+// linkBase is the base of generated links: the configured public URL, or else the address
+// the server listens on (known only once it listens, when the port was 0).
+func linkBase(cfg serveConfig, listenAddr string) links.Base {
+	if cfg.PublicURL.Configured() {
+		return cfg.PublicURL
+	}
+	return links.FromListen(listenAddr)
 }
 
 // worker is background work started and joined by serve.
 type worker interface {
 	Run(ctx context.Context) error
+}
+
+// extraListener is a listener beside the main one, with its own handler.
+type extraListener struct {
+	name    string
+	ln      net.Listener
+	handler http.Handler
 }
 
 // server is the running appliance: HTTP handler, database, background workers.
@@ -143,12 +227,19 @@ type server struct {
 	log     *slog.Logger
 	now     func() time.Time
 	handler http.Handler
+	links   links.Base
 	workers []worker
-	ready   atomic.Bool
+	reg     *prometheus.Registry
+	metrics http.Handler // /metrics, served only on --metrics-addr
+	extra   []extraListener
+	notify  systemd.Notifier
+	// onListening is told the address of each extra listener.
+	onListening func(name, addr string)
+	// stderr gets the plain first-run message (the log goes there too, as JSON).
+	stderr io.Writer
+	ready  atomic.Bool
 	// onListen runs once the listening address is known (the first-run setup URL needs it).
 	onListen []func(addr string)
-	// links is the base of online payments' links (server.go, interim until --public-url).
-	links *interimLinks
 }
 
 func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string)) error {
@@ -178,8 +269,25 @@ func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string
 			errs <- err
 		}
 	}()
+	extras := make([]*http.Server, len(s.extra))
+	for i, x := range s.extra {
+		extras[i] = &http.Server{Handler: x.handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+			WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: httpSrv.ErrorLog}
+		go func() {
+			if err := extras[i].Serve(x.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				errs <- fmt.Errorf("%s listener: %w", x.name, err)
+			}
+		}()
+		s.log.Info("listening", "addr", x.ln.Addr().String(), "for", x.name)
+		if s.onListening != nil {
+			s.onListening(x.name, x.ln.Addr().String())
+		}
+	}
 	s.ready.Store(true)
-	s.log.Info("listening", "addr", ln.Addr().String(), "data", s.cfg.Data)
+	s.log.Info("listening", "addr", ln.Addr().String(), "data", s.cfg.Data, "https", s.cfg.HTTPS)
+	if err := s.notify.Notify("READY=1\nSTATUS=serving " + s.links.String()); err != nil {
+		s.log.Warn("systemd notify", "err", err)
+	}
 	for _, fn := range s.onListen {
 		fn(ln.Addr().String())
 	}
@@ -194,8 +302,12 @@ func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string
 	}
 	s.ready.Store(false)
 	s.log.Info("shutting down")
+	s.notify.Notify("STOPPING=1")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
+	for _, x := range extras {
+		x.Shutdown(shutdownCtx)
+	}
 	if err := httpSrv.Shutdown(shutdownCtx); err != nil {
 		s.log.Warn("http shutdown", "err", err)
 	}

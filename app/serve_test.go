@@ -112,6 +112,7 @@ func TestServeStopsCleanlyOnSIGTERM(t *testing.T) {
 	dir := t.TempDir()
 	// With an owner, a normal start logs nothing above INFO (a fresh instance warns with its
 	// one-time setup URL).
+	runBinary(t, bin, "", "migrate", "--data", dir)
 	runBinary(t, bin, "a long enough password\n", "owner", "create", "--data", dir, "--email", "owner@example.com")
 	s := startServe(t, bin, dir)
 
@@ -151,8 +152,8 @@ func TestServeStopsCleanlyOnSIGTERM(t *testing.T) {
 func TestREADMEServesDemoServices(t *testing.T) {
 	bin := buildFrontdesk(t)
 	dir := t.TempDir()
-	key := strings.TrimSpace(runBinary(t, bin, "", "apikey", "create", "--data", dir, "--name", "test", "--full-access"))
 	s := startServe(t, bin, dir)
+	key := strings.TrimSpace(runBinary(t, bin, "", "apikey", "create", "--data", dir, "--name", "test", "--full-access"))
 
 	req, err := http.NewRequest(http.MethodGet, "http://"+s.addr+"/v3/services", nil)
 	if err != nil {

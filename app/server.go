@@ -2,11 +2,11 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -16,7 +16,9 @@ import (
 
 	"frontdesk/app/admin"
 	"frontdesk/app/api"
+	"frontdesk/app/buildinfo"
 	"frontdesk/app/keyauth"
+	"frontdesk/app/links"
 	"frontdesk/app/mcp"
 	"frontdesk/app/messages"
 	"frontdesk/app/middleware"
@@ -25,14 +27,15 @@ import (
 	"frontdesk/app/payments"
 	"frontdesk/app/payments/stripe"
 	"frontdesk/app/secrets"
+	"frontdesk/app/site"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
 	"frontdesk/static"
 )
 
 // newServer builds the appliance: the one chi root with every surface, and its workers.
-func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger, now func() time.Time) (*server, error) {
-	s := &server{cfg: cfg, db: d, log: log, now: now}
+func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger, now func() time.Time, base links.Base) (*server, error) {
+	s := &server{cfg: cfg, db: d, log: log, now: now, links: base, stderr: io.Discard}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	latency := prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -41,6 +44,12 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 	}, []string{"route", "method", "status"})
 	reg.MustRegister(latency)
+	bi := buildinfo.Get()
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name:        "frontdesk_build_info",
+		Help:        "Always 1; the labels say which frontdesk is running (app/buildinfo).",
+		ConstLabels: prometheus.Labels{"version": bi.Version, "revision": bi.Revision, "goversion": bi.GoVersion},
+	}, func() float64 { return 1 }))
 	observe := func(r *http.Request, status int, d time.Duration) {
 		route := chi.RouteContext(r.Context()).RoutePattern()
 		if route == "" {
@@ -51,10 +60,10 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 
 	// One key checker for every key-authenticated surface (/v3, /mcp): one rate-limit budget per key.
 	keys := keyauth.New(d, keyauth.Options{Now: now, Log: log, Limits: cfg.Limits})
-	v3 := api.New(d, api.Options{Now: now, Log: log, Keys: keys})
+	v3 := api.New(d, api.Options{Now: now, Log: log, Keys: keys, Links: base})
 
 	hooks := webhook.NewDispatcher(d, webhook.Config{Schedule: cfg.WebhookSchedule, Timeout: cfg.WebhookTimeout,
-		AllowPrivate: cfg.WebhookAllowPrivate, Workers: cfg.WebhookWorkers, UserAgent: "frontdesk-webhooks/" + Version}, log, now, reg)
+		AllowPrivate: cfg.WebhookAllowPrivate, Workers: cfg.WebhookWorkers, UserAgent: "frontdesk-webhooks/" + buildinfo.Version()}, log, now, reg)
 	d.AfterCommit(hooks.Wake)
 	s.workers = append(s.workers, hooks, webhook.NewPruner(d, cfg.WebhookRetention, log, now))
 	expirer := payments.NewExpirer(d, log, now)
@@ -69,39 +78,63 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 
 	// Online payments (docs/payments.md): the providers compiled in, the reconciliation worker,
 	// and the expiry closing a request's checkout at the provider first. Links come from the
-	// public URL (see interimLinks below).
-	s.links = &interimLinks{}
-	s.links.set("http://" + cfg.Addr)
-	s.onListen = append(s.onListen, func(addr string) { s.links.set("http://" + addr) })
-	online := payments.NewOnline(d, payments.OnlineOptions{Sealer: box, Links: s.links, Now: now, Log: log,
+	// public URL (app/links).
+	online := payments.NewOnline(d, payments.OnlineOptions{Sealer: box, Links: base, Now: now, Log: log,
 		Providers: []payments.Registration{stripe.Registration(stripe.Config{APIURL: cfg.StripeAPIURL})}})
 	reconciler := payments.NewReconciler(online, log)
 	d.AfterCommit(reconciler.Wake)
 	s.workers = append(s.workers, reconciler)
 	expirer.Checkouts = online
 
-	// Customer messages (issue 12). Links stays nil (no unsubscribe links) until --public-url
-	// (issue 9) gives a base URL; then it is links.Base.
-	msgs := messages.New(d, messages.Options{Now: now, Log: log, Secrets: box, Override: cfg.Messages,
+	// Customer messages (issue 12); their links (unsubscribe) come from the public URL.
+	msgs := messages.New(d, messages.Options{Now: now, Log: log, Secrets: box, Override: cfg.Messages, Links: base,
 		Schedule: cfg.MessageSchedule, Registerer: reg})
 	d.AfterCommit(msgs.Wake)
 	s.workers = append(s.workers, msgs.Dispatcher(), msgs.Pruner())
 
+	// Full disk (issue 10): a metric while it lasts, /readyz says so, and a watcher notices
+	// when writes work again (db/storage.go).
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "frontdesk_storage_full",
+		Help: "1 while the disk under the database is full and writes are refused, else 0.",
+	}, func() float64 {
+		if full, _ := d.Storage().Full(); full {
+			return 1
+		}
+		return 0
+	}), prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "frontdesk_storage_full_writes_total",
+		Help: "Writes refused because the disk under the database was full.",
+	}, func() float64 { return float64(d.Storage().Refused()) }))
+	s.workers = append(s.workers, &db.StorageWatch{DB: d, Log: log, Now: now})
+
 	r := chi.NewRouter()
-	r.Use(middleware.WithRequestID, middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders)
+	r.Use(middleware.WithRequestID, middleware.RealClient(cfg.TrustedProxies), middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders)
+	if cfg.HTTPS {
+		r.Use(hsts)
+	}
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 	r.Get("/readyz", s.readyz)
-	r.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	// Metrics are served on their own listener (--metrics-addr), never here.
+	s.reg, s.metrics = reg, promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
 	r.Mount("/v3", http.MaxBytesHandler(v3.Routes(), 2<<20))
 	// MCP endpoint (issue 16, docs/mcp.md): AI assistants book through the same stores, keys and limits.
-	r.Handle("/mcp", mcp.New(d, mcp.Options{Now: now, Log: log, Keys: keys, Version: Version}).Handler())
+	r.Handle("/mcp", mcp.New(d, mcp.Options{Now: now, Log: log, Keys: keys, Version: buildinfo.Version()}).Handler())
 	// end MCP endpoint
 	r.Handle(static.Prefix+"*", static.Handler())
 	// Payment providers' notifications (app/payhook): POST /stripe/webhook.
 	for _, reg := range online.Registrations() {
 		r.Post("/"+reg.Name+"/webhook", payhook.Handler(online, reg.Name, log).ServeHTTP)
 	}
-	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log, Online: online,
+	// Booking site (issue 11): the public pages at /book (app/site, docs/booking-site.md).
+	// Its absolute links (manage links, checkout URLs, the embed snippet) start with the public URL.
+	postsPerHour := cfg.SitePostsPerHour
+	if postsPerHour == 0 {
+		postsPerHour = -1 // the flag's 0 is "unlimited"
+	}
+	r.Mount("/book", site.New(d, site.Options{Now: now, Log: log, Links: s.links, PostsPerHour: postsPerHour, ClientIP: middleware.ClientIP}).Routes())
+	// End of booking site.
+	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log, Online: online, Links: s.links,
 		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate},
 		Messages: msgs}).Routes())
 	if err := s.firstRunSetup(ctx); err != nil {
@@ -111,26 +144,40 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	return s, nil
 }
 
-// firstRunSetup makes the one-time setup token when no owner exists yet and, once the address
-// is known, logs the URL that creates the first owner (SPEC §3: nobody else can claim a fresh
-// instance). Each start replaces the token, so only the latest URL works.
+// firstRunSetup makes the one-time setup token when no owner exists yet and, once the server
+// listens, logs the URL that creates the first owner (docs/deploy.md "First login": nobody
+// else can claim a fresh instance). The URL is built from the public URL, never from a
+// request. Each start replaces the token, so only the latest URL works.
 func (s *server) firstRunSetup(ctx context.Context) error {
 	token, needed, err := owner.NewSetupToken(ctx, s.db, s.now())
 	if err != nil || !needed {
 		return err
 	}
-	s.onListen = append(s.onListen, func(addr string) {
+	setupURL := s.links.URL("/setup", url.Values{"token": {token}})
+	s.onListen = append(s.onListen, func(string) {
 		s.log.Warn("first run: no owner account yet; open the setup URL in a browser to create one",
-			"setup_url", "http://"+addr+"/setup?token="+token)
+			"setup_url", setupURL)
+		// The JSON line is easy to miss among others: say it plainly too.
+		fmt.Fprintf(s.stderr, "\n"+
+			"  frontdesk has no owner account yet. Open this one-time link to create it:\n\n"+
+			"      %s\n\n"+
+			"  or run on this server: frontdesk owner create --data %s --email you@example.com\n\n",
+			setupURL, s.cfg.Data)
 	})
 	return nil
 }
 
 // readyz answers 200 once the server accepts work and the database answers, 503 otherwise
-// (while starting and while shutting down).
+// (while starting and while shutting down, and while the disk is full: reads still work, but
+// nothing can be booked or saved, and a monitor should say so).
 func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 	if !s.ready.Load() {
 		http.Error(w, "not ready", http.StatusServiceUnavailable)
+		return
+	}
+	if full, since := s.db.Storage().Full(); full {
+		http.Error(w, "insufficient storage: the disk is full since "+since.Format(time.RFC3339)+
+			"; writes are refused until space is freed, reads go on", http.StatusServiceUnavailable)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
@@ -145,23 +192,3 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 func statusClass(code int) string {
 	return string(rune('0'+code/100)) + "xx"
 }
-
-// ---- Online payments: interim public URL (issue 14, until issue 9's app/links is on main) ----
-//
-// interimLinks builds the links online payments hand out (Stripe's success and cancel URLs, the
-// notification URL shown in Settings → Payments) from the address the server listens on. When
-// --public-url lands, app/links.Base replaces it: it has the same URL method.
-type interimLinks struct{ base atomic.Pointer[string] }
-
-func (l *interimLinks) set(base string) { l.base.Store(&base) }
-
-// URL joins path and query onto the base.
-func (l *interimLinks) URL(path string, query url.Values) string {
-	u := strings.TrimSuffix(*l.base.Load(), "/") + path
-	if len(query) > 0 {
-		u += "?" + query.Encode()
-	}
-	return u
-}
-
-// ---- end of interim public URL ----

@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -15,47 +14,15 @@ import (
 	"time"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
-)
 
-// serveInProcess runs `serve` in this process on a random loopback port with args until the
-// test ends (then it must stop with status 0), and returns its base URL.
-func serveInProcess(t *testing.T, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	stopped := make(chan int, 1)
-	go func() {
-		stopped <- Run(ctx, Env{
-			Args:   append([]string{"serve", "--addr", "127.0.0.1:0"}, args...),
-			Getenv: func(string) string { return "" }, Stdout: io.Discard, Stderr: io.Discard,
-			Ready: func(addr string) { ready <- addr },
-		})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case code := <-stopped:
-			if code != 0 {
-				t.Errorf("serve exited %d, want 0", code)
-			}
-		case <-time.After(30 * time.Second):
-			t.Errorf("serve did not stop")
-		}
-	})
-	select {
-	case addr := <-ready:
-		return "http://" + addr
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not start")
-	}
-	return ""
-}
+	"frontdesk/app/buildinfo"
+)
 
 // The whole path of SPEC §6 in one process: a webhook registered by the CLI, a client created
 // through POST /v3/clients, the signed client.created event at a real receiver, and the
 // dispatcher's metrics on /metrics.
 func TestClientWebhooksEndToEnd(t *testing.T) {
-	dir := t.TempDir()
+	dir := newDataDir(t)
 	type delivery struct {
 		header http.Header
 		body   []byte
@@ -81,7 +48,8 @@ func TestClientWebhooksEndToEnd(t *testing.T) {
 	}
 	secret, key = strings.TrimSpace(secret), strings.TrimSpace(key)
 
-	base := serveInProcess(t, "--data", dir, "--webhook-allow-private")
+	srv := serveInProcess(t, dir, []string{"--addr", "127.0.0.1:0", "--webhook-allow-private", "--metrics-addr", "127.0.0.1:0"})
+	base := srv.URL
 
 	call := func(method, path, body string) []byte {
 		t.Helper()
@@ -143,8 +111,8 @@ func TestClientWebhooksEndToEnd(t *testing.T) {
 	if !sameJSON(t, env.Data, created) {
 		t.Errorf("client.created data %s, want the client resource POST returned %s", env.Data, created)
 	}
-	if ua := d.header.Get("User-Agent"); !strings.HasPrefix(ua, "frontdesk-webhooks/") {
-		t.Errorf("User-Agent %q, want frontdesk-webhooks/<version>", ua)
+	if ua := d.header.Get("User-Agent"); ua != "frontdesk-webhooks/"+buildinfo.Version() {
+		t.Errorf("User-Agent %q, want frontdesk-webhooks/%s", ua, buildinfo.Version())
 	}
 
 	updated := call(http.MethodPatch, "/v3/clients/"+strconv.FormatInt(client.ID, 10), `{"city":"Santiago"}`)
@@ -158,10 +126,15 @@ func TestClientWebhooksEndToEnd(t *testing.T) {
 	}
 
 	// The receiver has the event before the attempt is recorded; the metrics follow shortly.
-	wants := []string{`frontdesk_webhook_deliveries_total{outcome="succeeded"} 2`, "frontdesk_webhook_queue_depth 0", "frontdesk_webhook_oldest_due_seconds 0", "frontdesk_webhook_attempt_duration_seconds_count 2"}
+	metricsBase := "http://" + srv.listening["metrics"]
+	if res, err := http.Get(base + "/metrics"); err != nil || res.StatusCode != http.StatusNotFound {
+		t.Errorf("/metrics on the public listener: %v %v, want 404 (metrics live on --metrics-addr only)", res.StatusCode, err)
+	}
+	wants := []string{`frontdesk_build_info{goversion="` + buildinfo.Get().GoVersion + `",revision="` + buildinfo.Get().Revision + `",version="` + buildinfo.Version() + `"} 1`,
+		`frontdesk_webhook_deliveries_total{outcome="succeeded"} 2`, "frontdesk_webhook_queue_depth 0", "frontdesk_webhook_oldest_due_seconds 0", "frontdesk_webhook_attempt_duration_seconds_count 2"}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		metrics := string(callPlain(t, base+"/metrics"))
+		metrics := string(callPlain(t, metricsBase+"/metrics"))
 		var missing []string
 		for _, want := range wants {
 			if !strings.Contains(metrics, want) {

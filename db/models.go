@@ -21,6 +21,13 @@ type APIKey struct {
 	MCPAllowed  bool
 }
 
+type AppVersion struct {
+	ID            int64
+	Version       string
+	SchemaVersion int64
+	RecordedAt    int64
+}
+
 type AttributeGroup struct {
 	ID        int64
 	Name      string
@@ -282,6 +289,13 @@ type LocationHour struct {
 	DayID      int64
 	OpenMin    int64
 	CloseMin   int64
+}
+
+type ManageLink struct {
+	ID        int64
+	BookingID int64
+	TokenHash []byte
+	CreatedAt int64
 }
 
 type McpSetting struct {
@@ -598,6 +612,47 @@ type Session struct {
 type SetupToken struct {
 	TokenHash string
 	CreatedAt int64
+}
+
+type SigningKey struct {
+	Name      string
+	Secret    []byte
+	CreatedAt int64
+}
+
+type SiteAttribute struct {
+	AttributeID int64
+}
+
+type SiteBooking struct {
+	BookingID   int64
+	NonceHash   []byte
+	AnyProvider bool
+	CreatedAt   int64
+}
+
+type SiteLocation struct {
+	LocationID int64
+	Enabled    bool
+}
+
+type SiteSetting struct {
+	ID           int64
+	Enabled      bool
+	DisplayName  string
+	LogoURL      string
+	LogoType     string
+	Logo         []byte
+	Accent       string
+	PolicyText   string
+	FrameOrigins string
+	CalendarID   string
+	UpdatedAt    int64
+}
+
+type StorageProbe struct {
+	ID        int64
+	CheckedAt int64
 }
 
 type Transaction struct {

@@ -41,6 +41,7 @@ type DB struct {
 	writeStmts  *stmtCache // prepared statements of the writer, reused by every InTx
 	readStmts   *stmtCache // prepared statements of the read pool, behind R and ReadDB
 	catalog     CatalogCache
+	storage     Storage // full disk or not (storage.go)
 }
 
 // AfterCommit registers fn to run after every successful InTx commit. The webhook dispatcher
@@ -57,6 +58,17 @@ func Path(dataDir string) string { return filepath.Join(dataDir, FileName) }
 
 // Open opens (creating if needed) the database file at path and applies pending migrations.
 func Open(ctx context.Context, path string) (*DB, error) {
+	return OpenWith(ctx, path, OpenOptions{})
+}
+
+// OpenWith is Open with options: refuse a missing database instead of creating one, record the
+// app version, report the pre-upgrade backup (upgrade.go).
+func OpenWith(ctx context.Context, path string, o OpenOptions) (*DB, error) {
+	if o.MustExist {
+		if err := checkExisting(path); err != nil {
+			return nil, err
+		}
+	}
 	write, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -66,9 +78,11 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	write.SetConnMaxIdleTime(0)
 	write.SetConnMaxLifetime(0)
 
-	if err := migrate(ctx, write); err != nil {
-		write.Close()
-		return nil, err
+	if o.Pending != IgnorePending {
+		if _, err := upgrade(ctx, write, path, o); err != nil {
+			write.Close()
+			return nil, err
+		}
 	}
 
 	read, err := sql.Open("sqlite", dsn(path, false))
@@ -81,7 +95,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	read.SetConnMaxIdleTime(0)
 	read.SetConnMaxLifetime(0)
 	ws, rs := newStmtCache(write), newStmtCache(read)
-	return &DB{Write: write, Read: read, W: New(ws), R: New(rs), path: path, writeStmts: ws, readStmts: rs}, nil
+	d := &DB{Write: write, Read: read, W: New(ws), R: New(rs), path: path, writeStmts: ws, readStmts: rs}
+	d.storage.changed = make(chan struct{}, 1)
+	return d, nil
 }
 
 func dsn(path string, writer bool) string {
@@ -108,20 +124,14 @@ func migrationsFS() fs.FS {
 	return sub
 }
 
-func migrate(ctx context.Context, conn *sql.DB) error {
-	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
-	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
-	}
-	if _, err := provider.Up(ctx); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	return nil
+// newProvider is goose over the embedded SQL migrations and the Go ones (migrate_go.go).
+func newProvider(conn *sql.DB) (*goose.Provider, error) {
+	return goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
 }
 
 // Version reports the schema version, for `frontdesk migrate`.
 func (d *DB) Version(ctx context.Context) (int64, error) {
-	provider, err := goose.NewProvider(goose.DialectSQLite3, d.Write, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
+	provider, err := newProvider(d.Write)
 	if err != nil {
 		return 0, err
 	}
@@ -130,20 +140,25 @@ func (d *DB) Version(ctx context.Context) (int64, error) {
 
 // InTx runs fn inside one write transaction (BEGIN IMMEDIATE on the single writer connection)
 // and commits if fn returns nil. Every multi-statement write, and the webhook outbox rows that
-// go with it, goes through here.
+// go with it, goes through here. A transaction refused for lack of disk space marks the storage
+// full; one that commits marks it fine again (storage.go).
 func (d *DB) InTx(ctx context.Context, fn func(q *Queries) error) error {
 	tx, err := d.Write.BeginTx(ctx, nil)
 	if err != nil {
+		d.storage.observe(err)
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer d.writeStmts.preparePending(context.WithoutCancel(ctx))
 	if err := fn(New(&txStmts{tx: tx, cache: d.writeStmts})); err != nil {
 		tx.Rollback()
+		d.storage.observe(err)
 		return err
 	}
 	if err := tx.Commit(); err != nil {
+		d.storage.observe(err)
 		return fmt.Errorf("commit: %w", err)
 	}
+	d.storage.observe(nil)
 	for _, fn := range d.afterCommit {
 		fn()
 	}
@@ -164,17 +179,16 @@ func (d *DB) ReadTx(ctx context.Context, fn func(q *Queries) error) error {
 }
 
 // Backup writes a consistent copy of the live database to dest with VACUUM INTO. It reads one
-// WAL snapshot on a connection of its own, so writers keep going while it copies.
+// WAL snapshot on a connection of its own, so writers keep going while it copies, and it never
+// checkpoints the WAL (Litestream keeps its place there). The file is created 0600 — it holds
+// password hashes and webhook secrets — and an existing dest is refused, never overwritten.
 func (d *DB) Backup(ctx context.Context, dest string) error {
 	conn, err := d.Read.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "VACUUM INTO ?", dest); err != nil {
-		return fmt.Errorf("backup to %s: %w", dest, err)
-	}
-	return nil
+	return vacuumInto(ctx, conn, dest)
 }
 
 // IsConstraint reports whether err is SQLite refusing a write because a constraint or a trigger

@@ -13,7 +13,7 @@ import (
 	"strings"
 )
 
-//go:embed app.css app.js htmx.min.js
+//go:embed app.css app.js htmx.min.js site.css site.js embed.js
 var files embed.FS
 
 // Prefix is where Handler is mounted.

@@ -7,6 +7,7 @@ import (
 	"context"
 	"net/url"
 	"strings"
+	"time"
 
 	"frontdesk/ui/i18n"
 )
@@ -20,6 +21,12 @@ type Page struct {
 	// a layout without navigation.
 	Owner   string
 	Flashes []Flash
+	// UnconfiguredLinkBase is set (to the base links use instead, the listen address) when no
+	// public URL is configured; owner pages then show a notice saying so.
+	UnconfiguredLinkBase string
+	// StorageFullSince is when the disk under the database filled up; while it is set, every
+	// page of a signed-in owner carries a banner saying that nothing can be saved.
+	StorageFullSince time.Time
 }
 
 // Flash kinds.
@@ -75,6 +82,8 @@ var Nav = []NavItem{
 		// Online payments.
 		{Key: "nav.payment_settings", Href: "/settings/payments"},
 		{Key: "nav.owners", Href: "/owners"},
+		// Booking site (issue 11).
+		{Key: "nav.booking_site", Href: "/settings/booking-site"},
 	}},
 }
 

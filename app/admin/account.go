@@ -69,10 +69,12 @@ func (a *Admin) changePassword(w http.ResponseWriter, r *http.Request) {
 		f.SetError("current", "Enter your current password.")
 	}
 	validateNewCredentials(f, "", "password", "confirm")
+	// A stolen session must not be a way around the sign-in throttle: it guesses as an
+	// untrusted client from its address.
+	at := attempt{email: me.Email, ip: clientIP(r)}
 	if f.OK() {
-		// A stolen session must not be a way around the sign-in throttle.
-		if wait := a.throttle.wait(me.Email, clientIP(r)); wait > 0 {
-			f.Message = "Too many wrong passwords. Try again in " + minutes(wait) + "."
+		if wait, why := a.throttle.wait(at); wait > 0 {
+			f.Message = throttledMessage(r, why, wait)
 		}
 	}
 	if !f.OK() {
@@ -81,7 +83,7 @@ func (a *Admin) changePassword(w http.ResponseWriter, r *http.Request) {
 	}
 	updated, err := owner.ChangePassword(r.Context(), a.db, me.ID, f.Raw("current"), f.Raw("password"), a.now())
 	if errors.Is(err, owner.ErrInvalidCredentials) {
-		a.throttle.fail(me.Email, clientIP(r))
+		a.throttle.fail(at)
 		f.SetError("current", "This is not your current password.")
 		a.renderAccount(w, r, http.StatusUnprocessableEntity, nil, f)
 		return

@@ -13,6 +13,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/links"
 	"frontdesk/app/messages"
 	"frontdesk/app/payments"
 	"frontdesk/db"
@@ -28,6 +29,9 @@ type Options struct {
 	// Online is online payments through a provider (Settings → Payments, the checkout page's
 	// card payment, refunds); nil in tests that do not need it.
 	Online *payments.Online
+	// Links is the base of generated links; when it is not a configured public URL, every
+	// owner page says so (docs/deploy.md "Public URL").
+	Links links.Base
 }
 
 // Admin holds what the admin handlers share.
@@ -37,9 +41,11 @@ type Admin struct {
 	log      *slog.Logger
 	sessions *scs.SessionManager
 	throttle *throttle
+	devices  *devices
 	hooks    webhookPages
 	msgs     *messages.Service
 	online   *payments.Online
+	links    links.Base
 }
 
 // New returns the admin UI over d.
@@ -54,7 +60,7 @@ func New(d *db.DB, o Options) *Admin {
 		o.Messages = messages.New(d, messages.Options{Now: o.Now, Log: o.Log})
 	}
 	return &Admin{db: d, now: o.Now, log: o.Log, sessions: newSessionManager(d), throttle: newThrottle(o.Now),
-		hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages, online: o.Online}
+		devices: &devices{db: d, now: o.Now}, hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages, online: o.Online, links: o.Links}
 }
 
 // Routes is the whole admin route table, to be mounted at "/". Pages that need a signed-in
@@ -93,6 +99,10 @@ func (a *Admin) Routes() chi.Router {
 
 		r.Get("/settings/business", a.showBusiness)
 		r.Post("/settings/business", a.updateBusiness)
+
+		// Booking site settings (site_settings.go; issue 11).
+		r.Get("/settings/booking-site", a.showSiteSettings)
+		r.Post("/settings/booking-site", a.updateSiteSettings)
 
 		r.Get("/settings/integrations", redirect("/settings/integrations/api-keys"))
 		r.Get("/settings/integrations/api-keys", a.listAPIKeys)

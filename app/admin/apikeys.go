@@ -82,6 +82,8 @@ func (a *Admin) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	name := f.Get("name")
 	if name == "" || len(name) > 100 {
 		f.SetError("name", "Give the key a name of 1 to 100 characters.")
+	} else {
+		checkName(r, f, "name", name)
 	}
 	nk := apikey.NewKey{Name: name, ZMeansLocal: f.Get("z_means_local") == "1"}
 	scopes := f.Values["scopes"]

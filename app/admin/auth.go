@@ -3,16 +3,15 @@ package admin
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"math"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"frontdesk/app/middleware"
 	"frontdesk/app/owner"
 	"frontdesk/ui"
 )
@@ -81,14 +80,10 @@ func safeNext(next string) string {
 	return next
 }
 
-// clientIP is the connection's address. X-Forwarded-For is not trusted: anyone can send it.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
+// clientIP is the real client's address: the connection's, or behind a proxy listed in
+// --trusted-proxies the one it vouches for (middleware.ClientIP; X-Forwarded-For from anyone
+// else is ignored).
+func clientIP(r *http.Request) string { return middleware.ClientIP(r) }
 
 // signIn starts a fresh session for o: a new token (so a token planted before sign-in is
 // worthless — session fixation), remembering the password stamp.
@@ -112,7 +107,7 @@ func (a *Admin) showLogin(w http.ResponseWriter, r *http.Request) {
 		seeOther(w, r, next)
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.LoginPage(a.page(r, "Sign in"), ui.NewForm(nil), next))
+	a.render(w, r, http.StatusOK, ui.LoginPage(a.page(r, "Sign in"), ui.NewForm(nil), next, a.setupPending(r.Context())))
 }
 
 func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
@@ -126,23 +121,29 @@ func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
 	password := f.Raw("password")
 	fail := func(status int, msg string) {
 		f.Message = msg
-		a.render(w, r, status, ui.LoginPage(a.page(r, "Sign in"), f, next))
+		a.render(w, r, status, ui.LoginPage(a.page(r, "Sign in"), f, next, a.setupPending(r.Context())))
 	}
 	if email == "" || password == "" {
 		fail(http.StatusUnprocessableEntity, "Enter your email and password.")
 		return
 	}
-	ip := clientIP(r)
-	if wait := a.throttle.wait(email, ip); wait > 0 {
-		a.log.WarnContext(r.Context(), "sign-in throttled", slog.String("email", email), slog.String("ip", ip))
+	at := attempt{email: email, ip: clientIP(r)}
+	if at.device, err = a.devices.trusted(r.Context(), r, email); err != nil {
+		// Without the key every device is new: sign-in goes on under the stricter limits.
+		a.log.WarnContext(r.Context(), "device cookie", slog.Any("err", err))
+	}
+	if wait, why := a.throttle.wait(at); wait > 0 {
+		a.log.WarnContext(r.Context(), "sign-in throttled", slog.String("email", email), slog.String("ip", at.ip),
+			slog.Bool("trusted_device", at.device != ""), slog.String("limit", why))
 		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-		fail(http.StatusTooManyRequests, fmt.Sprintf("Too many failed sign-in attempts. For your safety, sign-in is paused: try again in %s.", minutes(wait)))
+		fail(http.StatusTooManyRequests, throttledMessage(r, why, wait))
 		return
 	}
 	o, err := owner.Authenticate(r.Context(), a.db, email, password)
 	if errors.Is(err, owner.ErrInvalidCredentials) {
-		a.throttle.fail(email, ip)
-		a.log.InfoContext(r.Context(), "sign-in failed", slog.String("email", email), slog.String("ip", ip))
+		a.throttle.fail(at)
+		a.log.InfoContext(r.Context(), "sign-in failed", slog.String("email", email), slog.String("ip", at.ip),
+			slog.Bool("trusted_device", at.device != ""))
 		fail(http.StatusUnprocessableEntity, "Wrong email or password.")
 		return
 	}
@@ -150,13 +151,30 @@ func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	a.throttle.succeeded(email)
+	a.throttle.succeeded(at)
 	if err := a.signIn(r.Context(), o); err != nil {
 		a.renderError(w, r, err)
 		return
 	}
-	a.log.InfoContext(r.Context(), "signed in", slog.Int64("owner_id", o.ID), slog.String("ip", ip))
+	if err := a.devices.issue(r.Context(), w, r, email); err != nil {
+		a.log.WarnContext(r.Context(), "device cookie", slog.Any("err", err))
+	}
+	a.log.InfoContext(r.Context(), "signed in", slog.Int64("owner_id", o.ID), slog.String("ip", at.ip))
 	seeOther(w, r, next)
+}
+
+// throttledMessage tells the owner why sign-in is paused and for how long, and — when it is
+// not their device that is paused — that the devices they used before still get in.
+func throttledMessage(r *http.Request, why string, wait time.Duration) string {
+	mins := translate(r, "guard.signin.minutes", "count", int(math.Ceil(wait.Minutes())))
+	switch why {
+	case blockedDevice:
+		return translate(r, "guard.signin.device_paused", "wait", mins)
+	case blockedAccount:
+		return translate(r, "guard.signin.account_paused", "wait", mins)
+	default:
+		return translate(r, "guard.signin.address_paused", "wait", mins)
+	}
 }
 
 // logout ends the session on the server (its row is deleted, so the old cookie is worthless
@@ -175,11 +193,8 @@ func (a *Admin) logout(w http.ResponseWriter, r *http.Request) {
 	seeOther(w, r, "/login")
 }
 
-// minutes says a wait in words, rounded up to whole minutes.
-func minutes(d time.Duration) string {
-	m := int(math.Ceil(d.Minutes()))
-	if m <= 1 {
-		return "1 minute"
-	}
-	return strconv.Itoa(m) + " minutes"
+// setupPending reports whether no owner exists yet (first-run setup not finished).
+func (a *Admin) setupPending(ctx context.Context) bool {
+	n, err := owner.Count(ctx, a.db)
+	return err == nil && n == 0
 }

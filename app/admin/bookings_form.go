@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/input"
 	"frontdesk/db"
 	"frontdesk/ui"
 )
@@ -244,12 +245,9 @@ func (a *Admin) needPolicies(ctx context.Context, f *ui.Form) error {
 	return err
 }
 
-// formID reads a positive id field; 0 when empty or not one.
+// formID reads an id field (canonical, input.ParseID); 0 when empty or not one.
 func formID(f *ui.Form, name string) int64 {
-	n, err := strconv.ParseInt(f.Get(name), 10, 64)
-	if err != nil || n < 1 {
-		return 0
-	}
+	n, _ := input.ParseID(f.Get(name))
 	return n
 }
 

@@ -83,6 +83,8 @@ func companyFromForm(r *http.Request, f *ui.Form, c *db.Company) {
 	c.Name = f.Get("name")
 	if c.Name == "" || len(c.Name) > 200 {
 		f.SetError("name", translate(r, "business.name.error"))
+	} else {
+		checkName(r, f, "name", c.Name)
 	}
 	c.Currency = strings.ToUpper(f.Get("currency"))
 	if !isCurrencyCode(c.Currency) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/input"
 	"frontdesk/db"
 	"frontdesk/ui"
 )
@@ -187,12 +188,9 @@ func dayURL(locationID int64, d booking.Date, serviceID int64) string {
 
 func idText(n int64) string { return strconv.FormatInt(n, 10) }
 
-// queryID reads a positive id query parameter; 0 when absent or not one.
+// queryID reads an id query parameter (canonical, input.ParseID); 0 when absent or not one.
 func queryID(q url.Values, name string) int64 {
-	n, err := strconv.ParseInt(q.Get(name), 10, 64)
-	if err != nil || n < 1 {
-		return 0
-	}
+	n, _ := input.ParseID(q.Get(name))
 	return n
 }
 

@@ -25,6 +25,8 @@ type testServer struct {
 	URL  string // http://127.0.0.1:port
 	Data string // its data directory
 	logs *syncBuffer
+	// LinkBase is what generated links start with: FRONTDESK_PUBLIC_URL if given, else URL.
+	LinkBase string
 }
 
 // startServer runs `frontdesk serve` in-process with extra flags, and stops it when the test
@@ -60,7 +62,11 @@ func startServer(t *testing.T, env ...string) *testServer {
 	})
 	select {
 	case addr := <-ready:
-		return &testServer{URL: "http://" + addr, Data: dir, logs: logs}
+		base := vars["FRONTDESK_PUBLIC_URL"]
+		if base == "" {
+			base = "http://" + addr
+		}
+		return &testServer{URL: "http://" + addr, Data: dir, logs: logs, LinkBase: base}
 	case code := <-done:
 		t.Fatalf("server exited with status %d before listening:\n%s", code, logs)
 	case <-time.After(60 * time.Second):
@@ -85,8 +91,8 @@ func (ts *testServer) setupURL(t *testing.T) string {
 		}
 		return false
 	})
-	if !strings.HasPrefix(found, ts.URL+"/setup?token=") {
-		t.Fatalf("got setup URL %q, want it under %s/setup?token=", found, ts.URL)
+	if !strings.HasPrefix(found, ts.LinkBase+"/setup?token=") {
+		t.Fatalf("got setup URL %q, want it under %s/setup?token=", found, ts.LinkBase)
 	}
 	return found
 }

@@ -3,12 +3,15 @@ package admin
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/managelink"
 	"frontdesk/app/payments"
+	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
@@ -65,6 +68,15 @@ func (a *Admin) showCheckout(w http.ResponseWriter, r *http.Request) {
 			// form-action must allow it there (browsers check redirects of form posts).
 			w.Header().Set("Content-Security-Policy", strings.Replace(contentSecurityPolicy,
 				"form-action 'self'", "form-action 'self' "+strings.Join(origins, " "), 1))
+		}
+	}
+	// Booking site (issue 11): a customer who just booked a service paid online arrives with
+	// the manage link of their booking, which the page offers once it checks out.
+	if token := r.URL.Query().Get("manage"); token != "" {
+		id, err := managelink.Find(r.Context(), a.db.R, token, now)
+		if err == nil && slices.ContainsFunc(pv.Bookings, func(b db.PaymentRequestBookingsRow) bool { return b.ID == id }) {
+			v.ManageURL = managelink.Path(token)
+			w.Header().Set("Referrer-Policy", "no-referrer")
 		}
 	}
 	// The owner's session, if any, is not this page's business: it renders without navigation.

@@ -2,15 +2,18 @@ package admin
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
-	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/catalog"
+	"frontdesk/app/input"
 	"frontdesk/app/middleware"
+	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
@@ -30,12 +33,26 @@ var (
 	errCrossOrigin      = &pageError{http.StatusForbidden, i18n.M("error.cross_origin")}
 	errInternal         = &pageError{http.StatusInternalServerError, i18n.M("error.internal")}
 	errFormUnreadable   = &pageError{http.StatusBadRequest, i18n.M("form.unreadable")}
+	errAbandoned        = &pageError{http.StatusBadRequest, i18n.M("guard.error.abandoned")}
+	errBodyTooLarge     = &pageError{http.StatusRequestEntityTooLarge, i18n.M("guard.error.too_large")}
+	errStorageFull      = &pageError{http.StatusInsufficientStorage, i18n.M("guard.error.storage_full")}
 )
 
 // renderError is the one place errors become HTML responses.
 func (a *Admin) renderError(w http.ResponseWriter, r *http.Request, err error) {
 	var pe *pageError
-	if !errors.As(err, &pe) {
+	switch {
+	case errors.As(err, &pe):
+	case db.IsFull(err):
+		a.db.NoteWriteError(err)
+		pe = errStorageFull
+	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
+		// The client went away (or its body broke off) while we worked: nothing of ours
+		// failed, and nobody reads the answer.
+		a.log.InfoContext(r.Context(), "admin: request abandoned by the client", slog.String("path", r.URL.Path),
+			slog.String("request_id", middleware.RequestID(r.Context())))
+		pe = errAbandoned
+	default:
 		a.log.ErrorContext(r.Context(), "admin", slog.String("path", r.URL.Path), slog.Any("err", err),
 			slog.String("request_id", middleware.RequestID(r.Context())))
 		pe = errInternal
@@ -57,15 +74,21 @@ func statusTitle(status int) i18n.Msg {
 		return i18n.M("error.title.method_not_allowed")
 	case http.StatusInternalServerError:
 		return i18n.M("error.title.internal")
+	case http.StatusRequestEntityTooLarge:
+		return i18n.M("guard.title.too_large")
+	case http.StatusInsufficientStorage:
+		return i18n.M("guard.title.storage_full")
 	}
 	return i18n.M("error.title.other")
 }
 
 // render writes a page. It renders into a buffer first, so a failing component gives a clean
-// 500 instead of half a page.
+// 500 instead of half a page. The page is rendered even when the request's context is already
+// cancelled (a body that broke off cancels it): rendering to memory is cheap, and the answer
+// may still reach a client that only stopped sending.
 func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
 	var buf bytes.Buffer
-	if err := c.Render(r.Context(), &buf); err != nil {
+	if err := c.Render(context.WithoutCancel(r.Context()), &buf); err != nil {
 		a.log.ErrorContext(r.Context(), "render", slog.String("path", r.URL.Path), slog.Any("err", err))
 		http.Error(w, i18n.From(r.Context()).Msg(errInternal.msg), http.StatusInternalServerError)
 		return
@@ -80,6 +103,12 @@ func (a *Admin) page(r *http.Request, title string) ui.Page {
 	p := ui.Page{Title: title, Path: r.URL.Path, Flashes: a.popFlashes(r.Context())}
 	if o, ok := ownerFrom(r.Context()); ok {
 		p.Owner = o.Email
+		if !a.links.Configured() {
+			p.UnconfiguredLinkBase = a.links.String()
+		}
+	}
+	if full, since := a.db.Storage().Full(); full {
+		p.StorageFullSince = since
 	}
 	return p
 }
@@ -93,18 +122,37 @@ func redirect(to string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) { seeOther(w, r, to) }
 }
 
-// parseForm reads a submitted form (the body size is bounded by limitBody).
+// parseForm reads a submitted form (the body size is bounded by limitBody). A body that cannot
+// be read — cut short, too slow for the server's read timeout, too large, not a form — is the
+// client's problem: 400 (413 for the size), never a 500.
 func parseForm(r *http.Request) (*ui.Form, error) {
 	if err := r.ParseForm(); err != nil {
-		return nil, errFormUnreadable
+		return nil, formError(err)
 	}
 	return ui.NewForm(r.PostForm), nil
 }
 
-// pathID reads a positive integer URL parameter; anything else is a 404.
+func formError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return errBodyTooLarge
+	}
+	return errFormUnreadable
+}
+
+// checkName records a problem with field when value is not fit to be a name
+// (input.CheckName: invisible or direction-changing characters).
+func checkName(r *http.Request, f *ui.Form, field, value string) {
+	if m, ok := catalog.NameProblem(input.CheckName(value)); ok {
+		f.SetError(field, i18n.From(r.Context()).Msg(m))
+	}
+}
+
+// pathID reads an id URL parameter, written the one canonical way (input.ParseID: "01" and
+// "+1" are not 1); anything else is a 404.
 func pathID(r *http.Request, name string) (int64, error) {
-	id, err := strconv.ParseInt(chi.URLParam(r, name), 10, 64)
-	if err != nil || id < 1 {
+	id, ok := input.ParseID(chi.URLParam(r, name))
+	if !ok {
 		return 0, errNotFound
 	}
 	return id, nil

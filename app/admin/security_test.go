@@ -215,18 +215,21 @@ func TestLoginThrottled(t *testing.T) {
 }
 
 func TestSessionCookieFlags(t *testing.T) {
-	ts := startServer(t)
-	ts.setupOwner(t)
 	tests := []struct {
 		name       string
+		env        []string
 		header     http.Header
 		wantSecure bool
 	}{
-		{"plain http", http.Header{}, false},
-		{"https behind a proxy", http.Header{"X-Forwarded-Proto": {"https"}}, true},
+		{"plain http", nil, http.Header{}, false},
+		// The test client connects from 127.0.0.1: a trusted proxy only when listed.
+		{"https behind a trusted proxy", []string{"FRONTDESK_TRUSTED_PROXIES=127.0.0.1"}, http.Header{"X-Forwarded-Proto": {"https"}}, true},
+		{"X-Forwarded-Proto from an untrusted address", nil, http.Header{"X-Forwarded-Proto": {"https"}}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			ts := startServer(t, tc.env...)
+			ts.setupOwner(t)
 			h := tc.header.Clone()
 			h.Set("Sec-Fetch-Site", "same-origin")
 			res := ts.newClient(t).postWith(t, "/login", url.Values{"email": {ownerEmail}, "password": {ownerPassword}}, h)
@@ -263,7 +266,7 @@ func TestHostileInput(t *testing.T) {
 		body   string
 		want   int
 	}{
-		{"oversized form", http.MethodPost, "/settings/integrations/api-keys", "name=" + strings.Repeat("x", 2<<20), http.StatusBadRequest},
+		{"oversized form", http.MethodPost, "/settings/integrations/api-keys", "name=" + strings.Repeat("x", 2<<20), http.StatusRequestEntityTooLarge},
 		{"broken encoding", http.MethodPost, "/settings/integrations/api-keys", "name=%zz", http.StatusBadRequest},
 		{"unsupported method", http.MethodDelete, "/owners", "", http.StatusMethodNotAllowed},
 		{"huge id", http.MethodGet, "/settings/integrations/api-keys/99999999999999999999999/revoke", "", http.StatusNotFound},

@@ -5,11 +5,11 @@ import (
 	"encoding/gob"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
 
+	"frontdesk/app/middleware"
 	"frontdesk/db"
 	"frontdesk/ui"
 )
@@ -88,7 +88,8 @@ func newSessionManager(d *db.DB) *scs.SessionManager {
 }
 
 // loadSession is scs's LoadAndSave with one difference: the cookie is marked Secure whenever
-// the request came over HTTPS (directly, or through a proxy that says so), so the same binary
+// the request came over HTTPS (directly, or through a proxy listed in --trusted-proxies that
+// says so; middleware.IsHTTPS), so the same binary
 // works on plain http://localhost and behind TLS without a setting. It is HttpOnly and
 // SameSite=Lax always.
 func (a *Admin) loadSession(next http.Handler) http.Handler {
@@ -118,14 +119,21 @@ func (a *Admin) saveSession(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &http.Cookie{
 		Name: sessionCookie, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		Secure: r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https"),
+		Secure: middleware.IsHTTPS(r),
 	}
 	switch a.sessions.Status(ctx) {
 	case scs.Modified:
-		token, expiry, err := a.sessions.Commit(ctx)
+		// Committed even when the client has gone (its context cancelled): the answer was
+		// decided with this session state, and a client that only stopped sending still reads it.
+		token, expiry, err := a.sessions.Commit(context.WithoutCancel(ctx))
 		if err != nil {
-			// The response is already decided; the change is lost and the owner sees it.
-			a.log.ErrorContext(ctx, "commit session", slog.Any("err", err))
+			// The response is already decided; the change is lost and the owner sees it. A
+			// full disk is reported once by the storage watcher and shown in a banner.
+			level := slog.LevelError
+			if a.db.NoteWriteError(err) {
+				level = slog.LevelWarn
+			}
+			a.log.Log(ctx, level, "commit session", slog.Any("err", err))
 			return
 		}
 		c.Value = token

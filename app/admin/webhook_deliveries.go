@@ -163,7 +163,7 @@ func (a *Admin) reactivateWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := r.ParseForm(); err != nil {
-		a.renderError(w, r, errFormUnreadable)
+		a.renderError(w, r, formError(err))
 		return
 	}
 	replay := r.PostForm.Get("replay") == "1"

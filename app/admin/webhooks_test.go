@@ -364,7 +364,7 @@ func TestWebhookHostileInput(t *testing.T) {
 		body   string
 		want   int
 	}{
-		{"oversized create", http.MethodPost, webhooksPath, "url=" + strings.Repeat("x", 2<<20), http.StatusBadRequest},
+		{"oversized create", http.MethodPost, webhooksPath, "url=" + strings.Repeat("x", 2<<20), http.StatusRequestEntityTooLarge},
 		{"broken encoding on update", http.MethodPost, path, "url=%zz", http.StatusBadRequest},
 		{"broken encoding on reactivate", http.MethodPost, path + "/reactivate", "replay=%zz", http.StatusBadRequest},
 		{"broken encoding on recover", http.MethodPost, path + "/recover", "from=%zz", http.StatusBadRequest},

@@ -12,7 +12,9 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/idempotency"
 	"frontdesk/app/keyauth"
+	"frontdesk/app/links"
 	"frontdesk/db"
 )
 
@@ -29,14 +31,19 @@ type Options struct {
 	// Keys authenticates and rate-limits API keys. The server shares one with every
 	// key-authenticated surface, so a key has one budget; nil makes one from Limits.
 	Keys *keyauth.Keys
+	// Links is the base of generated absolute links (checkout URLs): the public URL.
+	Links links.Base
 }
 
 // API holds what the /v3 handlers share.
 type API struct {
-	db   *db.DB
-	now  func() time.Time
-	log  *slog.Logger
-	keys *keyauth.Keys
+	db    *db.DB
+	now   func() time.Time
+	log   *slog.Logger
+	keys  *keyauth.Keys
+	links links.Base
+	// unfinished: idempotency keys a full disk kept from being closed (idempotency.go).
+	unfinished idempotency.Unfinished
 }
 
 // New returns the API over d.
@@ -50,7 +57,7 @@ func New(d *db.DB, o Options) *API {
 	if o.Keys == nil {
 		o.Keys = keyauth.New(d, keyauth.Options{Now: o.Now, Log: o.Log, Limits: o.Limits})
 	}
-	return &API{db: d, now: o.Now, log: o.Log, keys: o.Keys}
+	return &API{db: d, now: o.Now, log: o.Log, keys: o.Keys, links: o.Links}
 }
 
 // Routes is the whole /v3 route table, to be mounted at /v3.

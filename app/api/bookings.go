@@ -106,8 +106,15 @@ func parseBookingFilter(r *http.Request) (booking.Filter, error) {
 			*p.dst = &d
 		}
 	}
-	if f.From != nil && f.To != nil && f.To.Before(*f.From) {
-		return f, badRequest("end_date_before_start_date")
+	if f.From != nil && f.To != nil {
+		// The same 31 dates as available_slots: refused here, before any query, a range of a
+		// century costs nothing. One bound alone is an open range, which paging keeps cheap.
+		switch {
+		case f.To.Before(*f.From):
+			return f, badRequest("end_date_before_start_date")
+		case f.From.AddDays(maxRangeDays - 1).Before(*f.To):
+			return f, badRequest("date_range_exceeds_31_days")
+		}
 	}
 	if f.ClientID == 0 && f.LocationID == 0 && f.ServiceID == 0 && f.ProviderID == 0 {
 		return f, newError(http.StatusBadRequest, "required", "params")
@@ -294,6 +301,10 @@ func (b bookingBody) change(ctx context.Context) (booking.Change, error) {
 func (a *API) cancelBooking(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r, "booking")
 	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if err := readIgnoredBody(r); err != nil {
 		a.writeError(w, r, err)
 		return
 	}

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"strings"
 	"testing"
@@ -16,8 +18,22 @@ func TestHostileCarts(t *testing.T) {
 	existing := f.createCart(t, haircutCart())
 	_, before := f.call("GET", "/v3/carts/"+itoa(existing.ID), nil)
 
+	// item is a one-item cart whose item has fields (`,"k":v…`) in place of the defaults: a key
+	// sent twice is refused on its own, so overrides replace rather than repeat.
 	item := func(fields string) string {
-		return `{"client_id":1,"location_id":1,"items":[{"item_id":1,"item_type":"service","unit_price":"100","quantity":1` + fields + `}]}`
+		it := map[string]json.RawMessage{"item_id": raw(`1`), "item_type": raw(`"service"`), "unit_price": raw(`"100"`), "quantity": raw(`1`)}
+		if fields != "" {
+			var over map[string]json.RawMessage
+			if err := json.Unmarshal([]byte("{"+strings.TrimPrefix(fields, ",")+"}"), &over); err != nil {
+				t.Fatalf("fields %s: %v", fields, err)
+			}
+			maps.Copy(it, over)
+		}
+		b, err := json.Marshal(it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return `{"client_id":1,"location_id":1,"items":[` + string(b) + `]}`
 	}
 	instance := func(inst string) string { return item(`,"instances":[` + inst + `]`) }
 	ondemand := `{"instance_type":"booking","reference_id":null,"data":{"start_time":"` + benTuesday10 + `","provider_id":2}}`

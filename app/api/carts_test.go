@@ -162,7 +162,7 @@ func TestCartToPaymentRequestToCancel(t *testing.T) {
 	if pr.Status != "pending" || pr.Amount != "15000.0" || pr.CartID != cart.ID {
 		t.Errorf("got status %s amount %s cart %d, want pending 15000.0 %d", pr.Status, pr.Amount, pr.CartID, cart.ID)
 	}
-	if want := f.srv.URL + "/pay/" + pr.UUID; pr.Params.CheckoutURL != want {
+	if want := "https://book.example.test/pay/" + pr.UUID; pr.Params.CheckoutURL != want {
 		t.Errorf("got checkout_url %q, want %q", pr.Params.CheckoutURL, want)
 	}
 	if want := "2026-11-23T12:15:00Z"; pr.Params.ExpiresAt == nil || *pr.Params.ExpiresAt != want {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -32,7 +31,12 @@ const (
 // anything containing q. Each tier is one LIMITed query on an index, so a common query costs
 // the same as a rare one; within a tier the hits are ordered by name.
 func (a *API) quickSearchClients(w http.ResponseWriter, r *http.Request) {
-	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	q, err := queryValue(r, "q")
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	q = strings.TrimSpace(q)
 	switch {
 	case q == "":
 		a.writeError(w, r, badRequest("missing_q"))
@@ -45,12 +49,10 @@ func (a *API) quickSearchClients(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	limit := int64(defaultSearchLimit)
-	if s := r.URL.Query().Get("limit"); s != "" {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || v < 1 || v > maxSearchLimit {
-			a.writeError(w, r, badRequest("invalid_limit"))
-			return
-		}
+	if v, ok, err := queryNumber(r, "limit", maxSearchLimit); err != nil {
+		a.writeError(w, r, err)
+		return
+	} else if ok {
 		limit = v
 	}
 	hits, err := a.searchClients(r, q, limit)

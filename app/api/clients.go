@@ -98,6 +98,10 @@ func (a *API) deactivateClient(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	if err := readIgnoredBody(r); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
 	if _, err := clients.Deactivate(r.Context(), a.db, a.now(), id); err != nil {
 		a.writeError(w, r, clientError(err))
 		return

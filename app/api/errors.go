@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -53,6 +54,18 @@ func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case db.IsNotFound(err):
 		// A handler that forgot to translate "no rows" still must not answer 500.
 		e = notFound("resource")
+	case db.IsFull(err):
+		// The disk is full: nothing was written (SQLite rolled the write back) and reads go on.
+		// The client may retry; the owner sees a banner and /readyz says why (db/storage.go).
+		a.db.NoteWriteError(err)
+		w.Header().Set("Retry-After", "60")
+		e = newError(http.StatusInsufficientStorage, "insufficient_storage", "disk_full")
+	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
+		// The client hung up while we worked (its context is cancelled): nothing of ours
+		// failed, and nobody reads the answer. Not an error in our log.
+		a.log.InfoContext(r.Context(), "request abandoned by the client", slog.String("request_id", middleware.RequestID(r.Context())),
+			slog.String("method", r.Method), slog.String("path", r.URL.Path))
+		e = badRequest("request_aborted")
 	default:
 		a.log.ErrorContext(r.Context(), "request failed", slog.String("request_id", middleware.RequestID(r.Context())),
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Any("err", err))

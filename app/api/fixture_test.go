@@ -16,6 +16,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"frontdesk/app/apikey"
+	"frontdesk/app/links"
 	"frontdesk/db"
 )
 
@@ -34,6 +35,16 @@ type fixture struct {
 	now time.Time
 }
 
+// fixturePublicURL is the public URL the fixture's API is configured with: generated links
+// start with it whatever address the test server has.
+var fixturePublicURL = func() links.Base {
+	b, err := links.Parse("https://book.example.test")
+	if err != nil {
+		panic(err)
+	}
+	return b
+}()
+
 func newFixture(t *testing.T, opts ...func(*Options)) *fixture {
 	t.Helper()
 	ctx := context.Background()
@@ -44,7 +55,7 @@ func newFixture(t *testing.T, opts ...func(*Options)) *fixture {
 	t.Cleanup(func() { d.Close() })
 	f := &fixture{t: t, db: d, now: fixtureNow}
 	seed(t, d, f.now)
-	o := Options{Now: func() time.Time { return f.now }, Log: testLogger(t)}
+	o := Options{Now: func() time.Time { return f.now }, Log: testLogger(t), Links: fixturePublicURL}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -107,6 +118,10 @@ func (f *fixture) callWithKey(key, method, path string, body any, header ...stri
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for i := 0; i+1 < len(header); i += 2 {
+		if header[i] == "Host" { // Go sends req.Host, not a Host header
+			req.Host = header[i+1]
+			continue
+		}
 		req.Header.Set(header[i], header[i+1])
 	}
 	resp, err := http.DefaultClient.Do(req)
@@ -157,7 +172,7 @@ func wantError(t *testing.T, resp *http.Response, raw []byte, status int, code, 
 // (locations 1 and 2), 2 Ben (location 1), 3 Cleo (location 2), 4 Dan inactive (location 1);
 // working Mon–Fri 09:00–18:00 with a 13:00–14:00 break; custom attributes 1 text, 2 categoric,
 // 3 boolean; clients 1–3.
-func seed(t *testing.T, d *db.DB, now time.Time) {
+func seed(t testing.TB, d *db.DB, now time.Time) {
 	t.Helper()
 	ms := db.Millis(now)
 	stmts := []struct {

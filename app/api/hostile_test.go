@@ -28,6 +28,10 @@ func TestHostileWrites(t *testing.T) {
 		{"number", `42`, 400, "invalid_body", "expected_object"},
 		{"null", `null`, 400, "invalid_body", "expected_object"},
 		{"trailing data", `{"first_name":"A","last_name":"B"} {"x":1}`, 400, "invalid_body", "trailing_data"},
+		// Found by FuzzDecodeObject: json.Decoder.More is false before a closing bracket, so a
+		// stray "}" or "]" after the object used to pass as the end of the body.
+		{"trailing closing brace", `{"first_name":"A","last_name":"B"} }`, 400, "invalid_body", "trailing_data"},
+		{"trailing closing bracket", `{"first_name":"A","last_name":"B"}]`, 400, "invalid_body", "trailing_data"},
 		{"invalid UTF-8", "{\"first_name\":\"A\xff\",\"last_name\":\"B\"}", 400, "invalid_body", "invalid_utf8"},
 		{"raw NUL byte", "{\"first_name\":\"A\x00\",\"last_name\":\"B\"}", 400, "invalid_body", "malformed_json"},
 		{"escaped NUL", `{"first_name":"A\u0000","last_name":"B"}`, 422, "unprocessable_entity", "body: strings must not contain NUL characters"},

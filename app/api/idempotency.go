@@ -45,6 +45,11 @@ func (a *API) idempotent(h http.HandlerFunc) http.HandlerFunc {
 			RequestHash: fingerprint(r, body),
 		}
 		claimed, err := idempotency.Claim(r.Context(), a.db, a.now(), req)
+		if err == nil && claimed.Outcome == idempotency.InProgress && a.unfinished.Finish(r.Context(), a.db, req.APIKeyID, req.Key) {
+			// The first request ended but its key's last write failed (a full disk): now
+			// done, look again.
+			claimed, err = idempotency.Claim(r.Context(), a.db, a.now(), req)
+		}
 		switch {
 		case err != nil:
 			a.writeError(w, r, err)
@@ -82,11 +87,21 @@ func (a *API) runIdempotent(w http.ResponseWriter, r *http.Request, h http.Handl
 	} else {
 		err = idempotency.Complete(ctx, a.db, req.APIKeyID, req.Key, status, rec.body.Bytes())
 	}
-	if err != nil {
-		// The answer is already on its way; the key stays claimed until it expires, which errs on
-		// the side of never running the request twice.
-		a.log.ErrorContext(ctx, "record idempotent response", "err", err)
+	if err == nil {
+		return
 	}
+	if a.db.NoteWriteError(err) {
+		// A full disk: the answer is on its way, but the key could not record it. Remember how
+		// it should end, so a retry once space is back finishes it (app/idempotency).
+		if status >= 500 || rec.overflow {
+			status = 0
+		}
+		a.unfinished.Add(req.APIKeyID, req.Key, status, rec.body.Bytes())
+		return
+	}
+	// The answer is already on its way; the key stays claimed until it expires, which errs on
+	// the side of never running the request twice.
+	a.log.ErrorContext(ctx, "record idempotent response", "err", err)
 }
 
 func replay(w http.ResponseWriter, c idempotency.Claimed) {

@@ -70,8 +70,9 @@ func readBody(r *http.Request) ([]byte, error) {
 }
 
 // decodeObject parses a JSON object into dst. Unknown fields are ignored (Connect v3 clients
-// send extras) and never stored, because dst only has the fields we know. Type mismatches name
-// the field. Strings with NUL bytes or invalid UTF-8 are refused so they never reach storage.
+// send extras) and never stored, because dst only has the fields we know. Type mismatches and
+// keys sent twice name the field. Strings with NUL bytes or invalid UTF-8 are refused so they
+// never reach storage.
 func decodeObject(body []byte, dst any) error {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
@@ -97,13 +98,35 @@ func decodeObject(body []byte, dst any) error {
 			return invalidBody("malformed_json")
 		}
 	}
-	if dec.More() {
+	// Anything but space after the object is refused. (Decoder.More would miss a stray "}" or
+	// "]": it answers whether an enclosing array or object goes on.)
+	if len(bytes.TrimSpace(trimmed[dec.InputOffset():])) > 0 {
 		return invalidBody("trailing_data")
+	}
+	if path, dup := duplicateKey(trimmed); dup {
+		return invalidBody(path + ": duplicate key")
 	}
 	if bytes.Contains(body, []byte(`\u0000`)) {
 		return unprocessable("body", "strings must not contain NUL characters")
 	}
 	return nil
+}
+
+// readIgnoredBody reads the body of an operation that takes none (cancel, deactivate, a payment
+// request): it may be absent, empty or JSON null, or a JSON object whose fields are ignored, as
+// elsewhere. Anything else — garbage, an array, a body over the limit — is refused before the
+// operation does anything, so a client that sent something it thinks matters learns that it
+// was not understood.
+func readIgnoredBody(r *http.Request) error {
+	raw, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
+		return nil
+	}
+	var ignored struct{}
+	return decodeObject(raw, &ignored)
 }
 
 func typeName(goType string) string {

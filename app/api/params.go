@@ -3,36 +3,62 @@ package api
 import (
 	"math"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/input"
 	"frontdesk/app/resource"
 )
 
-// pathID reads the {id} path parameter: a positive integer, otherwise 404 for that resource
-// (an id that cannot exist names no resource).
+// pathID reads the {id} path parameter: a canonical positive decimal (input.ParseID), otherwise
+// 404 for that resource (an id that cannot exist names no resource, and "01" or "+1" is not
+// another name for 1).
 func pathID(r *http.Request, resourceName string) (int64, error) {
-	id, err := strconv.ParseInt(chi.URLParam(r, "id"), 10, 64)
-	if err != nil || id < 1 {
+	id, ok := input.ParseID(chi.URLParam(r, "id"))
+	if !ok {
 		return 0, notFound(resourceName)
 	}
 	return id, nil
 }
 
-// queryID reads an optional positive integer query parameter; present but invalid → 400
-// "invalid_<name>".
-func queryID(r *http.Request, name string) (int64, bool, error) {
-	s := r.URL.Query().Get(name)
-	if s == "" {
-		return 0, false, nil
+// queryValue reads a single-valued query parameter. Sent twice (client_id=1&client_id=2) it is
+// a 400 "duplicate_<name>": which one the client meant cannot be guessed, and taking either
+// silently would answer a question nobody asked.
+func queryValue(r *http.Request, name string) (string, error) {
+	vs := r.URL.Query()[name]
+	switch len(vs) {
+	case 0:
+		return "", nil
+	case 1:
+		return vs[0], nil
+	default:
+		return "", badRequest("duplicate_" + name)
 	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || v < 1 {
+}
+
+// queryID reads an optional id query parameter (a canonical positive decimal); present but
+// invalid → 400 "invalid_<name>".
+func queryID(r *http.Request, name string) (int64, bool, error) {
+	s, err := queryValue(r, name)
+	if err != nil || s == "" {
+		return 0, false, err
+	}
+	v, ok := input.ParseID(s)
+	if !ok {
 		return 0, false, badRequest("invalid_" + name)
 	}
 	return v, true, nil
+}
+
+// queryNumber reads an optional whole number in [1, max], written canonically; present but
+// invalid → 400 "invalid_<name>".
+func queryNumber(r *http.Request, name string, max int64) (int64, bool, error) {
+	v, ok, err := queryID(r, name)
+	if err == nil && ok && v > max {
+		err = badRequest("invalid_" + name)
+	}
+	return v, ok, err
 }
 
 // queryIDs reads a list of positive integers given as repeated parameters, comma-separated
@@ -45,8 +71,8 @@ func queryIDs(r *http.Request, name string) ([]int64, error) {
 			if s = strings.TrimSpace(s); s == "" {
 				continue
 			}
-			v, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || v < 1 {
+			v, ok := input.ParseID(s)
+			if !ok {
 				return nil, badRequest("invalid_" + name)
 			}
 			out = append(out, v)
@@ -60,7 +86,11 @@ func queryIDs(r *http.Request, name string) ([]int64, error) {
 
 // queryBool reads an optional boolean ("true"/"false"/"1"/"0").
 func queryBool(r *http.Request, name string) (bool, bool, error) {
-	switch r.URL.Query().Get(name) {
+	s, err := queryValue(r, name)
+	if err != nil {
+		return false, false, err
+	}
+	switch s {
 	case "":
 		return false, false, nil
 	case "true", "1":
@@ -88,19 +118,14 @@ const maxPage = 1_000_000
 
 func queryPaging(r *http.Request) (paging, error) {
 	p := paging{Page: 1, PerPage: 30}
-	q := r.URL.Query()
-	if s := q.Get("page"); s != "" {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || v < 1 || v > maxPage {
-			return p, badRequest("invalid_page")
-		}
+	if v, ok, err := queryNumber(r, "page", maxPage); err != nil {
+		return p, err
+	} else if ok {
 		p.Page = v
 	}
-	if s := q.Get("per_page"); s != "" {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || v < 1 || v > 100 {
-			return p, badRequest("invalid_per_page")
-		}
+	if v, ok, err := queryNumber(r, "per_page", 100); err != nil {
+		return p, err
+	} else if ok {
 		p.PerPage = v
 	}
 	if p.Offset() > math.MaxInt32 {

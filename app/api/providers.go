@@ -28,8 +28,16 @@ func (a *API) listProviders(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	q := r.URL.Query()
-	sortBy, orderBy := q.Get("sort_by"), q.Get("order_by")
+	sortBy, err := queryValue(r, "sort_by")
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	orderBy, err := queryValue(r, "order_by")
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
 	if !providerSorts[sortBy] {
 		a.writeError(w, r, badRequest("invalid_sort_by"))
 		return
@@ -105,7 +113,11 @@ func providerFilter(r *http.Request) (db.CountProvidersParams, error) {
 	if err != nil {
 		return f, err
 	}
-	name := strings.TrimSpace(r.URL.Query().Get("public_name"))
+	name, err := queryValue(r, "public_name")
+	if err != nil {
+		return f, err
+	}
+	name = strings.TrimSpace(name)
 	if !utf8.ValidString(name) || utf8.RuneCountInString(name) > 255 || strings.ContainsFunc(name, isControl) {
 		return f, badRequest("invalid_public_name")
 	}

@@ -9,8 +9,9 @@ import (
 	"frontdesk/app/resource"
 )
 
-// maxSlotDays is the longest range of local dates one available_slots query may cover.
-const maxSlotDays = 31
+// maxRangeDays is the longest range of local dates one available_slots or bookings query may
+// cover (inclusive).
+const maxRangeDays = 31
 
 // slotsQuery is a validated GET /v3/available_slots request.
 type slotsQuery struct {
@@ -107,7 +108,7 @@ func parseSlotsQuery(r *http.Request) (slotsQuery, error) {
 	switch {
 	case last.Before(first):
 		return sq, badRequest("end_date_before_start_date")
-	case first.AddDays(maxSlotDays - 1).Before(last):
+	case first.AddDays(maxRangeDays - 1).Before(last):
 		return sq, badRequest("date_range_exceeds_31_days")
 	}
 	sq.first, sq.last = first, last
@@ -117,9 +118,9 @@ func parseSlotsQuery(r *http.Request) (slotsQuery, error) {
 // queryBookingDate reads an optional YYYY-MM-DD query parameter; present but invalid → 400
 // "invalid_<name>".
 func queryBookingDate(r *http.Request, name string) (booking.Date, bool, error) {
-	s := r.URL.Query().Get(name)
-	if s == "" {
-		return booking.Date{}, false, nil
+	s, err := queryValue(r, name)
+	if err != nil || s == "" {
+		return booking.Date{}, false, err
 	}
 	d, err := booking.ParseDate(s)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"frontdesk/app/input"
 	"frontdesk/db"
 )
 
@@ -127,6 +128,9 @@ func Create(ctx context.Context, d *db.DB, nk NewKey, now time.Time) (db.APIKey,
 	name := strings.TrimSpace(nk.Name)
 	if name == "" || len(name) > 100 {
 		return db.APIKey{}, "", fmt.Errorf("name: %w (1–100 characters)", ErrNameRequired)
+	}
+	if err := input.CheckName(name); err != nil {
+		return db.APIKey{}, "", fmt.Errorf("name: %w", err)
 	}
 	scopes := FullAccess
 	if nk.Scopes != FullAccess {

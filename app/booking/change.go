@@ -287,13 +287,8 @@ func Cancel(ctx context.Context, d *db.DB, now time.Time, id int64, source strin
 		if err != nil {
 			return err
 		}
-		switch {
-		case !pol.CanCancel:
-			return &RestrictedError{Rule: RuleCanCancel}
-		case locked(pol, cur.Booking, now):
-			return &RestrictedError{Rule: RuleBeforeEditBooking}
-		case pol.MaxChanges > 0 && cur.Booking.ChangeCount >= pol.MaxChanges:
-			return &RestrictedError{Rule: RuleMaxChanges}
+		if err := cancelPolicy(pol, cur.Booking, now); err != nil {
+			return err
 		}
 	}
 	status, err := d.R.BookingStatusByID(ctx, StatusCancelled)
@@ -318,4 +313,17 @@ func Cancel(ctx context.Context, d *db.DB, now time.Time, id int64, source strin
 		row.StatusID, row.UpdatedAt = StatusCancelled, db.Millis(now)
 		return enqueue(ctx, q, now, webhook.BookingUpdated, row, status, zone)
 	})
+}
+
+// cancelPolicy is the merchant's customer policy for a cancel, in the reference's order.
+func cancelPolicy(pol db.SchedulePolicyRow, cur db.Booking, now time.Time) error {
+	switch {
+	case !pol.CanCancel:
+		return &RestrictedError{Rule: RuleCanCancel}
+	case locked(pol, cur, now):
+		return &RestrictedError{Rule: RuleBeforeEditBooking}
+	case pol.MaxChanges > 0 && cur.ChangeCount >= pol.MaxChanges:
+		return &RestrictedError{Rule: RuleMaxChanges}
+	}
+	return nil
 }

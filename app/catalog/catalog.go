@@ -23,6 +23,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"frontdesk/app/input"
 	"frontdesk/app/money"
 	"frontdesk/db"
 	"frontdesk/ui/i18n"
@@ -95,6 +96,38 @@ func (p problems) text(field, s string, required bool, max int) string {
 		p.add(field, "Remove the control characters.")
 	}
 	return s
+}
+
+// name checks a name (one-line text that must look like what it is: input.CheckName) and
+// returns it trimmed.
+func (p problems) name(field, s string, required bool, max int) string {
+	s = p.text(field, s, required, max)
+	if _, bad := p[field]; !bad {
+		if m, ok := NameProblem(input.CheckName(s)); ok {
+			// The catalog's messages are still English text; this one comes from the message
+			// catalog so it is translated when they are.
+			p.add(field, "%s", m.Error())
+		}
+	}
+	return s
+}
+
+// NameProblem is the owner-facing message for a name input.CheckName refused (err), and true;
+// for any other error, false.
+func NameProblem(err error) (i18n.Msg, bool) {
+	var ne *input.NameError
+	if !errors.As(err, &ne) {
+		return i18n.Msg{}, false
+	}
+	code := fmt.Sprintf("U+%04X", ne.Rune)
+	switch ne.Kind {
+	case input.KindBidi:
+		return i18n.M("guard.name.bidi", "code", code), true
+	case input.KindControl:
+		return i18n.M("guard.name.control", "code", code), true
+	default:
+		return i18n.M("guard.name.invisible", "code", code), true
+	}
 }
 
 // longText is text for multi-line fields (line breaks and tabs allowed).

@@ -51,7 +51,7 @@ func (in LocationInput) check(ctx context.Context, q *db.Queries) (location, err
 	p := problems{}
 	var l location
 	r := &l.row
-	r.Name = p.text("name", in.Name, true, maxName)
+	r.Name = p.name("name", in.Name, true, maxName)
 	r.Active = in.Active
 	code := strings.ToUpper(strings.TrimSpace(in.CountryCode))
 	if c, ok := CountryByCode(code); ok {

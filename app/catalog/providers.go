@@ -46,7 +46,7 @@ type provider struct {
 func (in ProviderInput) check(ctx context.Context, q *db.Queries) (provider, error) {
 	p := problems{}
 	pr := provider{active: in.Active, online: in.OnlineBooking, hours: map[int64][7][]Shift{}}
-	pr.name = p.text("public_name", in.PublicName, true, maxName)
+	pr.name = p.name("public_name", in.PublicName, true, maxName)
 	locs, err := q.ListAllLocations(ctx)
 	if err != nil {
 		return pr, err

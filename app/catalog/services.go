@@ -78,7 +78,7 @@ func (in ServiceInput) check(ctx context.Context, q *db.Queries) (service, error
 	p := problems{}
 	var s service
 	r := &s.row
-	r.Name = p.text("name", in.Name, true, maxName)
+	r.Name = p.name("name", in.Name, true, maxName)
 	categories, err := q.ListAllCategories(ctx)
 	if err != nil {
 		return s, err

@@ -105,17 +105,29 @@ func (e Errors) Error() string {
 func Create(ctx context.Context, d *db.DB, now time.Time, in Input, o Options) (resource.Client, error) {
 	var out resource.Client
 	err := d.InTx(ctx, func(q *db.Queries) error {
-		templates, err := loadTemplates(ctx, q)
-		if err != nil {
-			return err
-		}
-		row, attrs, err := merge(db.Client{Active: true}, nil, in, templates, o, now)
-		if err != nil {
-			return err
-		}
-		if err := checkRecordNumber(ctx, q, row); err != nil {
-			return err
-		}
+		var err error
+		out, err = CreateInTx(ctx, q, now, in, o)
+		return err
+	})
+	return out, err
+}
+
+// CreateInTx is Create inside the caller's transaction q, for a client that is created together
+// with something else (the booking site creates a client and its booking at once).
+func CreateInTx(ctx context.Context, q *db.Queries, now time.Time, in Input, o Options) (resource.Client, error) {
+	templates, err := loadTemplates(ctx, q)
+	if err != nil {
+		return resource.Client{}, err
+	}
+	row, attrs, err := merge(db.Client{Active: true}, nil, in, templates, o, now)
+	if err != nil {
+		return resource.Client{}, err
+	}
+	if err := checkRecordNumber(ctx, q, row); err != nil {
+		return resource.Client{}, err
+	}
+	var out resource.Client
+	err = func() error {
 		ms := db.Millis(now)
 		created, err := q.CreateClient(ctx, db.CreateClientParams{
 			FirstName: row.FirstName, LastName: row.LastName, Email: row.Email, Phone: row.Phone,
@@ -137,7 +149,7 @@ func Create(ctx context.Context, d *db.DB, now time.Time, in Input, o Options) (
 		}
 		_, err = webhook.Enqueue(ctx, q, now, EventCreated, out)
 		return err
-	})
+	}()
 	return out, err
 }
 
@@ -146,6 +158,17 @@ func Create(ctx context.Context, d *db.DB, now time.Time, in Input, o Options) (
 func Update(ctx context.Context, d *db.DB, now time.Time, id int64, in Input, o Options) (resource.Client, error) {
 	var out resource.Client
 	err := d.InTx(ctx, func(q *db.Queries) error {
+		var err error
+		out, err = UpdateInTx(ctx, q, now, id, in, o)
+		return err
+	})
+	return out, err
+}
+
+// UpdateInTx is Update inside the caller's transaction q.
+func UpdateInTx(ctx context.Context, q *db.Queries, now time.Time, id int64, in Input, o Options) (resource.Client, error) {
+	var out resource.Client
+	err := func() error {
 		current, err := q.GetClient(ctx, id)
 		if db.IsNotFound(err) {
 			return ErrNotFound
@@ -195,7 +218,7 @@ func Update(ctx context.Context, d *db.DB, now time.Time, id int64, in Input, o 
 		}
 		_, err = webhook.Enqueue(ctx, q, now, EventUpdated, out)
 		return err
-	})
+	}()
 	return out, err
 }
 

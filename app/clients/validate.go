@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/input"
 	"frontdesk/db"
 )
 
@@ -79,6 +80,14 @@ func plainText(s string, max int) string {
 	return ""
 }
 
+// checkName refuses what input.CheckName refuses: characters that hide or reorder a name.
+func checkName(s string) (string, string) {
+	if err := input.CheckName(s); err != nil {
+		return "", err.Error()
+	}
+	return s, ""
+}
+
 func checkEmail(s string) (string, string) {
 	s = strings.ToLower(s)
 	addr, err := mail.ParseAddress(s)
@@ -124,13 +133,15 @@ func merge(c db.Client, before map[int64]string, in Input, t templates, o Option
 			v.fail("first_name", "is required")
 		case plainText(s, maxText) != "":
 			v.fail("first_name", "%s", plainText(s, maxText))
+		case input.CheckName(s) != nil:
+			v.fail("first_name", "%v", input.CheckName(s))
 		default:
 			c.FirstName = s
 		}
 	} else if c.ID == 0 {
 		v.fail("first_name", "is required")
 	}
-	v.text("last_name", in.LastName, &c.LastName, nil)
+	v.text("last_name", in.LastName, &c.LastName, checkName)
 	v.text("email", in.Email, &c.Email, checkEmail)
 	v.text("phone", in.Phone, &c.Phone, checkPhone)
 	v.text("second_phone", in.SecondPhone, &c.SecondPhone, checkPhone)

@@ -12,6 +12,7 @@ package idempotency
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"frontdesk/db"
@@ -118,4 +119,67 @@ func Complete(ctx context.Context, d *db.DB, apiKeyID int64, key string, status 
 // run again), so the next request with it runs.
 func Release(ctx context.Context, d *db.DB, apiKeyID int64, key string) error {
 	return d.W.ReleaseIdempotencyKey(ctx, db.ReleaseIdempotencyKeyParams{APIKeyID: apiKeyID, Key: key})
+}
+
+// Unfinished remembers keys whose request has ended but whose final write — storing the answer
+// (Complete) or freeing the key after a failure (Release) — failed because the disk was full,
+// and how each should end. Finish writes that end when the key is seen again, so a retry once
+// space is back is answered (replayed, or run again) instead of meeting "in progress" until the
+// key expires. In memory only: a restart forgets them, and they then stay claimed until they
+// expire, as a key does after a crash. The zero value is ready to use.
+type Unfinished struct {
+	mu   sync.Mutex
+	keys map[unfinishedKey]ending
+}
+
+type unfinishedKey struct {
+	apiKeyID int64
+	key      string
+}
+
+// ending is how a key should end: Status 0 releases it, anything else stores the answer.
+type ending struct {
+	status int
+	body   []byte
+}
+
+// maxUnfinished bounds the memory a long full-disk spell can take.
+const maxUnfinished = 10_000
+
+// Add remembers that key should end with status and body (status 0: be released).
+func (u *Unfinished) Add(apiKeyID int64, key string, status int, body []byte) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.keys == nil {
+		u.keys = map[unfinishedKey]ending{}
+	}
+	if len(u.keys) < maxUnfinished {
+		u.keys[unfinishedKey{apiKeyID, key}] = ending{status, append([]byte{}, body...)}
+	}
+}
+
+// Finish writes the remembered end of a key, if there is one, and reports whether it did.
+func (u *Unfinished) Finish(ctx context.Context, d *db.DB, apiKeyID int64, key string) bool {
+	k := unfinishedKey{apiKeyID, key}
+	u.mu.Lock()
+	e, ok := u.keys[k]
+	u.mu.Unlock()
+	if !ok {
+		return false
+	}
+	ctx = context.WithoutCancel(ctx)
+	var err error
+	if e.status == 0 {
+		err = Release(ctx, d, apiKeyID, key)
+	} else {
+		err = Complete(ctx, d, apiKeyID, key, e.status, e.body)
+	}
+	d.NoteWriteError(err)
+	if err != nil {
+		return false
+	}
+	u.mu.Lock()
+	delete(u.keys, k)
+	u.mu.Unlock()
+	return true
 }

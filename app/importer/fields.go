@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"frontdesk/app/input"
 	"frontdesk/app/money"
 )
 
@@ -35,6 +36,28 @@ func (v *validator) text(path, s string, required bool, max int) bool {
 		return true
 	}
 	return false
+}
+
+// name checks a name: text (above) that input.CheckName also accepts, so an imported name
+// cannot hide or reorder characters any more than one typed in the admin UI.
+func (v *validator) name(path, s string, required bool, max int) bool {
+	if !v.text(path, s, required, max) {
+		return false
+	}
+	if err := input.CheckName(s); err != nil {
+		v.ps.add(path, "%v", err)
+		return false
+	}
+	return true
+}
+
+// optName is name for an optional field.
+func (v *validator) optName(path string, s *string, max int) sql.NullString {
+	if s == nil {
+		return sql.NullString{}
+	}
+	v.name(path, *s, false, max)
+	return sql.NullString{String: *s, Valid: true}
 }
 
 // longText checks a multi-line string (descriptions, notes): line breaks and tabs allowed.

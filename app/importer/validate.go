@@ -72,7 +72,7 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	}
 	for i, c := range f.Categories {
 		path := at("categories", i)
-		v.text(at(path, "name"), c.Name, true, maxText)
+		v.name(at(path, "name"), c.Name, true, maxText)
 		v.p.categories = append(v.p.categories, categoryPlan{key: c.Key, name: c.Name, order: orDefault(c.Order, int64(i+1))})
 	}
 	for i := range f.Services {
@@ -116,7 +116,7 @@ func (v *validator) company() {
 	if c == nil {
 		return
 	}
-	v.text("company.name", c.Name, true, maxText)
+	v.name("company.name", c.Name, true, maxText)
 	row := db.CreateCompanyParams{
 		Name:             c.Name,
 		Currency:         c.Currency,
@@ -168,7 +168,7 @@ func isLetters(s string) bool {
 func (v *validator) location(i int) {
 	l := v.f.Locations[i]
 	path := at("locations", i)
-	v.text(at(path, "name"), l.Name, true, maxText)
+	v.name(at(path, "name"), l.Name, true, maxText)
 	zone, err := time.LoadLocation(l.Timezone)
 	switch {
 	case l.Timezone == "":

@@ -14,7 +14,7 @@ var paymentModes = map[string]bool{"NOT_AVAILABLE": true, "OPTIONAL": true, "MAN
 func (v *validator) service(i int) {
 	s := v.f.Services[i]
 	path := at("services", i)
-	v.text(at(path, "name"), s.Name, true, maxText)
+	v.name(at(path, "name"), s.Name, true, maxText)
 	sp := servicePlan{key: s.Key, category: -1, images: s.Images}
 	if s.Category != "" {
 		if c, ok := v.ref(at(path, "category"), s.Category, v.categories, "categories"); ok {
@@ -102,7 +102,7 @@ func (v *validator) service(i int) {
 func (v *validator) provider(i int) {
 	p := v.f.Providers[i]
 	path := at("providers", i)
-	v.text(at(path, "public_name"), p.PublicName, true, maxText)
+	v.name(at(path, "public_name"), p.PublicName, true, maxText)
 	pp := providerPlan{key: p.Key, row: db.CreateProviderParams{
 		PublicName: p.PublicName, Active: orDefault(p.Active, true), OnlineBooking: orDefault(p.OnlineBooking, true),
 	}}

@@ -16,7 +16,7 @@ var datatypes = []string{"boolean", "categoric", "date", "datetime", "file", "fl
 func (v *validator) attribute(i int) {
 	a := v.f.CustomAttributes[i]
 	path := at("custom_attributes", i)
-	v.text(at(path, "name"), a.Name, true, maxText)
+	v.name(at(path, "name"), a.Name, true, maxText)
 	if !slices.Contains(datatypes, a.Datatype) {
 		v.ps.add(at(path, "datatype"), "%q is not one of %q", a.Datatype, datatypes)
 	}
@@ -29,7 +29,7 @@ func (v *validator) attribute(i int) {
 	seen := map[string]int{}
 	for j, o := range a.Options {
 		op := at(at(path, "options"), j)
-		v.text(op, o, true, maxText)
+		v.name(op, o, true, maxText)
 		if first, dup := seen[o]; dup {
 			v.ps.add(op, "%q repeats options[%d]", o, first)
 		}
@@ -40,7 +40,7 @@ func (v *validator) attribute(i int) {
 		Description: v.optLongText(at(path, "description"), a.Description), Mandatory: a.Mandatory,
 	}}
 	if a.Group != nil {
-		v.text(at(path, "group"), *a.Group, true, maxText)
+		v.name(at(path, "group"), *a.Group, true, maxText)
 		ap.group = *a.Group
 	}
 	v.p.attributes = append(v.p.attributes, ap)
@@ -49,11 +49,11 @@ func (v *validator) attribute(i int) {
 func (v *validator) client(i int) {
 	c := v.f.Clients[i]
 	path := at("clients", i)
-	v.text(at(path, "first_name"), c.FirstName, true, maxText)
+	v.name(at(path, "first_name"), c.FirstName, true, maxText)
 	v.text(at(path, "region"), c.Region, false, maxText)
 	row := db.ImportClientParams{
 		FirstName:            c.FirstName,
-		LastName:             v.optText(at(path, "last_name"), c.LastName, maxText),
+		LastName:             v.optName(at(path, "last_name"), c.LastName, maxText),
 		Phone:                v.phone(at(path, "phone"), c.Phone),
 		SecondPhone:          v.phone(at(path, "second_phone"), c.SecondPhone),
 		IdentificationNumber: v.optText(at(path, "identification_number"), c.IdentificationNumber, maxText),

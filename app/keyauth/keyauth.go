@@ -50,6 +50,8 @@ type Keys struct {
 	log     *slog.Logger
 	limiter *limiter
 	touched touchLog
+	// failures limits failed authentications per client address (failures.go).
+	failures failures
 }
 
 // New returns Keys over d.
@@ -106,7 +108,7 @@ func (k *Keys) touch(ctx context.Context, keyID int64) {
 	k.touched.mu.Unlock()
 	if due {
 		err := k.db.W.TouchAPIKey(ctx, db.TouchAPIKeyParams{LastUsedAt: db.NullMillis(&now), ID: keyID})
-		if err != nil {
+		if err != nil && !k.db.NoteWriteError(err) { // a full disk is reported once, elsewhere
 			k.log.WarnContext(ctx, "record key use", "err", err)
 		}
 	}

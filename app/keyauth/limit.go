@@ -8,8 +8,16 @@ import (
 )
 
 // Limits are the per-key request limits, as Connect v3 has them: a per-minute burst and a daily
-// quota (per UTC day). Zero disables a limit. Counters live in memory, so a restart forgives
+// quota (per UTC day). Zero disables a limit. State lives in memory, so a restart forgives
 // everyone.
+//
+// The burst limit is a GCRA (generic cell rate algorithm), a token bucket kept as one
+// timestamp: a key holds up to PerMinute requests and gets one back every minute/PerMinute.
+// Unlike a fixed minute window it has no boundary to straddle: PerMinute requests at
+// 10:00:59.9 leave none for 10:01:00.0, and a key that keeps sending is admitted at the steady
+// rate. Over any span of t seconds at most PerMinute·(1 + t/60) requests pass. The daily quota
+// counts only requests both limits admitted, so a client hammering on a closed door does not
+// use up its day. See docs/api.md, "Rate limits".
 type Limits struct {
 	PerMinute int
 	PerDay    int
@@ -24,11 +32,15 @@ type Usage struct {
 // Window is one limit's state; Limit 0 means the limit is off.
 type Window struct {
 	Limit, Remaining int
-	Reset            time.Time
-	Exceeded         bool
+	// Reset: for the burst, when the bucket is whole again if nothing more is sent; for the
+	// daily quota, the next UTC midnight.
+	Reset    time.Time
+	Exceeded bool
+	retry    time.Time // when exceeded: the earliest instant a request would pass
 }
 
-// Take counts one request of keyID against both windows.
+// Take decides whether a request of keyID passes both limits now and, only if it does,
+// spends it from both.
 func (k *Keys) Take(keyID int64) Usage {
 	now := k.now()
 	burst, daily := k.limiter.take(keyID, now)
@@ -45,13 +57,13 @@ func (u Usage) SetHeaders(h http.Header) {
 	if u.Burst.Limit > 0 {
 		h.Set("X-RateLimit-Burst-Limit", strconv.Itoa(u.Burst.Limit))
 		h.Set("X-RateLimit-Burst-Remaining", strconv.Itoa(u.Burst.Remaining))
-		h.Set("X-RateLimit-Burst-Reset", strconv.FormatInt(u.Burst.Reset.Unix(), 10))
+		h.Set("X-RateLimit-Burst-Reset", strconv.FormatInt(ceilUnix(u.Burst.Reset), 10))
 	}
 }
 
 // Exceeded reports whether the request is over a limit: which one (Connect v3's detail,
-// "daily_quota_exceeded" or "burst_limit_exceeded") and how many whole seconds until it resets
-// (at least 1, for Retry-After).
+// "daily_quota_exceeded" or "burst_limit_exceeded") and how many whole seconds until a
+// request would pass (at least 1, for Retry-After).
 func (u Usage) Exceeded() (detail string, retryAfter int, over bool) {
 	var w Window
 	switch {
@@ -62,50 +74,97 @@ func (u Usage) Exceeded() (detail string, retryAfter int, over bool) {
 	default:
 		return "", 0, false
 	}
-	wait := int(w.Reset.Sub(u.now).Seconds() + 0.999)
-	return detail, max(wait, 1), true
+	wait := w.retry.Sub(u.now)
+	return detail, max(int((wait+time.Second-1)/time.Second), 1), true
 }
 
-type window struct {
-	start time.Time
-	count int
+// ceilUnix is t in Unix seconds, rounded up: a client that waits until then is never early.
+func ceilUnix(t time.Time) int64 {
+	s := t.Unix()
+	if t.Nanosecond() > 0 {
+		s++
+	}
+	return s
 }
 
 type limiter struct {
 	limits Limits
 	mu     sync.Mutex
-	minute map[int64]*window
-	day    map[int64]*window
+	keys   map[int64]*keyState
+}
+
+// keyState is one key's limits: tat is the GCRA's theoretical arrival time (the instant at
+// which the bucket is whole again), day the UTC day the count belongs to.
+type keyState struct {
+	tat   time.Time
+	day   time.Time
+	count int
 }
 
 func newLimiter(l Limits) *limiter {
-	return &limiter{limits: l, minute: map[int64]*window{}, day: map[int64]*window{}}
+	return &limiter{limits: l, keys: map[int64]*keyState{}}
 }
 
-// take counts one request against both windows and reports their state.
 func (l *limiter) take(keyID int64, now time.Time) (burst, daily Window) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	burst = count(l.minute, keyID, now.Truncate(time.Minute), time.Minute, l.limits.PerMinute)
-	daily = count(l.day, keyID, now.UTC().Truncate(24*time.Hour), 24*time.Hour, l.limits.PerDay)
+	k := l.keys[keyID]
+	if k == nil {
+		k = &keyState{}
+		l.keys[keyID] = k
+	}
+	daily = l.daily(k, now)
+	burst = l.burst(k, now, !daily.Exceeded)
+	if !burst.Exceeded && !daily.Exceeded && daily.Limit > 0 {
+		k.count++
+		daily.Remaining--
+	}
 	return burst, daily
 }
 
-func count(m map[int64]*window, keyID int64, start time.Time, length time.Duration, limit int) Window {
+// daily reports the quota before the request is counted.
+func (l *limiter) daily(k *keyState, now time.Time) Window {
+	limit := l.limits.PerDay
 	if limit <= 0 {
 		return Window{}
 	}
-	w := m[keyID]
-	if w == nil || !w.start.Equal(start) {
-		w = &window{start: start}
-		m[keyID] = w
+	day := now.UTC().Truncate(24 * time.Hour)
+	if !k.day.Equal(day) {
+		k.day, k.count = day, 0
 	}
-	st := Window{Limit: limit, Reset: start.Add(length)}
-	if w.count >= limit {
-		st.Exceeded = true
-		return st
+	next := day.Add(24 * time.Hour)
+	w := Window{Limit: limit, Remaining: limit - k.count, Reset: next}
+	if k.count >= limit {
+		w.Exceeded, w.Remaining, w.retry = true, 0, next
 	}
-	w.count++
-	st.Remaining = limit - w.count
-	return st
+	return w
+}
+
+// burst applies the GCRA; spend says whether an admitted request takes its share (not when the
+// daily quota refuses it anyway).
+func (l *limiter) burst(k *keyState, now time.Time, spend bool) Window {
+	limit := l.limits.PerMinute
+	if limit <= 0 {
+		return Window{}
+	}
+	interval := time.Minute / time.Duration(limit) // one request's share of the bucket
+	capacity := time.Minute                        // limit × interval, without rounding
+	tat := k.tat
+	if tat.Before(now) {
+		tat = now
+	}
+	w := Window{Limit: limit}
+	next := tat.Add(interval)
+	if next.Sub(now) > capacity {
+		// Refused: it passes once the bucket has drained enough to hold one more.
+		w.Exceeded, w.retry, w.Reset = true, next.Add(-capacity), tat
+		return w
+	}
+	if spend {
+		tat = next
+		k.tat = next
+	}
+	w.Remaining = int((capacity - tat.Sub(now)) / interval)
+	w.Reset = tat
+	return w
 }

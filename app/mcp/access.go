@@ -33,6 +33,11 @@ const (
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
+		if len(r.Header.Values("Authorization")) > 1 {
+			// As on /v3 (docs/api.md): which credential was meant cannot be guessed.
+			refuse(w, r, http.StatusBadRequest, codeUnauthorized, "Send one Authorization header, not several.")
+			return
+		}
 		key, err := s.keys.Authenticate(ctx, r.Header.Get("Authorization"))
 		if errors.Is(err, keyauth.ErrInvalidKey) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="frontdesk"`)

@@ -196,6 +196,20 @@ func TestHTTPRefusals(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Fatalf("body over 1 MiB: %d, want 413", resp.StatusCode)
 	}
+	// Two Authorization headers (issue 10): refused, whichever is valid.
+	two, _ := http.NewRequest("POST", f.srv.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	two.Header.Set("Content-Type", "application/json")
+	two.Header.Set("Accept", "application/json, text/event-stream")
+	two.Header.Add("Authorization", "Bearer "+f.fullKey)
+	two.Header.Add("Authorization", "Bearer apk_live_other")
+	twoResp, err := http.DefaultClient.Do(two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twoResp.Body.Close()
+	if twoResp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("two Authorization headers: %d, want 400", twoResp.StatusCode)
+	}
 	req, _ := http.NewRequest("GET", f.srv.URL+"/mcp", nil)
 	req.Header.Set("Authorization", "Bearer "+f.fullKey)
 	req.Header.Set("Accept", "text/event-stream")

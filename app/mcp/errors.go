@@ -11,6 +11,7 @@ import (
 
 	"frontdesk/app/booking"
 	"frontdesk/app/clients"
+	"frontdesk/db"
 )
 
 // Tool errors are answers a model can act on: the text starts with a kind, then (for input)
@@ -101,6 +102,10 @@ func (s *Server) toToolError(ctx context.Context, err error) *toolError {
 		return bookingInvalid(ie)
 	case errors.As(err, &ce) && len(ce) > 0:
 		return invalid(ce[0].Field, "%s", ce[0].Message)
+	case db.IsFull(err):
+		// A full disk (docs/api.md, "Full disk"): nothing was saved; reported once elsewhere.
+		s.db.NoteWriteError(err)
+		return &toolError{Kind: kindRetry, Message: "the business's server is out of disk space, so nothing was saved; try again later, or ask the customer to contact the business directly"}
 	}
 	return &toolError{Kind: kindInternal, Message: "something went wrong on our side; try again in a moment, and if it keeps failing, ask the customer to contact the business directly"}
 }

@@ -12,13 +12,13 @@ import (
 	"log/slog"
 	"net/mail"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"frontdesk/app/ical"
 	"frontdesk/app/locale"
+	"frontdesk/app/managelink"
 	"frontdesk/app/queue"
 	"frontdesk/app/secrets"
 	"frontdesk/db"
@@ -189,6 +189,13 @@ func (s *Service) prepare(ctx context.Context, id int64, t Transport, now time.T
 	if kind == Reminder && m.Recipient == ToClient && s.links != nil {
 		a.unsubscribe = s.UnsubscribeURL(ctx, a.clientID)
 	}
+	// Booking site (issue 11): the client's emails about a booking carry a personal manage link,
+	// made for this email (app/managelink).
+	if a.HasAppointment && m.Recipient == ToClient && kind != Cancelled && s.links != nil {
+		if a.ManageLink, err = s.manageLink(ctx, a.ID, now); err != nil {
+			return prepared{}, err
+		}
+	}
 	content, err := render(tpl, fields(p, biz.Name, a.appointment), biz.Name)
 	if err != nil {
 		return prepared{}, err
@@ -203,8 +210,13 @@ func (s *Service) prepare(ctx context.Context, id int64, t Transport, now time.T
 		Content: content, Unsubscribe: a.unsubscribe}
 	if a.HasAppointment && (kind == Confirmation || kind == Rescheduled || kind == Cancelled) {
 		d := detailOf(m.DetailJson)
+		site, err := q.SiteSettings(ctx)
+		if err != nil {
+			return prepared{}, err
+		}
 		env.ICS = ical.Calendar(ical.Event{
-			UID: "booking-" + strconv.FormatInt(a.ID, 10) + "@" + domain, Sequence: int(d.Sequence),
+			// The UID the booking site's download uses too: one calendar entry per booking.
+			UID: ical.UID(a.ID, site.CalendarID), Sequence: int(d.Sequence),
 			Start: a.Start, End: a.End, Stamp: now, Summary: a.Service + " · " + biz.Name,
 			Location: joinNonEmpty(a.Location, a.Address), Description: content.Subject,
 			URL: a.ManageLink, Cancelled: kind == Cancelled,
@@ -252,4 +264,20 @@ func joinNonEmpty(a, b string) string {
 		return a
 	}
 	return a + ", " + b
+}
+
+// manageLink makes a personal manage link to booking id (app/managelink): a new token per email,
+// so the link in one email can be told from another's, and it works as long as the booking site
+// lets any link of the booking work.
+func (s *Service) manageLink(ctx context.Context, bookingID int64, now time.Time) (string, error) {
+	var token string
+	err := s.db.InTx(ctx, func(q *db.Queries) error {
+		var err error
+		token, err = managelink.New(ctx, q, bookingID, now)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("manage link: %w", err)
+	}
+	return s.links.URL(managelink.Path(token), nil), nil
 }

@@ -83,8 +83,9 @@ func (r *recorder) Write(b []byte) (int, error) {
 
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// AccessLog writes one structured line per request. Observe, if set, also gets every request's
-// route pattern, status and duration (for metrics).
+// AccessLog writes one structured line per request: the client address as ClientIP sees it
+// (so it must run inside RealClient), and the query string with secrets redacted. Observe, if
+// set, also gets every request's route pattern, status and duration (for metrics).
 func AccessLog(log *slog.Logger, observe func(r *http.Request, status int, d time.Duration)) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -98,11 +99,16 @@ func AccessLog(log *slog.Logger, observe func(r *http.Request, status int, d tim
 			if observe != nil {
 				observe(r, rec.status, d)
 			}
-			log.LogAttrs(r.Context(), slog.LevelInfo, "http",
+			attrs := []slog.Attr{
 				slog.String("request_id", RequestID(r.Context())),
 				slog.String("method", r.Method), slog.String("path", r.URL.Path),
 				slog.Int("status", rec.status), slog.Int("bytes", rec.bytes),
-				slog.Duration("duration", d), slog.String("remote", r.RemoteAddr))
+				slog.Duration("duration", d), slog.String("remote", ClientIP(r)),
+			}
+			if r.URL.RawQuery != "" {
+				attrs = append(attrs, slog.String("query", RedactQuery(r.URL.RawQuery)))
+			}
+			log.LogAttrs(r.Context(), slog.LevelInfo, "http", attrs...)
 		})
 	}
 }

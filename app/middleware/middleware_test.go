@@ -91,7 +91,7 @@ func TestAccessLogLine(t *testing.T) {
 	}
 	want := line
 	want.Msg, want.RequestID, want.Method, want.Path = "http", "req-1", "GET", "/pot"
-	want.Status, want.Bytes, want.Remote = http.StatusTeapot, 15, req.RemoteAddr
+	want.Status, want.Bytes, want.Remote = http.StatusTeapot, 15, "192.0.2.1"
 	if line != want {
 		t.Fatalf("got %+v, want %+v", line, want)
 	}

@@ -74,7 +74,7 @@ func CreatePaymentRequest(ctx context.Context, d *db.DB, now time.Time, cartID i
 		if id, err = q.InsertPaymentRequest(ctx, row); err != nil {
 			return fmt.Errorf("insert payment request: %w", err)
 		}
-		if err := reserve(ctx, q, now, v, id); err != nil {
+		if err := reserve(ctx, q, now, v, id, booking.SourceConnect); err != nil {
 			return err
 		}
 		// Customer messages: the checkout link, by email.
@@ -130,9 +130,9 @@ func bookingCount(v CartView) int {
 	return n
 }
 
-// reserve books every on-demand instance of the cart for request prID and re-checks the
-// existing bookings the cart sells.
-func reserve(ctx context.Context, q *db.Queries, now time.Time, v CartView, prID int64) error {
+// reserve books every on-demand instance of the cart for request prID, as made by source, and
+// re-checks the existing bookings the cart sells.
+func reserve(ctx context.Context, q *db.Queries, now time.Time, v CartView, prID int64, source string) error {
 	var referenced []int64
 	for i, it := range v.Items {
 		net := it.Row.UnitPriceCents - unitDiscount(it.Row.UnitPriceCents, it.Row.UnitDiscountCents, it.Row.UnitDiscountType)
@@ -149,7 +149,7 @@ func reserve(ctx context.Context, q *db.Queries, now time.Time, v CartView, prID
 			id, err := booking.CreateInTx(ctx, q, now, booking.NewBooking{
 				LocationID: v.Cart.LocationID.Int64, ServiceID: it.Row.ItemID, ProviderID: in.Data.ProviderID,
 				ClientID: v.Cart.ClientID.Int64, StatusID: booking.StatusReserved, Start: start, Price: &net,
-				Source: booking.SourceConnect,
+				Source: source,
 			})
 			if err != nil {
 				return reservationError(fmt.Sprintf("items[%d]", i), path, err)

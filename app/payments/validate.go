@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/input"
 	"frontdesk/app/money"
 	"frontdesk/app/resource"
 	"frontdesk/db"
@@ -153,6 +154,11 @@ func validateItem(path string, it ItemInput, zone *time.Location, products map[i
 	}
 	if err := checkText(path+".item_name", it.ItemName, maxNameLen); err != nil {
 		return l, err
+	}
+	if it.ItemName != nil {
+		if err := input.CheckName(*it.ItemName); err != nil {
+			return l, invalid(path+".item_name", "%v", err)
+		}
 	}
 	if err := checkText(path+".item_uuid", it.ItemUUID, maxUUIDLen); err != nil {
 		return l, err

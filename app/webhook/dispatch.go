@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -50,6 +51,9 @@ type Dispatcher struct {
 	// keys caches parsed signing keys by secret; only claim rounds (one at a time, on the
 	// queue's writer goroutine) use it.
 	keys map[string][]byte // signing keys by key mode and secret (keyCacheID)
+	// refusedLogged remembers the webhooks (and URLs) whose refused target was logged
+	// (refused.go), so the log says it once, not on every retry.
+	refusedLogged sync.Map
 }
 
 // NewDispatcher returns a dispatcher over d. Its metrics are registered on reg unless reg is

@@ -53,6 +53,9 @@ func (d *Dispatcher) attempt(j job) result {
 		SetHeaders(req.Header, j.keys, j.eventID, start, j.body)
 		res.reqHeader = formatHeader(req.Header, maxHeaderLog)
 		d.send(req, &res)
+		if res.category == CategoryForbiddenAddress {
+			d.logRefused(j, res.message)
+		}
 	}
 	end := d.now()
 	res.duration = end.Sub(start)

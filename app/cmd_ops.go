@@ -1,0 +1,283 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+	"time"
+
+	"frontdesk/app/tlsacme"
+	"frontdesk/db"
+)
+
+// runHealthcheck is `frontdesk healthcheck`: GET the running server's /readyz and exit 0 when it
+// answers 200, 1 otherwise. It is the container's HEALTHCHECK (deploy/Dockerfile), so the image
+// needs no shell or curl. By default it finds the server the way serve would listen, from the
+// same FRONTDESK_* environment.
+func runHealthcheck(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet("healthcheck", "[--url URL] [--timeout 5s]", env)
+	url := fs.String("url", env.Getenv("FRONTDESK_HEALTHCHECK_URL"), "readiness URL to probe; default: /readyz on the address serve listens on (env FRONTDESK_HEALTHCHECK_URL)")
+	timeout := fs.Duration("timeout", envDuration(env, "FRONTDESK_HEALTHCHECK_TIMEOUT", 5*time.Second), "give up after this long (env FRONTDESK_HEALTHCHECK_TIMEOUT)")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if *url == "" {
+		*url = defaultHealthURL(env)
+	}
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, *url, nil)
+	if err != nil {
+		return usagef("--url: %v", err)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *url, err)
+	}
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 512))
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s %s", *url, res.Status, strings.TrimSpace(string(body)))
+	}
+	fmt.Fprintf(env.Stdout, "%s: %s\n", *url, strings.TrimSpace(string(body)))
+	return nil
+}
+
+// defaultHealthURL is /readyz where serve, given the same environment, listens in plain HTTP:
+// --addr, or with --https the HTTP listener (which answers /readyz without redirecting).
+func defaultHealthURL(env Env) string {
+	addr := envString(env, "FRONTDESK_ADDR", "127.0.0.1:8080")
+	if envBool(env, "FRONTDESK_HTTPS", false) {
+		addr = envString(env, "FRONTDESK_HTTP_ADDR", ":80")
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr + "/readyz"
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/readyz"
+}
+
+// runDoctor is `frontdesk doctor`, a preflight for a real installation: with the same flags and
+// FRONTDESK_* environment as serve it tells whether the database is there and current, whether
+// the public URL is set and its host resolves to this machine, and whether the ports serve
+// needs are free (or held by a running frontdesk) and reachable through the public host. It
+// changes nothing; it exits 1 when a check fails.
+func runDoctor(ctx context.Context, env Env, args []string) error {
+	cfg, err := parseServeFlags("doctor", "[serve's flags]\n\nChecks what serve, given the same flags and environment, needs.", env, args)
+	if err != nil {
+		return err
+	}
+	d := doctor{out: env.Stdout}
+	d.database(ctx, cfg.Data)
+	d.publicURL(ctx, cfg)
+	if cfg.HTTPS {
+		d.port(ctx, "HTTP (challenges, redirect)", cfg.HTTPAddr, cfg, false)
+		d.port(ctx, "HTTPS", cfg.HTTPSAddr, cfg, true)
+	} else {
+		d.port(ctx, "HTTP", cfg.Addr, cfg, false)
+	}
+	if d.failed > 0 {
+		return fmt.Errorf("%d check(s) failed", d.failed)
+	}
+	fmt.Fprintln(env.Stdout, "all checks passed")
+	return nil
+}
+
+type doctor struct {
+	out    io.Writer
+	failed int
+}
+
+func (d *doctor) ok(what, format string, args ...any) {
+	fmt.Fprintf(d.out, "ok    %s: %s\n", what, fmt.Sprintf(format, args...))
+}
+
+func (d *doctor) warn(what, format string, args ...any) {
+	fmt.Fprintf(d.out, "warn  %s: %s\n", what, fmt.Sprintf(format, args...))
+}
+
+func (d *doctor) fail(what, format string, args ...any) {
+	d.failed++
+	fmt.Fprintf(d.out, "FAIL  %s: %s\n", what, fmt.Sprintf(format, args...))
+}
+
+func (d *doctor) database(ctx context.Context, dir string) {
+	const what = "database"
+	path := db.Path(dir)
+	st := db.Inspect(ctx, path)
+	switch {
+	case !st.Exists:
+		d.warn(what, "%s does not exist yet; serve will create it (check --data / FRONTDESK_DATA if you expected one)", path)
+	case st.Err != nil:
+		d.fail(what, "%v", st.Err)
+	case st.Schema > st.Known:
+		d.fail(what, "%s has schema %d, newer than this frontdesk knows (%d); it was written by %s", path, st.Schema, st.Known, orUnknown(st.WrittenBy))
+	case st.Schema < st.Known:
+		d.ok(what, "%s at schema %d; serve (or migrate) will back it up and upgrade it to %d", path, st.Schema, st.Known)
+	default:
+		d.ok(what, "%s at schema %d (current)", path, st.Schema)
+	}
+	if err := syscall.Access(dir, 2 /* W_OK */); err != nil && !errors.Is(err, syscall.ENOENT) {
+		d.fail("data directory", "%s is not writable by this user: %v", dir, err)
+	}
+}
+
+func orUnknown(v string) string {
+	if v == "" {
+		return "an unknown version"
+	}
+	return "frontdesk " + v
+}
+
+func (d *doctor) publicURL(ctx context.Context, cfg serveConfig) {
+	if !cfg.PublicURL.Configured() {
+		if cfg.HTTPS {
+			d.fail("public URL", "--https needs --public-url")
+		} else {
+			d.warn("public URL", "not set: generated links will use the listen address %s (set --public-url or FRONTDESK_PUBLIC_URL)", cfg.Addr)
+		}
+		return
+	}
+	host := cfg.PublicURL.Hostname()
+	d.ok("public URL", "%s", cfg.PublicURL)
+	if cfg.HTTPS {
+		if _, err := tlsacme.New(tlsacme.Options{Host: host}); err != nil {
+			d.fail("certificate", "%v", err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	addrs, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+	if err != nil || len(addrs) == 0 {
+		d.fail("public host", "%s does not resolve: %v (create its DNS A/AAAA record pointing to this server)", host, err)
+		return
+	}
+	local := localAddresses()
+	var mine, others []string
+	for _, a := range addrs {
+		if local[a.IP.String()] {
+			mine = append(mine, a.IP.String())
+		} else {
+			others = append(others, a.IP.String())
+		}
+	}
+	switch {
+	case len(others) == 0:
+		d.ok("public host", "%s resolves to %s, an address of this machine", host, strings.Join(mine, ", "))
+	case len(mine) > 0:
+		d.warn("public host", "%s resolves to %s (this machine) and %s (not this machine)", host, strings.Join(mine, ", "), strings.Join(others, ", "))
+	default:
+		d.warn("public host", "%s resolves to %s, which is not an address of this machine: fine behind NAT, a load balancer or a proxy; otherwise fix the DNS record", host, strings.Join(others, ", "))
+	}
+}
+
+func localAddresses() map[string]bool {
+	out := map[string]bool{}
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if ipn, ok := a.(*net.IPNet); ok {
+			out[ipn.IP.String()] = true
+		}
+	}
+	return out
+}
+
+// port checks that addr can be bound (or is held by a running frontdesk) and, with a public
+// URL, that a connection to the public host on that port reaches this machine: while holding
+// the port it serves a random token and fetches it through the public host name.
+func (d *doctor) port(ctx context.Context, what, addr string, cfg serveConfig, tlsPort bool) {
+	what = "port " + addr + " (" + what + ")"
+	_, port, _ := net.SplitHostPort(addr)
+	ln, err := net.Listen("tcp", addr)
+	switch {
+	case errors.Is(err, syscall.EACCES):
+		d.fail(what, "permission denied: ports below 1024 need CAP_NET_BIND_SERVICE (deploy/frontdesk.service grants it) or root")
+		return
+	case errors.Is(err, syscall.EADDRINUSE):
+		if frontdeskAnswers(ctx, addr, tlsPort) {
+			d.ok(what, "in use by a running frontdesk")
+		} else {
+			d.fail(what, "in use by another program (another web server?); stop it or choose another address")
+		}
+		if cfg.PublicURL.Configured() && !tlsPort {
+			d.reach(ctx, cfg.PublicURL.Hostname(), port, "/healthz", "ok")
+		}
+		return
+	case err != nil:
+		d.fail(what, "%v", err)
+		return
+	}
+	defer ln.Close()
+	d.ok(what, "free")
+	if !cfg.PublicURL.Configured() {
+		return
+	}
+	token := make([]byte, 16)
+	rand.Read(token)
+	want := hex.EncodeToString(token)
+	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, want)
+	})}
+	go srv.Serve(ln)
+	defer srv.Close()
+	d.reach(ctx, cfg.PublicURL.Hostname(), port, "/.well-known/frontdesk-doctor", want)
+}
+
+// reach fetches http://host:port/path (plain HTTP even on the HTTPS port: only reachability is
+// checked) and compares the body.
+func (d *doctor) reach(ctx context.Context, host, port, path, want string) {
+	what := "reachable at " + net.JoinHostPort(host, port)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+path, nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		d.warn(what, "%v — check the firewall and port forwarding (a NAT router may not loop back to itself; then check from outside)", err)
+		return
+	}
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 1024))
+	res.Body.Close()
+	if strings.TrimSpace(string(body)) != want {
+		d.warn(what, "something else answered (%s): the public host may point elsewhere", res.Status)
+		return
+	}
+	d.ok(what, "a connection through the public host reaches this machine")
+}
+
+// frontdeskAnswers reports whether a frontdesk serve is what listens on addr.
+func frontdeskAnswers(ctx context.Context, addr string, tlsPort bool) bool {
+	host, port, _ := net.SplitHostPort(addr)
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	if tlsPort {
+		conn, err := net.DialTimeout("tcp", net.JoinHostPort(host, port), 2*time.Second)
+		if err == nil {
+			conn.Close()
+		}
+		return err == nil // a TLS listener: cannot tell more without its certificate
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/healthz", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 64))
+	res.Body.Close()
+	return res.StatusCode == http.StatusOK && strings.TrimSpace(string(body)) == "ok"
+}

@@ -1,0 +1,325 @@
+package site
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"frontdesk/app/booking"
+	"frontdesk/app/clients"
+	"frontdesk/app/managelink"
+	"frontdesk/app/payments"
+	"frontdesk/db"
+	"frontdesk/ui"
+	"frontdesk/ui/i18n"
+)
+
+// showDetails is step 5: who is booking, and the button that books. A time that is no longer
+// offered sends the visitor back to the day's times with a word about it.
+func (s *Site) showDetails(w http.ResponseWriter, r *http.Request) {
+	st, err := s.detailsStep(r)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	start, err := time.Parse(time.RFC3339, r.URL.Query().Get("start"))
+	if err != nil {
+		http.Redirect(w, r, timesPath(st.loc.id, st.svc.id, st.provider, nil), http.StatusFound)
+		return
+	}
+	providers, _, err := s.offered(r.Context(), st.slots(), start, s.now())
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	if len(providers) == 0 {
+		day := booking.DateOf(start.In(st.loc.zone)).String()
+		http.Redirect(w, r, timesPath(st.loc.id, st.svc.id, st.provider, url.Values{"date": {day}, "gone": {"1"}}), http.StatusFound)
+		return
+	}
+	v := s.detailsView(r, st, ui.NewForm(nil))
+	v.Start = start.Format(time.RFC3339)
+	v.Summary.When = when(i18n.From(r.Context()), start.In(st.loc.zone))
+	s.render(w, r, http.StatusOK, ui.SiteDetails(s.detailsPage(r, st), v))
+}
+
+// book is the POST of step 5: it checks the form, then books in one transaction (reserve.go)
+// and sends the visitor to their booking's manage page — or, for a service paid online, to the
+// checkout page. A repeated submit of the same form books once. A time taken meanwhile brings
+// the form back with the times still free that day, never an error page.
+func (s *Site) book(w http.ResponseWriter, r *http.Request) {
+	st, err := s.detailsStep(r)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	if err := r.ParseForm(); err != nil {
+		s.renderError(w, r, errUnreadable)
+		return
+	}
+	form := ui.NewForm(r.PostForm)
+	if form.Raw("website") != "" { // the honeypot: people never see it, form-filling robots do
+		s.log.WarnContext(r.Context(), "booking site: honeypot filled, nothing booked", slog.String("client", s.clientIP(r)))
+		s.renderError(w, r, errRefused)
+		return
+	}
+	nonce := form.Get("nonce")
+	if !validNonce(nonce) {
+		s.renderError(w, r, errUnreadable)
+		return
+	}
+	p := i18n.From(r.Context())
+	now := s.now()
+	in := s.readDetails(r, st, form)
+	start, startErr := time.Parse(time.RFC3339, form.Get("start"))
+	if startErr != nil {
+		form.SetError("start", p.T("site.details.start.error"))
+	}
+	if !form.OK() {
+		s.renderDetailsAgain(w, r, st, form, http.StatusUnprocessableEntity, start, startErr == nil)
+		return
+	}
+	// The read-side check: most losers of a race learn it here, without queueing for the
+	// writer. The transaction checks again, and the database's trigger a third time. A form
+	// submitted again skips it: its booking holds the time, and reserve finds that booking.
+	if _, err := s.db.R.SiteBookingByNonce(r.Context(), managelink.Hash(nonce)); db.IsNotFound(err) {
+		providers, _, err := s.offered(r.Context(), st.slots(), start, now)
+		if err != nil {
+			s.renderError(w, r, err)
+			return
+		}
+		if len(providers) == 0 {
+			s.renderTaken(w, r, st, form, start)
+			return
+		}
+	} else if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	res, err := s.reserve(r.Context(), reservation{
+		loc: st.loc, svc: st.svc, provider: st.provider, start: start, client: in, nonce: nonce,
+	}, now)
+	var inv *booking.InvalidError
+	var refused *payments.RefusedError
+	var fields clients.Errors
+	switch {
+	case errors.As(err, &fields):
+		s.clientErrors(p, form, fields)
+		s.renderDetailsAgain(w, r, st, form, http.StatusUnprocessableEntity, start, true)
+		return
+	case errors.Is(err, booking.ErrSlotUnavailable), errors.As(err, &inv), errors.As(err, &refused):
+		s.renderTaken(w, r, st, form, start)
+		return
+	case err != nil:
+		s.renderError(w, r, err)
+		return
+	}
+	if res.checkout != "" {
+		seeOther(w, r, "/pay/"+res.checkout+"?"+url.Values{"manage": {res.token}}.Encode())
+		return
+	}
+	seeOther(w, r, managelink.Path(res.token)+"?done=booked")
+}
+
+// step is what the URL of step 5 names: the location, service and provider (0: anyone).
+type step struct {
+	loc      *location
+	svc      service
+	provider int64
+	name     string // the provider's name, "" for anyone
+}
+
+func (st step) slots() slotQuery {
+	return slotQuery{loc: st.loc, service: st.svc.id, provider: st.provider}
+}
+
+func (s *Site) detailsStep(r *http.Request) (step, error) {
+	loc, svc, err := s.serviceParam(r)
+	if err != nil {
+		return step{}, err
+	}
+	provider, name, err := s.providerParam(r, loc, svc)
+	if err != nil {
+		return step{}, err
+	}
+	return step{loc: loc, svc: svc, provider: provider, name: name}, nil
+}
+
+// formProvider is the provider a request names: in the form of a POST, in the query otherwise.
+func formProvider(r *http.Request) string {
+	if r.Method == http.MethodPost {
+		return r.PostFormValue("provider")
+	}
+	return r.URL.Query().Get("provider")
+}
+
+func (s *Site) detailsPage(r *http.Request, st step) ui.SitePage {
+	page := s.page(r, i18n.T(r.Context(), "site.details.title"))
+	page.Back = timesPath(st.loc.id, st.svc.id, st.provider, nil)
+	return page
+}
+
+// detailsView is the form of step 5 with the business's questions and policy.
+func (s *Site) detailsView(r *http.Request, st step, form *ui.Form) ui.SiteDetailsView {
+	c := configFrom(r.Context())
+	p := i18n.From(r.Context())
+	nonce := form.Get("nonce")
+	if !validNonce(nonce) {
+		nonce = newNonce()
+	}
+	v := ui.SiteDetailsView{
+		Summary:  s.summary(p, st.loc, st.svc, st.name),
+		Action:   servicePath(st.loc.id, st.svc.id) + "/details",
+		Form:     form,
+		Policy:   c.settings.PolicyText,
+		Nonce:    nonce,
+		Provider: strconv.FormatInt(st.provider, 10),
+		TimesURL: timesPath(st.loc.id, st.svc.id, st.provider, nil),
+		PayNote:  payNote(p, st.svc),
+	}
+	v.TopTarget = v.PayNote != ""
+	for _, a := range c.attributes {
+		sa := ui.SiteAttribute{Name: attrField(a.id), Label: a.name, Type: a.datatype, Hint: a.hint, Required: a.mandatory && a.datatype != clients.TypeBoolean}
+		if a.datatype == clients.TypeCategoric {
+			sa.Options = []ui.Option{{Value: "", Label: p.T("site.details.choose")}}
+			for _, o := range a.options {
+				sa.Options = append(sa.Options, ui.Option{Value: o, Label: o})
+			}
+		}
+		v.Attributes = append(v.Attributes, sa)
+	}
+	return v
+}
+
+// renderDetailsAgain shows the form with its problems; the chosen time stays chosen.
+func (s *Site) renderDetailsAgain(w http.ResponseWriter, r *http.Request, st step, form *ui.Form, status int, start time.Time, hasStart bool) {
+	v := s.detailsView(r, st, form)
+	if hasStart {
+		v.Start = start.Format(time.RFC3339)
+		v.Summary.When = when(i18n.From(r.Context()), start.In(st.loc.zone))
+	} else {
+		v.Taken = true // no time chosen: offer the day's times in the form
+		v.Alternatives = s.alternatives(r, st, time.Time{})
+	}
+	s.render(w, r, status, ui.SiteDetails(s.detailsPage(r, st), v))
+}
+
+// renderTaken answers a booking whose time was taken meanwhile: 409, the form with everything
+// the visitor typed, and the times still free that day to choose from.
+func (s *Site) renderTaken(w http.ResponseWriter, r *http.Request, st step, form *ui.Form, start time.Time) {
+	v := s.detailsView(r, st, form)
+	v.Taken = true
+	v.Alternatives = s.alternatives(r, st, start)
+	day := booking.DateOf(start.In(st.loc.zone))
+	v.TimesURL = timesPath(st.loc.id, st.svc.id, st.provider, url.Values{"date": {day.String()}})
+	s.render(w, r, http.StatusConflict, ui.SiteDetails(s.detailsPage(r, st), v))
+}
+
+// alternatives are the times free on the day of start (today when start is zero).
+func (s *Site) alternatives(r *http.Request, st step, start time.Time) []ui.SiteTime {
+	now := s.now()
+	if start.IsZero() {
+		start = now
+	}
+	day := booking.DateOf(start.In(st.loc.zone))
+	a, err := s.availableOn(r.Context(), st.slots(), day, day, now)
+	if err != nil {
+		s.log.ErrorContext(r.Context(), "booking site: alternatives", slog.Any("err", err))
+		return nil
+	}
+	return timeViews(i18n.From(r.Context()), a.instants(day), func(instant) string { return "" })
+}
+
+// readDetails reads the visitor's details into a client input and marks what is missing or
+// malformed on the form. clients.Validate then checks it exactly as a new client would be
+// checked, whether or not the visitor turns out to be a client already: the answer is the
+// same either way, so it tells nobody who is one.
+func (s *Site) readDetails(r *http.Request, st step, form *ui.Form) clients.Input {
+	c := configFrom(r.Context())
+	p := i18n.From(r.Context())
+	in := clients.Input{}
+	required := func(name string) string {
+		v := form.Get(name)
+		if v == "" {
+			form.SetError(name, p.T("site.details.required"))
+		}
+		return v
+	}
+	in.FirstName = clients.Value(required("first_name"))
+	in.LastName = clients.Value(required("last_name"))
+	in.Email = clients.Value(strings.ToLower(required("email")))
+	phone := required("phone")
+	if e164, err := clients.NormalizePhone(phone); err == nil { // "+56 9 1234-5678" → +56912345678
+		phone = e164
+	}
+	in.Phone = clients.Value(phone)
+	for _, a := range c.attributes {
+		name := attrField(a.id)
+		raw := form.Get(name)
+		switch {
+		case a.datatype == clients.TypeBoolean:
+			raw = strconv.FormatBool(form.Checked(name, "1"))
+		case raw == "" && a.mandatory:
+			form.SetError(name, p.T("site.details.required"))
+			continue
+		case raw == "":
+			continue
+		case a.datatype == clients.TypeDatetime:
+			if t, err := time.ParseInLocation("2006-01-02T15:04", raw, st.loc.zone); err == nil {
+				raw = t.Format(time.RFC3339)
+			}
+		}
+		value := raw
+		in.CustomAttributes = append(in.CustomAttributes, clients.AttributeValue{ID: a.id, Value: &value})
+	}
+	if err := clients.Validate(r.Context(), s.db.R, s.now(), in, clients.Options{}); err != nil {
+		var fields clients.Errors
+		if !errors.As(err, &fields) {
+			s.log.ErrorContext(r.Context(), "booking site: validate client", slog.Any("err", err))
+			form.Message = p.T("error.internal")
+			return in
+		}
+		s.clientErrors(p, form, fields)
+	}
+	return in
+}
+
+// clientErrors puts the client rules' refusals on the form, in the visitor's language.
+func (s *Site) clientErrors(p *i18n.Printer, form *ui.Form, fields clients.Errors) {
+	for _, f := range fields {
+		switch {
+		case f.Field == "first_name" || f.Field == "last_name":
+			form.SetError(f.Field, p.T("site.details.name.error"))
+		case f.Field == "email":
+			form.SetError(f.Field, p.T("site.details.email.error"))
+		case f.Field == "phone":
+			form.SetError(f.Field, p.T("site.details.phone.error"))
+		case strings.HasPrefix(f.Field, "custom_attributes."):
+			id, _ := strconv.ParseInt(strings.TrimPrefix(f.Field, "custom_attributes."), 10, 64)
+			form.SetError(attrField(id), p.T("site.details.attribute.error", "reason", f.Message))
+		default:
+			form.SetError("first_name", p.T("site.details.name.error"))
+		}
+	}
+}
+
+func attrField(id int64) string { return "attr_" + strconv.FormatInt(id, 10) }
+
+// A form's nonce: 16 random bytes, 22 characters of base64url. The booking made with the form
+// keeps its hash, so submitting the form again finds that booking instead of booking twice.
+func newNonce() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+func validNonce(s string) bool {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	return err == nil && len(b) == 16
+}

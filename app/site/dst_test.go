@@ -1,0 +1,90 @@
+package site_test
+
+import (
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+var timeLinkRE = regexp.MustCompile(`aria-label="([^"]*)" data-testid="time" data-start="([^"]+)">([^<]*)(?:<small>([^<]*)</small>)?`)
+
+type shownTime struct{ spoken, start, label, offset string }
+
+func shownTimes(body string) []shownTime {
+	var out []shownTime
+	for _, m := range timeLinkRE.FindAllStringSubmatch(body, -1) {
+		out = append(out, shownTime{m[1], m[2], strings.TrimSpace(m[3]), m[4]})
+	}
+	return out
+}
+
+// On the Santiago fall-back evening (Saturday 4 April 2026, 24:00 becomes 23:00) the 23:30 that
+// happens twice is offered twice, labelled with each offset, and booking each stores its own
+// instant. On the spring-forward night (Sunday 6 September 2026, 00:00 becomes 01:00) no time
+// of the missing hour is offered.
+func TestRepeatedAndMissingHours(t *testing.T) {
+	f := newFixture(t)
+	ana := strconv.FormatInt(f.ana, 10)
+	res := f.get("/book/1/1/times?provider=" + ana + "&date=2026-04-04")
+	wantStatus(t, res, http.StatusOK)
+	var twenty330 []shownTime
+	for _, st := range shownTimes(res.body) {
+		if st.label == "23:30" {
+			twenty330 = append(twenty330, st)
+		}
+		if st.offset != "" && st.label != "23:00" && st.label != "23:30" {
+			t.Errorf("%s is labelled with an offset though it happens once", st.label)
+		}
+	}
+	if len(twenty330) != 2 {
+		t.Fatalf("23:30 offered %d times on the fall-back evening, want 2: %v", len(twenty330), shownTimes(res.body))
+	}
+	if twenty330[0].offset != "UTC−3" || twenty330[1].offset != "UTC−4" {
+		t.Errorf("the two 23:30s are labelled %q and %q, want UTC−3 and UTC−4", twenty330[0].offset, twenty330[1].offset)
+	}
+	for _, st := range twenty330 {
+		if !strings.Contains(st.spoken, "Saturday, 4 April 2026, 23:30 ("+st.offset+")") {
+			t.Errorf("spoken label %q does not tell the two apart", st.spoken)
+		}
+	}
+
+	wantUTC := []time.Time{time.Date(2026, 4, 5, 2, 30, 0, 0, time.UTC), time.Date(2026, 4, 5, 3, 30, 0, 0, time.UTC)}
+	for i, st := range twenty330 {
+		at, err := time.Parse(time.RFC3339, st.start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		manage := f.book(1, f.details(1, f.ana, at))
+		page := f.get(manage)
+		wantBody(t, page, "Saturday, 4 April 2026, 23:30 ("+st.offset+")")
+		var stored int64
+		if err := f.db.Read.QueryRow(`SELECT start_at FROM bookings ORDER BY id DESC LIMIT 1`).Scan(&stored); err != nil {
+			t.Fatal(err)
+		}
+		if got := time.UnixMilli(stored).UTC(); !got.Equal(wantUTC[i]) {
+			t.Errorf("booking the %s 23:30 stored %v, want %v", st.offset, got, wantUTC[i])
+		}
+	}
+
+	res = f.get("/book/1/1/times?provider=" + ana + "&date=2026-09-06")
+	wantStatus(t, res, http.StatusOK)
+	times := shownTimes(res.body)
+	if len(times) == 0 || times[0].label != "01:00" {
+		t.Fatalf("spring-forward day starts at %v, want 01:00 first", times)
+	}
+	for _, st := range times {
+		if strings.HasPrefix(st.label, "00:") {
+			t.Errorf("%s offered on the spring-forward day: that hour does not exist", st.label)
+		}
+	}
+	// A crafted link to the missing hour is not a time the site offers.
+	missing := time.Date(2026, 9, 6, 0, 30, 0, 0, time.FixedZone("", -4*3600)) // would be 00:30 −04 = 01:30 −03
+	res = f.get(detailsPath(1, f.ana, missing))
+	if res.status != http.StatusOK {
+		t.Fatalf("status %d", res.status)
+	}
+	wantBody(t, res, "Sunday, 6 September 2026, 01:30") // the instant, shown as the clock reads it
+}

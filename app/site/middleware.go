@@ -1,0 +1,106 @@
+package site
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+
+	"frontdesk/ui/i18n"
+)
+
+type configCtxKey struct{}
+
+// configFrom is the site configuration withConfig put in the request's context.
+func configFrom(ctx context.Context) *config {
+	c, _ := ctx.Value(configCtxKey{}).(*config)
+	return c
+}
+
+// withConfig loads the site's configuration for the request, writes the business's language,
+// currency and clock into its printer, and sets the headers of every site response: a strict
+// Content-Security-Policy (our own files only; framing only by the origins the owner listed)
+// and no caching of pages whose times change by the minute.
+func (s *Site) withConfig(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Cache-Control", "no-store")
+		c, err := s.loadConfig(r.Context())
+		if err != nil {
+			h.Set("Content-Security-Policy", csp(nil))
+			s.renderError(w, r, err)
+			return
+		}
+		h.Set("Content-Security-Policy", csp(c.origins))
+		// frame-ancestors decides who may frame the site; the appliance-wide X-Frame-Options:
+		// DENY would forbid the owner's own website too.
+		h.Del("X-Frame-Options")
+		ctx := context.WithValue(r.Context(), configCtxKey{}, c)
+		next.ServeHTTP(w, r.WithContext(i18n.WithPrinter(ctx, c.business.Printer())))
+	})
+}
+
+// csp allows our own files only — no inline script or style, no other origin for anything
+// (data: images are no request: the layout's empty favicon) — and framing by our own pages and
+// the listed origins.
+func csp(origins []string) string {
+	ancestors := "'self'"
+	if len(origins) > 0 {
+		ancestors += " " + strings.Join(origins, " ")
+	}
+	return "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+		"form-action 'self'; frame-ancestors " + ancestors + "; base-uri 'none'"
+}
+
+// requireEnabled shows the booking pages only while the owner has the site switched on.
+func (s *Site) requireEnabled(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c := configFrom(r.Context()); c == nil || !c.settings.Enabled {
+			s.renderError(w, r, errSiteOff)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// crossOriginProtection refuses state-changing requests a browser sent from another origin
+// (Go's CrossOriginProtection: Sec-Fetch-Site, or Origin against Host). A form inside the
+// owner's iframe is our own page, so it passes.
+func (s *Site) crossOriginProtection(next http.Handler) http.Handler {
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.log.WarnContext(r.Context(), "booking site: cross-origin request refused", slog.String("path", r.URL.Path),
+			slog.String("origin", r.Header.Get("Origin")), slog.String("sec_fetch_site", r.Header.Get("Sec-Fetch-Site")))
+		s.renderError(w, r, errCrossOrigin)
+	}))
+	return cop.Handler(next)
+}
+
+// limitPosts applies the per-address limit on public POSTs.
+func (s *Site) limitPosts(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ip := s.clientIP(r)
+		if wait, ok := s.limiter.allow(ip); !ok {
+			s.log.WarnContext(r.Context(), "booking site: too many requests", slog.String("client", ip))
+			w.Header().Set("Retry-After", retryAfter(wait))
+			s.renderError(w, r, errTooMany)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limitBody caps request bodies: the booking form is small.
+func limitBody(next http.Handler) http.Handler {
+	return http.MaxBytesHandler(next, 64<<10)
+}
+
+// remoteIP is the connection's address without its port.
+func remoteIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

@@ -1,0 +1,88 @@
+package site
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/a-h/templ"
+
+	"frontdesk/app/middleware"
+	"frontdesk/ui"
+	"frontdesk/ui/i18n"
+)
+
+// pageError is an error a visitor may see: a status, a title and a sentence (catalog
+// messages). Every other error is logged and shown as a generic 500 page.
+type pageError struct {
+	status int
+	title  i18n.Msg
+	msg    i18n.Msg
+}
+
+func (e *pageError) Error() string { return e.msg.Error() }
+
+var (
+	errNotFound         = &pageError{http.StatusNotFound, i18n.M("site.error.not_found_title"), i18n.M("site.error.not_found")}
+	errMethodNotAllowed = &pageError{http.StatusMethodNotAllowed, i18n.M("error.title.method_not_allowed"), i18n.M("error.method_not_allowed")}
+	errCrossOrigin      = &pageError{http.StatusForbidden, i18n.M("error.title.forbidden"), i18n.M("error.cross_origin")}
+	errTooMany          = &pageError{http.StatusTooManyRequests, i18n.M("site.error.too_many_title"), i18n.M("site.error.too_many")}
+	errSiteOff          = &pageError{http.StatusNotFound, i18n.M("site.error.off_title"), i18n.M("site.error.off")}
+	errRefused          = &pageError{http.StatusBadRequest, i18n.M("error.title.bad_request"), i18n.M("site.error.refused")}
+	errUnreadable       = &pageError{http.StatusBadRequest, i18n.M("error.title.bad_request"), i18n.M("form.unreadable")}
+	errInternal         = &pageError{http.StatusInternalServerError, i18n.M("error.title.internal"), i18n.M("error.internal")}
+)
+
+// renderError is the one place errors become pages of the booking site.
+func (s *Site) renderError(w http.ResponseWriter, r *http.Request, err error) {
+	var pe *pageError
+	if !errors.As(err, &pe) {
+		s.log.ErrorContext(r.Context(), "booking site", slog.String("path", r.URL.Path), slog.Any("err", err),
+			slog.String("request_id", middleware.RequestID(r.Context())))
+		pe = errInternal
+	}
+	p := i18n.From(r.Context())
+	page := s.page(r, p.Msg(pe.title))
+	v := ui.SiteMessageView{Message: p.Msg(pe.msg)}
+	if c := configFrom(r.Context()); c != nil && c.settings.Enabled && pe != errSiteOff && pe != errRefused {
+		v.Link, v.LinkText = "/book", p.T("site.error.start_over")
+	}
+	s.render(w, r, pe.status, ui.SiteMessage(page, v))
+}
+
+// render writes a page. It renders into a buffer first, so a failing component gives a clean
+// 500 instead of half a page.
+func (s *Site) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
+	var buf bytes.Buffer
+	if err := c.Render(r.Context(), &buf); err != nil {
+		s.log.ErrorContext(r.Context(), "booking site render", slog.String("path", r.URL.Path), slog.Any("err", err))
+		http.Error(w, i18n.From(r.Context()).Msg(errInternal.msg), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// page is the layout's model: the business's name, logo and colours.
+func (s *Site) page(r *http.Request, title string) ui.SitePage {
+	p := ui.SitePage{Title: title}
+	c := configFrom(r.Context())
+	if c == nil {
+		return p
+	}
+	p.Business = c.name()
+	v := strconv.FormatInt(c.settings.UpdatedAt, 10)
+	if c.settings.LogoType != "" {
+		p.LogoURL = "/book/logo?v=" + v
+	}
+	p.ThemeURL = "/book/theme.css?v=" + v
+	return p
+}
+
+// seeOther ends a successful POST (post-redirect-get).
+func seeOther(w http.ResponseWriter, r *http.Request, to string) {
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}

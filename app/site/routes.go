@@ -1,0 +1,44 @@
+package site
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+)
+
+// Routes is the whole route table of the booking site, to be mounted at /book. Every page
+// works without JavaScript; POSTs are refused from other origins and limited per client
+// address. Manage links keep working while the site is switched off: they belong to bookings
+// that exist.
+func (s *Site) Routes() chi.Router {
+	r := chi.NewRouter()
+	r.Use(limitBody, s.withConfig, s.crossOriginProtection)
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.renderError(w, r, errNotFound) })
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { s.renderError(w, r, errMethodNotAllowed) })
+
+	// The owner's logo and accent colour, served from our own origin (assets.go).
+	r.Get("/logo", s.serveLogo)
+	r.Get("/theme.css", s.serveTheme)
+
+	// Booking: location → service → provider → day and time → details (book.go, times.go,
+	// details.go).
+	r.Group(func(r chi.Router) {
+		r.Use(s.requireEnabled)
+		r.Get("/", s.listLocations)
+		r.Get("/{location}", s.listServices)
+		r.Get("/{location}/{service}", s.listProviders)
+		r.Get("/{location}/{service}/times", s.showTimes)
+		r.Get("/{location}/{service}/details", s.showDetails)
+		r.With(s.limitPosts).Post("/{location}/{service}/details", s.book)
+	})
+
+	// Self-service through a personal manage link (manage.go, reschedule.go).
+	r.Get("/manage/{token}", s.showBooking)
+	r.Get("/manage/{token}/booking.ics", s.downloadCalendar)
+	r.Get("/manage/{token}/reschedule", s.showReschedule)
+	r.Get("/manage/{token}/reschedule/confirm", s.confirmReschedule)
+	r.With(s.limitPosts).Post("/manage/{token}/reschedule", s.reschedule)
+	r.Get("/manage/{token}/cancel", s.confirmCancel)
+	r.With(s.limitPosts).Post("/manage/{token}/cancel", s.cancel)
+	return r
+}

@@ -1,0 +1,320 @@
+package site
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"frontdesk/app/booking"
+	"frontdesk/db"
+	"frontdesk/ui"
+	"frontdesk/ui/i18n"
+)
+
+// pickerDays is how many days the date picker shows at once.
+const pickerDays = 14
+
+// instant is one start time the site offers, with the providers free then (in id order).
+type instant struct {
+	start     time.Time
+	providers []int64
+}
+
+// available is what the slot engine offers over some local dates: its slots (by start, then
+// provider) and where each date's run of them lies. Several providers free at one instant make
+// one start ("anyone available"); the instants of a date are built only for the dates shown.
+type available struct {
+	loaded booking.Loaded
+	slots  []booking.Slot
+	runs   map[booking.Date][2]int // [first, end) indexes into slots
+}
+
+// slotQuery names what to look up: a service at a location, one provider or anyone (0), and a
+// booking to leave out of the busy times (the one being rescheduled).
+type slotQuery struct {
+	loc      *location
+	service  int64
+	provider int64
+	ignore   int64
+}
+
+// availableOn runs the slot engine over first…last exactly as GET /v3/available_slots does for
+// the customer flow (online-booking flags, notice, advance window).
+func (s *Site) availableOn(ctx context.Context, sq slotQuery, first, last booking.Date, now time.Time) (available, error) {
+	l, err := booking.LoadScheduleCached(ctx, s.db, booking.ScheduleQuery{
+		LocationID: sq.loc.id, ServiceID: sq.service, ProviderID: sq.provider, First: first, Last: last,
+		OnlineOnly: true, IgnoreBookingID: sq.ignore,
+	})
+	if err != nil {
+		return available{}, err
+	}
+	a := available{loaded: l, slots: booking.Slots(l.Schedule, first, last, now), runs: map[booking.Date][2]int{}}
+	for i := 0; i < len(a.slots); {
+		j := i + 1
+		for j < len(a.slots) && a.slots[j].Date == a.slots[i].Date {
+			j++
+		}
+		a.runs[a.slots[i].Date] = [2]int{i, j}
+		i = j
+	}
+	return a, nil
+}
+
+// count is how many distinct start times date has.
+func (a available) count(date booking.Date) int {
+	r := a.runs[date]
+	n := 0
+	for i := r[0]; i < r[1]; i++ {
+		if i == r[0] || !a.slots[i].Start.Equal(a.slots[i-1].Start) {
+			n++
+		}
+	}
+	return n
+}
+
+// instants are the start times of date with the providers free at each.
+func (a available) instants(date booking.Date) []instant {
+	r := a.runs[date]
+	var out []instant
+	for _, slot := range a.slots[r[0]:r[1]] {
+		if n := len(out); n > 0 && out[n-1].start.Equal(slot.Start) {
+			out[n-1].providers = append(out[n-1].providers, slot.ProviderID)
+			continue
+		}
+		out = append(out, instant{start: slot.Start, providers: []int64{slot.ProviderID}})
+	}
+	return out
+}
+
+// offered returns the providers free at start (one, or every candidate for anyone available),
+// or nothing when the engine does not offer that instant.
+func (s *Site) offered(ctx context.Context, sq slotQuery, start time.Time, now time.Time) ([]int64, available, error) {
+	day := booking.DateOf(start.In(sq.loc.zone))
+	a, err := s.availableOn(ctx, sq, day, day, now)
+	if err != nil {
+		return nil, a, err
+	}
+	for _, in := range a.instants(day) {
+		if in.start.Equal(start) {
+			return in.providers, a, nil
+		}
+	}
+	return nil, a, nil
+}
+
+// pickerLinks builds the URLs of a date picker: a day within a fortnight starting at from, and
+// the next step for a start time.
+type pickerLinks struct {
+	day  func(from, date booking.Date) string
+	time func(in instant) string
+}
+
+// picker builds the date and time step: the fortnight from `from` (never before today, moved to
+// show `date` when that was asked for) and the free times of the selected date — the one asked
+// for, else the first with anything free.
+func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links pickerLinks) (ui.SiteTimesView, error) {
+	p := i18n.From(ctx)
+	now := s.now()
+	today := booking.DateOf(now.In(sq.loc.zone))
+	q := r.URL.Query()
+	from, fromErr := booking.ParseDate(q.Get("from"))
+	if fromErr != nil || from.Before(today) {
+		from = today
+	}
+	date, dateErr := booking.ParseDate(q.Get("date"))
+	hasDate := dateErr == nil && !date.Before(today)
+	if hasDate && (date.Before(from) || !date.Before(from.AddDays(pickerDays))) {
+		from = date
+	}
+	last := from.AddDays(pickerDays - 1)
+	a, err := s.availableOn(ctx, sq, from, last, now)
+	if err != nil {
+		return ui.SiteTimesView{}, err
+	}
+	v := ui.SiteTimesView{Range: p.Date(noon(from)) + " – " + p.Date(noon(last)), Summary: ui.SiteSummary{Zone: sq.loc.zone.String()}}
+	if !hasDate {
+		for d := from; !d.After(last); d = d.AddDays(1) {
+			if a.count(d) > 0 {
+				date, hasDate = d, true
+				break
+			}
+		}
+	}
+	for d := from; !d.After(last); d = d.AddDays(1) {
+		n := a.count(d)
+		day := ui.SiteDay{
+			Weekday: p.WeekdayShort(d.Weekday()), Day: strconv.Itoa(d.Day), Count: n, Selected: hasDate && d == date,
+		}
+		if n > 0 {
+			day.URL = links.day(from, d)
+			day.Spoken = p.T("site.times.day_free", "date", p.DateLong(noon(d)), "count", n)
+		} else {
+			day.Spoken = p.T("site.times.day_none", "date", p.DateLong(noon(d)))
+		}
+		v.Days = append(v.Days, day)
+	}
+	if from.After(today) {
+		prev := from.AddDays(-pickerDays)
+		if prev.Before(today) {
+			prev = today
+		}
+		v.PrevURL = links.day(prev, booking.Date{})
+	}
+	if policy := a.loaded.Policy; policy.MaxAdvanceDays == 0 || !last.AddDays(1).After(today.AddDays(int(policy.MaxAdvanceDays))) {
+		v.NextURL = links.day(last.AddDays(1), booking.Date{})
+	}
+	if !hasDate {
+		v.Empty = true
+		if v.NextURL != "" {
+			if first, ok := s.firstFree(ctx, sq, last.AddDays(1), now); ok {
+				v.FirstURL = links.day(first, first)
+			}
+		}
+		return v, nil
+	}
+	v.Date = p.DateLong(noon(date))
+	v.Times = timeViews(p, a.instants(date), links.time)
+	return v, nil
+}
+
+// firstFree looks for the first date with a free time in the eight weeks from `from`.
+func (s *Site) firstFree(ctx context.Context, sq slotQuery, from booking.Date, now time.Time) (booking.Date, bool) {
+	a, err := s.availableOn(ctx, sq, from, from.AddDays(55), now)
+	if err != nil {
+		return booking.Date{}, false
+	}
+	if len(a.slots) == 0 {
+		return booking.Date{}, false
+	}
+	return a.slots[0].Date, true
+}
+
+// timeViews are the times of one day as buttons. A clock time that happens twice that day (a
+// fall-back night) is labelled with its offset, so "01:30 (UTC−3)" and "01:30 (UTC−4)" are two
+// buttons for two instants.
+func timeViews(p *i18n.Printer, list []instant, link func(instant) string) []ui.SiteTime {
+	seen := map[string]int{}
+	for _, in := range list {
+		seen[p.Time(in.start)]++
+	}
+	out := make([]ui.SiteTime, 0, len(list))
+	var day, dayText string // the instants of a list share (nearly always) one date
+	for _, in := range list {
+		label := p.Time(in.start)
+		t := ui.SiteTime{Label: label, Value: in.start.Format(time.RFC3339), URL: link(in)}
+		if d := in.start.Format(time.DateOnly); d != day {
+			day, dayText = d, p.DateLong(in.start)
+		}
+		spoken := dayText + ", " + label
+		if seen[label] > 1 {
+			t.Offset = i18n.Offset(in.start)
+			spoken += " (" + t.Offset + ")"
+		}
+		t.Spoken = spoken
+		out = append(out, t)
+	}
+	return out
+}
+
+// when is an instant in words for summaries: the date, the time and, on a day whose clock
+// repeats that time, the offset.
+func when(p *i18n.Printer, t time.Time) string {
+	s := p.DateLong(t) + ", " + p.Time(t)
+	if repeated(t) {
+		s += " (" + i18n.Offset(t) + ")"
+	}
+	return s
+}
+
+// repeated reports whether t's wall clock time happens twice on its day (a fall-back overlap).
+func repeated(t time.Time) bool {
+	for _, d := range []time.Duration{-time.Hour, time.Hour, -30 * time.Minute, 30 * time.Minute, -2 * time.Hour, 2 * time.Hour} {
+		u := t.Add(d)
+		if u.Hour() == t.Hour() && u.Minute() == t.Minute() && u.Day() == t.Day() {
+			return true
+		}
+	}
+	return false
+}
+
+// noon is a time on local date d, for formatting the date.
+func noon(d booking.Date) time.Time { return time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, time.UTC) }
+
+// showTimes is step 4 of booking: the day and time.
+func (s *Site) showTimes(w http.ResponseWriter, r *http.Request) {
+	loc, svc, err := s.serviceParam(r)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	provider, name, err := s.providerParam(r, loc, svc)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	p := i18n.From(r.Context())
+	base := servicePath(loc.id, svc.id)
+	links := pickerLinks{
+		day: func(from, date booking.Date) string {
+			q := url.Values{"from": {from.String()}}
+			if date.IsValid() {
+				q.Set("date", date.String())
+			}
+			return timesPath(loc.id, svc.id, provider, q)
+		},
+		time: func(in instant) string {
+			return base + "/details?" + url.Values{"provider": {strconv.FormatInt(provider, 10)}, "start": {in.start.Format(time.RFC3339)}}.Encode()
+		},
+	}
+	v, err := s.picker(r.Context(), r, slotQuery{loc: loc, service: svc.id, provider: provider}, links)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	v.Summary = s.summary(p, loc, svc, name)
+	if r.URL.Query().Get("gone") == "1" {
+		v.Notice = p.T("site.times.gone")
+	}
+	page := s.page(r, p.T("site.times.title"))
+	page.Back = servicePath(loc.id, svc.id)
+	s.render(w, r, http.StatusOK, ui.SiteTimes(page, v))
+}
+
+// providerParam reads the provider (0: anyone available) and checks that they give the service
+// at the location online. It returns the provider's name ("" for anyone).
+func (s *Site) providerParam(r *http.Request, loc *location, svc service) (int64, string, error) {
+	raw := formProvider(r)
+	if raw == "" || raw == "0" {
+		return 0, "", nil
+	}
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id < 1 {
+		return 0, "", errNotFound
+	}
+	name, err := s.providerName(r.Context(), loc, svc.id, id)
+	return id, name, err
+}
+
+// summary is what is being booked, for the later steps.
+func (s *Site) summary(p *i18n.Printer, loc *location, svc service, provider string) ui.SiteSummary {
+	return ui.SiteSummary{
+		Service: svc.name, Provider: provider, Location: loc.name, Address: loc.address,
+		Duration: duration(p, svc.durationMin), Price: price(p, svc.priceCents), Zone: loc.zone.String(),
+	}
+}
+
+// providerName is the name of provider id if they give the service at the location online.
+func (s *Site) providerName(ctx context.Context, loc *location, serviceID, id int64) (string, error) {
+	provs, err := s.db.R.SiteServiceProviders(ctx, db.SiteServiceProvidersParams{LocationID: loc.id, ServiceID: serviceID})
+	if err != nil {
+		return "", err
+	}
+	for _, p := range provs {
+		if p.ID == id {
+			return p.PublicName, nil
+		}
+	}
+	return "", errNotFound
+}

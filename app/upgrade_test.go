@@ -1,0 +1,237 @@
+package app
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"frontdesk/db"
+)
+
+// fixtureSchema is the schema of the newest committed upgrade fixture (testdata/upgrade).
+const fixtureSchema = 120
+
+// copyFixture puts the upgrade fixture in a new data directory, as a restored database.
+func copyFixture(t *testing.T) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", "upgrade", "schema-120.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write(t, db.Path(dir), raw)
+	return dir
+}
+
+// The README's upgrade steps, exactly as written there, on the committed fixture database
+// from an earlier schema: back up, migrate, start. Every record survives, the automatic
+// pre-upgrade backup is there (0600, at the old schema), and the server starts on it.
+func TestUpgradeFromFixture(t *testing.T) {
+	dir := copyFixture(t)
+	manual := filepath.Join(t.TempDir(), "before-upgrade.db")
+
+	// 1. frontdesk backup --data DIR FILE (the service is stopped)
+	if code, _, stderr := run(t, "", "backup", "--data", dir, manual); code != 0 {
+		t.Fatalf("backup: exit %d, %s", code, stderr)
+	}
+	// The new binary's other commands do not change the schema behind the operator's back.
+	before := snapshot(t, dir)
+	if code, _, stderr := run(t, "", "apikey", "list", "--data", dir); code != exitFail || !strings.Contains(stderr, "frontdesk migrate") {
+		t.Errorf("apikey list on the old schema: exit %d, %s; want exit 1 pointing to frontdesk migrate", code, stderr)
+	}
+	if after := snapshot(t, dir); after != before {
+		t.Error("apikey list changed the old database")
+	}
+	// 2. the new binary: frontdesk migrate --data DIR
+	code, stdout, stderr := run(t, "", "migrate", "--data", dir)
+	if code != 0 {
+		t.Fatalf("migrate: exit %d, %s", code, stderr)
+	}
+	if strings.Contains(stderr, "created a new database") {
+		t.Fatalf("migrate created a new database instead of upgrading: %s", stderr)
+	}
+	if !strings.Contains(stderr, "upgrading the database schema from 120 to") || !strings.Contains(stdout, "schema version") {
+		t.Errorf("migrate said %q / %q, want the upgrade and its backup named", stdout, stderr)
+	}
+	backups, _ := filepath.Glob(db.Path(dir) + ".pre-upgrade-*-schema120")
+	if len(backups) != 1 {
+		t.Fatalf("got pre-upgrade backups %v, want one", backups)
+	}
+	if fi, err := os.Stat(backups[0]); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("pre-upgrade backup mode %v (%v), want 0600", fi.Mode(), err)
+	}
+	for _, copyOf := range []string{db.Path(dir), backups[0]} {
+		assertKeepsEveryRecord(t, manual, copyOf)
+	}
+	if got := schemaOf(t, backups[0]); got != fixtureSchema {
+		t.Errorf("the pre-upgrade backup has schema %d, want %d (taken before migrating)", got, fixtureSchema)
+	}
+
+	// 3. start it.
+	srv := serveInProcess(t, dir, []string{"--addr", "127.0.0.1:0"})
+	res, err := http.Get(srv.URL + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("readyz after the upgrade: %d %s", res.StatusCode, body)
+	}
+	if len(srv.logEntries("first run: no owner account yet; open the setup URL in a browser to create one")) != 0 {
+		t.Error("the upgraded database lost its owner: serve offers first-run setup")
+	}
+}
+
+// assertKeepsEveryRecord checks that every row of every table in before is in after, with the
+// same values in the columns before had.
+func assertKeepsEveryRecord(t *testing.T, before, after string) {
+	t.Helper()
+	conn, err := sql.Open("sqlite", "file:"+after+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx := context.Background()
+	c, err := conn.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `ATTACH DATABASE ? AS old`, "file:"+before+"?mode=ro"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := c.QueryContext(ctx, `SELECT name FROM old.sqlite_master WHERE type = 'table'
+		AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%' AND name != 'goose_db_version'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []string
+	for rows.Next() {
+		var name string
+		rows.Scan(&name)
+		tables = append(tables, name)
+	}
+	rows.Close()
+	if len(tables) < 20 {
+		t.Fatalf("the fixture has only %d tables: %v", len(tables), tables)
+	}
+	total := 0
+	for _, table := range tables {
+		cols := columnsOf(t, c, "old", table)
+		list := `"` + strings.Join(cols, `","`) + `"`
+		var n, missing int
+		if err := c.QueryRowContext(ctx, `SELECT count(*) FROM old."`+table+`"`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		q := `SELECT count(*) FROM (SELECT ` + list + ` FROM old."` + table + `" EXCEPT SELECT ` + list + ` FROM main."` + table + `")`
+		if err := c.QueryRowContext(ctx, q).Scan(&missing); err != nil {
+			t.Errorf("%s: %v", table, err)
+			continue
+		}
+		if missing > 0 {
+			t.Errorf("%s: %d of %d rows lost or changed by the upgrade", table, missing, n)
+		}
+		total += n
+	}
+	if total < 500 {
+		t.Errorf("the fixture holds only %d rows; it should look like a real installation", total)
+	}
+}
+
+func columnsOf(t *testing.T, c *sql.Conn, schema, table string) []string {
+	t.Helper()
+	rows, err := c.QueryContext(context.Background(), `SELECT name FROM pragma_table_info(?, ?)`, table, schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var cols []string
+	for rows.Next() {
+		var name string
+		rows.Scan(&name)
+		cols = append(cols, name)
+	}
+	return cols
+}
+
+func schemaOf(t *testing.T, path string) int64 {
+	t.Helper()
+	conn, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var v int64
+	if err := conn.QueryRow(`SELECT max(version_id) FROM goose_db_version WHERE is_applied`).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// A database written by a newer frontdesk (a schema this binary does not know) is refused by
+// every command, naming the version that wrote it and the backup to go back to; the file is
+// not touched.
+func TestDowngradeRefused(t *testing.T) {
+	dir := copyFixture(t)
+	if code, _, stderr := run(t, "", "migrate", "--data", dir); code != 0 {
+		t.Fatalf("migrate: exit %d, %s", code, stderr)
+	}
+	conn, err := sql.Open("sqlite", db.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO goose_db_version (version_id, is_applied) VALUES (900001, 1)`,
+		`INSERT INTO app_versions (version, schema_version, recorded_at) VALUES ('v7.1.0', 900001, 0)`,
+	} {
+		if _, err := conn.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn.Close()
+	before := snapshot(t, dir)
+	for _, args := range [][]string{{"migrate"}, {"apikey", "list"}, {"serve", "--addr", "127.0.0.1:0"}} {
+		code, _, stderr := run(t, "", append(args, "--data", dir)...)
+		if code != exitFail {
+			t.Errorf("%v: exit %d, want %d", args, code, exitFail)
+		}
+		for _, want := range []string{"schema version 900001", "written by frontdesk v7.1.0", "Run frontdesk v7.1.0 or newer", ".pre-upgrade-"} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("%v: message %q lacks %q", args, stderr, want)
+			}
+		}
+	}
+	if after := snapshot(t, dir); after != before {
+		t.Errorf("a refused downgrade changed the data directory:\n%s\n%s", before, after)
+	}
+}
+
+// Backups hold password hashes and webhook secrets: they are readable by their owner only,
+// whatever the umask, and an existing file is never overwritten.
+func TestBackupFileIsPrivate(t *testing.T) {
+	dir := copyFixture(t)
+	dest := filepath.Join(t.TempDir(), "backup.db")
+	if code, _, stderr := run(t, "", "backup", "--data", dir, dest); code != 0 {
+		t.Fatalf("backup: exit %d, %s", code, stderr)
+	}
+	fi, err := os.Stat(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("backup mode %v, want 0600", fi.Mode().Perm())
+	}
+	before := snapshot(t, filepath.Dir(dest))
+	if code, _, stderr := run(t, "", "backup", "--data", dir, dest); code != exitFail || !strings.Contains(stderr, "already exists") {
+		t.Errorf("backup over an existing file: exit %d, %s; want exit 1 and a refusal", code, stderr)
+	}
+	if after := snapshot(t, filepath.Dir(dest)); after != before {
+		t.Error("a refused backup changed the existing file")
+	}
+}

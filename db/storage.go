@@ -1,0 +1,145 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"modernc.org/sqlite"
+)
+
+// sqliteFull is SQLite's primary result code for "database or disk is full" (SQLITE_FULL).
+const sqliteFull = 13
+
+// IsFull reports whether err means the disk had no room for a write: SQLite's SQLITE_FULL, or
+// ENOSPC from the file system. SQLite keeps the database intact when that happens — the write
+// is rolled back and everything committed before stays — so it is a condition to report and
+// wait out, not a bug.
+func IsFull(err error) bool {
+	if err == nil {
+		return false
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqliteFull {
+		return true
+	}
+	return errors.Is(err, syscall.ENOSPC)
+}
+
+// Storage is what the process knows about the disk under the database: full since when (zero
+// when writes work), and how many writes it refused. It changes when a write fails for lack of
+// space (InTx, or NoteWriteError from code that writes outside InTx) and when one commits
+// again (any InTx, or the probe's own). Safe for concurrent use.
+type Storage struct {
+	fullSince atomic.Int64 // Unix milliseconds; 0: not full
+	refused   atomic.Uint64
+	spells    atomic.Uint64 // how many times it became full
+	changed   chan struct{} // a state change, for StorageWatch; made by Open
+}
+
+// Full reports whether the last write failed for lack of space, and since when.
+func (s *Storage) Full() (bool, time.Time) {
+	ms := s.fullSince.Load()
+	if ms == 0 {
+		return false, time.Time{}
+	}
+	return true, time.UnixMilli(ms).UTC()
+}
+
+// Refused is how many writes failed for lack of space since the process started.
+func (s *Storage) Refused() uint64 { return s.refused.Load() }
+
+// observe records the outcome of a write: err nil clears the full state, a full-disk error
+// sets it (keeping the first time it was seen).
+func (s *Storage) observe(err error) {
+	switch {
+	case err == nil:
+		if s.fullSince.Swap(0) != 0 {
+			s.notify()
+		}
+	case IsFull(err):
+		s.refused.Add(1)
+		if s.fullSince.CompareAndSwap(0, max(time.Now().UnixMilli(), 1)) {
+			s.spells.Add(1)
+			s.notify()
+		}
+	}
+}
+
+func (s *Storage) notify() {
+	select {
+	case s.changed <- struct{}{}:
+	default:
+	}
+}
+
+// Storage returns the database's storage state.
+func (d *DB) Storage() *Storage { return &d.storage }
+
+// NoteWriteError records err from a write made outside InTx (a session saved by scs, a
+// last-used time) and reports whether it means a full disk.
+func (d *DB) NoteWriteError(err error) bool {
+	d.storage.observe(err)
+	return IsFull(err)
+}
+
+// StorageWatch notices that writes work again after a full disk, without waiting for a request
+// to try: while Storage says full, it makes one tiny write every Every (the storage_probe row).
+// Each change of state is logged once. It is a background worker: Run until ctx ends.
+type StorageWatch struct {
+	DB    *DB
+	Every time.Duration // default 5 s
+	Log   *slog.Logger
+	Now   func() time.Time
+}
+
+// Run probes until ctx is done.
+func (p *StorageWatch) Run(ctx context.Context) error {
+	every := p.Every
+	if every <= 0 {
+		every = 5 * time.Second
+	}
+	log, now := p.Log, p.Now
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if now == nil {
+		now = time.Now
+	}
+	st := p.DB.Storage()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	var spells uint64 // the spells already reported
+	reported := false // the last report was "full"
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-st.changed:
+		case <-t.C:
+			if full, _ := st.Full(); full {
+				err := p.DB.InTx(ctx, func(q *Queries) error { return q.TouchStorageProbe(ctx, Millis(now())) })
+				if err != nil && !IsFull(err) && ctx.Err() == nil {
+					log.WarnContext(ctx, "storage probe", slog.Any("err", err))
+				}
+			}
+		}
+		// Report every spell once, even one that began and ended between two looks.
+		full, since := st.Full()
+		if n := st.spells.Load(); n != spells {
+			spells = n
+			if !reported {
+				log.ErrorContext(ctx, "the disk is full: writes are refused (507 in the API) until space is freed; reads go on",
+					slog.Time("since", since), slog.String("database", p.DB.path))
+				reported = true
+			}
+		}
+		if !full && reported {
+			log.InfoContext(ctx, "disk space is back: writes are accepted again")
+			reported = false
+		}
+	}
+}

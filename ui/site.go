@@ -1,0 +1,174 @@
+package ui
+
+// The public booking site's view models (app/site fills them; pages in site_*.templ). Every
+// text that depends on the reader — dates, times, money — arrives formatted by the handler's
+// printer; the components add the catalog's fixed texts.
+
+// SitePage is the frame of every booking site page.
+type SitePage struct {
+	Title    string // the page's heading and <title>
+	Business string // the site's display name
+	LogoURL  string // our own /book/logo?v=…, "" for none
+	ThemeURL string // the owner's accent colour as a stylesheet
+	Back     string // the previous step, "" on the first page
+}
+
+// SiteLocation is one location to choose.
+type SiteLocation struct {
+	Name, Address, URL string
+}
+
+// SiteLocationsView is the first step when the business has several locations.
+type SiteLocationsView struct {
+	Locations []SiteLocation
+}
+
+// SiteService is a service as the site lists it.
+type SiteService struct {
+	Name        string
+	Description string
+	Duration    string // "45 min"
+	Price       string // what the customer pays, formatted
+	ListPrice   string // the price before the discount, "" without one
+	PayOnline   string // "" or a note that booking needs an online payment (and how much)
+	URL         string
+	Search      string // name and keywords, lower-case and without accents, for the as-you-type filter
+}
+
+// SiteServiceGroup is a category and its services.
+type SiteServiceGroup struct {
+	Name     string
+	Services []SiteService
+}
+
+// SiteServicesView is the service step.
+type SiteServicesView struct {
+	Location string
+	Query    string // the search as typed
+	Action   string // where the search form goes
+	Groups   []SiteServiceGroup
+	Total    int // services before the search
+}
+
+// SiteChoice is a provider to choose (or "anyone available").
+type SiteChoice struct {
+	Name string
+	URL  string
+	Any  bool
+}
+
+// SiteProvidersView is the provider step.
+type SiteProvidersView struct {
+	Service SiteService
+	Choices []SiteChoice
+}
+
+// SiteSummary is what is being booked, shown above the later steps.
+type SiteSummary struct {
+	Service  string
+	Provider string // a name, or "" for anyone available
+	Location string
+	Address  string
+	Duration string
+	Price    string
+	When     string // the chosen date and time in words, "" before one is chosen
+	Zone     string // the location's time zone, named ("America/Santiago")
+}
+
+// SiteDay is one day of the date picker.
+type SiteDay struct {
+	Weekday  string // "Sat"
+	Day      string // "4"
+	Spoken   string // "Saturday, 4 April 2026: 12 free times" / "…: nothing free"
+	URL      string // "" when nothing is free that day
+	Count    int
+	Selected bool
+}
+
+// SiteTime is one bookable time.
+type SiteTime struct {
+	Label  string // "23:30"
+	Offset string // "UTC−3" when the same clock time happens twice that day, else ""
+	Spoken string // the full date, time and offset for screen readers
+	URL    string // the next step (details, or a reschedule's confirmation)
+	Value  string // the instant, RFC 3339, for forms that pick a time
+}
+
+// SiteTimesView is the date and time step (also used to reschedule).
+type SiteTimesView struct {
+	Summary  SiteSummary
+	Notice   string // "" or why the visitor is back here (the time they chose was taken)
+	Days     []SiteDay
+	PrevURL  string // the previous fortnight, "" at the start
+	NextURL  string // the next fortnight, "" at the end of the booking window
+	Range    string // "4 Apr – 17 Apr 2026"
+	Date     string // the selected day in words, "" when nothing in the range is free
+	Times    []SiteTime
+	Current  string // rescheduling: the booking's current time in words
+	Empty    bool   // nothing free in the whole range
+	FirstURL string // when empty: the first day with free times after the range, if any
+}
+
+// SiteAttribute is a custom attribute the booking form asks.
+type SiteAttribute struct {
+	Name     string // the form field name: attr_<id>
+	Label    string
+	Type     string // the template's datatype
+	Hint     string
+	Required bool
+	Options  []Option // categoric
+}
+
+// SiteDetailsView is the last step: the customer's details and the confirmation.
+type SiteDetailsView struct {
+	Summary    SiteSummary
+	Action     string
+	Form       *Form
+	Attributes []SiteAttribute
+	Policy     string
+	Nonce      string
+	Start      string // the chosen instant (RFC 3339); "" when the visitor must choose again
+	Provider   string
+	// Taken is set when the chosen time was taken meanwhile: Alternatives are the times still
+	// free that day, offered in the form itself so nothing typed is lost.
+	Taken        bool
+	Alternatives []SiteTime
+	TimesURL     string // the date picker, to choose another day
+	PayNote      string // "" or what will be asked online after confirming
+	TopTarget    bool   // the form leaves an embedding frame (payment pages cannot be framed)
+}
+
+// SiteManageView is the page behind a manage link.
+type SiteManageView struct {
+	Summary       SiteSummary
+	Status        string // confirmed, reserved, attended, no_show, cancelled
+	Message       string // "" or the outcome of the last action (booked, rescheduled, cancelled)
+	ManageURL     string // the link itself, shown right after booking
+	CalendarURL   string
+	RescheduleURL string
+	CancelURL     string
+	// Why rescheduling or cancelling is not possible online, "" when it is.
+	NoReschedule string
+	NoCancel     string
+	PayURL       string // a pending payment's checkout page, "" for none
+	Past         bool
+}
+
+// SiteConfirmView asks before a reschedule or a cancel.
+type SiteConfirmView struct {
+	Summary  SiteSummary
+	Action   string
+	From     string // the booking's current time in words
+	To       string // the new time (reschedule), "" for a cancel
+	Start    string
+	Provider string
+	Cancel   bool
+	Back     string
+}
+
+// SiteMessageView is a page that only says something (booking off, not found, refusals).
+type SiteMessageView struct {
+	Message  string
+	Link     string
+	LinkText string
+}
