@@ -678,6 +678,11 @@ type Webhook struct {
 	KeyMode           string
 }
 
+type WebhookDeliverySetting struct {
+	WebhookID      int64
+	MaxConcurrency int64
+}
+
 type WebhookSecret struct {
 	ID        int64
 	WebhookID int64

@@ -221,17 +221,19 @@ func (q *Queries) InsertDeliveryAttempt(ctx context.Context, arg InsertDeliveryA
 
 const listDispatchTargets = `-- name: ListDispatchTargets :many
 
-SELECT w.id, w.url, w.key_mode, s.secret
+SELECT w.id, w.url, w.key_mode, s.secret,
+    CAST(coalesce((SELECT c.max_concurrency FROM webhook_delivery_settings c WHERE c.webhook_id = w.id), 32) AS INTEGER) AS max_concurrency
 FROM webhooks w JOIN webhook_secrets s ON s.webhook_id = w.id
 WHERE w.state = 'active' AND (s.expires_at IS NULL OR s.expires_at > ?)
 ORDER BY w.id, s.created_at DESC, s.id DESC
 `
 
 type ListDispatchTargetsRow struct {
-	ID      int64
-	URL     string
-	KeyMode string
-	Secret  string
+	ID             int64
+	URL            string
+	KeyMode        string
+	Secret         string
+	MaxConcurrency int64
 }
 
 // The dispatcher (app/webhook/dispatch.go, claim.go, record.go). See
@@ -251,6 +253,7 @@ func (q *Queries) ListDispatchTargets(ctx context.Context, expiresAt sql.NullInt
 			&i.URL,
 			&i.KeyMode,
 			&i.Secret,
+			&i.MaxConcurrency,
 		); err != nil {
 			return nil, err
 		}

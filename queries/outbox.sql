@@ -13,7 +13,8 @@ VALUES (?, ?, ?, ?, ?, ?);
 -- and 00100_webhook_claim_indexes.sql for the index the dispatcher reads the outbox through.
 
 -- name: ListDispatchTargets :many
-SELECT w.id, w.url, w.key_mode, s.secret
+SELECT w.id, w.url, w.key_mode, s.secret,
+    CAST(coalesce((SELECT c.max_concurrency FROM webhook_delivery_settings c WHERE c.webhook_id = w.id), 32) AS INTEGER) AS max_concurrency
 FROM webhooks w JOIN webhook_secrets s ON s.webhook_id = w.id
 WHERE w.state = 'active' AND (s.expires_at IS NULL OR s.expires_at > ?)
 ORDER BY w.id, s.created_at DESC, s.id DESC;

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"net/http"
 	"time"
 
 	"frontdesk/app/queue"
@@ -143,4 +144,16 @@ func roughly(d time.Duration) string {
 }
 
 // LogAttrs names the attempt in the queue's log lines.
+// Healthy implements queue.Healthy: a timeout, a refused connection, 429 or a 5xx says the
+// endpoint is overloaded, and its concurrency backs off (app/queue/adapt.go).
+func (r result) Healthy() bool {
+	switch {
+	case r.category == CategoryTimeout || r.category == CategoryConnect:
+		return false
+	case r.status == http.StatusTooManyRequests || r.status >= 500:
+		return false
+	}
+	return true
+}
+
 func (r result) LogAttrs() []any { return []any{"delivery", r.deliveryID, "event", r.eventID} }
