@@ -1,6 +1,10 @@
 package queue
 
-import "time"
+import (
+	"math"
+	"sync"
+	"time"
+)
 
 // Per-target concurrency that follows the target's latency (docs/webhooks.md, "Slow
 // endpoints"). Every target may keep Config.PerTarget attempts in flight on the shared pool of
@@ -126,4 +130,71 @@ func (ls *limits) observe(id int64, took time.Duration, healthy, backlog bool) {
 	case backlog && l.rtt >= slowLatency && l.rtt*2 <= l.minRTT*3:
 		l.limit = min(float64(bound), l.limit+1)
 	}
+}
+
+// rateWindow is the time constant of a target's delivery rate: attempts of about the last ten
+// seconds count.
+const rateWindow = 10 * time.Second
+
+// TargetStats is how a target is being served now, for the owner's pages.
+type TargetStats struct {
+	// Limit is how many attempts it may have in flight now, Bound the most it ever may.
+	Limit, Bound int
+	// Rate is how many attempts to it finished per second, over about the last ten seconds.
+	Rate float64
+}
+
+// targetRate is an exponentially decaying count of finished attempts.
+type targetRate struct {
+	rate float64 // per second, as of last
+	last time.Time
+}
+
+func (r targetRate) at(now time.Time) float64 {
+	if r.last.IsZero() {
+		return 0
+	}
+	return r.rate * math.Exp(-now.Sub(r.last).Seconds()/rateWindow.Seconds())
+}
+
+// stats is what the loop publishes for Target: written by the loop, read by the owner's pages.
+type stats struct {
+	mu     sync.Mutex
+	rates  map[int64]targetRate
+	limits map[int64][2]int // limit, bound
+}
+
+func (s *stats) finished(id int64, now time.Time, limit, bound int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rates == nil {
+		s.rates, s.limits = map[int64]targetRate{}, map[int64][2]int{}
+	}
+	r := s.rates[id]
+	s.rates[id] = targetRate{rate: r.at(now) + 1/rateWindow.Seconds(), last: now}
+	s.limits[id] = [2]int{limit, bound}
+}
+
+func (s *stats) keep(open map[int64]int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id := range s.rates {
+		if _, ok := open[id]; !ok {
+			delete(s.rates, id)
+			delete(s.limits, id)
+		}
+	}
+}
+
+// Target returns how target id is being served; false when nothing has been sent to it since
+// the dispatcher started (or it is closed).
+func (d *Dispatcher[P, T, R]) Target(id int64) (TargetStats, bool) {
+	d.stats.mu.Lock()
+	defer d.stats.mu.Unlock()
+	r, ok := d.stats.rates[id]
+	if !ok {
+		return TargetStats{}, false
+	}
+	l := d.stats.limits[id]
+	return TargetStats{Limit: l[0], Bound: l[1], Rate: r.at(time.Now())}, true
 }

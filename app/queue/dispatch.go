@@ -47,6 +47,8 @@ type Dispatcher[P, T, R any] struct {
 	kick   chan struct{} // the writer recorded a retry or closed a target
 	// prepared holds the statements of quietTx, prepared while Run runs.
 	prepared preparedSet
+	// stats is what Target reports, published by the loop.
+	stats stats
 }
 
 // New returns a dispatcher over d.
@@ -304,6 +306,7 @@ func (l *loop[P, T, R]) take(r Claimed[P, T], poll *time.Timer) {
 		}
 	}
 	l.limits.setBounds(bounds)
+	l.d.stats.keep(bounds)
 	// Targets that are no longer open (deactivated, deleted, unconfigured) lose their queued
 	// work. Handing it back is harmless and covers every case.
 	var dropped []Job[P]
@@ -387,6 +390,8 @@ func (l *loop[P, T, R]) finished(f finish) {
 		backlog = ln.queued() > 0 || ln.more
 	}
 	l.limits.observe(f.target, f.took, f.healthy, backlog)
+	limit, bound := l.limits.Limit(f.target)
+	l.d.stats.finished(f.target, time.Now(), limit, bound)
 	if l.lanes.end(f.target, f.extra, l.depthOf(f.target)) {
 		l.refill = true
 	}

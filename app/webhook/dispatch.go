@@ -95,6 +95,11 @@ func NewDispatcher(d *db.DB, cfg Config, log *slog.Logger, now func() time.Time,
 	return disp
 }
 
+// Live reports how webhook id is being served now (its adaptive concurrency and delivery
+// rate); false before anything has been sent to it since the start. ManagerOptions.Live takes
+// it, for the owner's pages.
+func (d *Dispatcher) Live(id int64) (queue.TargetStats, bool) { return d.q.Target(id) }
+
 // Wake makes the dispatcher look at the outbox now. It never blocks; wakes that arrive while
 // one is pending merge into it.
 func (d *Dispatcher) Wake() { d.q.Wake() }

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/queue"
 	"frontdesk/db"
 )
 
@@ -23,6 +24,7 @@ type Manager struct {
 	now      func() time.Time
 	limit    int
 	schedule Schedule
+	live     func(id int64) (queue.TargetStats, bool)
 }
 
 // ManagerOptions tunes a Manager; the zero value is the production default.
@@ -34,6 +36,9 @@ type ManagerOptions struct {
 	// Schedule is the dispatcher's retry schedule, used for a failing endpoint's countdown
 	// (nil: DefaultSchedule).
 	Schedule Schedule
+	// Live, if set, is the running dispatcher's Live: how each endpoint is served now, for
+	// the backlog's drain estimate (Health).
+	Live func(id int64) (queue.TargetStats, bool)
 }
 
 // DefaultLimit is the default per-installation webhook limit.
@@ -61,9 +66,10 @@ const (
 )
 
 // FieldError is a validation failure of one input field, for forms that show errors next to
-// the field. Field is "url", "events", "description", "key_mode" or "max_concurrency", or "" for the form as a
-// whole (the webhook limit). Err wraps ErrInvalidURL, ErrPrivateTarget, ErrInvalidPatterns,
-// ErrInvalidDescription, ErrInvalidKeyMode or ErrTooManyWebhooks and reads well on its own.
+// the field. Field is "url", "events", "description", "key_mode" or "max_concurrency", or ""
+// for the form as a whole (the webhook limit). Err wraps ErrInvalidURL, ErrPrivateTarget,
+// ErrInvalidPatterns, ErrInvalidDescription, ErrInvalidKeyMode, ErrInvalidConcurrency or
+// ErrTooManyWebhooks and reads well on its own.
 type FieldError struct {
 	Field string
 	Err   error
@@ -74,7 +80,7 @@ func (e *FieldError) Unwrap() error { return e.Err }
 
 // NewManager returns a Manager over d.
 func NewManager(d *db.DB, o ManagerOptions) *Manager {
-	m := &Manager{db: d, now: o.Now, limit: o.Limit, schedule: o.Schedule}
+	m := &Manager{db: d, now: o.Now, limit: o.Limit, schedule: o.Schedule, live: o.Live}
 	if m.now == nil {
 		m.now = time.Now
 	}
