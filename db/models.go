@@ -207,17 +207,25 @@ type Delivery struct {
 }
 
 type DeliveryAttempt struct {
-	ID              int64
-	DeliveryID      int64
-	Attempt         int64
-	StartedAt       int64
-	DurationMs      int64
-	StatusCode      sql.NullInt64
-	ErrorCategory   sql.NullString
-	ErrorMessage    string
-	RequestHeaders  string
-	ResponseHeaders string
-	ResponseBody    string
+	ID                int64
+	DeliveryID        int64
+	Attempt           int64
+	StartedAt         int64
+	DurationMs        int64
+	StatusCode        sql.NullInt64
+	ErrorCategory     sql.NullString
+	ErrorMessage      string
+	RequestHeadersID  int64
+	ResponseHeadersID int64
+	ResponseBodyID    int64
+	Signature         sql.NullString
+	ResponseDate      sql.NullString
+}
+
+type DeliveryText struct {
+	ID         int64
+	Text       string
+	LastUsedAt int64
 }
 
 type EtagVersion struct {

@@ -51,11 +51,17 @@ func (d *Dispatcher) apply(ctx context.Context, q *db.Queries, batch []result, t
 	successes := map[int64]int64{} // webhook → end of its latest 2xx in this batch
 	for _, r := range batch {
 		at := db.Millis(r.startedAt.Add(r.duration))
+		texts, err := d.texts(ctx, q, at, r.reqHeader, r.respHeader, r.respBody)
+		if err != nil {
+			return fmt.Errorf("delivery %d: log attempt: %w", r.deliveryID, err)
+		}
 		if err := q.InsertDeliveryAttempt(ctx, db.InsertDeliveryAttemptParams{
 			DeliveryID: r.deliveryID, Attempt: int64(r.attempt), StartedAt: db.Millis(r.startedAt),
 			DurationMs: r.duration.Milliseconds(), StatusCode: sql.NullInt64{Int64: int64(r.status), Valid: r.status != 0},
 			ErrorCategory: sql.NullString{String: r.category, Valid: r.category != ""}, ErrorMessage: r.message,
-			RequestHeaders: r.reqHeader, ResponseHeaders: r.respHeader, ResponseBody: r.respBody,
+			RequestHeadersID: texts[0], Signature: sql.NullString{String: r.signature, Valid: r.reqHeader != "" || r.signature != ""},
+			ResponseHeadersID: texts[1], ResponseDate: sql.NullString{String: r.respDate, Valid: r.respDate != ""},
+			ResponseBodyID: texts[2],
 		}); err != nil {
 			return fmt.Errorf("delivery %d: log attempt: %w", r.deliveryID, err)
 		}
@@ -157,3 +163,26 @@ func (r result) Healthy() bool {
 }
 
 func (r result) LogAttrs() []any { return []any{"delivery", r.deliveryID, "event", r.eventID} }
+
+// textRefresh is how stale a text's last_used_at may get before the writer refreshes it; the
+// pruner keeps texts that much longer than the attempts (00332_delivery_log_texts.sql).
+const textRefresh = time.Hour
+
+// texts returns the ids of the delivery log texts, stored once each (log.go).
+func (d *Dispatcher) texts(ctx context.Context, q *db.Queries, at int64, texts ...string) ([]int64, error) {
+	ids := make([]int64, len(texts))
+	for i, t := range texts {
+		found, err := q.FindDeliveryText(ctx, t)
+		switch {
+		case err == nil && found.LastUsedAt >= at-textRefresh.Milliseconds():
+			ids[i] = found.ID
+			continue
+		case err != nil && !db.IsNotFound(err):
+			return nil, err
+		}
+		if ids[i], err = q.UpsertDeliveryText(ctx, db.UpsertDeliveryTextParams{Text: t, At: at}); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
