@@ -50,6 +50,7 @@ fi
 
 # The real server, with the demo business and a key, on a port of its own choosing.
 go build -o "$work/frontdesk" .
+"$work/frontdesk" migrate --data "$work/data" >/dev/null
 "$work/frontdesk" apikey create --data "$work/data" --name clients --full-access >"$work/key"
 "$work/frontdesk" serve --data "$work/data" --addr 127.0.0.1:0 --demo >"$work/serve.out" 2>"$work/serve.log" &
 server_pid=$!

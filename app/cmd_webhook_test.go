@@ -69,7 +69,7 @@ func TestWebhookCommands(t *testing.T) {
 // TestWebhookKeyModeCommand: --key-mode is stored and shown by list (text and JSON); the
 // default is standard.
 func TestWebhookKeyModeCommand(t *testing.T) {
-	dir := t.TempDir()
+	dir := newDataDir(t)
 	if code, _, stderr := run(t, "", "webhook", "create", "--data", dir, "--url", "https://a.example.com/", "--events", "*"); code != 0 {
 		t.Fatalf("create: exit %d, %s", code, stderr)
 	}

@@ -123,7 +123,7 @@ func TestUsageErrors(t *testing.T) {
 // TestAPIKeyAccessChoice: a refused create writes no key; --full-access and --z-means-local are
 // stored and shown by list (text and JSON), and the full-access key really has full access.
 func TestAPIKeyAccessChoice(t *testing.T) {
-	dir := t.TempDir()
+	dir := newDataDir(t)
 	for _, args := range [][]string{{"--name", "x"}, {"--name", "x", "--scopes", ","}} {
 		if code, _, _ := run(t, "", append([]string{"apikey", "create", "--data", dir}, args...)...); code != 2 {
 			t.Fatalf("create %v: exit %d, want 2", args, code)

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,7 +8,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,7 +21,10 @@ import (
 // needed) and writes work again.
 func TestFullDisk(t *testing.T) {
 	dir := dbtest.Tmpfs(t, "8m")
-	code, key, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "disk")
+	if code, _, stderr := run(t, "", "migrate", "--data", dir); code != 0 {
+		t.Fatalf("migrate: exit %d, %s", code, stderr)
+	}
+	code, key, stderr := run(t, "", "apikey", "create", "--data", dir, "--name", "disk", "--full-access")
 	if code != 0 {
 		t.Fatalf("apikey create: %d %s", code, stderr)
 	}
@@ -33,28 +33,8 @@ func TestFullDisk(t *testing.T) {
 		t.Fatalf("owner create: %d %s", code, stderr)
 	}
 
-	var mu sync.Mutex
-	var logs bytes.Buffer
-	ctx, stop := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan int, 1)
-	go func() {
-		done <- Run(ctx, Env{
-			Args:   []string{"serve", "--addr", "127.0.0.1:0", "--data", dir, "--rate-limit-per-minute", "0"},
-			Getenv: func(string) string { return "" },
-			Stderr: writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return logs.Write(p) }),
-			Stdout: io.Discard,
-			Ready:  func(addr string) { ready <- addr },
-		})
-	}()
-	t.Cleanup(func() { stop(); <-done })
-	var base string
-	select {
-	case addr := <-ready:
-		base = "http://" + addr
-	case <-time.After(60 * time.Second):
-		t.Fatal("serve did not start")
-	}
+	srv := serveInProcess(t, dir, []string{"--addr", "127.0.0.1:0", "--rate-limit-per-minute", "0", "--metrics-addr", "127.0.0.1:0"})
+	base := srv.URL
 	call := func(method, path, body string) (int, string, http.Header) {
 		t.Helper()
 		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
@@ -69,7 +49,13 @@ func TestFullDisk(t *testing.T) {
 	}
 	metric := regexp.MustCompile(`(?m)^frontdesk_storage_full (\d)`)
 	full := func() string {
-		_, body, _ := call("GET", "/metrics", "")
+		res, err := http.Get("http://" + srv.listening["metrics"] + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		raw, _ := io.ReadAll(res.Body)
+		body := string(raw)
 		return metric.FindStringSubmatch(body)[1]
 	}
 	if st, body, _ := call("GET", "/readyz", ""); st != 200 || full() != "0" {
@@ -154,8 +140,7 @@ func TestFullDisk(t *testing.T) {
 	if st, body, _ := call("POST", "/v3/clients", `{"first_name":"After","last_name":"Space"}`); st != http.StatusCreated {
 		t.Fatalf("write after space came back: %d %s", st, body)
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	logs := srv.logs
 	for _, want := range []string{"the disk is full", "disk space is back"} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("log lacks %q", want)

@@ -16,6 +16,7 @@ import (
 
 	"frontdesk/app/admin"
 	"frontdesk/app/api"
+	"frontdesk/app/booking"
 	"frontdesk/app/buildinfo"
 	"frontdesk/app/keyauth"
 	"frontdesk/app/links"
@@ -68,6 +69,8 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	s.workers = append(s.workers, hooks, webhook.NewPruner(d, cfg.WebhookRetention, log, now))
 	expirer := payments.NewExpirer(d, log, now)
 	s.workers = append(s.workers, expirer)
+	// Classes: keeps timetable sessions made a year ahead (docs/classes.md).
+	s.workers = append(s.workers, booking.NewTimetabler(d, log, now))
 
 	// Credentials the appliance must read back (SMTP password, payment provider keys) are sealed
 	// with the data directory's key file (app/secrets), never stored in clear in the database.

@@ -10,10 +10,14 @@ import (
 )
 
 const benchBookingBlocks = `-- name: BenchBookingBlocks :many
-SELECT provider_id, block_start_at, block_end_at
-FROM bookings
-WHERE status_id <> 5
-ORDER BY provider_id, block_start_at
+SELECT x.provider_id, x.block_start_at, x.block_end_at FROM (
+    SELECT b.provider_id, b.block_start_at, b.block_end_at FROM bookings b
+    WHERE b.status_id <> 5 AND b.session_id IS NULL
+    UNION ALL
+    SELECT s.provider_id, s.block_start_at, s.block_end_at FROM class_sessions s
+    WHERE s.status = 'scheduled'
+) x
+ORDER BY x.provider_id, x.block_start_at
 `
 
 type BenchBookingBlocksRow struct {
@@ -22,9 +26,10 @@ type BenchBookingBlocksRow struct {
 	BlockEndAt   int64
 }
 
-// Every non-cancelled booking's busy time, in the order the bench's overlap sweep needs: after
-// a booking race, `frontdesk bench` proves that no provider was double-booked, independently of
-// the overlap trigger.
+// Every provider's busy time, in the order the bench's overlap sweep needs: after a booking
+// race, `frontdesk bench` proves that no provider was double-booked, independently of the
+// overlap trigger. A class session is one block however many seats it has (its attendees'
+// bookings share it; docs/classes.md).
 func (q *Queries) BenchBookingBlocks(ctx context.Context) ([]BenchBookingBlocksRow, error) {
 	rows, err := q.db.QueryContext(ctx, benchBookingBlocks)
 	if err != nil {

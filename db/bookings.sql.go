@@ -137,10 +137,17 @@ func (q *Queries) BookingLocationZones(ctx context.Context) ([]BookingLocationZo
 }
 
 const bookingOverlap = `-- name: BookingOverlap :many
-SELECT id FROM bookings
-WHERE provider_id = ?1 AND status_id <> 5
-  AND block_start_at > ?2 AND block_start_at < ?3
-  AND block_end_at > ?4 AND id <> ?5
+SELECT o.id FROM (
+    SELECT b.id AS id FROM bookings b
+    WHERE b.provider_id = ?1 AND b.status_id <> 5
+      AND b.block_start_at > ?2 AND b.block_start_at < ?3
+      AND b.block_end_at > ?4 AND b.id <> ?5
+    UNION ALL
+    SELECT -s.id AS id FROM class_sessions s
+    WHERE s.provider_id = ?1 AND s.status = 'scheduled'
+      AND s.block_start_at > ?2 AND s.block_start_at < ?3
+      AND s.block_end_at > ?4
+) o
 LIMIT 1
 `
 
@@ -153,8 +160,10 @@ type BookingOverlapParams struct {
 }
 
 // The no-double-booking check inside the write transaction: another non-cancelled block of the
-// provider overlapping [block_start, block_end); floor = block_start - 2 days bounds the index
-// range from below (no block is longer than two days).
+// provider overlapping [block_start, block_end), or a scheduled class session holding the
+// provider then (its id negated); floor = block_start - 2 days bounds both index ranges from
+// below (no block is longer than two days). A booking inside a session is checked against its
+// session instead (app/booking/seats.go).
 func (q *Queries) BookingOverlap(ctx context.Context, arg BookingOverlapParams) ([]int64, error) {
 	rows, err := q.db.QueryContext(ctx, bookingOverlap,
 		arg.ProviderID,
@@ -185,7 +194,7 @@ func (q *Queries) BookingOverlap(ctx context.Context, arg BookingOverlapParams) 
 }
 
 const bookingPageRows = `-- name: BookingPageRows :many
-SELECT b.id, b.location_id, b.service_id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at, b.block_start_at, b.block_end_at, b.price_cents, b.list_price_cents, b.discount_bp, b.notes, b.scheduled, b.time_resource_id, b.change_count, b.source, b.payment_request_id, b.sale_id, b.created_at, b.updated_at, sa.status AS sale_status, sa.cart_id AS sale_cart_id
+SELECT b.id, b.location_id, b.service_id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at, b.block_start_at, b.block_end_at, b.price_cents, b.list_price_cents, b.discount_bp, b.notes, b.scheduled, b.time_resource_id, b.change_count, b.source, b.payment_request_id, b.sale_id, b.created_at, b.updated_at, b.session_id, b.pack_id, b.pack_returned, sa.status AS sale_status, sa.cart_id AS sale_cart_id
 FROM bookings b
 LEFT JOIN sales sa ON sa.id = b.sale_id
 WHERE b.id IN (/*SLICE:ids*/?)
@@ -242,6 +251,9 @@ func (q *Queries) BookingPageRows(ctx context.Context, ids []int64) ([]BookingPa
 			&i.Booking.SaleID,
 			&i.Booking.CreatedAt,
 			&i.Booking.UpdatedAt,
+			&i.Booking.SessionID,
+			&i.Booking.PackID,
+			&i.Booking.PackReturned,
 			&i.SaleStatus,
 			&i.SaleCartID,
 		); err != nil {
@@ -418,7 +430,7 @@ func (q *Queries) BookingStatuses(ctx context.Context) ([]BookingStatus, error) 
 }
 
 const bookingViews = `-- name: BookingViews :many
-SELECT b.id, b.location_id, b.service_id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at, b.block_start_at, b.block_end_at, b.price_cents, b.list_price_cents, b.discount_bp, b.notes, b.scheduled, b.time_resource_id, b.change_count, b.source, b.payment_request_id, b.sale_id, b.created_at, b.updated_at, st.name AS status_name, st.internal_name AS status_internal_name,
+SELECT b.id, b.location_id, b.service_id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at, b.block_start_at, b.block_end_at, b.price_cents, b.list_price_cents, b.discount_bp, b.notes, b.scheduled, b.time_resource_id, b.change_count, b.source, b.payment_request_id, b.sale_id, b.created_at, b.updated_at, b.session_id, b.pack_id, b.pack_returned, st.name AS status_name, st.internal_name AS status_internal_name,
     st.description AS status_description, s.name AS service_name, p.public_name AS provider_name,
     l.name AS location_name, l.timezone AS location_timezone,
     sa.status AS sale_status, sa.cart_id AS sale_cart_id,
@@ -490,6 +502,9 @@ func (q *Queries) BookingViews(ctx context.Context, ids []int64) ([]BookingViews
 			&i.Booking.SaleID,
 			&i.Booking.CreatedAt,
 			&i.Booking.UpdatedAt,
+			&i.Booking.SessionID,
+			&i.Booking.PackID,
+			&i.Booking.PackReturned,
 			&i.StatusName,
 			&i.StatusInternalName,
 			&i.StatusDescription,
@@ -515,21 +530,26 @@ func (q *Queries) BookingViews(ctx context.Context, ids []int64) ([]BookingViews
 }
 
 const cancelBookingRow = `-- name: CancelBookingRow :exec
-UPDATE bookings SET status_id = 5, updated_at = ? WHERE id = ? AND status_id <> 5
+UPDATE bookings SET status_id = 5, pack_returned = CASE WHEN pack_id IS NULL THEN 0 ELSE ?1 END,
+    updated_at = ?2
+WHERE id = ?3 AND status_id <> 5
 `
 
 type CancelBookingRowParams struct {
-	UpdatedAt int64
-	ID        int64
+	PackReturned bool
+	UpdatedAt    int64
+	ID           int64
 }
 
+// pack_returned: whether a booking paid with a pack gives its session back (a cancel within the
+// cancel policy; docs/classes.md); ignored for a booking without a pack.
 func (q *Queries) CancelBookingRow(ctx context.Context, arg CancelBookingRowParams) error {
-	_, err := q.db.ExecContext(ctx, cancelBookingRow, arg.UpdatedAt, arg.ID)
+	_, err := q.db.ExecContext(ctx, cancelBookingRow, arg.PackReturned, arg.UpdatedAt, arg.ID)
 	return err
 }
 
 const getBookingRow = `-- name: GetBookingRow :one
-SELECT id, location_id, service_id, provider_id, client_id, status_id, start_at, end_at, block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, scheduled, time_resource_id, change_count, source, payment_request_id, sale_id, created_at, updated_at FROM bookings WHERE id = ?
+SELECT id, location_id, service_id, provider_id, client_id, status_id, start_at, end_at, block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, scheduled, time_resource_id, change_count, source, payment_request_id, sale_id, created_at, updated_at, session_id, pack_id, pack_returned FROM bookings WHERE id = ?
 `
 
 func (q *Queries) GetBookingRow(ctx context.Context, id int64) (Booking, error) {
@@ -558,6 +578,9 @@ func (q *Queries) GetBookingRow(ctx context.Context, id int64) (Booking, error) 
 		&i.SaleID,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionID,
+		&i.PackID,
+		&i.PackReturned,
 	)
 	return i, err
 }
@@ -565,9 +588,9 @@ func (q *Queries) GetBookingRow(ctx context.Context, id int64) (Booking, error) 
 const insertBooking = `-- name: InsertBooking :one
 INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id, start_at, end_at,
     block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, time_resource_id,
-    source, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-RETURNING id, location_id, service_id, provider_id, client_id, status_id, start_at, end_at, block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, scheduled, time_resource_id, change_count, source, payment_request_id, sale_id, created_at, updated_at
+    source, session_id, pack_id, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING id, location_id, service_id, provider_id, client_id, status_id, start_at, end_at, block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, scheduled, time_resource_id, change_count, source, payment_request_id, sale_id, created_at, updated_at, session_id, pack_id, pack_returned
 `
 
 type InsertBookingParams struct {
@@ -586,6 +609,8 @@ type InsertBookingParams struct {
 	Notes          sql.NullString
 	TimeResourceID sql.NullInt64
 	Source         string
+	SessionID      sql.NullInt64
+	PackID         sql.NullInt64
 	CreatedAt      int64
 	UpdatedAt      int64
 }
@@ -608,6 +633,8 @@ func (q *Queries) InsertBooking(ctx context.Context, arg InsertBookingParams) (B
 		arg.Notes,
 		arg.TimeResourceID,
 		arg.Source,
+		arg.SessionID,
+		arg.PackID,
 		arg.CreatedAt,
 		arg.UpdatedAt,
 	)
@@ -635,6 +662,9 @@ func (q *Queries) InsertBooking(ctx context.Context, arg InsertBookingParams) (B
 		&i.SaleID,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionID,
+		&i.PackID,
+		&i.PackReturned,
 	)
 	return i, err
 }
@@ -642,7 +672,7 @@ func (q *Queries) InsertBooking(ctx context.Context, arg InsertBookingParams) (B
 const updateBookingRow = `-- name: UpdateBookingRow :exec
 UPDATE bookings SET location_id = ?, service_id = ?, provider_id = ?, client_id = ?, status_id = ?,
     start_at = ?, end_at = ?, block_start_at = ?, block_end_at = ?, price_cents = ?, list_price_cents = ?,
-    discount_bp = ?, notes = ?, time_resource_id = ?, change_count = ?, updated_at = ?
+    discount_bp = ?, notes = ?, time_resource_id = ?, change_count = ?, session_id = ?, pack_id = ?, updated_at = ?
 WHERE id = ?
 `
 
@@ -662,6 +692,8 @@ type UpdateBookingRowParams struct {
 	Notes          sql.NullString
 	TimeResourceID sql.NullInt64
 	ChangeCount    int64
+	SessionID      sql.NullInt64
+	PackID         sql.NullInt64
 	UpdatedAt      int64
 	ID             int64
 }
@@ -683,6 +715,8 @@ func (q *Queries) UpdateBookingRow(ctx context.Context, arg UpdateBookingRowPara
 		arg.Notes,
 		arg.TimeResourceID,
 		arg.ChangeCount,
+		arg.SessionID,
+		arg.PackID,
 		arg.UpdatedAt,
 		arg.ID,
 	)

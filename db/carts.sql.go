@@ -164,7 +164,7 @@ func (q *Queries) CartPaymentSettings(ctx context.Context) (CartPaymentSettingsR
 }
 
 const cartServices = `-- name: CartServices :many
-SELECT id, uuid, name, active, online_payment_mode FROM services WHERE id IN (/*SLICE:ids*/?)
+SELECT id, uuid, name, active, online_payment_mode, session_count FROM services WHERE id IN (/*SLICE:ids*/?)
 `
 
 type CartServicesRow struct {
@@ -173,6 +173,7 @@ type CartServicesRow struct {
 	Name              string
 	Active            bool
 	OnlinePaymentMode string
+	SessionCount      int64
 }
 
 // The services a cart's items name: whether they exist and may be sold online.
@@ -201,6 +202,7 @@ func (q *Queries) CartServices(ctx context.Context, ids []int64) ([]CartServices
 			&i.Name,
 			&i.Active,
 			&i.OnlinePaymentMode,
+			&i.SessionCount,
 		); err != nil {
 			return nil, err
 		}

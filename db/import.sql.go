@@ -10,6 +10,27 @@ import (
 	"database/sql"
 )
 
+const createImportClassKey = `-- name: CreateImportClassKey :exec
+INSERT INTO import_class_keys (kind, key, record_id, imported_at) VALUES (?, ?, ?, ?)
+`
+
+type CreateImportClassKeyParams struct {
+	Kind       string
+	Key        string
+	RecordID   int64
+	ImportedAt int64
+}
+
+func (q *Queries) CreateImportClassKey(ctx context.Context, arg CreateImportClassKeyParams) error {
+	_, err := q.db.ExecContext(ctx, createImportClassKey,
+		arg.Kind,
+		arg.Key,
+		arg.RecordID,
+		arg.ImportedAt,
+	)
+	return err
+}
+
 const createImportKey = `-- name: CreateImportKey :exec
 INSERT INTO import_keys (kind, key, record_id, imported_at) VALUES (?, ?, ?, ?)
 `
@@ -53,6 +74,28 @@ func (q *Queries) FindClientByRecordNumber(ctx context.Context, recordNumber sql
 	return id, err
 }
 
+const getImportClassKey = `-- name: GetImportClassKey :one
+SELECT kind, "key", record_id, imported_at FROM import_class_keys WHERE kind = ? AND key = ?
+`
+
+type GetImportClassKeyParams struct {
+	Kind string
+	Key  string
+}
+
+// Keys of timetable entries and one-off class sessions (db/migrations/00250_classes.sql).
+func (q *Queries) GetImportClassKey(ctx context.Context, arg GetImportClassKeyParams) (ImportClassKey, error) {
+	row := q.db.QueryRowContext(ctx, getImportClassKey, arg.Kind, arg.Key)
+	var i ImportClassKey
+	err := row.Scan(
+		&i.Kind,
+		&i.Key,
+		&i.RecordID,
+		&i.ImportedAt,
+	)
+	return i, err
+}
+
 const getImportKey = `-- name: GetImportKey :one
 SELECT kind, "key", record_id, imported_at FROM import_keys WHERE kind = ? AND key = ?
 `
@@ -77,8 +120,8 @@ func (q *Queries) GetImportKey(ctx context.Context, arg GetImportKeyParams) (Imp
 const importBooking = `-- name: ImportBooking :one
 INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id, start_at, end_at,
     block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, source,
-    created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'import', ?, ?)
+    session_id, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'import', ?, ?, ?)
 RETURNING id
 `
 
@@ -96,6 +139,7 @@ type ImportBookingParams struct {
 	ListPriceCents int64
 	DiscountBp     sql.NullInt64
 	Notes          sql.NullString
+	SessionID      sql.NullInt64
 	CreatedAt      int64
 	UpdatedAt      int64
 }
@@ -115,6 +159,7 @@ func (q *Queries) ImportBooking(ctx context.Context, arg ImportBookingParams) (i
 		arg.ListPriceCents,
 		arg.DiscountBp,
 		arg.Notes,
+		arg.SessionID,
 		arg.CreatedAt,
 		arg.UpdatedAt,
 	)

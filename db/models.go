@@ -64,6 +64,9 @@ type Booking struct {
 	SaleID           sql.NullInt64
 	CreatedAt        int64
 	UpdatedAt        int64
+	SessionID        sql.NullInt64
+	PackID           sql.NullInt64
+	PackReturned     bool
 }
 
 type BookingCount struct {
@@ -120,6 +123,46 @@ type Category struct {
 	UpdatedAt int64
 }
 
+type ClassSession struct {
+	ID           int64
+	LocationID   int64
+	ServiceID    int64
+	ProviderID   int64
+	TimetableID  sql.NullInt64
+	LocalDate    string
+	StartAt      int64
+	EndAt        int64
+	BlockStartAt int64
+	BlockEndAt   int64
+	Capacity     sql.NullInt64
+	Room         sql.NullString
+	Status       string
+	CreatedAt    int64
+	UpdatedAt    int64
+}
+
+type ClassSetting struct {
+	ID                int64
+	PackExpiryDays    int64
+	WaitlistCutoffMin int64
+	UpdatedAt         int64
+}
+
+type ClassTimetable struct {
+	ID         int64
+	LocationID int64
+	ServiceID  int64
+	ProviderID int64
+	DayID      int64
+	StartMin   int64
+	Capacity   sql.NullInt64
+	Room       sql.NullString
+	ValidFrom  string
+	ValidTo    sql.NullString
+	CreatedAt  int64
+	UpdatedAt  int64
+}
+
 type Client struct {
 	ID                   int64
 	FirstName            string
@@ -150,6 +193,18 @@ type ClientAttributeValue struct {
 	ClientID    int64
 	AttributeID int64
 	Value       sql.NullString
+}
+
+type ClientPack struct {
+	ID            int64
+	ClientID      int64
+	ServiceID     int64
+	SessionsTotal int64
+	PriceCents    int64
+	SaleID        sql.NullInt64
+	ExpiresAt     sql.NullInt64
+	CreatedAt     int64
+	UpdatedAt     int64
 }
 
 type ClientSearch struct {
@@ -251,6 +306,13 @@ type IdempotencyKey struct {
 	ResponseBody []byte
 	CreatedAt    int64
 	ExpiresAt    int64
+}
+
+type ImportClassKey struct {
+	Kind       string
+	Key        string
+	RecordID   int64
+	ImportedAt int64
 }
 
 type ImportKey struct {
@@ -670,6 +732,18 @@ type Transaction struct {
 	PaymentMethodID int64
 	PaidAt          sql.NullInt64
 	CreatedAt       int64
+}
+
+type WaitlistEntry struct {
+	ID        int64
+	SessionID int64
+	ClientID  int64
+	Status    string
+	Reason    sql.NullString
+	BookingID sql.NullInt64
+	Source    string
+	CreatedAt int64
+	UpdatedAt int64
 }
 
 type Webhook struct {

@@ -59,10 +59,17 @@ func (q *Queries) ScheduleAllClosures(ctx context.Context, locationID int64) ([]
 }
 
 const scheduleBusyPacked = `-- name: ScheduleBusyPacked :one
-SELECT CAST(coalesce(group_concat(provider_id || ' ' || block_start_at || ' ' || block_end_at, ' '), '') AS TEXT) AS blocks
-FROM bookings
-WHERE block_start_at > ?1 AND block_start_at < ?2 AND block_end_at > ?3
-  AND status_id <> 5 AND id <> ?4 AND provider_id IN (/*SLICE:provider_ids*/?)
+SELECT CAST(coalesce(group_concat(x.triple, ' '), '') AS TEXT) AS blocks FROM (
+    SELECT b.provider_id || ' ' || b.block_start_at || ' ' || b.block_end_at AS triple
+    FROM bookings b
+    WHERE b.block_start_at > ?1 AND b.block_start_at < ?2 AND b.block_end_at > ?3
+      AND b.status_id <> 5 AND b.id <> ?4 AND b.provider_id IN (/*SLICE:provider_ids*/?)
+    UNION ALL
+    SELECT '-' || s.provider_id || ' ' || s.block_start_at || ' ' || s.block_end_at AS triple
+    FROM class_sessions s
+    WHERE s.block_start_at > ?1 AND s.block_start_at < ?2 AND s.block_end_at > ?3
+      AND s.status = 'scheduled' AND s.provider_id IN (/*SLICE:teacher_ids*/?)
+) x
 `
 
 type ScheduleBusyPackedParams struct {
@@ -71,13 +78,17 @@ type ScheduleBusyPackedParams struct {
 	Since           int64
 	IgnoreBookingID int64
 	ProviderIds     []int64
+	TeacherIds      []int64
 }
 
 // Non-cancelled blocks of the providers at any location that overlap [since, until), packed into
 // one text of "provider start end" triples separated by spaces (” for none): a busy day is
 // hundreds of rows, and modernc SQLite spends more on handing over each row and column than on
-// finding it. Blocks are at most two days long (a CHECK on bookings), so floor = since - 2 days
-// bounds the index range from below; the index bookings_provider_blocks covers the query.
+// finding it. The scheduled class sessions the providers teach come in the same text with the
+// provider id negated (app/booking/store.go). Blocks are at most two days long (a CHECK on both
+// tables), so floor = since - 2 days bounds the index ranges from below; the indexes
+// bookings_provider_blocks and class_sessions_provider_block cover the query. The provider list
+// is given twice (sqlc expands each slice once).
 func (q *Queries) ScheduleBusyPacked(ctx context.Context, arg ScheduleBusyPackedParams) (string, error) {
 	query := scheduleBusyPacked
 	var queryParams []interface{}
@@ -92,6 +103,14 @@ func (q *Queries) ScheduleBusyPacked(ctx context.Context, arg ScheduleBusyPacked
 		query = strings.Replace(query, "/*SLICE:provider_ids*/?", strings.Repeat(",?", len(arg.ProviderIds))[1:], 1)
 	} else {
 		query = strings.Replace(query, "/*SLICE:provider_ids*/?", "NULL", 1)
+	}
+	if len(arg.TeacherIds) > 0 {
+		for _, v := range arg.TeacherIds {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:teacher_ids*/?", strings.Repeat(",?", len(arg.TeacherIds))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:teacher_ids*/?", "NULL", 1)
 	}
 	row := q.db.QueryRowContext(ctx, query, queryParams...)
 	var blocks string
@@ -276,7 +295,7 @@ func (q *Queries) ScheduleProviders(ctx context.Context, arg ScheduleProvidersPa
 
 const scheduleService = `-- name: ScheduleService :one
 SELECT id, name, active, online_booking, duration_min, buffer_before_min, buffer_after_min,
-    price_cents, has_discount, discount_bp
+    price_cents, has_discount, discount_bp, capacity, session_count
 FROM services WHERE id = ?
 `
 
@@ -291,6 +310,8 @@ type ScheduleServiceRow struct {
 	PriceCents      int64
 	HasDiscount     bool
 	DiscountBp      sql.NullInt64
+	Capacity        int64
+	SessionCount    int64
 }
 
 func (q *Queries) ScheduleService(ctx context.Context, id int64) (ScheduleServiceRow, error) {
@@ -307,6 +328,8 @@ func (q *Queries) ScheduleService(ctx context.Context, id int64) (ScheduleServic
 		&i.PriceCents,
 		&i.HasDiscount,
 		&i.DiscountBp,
+		&i.Capacity,
+		&i.SessionCount,
 	)
 	return i, err
 }

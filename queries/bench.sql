@@ -1,11 +1,16 @@
 -- name: BenchBookingBlocks :many
--- Every non-cancelled booking's busy time, in the order the bench's overlap sweep needs: after
--- a booking race, `frontdesk bench` proves that no provider was double-booked, independently of
--- the overlap trigger.
-SELECT provider_id, block_start_at, block_end_at
-FROM bookings
-WHERE status_id <> 5
-ORDER BY provider_id, block_start_at;
+-- Every provider's busy time, in the order the bench's overlap sweep needs: after a booking
+-- race, `frontdesk bench` proves that no provider was double-booked, independently of the
+-- overlap trigger. A class session is one block however many seats it has (its attendees'
+-- bookings share it; docs/classes.md).
+SELECT x.provider_id, x.block_start_at, x.block_end_at FROM (
+    SELECT b.provider_id, b.block_start_at, b.block_end_at FROM bookings b
+    WHERE b.status_id <> 5 AND b.session_id IS NULL
+    UNION ALL
+    SELECT s.provider_id, s.block_start_at, s.block_end_at FROM class_sessions s
+    WHERE s.status = 'scheduled'
+) x
+ORDER BY x.provider_id, x.block_start_at;
 
 -- name: BenchCopyBookings :execrows
 -- Copies up to max_rows of a location's bookings, shifted later by shift_ms, in one statement:

@@ -11,21 +11,30 @@ SELECT id, active FROM clients WHERE id = ?;
 SELECT id, timezone FROM locations ORDER BY id;
 
 -- The no-double-booking check inside the write transaction: another non-cancelled block of the
--- provider overlapping [block_start, block_end); floor = block_start - 2 days bounds the index
--- range from below (no block is longer than two days).
+-- provider overlapping [block_start, block_end), or a scheduled class session holding the
+-- provider then (its id negated); floor = block_start - 2 days bounds both index ranges from
+-- below (no block is longer than two days). A booking inside a session is checked against its
+-- session instead (app/booking/seats.go).
 -- name: BookingOverlap :many
-SELECT id FROM bookings
-WHERE provider_id = sqlc.arg(provider_id) AND status_id <> 5
-  AND block_start_at > sqlc.arg(floor) AND block_start_at < sqlc.arg(block_end)
-  AND block_end_at > sqlc.arg(block_start) AND id <> sqlc.arg(ignore_id)
+SELECT o.id FROM (
+    SELECT b.id AS id FROM bookings b
+    WHERE b.provider_id = sqlc.arg(provider_id) AND b.status_id <> 5
+      AND b.block_start_at > sqlc.arg(floor) AND b.block_start_at < sqlc.arg(block_end)
+      AND b.block_end_at > sqlc.arg(block_start) AND b.id <> sqlc.arg(ignore_id)
+    UNION ALL
+    SELECT -s.id AS id FROM class_sessions s
+    WHERE s.provider_id = sqlc.arg(provider_id) AND s.status = 'scheduled'
+      AND s.block_start_at > sqlc.arg(floor) AND s.block_start_at < sqlc.arg(block_end)
+      AND s.block_end_at > sqlc.arg(block_start)
+) o
 LIMIT 1;
 
 -- The new row as stored (defaults included), so a create answers without reading it again.
 -- name: InsertBooking :one
 INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id, start_at, end_at,
     block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, time_resource_id,
-    source, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    source, session_id, pack_id, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING *;
 
 -- name: GetBookingRow :one
@@ -34,11 +43,15 @@ SELECT * FROM bookings WHERE id = ?;
 -- name: UpdateBookingRow :exec
 UPDATE bookings SET location_id = ?, service_id = ?, provider_id = ?, client_id = ?, status_id = ?,
     start_at = ?, end_at = ?, block_start_at = ?, block_end_at = ?, price_cents = ?, list_price_cents = ?,
-    discount_bp = ?, notes = ?, time_resource_id = ?, change_count = ?, updated_at = ?
+    discount_bp = ?, notes = ?, time_resource_id = ?, change_count = ?, session_id = ?, pack_id = ?, updated_at = ?
 WHERE id = ?;
 
+-- pack_returned: whether a booking paid with a pack gives its session back (a cancel within the
+-- cancel policy; docs/classes.md); ignored for a booking without a pack.
 -- name: CancelBookingRow :exec
-UPDATE bookings SET status_id = 5, updated_at = ? WHERE id = ? AND status_id <> 5;
+UPDATE bookings SET status_id = 5, pack_returned = CASE WHEN pack_id IS NULL THEN 0 ELSE sqlc.arg(pack_returned) END,
+    updated_at = sqlc.arg(updated_at)
+WHERE id = sqlc.arg(id) AND status_id <> 5;
 
 -- Bookings with everything their resource shows, for a page of ids (or one); company_id is 0
 -- before the business is set up.

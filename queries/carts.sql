@@ -25,7 +25,7 @@ SELECT * FROM cart_items WHERE cart_id = ? ORDER BY position, id;
 
 -- The services a cart's items name: whether they exist and may be sold online.
 -- name: CartServices :many
-SELECT id, uuid, name, active, online_payment_mode FROM services WHERE id IN (sqlc.slice(ids));
+SELECT id, uuid, name, active, online_payment_mode, session_count FROM services WHERE id IN (sqlc.slice(ids));
 
 -- Existing bookings a cart's items refer to.
 -- name: CartBookings :many

@@ -13,8 +13,8 @@ INSERT INTO client_attribute_values (client_id, attribute_id, value) VALUES (?, 
 -- name: ImportBooking :one
 INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id, start_at, end_at,
     block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, source,
-    created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'import', ?, ?)
+    session_id, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'import', ?, ?, ?)
 RETURNING id;
 
 -- name: FindAttributeGroupByName :one
@@ -28,3 +28,10 @@ SELECT * FROM import_keys WHERE kind = ? AND key = ?;
 
 -- name: CreateImportKey :exec
 INSERT INTO import_keys (kind, key, record_id, imported_at) VALUES (?, ?, ?, ?);
+
+-- Keys of timetable entries and one-off class sessions (db/migrations/00250_classes.sql).
+-- name: GetImportClassKey :one
+SELECT * FROM import_class_keys WHERE kind = ? AND key = ?;
+
+-- name: CreateImportClassKey :exec
+INSERT INTO import_class_keys (kind, key, record_id, imported_at) VALUES (?, ?, ?, ?);

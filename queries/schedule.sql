@@ -30,7 +30,7 @@ FROM company ORDER BY id LIMIT 1;
 
 -- name: ScheduleService :one
 SELECT id, name, active, online_booking, duration_min, buffer_before_min, buffer_after_min,
-    price_cents, has_discount, discount_bp
+    price_cents, has_discount, discount_bp, capacity, session_count
 FROM services WHERE id = ?;
 
 -- Active providers who work at the location, with whether they offer the service.
@@ -59,10 +59,20 @@ WHERE starts_at < sqlc.arg(until) AND ends_at > sqlc.arg(since) AND provider_id 
 -- Non-cancelled blocks of the providers at any location that overlap [since, until), packed into
 -- one text of "provider start end" triples separated by spaces ('' for none): a busy day is
 -- hundreds of rows, and modernc SQLite spends more on handing over each row and column than on
--- finding it. Blocks are at most two days long (a CHECK on bookings), so floor = since - 2 days
--- bounds the index range from below; the index bookings_provider_blocks covers the query.
+-- finding it. The scheduled class sessions the providers teach come in the same text with the
+-- provider id negated (app/booking/store.go). Blocks are at most two days long (a CHECK on both
+-- tables), so floor = since - 2 days bounds the index ranges from below; the indexes
+-- bookings_provider_blocks and class_sessions_provider_block cover the query. The provider list
+-- is given twice (sqlc expands each slice once).
 -- name: ScheduleBusyPacked :one
-SELECT CAST(coalesce(group_concat(provider_id || ' ' || block_start_at || ' ' || block_end_at, ' '), '') AS TEXT) AS blocks
-FROM bookings
-WHERE block_start_at > sqlc.arg(floor) AND block_start_at < sqlc.arg(until) AND block_end_at > sqlc.arg(since)
-  AND status_id <> 5 AND id <> sqlc.arg(ignore_booking_id) AND provider_id IN (sqlc.slice(provider_ids));
+SELECT CAST(coalesce(group_concat(x.triple, ' '), '') AS TEXT) AS blocks FROM (
+    SELECT b.provider_id || ' ' || b.block_start_at || ' ' || b.block_end_at AS triple
+    FROM bookings b
+    WHERE b.block_start_at > sqlc.arg(floor) AND b.block_start_at < sqlc.arg(until) AND b.block_end_at > sqlc.arg(since)
+      AND b.status_id <> 5 AND b.id <> sqlc.arg(ignore_booking_id) AND b.provider_id IN (sqlc.slice(provider_ids))
+    UNION ALL
+    SELECT '-' || s.provider_id || ' ' || s.block_start_at || ' ' || s.block_end_at AS triple
+    FROM class_sessions s
+    WHERE s.block_start_at > sqlc.arg(floor) AND s.block_start_at < sqlc.arg(until) AND s.block_end_at > sqlc.arg(since)
+      AND s.status = 'scheduled' AND s.provider_id IN (sqlc.slice(teacher_ids))
+) x;

@@ -73,6 +73,7 @@ var Nav = []NavItem{
 		{Key: "nav.custom_attributes", Href: "/catalog/custom-attributes"},
 		// Products (issue 10).
 		{Key: "nav.products", Href: "/catalog/products"},
+		{Key: "nav.timetable", Href: "/catalog/timetable"}, // classes
 	}},
 	{Key: "nav.payments", Href: "/payments"},
 	{Key: "nav.settings", Href: "/settings/business", Children: []NavItem{
@@ -84,6 +85,7 @@ var Nav = []NavItem{
 		{Key: "nav.owners", Href: "/owners"},
 		// Booking site (issue 11).
 		{Key: "nav.booking_site", Href: "/settings/booking-site"},
+		{Key: "nav.classes", Href: "/settings/classes"}, // classes and packs
 	}},
 }
 

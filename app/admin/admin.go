@@ -204,6 +204,28 @@ func (a *Admin) Routes() chi.Router {
 		r.Get("/settings/messages/log/{id}", a.showMessage)
 		r.Post("/settings/messages/log/{id}/resend", a.resendMessage)
 
+		// Classes and packs (docs/classes.md): timetable.go, class_sessions.go, class_settings.go.
+		r.Get("/catalog/timetable", a.showTimetable)
+		r.Post("/catalog/timetable", a.createTimetableEntry)
+		r.Post("/catalog/timetable/one-off", a.createOneOffSession)
+		r.Get("/catalog/timetable/{id}", a.showTimetableEntry)
+		r.Post("/catalog/timetable/{id}", a.updateTimetableEntry)
+		r.Post("/catalog/timetable/{id}/cancel-date", a.cancelTimetableDate)
+		r.Post("/catalog/timetable/{id}/delete", a.deleteTimetableEntry)
+		r.Get("/bookings/sessions/{id}", a.showClassSession)
+		r.Post("/bookings/sessions/{id}/attendees", a.addAttendee)
+		r.Post("/bookings/sessions/{id}/attendees/{booking}/status", a.setAttendeeStatus)
+		r.Post("/bookings/sessions/{id}/attendees/{booking}/remove", a.removeAttendee)
+		r.Post("/bookings/sessions/{id}/waitlist", a.addWaiting)
+		r.Post("/bookings/sessions/{id}/waitlist/{entry}/remove", a.removeWaiting)
+		r.Post("/bookings/sessions/{id}/seats", a.updateSessionSeats)
+		r.Get("/bookings/sessions/{id}/cancel", a.confirmCancelSession)
+		r.Post("/bookings/sessions/{id}/cancel", a.cancelClassSession)
+		r.Post("/bookings/sessions/{id}/restore", a.restoreClassSession)
+		r.Post("/clients/{id}/packs", a.recordPack)
+		r.Get("/settings/classes", a.showClassSettings)
+		r.Post("/settings/classes", a.updateClassSettings)
+
 		// Payments (payments.go).
 		r.Get("/payments", a.listPaymentRequests)
 		r.Get("/payments/sales", a.listSales)

@@ -105,7 +105,16 @@ func (a *Admin) confirmCancelBooking(w http.ResponseWriter, r *http.Request) {
 		seeOther(w, r, ui.BookingURL(v.Booking.ID))
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.CancelBookingPage(a.page(r, "Cancel booking"), a.summary(r.Context(), v)))
+	s := a.summary(r.Context(), v)
+	if v.Booking.PackID.Valid { // paid with a session pack (docs/classes.md)
+		back, err := booking.CancelReturnsSession(r.Context(), a.db.R, v.Booking, a.now())
+		if err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		s.Pack, s.ReturnSession = true, back
+	}
+	a.render(w, r, http.StatusOK, ui.CancelBookingPage(a.page(r, "Cancel booking"), s))
 }
 
 // cancelBooking cancels as the owner, whom the clients' cancellation policy does not bind.
@@ -116,7 +125,12 @@ func (a *Admin) cancelBooking(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	if err := booking.Cancel(ctx, a.db, a.now(), v.Booking.ID, booking.SourceAdmin); err != nil {
+	o := booking.CancelOptions{Source: booking.SourceAdmin}
+	if err := r.ParseForm(); err == nil && r.PostForm.Get("pack_choice") == "1" { // the owner's choice for a pack
+		back := r.PostForm.Get("return_session") == "1"
+		o.ReturnSession = &back
+	}
+	if err := booking.CancelWith(ctx, a.db, a.now(), v.Booking.ID, o); err != nil {
 		a.renderError(w, r, bookingError(err))
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"frontdesk/app/booking"
 	"frontdesk/db"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // What app/booking refuses, in words on the form: field errors beside their fields, a
@@ -45,6 +46,10 @@ func (a *Admin) bookingRefused(ctx context.Context, f *ui.Form, err error, cq co
 		return false
 	case errors.Is(err, booking.ErrSlotUnavailable):
 		f.Message = a.conflictMessage(ctx, cq)
+	case errors.Is(err, booking.ErrClassFull):
+		f.Message = i18n.T(ctx, "classes.error.full")
+	case errors.As(err, &ie) && ie.Msg.Key != "": // classes and packs speak the owner's language
+		fieldError(bookingFields[ie.Field], i18n.From(ctx).Msg(ie.Msg))
 	case errors.As(err, &nf) && nf.Resource != "booking":
 		fieldError(nf.Resource, "This "+nf.Resource+" does not exist (any more).")
 	case errors.As(err, &ie):

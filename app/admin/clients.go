@@ -151,6 +151,14 @@ func (a *Admin) updateClient(w http.ResponseWriter, r *http.Request) {
 // showClientForm renders the client form with the custom attribute inputs.
 func (a *Admin) showClientForm(w http.ResponseWriter, r *http.Request, status int, form clientForm, v ui.ClientFormView) {
 	v.Attributes = form.fields()
+	if v.ID != 0 { // session packs (class_sessions.go)
+		packs, err := a.clientPacks(r.Context(), r, v.ID, nil)
+		if err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		v.Packs = &packs
+	}
 	title := "New client"
 	if v.ID != 0 {
 		title = v.Name

@@ -75,7 +75,7 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 		v.Notes = append(v.Notes, n)
 	}
 
-	g, err := a.loadDayGrid(r, loc.ID, zone, date)
+	g, err := a.loadDayGrid(r, loc.ID, zone, date, dayURL(loc.ID, date, serviceID))
 	if err != nil {
 		a.renderError(w, r, err)
 		return
@@ -116,6 +116,9 @@ func (a *Admin) addFreeSlots(r *http.Request, g *dayGrid, locationID, serviceID 
 	}
 	if !l.Service.Active {
 		return "The service " + l.Service.Name + " is inactive: it has no free times.", nil
+	}
+	if l.Schedule.Service.IsClass() { // a class is booked in its sessions, shown in the grid
+		return translate(r, "classes.day.class_note", "class", l.Service.Name), nil
 	}
 	s := l.Schedule
 	s.Policy.MinNotice, s.Policy.MaxAdvance = 0, 0

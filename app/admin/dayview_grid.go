@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"database/sql"
 	"net/http"
 	"slices"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"frontdesk/app/booking"
 	"frontdesk/db"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // dayGrid is the day view before it becomes a ui.DayView: rows (wall times as instants),
@@ -20,6 +22,8 @@ type dayGrid struct {
 	// entries are each column's non-cancelled bookings in start order.
 	entries   [][]dayEntry
 	cancelled []ui.DayBooking
+	// cancelledSessions are the day's cancelled class sessions, listed under the grid.
+	cancelledSessions []ui.DaySession
 	// working[c] holds the wall minutes [open, close) provider c works, breaks and the
 	// location's closed times taken out.
 	working [][][2]int
@@ -36,10 +40,12 @@ type gridRow struct {
 type dayEntry struct {
 	start, end time.Time
 	view       ui.DayBooking
+	session    *ui.DaySession // a class session, shown as one block (the view is then unused)
 }
 
-// loadDayGrid reads the location's providers, hours and the bookings of local date d.
-func (a *Admin) loadDayGrid(r *http.Request, locationID int64, zone *time.Location, d booking.Date) (dayGrid, error) {
+// loadDayGrid reads the location's providers, hours and the bookings and class sessions of
+// local date d. back is the day view's own URL, where actions on a session's attendees return.
+func (a *Admin) loadDayGrid(r *http.Request, locationID int64, zone *time.Location, d booking.Date, back string) (dayGrid, error) {
 	ctx := r.Context()
 	g := dayGrid{zone: zone, col: map[int64]int{}, slots: map[[2]int][]ui.DaySlot{}}
 	from, to := booking.DayStart(zone, d), booking.DayStart(zone, d.AddDays(1))
@@ -47,6 +53,11 @@ func (a *Admin) loadDayGrid(r *http.Request, locationID int64, zone *time.Locati
 	if err != nil {
 		return g, err
 	}
+	sessions, seated, err := a.daySessions(r, locationID, zone, from, to, back)
+	if err != nil {
+		return g, err
+	}
+	rows = slices.DeleteFunc(rows, func(b db.AdminDayBookingsRow) bool { return seated[b.ID] }) // shown in their session
 	providers, err := a.db.R.AdminBookingProviders(ctx, locationID)
 	if err != nil {
 		return g, err
@@ -71,9 +82,32 @@ func (a *Admin) loadDayGrid(r *http.Request, locationID int64, zone *time.Locati
 			addColumn(b.ProviderID, b.ProviderName, b.ProviderActive)
 		}
 	}
+	for _, s := range sessions {
+		if s.session.Cancelled {
+			g.cancelledSessions = append(g.cancelledSessions, *s.session)
+			continue
+		}
+		addColumn(s.provider, s.providerName, s.providerActive)
+	}
 	g.entries = make([][]dayEntry, len(g.columns))
 	lo, hi := 24*60, 0
 	widen := func(open, close int) { lo, hi = min(lo, open), max(hi, close) }
+	place := func(c int, e dayEntry) {
+		g.entries[c] = append(g.entries[c], e)
+		open, close := 0, 24*60
+		if !e.start.Before(from) {
+			open = e.start.Hour()*60 + e.start.Minute()
+		}
+		if e.end.Before(to) {
+			close = e.end.Hour()*60 + e.end.Minute()
+		}
+		widen(open, close)
+	}
+	for _, s := range sessions {
+		if !s.session.Cancelled {
+			place(g.col[s.provider], dayEntry{start: s.start, end: s.end, session: s.session})
+		}
+	}
 	for _, b := range rows {
 		start, end := db.Time(b.StartAt).In(zone), db.Time(b.EndAt).In(zone)
 		view := ui.DayBooking{
@@ -85,16 +119,10 @@ func (a *Admin) loadDayGrid(r *http.Request, locationID int64, zone *time.Locati
 			g.cancelled = append(g.cancelled, view)
 			continue
 		}
-		c := g.col[b.ProviderID]
-		g.entries[c] = append(g.entries[c], dayEntry{start: start, end: end, view: view})
-		open, close := 0, 24*60
-		if !start.Before(from) {
-			open = start.Hour()*60 + start.Minute()
-		}
-		if end.Before(to) {
-			close = end.Hour()*60 + end.Minute()
-		}
-		widen(open, close)
+		place(g.col[b.ProviderID], dayEntry{start: start, end: end, view: view})
+	}
+	for c := range g.entries { // sessions and bookings interleave in start order
+		slices.SortStableFunc(g.entries[c], func(a, b dayEntry) int { return a.start.Compare(b.start) })
 	}
 
 	open, err := a.locationOpen(r, locationID, d)
@@ -250,7 +278,7 @@ func (g *dayGrid) addSlot(providerID int64, start time.Time, s ui.DaySlot) {
 // fill lays the grid out into v: bookings that share rows share a cell, which spans the rows
 // they cover.
 func (g *dayGrid) fill(v *ui.DayView) {
-	v.Providers, v.Cancelled = g.columns, g.cancelled
+	v.Providers, v.Cancelled, v.CancelledSessions = g.columns, g.cancelled, g.cancelledSessions
 	v.Rows = make([]ui.DayRow, len(g.rows))
 	for i, row := range g.rows {
 		label := row.start.Format("15:04")
@@ -276,7 +304,11 @@ func (g *dayGrid) fill(v *ui.DayView) {
 				bottom = max(bottom, last)
 			}
 			cell := &v.Rows[top].Cells[c]
-			cell.Bookings = append(cell.Bookings, e.view)
+			if e.session != nil {
+				cell.Sessions = append(cell.Sessions, *e.session)
+			} else {
+				cell.Bookings = append(cell.Bookings, e.view)
+			}
 			cell.Span, cell.Slots = bottom-top, nil
 			for i := top + 1; i < bottom; i++ {
 				v.Rows[i].Cells[c] = ui.DayCell{Skip: true}
@@ -288,4 +320,52 @@ func (g *dayGrid) fill(v *ui.DayView) {
 // works reports whether column c's provider works at wall minute m.
 func (g *dayGrid) works(c, m int) bool {
 	return slices.ContainsFunc(g.working[c], func(s [2]int) bool { return s[0] <= m && m < s[1] })
+}
+
+// daySession is a class session of the day with where it goes in the grid.
+type daySession struct {
+	provider       int64
+	providerName   string
+	providerActive bool
+	start, end     time.Time
+	session        *ui.DaySession
+}
+
+// daySessions reads the class sessions at the location overlapping [from, to) with their
+// attendees (docs/classes.md), and the ids of the bookings that are seats in them.
+func (a *Admin) daySessions(r *http.Request, locationID int64, zone *time.Location, from, to time.Time, back string) ([]daySession, map[int64]bool, error) {
+	ctx := r.Context()
+	rows, err := a.db.R.AdminSessions(ctx, db.AdminSessionsParams{LocationID: locationID, FromMs: db.Millis(from), ToMs: db.Millis(to)})
+	if err != nil || len(rows) == 0 {
+		return nil, nil, err
+	}
+	ids := make([]sql.NullInt64, len(rows))
+	for i, s := range rows {
+		ids[i] = sql.NullInt64{Int64: s.ID, Valid: true}
+	}
+	attendees, err := a.db.R.AdminSessionAttendees(ctx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	bySession := map[int64][]ui.SessionAttendee{}
+	seated := map[int64]bool{}
+	for _, at := range attendees {
+		seated[at.ID] = true
+		if at.StatusID != booking.StatusCancelled {
+			bySession[at.SessionID.Int64] = append(bySession[at.SessionID.Int64], attendee(r, at))
+		}
+	}
+	p := i18n.From(ctx)
+	out := make([]daySession, len(rows))
+	for i, s := range rows {
+		start, end := db.Time(s.StartAt).In(zone), db.Time(s.EndAt).In(zone)
+		out[i] = daySession{
+			provider: s.ProviderID, providerName: s.ProviderName, providerActive: s.ProviderActive, start: start, end: end,
+			session: &ui.DaySession{
+				ID: s.ID, Time: p.Time(start) + "–" + p.Time(end), Class: s.ServiceName, Booked: s.Booked, Capacity: s.Capacity,
+				Waiting: s.Waiting, Room: s.Room, Cancelled: s.Status == booking.SessionCancelled, Attendees: bySession[s.ID], Back: back,
+			},
+		}
+	}
+	return out, seated, nil
 }

@@ -1,12 +1,14 @@
 package admin
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
 
 	"frontdesk/app/booking"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // Bookings → "Why is this time not offered?": the owner names a provider and a start time and
@@ -130,6 +132,9 @@ func (a *Admin) explain(r *http.Request, f *ui.Form, haveLocation, zoneKnown boo
 		return nil, nil, err
 	}
 	res := &ui.ExplainResult{Code: string(reason.Code), Title: reasonTitles[reason.Code], Message: asSentence(reason.Message), Offered: reason.Code == booking.ReasonOK}
+	if title := classReasonTitle(ctx, reason.Code); title != "" {
+		res.Title = title
+	}
 	if res.Title == "" {
 		res.Title = string(reason.Code)
 	}
@@ -140,4 +145,19 @@ func (a *Admin) explain(r *http.Request, f *ui.Form, haveLocation, zoneKnown boo
 		}.Encode()
 	}
 	return res, offsets, nil
+}
+
+// classReasonTitle says the reasons only classes give (docs/classes.md) in the owner's language.
+func classReasonTitle(ctx context.Context, code booking.ReasonCode) string {
+	switch code {
+	case booking.ReasonNotSessionTime:
+		return i18n.T(ctx, "classes.explain.not_session_time")
+	case booking.ReasonClassFull:
+		return i18n.T(ctx, "classes.explain.class_full")
+	case booking.ReasonSessionCancelled:
+		return i18n.T(ctx, "classes.explain.session_cancelled")
+	case booking.ReasonTeaching:
+		return i18n.T(ctx, "classes.explain.class_session")
+	}
+	return ""
 }

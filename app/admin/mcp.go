@@ -2,6 +2,7 @@ package admin
 
 import (
 	"errors"
+	"frontdesk/app/apikey"
 	"net/http"
 	"strings"
 
@@ -24,13 +25,13 @@ func (a *Admin) showMCP(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	v := ui.MCPView{Enabled: on}
+	v := ui.MCPView{Enabled: on, Endpoint: a.links.URL("/mcp", nil)}
 	for _, k := range keys {
 		if k.RevokedAt.Valid {
 			continue
 		}
 		row := ui.MCPKeyRow{ID: k.ID, Name: k.Name, Prefix: k.Prefix, Allowed: k.MCPAllowed}
-		if k.Scopes != "" {
+		if k.Scopes != apikey.FullAccess {
 			row.Scopes = strings.Split(k.Scopes, ",")
 		}
 		v.Keys = append(v.Keys, row)

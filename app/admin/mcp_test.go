@@ -65,7 +65,7 @@ func TestMCPSettings(t *testing.T) {
 	c := ts.setupOwner(t)
 	page := c.get(t, "/settings/integrations/mcp")
 	wantStatus(t, page, http.StatusOK)
-	wantBody(t, page, "AI assistants (MCP)", `data-testid="mcp-channel-state">on<`, `&#34;url&#34;: &#34;https://YOUR-ADDRESS/mcp&#34;`)
+	wantBody(t, page, "AI assistants (MCP)", `data-testid="mcp-channel-state">on<`, `&#34;url&#34;: &#34;`+ts.LinkBase+`/mcp&#34;`, `data-testid="mcp-endpoint">`+ts.LinkBase+`/mcp<`)
 
 	bot := createKey(t, c, url.Values{"name": {"Chat bot"}, "access": {"full"}, "mcp": {"1"}})
 	plain := createKey(t, c, url.Values{"name": {"Connect sync"}, "access": {"full"}})

@@ -36,6 +36,7 @@ func TestMobileNoHorizontalScroll(t *testing.T) {
 
 	// Long unbroken text and wide tables are what push pages sideways.
 	seedDay(t, ts)
+	seedClass(t, ts)
 	c := ts.newClient(t)
 	c.login(t, ownerEmail, ownerPassword)
 	long := "An-API-key-name-without-any-spaces-that-goes-on-and-on-and-on-" + strings.Repeat("x", 30)

@@ -88,7 +88,7 @@ func TestAdminRoutesMatchOnlyCanonicalIDs(t *testing.T) {
 	loc := addLocation(t, c, "Centro", "America/Santiago")
 	cat := addCategory(t, c, "Hair")
 	wantRedirect(t, c.post(t, "/catalog/services", serviceForm("Haircut")), "/catalog/services")
-	wantRedirect(t, c.post(t, "/settings/integrations/api-keys", url.Values{"name": {"k"}}), "/settings/integrations/api-keys")
+	wantRedirect(t, c.post(t, "/settings/integrations/api-keys", url.Values{"name": {"k"}, "access": {"full"}}), "/settings/integrations/api-keys")
 	if loc != "1" || cat != "1" {
 		t.Fatalf("ids %s, %s: want the first records to be 1", loc, cat)
 	}

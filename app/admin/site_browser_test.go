@@ -284,7 +284,7 @@ func sameFields(t *testing.T, what string, got, want map[string]any, differ map[
 // apiKey creates an API key through the UI.
 func apiKey(t *testing.T, c *client) string {
 	t.Helper()
-	wantRedirect(t, c.post(t, "/settings/integrations/api-keys", url.Values{"name": {"site test"}}), "/settings/integrations/api-keys")
+	wantRedirect(t, c.post(t, "/settings/integrations/api-keys", url.Values{"name": {"site test"}, "access": {"full"}}), "/settings/integrations/api-keys")
 	return between(c.get(t, "/settings/integrations/api-keys").Body, `data-testid="new-api-key">`, "<")
 }
 

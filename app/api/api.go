@@ -116,6 +116,11 @@ func (a *API) Routes() http.Handler {
 		// Products (issue 10; products.go): an addition, with its own scope.
 		r.Get("/products", a.requireScope("products:read", a.listProducts))
 		r.Get("/products/{id}", a.requireScope("products:read", a.getProduct))
+		// Classes and session packs (classes.go, docs/classes.md): additions to Connect v3.
+		r.Get("/clients/{id}/packs", a.requireScope("clients:read", a.listClientPacks))
+		r.Post("/waitlist", a.requireScope("bookings:write", a.idempotent(a.joinWaitlist)))
+		r.Get("/waitlist/{id}", a.requireScope("bookings:read", a.getWaitlistEntry))
+		r.Patch("/waitlist/{id}/cancel", a.requireScope("bookings:write", a.idempotent(a.leaveWaitlist)))
 	})
 	return r
 }

@@ -149,6 +149,9 @@ type bookingBody struct {
 	Price          Opt[string] `json:"price"`
 	Notes          Opt[string] `json:"notes"`
 	TimeResourceID Opt[int64]  `json:"time_resource_id"`
+	// PackID (an addition): absent uses the client's pack when the service is sold in packs,
+	// null uses none, an id that pack (docs/classes.md).
+	PackID Opt[int64] `json:"pack_id"`
 }
 
 func (a *API) createBooking(w http.ResponseWriter, r *http.Request) {
@@ -213,6 +216,16 @@ func (b bookingBody) newBooking(ctx context.Context) (booking.NewBooking, error)
 	}
 	nb.Notes = b.Notes.Ptr()
 	nb.TimeResourceID = b.TimeResourceID.Ptr()
+	if b.PackID.Set {
+		none := int64(0)
+		nb.PackID = &none
+		if !b.PackID.Null {
+			if err := positiveBookingRef("pack_id", b.PackID.V); err != nil {
+				return nb, err
+			}
+			nb.PackID = b.PackID.Ptr()
+		}
+	}
 	return nb, nil
 }
 
@@ -381,7 +394,7 @@ func bookingError(err error) error {
 	var re *booking.RestrictedError
 	var ie *booking.InvalidError
 	switch {
-	case errors.As(err, &nf) && nf.Resource == "booking":
+	case errors.As(err, &nf) && (nf.Resource == "booking" || nf.Resource == "waitlist_entry"):
 		return notFound(nf.Resource)
 	case errors.As(err, &nf):
 		// A reference in the body to a record that does not exist is a validation failure of
@@ -393,6 +406,10 @@ func bookingError(err error) error {
 		return unprocessable(ie.Field, ie.Message)
 	case errors.Is(err, booking.ErrSlotUnavailable):
 		return newError(http.StatusConflict, "conflict", "slot_unavailable")
+	case errors.Is(err, booking.ErrClassFull):
+		return newError(http.StatusConflict, "conflict", "class_full")
+	case errors.Is(err, booking.ErrSeatsAvailable):
+		return newError(http.StatusConflict, "conflict", "seats_available")
 	case errors.Is(err, booking.ErrConcurrentChange):
 		return newError(http.StatusConflict, "conflict", "concurrent_update")
 	}

@@ -17,6 +17,7 @@ const maxRangeDays = 31
 type slotsQuery struct {
 	locationID, serviceID, providerID int64
 	first, last                       booking.Date
+	includeFull                       bool // classes: list full sessions too (an addition)
 }
 
 // listAvailableSlots answers with the slots the engine offers for the customer flow: services
@@ -42,6 +43,10 @@ func (a *API) listAvailableSlots(w http.ResponseWriter, r *http.Request) {
 			err = notFound(nf.Resource)
 		}
 		a.writeError(w, r, err)
+		return
+	}
+	if l.Schedule.Service.IsClass() {
+		a.writeSessionSlots(w, sq, l)
 		return
 	}
 	slots := booking.Slots(l.Schedule, sq.first, sq.last, a.now())
@@ -70,6 +75,21 @@ func (a *API) listAvailableSlots(w http.ResponseWriter, r *http.Request) {
 	if cap(out) <= maxSlotBody {
 		*buf = out[:0]
 	}
+}
+
+// writeSessionSlots answers for a class: its sessions with seats left (docs/classes.md), each a
+// slot with session_id, capacity and seats_left; full sessions only with include_full=true.
+func (a *API) writeSessionSlots(w http.ResponseWriter, sq slotsQuery, l booking.Loaded) {
+	slots := booking.SessionSlots(l.Schedule, sq.first, sq.last, a.now(), sq.includeFull)
+	meta := resource.SlotsMetadata{
+		LocationID: sq.locationID, Date: sq.first.String(), EndDate: sq.last.String(), ServiceID: &sq.serviceID,
+		Duration: int64(l.Schedule.Service.Duration.Minutes()), SlotsCount: len(slots),
+	}
+	body := resource.NewSlotsJSON(nil, len(slots))
+	for _, s := range slots {
+		body.AddSession(s.ProviderID, s.ProviderName, s.Date.String(), s.Start, s.End, s.SessionID, s.Capacity, s.SeatsLeft)
+	}
+	writeRawJSON(w, http.StatusOK, append(body.Finish(meta), '\n'))
 }
 
 // slotBodies recycles the buffers of available_slots answers up to maxSlotBody; a month of a
@@ -112,6 +132,9 @@ func parseSlotsQuery(r *http.Request) (slotsQuery, error) {
 		return sq, badRequest("date_range_exceeds_31_days")
 	}
 	sq.first, sq.last = first, last
+	if sq.includeFull, _, err = queryBool(r, "include_full"); err != nil {
+		return sq, err
+	}
 	return sq, nil
 }
 

@@ -31,6 +31,10 @@ type NewBooking struct {
 	// than an instant: only its date and time of day count, read in the location's zone (see
 	// WallInstant). The API sets them for a key with the z_means_local option.
 	StartWall, EndWall bool
+	// PackID chooses how a booking of a pack service is paid (packs.go): nil uses the client's
+	// usable pack that expires first, if any; a pointer to 0 uses none (an ordinary, priced
+	// booking); another id uses that pack, which must be usable.
+	PackID *int64
 }
 
 func (nb NewBooking) placement() placement {
@@ -46,7 +50,8 @@ const maxNotes = 5000
 // Create books nb and records booking.created in the same transaction. Errors: *NotFoundError
 // for a missing location, service, provider or client; *InvalidError for a rule about the
 // request itself (status, times, inactive or unsuitable records, a time the engine does not
-// offer); ErrSlotUnavailable when another booking holds the provider.
+// offer, a second seat for a client in a class session, an unusable pack); ErrSlotUnavailable
+// when another booking holds the provider; ErrClassFull when a class session has no seat left.
 func Create(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (View, error) {
 	if err := validSource(nb.Source); err != nil {
 		return View{}, err
@@ -62,25 +67,19 @@ func Create(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (View, 
 	}
 	pl, err := place(ctx, readPool(d), now, nb.placement(), nb.Source, 0)
 	if err != nil {
-		return View{}, err
+		return View{}, seatedOr(ctx, d.R, nb, err)
 	}
 	status, err := cachedStatus(ctx, d, pl.loaded, nb.StatusID)
 	if err != nil {
 		return View{}, fmt.Errorf("booking status %d: %w", nb.StatusID, err)
 	}
-	row := insertRow(nb, pl, now)
-	// The transaction holds the one writer: it does only what must be atomic (the overlap
-	// check, the insert, the event).
+	// The transaction holds the one writer: it does only what must be atomic (the overlap or
+	// seat check, the pack, the insert, the event).
 	var b db.Booking
 	err = d.InTx(ctx, func(q *db.Queries) error {
-		if err := checkFree(ctx, q, nb.ProviderID, pl.blockStart, pl.blockEnd, 0); err != nil {
-			return err
-		}
 		var err error
-		if b, err = q.InsertBooking(ctx, row); err != nil {
-			return writeError(err)
-		}
-		return enqueue(ctx, q, now, webhook.BookingCreated, b, status, pl.loaded.Location.Zone)
+		b, err = book(ctx, q, now, nb, pl, status)
+		return err
 	})
 	if err != nil {
 		return View{}, err
@@ -131,6 +130,37 @@ func getView(ctx context.Context, q *db.Queries, id int64) (View, error) {
 	return rows[0], nil
 }
 
+// book writes new booking nb, placed at pl, inside the write transaction q: the overlap check
+// (or, in a class, the seat check), the pack it uses, the row and booking.created.
+func book(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking, pl placed, status db.BookingStatus) (db.Booking, error) {
+	var session sql.NullInt64
+	if pl.loaded.Schedule.Service.IsClass() {
+		id, err := takeSeat(ctx, q, now, &pl, nb.ClientID, 0)
+		if err != nil {
+			return db.Booking{}, err
+		}
+		session = sql.NullInt64{Int64: id, Valid: true}
+	} else if err := checkFree(ctx, q, nb.ProviderID, pl.blockStart, pl.blockEnd, 0); err != nil {
+		return db.Booking{}, err
+	}
+	row := insertRow(nb, pl, now)
+	row.SessionID = session
+	if svc := *pl.loaded.Service; svc.SessionCount > 1 || nb.PackID != nil {
+		pack, err := choosePack(ctx, q, svc, nb.ClientID, pl.start, nb.PackID)
+		if err != nil {
+			return db.Booking{}, err
+		}
+		if row.PackID = pack; pack.Valid && nb.Price == nil {
+			row.PriceCents, row.DiscountBp = 0, sql.NullInt64{} // the pack paid
+		}
+	}
+	b, err := q.InsertBooking(ctx, row)
+	if err != nil {
+		return db.Booking{}, writeError(err)
+	}
+	return b, enqueue(ctx, q, now, webhook.BookingCreated, b, status, pl.loaded.Location.Zone)
+}
+
 // checkFree is the no-double-booking check inside the write transaction: no other
 // non-cancelled block of the provider may overlap [start, end).
 func checkFree(ctx context.Context, q *db.Queries, providerID int64, start, end time.Time, ignoreID int64) error {
@@ -147,13 +177,25 @@ func checkFree(ctx context.Context, q *db.Queries, providerID int64, start, end 
 	return nil
 }
 
-// writeError translates the database's own refusals (the overlap and cancel triggers).
+// writeError translates the database's own refusals (the overlap, cancel, seat and pack
+// triggers, and the one-seat-per-client index).
 func writeError(err error) error {
 	switch {
 	case db.IsConstraint(err, "slot_unavailable"):
 		return ErrSlotUnavailable
 	case db.IsConstraint(err, "booking_cancelled"):
 		return invalid("booking", "a cancelled booking cannot be changed")
+	case db.IsConstraint(err, "class_full"):
+		return ErrClassFull
+	case db.IsConstraint(err, "bookings.session_id, bookings.client_id"):
+		return errAlreadySeated()
+	case db.IsConstraint(err, "session_cancelled"):
+		return errSessionCancelled()
+	case db.IsConstraint(err, "session_mismatch"):
+		return invalid("start_time", "a booking in a class session has the session's time, place and provider")
+	}
+	if perr := packWriteError(err); perr != nil {
+		return perr
 	}
 	return fmt.Errorf("write booking: %w", err)
 }

@@ -71,15 +71,19 @@ func Update(ctx context.Context, d *db.DB, now time.Time, id int64, ch Change, s
 				return errStale
 			}
 			n := p.next
-			if p.reschedule {
-				if err := checkFree(ctx, q, n.ProviderID, db.Time(n.BlockStartAt), db.Time(n.BlockEndAt), id); err != nil {
-					return err
-				}
+			if err := p.recheck(ctx, q, now, &n, id); err != nil {
+				return err
 			}
 			if err := q.UpdateBookingRow(ctx, n); err != nil {
 				return writeError(err)
 			}
-			return enqueue(ctx, q, now, webhook.BookingUpdated, applied(row, n), p.status, p.zone)
+			if err := enqueue(ctx, q, now, webhook.BookingUpdated, applied(row, n), p.status, p.zone); err != nil {
+				return err
+			}
+			if left := row.SessionID; left.Valid && left != n.SessionID {
+				return fillSeats(ctx, q, now, left.Int64) // the seat it left goes to the waitlist
+			}
+			return nil
 		})
 		if errors.Is(err, errStale) {
 			continue
@@ -96,8 +100,30 @@ func Update(ctx context.Context, d *db.DB, now time.Time, id int64, ch Change, s
 type plan struct {
 	next       db.UpdateBookingRowParams
 	reschedule bool
+	placed     placed // where a reschedule goes
 	status     db.BookingStatus
 	zone       *time.Location
+}
+
+// recheck is the part of an update's checks that must run inside the write transaction: a
+// reschedule into a class takes a seat in its session, any other reschedule checks overlap.
+func (p *plan) recheck(ctx context.Context, q *db.Queries, now time.Time, n *db.UpdateBookingRowParams, id int64) error {
+	if !p.reschedule {
+		return nil
+	}
+	if !p.placed.loaded.Schedule.Service.IsClass() {
+		n.SessionID = sql.NullInt64{}
+		return checkFree(ctx, q, n.ProviderID, db.Time(n.BlockStartAt), db.Time(n.BlockEndAt), id)
+	}
+	pl := p.placed
+	session, err := takeSeat(ctx, q, now, &pl, n.ClientID, id)
+	if err != nil {
+		return err
+	}
+	n.SessionID = sql.NullInt64{Int64: session, Valid: true}
+	n.StartAt, n.EndAt = db.Millis(pl.start), db.Millis(pl.end)
+	n.BlockStartAt, n.BlockEndAt = db.Millis(pl.blockStart), db.Millis(pl.blockEnd)
+	return nil
 }
 
 // planUpdate validates ch against cur and returns the update to write, or nil when nothing
@@ -172,9 +198,15 @@ func planUpdate(ctx context.Context, d *db.DB, now time.Time, view View, ch Chan
 		}
 	}
 	if next.ClientID != cur.ClientID {
+		if cur.PackID.Valid {
+			return nil, invalid("client_id", "a booking paid with a pack keeps its client; cancel it and book for the other client")
+		}
 		if err := checkClient(ctx, q, next.ClientID); err != nil {
 			return nil, err
 		}
+	}
+	if cur.PackID.Valid && serviceChanged {
+		return nil, invalid("service_id", "a booking paid with a pack keeps its service; cancel it and book the other service")
 	}
 	status, err := q.BookingStatusByID(ctx, next.StatusID)
 	if err != nil {
@@ -199,7 +231,7 @@ func planUpdate(ctx context.Context, d *db.DB, now time.Time, view View, ch Chan
 		next.PriceCents, next.ListPriceCents, next.DiscountBp = price, list, discount
 	}
 	next.ChangeCount = cur.ChangeCount + 1
-	return &plan{next: next, reschedule: true, status: status, zone: placed.loaded.Location.Zone}, nil
+	return &plan{next: next, reschedule: true, placed: placed, status: status, zone: placed.loaded.Location.Zone}, nil
 }
 
 // placementZone is the zone of location id, which is the booking's current one or another.
@@ -221,6 +253,7 @@ func applied(b db.Booking, n db.UpdateBookingRowParams) db.Booking {
 	b.BlockStartAt, b.BlockEndAt = n.BlockStartAt, n.BlockEndAt
 	b.PriceCents, b.ListPriceCents, b.DiscountBp = n.PriceCents, n.ListPriceCents, n.DiscountBp
 	b.Notes, b.TimeResourceID, b.ChangeCount, b.UpdatedAt = n.Notes, n.TimeResourceID, n.ChangeCount, n.UpdatedAt
+	b.SessionID, b.PackID = n.SessionID, n.PackID
 	return b
 }
 
@@ -232,7 +265,7 @@ func rowParams(b db.Booking) db.UpdateBookingRowParams {
 		BlockStartAt: b.BlockStartAt, BlockEndAt: b.BlockEndAt,
 		PriceCents: b.PriceCents, ListPriceCents: b.ListPriceCents, DiscountBp: b.DiscountBp,
 		Notes: b.Notes, TimeResourceID: b.TimeResourceID, ChangeCount: b.ChangeCount,
-		UpdatedAt: b.UpdatedAt, ID: b.ID,
+		SessionID: b.SessionID, PackID: b.PackID, UpdatedAt: b.UpdatedAt, ID: b.ID,
 	}
 }
 
@@ -270,8 +303,27 @@ func pick(v *int64, otherwise int64) int64 {
 // Cancel cancels booking id and records booking.updated in the same transaction. Cancelling a
 // cancelled booking succeeds without doing anything (a retried cancel must not fail). For the
 // customer flow the merchant's policy applies: can_cancel, the pre-start lock window and
-// max_changes. The booking is kept, with status 5, and its time is free again.
+// max_changes. The booking is kept, with status 5, and its time is free again: in a class
+// session its seat goes to the first waiting client in the same transaction (waitlist.go), and
+// a session paid with a pack goes back to the pack when the cancel is within the cancel policy
+// (see CancelOptions).
 func Cancel(ctx context.Context, d *db.DB, now time.Time, id int64, source string) error {
+	return CancelWith(ctx, d, now, id, CancelOptions{Source: source})
+}
+
+// CancelOptions say who cancels and, for a booking paid with a pack, whether its session goes
+// back to the pack.
+type CancelOptions struct {
+	Source string
+	// ReturnSession nil: as the cancel policy says — the session goes back when the cancel
+	// comes before the pre-start lock window (edit_lock_min; with none, before the start), and
+	// is used up by a later one. The owner may decide otherwise either way.
+	ReturnSession *bool
+}
+
+// CancelWith is Cancel with the owner's options.
+func CancelWith(ctx context.Context, d *db.DB, now time.Time, id int64, o CancelOptions) error {
+	source := o.Source
 	if err := validSource(source); err != nil {
 		return err
 	}
@@ -282,11 +334,11 @@ func Cancel(ctx context.Context, d *db.DB, now time.Time, id int64, source strin
 	if cur.Booking.StatusID == StatusCancelled {
 		return nil
 	}
+	pol, err := d.R.SchedulePolicy(ctx)
+	if err != nil {
+		return err
+	}
 	if customerFlow(source) {
-		pol, err := d.R.SchedulePolicy(ctx)
-		if err != nil {
-			return err
-		}
 		if err := cancelPolicy(pol, cur.Booking, now); err != nil {
 			return err
 		}
@@ -307,11 +359,11 @@ func Cancel(ctx context.Context, d *db.DB, now time.Time, id int64, source strin
 		if row.StatusID == StatusCancelled {
 			return nil // cancelled meanwhile: one cancel, one event
 		}
-		if err := q.CancelBookingRow(ctx, db.CancelBookingRowParams{UpdatedAt: db.Millis(now), ID: id}); err != nil {
-			return writeError(err)
+		returned := inPolicy(pol, row, now)
+		if o.ReturnSession != nil {
+			returned = *o.ReturnSession
 		}
-		row.StatusID, row.UpdatedAt = StatusCancelled, db.Millis(now)
-		return enqueue(ctx, q, now, webhook.BookingUpdated, row, status, zone)
+		return cancelRow(ctx, q, now, row, status, zone, returned)
 	})
 }
 
@@ -324,6 +376,38 @@ func cancelPolicy(pol db.SchedulePolicyRow, cur db.Booking, now time.Time) error
 		return &RestrictedError{Rule: RuleBeforeEditBooking}
 	case pol.MaxChanges > 0 && cur.ChangeCount >= pol.MaxChanges:
 		return &RestrictedError{Rule: RuleMaxChanges}
+	}
+	return nil
+}
+
+// CancelReturnsSession reports whether cancelling booking b at now gives its pack session back
+// by default (CancelOptions): the cancel comes within the cancel policy.
+func CancelReturnsSession(ctx context.Context, q *db.Queries, b db.Booking, now time.Time) (bool, error) {
+	pol, err := q.SchedulePolicy(ctx)
+	if err != nil {
+		return false, err
+	}
+	return inPolicy(pol, b, now), nil
+}
+
+// inPolicy reports whether a cancel at now comes before the pre-start lock window.
+func inPolicy(pol db.SchedulePolicyRow, b db.Booking, now time.Time) bool {
+	return now.Before(db.Time(b.StartAt).Add(-time.Duration(pol.EditLockMin) * time.Minute))
+}
+
+// cancelRow cancels live booking row inside q with its event, gives its pack session back when
+// returned is set, and hands its class seat to the waitlist.
+func cancelRow(ctx context.Context, q *db.Queries, now time.Time, row db.Booking, status db.BookingStatus, zone *time.Location, returned bool) error {
+	err := q.CancelBookingRow(ctx, db.CancelBookingRowParams{PackReturned: returned, UpdatedAt: db.Millis(now), ID: row.ID})
+	if err != nil {
+		return writeError(err)
+	}
+	row.StatusID, row.UpdatedAt = StatusCancelled, db.Millis(now)
+	if err := enqueue(ctx, q, now, webhook.BookingUpdated, row, status, zone); err != nil {
+		return err
+	}
+	if row.SessionID.Valid {
+		return fillSeats(ctx, q, now, row.SessionID.Int64)
 	}
 	return nil
 }

@@ -16,6 +16,12 @@
 // change.go, place.go); [List] and [Get] read them (list.go); [ExplainAt]
 // answers the admin UI's "why is this slot not offered?" (explain_at.go).
 //
+// Classes are the exception to the slot grid (docs/classes.md): a service with capacity above 1
+// is offered in its sessions (sessions.go, SessionSlots), which a weekly timetable makes a year
+// ahead as rows the database enforces (timetable.go, generate.go, the Timetabler worker). A
+// booking of a class takes a seat (seats.go); session packs pay for bookings (packs.go); a freed
+// seat goes to the waitlist in the freeing transaction (waitlist.go).
+//
 // # Time
 //
 // Wall-clock values (opening hours, shifts, breaks) are minutes after local

@@ -214,7 +214,7 @@ func (q *query) free(p *Provider) []span {
 		return nil
 	}
 	hull := span{work[0].lo, work[len(work)-1].hi}
-	return subtract(nil, work, taken(hull, p.TimeOff, p.Busy))
+	return subtract(nil, work, taken(hull, p.TimeOff, p.Busy, p.Teaching))
 }
 
 // taken merges the intervals that overlap within into normalized spans.

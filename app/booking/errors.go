@@ -3,6 +3,8 @@ package booking
 import (
 	"errors"
 	"fmt"
+
+	"frontdesk/ui/i18n"
 )
 
 // Booking statuses, mirrored by the booking_statuses catalogue of the schema.
@@ -54,7 +56,19 @@ const (
 
 // InvalidError is a request that breaks a booking rule about its own content: Field names the
 // request field at fault and Message says what is wrong, for the client to show.
-type InvalidError struct{ Field, Message string }
+type InvalidError struct {
+	Field, Message string
+	// Msg is the same refusal as a catalog message (ui/i18n), for the owner's pages in their
+	// language; empty for rules that predate the catalogs, whose Message is shown instead. The
+	// API always answers with Message.
+	Msg i18n.Msg
+}
+
+// with attaches the catalog message of the refusal.
+func (e *InvalidError) with(m i18n.Msg) *InvalidError {
+	e.Msg = m
+	return e
+}
 
 func (e *InvalidError) Error() string { return e.Field + ": " + e.Message }
 

@@ -24,7 +24,8 @@ const (
 	ReasonOffGrid           ReasonCode = "off_grid"            // the start is not on the slot grid of a shift
 	ReasonTimeOff           ReasonCode = "time_off"            // the block overlaps the provider's time off
 	ReasonBooked            ReasonCode = "booked"              // the appointment itself overlaps a booking
-	ReasonBuffer            ReasonCode = "buffer"              // only this service's buffers overlap a booking
+	ReasonTeaching          ReasonCode = "class_session"       // the appointment itself overlaps a class session the provider gives
+	ReasonBuffer            ReasonCode = "buffer"              // only this service's buffers overlap a booking or session
 	ReasonNotice            ReasonCode = "notice"              // the start is sooner than now + MinNotice
 	ReasonBeyondAdvance     ReasonCode = "beyond_advance"      // the start is later than now + MaxAdvance
 	ReasonOK                ReasonCode = "ok"                  // offered
@@ -40,6 +41,8 @@ type Reason struct {
 // Explain tells why providerID is or is not offered a slot starting at start.
 // It applies exactly the rules of Slots, so it returns ReasonOK if and only if
 // Slots (over a range including start's local date) lists that start.
+//
+// For a class (Service.IsClass) it applies the rules of SessionSlots instead.
 func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
 	if err := s.Validate(); err != nil {
 		return Reason{ReasonInvalidSchedule, err.Error()}
@@ -51,6 +54,9 @@ func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
 	p := &s.Providers[i]
 	if !p.OffersService {
 		return Reason{ReasonServiceNotOffered, fmt.Sprintf("%s does not offer this service", p.Name)}
+	}
+	if s.Service.IsClass() {
+		return explainSession(&s, p, start, now)
 	}
 	local := start.In(s.Zone)
 	date := DateOf(local)
@@ -83,10 +89,14 @@ func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
 	if x, ok := overlapping(taken(block, p.TimeOff), block); ok {
 		return Reason{ReasonTimeOff, fmt.Sprintf("%s is off from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
 	}
-	busy := taken(block, p.Busy)
+	busy, teaching := taken(block, p.Busy), taken(block, p.Teaching)
 	if x, ok := overlapping(busy, span{t, t + q.dur}); ok {
 		return Reason{ReasonBooked, fmt.Sprintf("%s is booked from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
 	}
+	if x, ok := overlapping(teaching, span{t, t + q.dur}); ok {
+		return Reason{ReasonTeaching, fmt.Sprintf("%s gives a class from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
+	}
+	busy = normalize(append(busy, teaching...))
 	if x, ok := overlapping(busy, block); ok {
 		return Reason{ReasonBuffer, fmt.Sprintf("with its buffers the appointment needs %s from %s, who is booked from %s to %s", blockRange, p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone))}
 	}

@@ -33,21 +33,14 @@ func CreateInTx(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking
 	}
 	pl, err := place(ctx, inTx(q), now, nb.placement(), nb.Source, 0)
 	if err != nil {
-		return 0, err
+		return 0, seatedOr(ctx, q, nb, err)
 	}
 	status, err := q.BookingStatusByID(ctx, nb.StatusID)
 	if err != nil {
 		return 0, fmt.Errorf("booking status %d: %w", nb.StatusID, err)
 	}
-	if err := checkFree(ctx, q, nb.ProviderID, pl.blockStart, pl.blockEnd, 0); err != nil {
-		return 0, err
-	}
-	row := insertRow(nb, pl, now)
-	b, err := q.InsertBooking(ctx, row)
-	if err != nil {
-		return 0, writeError(err)
-	}
-	return b.ID, enqueue(ctx, q, now, webhook.BookingCreated, b, status, pl.loaded.Location.Zone)
+	b, err := book(ctx, q, now, nb, pl, status)
+	return b.ID, err
 }
 
 // ReleaseInTx cancels booking id inside the caller's transaction q, as the system rather than a
@@ -85,13 +78,11 @@ func setStatusInTx(ctx context.Context, q *db.Queries, now time.Time, id, status
 		return err
 	}
 	if statusID == StatusCancelled {
-		err = q.CancelBookingRow(ctx, db.CancelBookingRowParams{UpdatedAt: db.Millis(now), ID: id})
-	} else {
-		next := rowParams(row)
-		next.StatusID, next.UpdatedAt = statusID, db.Millis(now)
-		err = q.UpdateBookingRow(ctx, next)
+		return cancelRow(ctx, q, now, row, status, zone, true) // the business gives the time back
 	}
-	if err != nil {
+	next := rowParams(row)
+	next.StatusID, next.UpdatedAt = statusID, db.Millis(now)
+	if err := q.UpdateBookingRow(ctx, next); err != nil {
 		return writeError(err)
 	}
 	row.StatusID, row.UpdatedAt = statusID, db.Millis(now)

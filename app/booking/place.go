@@ -25,6 +25,9 @@ type placed struct {
 	loaded               Loaded
 	start, end           time.Time
 	blockStart, blockEnd time.Time
+	// session is the class session the booking takes a seat in, as read before the write
+	// transaction (nil: not a class, or a session takeSeat makes from the timetable).
+	session *Session
 }
 
 // maxLength bounds one booking. With buffers of at most four hours on each side it keeps every
@@ -64,6 +67,9 @@ func place(ctx context.Context, load scheduleLoader, now time.Time, p placement,
 	if err := validStart(p.Start); err != nil { // again: a wall reading moved it
 		return placed{}, err
 	}
+	if l.Schedule.Service.IsClass() {
+		return placeSession(l, p, now, source)
+	}
 	if p.End.IsZero() {
 		p.End = p.Start.Add(l.Schedule.Service.Duration)
 	}
@@ -86,7 +92,7 @@ func place(ctx context.Context, load scheduleLoader, now time.Time, p placement,
 	switch r := Explain(s, p.ProviderID, p.Start, now); r.Code {
 	case ReasonOK:
 		return out, nil
-	case ReasonBooked, ReasonBuffer:
+	case ReasonBooked, ReasonTeaching, ReasonBuffer:
 		return placed{}, ErrSlotUnavailable
 	case ReasonInvalidSchedule:
 		return placed{}, fmt.Errorf("location %d: stored schedule is invalid: %s", p.LocationID, r.Message)

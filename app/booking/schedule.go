@@ -15,6 +15,9 @@ type Schedule struct {
 	Service   Service
 	Providers []Provider
 	Policy    Policy
+	// Sessions are the class sessions of the service at the location (only for a class: see
+	// Service.Capacity), scheduled or cancelled, in start order.
+	Sessions []Session
 }
 
 // WeeklyHours is an opening range [Open, Close) in minutes after local
@@ -31,7 +34,13 @@ type Service struct {
 	Duration     time.Duration
 	BufferBefore time.Duration
 	BufferAfter  time.Duration
+	// Capacity above 1 makes the service a class: it is offered in its Sessions (sessions.go),
+	// not on the slot grid.
+	Capacity int
 }
+
+// IsClass reports whether the service is given in sessions rather than on the slot grid.
+func (s Service) IsClass() bool { return s.Capacity > 1 }
 
 // Policy holds the business rules. Step 0 means "one slot per Duration";
 // MaxAdvance 0 means no limit.
@@ -49,7 +58,25 @@ type Provider struct {
 	Shifts        []Shift    // working hours at this location
 	TimeOff       []Interval // absences and date exceptions
 	Busy          []Interval // non-cancelled bookings at any location, widened by their own buffers
+	Teaching      []Interval // scheduled class sessions at any location, widened by their buffers
 }
+
+// Session is one class session: the provider holds [Start, End) (plus the class's buffers) for
+// it whatever the number of attendees, and Capacity clients may book a seat.
+type Session struct {
+	ID         int64
+	ProviderID int64
+	Start, End time.Time
+	Capacity   int
+	Booked     int // live bookings (not cancelled)
+	Waiting    int // clients on the waitlist
+	Room       string
+	Cancelled  bool
+}
+
+// SeatsLeft is how many more clients may book; never negative (a capacity lowered below the
+// attendees leaves them booked and the session full).
+func (s Session) SeatsLeft() int { return max(s.Capacity-s.Booked, 0) }
 
 // Shift is a weekly working range [Open, Close) in minutes after local
 // midnight at this location, with breaks in the same units on the same date.
@@ -128,12 +155,17 @@ func (s Schedule) Validate() error {
 				}
 			}
 		}
-		for _, ivs := range [2][]Interval{p.TimeOff, p.Busy} {
+		for _, ivs := range [3][]Interval{p.TimeOff, p.Busy, p.Teaching} {
 			for _, iv := range ivs {
 				if iv.End.Before(iv.Start) {
 					bad("provider %d interval %v ends before it starts", p.ID, iv.Start)
 				}
 			}
+		}
+	}
+	for _, x := range s.Sessions {
+		if !x.End.After(x.Start) || x.Capacity < 1 {
+			bad("session %d: want an end after the start and a capacity of at least 1", x.ID)
 		}
 	}
 	return errors.Join(errs...)

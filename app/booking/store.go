@@ -156,6 +156,7 @@ func loadBase(ctx context.Context, q *db.Queries, sq ScheduleQuery) (*scheduleBa
 			Duration:     time.Duration(svc.DurationMin) * time.Minute,
 			BufferBefore: time.Duration(svc.BufferBeforeMin) * time.Minute,
 			BufferAfter:  time.Duration(svc.BufferAfterMin) * time.Minute,
+			Capacity:     int(svc.Capacity),
 		}
 	}
 	if err := b.loadHours(ctx, q, sq.LocationID); err != nil {
@@ -281,29 +282,74 @@ func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, sq ScheduleQ
 	}
 	busy, err := q.ScheduleBusyPacked(ctx, db.ScheduleBusyPackedParams{
 		Floor: since - blockLimit.Milliseconds(), Until: until, Since: since,
-		IgnoreBookingID: sq.IgnoreBookingID, ProviderIds: b.ids,
+		IgnoreBookingID: sq.IgnoreBookingID, ProviderIds: b.ids, TeacherIds: b.ids,
 	})
 	if err != nil {
 		return Loaded{}, fmt.Errorf("bookings: %w", err)
 	}
 	// Two passes over the text: count each provider's blocks, then fill one array cut into
-	// exact slices, instead of growing ten slices block by block.
-	counts := make([]int, len(b.ids))
-	n := 0
-	if err := eachTriple(busy, func(provider, _, _ int64) { counts[index[provider]]++; n++ }); err != nil {
+	// exact slices, instead of growing ten slices block by block. A negative provider id is a
+	// class session the provider gives (queries/schedule.sql): it goes to Teaching.
+	n := len(b.ids)
+	counts := make([]int, 2*n)
+	total := 0
+	slot := func(provider int64) int {
+		if provider < 0 {
+			return n + index[-provider]
+		}
+		return index[provider]
+	}
+	if err := eachTriple(busy, func(provider, _, _ int64) { counts[slot(provider)]++; total++ }); err != nil {
 		return Loaded{}, fmt.Errorf("bookings: %w", err)
 	}
-	blocks := make([]Interval, n)
+	blocks := make([]Interval, total)
 	for i, c := range counts {
-		if c > 0 {
-			s.Providers[i].Busy, blocks = blocks[:0:c], blocks[c:]
+		if c == 0 {
+			continue
+		}
+		p := &s.Providers[i%n]
+		if i < n {
+			p.Busy, blocks = blocks[:0:c], blocks[c:]
+		} else {
+			p.Teaching, blocks = blocks[:0:c], blocks[c:]
 		}
 	}
 	eachTriple(busy, func(provider, start, end int64) { // parsed once already
-		p := &s.Providers[index[provider]]
-		p.Busy = append(p.Busy, Interval{Start: db.Time(start), End: db.Time(end)})
+		iv := Interval{Start: db.Time(start), End: db.Time(end)}
+		if p := &s.Providers[slot(provider)%n]; provider < 0 {
+			p.Teaching = append(p.Teaching, iv)
+		} else {
+			p.Busy = append(p.Busy, iv)
+		}
 	})
+	if s.Service.IsClass() {
+		if err := loadSessions(ctx, q, &out, sq); err != nil {
+			return Loaded{}, err
+		}
+	}
 	return out, nil
+}
+
+// loadSessions adds the class's sessions at the location starting on the local dates sq asks
+// about (and a day either side, as for bookings), with their seats.
+func loadSessions(ctx context.Context, q *db.Queries, l *Loaded, sq ScheduleQuery) error {
+	s := &l.Schedule
+	rows, err := q.ScheduleSessions(ctx, db.ScheduleSessionsParams{
+		LocationID: sq.LocationID, ServiceID: sq.ServiceID, ProviderID: sq.ProviderID,
+		Since: db.Millis(DayStart(s.Zone, sq.First.AddDays(-1))), Until: db.Millis(DayStart(s.Zone, sq.Last.AddDays(2))),
+	})
+	if err != nil {
+		return fmt.Errorf("class sessions: %w", err)
+	}
+	s.Sessions = make([]Session, len(rows))
+	for i, r := range rows {
+		s.Sessions[i] = Session{
+			ID: r.ID, ProviderID: r.ProviderID, Start: db.Time(r.StartAt).In(s.Zone), End: db.Time(r.EndAt).In(s.Zone),
+			Capacity: int(r.Capacity), Booked: int(r.Booked), Waiting: int(r.Waiting), Room: r.Room,
+			Cancelled: r.Status == SessionCancelled,
+		}
+	}
+	return nil
 }
 
 // notFoundAs turns "no rows" into a NotFoundError for resource and wraps anything else.

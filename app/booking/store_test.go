@@ -63,7 +63,7 @@ func TestLoadSchedule(t *testing.T) {
 	if s.Zone.String() != "America/Santiago" || l.Location.Name != "Centro" || l.Service.Name != "Haircut" {
 		t.Fatalf("got zone %s, location %s, service %s", s.Zone, l.Location.Name, l.Service.Name)
 	}
-	if s.Service != (Service{ID: 1, Duration: 30 * time.Minute, BufferAfter: 10 * time.Minute}) {
+	if s.Service != (Service{ID: 1, Duration: 30 * time.Minute, BufferAfter: 10 * time.Minute, Capacity: 1}) {
 		t.Fatalf("got service %+v", s.Service)
 	}
 	if s.Policy != (Policy{Step: 20 * time.Minute, MinNotice: 30 * time.Minute, MaxAdvance: 60 * 24 * time.Hour}) {

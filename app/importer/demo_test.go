@@ -49,6 +49,7 @@ func TestDemoLoadsOnAnyDay(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkBookingsInWorkingTime(t, d)
+			checkClassSeats(t, d)
 		})
 	}
 }
@@ -92,6 +93,13 @@ func TestDemoContents(t *testing.T) {
 		{"bookings at the second location", `SELECT count(*) FROM bookings b JOIN locations l ON l.id = b.location_id WHERE l.timezone <> 'America/Santiago'`, 5},
 		{"past bookings attended", fmt.Sprintf(`SELECT count(*) FROM bookings WHERE start_at < %d AND status_id = 3`, nowMs), 5},
 		{"cancelled bookings", `SELECT count(*) FROM bookings WHERE status_id = 5`, 1},
+		{"timetable entries", `SELECT count(*) FROM class_timetable`, 5},
+		{"class sessions a year ahead", fmt.Sprintf(`SELECT count(*) FROM class_sessions WHERE start_at > %d + 300 * 86400000`, nowMs), 5},
+		{"one-off class sessions", `SELECT count(*) FROM class_sessions WHERE timetable_id IS NULL`, 1},
+		{"cancelled class dates", `SELECT count(*) FROM class_sessions WHERE status = 'cancelled'`, 1},
+		{"full class sessions", `SELECT count(*) FROM class_sessions s JOIN services v ON v.id = s.service_id
+			WHERE (SELECT count(*) FROM bookings b WHERE b.session_id = s.id AND b.status_id <> 5) = coalesce(s.capacity, v.capacity)`, 1},
+		{"class sessions with several attendees", `SELECT count(*) FROM (SELECT session_id FROM bookings WHERE session_id IS NOT NULL GROUP BY session_id HAVING count(*) >= 3)`, 4},
 	}
 	for _, c := range atLeast {
 		var n int64
@@ -233,6 +241,39 @@ func checkBookingsInWorkingTime(t *testing.T, d *db.DB) {
 	if live < 50 {
 		t.Fatalf("got %d live bookings, want the demo's", live)
 	}
+}
+
+// checkClassSeats fails for a live booking of a class that is not a seat in a scheduled session
+// of its class, provider and time, for a session with more live seats than its capacity, and
+// for a client with two seats in one session.
+func checkClassSeats(t *testing.T, d *db.DB) {
+	t.Helper()
+	seats := 0
+	query(t, d, `SELECT b.id, coalesce(s.status, 'none'), b.session_id IS NOT NULL AND s.start_at = b.start_at AND s.end_at = b.end_at
+			AND s.provider_id = b.provider_id AND s.service_id = b.service_id AND s.location_id = b.location_id
+		FROM bookings b JOIN services v ON v.id = b.service_id LEFT JOIN class_sessions s ON s.id = b.session_id
+		WHERE v.capacity > 1 AND b.status_id <> 5`, func(scan func(...any)) {
+		var id int64
+		var status string
+		var matches bool
+		scan(&id, &status, &matches)
+		seats++
+		if status != "scheduled" || !matches {
+			t.Errorf("class booking %d: session %s, matching %v; want a seat in a scheduled session of its time", id, status, matches)
+		}
+	})
+	if seats < 30 {
+		t.Fatalf("got %d class seats, want the demo's", seats)
+	}
+	query(t, d, `SELECT s.id, count(b.id), coalesce(s.capacity, v.capacity), count(DISTINCT b.client_id)
+		FROM class_sessions s JOIN services v ON v.id = s.service_id JOIN bookings b ON b.session_id = s.id AND b.status_id <> 5
+		GROUP BY s.id`, func(scan func(...any)) {
+		var id, n, capacity, clients int64
+		scan(&id, &n, &capacity, &clients)
+		if n > capacity || clients != n {
+			t.Errorf("session %d: %d seats for %d clients, capacity %d", id, n, clients, capacity)
+		}
+	})
 }
 
 // query runs a query on the read pool and calls row for each row with its Scan.

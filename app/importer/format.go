@@ -21,8 +21,12 @@ type File struct {
 	Providers        []Provider        `json:"providers"`
 	CustomAttributes []CustomAttribute `json:"custom_attributes"`
 	Clients          []Client          `json:"clients"`
-	Bookings         []Booking         `json:"bookings"`
-	Products         []Product         `json:"products"`
+	// Timetable and Sessions schedule classes (services with capacity > 1): weekly entries
+	// and one-off sessions. Bookings of a class are seats in their sessions.
+	Timetable []TimetableEntry `json:"timetable"`
+	Sessions  []ClassSession   `json:"sessions"`
+	Bookings  []Booking        `json:"bookings"`
+	Products  []Product        `json:"products"`
 }
 
 // Company is the installation's business and its booking policies; a nil policy takes the
@@ -194,6 +198,34 @@ type Client struct {
 	PhoneCountry         *string                    `json:"phone_country"`
 	Active               *bool                      `json:"active"`
 	CustomAttributes     map[string]json.RawMessage `json:"custom_attributes"`
+}
+
+// TimetableEntry is a class held every week at a location: a weekday, a local start time and
+// a provider, from ValidFrom (default: the import date) to ValidTo (default: until further
+// notice), except on the Cancelled dates.
+type TimetableEntry struct {
+	Key       string   `json:"key"`
+	Location  string   `json:"location"`
+	Service   string   `json:"service"`
+	Provider  string   `json:"provider"`
+	Day       string   `json:"day"`
+	Start     string   `json:"start"`
+	Capacity  *int64   `json:"capacity"`
+	Room      *string  `json:"room"`
+	ValidFrom string   `json:"valid_from"`
+	ValidTo   *string  `json:"valid_to"`
+	Cancelled []string `json:"cancelled"`
+}
+
+// ClassSession is a one-off session of a class.
+type ClassSession struct {
+	Key      string  `json:"key"`
+	Location string  `json:"location"`
+	Service  string  `json:"service"`
+	Provider string  `json:"provider"`
+	Start    string  `json:"start"`
+	Capacity *int64  `json:"capacity"`
+	Room     *string `json:"room"`
 }
 
 // Booking is an appointment. Start and end are local wall times in the location's zone, instants

@@ -50,7 +50,7 @@ func (s Summary) String() string {
 	}{
 		{s.Locations, "location"}, {s.Categories, "category"}, {s.Services, "service"},
 		{s.Providers, "provider"}, {s.CustomAttributes, "custom attribute"}, {s.Clients, "client"},
-		{s.Bookings, "booking"}, {s.Products, "product"},
+		{s.Timetable, "timetable entry"}, {s.Sessions, "class session"}, {s.Bookings, "booking"}, {s.Products, "product"},
 	} {
 		if n.count > 0 {
 			parts = append(parts, plural(n.count, n.name))

@@ -17,11 +17,12 @@ func TestLoadExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Summary{Company: "Studio Ana", Locations: 2, Categories: 2, Services: 3, Providers: 2, CustomAttributes: 2, Clients: 2, Bookings: 4, Products: 2}
+	want := Summary{Company: "Studio Ana", Locations: 2, Categories: 2, Services: 4, Providers: 2, CustomAttributes: 2, Clients: 2,
+		Timetable: 1, Sessions: 1, Bookings: 6, Products: 2}
 	if sum != want {
 		t.Fatalf("got summary %+v, want %+v", sum, want)
 	}
-	if got, want := sum.String(), `imported "Studio Ana": 2 locations, 2 categories, 3 services, 2 providers, 2 custom attributes, 2 clients, 4 bookings, 2 products`; got != want {
+	if got, want := sum.String(), `imported "Studio Ana": 2 locations, 2 categories, 4 services, 2 providers, 2 custom attributes, 2 clients, 1 timetable entry, 1 class session, 6 bookings, 2 products`; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	utc := func(s string) int64 {
@@ -48,7 +49,7 @@ func TestLoadExample(t *testing.T) {
 		{"category order defaults to position", `SELECT group_concat(name || '=' || sort_order, ' ') FROM categories`, "Hair=1 Advice=5"},
 		{"provider main location is the first", `SELECT l.name FROM providers p JOIN locations l ON l.id = p.location_id WHERE p.public_name = 'Ana'`, "Studio Ana Centro"},
 		{"provider locations", `SELECT count(*) FROM provider_locations`, int64(3)},
-		{"provider services", `SELECT count(*) FROM service_providers`, int64(4)},
+		{"provider services", `SELECT count(*) FROM service_providers`, int64(5)},
 		{"shift location defaults to the only one", `SELECT l.name FROM provider_hours h JOIN providers p ON p.id = h.provider_id JOIN locations l ON l.id = h.location_id WHERE p.public_name = 'Ben'`, "Studio Ana Centro"},
 		{"breaks", `SELECT start_min || '-' || end_min FROM provider_breaks`, "780-840"},
 		{"whole-day time off, to inclusive", `SELECT starts_at || ' ' || ends_at FROM provider_time_off WHERE reason = 'Holidays'`,
@@ -65,7 +66,12 @@ func TestLoadExample(t *testing.T) {
 			itoa(utc("2026-12-02T16:00:00Z")) + " " + itoa(utc("2026-12-02T16:30:00Z")) + " 0"},
 		{"bookings marked as imported", `SELECT group_concat(DISTINCT source) FROM bookings`, "import"},
 		{"no webhook events", `SELECT count(*) FROM events`, int64(0)},
-		{"keys remembered", `SELECT count(*) FROM import_keys`, int64(13)},
+		{"keys remembered", `SELECT (SELECT count(*) FROM import_keys) + (SELECT count(*) FROM import_class_keys)`, int64(16)},
+		{"timetable entry", `SELECT day_id || ' ' || start_min || ' ' || room || ' ' || valid_from || ' ' || coalesce(valid_to, '-') FROM class_timetable`, "2 1080 Studio 2026-11-24 -"},
+		{"a year of Tuesdays, the cancelled one kept", `SELECT count(*) || ' ' || sum(status = 'cancelled') FROM class_sessions WHERE timetable_id IS NOT NULL`, "53 1"},
+		{"the one-off", `SELECT start_at || ' ' || capacity FROM class_sessions WHERE timetable_id IS NULL`, itoa(utc("2026-12-23T21:00:00Z")) + " 10"},
+		{"seats in the Tuesday session", `SELECT count(DISTINCT b.session_id) || ' ' || count(*) || ' ' || min(s.start_at) FROM bookings b JOIN class_sessions s ON s.id = b.session_id`,
+			"1 2 " + itoa(utc("2026-12-01T21:00:00Z"))},
 		{"products", `SELECT group_concat(name || '|' || coalesce(sku, '-') || '|' || price_cents || '|' || coalesce(stock, '-') || '|' || active, ' / ') FROM (SELECT * FROM products ORDER BY id)`,
 			"Argan oil 50 ml|ARG-50|1250000|14|1 / Wide-tooth comb|-|399000|-|1"},
 		{"product keys remembered", `SELECT group_concat(key, ',') FROM (SELECT key FROM import_product_keys ORDER BY record_id)`, "argan,comb"},
@@ -104,13 +110,22 @@ func TestLoadAppendsOnce(t *testing.T) {
 	for _, want := range []string{
 		`company: this database already has a business ("Studio Ana")`,
 		`locations[0].key: "centro" was already imported on 2026-11-23 12:00 UTC (location id 1)`,
-		`clients[0].record_number: "C-0001" is already the record number of client id 1`,
 		`products[0].key: "argan" was already imported on 2026-11-23 12:00 UTC (product id 1)`,
-		`products[0].sku: "ARG-50" is already the SKU of product id 1`,
 	} {
 		if !hasProblem(got, want) {
 			t.Errorf("got problems\n  %s\nwant one starting with\n  %s", strings.Join(got, "\n  "), want)
 		}
+	}
+	wantSameCounts(t, tableCounts(t, d), before)
+	// The problem list stops at 20, so a stored record number and SKU are checked with files of
+	// their own.
+	_, err = Load(ctx, d, []byte(`{"clients": [{"key": "maria-2", "first_name": "María", "record_number": "C-0001"}]}`), testNow)
+	if got := problemsOf(t, err); !hasProblem(got, `clients[0].record_number: "C-0001" is already the record number of client id 1`) {
+		t.Errorf("got problems %q, want the stored record number named", got)
+	}
+	_, err = Load(ctx, d, []byte(`{"products": [{"key": "argan-2", "name": "Argan oil", "sku": "arg-50", "price": "1"}]}`), testNow)
+	if got := problemsOf(t, err); !hasProblem(got, `products[0].sku: "arg-50" is already the SKU of product id 1`) {
+		t.Errorf("got problems %q, want the stored SKU named", got)
 	}
 	wantSameCounts(t, tableCounts(t, d), before)
 

@@ -1,8 +1,10 @@
 package importer
 
 import (
+	"database/sql"
 	"time"
 
+	"frontdesk/app/booking"
 	"frontdesk/db"
 )
 
@@ -17,8 +19,31 @@ type plan struct {
 	providers  []providerPlan
 	attributes []attributePlan
 	clients    []clientPlan
+	timetable  []timetablePlan
+	sessions   []sessionPlan
 	bookings   []bookingPlan
 	products   []productPlan
+}
+
+type timetablePlan struct {
+	index                       int // in the file's timetable
+	key                         string
+	location, service, provider int
+	day, start                  int64
+	capacity                    sql.NullInt64
+	room                        sql.NullString
+	validFrom                   booking.Date
+	validTo                     *booking.Date
+	cancelled                   []booking.Date
+}
+
+type sessionPlan struct {
+	index                       int // in the file's sessions
+	key                         string
+	location, service, provider int
+	start                       time.Time
+	capacity                    sql.NullInt64
+	room                        sql.NullString
 }
 
 type locationPlan struct {
@@ -85,6 +110,7 @@ type bookingPlan struct {
 	key                                 string
 	row                                 db.ImportBookingParams // the four ids are set when written
 	location, service, provider, client int
+	class                               bool // a seat in a class session (found or made when written)
 }
 
 type productPlan struct {
@@ -101,6 +127,8 @@ type Summary struct {
 	Providers        int
 	CustomAttributes int
 	Clients          int
+	Timetable        int
+	Sessions         int
 	Bookings         int
 	Products         int
 }
@@ -109,7 +137,7 @@ func (p *plan) summary() Summary {
 	s := Summary{
 		Locations: len(p.locations), Categories: len(p.categories), Services: len(p.services),
 		Providers: len(p.providers), CustomAttributes: len(p.attributes), Clients: len(p.clients),
-		Bookings: len(p.bookings), Products: len(p.products),
+		Timetable: len(p.timetable), Sessions: len(p.sessions), Bookings: len(p.bookings), Products: len(p.products),
 	}
 	if p.company != nil {
 		s.Company = p.company.Name

@@ -20,6 +20,9 @@ func TestLoadRefusesBrokenFiles(t *testing.T) {
 		}
 		return b
 	}
+	yoga := func(start, client string) map[string]any {
+		return map[string]any{"location": "centro", "service": "yoga", "provider": "ana", "client": client, "start": start}
+	}
 	tests := []struct {
 		name string
 		file string
@@ -77,11 +80,32 @@ func TestLoadRefusesBrokenFiles(t *testing.T) {
 		{"provider not offering the service", edit(t, example, map[string]any{"bookings[3].service": "colour"}),
 			[]string{`bookings[3].provider: provider "ben" does not offer service "colour"`}},
 		{"overlapping bookings", edit(t, example, map[string]any{"bookings[+]": booking("2026-12-01T10:20")}),
-			[]string{`bookings[4]: provider "ana" already has a booking at 2026-12-01T10:00-03:00 (bookings[0])`}},
+			[]string{`bookings[6]: provider "ana" already has a booking at 2026-12-01T10:00-03:00 (bookings[0])`}},
 		{"overlapping buffers", edit(t, example, map[string]any{"bookings[+]": booking("2026-12-01T10:35")}),
-			[]string{`bookings[4]: provider "ana" already has a booking at 2026-12-01T10:00-03:00 (bookings[0])`}},
+			[]string{`bookings[6]: provider "ana" already has a booking at 2026-12-01T10:00-03:00 (bookings[0])`}},
 		{"overlap across zones", edit(t, example, map[string]any{"bookings[+]": booking("2026-12-02T13:10")}),
-			[]string{`bookings[4]: provider "ana" already has a booking at 2026-12-02T17:00+01:00 (bookings[2])`}},
+			[]string{`bookings[6]: provider "ana" already has a booking at 2026-12-02T17:00+01:00 (bookings[2])`}},
+		{"class booking at no session", edit(t, example, map[string]any{"bookings[+]": yoga("2026-12-01T18:30", "maria")}),
+			[]string{`bookings[6].start: 2026-12-01T18:30-03:00 is not a session of class "yoga" with provider "ana"`}},
+		{"class booking in a cancelled session", edit(t, example, map[string]any{"bookings[+]": yoga("2026-12-29T18:00", "maria")}),
+			[]string{`bookings[6].start: the session at 2026-12-29T18:00-03:00 is cancelled (timetable[0] 2026-12-29)`}},
+		{"a client twice in a session", edit(t, example, map[string]any{"bookings[+]": yoga("2026-12-01T18:00", "maria")}),
+			[]string{`bookings[6].client: client "maria" already has a seat in this session (bookings[4])`}},
+		{"more seats than the capacity", edit(t, example, map[string]any{"timetable[0].capacity": 1}),
+			[]string{`bookings[5]: the session at 2026-12-01T18:00-03:00 (timetable[0] 2026-12-01) has 1 seats, and this is booking 2 in it`}},
+		{"a seat longer than its session", edit(t, example, map[string]any{"bookings[4].end": "2026-12-01T19:30"}),
+			[]string{`bookings[4].end: a seat lasts as long as its session, until 2026-12-01T19:00-03:00; leave end out`}},
+		{"a booking during a class", edit(t, example, map[string]any{"bookings[+]": booking("2026-12-01T18:15")}),
+			[]string{`bookings[6]: provider "ana" is taken then: bookings[6] overlaps timetable[0] 2026-12-01`}},
+		{"a one-off over a booking", edit(t, example, map[string]any{"sessions[0].start": "2026-12-01T09:30"}),
+			[]string{`bookings[0]: provider "ana" is taken then: bookings[0] overlaps sessions[0]`}},
+		{"a timetable for a service that is no class", edit(t, example, map[string]any{"timetable[0].service": "cut"}),
+			[]string{`timetable[0].service: service "cut" is not a class (give it a capacity above 1)`}},
+		{"a cancelled date on another weekday", edit(t, example, map[string]any{"timetable[0].cancelled[0]": "2026-12-30"}),
+			[]string{`timetable[0].cancelled[0]: 2026-12-30 is a Wednesday; the entry is on tuesdays`}},
+		{"a cancelled date in the missing hour", edit(t, example, map[string]any{"timetable[0].day": "sunday", "timetable[0].start": "00:30",
+			"timetable[0].cancelled[0]": "2026-09-06", "timetable[0].valid_from": "2026-09-01", "bookings[4]": nil, "bookings[5]": nil}),
+			[]string{`timetable[0].cancelled[0]: there is no session on 2026-09-06: 00:30 does not exist that day`}},
 		{"local time skipped by daylight saving", edit(t, example, map[string]any{"bookings[0].start": "2026-09-06T00:30"}),
 			[]string{`bookings[0].start: 2026-09-06T00:30 does not exist in America/Santiago (the clocks skip it)`}},
 		{"start without a time", edit(t, example, map[string]any{"bookings[0].start": "+1w mon"}),

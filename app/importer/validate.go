@@ -22,8 +22,13 @@ type validator struct {
 	p   plan
 
 	locations, categories, services, providers, attributes, clients, bookings map[string]int
+	timetable, sessions                                                       map[string]int
 	recordNumbers                                                             map[string]int
 	products, skus                                                            map[string]int
+	// seats counts the live bookings of each of the file's class sessions, seated the
+	// session and client of each (classBooking).
+	seats  map[string]int64
+	seated map[string]int
 }
 
 // validate checks f as of now (the import date that relative dates count from). ps holds the
@@ -34,7 +39,7 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 		f: f, now: now, ps: *ps,
 		locations: map[string]int{}, categories: map[string]int{}, services: map[string]int{},
 		providers: map[string]int{}, attributes: map[string]int{}, clients: map[string]int{},
-		bookings: map[string]int{}, recordNumbers: map[string]int{},
+		bookings: map[string]int{}, recordNumbers: map[string]int{}, timetable: map[string]int{}, sessions: map[string]int{},
 		products: map[string]int{}, skus: map[string]int{},
 	}
 	// Keys first, so that every reference below can be resolved whatever the section order.
@@ -55,6 +60,16 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	}
 	for i, c := range f.Clients {
 		v.key(at(at("clients", i), "key"), c.Key, v.clients, i, "clients")
+	}
+	for i, e := range f.Timetable {
+		if e.Key != "" {
+			v.key(at(at("timetable", i), "key"), e.Key, v.timetable, i, "timetable")
+		}
+	}
+	for i, s := range f.Sessions {
+		if s.Key != "" {
+			v.key(at(at("sessions", i), "key"), s.Key, v.sessions, i, "sessions")
+		}
 	}
 	for i, b := range f.Bookings {
 		if b.Key != "" {
@@ -87,6 +102,12 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	for i := range f.Clients {
 		v.client(i)
 	}
+	for i := range f.Timetable {
+		v.timetableEntry(i)
+	}
+	for i := range f.Sessions {
+		v.classSession(i)
+	}
 	for i := range f.Bookings {
 		v.booking(i)
 	}
@@ -95,6 +116,7 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	}
 	if !v.ps.any() {
 		v.overlaps()
+		v.sessionOverlaps()
 	}
 	if err := v.ps.err(); err != nil {
 		return nil, err

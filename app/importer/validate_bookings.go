@@ -68,14 +68,20 @@ func (v *validator) booking(i int) {
 	if b.Price != nil {
 		price = v.amount(at(path, "price"), *b.Price)
 	}
-	v.p.bookings = append(v.p.bookings, bookingPlan{
+	bp := bookingPlan{
 		index: i, key: b.Key, location: loc, service: svc, provider: prov, client: client,
 		row: db.ImportBookingParams{
 			StatusID: status, StartAt: db.Millis(start), EndAt: db.Millis(end),
 			BlockStartAt: db.Millis(blockStart), BlockEndAt: db.Millis(blockEnd),
 			PriceCents: price, ListPriceCents: service.PriceCents, Notes: notes,
 		},
-	})
+	}
+	if service.Capacity > 1 {
+		if v.classBooking(i, &bp, b.End != nil); !bp.class {
+			return
+		}
+	}
+	v.p.bookings = append(v.p.bookings, bp)
 }
 
 // bookingTime reads a booking's start or end, which must name a time, not only a day.
@@ -102,7 +108,7 @@ func (v *validator) bookingTime(path, s string, zone *time.Location) (time.Time,
 func (v *validator) overlaps() {
 	byProvider := map[int][]bookingPlan{}
 	for _, b := range v.p.bookings {
-		if b.row.StatusID != statusCancelled {
+		if b.row.StatusID != statusCancelled && !b.class { // seats: their session holds the provider (sessionOverlaps)
 			byProvider[b.provider] = append(byProvider[b.provider], b)
 		}
 	}

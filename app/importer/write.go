@@ -31,7 +31,7 @@ func checkDatabase(ctx context.Context, q *db.Queries, p *plan) error {
 		ps.add("company", "this database already has a business (%q); an import into it must leave the company section out", c.Name)
 	}
 	for _, k := range p.keys() {
-		prev, err := q.GetImportKey(ctx, db.GetImportKeyParams{Kind: k.kind, Key: k.key})
+		prev, err := storedKey(ctx, q, k.kind, k.key)
 		switch {
 		case db.IsNotFound(err):
 		case err != nil:
@@ -88,6 +88,12 @@ func (p *plan) keys() []importKey {
 	for i, c := range p.clients {
 		add("client", "clients", i, c.key)
 	}
+	for _, e := range p.timetable {
+		add("timetable", "timetable", e.index, e.key)
+	}
+	for _, s := range p.sessions {
+		add("session", "sessions", s.index, s.key)
+	}
 	for _, b := range p.bookings {
 		add("booking", "bookings", b.index, b.key)
 	}
@@ -113,7 +119,7 @@ func write(ctx context.Context, q *db.Queries, p *plan, now time.Time) error {
 		}
 	}
 	for _, step := range []func(*plan) error{w.writeLocations, w.writeCategories, w.writeServices,
-		w.writeProviders, w.writeAttributes, w.writeClients, w.writeBookings, w.writeProducts} {
+		w.writeProviders, w.writeAttributes, w.writeClients, w.writeClasses, w.writeBookings, w.writeProducts} {
 		if err := step(p); err != nil {
 			return err
 		}
@@ -126,7 +132,23 @@ func (w *writer) remember(kind, key string, id int64) error {
 	if key == "" {
 		return nil
 	}
+	if classKinds[kind] {
+		return w.q.CreateImportClassKey(w.ctx, db.CreateImportClassKeyParams{Kind: kind, Key: key, RecordID: id, ImportedAt: w.now})
+	}
 	return w.q.CreateImportKey(w.ctx, db.CreateImportKeyParams{Kind: kind, Key: key, RecordID: id, ImportedAt: w.now})
+}
+
+// classKinds are the sections whose keys live in import_class_keys (timetable entries and
+// one-off sessions; db/migrations/00250_classes.sql).
+var classKinds = map[string]bool{"timetable": true, "session": true}
+
+// storedKey is the record an earlier import created under kind and key.
+func storedKey(ctx context.Context, q *db.Queries, kind, key string) (db.ImportKey, error) {
+	if classKinds[kind] {
+		k, err := q.GetImportClassKey(ctx, db.GetImportClassKeyParams{Kind: kind, Key: key})
+		return db.ImportKey(k), err
+	}
+	return q.GetImportKey(ctx, db.GetImportKeyParams{Kind: kind, Key: key})
 }
 
 func (w *writer) writeLocations(p *plan) error {

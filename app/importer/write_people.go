@@ -145,6 +145,12 @@ func (w *writer) writeBookings(p *plan) error {
 		row.LocationID, row.ServiceID = w.locations[b.location], w.services[b.service]
 		row.ProviderID, row.ClientID = w.providers[b.provider], w.clients[b.client]
 		row.CreatedAt, row.UpdatedAt = w.now, w.now
+		if b.class {
+			var err error
+			if row.SessionID, err = w.seat(b, row); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+		}
 		id, err := w.q.ImportBooking(w.ctx, row)
 		if db.IsConstraint(err, "slot_unavailable") {
 			// The file's own bookings were checked against each other; this one collides with

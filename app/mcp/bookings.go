@@ -148,7 +148,7 @@ func (s *Server) bookSlot(ctx context.Context, c call, ref slotRef, clientID int
 // takenWithAlternatives turns "the provider is taken" into just_taken with the day's other free
 // times; any other error passes through.
 func (s *Server) takenWithAlternatives(ctx context.Context, c call, ref slotRef, err error) error {
-	if !errors.Is(err, booking.ErrSlotUnavailable) {
+	if !errors.Is(err, booking.ErrSlotUnavailable) && !errors.Is(err, booking.ErrClassFull) {
 		return err
 	}
 	te := &toolError{Kind: kindTaken, Field: "slot_id", Message: "that time was just taken by someone else. Offer the customer one of the other free times below (or call find_free_times for another day)"}

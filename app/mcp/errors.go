@@ -88,6 +88,8 @@ func (s *Server) toToolError(ctx context.Context, err error) *toolError {
 		return te
 	case errors.Is(err, booking.ErrSlotUnavailable):
 		return &toolError{Kind: kindTaken, Field: "slot_id", Message: "that time was just taken by someone else; call find_free_times again and offer the customer another time"}
+	case errors.Is(err, booking.ErrClassFull): // classes (docs/classes.md)
+		return &toolError{Kind: kindTaken, Field: "slot_id", Message: "the last seat of that class session was just taken; call find_free_times again and offer the customer another session"}
 	case errors.Is(err, booking.ErrConcurrentChange):
 		return &toolError{Kind: kindRetry, Message: "the booking was being changed at the same moment; call again"}
 	case errors.As(err, &nf) && nf.Resource == "booking":
@@ -121,7 +123,8 @@ func bookingInvalid(ie *booking.InvalidError) *toolError {
 			return refused("too soon: %s", text)
 		case booking.ReasonBeyondAdvance:
 			return refused("too far ahead: %s", text)
-		case booking.ReasonClosed, booking.ReasonOutsideHours, booking.ReasonNotWorking, booking.ReasonBreak, booking.ReasonTimeOff:
+		case booking.ReasonClosed, booking.ReasonOutsideHours, booking.ReasonNotWorking, booking.ReasonBreak, booking.ReasonTimeOff,
+			booking.ReasonNotSessionTime, booking.ReasonSessionCancelled: // the last two: classes
 			return &toolError{Kind: kindRefused, Field: "slot_id", Message: "that time is no longer offered (" + text + "); call find_free_times again"}
 		}
 		return invalid("slot_id", "%s", ie.Message)

@@ -129,7 +129,7 @@ func (s *Server) findFreeTimes(ctx context.Context, c call, in *findFreeTimesArg
 	if err != nil {
 		return answer{}, err
 	}
-	all := booking.Slots(l.Schedule, first, last, now)
+	all := freeSlots(l, first, last, now)
 	all = slices.DeleteFunc(all, func(sl booking.Slot) bool {
 		m := sl.Start.Hour()*60 + sl.Start.Minute()
 		return m < after || m >= before
@@ -296,7 +296,7 @@ func (s *Server) alternatives(ctx context.Context, c call, ref slotRef) (string,
 	if err != nil {
 		return "", nil // nothing to offer; the error itself says why the booking failed
 	}
-	slots := booking.Slots(l.Schedule, day, day, s.now())
+	slots := freeSlots(l, day, day, s.now())
 	slots = slices.DeleteFunc(slots, func(sl booking.Slot) bool { return sl.ProviderID == ref.ProviderID && sl.Start.Equal(ref.Start) })
 	if len(slots) == 0 {
 		return fmt.Sprintf("There are no other free times for %s at %s on %s; try another date.", l.Service.Name, l.Location.Name, day), nil
@@ -358,4 +358,17 @@ func wallArg(field, v string, otherwise int) (int, error) {
 		return 0, invalid(field, "must be a local time HH:MM between 00:00 and 24:00")
 	}
 	return int(m), nil
+}
+
+// freeSlots is what the customer flow offers over the dates: the slot grid, or for a class its
+// sessions with a seat left (docs/classes.md), each booked like any slot.
+func freeSlots(l booking.Loaded, first, last booking.Date, now time.Time) []booking.Slot {
+	if !l.Schedule.Service.IsClass() {
+		return booking.Slots(l.Schedule, first, last, now)
+	}
+	var out []booking.Slot
+	for _, s := range booking.SessionSlots(l.Schedule, first, last, now, false) {
+		out = append(out, s.Slot)
+	}
+	return out
 }

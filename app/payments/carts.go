@@ -140,8 +140,9 @@ func checkStoredItems(ctx context.Context, q *db.Queries, cartID int64, refs car
 	if err != nil {
 		return err
 	}
-	onDemand := false
+	onDemand, packs := false, false
 	for _, it := range items {
+		packs = packs || it.ItemType == itemPack
 		instances, err := decodeInstances(it)
 		if err != nil {
 			return err
@@ -150,7 +151,7 @@ func checkStoredItems(ctx context.Context, q *db.Queries, cartID int64, refs car
 			onDemand = onDemand || in.Data != nil
 		}
 	}
-	return checkCartRefs(ctx, q, onDemand, refs)
+	return checkCartRefs(ctx, q, onDemand, packs, refs)
 }
 
 // checkOpen refuses changes to a cart that is paid or past its 24 hours.

@@ -14,8 +14,9 @@ import (
 // checkRefs checks what the items need of the cart (a client and a location to book for) and
 // the existing bookings they name.
 func checkRefs(ctx context.Context, q *db.Queries, lines []line, refs cartRefs) error {
-	onDemand, referenced := false, map[int64]string{}
+	onDemand, packs, referenced := false, false, map[int64]string{}
 	for i, l := range lines {
+		packs = packs || l.row.ItemType == itemPack
 		for j, in := range l.instances {
 			if in.Data != nil {
 				onDemand = true
@@ -28,15 +29,19 @@ func checkRefs(ctx context.Context, q *db.Queries, lines []line, refs cartRefs) 
 			referenced[*in.ReferenceID] = p
 		}
 	}
-	if err := checkCartRefs(ctx, q, onDemand, refs); err != nil {
+	if err := checkCartRefs(ctx, q, onDemand, packs, refs); err != nil {
 		return err
 	}
 	return checkReferencedBookings(ctx, q, lines, referenced)
 }
 
-// checkCartRefs checks the cart's client and location: they must exist, and a cart whose items
-// book a service on demand needs both (the booking is made for that client at that location).
-func checkCartRefs(ctx context.Context, q *db.Queries, onDemand bool, refs cartRefs) error {
+// checkCartRefs checks the cart's client and location: they must exist, a cart whose items
+// book a service on demand needs both (the booking is made for that client at that location),
+// and one that sells a pack needs the client it is credited to.
+func checkCartRefs(ctx context.Context, q *db.Queries, onDemand, packs bool, refs cartRefs) error {
+	if packs && !refs.ClientID.Valid {
+		return invalid("client_id", "is required when an item sells a session pack")
+	}
 	if onDemand && !refs.ClientID.Valid {
 		return invalid("client_id", "is required when an item books a service")
 	}

@@ -156,8 +156,38 @@ func settle(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequ
 		}
 		ids = append(ids, b.id)
 	}
+	if err := creditPacks(ctx, q, now, c, saleID); err != nil {
+		return 0, err
+	}
 	pr.Status, pr.PaidAt, pr.UpdatedAt = StatusPaid, nullInt(ms), ms
 	return saleID, enqueueEvent(ctx, q, now, eventPaid, pr, ids, saleID)
+}
+
+// creditPacks credits the session packs cart c sells to its client, one pack per unit, each at
+// its unit price less its discount, linked to the sale (docs/classes.md).
+func creditPacks(ctx context.Context, q *db.Queries, now time.Time, c db.Cart, saleID int64) error {
+	items, err := q.CartItems(ctx, c.ID)
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		if it.ItemType != itemPack {
+			continue
+		}
+		if !c.ClientID.Valid {
+			return refused(CodeUnprocessable, "client_id", "is required when an item sells a session pack")
+		}
+		price := it.UnitPriceCents - unitDiscount(it.UnitPriceCents, it.UnitDiscountCents, it.UnitDiscountType)
+		for range it.Quantity {
+			_, err := booking.CreditPackInTx(ctx, q, now, booking.PackCredit{
+				ClientID: c.ClientID.Int64, ServiceID: it.ItemID, PriceCents: price, SaleID: nullInt(saleID),
+			})
+			if err != nil {
+				return fmt.Errorf("credit pack of item %d: %w", it.ID, err)
+			}
+		}
+	}
+	return nil
 }
 
 // soldBooking is a booking a sale pays for.

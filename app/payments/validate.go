@@ -54,6 +54,13 @@ const (
 	itemProduct = "product"
 )
 
+// itemPack sells a session pack: a service with session_count > 1, credited to the cart's client
+// as a pack of that many sessions per unit when the sale is paid (packs.go; docs/classes.md).
+const itemPack = "session"
+
+// inCatalog reports whether items of type t name a service of the catalogue.
+func inCatalog(t string) bool { return t == itemService || t == itemPack }
+
 // Discount types. A unit discount without a type is an amount.
 const (
 	DiscountAmount     = "amount"
@@ -294,11 +301,12 @@ func wallZone(ctx context.Context, q *db.Queries, items []ItemInput, refs cartRe
 	return booking.LoadZone(loc.Timezone)
 }
 
-// checkCatalog checks service items against the catalogue and names unnamed ones after it.
+// checkCatalog checks service and pack items against the catalogue and names unnamed ones after
+// it.
 func checkCatalog(ctx context.Context, q *db.Queries, lines []line) error {
 	var ids []int64
 	for _, l := range lines {
-		if l.row.ItemType == itemService {
+		if inCatalog(l.row.ItemType) {
 			ids = append(ids, l.row.ItemID)
 		}
 	}
@@ -308,7 +316,7 @@ func checkCatalog(ctx context.Context, q *db.Queries, lines []line) error {
 	}
 	for i := range lines {
 		r := &lines[i].row
-		if r.ItemType != itemService {
+		if !inCatalog(r.ItemType) {
 			continue
 		}
 		s, ok := services[r.ItemID]
@@ -317,6 +325,8 @@ func checkCatalog(ctx context.Context, q *db.Queries, lines []line) error {
 			return invalid(fmt.Sprintf("items[%d].item_id", i), "no such service")
 		case !s.Active:
 			return invalid(fmt.Sprintf("items[%d].item_id", i), "the service is inactive")
+		case r.ItemType == itemPack && s.SessionCount < 2:
+			return invalid(fmt.Sprintf("items[%d].item_id", i), "%s is not sold in packs (its session_count is 1); sell it as a service", s.Name)
 		}
 		if !r.ItemName.Valid {
 			r.ItemName = sql.NullString{String: s.Name, Valid: true}

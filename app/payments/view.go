@@ -16,8 +16,9 @@ type CartView struct {
 	Items         []ItemView
 	SubtotalCents int64
 	DiscountCents int64
-	// OnlinePayment: every item may be paid online (service items: the service's online
-	// payment mode is not NOT_AVAILABLE; other items have no catalogue entry to forbid it).
+	// OnlinePayment: every item may be paid online (service and pack items: the service's
+	// online payment mode is not NOT_AVAILABLE; other items have no catalogue entry to forbid
+	// it).
 	OnlinePayment bool
 	// Latest is the cart's most recent payment request, if any.
 	Latest *db.PaymentRequest
@@ -80,7 +81,7 @@ func LoadCart(ctx context.Context, q *db.Queries, id int64) (CartView, error) {
 	}
 	var serviceIDs []int64
 	for _, r := range rows {
-		if r.ItemType == itemService {
+		if inCatalog(r.ItemType) {
 			serviceIDs = append(serviceIDs, r.ItemID)
 		}
 	}
@@ -100,7 +101,7 @@ func LoadCart(ctx context.Context, q *db.Queries, id int64) (CartView, error) {
 				}
 			}
 		}
-		if r.ItemType == itemService {
+		if inCatalog(r.ItemType) {
 			s, ok := services[r.ItemID]
 			v.OnlinePayment = v.OnlinePayment && ok && s.OnlinePaymentMode != paymentNotAvailable
 		}

@@ -30,8 +30,12 @@ type Booking struct {
 	TimeResourceID    *int64                 `json:"time_resource_id"`
 	CompanyID         int64                  `json:"company_id"`
 	Sale              *BookingSale           `json:"sale"`
-	CreatedAt         string                 `json:"created_at"`
-	UpdatedAt         string                 `json:"updated_at"`
+	// SessionID is the class session the booking holds a seat in; PackID the session pack that
+	// paid for it (additions; docs/api.md).
+	SessionID *int64 `json:"session_id"`
+	PackID    *int64 `json:"pack_id"`
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
 }
 
 // BookingStatus is an entry of the status catalogue (1 confirmed … 5 cancelled).
@@ -90,6 +94,8 @@ func NewBooking(v db.BookingViewsRow, companyID int64, zone *time.Location) Book
 		Scheduled:         b.Scheduled,
 		TimeResourceID:    NullInt(b.TimeResourceID),
 		CompanyID:         companyID,
+		SessionID:         NullInt(b.SessionID),
+		PackID:            NullInt(b.PackID),
 		CreatedAt:         Timestamp(b.CreatedAt),
 		UpdatedAt:         Timestamp(b.UpdatedAt),
 	}
@@ -209,6 +215,10 @@ func (b Booking) AppendJSON(dst []byte) []byte {
 		dst = appendJSONInt(dst, s.CartID)
 		dst = append(dst, '}')
 	}
+	dst = append(dst, `,"session_id":`...)
+	dst = appendJSONNullInt(dst, b.SessionID)
+	dst = append(dst, `,"pack_id":`...)
+	dst = appendJSONNullInt(dst, b.PackID)
 	dst = append(dst, `,"created_at":`...)
 	dst = appendJSONString(dst, b.CreatedAt)
 	dst = append(dst, `,"updated_at":`...)

@@ -28,6 +28,11 @@ type Slot struct {
 	Date         string `json:"date"`
 	StartsAt     string `json:"starts_at"`
 	EndsAt       string `json:"ends_at"`
+	// A class's slot is one of its sessions (additions; docs/api.md): the session's id, its
+	// capacity and the seats left.
+	SessionID *int64 `json:"session_id,omitempty"`
+	Capacity  *int   `json:"capacity,omitempty"`
+	SeatsLeft *int   `json:"seats_left,omitempty"`
 }
 
 // SlotsMetadata summarises the query. service_id is left out when the query named no service;
@@ -81,6 +86,24 @@ func NewSlotsJSON(buf []byte, n int) *SlotsJSON {
 
 // Add appends the slot NewSlot(providerID, providerName, date, start, end) would build.
 func (w *SlotsJSON) Add(providerID int64, providerName, date string, start, end time.Time) {
+	w.add(providerID, providerName, date, start, end)
+	w.b = append(w.b, '}')
+}
+
+// AddSession appends a class session's slot: Add's with session_id, capacity and seats_left.
+func (w *SlotsJSON) AddSession(providerID int64, providerName, date string, start, end time.Time, sessionID int64, capacity, seatsLeft int) {
+	w.add(providerID, providerName, date, start, end)
+	b := append(w.b, `,"session_id":`...)
+	b = appendJSONInt(b, sessionID)
+	b = append(b, `,"capacity":`...)
+	b = appendJSONInt(b, int64(capacity))
+	b = append(b, `,"seats_left":`...)
+	b = appendJSONInt(b, int64(seatsLeft))
+	w.b = append(b, '}')
+}
+
+// add appends a slot's common fields, leaving its object open.
+func (w *SlotsJSON) add(providerID int64, providerName, date string, start, end time.Time) {
 	var startBuf, endBuf [48]byte
 	startsAt := start.AppendFormat(startBuf[:0], time.RFC3339)
 	endsAt := end.AppendFormat(endBuf[:0], time.RFC3339)
@@ -104,7 +127,7 @@ func (w *SlotsJSON) Add(providerID int64, providerName, date string, start, end 
 	b = append(b, startsAt...)
 	b = append(b, `","ends_at":"`...)
 	b = append(b, endsAt...)
-	w.b = append(b, `"}`...)
+	w.b = append(b, '"')
 }
 
 // Finish appends the metadata and returns the whole body.

@@ -63,6 +63,7 @@ func TestSlotsJSONMatchesEncodingJSON(t *testing.T) {
 		provider   int64
 		name, date string
 		start, end time.Time
+		session    *[3]int // session id, capacity, seats left: a class's slot
 	}
 	cases := []struct {
 		name  string
@@ -72,19 +73,30 @@ func TestSlotsJSONMatchesEncodingJSON(t *testing.T) {
 		{"no slots, no service", nil, SlotsMetadata{LocationID: 1, Date: "2026-09-05", EndDate: "2026-09-05", Duration: 15}},
 		{"no slots, with service", nil, SlotsMetadata{LocationID: 1, ServiceID: &service, Duration: 30}},
 		{"slots across a DST change, hostile names", []slot{
-			{3, `Ana "la <jefa>" & co`, "2026-09-05", start, start.Add(30 * time.Minute)},
-			{4, "Zoë\u2028\x01\xff", "2026-09-06", start.Add(30 * time.Minute), start.Add(time.Hour)},
-			{-1, "", "2026-09-06", start.Add(time.Hour).UTC(), start.Add(2 * time.Hour).UTC()},
-			{1 << 40, "P", "x\"y", time.Date(12026, 1, 1, 0, 0, 0, 0, zone), time.Date(12026, 1, 1, 0, 15, 0, 0, zone)},
+			{3, `Ana "la <jefa>" & co`, "2026-09-05", start, start.Add(30 * time.Minute), nil},
+			{4, "Zoë\u2028\x01\xff", "2026-09-06", start.Add(30 * time.Minute), start.Add(time.Hour), nil},
+			{-1, "", "2026-09-06", start.Add(time.Hour).UTC(), start.Add(2 * time.Hour).UTC(), nil},
+			{1 << 40, "P", "x\"y", time.Date(12026, 1, 1, 0, 0, 0, 0, zone), time.Date(12026, 1, 1, 0, 15, 0, 0, zone), nil},
 		}, SlotsMetadata{LocationID: 12, Date: "2026-09-05", EndDate: "2026-09-06", ServiceID: &service, Duration: 30, SlotsCount: 4}},
+		{"class sessions, one full", []slot{
+			{5, "Benjamín", "2026-09-05", start, start.Add(time.Hour), &[3]int{41, 8, 3}},
+			{5, "Benjamín", "2026-09-06", start.Add(24 * time.Hour), start.Add(25 * time.Hour), &[3]int{42, 12, 0}},
+		}, SlotsMetadata{LocationID: 1, Date: "2026-09-05", EndDate: "2026-09-06", ServiceID: &service, Duration: 60, SlotsCount: 2}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := NewSlotsJSON(nil, len(c.slots))
 			want := AvailableSlots{Data: AvailableSlotsData{Slots: []Slot{}, Metadata: c.meta}}
 			for _, s := range c.slots {
-				w.Add(s.provider, s.name, s.date, s.start, s.end)
-				want.Data.Slots = append(want.Data.Slots, NewSlot(s.provider, s.name, s.date, s.start, s.end))
+				slot := NewSlot(s.provider, s.name, s.date, s.start, s.end)
+				if x := s.session; x != nil {
+					w.AddSession(s.provider, s.name, s.date, s.start, s.end, int64(x[0]), x[1], x[2])
+					id, capacity, left := int64(x[0]), x[1], x[2]
+					slot.SessionID, slot.Capacity, slot.SeatsLeft = &id, &capacity, &left
+				} else {
+					w.Add(s.provider, s.name, s.date, s.start, s.end)
+				}
+				want.Data.Slots = append(want.Data.Slots, slot)
 			}
 			if got, want := w.Finish(c.meta), encodingJSON(t, want); !bytes.Equal(got, want) {
 				t.Fatalf("SlotsJSON:\ngot  %s\nwant %s", got, want)
