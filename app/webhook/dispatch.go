@@ -54,6 +54,8 @@ type Dispatcher struct {
 	// refusedLogged remembers the webhooks (and URLs) whose refused target was logged
 	// (refused.go), so the log says it once, not on every retry.
 	refusedLogged sync.Map
+	// texts caches the delivery log's stored texts (record.go).
+	texts textCache
 }
 
 // NewDispatcher returns a dispatcher over d. Its metrics are registered on reg unless reg is
