@@ -27,7 +27,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
 	bookings := fs.Int("bookings", 100_000, "bookings seeded for list_bookings_100k; 0 skips that scenario")
 	only := fs.String("only", "", "comma-separated scenarios to run (default all: "+strings.Join(bench.Scenarios(), ",")+")")
-	cpuProfile := fs.String("cpuprofile", "", "for diagnosis: write a CPU profile of each scenario's run (its interleaved baseline included) to PREFIX.<scenario>.pprof")
+	cpuProfile := fs.String("cpuprofile", "", "for diagnosis: write CPU profiles of each scenario's measured rounds, without its baseline's, to PREFIX.<scenario>.<round>.pprof (go tool pprof merges them)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}

@@ -271,17 +271,31 @@ type Delivery struct {
 }
 
 type DeliveryAttempt struct {
-	ID              int64
-	DeliveryID      int64
-	Attempt         int64
-	StartedAt       int64
-	DurationMs      int64
-	StatusCode      sql.NullInt64
-	ErrorCategory   sql.NullString
-	ErrorMessage    string
-	RequestHeaders  string
-	ResponseHeaders string
-	ResponseBody    string
+	ID                int64
+	DeliveryID        int64
+	Attempt           int64
+	StartedAt         int64
+	DurationMs        int64
+	StatusCode        sql.NullInt64
+	ErrorCategory     sql.NullString
+	ErrorMessage      string
+	RequestHeadersID  int64
+	ResponseHeadersID int64
+	ResponseBodyID    int64
+	Signature         sql.NullString
+	ResponseDate      sql.NullString
+}
+
+type DeliveryText struct {
+	ID         int64
+	Text       string
+	LastUsedAt int64
+}
+
+type EtagVersion struct {
+	Kind  string
+	RefID int64
+	N     int64
 }
 
 type Event struct {
@@ -761,6 +775,11 @@ type Webhook struct {
 	UpdatedAt         int64
 	LastSuccessAt     sql.NullInt64
 	KeyMode           string
+}
+
+type WebhookDeliverySetting struct {
+	WebhookID      int64
+	MaxConcurrency int64
 }
 
 type WebhookPause struct {

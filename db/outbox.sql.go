@@ -168,6 +168,23 @@ func (q *Queries) DeactivateWebhook(ctx context.Context, arg DeactivateWebhookPa
 	return result.RowsAffected()
 }
 
+const findDeliveryText = `-- name: FindDeliveryText :one
+SELECT id, last_used_at FROM delivery_texts WHERE text = ?
+`
+
+type FindDeliveryTextRow struct {
+	ID         int64
+	LastUsedAt int64
+}
+
+// A text of the delivery log, to refer to it (00332_delivery_log_texts.sql).
+func (q *Queries) FindDeliveryText(ctx context.Context, text string) (FindDeliveryTextRow, error) {
+	row := q.db.QueryRowContext(ctx, findDeliveryText, text)
+	var i FindDeliveryTextRow
+	err := row.Scan(&i.ID, &i.LastUsedAt)
+	return i, err
+}
+
 const getWebhookLastSuccess = `-- name: GetWebhookLastSuccess :one
 SELECT CAST(coalesce(last_success_at, 0) AS INTEGER) FROM webhooks WHERE id = ?
 `
@@ -181,24 +198,28 @@ func (q *Queries) GetWebhookLastSuccess(ctx context.Context, id int64) (int64, e
 
 const insertDeliveryAttempt = `-- name: InsertDeliveryAttempt :exec
 INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code,
-    error_category, error_message, request_headers, response_headers, response_body)
+    error_category, error_message, request_headers_id, signature, response_headers_id,
+    response_date, response_body_id)
 SELECT ?1, ?2, ?3, ?4,
     ?5, ?6, ?7,
-    ?8, ?9, ?10
+    ?8, ?9, ?10,
+    ?11, ?12
 WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?1)
 `
 
 type InsertDeliveryAttemptParams struct {
-	DeliveryID      int64
-	Attempt         int64
-	StartedAt       int64
-	DurationMs      int64
-	StatusCode      sql.NullInt64
-	ErrorCategory   sql.NullString
-	ErrorMessage    string
-	RequestHeaders  string
-	ResponseHeaders string
-	ResponseBody    string
+	DeliveryID        int64
+	Attempt           int64
+	StartedAt         int64
+	DurationMs        int64
+	StatusCode        sql.NullInt64
+	ErrorCategory     sql.NullString
+	ErrorMessage      string
+	RequestHeadersID  int64
+	Signature         sql.NullString
+	ResponseHeadersID int64
+	ResponseDate      sql.NullString
+	ResponseBodyID    int64
 }
 
 // The delivery may have been deleted with its webhook while the attempt was in flight; then
@@ -212,16 +233,19 @@ func (q *Queries) InsertDeliveryAttempt(ctx context.Context, arg InsertDeliveryA
 		arg.StatusCode,
 		arg.ErrorCategory,
 		arg.ErrorMessage,
-		arg.RequestHeaders,
-		arg.ResponseHeaders,
-		arg.ResponseBody,
+		arg.RequestHeadersID,
+		arg.Signature,
+		arg.ResponseHeadersID,
+		arg.ResponseDate,
+		arg.ResponseBodyID,
 	)
 	return err
 }
 
 const listDispatchTargets = `-- name: ListDispatchTargets :many
 
-SELECT w.id, w.url, w.key_mode, s.secret
+SELECT w.id, w.url, w.key_mode, s.secret,
+    CAST(coalesce((SELECT c.max_concurrency FROM webhook_delivery_settings c WHERE c.webhook_id = w.id), 32) AS INTEGER) AS max_concurrency
 FROM webhooks w JOIN webhook_secrets s ON s.webhook_id = w.id
 WHERE w.state = 'active' AND (s.expires_at IS NULL OR s.expires_at > ?)
   AND NOT EXISTS (SELECT 1 FROM webhook_pauses p WHERE p.webhook_id = w.id) -- paused: queued, not sent
@@ -229,10 +253,11 @@ ORDER BY w.id, s.created_at DESC, s.id DESC
 `
 
 type ListDispatchTargetsRow struct {
-	ID      int64
-	URL     string
-	KeyMode string
-	Secret  string
+	ID             int64
+	URL            string
+	KeyMode        string
+	Secret         string
+	MaxConcurrency int64
 }
 
 // The dispatcher (app/webhook/dispatch.go, claim.go, record.go). See
@@ -252,6 +277,7 @@ func (q *Queries) ListDispatchTargets(ctx context.Context, expiresAt sql.NullInt
 			&i.URL,
 			&i.KeyMode,
 			&i.Secret,
+			&i.MaxConcurrency,
 		); err != nil {
 			return nil, err
 		}
@@ -439,6 +465,25 @@ func (q *Queries) PruneDeliveryAttempts(ctx context.Context, arg PruneDeliveryAt
 	return result.RowsAffected()
 }
 
+const pruneDeliveryTexts = `-- name: PruneDeliveryTexts :execrows
+DELETE FROM delivery_texts WHERE id IN (
+    SELECT t.id FROM delivery_texts t WHERE t.last_used_at < ?1 LIMIT CAST(?2 AS INTEGER))
+`
+
+type PruneDeliveryTextsParams struct {
+	Before int64
+	Lim    int64
+}
+
+// Texts of the delivery log no attempt has used since before (00332_delivery_log_texts.sql).
+func (q *Queries) PruneDeliveryTexts(ctx context.Context, arg PruneDeliveryTextsParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, pruneDeliveryTexts, arg.Before, arg.Lim)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const pruneEvents = `-- name: PruneEvents :execrows
 DELETE FROM events WHERE id IN (
     SELECT e.id FROM events e
@@ -517,4 +562,22 @@ type ReleaseDeliveryParams struct {
 func (q *Queries) ReleaseDelivery(ctx context.Context, arg ReleaseDeliveryParams) error {
 	_, err := q.db.ExecContext(ctx, releaseDelivery, arg.NextAttemptAt, arg.ID)
 	return err
+}
+
+const upsertDeliveryText = `-- name: UpsertDeliveryText :one
+INSERT INTO delivery_texts (text, last_used_at) VALUES (?1, ?2)
+ON CONFLICT (text) DO UPDATE SET last_used_at = max(last_used_at, excluded.last_used_at)
+RETURNING id
+`
+
+type UpsertDeliveryTextParams struct {
+	Text string
+	At   int64
+}
+
+func (q *Queries) UpsertDeliveryText(ctx context.Context, arg UpsertDeliveryTextParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, upsertDeliveryText, arg.Text, arg.At)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
 }

@@ -223,14 +223,38 @@ func (q *Queries) GetDelivery(ctx context.Context, id int64) (GetDeliveryRow, er
 }
 
 const getDeliveryAttempt = `-- name: GetDeliveryAttempt :one
-SELECT id, delivery_id, attempt, started_at, duration_ms, status_code, error_category,
-    error_message, request_headers, response_headers, response_body
-FROM delivery_attempts WHERE id = ?
+SELECT a.id, a.delivery_id, a.attempt, a.started_at, a.duration_ms, a.status_code, a.error_category,
+    a.error_message, d.event_id, a.signature, a.response_date,
+    CAST(coalesce(rq.text, '') AS TEXT) AS request_headers, CAST(coalesce(rs.text, '') AS TEXT) AS response_headers,
+    CAST(coalesce(rb.text, '') AS TEXT) AS response_body
+FROM delivery_attempts a
+JOIN deliveries d ON d.id = a.delivery_id
+LEFT JOIN delivery_texts rq ON rq.id = a.request_headers_id
+LEFT JOIN delivery_texts rs ON rs.id = a.response_headers_id
+LEFT JOIN delivery_texts rb ON rb.id = a.response_body_id
+WHERE a.id = ?
 `
 
-func (q *Queries) GetDeliveryAttempt(ctx context.Context, id int64) (DeliveryAttempt, error) {
+type GetDeliveryAttemptRow struct {
+	ID              int64
+	DeliveryID      int64
+	Attempt         int64
+	StartedAt       int64
+	DurationMs      int64
+	StatusCode      sql.NullInt64
+	ErrorCategory   sql.NullString
+	ErrorMessage    string
+	EventID         string
+	Signature       sql.NullString
+	ResponseDate    sql.NullString
+	RequestHeaders  string
+	ResponseHeaders string
+	ResponseBody    string
+}
+
+func (q *Queries) GetDeliveryAttempt(ctx context.Context, id int64) (GetDeliveryAttemptRow, error) {
 	row := q.db.QueryRowContext(ctx, getDeliveryAttempt, id)
-	var i DeliveryAttempt
+	var i GetDeliveryAttemptRow
 	err := row.Scan(
 		&i.ID,
 		&i.DeliveryID,
@@ -240,6 +264,9 @@ func (q *Queries) GetDeliveryAttempt(ctx context.Context, id int64) (DeliveryAtt
 		&i.StatusCode,
 		&i.ErrorCategory,
 		&i.ErrorMessage,
+		&i.EventID,
+		&i.Signature,
+		&i.ResponseDate,
 		&i.RequestHeaders,
 		&i.ResponseHeaders,
 		&i.ResponseBody,
@@ -330,20 +357,44 @@ func (q *Queries) LastWebhookDelivery(ctx context.Context, webhookID int64) (Las
 }
 
 const listDeliveryAttempts = `-- name: ListDeliveryAttempts :many
-SELECT id, delivery_id, attempt, started_at, duration_ms, status_code, error_category,
-    error_message, request_headers, response_headers, response_body
-FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt, id
+SELECT a.id, a.delivery_id, a.attempt, a.started_at, a.duration_ms, a.status_code, a.error_category,
+    a.error_message, d.event_id, a.signature, a.response_date,
+    CAST(coalesce(rq.text, '') AS TEXT) AS request_headers, CAST(coalesce(rs.text, '') AS TEXT) AS response_headers,
+    CAST(coalesce(rb.text, '') AS TEXT) AS response_body
+FROM delivery_attempts a
+JOIN deliveries d ON d.id = a.delivery_id
+LEFT JOIN delivery_texts rq ON rq.id = a.request_headers_id
+LEFT JOIN delivery_texts rs ON rs.id = a.response_headers_id
+LEFT JOIN delivery_texts rb ON rb.id = a.response_body_id
+WHERE a.delivery_id = ? ORDER BY a.attempt, a.id
 `
 
-func (q *Queries) ListDeliveryAttempts(ctx context.Context, deliveryID int64) ([]DeliveryAttempt, error) {
+type ListDeliveryAttemptsRow struct {
+	ID              int64
+	DeliveryID      int64
+	Attempt         int64
+	StartedAt       int64
+	DurationMs      int64
+	StatusCode      sql.NullInt64
+	ErrorCategory   sql.NullString
+	ErrorMessage    string
+	EventID         string
+	Signature       sql.NullString
+	ResponseDate    sql.NullString
+	RequestHeaders  string
+	ResponseHeaders string
+	ResponseBody    string
+}
+
+func (q *Queries) ListDeliveryAttempts(ctx context.Context, deliveryID int64) ([]ListDeliveryAttemptsRow, error) {
 	rows, err := q.db.QueryContext(ctx, listDeliveryAttempts, deliveryID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []DeliveryAttempt{}
+	items := []ListDeliveryAttemptsRow{}
 	for rows.Next() {
-		var i DeliveryAttempt
+		var i ListDeliveryAttemptsRow
 		if err := rows.Scan(
 			&i.ID,
 			&i.DeliveryID,
@@ -353,6 +404,9 @@ func (q *Queries) ListDeliveryAttempts(ctx context.Context, deliveryID int64) ([
 			&i.StatusCode,
 			&i.ErrorCategory,
 			&i.ErrorMessage,
+			&i.EventID,
+			&i.Signature,
+			&i.ResponseDate,
 			&i.RequestHeaders,
 			&i.ResponseHeaders,
 			&i.ResponseBody,

@@ -13,7 +13,8 @@ VALUES (?, ?, ?, ?, ?, ?);
 -- and 00100_webhook_claim_indexes.sql for the index the dispatcher reads the outbox through.
 
 -- name: ListDispatchTargets :many
-SELECT w.id, w.url, w.key_mode, s.secret
+SELECT w.id, w.url, w.key_mode, s.secret,
+    CAST(coalesce((SELECT c.max_concurrency FROM webhook_delivery_settings c WHERE c.webhook_id = w.id), 32) AS INTEGER) AS max_concurrency
 FROM webhooks w JOIN webhook_secrets s ON s.webhook_id = w.id
 WHERE w.state = 'active' AND (s.expires_at IS NULL OR s.expires_at > ?)
   AND NOT EXISTS (SELECT 1 FROM webhook_pauses p WHERE p.webhook_id = w.id) -- paused: queued, not sent
@@ -66,10 +67,12 @@ WHERE webhook_id = sqlc.arg(webhook_id) AND state = 'pending' AND (attempts > se
 -- there is nothing to log it against, and the insert must not fail the dispatcher's batch.
 -- name: InsertDeliveryAttempt :exec
 INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code,
-    error_category, error_message, request_headers, response_headers, response_body)
+    error_category, error_message, request_headers_id, signature, response_headers_id,
+    response_date, response_body_id)
 SELECT sqlc.arg(delivery_id), sqlc.arg(attempt), sqlc.arg(started_at), sqlc.arg(duration_ms),
     sqlc.narg(status_code), sqlc.narg(error_category), sqlc.arg(error_message),
-    sqlc.arg(request_headers), sqlc.arg(response_headers), sqlc.arg(response_body)
+    sqlc.arg(request_headers_id), sqlc.narg(signature), sqlc.arg(response_headers_id),
+    sqlc.narg(response_date), sqlc.arg(response_body_id)
 WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = sqlc.arg(delivery_id));
 
 -- name: RecordDeliveryAttempt :exec
@@ -111,6 +114,20 @@ DELETE FROM events WHERE id IN (
       AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.state = 'pending')
     LIMIT CAST(sqlc.arg(lim) AS INTEGER));
 
+-- Texts of the delivery log no attempt has used since before (00332_delivery_log_texts.sql).
+-- name: PruneDeliveryTexts :execrows
+DELETE FROM delivery_texts WHERE id IN (
+    SELECT t.id FROM delivery_texts t WHERE t.last_used_at < sqlc.arg(before) LIMIT CAST(sqlc.arg(lim) AS INTEGER));
+
 -- name: PruneDeliveryAttempts :execrows
 DELETE FROM delivery_attempts WHERE id IN (
     SELECT a.id FROM delivery_attempts a WHERE a.started_at < sqlc.arg(before) LIMIT CAST(sqlc.arg(lim) AS INTEGER));
+
+-- A text of the delivery log, to refer to it (00332_delivery_log_texts.sql).
+-- name: FindDeliveryText :one
+SELECT id, last_used_at FROM delivery_texts WHERE text = ?;
+
+-- name: UpsertDeliveryText :one
+INSERT INTO delivery_texts (text, last_used_at) VALUES (sqlc.arg(text), sqlc.arg(at))
+ON CONFLICT (text) DO UPDATE SET last_used_at = max(last_used_at, excluded.last_used_at)
+RETURNING id;

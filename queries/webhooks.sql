@@ -126,11 +126,25 @@ FROM deliveries d JOIN events e ON e.id = d.event_id
 WHERE d.id = ?;
 
 -- name: ListDeliveryAttempts :many
-SELECT id, delivery_id, attempt, started_at, duration_ms, status_code, error_category,
-    error_message, request_headers, response_headers, response_body
-FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt, id;
+SELECT a.id, a.delivery_id, a.attempt, a.started_at, a.duration_ms, a.status_code, a.error_category,
+    a.error_message, d.event_id, a.signature, a.response_date,
+    CAST(coalesce(rq.text, '') AS TEXT) AS request_headers, CAST(coalesce(rs.text, '') AS TEXT) AS response_headers,
+    CAST(coalesce(rb.text, '') AS TEXT) AS response_body
+FROM delivery_attempts a
+JOIN deliveries d ON d.id = a.delivery_id
+LEFT JOIN delivery_texts rq ON rq.id = a.request_headers_id
+LEFT JOIN delivery_texts rs ON rs.id = a.response_headers_id
+LEFT JOIN delivery_texts rb ON rb.id = a.response_body_id
+WHERE a.delivery_id = ? ORDER BY a.attempt, a.id;
 
 -- name: GetDeliveryAttempt :one
-SELECT id, delivery_id, attempt, started_at, duration_ms, status_code, error_category,
-    error_message, request_headers, response_headers, response_body
-FROM delivery_attempts WHERE id = ?;
+SELECT a.id, a.delivery_id, a.attempt, a.started_at, a.duration_ms, a.status_code, a.error_category,
+    a.error_message, d.event_id, a.signature, a.response_date,
+    CAST(coalesce(rq.text, '') AS TEXT) AS request_headers, CAST(coalesce(rs.text, '') AS TEXT) AS response_headers,
+    CAST(coalesce(rb.text, '') AS TEXT) AS response_body
+FROM delivery_attempts a
+JOIN deliveries d ON d.id = a.delivery_id
+LEFT JOIN delivery_texts rq ON rq.id = a.request_headers_id
+LEFT JOIN delivery_texts rs ON rs.id = a.response_headers_id
+LEFT JOIN delivery_texts rb ON rb.id = a.response_body_id
+WHERE a.id = ?;

@@ -68,10 +68,10 @@ func seedDay(t *testing.T, ts *testServer) {
 	delivery := id(exec(`INSERT INTO deliveries (event_id, webhook_id, state, created_at, updated_at) VALUES ('evt_1', ?, 'succeeded', ?, ?)`, active, ms, ms))
 	exec(`INSERT INTO deliveries (event_id, webhook_id, state, next_attempt_at, created_at, updated_at) VALUES ('evt_1', ?, 'pending', ?, ?, ?)`, active, ms, ms-3*3600_000, ms)
 	for i, status := range []int{500, 200, 204} {
-		exec(`INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, request_headers) VALUES (?, ?, ?, 12, ?, '')`,
+		exec(`INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code) VALUES (?, ?, ?, 12, ?)`,
 			delivery, i+1, ms-int64(i)*1000, status)
 	}
-	exec(`INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, request_headers) VALUES (?, 9, ?, 12, 500, '')`,
+	exec(`INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code) VALUES (?, 9, ?, 12, 500)`,
 		delivery, ms-48*3600_000) // older than a day: not counted
 }
 

@@ -8,9 +8,11 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"frontdesk/app/queue"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
 	"frontdesk/ui"
@@ -31,6 +33,9 @@ type WebhookOptions struct {
 	// AllowPrivate mirrors --webhook-allow-private: whether deliveries to loopback and
 	// private addresses are allowed at all. Without it the forms say such targets are refused.
 	AllowPrivate bool
+	// Live, if set, is the running dispatcher's (webhook.Dispatcher.Live): each endpoint's
+	// concurrency and delivery rate, for the backlog's drain estimate.
+	Live func(id int64) (queue.TargetStats, bool)
 }
 
 // webhookPages is what the webhook handlers share.
@@ -46,7 +51,7 @@ func newWebhookPages(d *db.DB, now func() time.Time, o WebhookOptions) webhookPa
 		schedule = webhook.DefaultSchedule()
 	}
 	return webhookPages{
-		manager:      webhook.NewManager(d, webhook.ManagerOptions{Now: now, Schedule: o.Schedule}),
+		manager:      webhook.NewManager(d, webhook.ManagerOptions{Now: now, Schedule: o.Schedule, Live: o.Live}),
 		allowPrivate: o.AllowPrivate,
 		schedule:     schedule,
 	}
@@ -95,6 +100,9 @@ func (a *Admin) webhookRow(ctx context.Context, h webhook.Overview) (ui.WebhookR
 	if h.Health.Sample > 0 {
 		row.Rate = i18n.T(ctx, "webhooks.rate", "percent", int(math.Round(100*h.Health.SuccessRate)), "count", h.Health.Sample)
 	}
+	row.Backlog = ui.Backlog{Pending: h.Health.Pending, Serving: h.Health.HasServing,
+		Limit: h.Health.Serving.Limit, Bound: h.Health.Serving.Bound}
+	row.Backlog.Drain, row.Backlog.DrainKnown = h.Health.DrainIn()
 	attempts, err := a.db.R.AdminRecentWebhookAttempts(ctx, db.AdminRecentWebhookAttemptsParams{WebhookID: h.ID, Lim: chartSlots})
 	if err != nil {
 		return row, err
@@ -185,6 +193,7 @@ func (a *Admin) webhookForm(r *http.Request, id int64, url string, f *ui.Form) u
 func (a *Admin) newWebhook(w http.ResponseWriter, r *http.Request) {
 	f := ui.NewForm(nil)
 	f.Set("key_mode", webhook.KeyModeStandard)
+	f.Set("max_concurrency", strconv.Itoa(webhook.DefaultConcurrency))
 	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.add")), a.webhookForm(r, 0, "", f)))
 }
 
@@ -199,6 +208,21 @@ func (a *Admin) webhookInput(f *ui.Form) (url string, events []string, descripti
 // creates a standard webhook and leaves an existing one's mode alone.
 func keyModeInput(f *ui.Form) string { return f.Get("key_mode") }
 
+// concurrencyInput is the form's most deliveries at once (issue 15): 0 when the form has none
+// (the default on create, unchanged on edit), -1 when it is not a whole number or is 0 (the
+// Manager refuses it).
+func concurrencyInput(f *ui.Form) int {
+	v := strings.TrimSpace(f.Get("max_concurrency"))
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n == 0 {
+		return -1
+	}
+	return n
+}
+
 func (a *Admin) createWebhook(w http.ResponseWriter, r *http.Request) {
 	f, err := parseForm(r)
 	if err != nil {
@@ -206,7 +230,7 @@ func (a *Admin) createWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	url, events, description, allowPrivate := a.webhookInput(f)
-	h, secret, err := a.hooks.manager.Create(r.Context(), webhook.CreateInput{URL: url, Events: events, Description: description, AllowPrivate: allowPrivate, KeyMode: keyModeInput(f)})
+	h, secret, err := a.hooks.manager.Create(r.Context(), webhook.CreateInput{URL: url, Events: events, Description: description, AllowPrivate: allowPrivate, KeyMode: keyModeInput(f), MaxConcurrency: concurrencyInput(f)})
 	if a.webhookFieldErrors(r, f, err) {
 		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.add")), a.webhookForm(r, 0, "", f)))
 		return
@@ -230,6 +254,7 @@ func (a *Admin) editWebhook(w http.ResponseWriter, r *http.Request) {
 	f.Set("url", h.URL)
 	f.Set("description", h.Description)
 	f.Set("key_mode", h.KeyMode)
+	f.Set("max_concurrency", strconv.Itoa(h.MaxConcurrency))
 	f.Values["events"] = h.Events
 	a.render(w, r, http.StatusOK, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.edit")), a.webhookForm(r, h.ID, h.URL, f)))
 }
@@ -252,6 +277,9 @@ func (a *Admin) updateWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	if mode := keyModeInput(f); mode != "" {
 		in.KeyMode = &mode
+	}
+	if n := concurrencyInput(f); n != 0 {
+		in.MaxConcurrency = &n
 	}
 	_, err = a.hooks.manager.Update(r.Context(), h.ID, in)
 	if a.webhookFieldErrors(r, f, err) {
@@ -293,6 +321,8 @@ func (a *Admin) webhookFieldErrors(r *http.Request, f *ui.Form, err error) bool 
 		f.SetError("description", translate(r, "webhooks.err.description"))
 	case errors.Is(fe, webhook.ErrTooManyWebhooks):
 		f.Message = translate(r, "webhooks.err.too_many", "count", webhook.DefaultLimit)
+	case errors.Is(fe, webhook.ErrInvalidConcurrency):
+		f.SetError("max_concurrency", translate(r, "webhooks.max_concurrency.error"))
 	case fe.Field == "":
 		f.Message = sentenceAfter(fe.Err)
 	default:

@@ -72,6 +72,8 @@ func (a *API) Routes() http.Handler {
 
 	r.Group(func(r chi.Router) {
 		r.Use(a.authenticate, a.rateLimit)
+		// Conditional GET (issue 15; etag.go): ETag and If-None-Match on the routes it names.
+		r.Use(a.conditional)
 
 		r.Get("/available_slots", a.requireScope("bookings:read", a.listAvailableSlots))
 

@@ -71,6 +71,9 @@ func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Any("err", err))
 		e = newError(http.StatusInternalServerError, "internal_server_error", "")
 	}
+	// A tag set by conditional (etag.go) belongs to the answer that was not built.
+	w.Header().Del("ETag")
+	w.Header().Del("Cache-Control")
 	body := errorBody{Error: e.Code}
 	if e.Detail != "" {
 		body.Detail = &e.Detail

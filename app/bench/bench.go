@@ -9,6 +9,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -52,8 +53,9 @@ type Config struct {
 	Bookings    int           // bookings seeded for list_bookings_100k; 0 skips it
 	// Only, if not empty, names the scenarios to run.
 	Only []string
-	// CPUProfile, if set, is a file name prefix: each scenario's measured run (with its
-	// interleaved baseline) writes a CPU profile of the whole process to PREFIX.<scenario>.pprof.
+	// CPUProfile, if set, is a file name prefix: each scenario's measured rounds, without its
+	// baseline's, write CPU profiles of the whole process (server and load generator) to
+	// PREFIX.<scenario>.<round>.pprof (see env.profiled).
 	CPUProfile string
 	// Progress, if set, gets a line as each step starts.
 	Progress io.Writer
@@ -62,7 +64,7 @@ type Config struct {
 
 // Scenarios lists every scenario name in the order they run.
 func Scenarios() []string {
-	return []string{"read_service", "list_bookings", "slots_day", "create_booking", "conflicting_booking", "webhook_fanout", "day_in_the_life", "list_bookings_100k"}
+	return []string{"read_service", "list_bookings", "list_bookings_not_modified", "slots_day", "create_booking", "conflicting_booking", "webhook_fanout", "day_in_the_life", "list_bookings_100k"}
 }
 
 // env is what scenarios share during a run.
@@ -224,23 +226,49 @@ func (e *env) setUp(ctx context.Context) error {
 	return err
 }
 
-// profiled runs fn under a CPU profile when the run asked for one.
+// profiled runs fn, a scenario's measured run, and when the run asked for profiles writes a
+// CPU profile of the scenario alone: each of the pair's scenario rounds (Load.ScenarioRound)
+// goes to PREFIX.<name>.<round>.pprof, never mixed with the baseline's rounds; a run that drives
+// no pair (webhook_fanout, whose baseline ran before) is profiled whole as
+// PREFIX.<name>.1.pprof. `go tool pprof -top PREFIX.<name>.*.pprof` merges the rounds.
 func (e *env) profiled(name string, fn func()) error {
 	if e.cfg.CPUProfile == "" {
 		fn()
 		return nil
 	}
-	f, err := os.Create(e.cfg.CPUProfile + "." + name + ".pprof")
-	if err != nil {
-		return err
+	rounds := 0
+	var profErr error
+	profile := func(run func()) {
+		rounds++
+		f, err := os.Create(fmt.Sprintf("%s.%s.%d.pprof", e.cfg.CPUProfile, name, rounds))
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			profErr = cmp.Or(profErr, err)
+			run()
+			return
+		}
+		run()
+		pprof.StopCPUProfile()
+		profErr = cmp.Or(profErr, f.Close())
 	}
-	defer f.Close()
-	if err := pprof.StartCPUProfile(f); err != nil {
-		return err
+	saved := e.load.ScenarioRound
+	e.load.ScenarioRound = profile
+	defer func() { e.load.ScenarioRound = saved }()
+	if pairs[name] {
+		fn()
+	} else {
+		profile(fn)
 	}
-	fn()
-	pprof.StopCPUProfile()
-	return nil
+	return profErr
+}
+
+// pairs names the scenarios whose measured run interleaves scenario and baseline rounds
+// (DriveMixedPair), so that profiled profiles their scenario rounds only.
+var pairs = map[string]bool{
+	"read_service": true, "list_bookings": true, "list_bookings_not_modified": true, "slots_day": true,
+	"create_booking": true, "conflicting_booking": true, "day_in_the_life": true, "list_bookings_100k": true,
 }
 
 func goInfo() string { return runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH }

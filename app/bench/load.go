@@ -16,6 +16,9 @@ type Load struct {
 	Concurrency int
 	Warmup      time.Duration
 	Duration    time.Duration
+	// ScenarioRound, if set, runs each of DriveMixedPair's scenario rounds (never a baseline's):
+	// the bench profiles through it.
+	ScenarioRound func(round func())
 }
 
 // Outcome is how one operation ended when it did not fail.
@@ -56,6 +59,14 @@ const pairRounds = 4
 // DrivePair measures a scenario and its baseline in alternating slices of l.Duration
 // (baseline, scenario, baseline, scenario, …), each side warmed up once, so that background
 // load on a shared machine weighs on both alike and their ratio stays meaningful.
+func (l Load) around(round func()) {
+	if l.ScenarioRound == nil {
+		round()
+		return
+	}
+	l.ScenarioRound(round)
+}
+
 func DrivePair(ctx context.Context, l Load, scenario, baseline Op) (Figures, Figures) {
 	return DriveMixedPair(ctx, l, scenario.mixed(), baseline)
 }
@@ -71,7 +82,7 @@ func DriveMixedPair(ctx context.Context, l Load, scenario MixedOp, baseline Op) 
 			slice.Warmup = l.Warmup
 		}
 		base.add(drive(ctx, slice, baseline.mixed()))
-		res.add(drive(ctx, slice, scenario))
+		l.around(func() { res.add(drive(ctx, slice, scenario)) })
 	}
 	return res.figures(), base.figures()
 }

@@ -20,6 +20,7 @@ func scenarioTable() []scenario {
 	return []scenario{
 		{"read_service", readService},
 		{"list_bookings", listBookings},
+		{"list_bookings_not_modified", listBookingsNotModified},
 		{"slots_day", slotsDay},
 		{"create_booking", createBooking},
 		{"conflicting_booking", conflictingBooking},

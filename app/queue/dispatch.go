@@ -19,7 +19,10 @@ type Config struct {
 	// rest keep serving the others.
 	Workers   int
 	PerTarget int
-	Poll      time.Duration // longest sleep between looks at the outbox; <= 0: 1 s
+	// MaxExtra bounds the attempts in flight on extra slots, past the targets' shares of the
+	// pool, all targets together (adapt.go; < 1: 16 × Workers).
+	MaxExtra int
+	Poll     time.Duration // longest sleep between looks at the outbox; <= 0: 1 s
 }
 
 const defaultPoll = time.Second
@@ -44,6 +47,8 @@ type Dispatcher[P, T, R any] struct {
 	kick   chan struct{} // the writer recorded a retry or closed a target
 	// prepared holds the statements of quietTx, prepared while Run runs.
 	prepared preparedSet
+	// stats is what Target reports, published by the loop.
+	stats stats
 }
 
 // New returns a dispatcher over d.
@@ -53,6 +58,9 @@ func New[P, T, R any](d *db.DB, cfg Config, store Store[P, T, R], sender Sender[
 		cfg.PerTarget = max(cfg.Workers/4, 1)
 	}
 	cfg.PerTarget = min(cfg.PerTarget, cfg.Workers)
+	if cfg.MaxExtra < 1 {
+		cfg.MaxExtra = 16 * cfg.Workers
+	}
 	if cfg.Poll <= 0 {
 		cfg.Poll = defaultPoll
 	}
@@ -111,26 +119,38 @@ func (d *Dispatcher[P, T, R]) Run(ctx context.Context) error {
 
 	defer d.prepared.close()
 
-	work := make(chan work[P, T], d.cfg.Workers)
-	done := make(chan int64, d.cfg.Workers)
+	pool := make(chan work[P, T], d.cfg.Workers)
+	// Room for every attempt that can be in flight, so no sender ever waits on the loop.
+	done := make(chan finish, d.cfg.Workers+d.cfg.MaxExtra)
 	results := make(chan R, 4*d.cfg.Workers)
 	asks := make(chan Ask, 1) // the loop has at most one round asked for
 	rounds := make(chan Claimed[P, T], 1)
-	var workers, writer sync.WaitGroup
+	var workers, extras, writer sync.WaitGroup
+	send := func(w work[P, T], extra bool) {
+		began := time.Now() // the attempt's real duration, whatever clock d.now is
+		r := d.sender.Send(w.job, w.target)
+		healthy := true
+		if h, ok := any(r).(Healthy); ok {
+			healthy = h.Healthy()
+		}
+		results <- r
+		done <- finish{target: w.job.Target, extra: extra, took: time.Since(began), healthy: healthy}
+	}
 	for range d.cfg.Workers {
 		workers.Go(func() {
-			for w := range work {
-				results <- d.sender.Send(w.job, w.target)
-				done <- w.job.Target
+			for w := range pool {
+				send(w, false)
 			}
 		})
 	}
 	l := d.newLoop()
+	l.spawn = func(w work[P, T]) { extras.Go(func() { send(w, true) }) }
 	writer.Go(func() { d.write(asks, results, rounds) })
-	l.run(ctx, work, done, asks, rounds)
+	l.run(ctx, pool, done, asks, rounds)
 
-	close(work)
+	close(pool)
 	workers.Wait()
+	extras.Wait()
 	close(results)
 	close(asks)
 	writer.Wait()
@@ -142,6 +162,15 @@ func (d *Dispatcher[P, T, R]) Run(ctx context.Context) error {
 type work[P, T any] struct {
 	job    Job[P]
 	target T
+}
+
+// finish is a finished attempt, for the loop: whose, on which kind of slot, how long it took
+// and whether it was refused for overload.
+type finish struct {
+	target  int64
+	extra   bool
+	took    time.Duration
+	healthy bool
 }
 
 // coalesceWindow is the least time between the starts of two claim rounds that commits
@@ -156,7 +185,11 @@ const coalesceWindow = time.Millisecond
 type loop[P, T, R any] struct {
 	d     *Dispatcher[P, T, R]
 	lanes *lanes[P]
-	busy  int
+	busy  int // attempts in flight on the shared pool
+	extra int // attempts in flight on extra slots (adapt.go)
+	// limits holds each open target's adaptive limit; spawn runs an attempt on an extra slot.
+	limits *limits
+	spawn  func(work[P, T])
 	// current is every open target as of the last claim round. A job is sent with it rather
 	// than with what it was claimed with, so a changed URL or a rotated secret applies to
 	// queued jobs too.
@@ -171,10 +204,10 @@ type loop[P, T, R any] struct {
 }
 
 func (d *Dispatcher[P, T, R]) newLoop() *loop[P, T, R] {
-	return &loop[P, T, R]{d: d, lanes: newLanes[P](), allRetries: true}
+	return &loop[P, T, R]{d: d, lanes: newLanes[P](), limits: newLimits(d.cfg.PerTarget), allRetries: true}
 }
 
-func (l *loop[P, T, R]) run(ctx context.Context, work chan<- work[P, T], done <-chan int64, asks chan<- Ask, rounds <-chan Claimed[P, T]) {
+func (l *loop[P, T, R]) run(ctx context.Context, work chan<- work[P, T], done <-chan finish, asks chan<- Ask, rounds <-chan Claimed[P, T]) {
 	// poll fires at the next scheduled attempt or after cfg.Poll, whichever is sooner.
 	poll := time.NewTimer(l.d.cfg.Poll)
 	defer poll.Stop()
@@ -208,8 +241,8 @@ func (l *loop[P, T, R]) run(ctx context.Context, work chan<- work[P, T], done <-
 		case <-soon.C:
 		case r := <-rounds:
 			l.take(r, poll)
-		case id := <-done:
-			l.finished(id)
+		case f := <-done:
+			l.finished(f)
 		}
 	}
 }
@@ -234,7 +267,7 @@ func (l *loop[P, T, R]) hungry() bool {
 		return true
 	}
 	for id := range l.current {
-		if ln := l.lanes.byTarget[id]; ln == nil || ln.queued() < l.d.depth/2 {
+		if ln := l.lanes.byTarget[id]; ln == nil || ln.queued() < l.depthOf(id)/2 {
 			return true
 		}
 	}
@@ -246,7 +279,7 @@ func (l *loop[P, T, R]) hungry() bool {
 func (l *loop[P, T, R]) startRound(asks chan<- Ask) {
 	ask := Ask{Room: map[int64]int{}, More: map[int64]bool{}, AllRetries: l.allRetries}
 	for id, ln := range l.lanes.byTarget {
-		ask.Room[id] = l.d.depth - ln.queued() - ln.inflight
+		ask.Room[id] = l.depthOf(id) - ln.queued() - ln.inflight
 		if ln.more {
 			ask.More[id] = true
 		}
@@ -265,6 +298,15 @@ func (l *loop[P, T, R]) take(r Claimed[P, T], poll *time.Timer) {
 		return
 	}
 	l.current = r.Targets
+	bounds := make(map[int64]int, len(r.Targets))
+	for id, t := range r.Targets {
+		bounds[id] = l.d.cfg.PerTarget
+		if b, ok := any(t).(Bounded); ok {
+			bounds[id] = max(b.MaxConcurrency(), 1)
+		}
+	}
+	l.limits.setBounds(bounds)
+	l.d.stats.keep(bounds)
 	// Targets that are no longer open (deactivated, deleted, unconfigured) lose their queued
 	// work. Handing it back is harmless and covers every case.
 	var dropped []Job[P]
@@ -296,17 +338,29 @@ func (l *loop[P, T, R]) take(r Claimed[P, T], poll *time.Timer) {
 	}
 }
 
-// dispatch hands queued jobs to idle workers. It never blocks: work has room for every
-// worker, and at most that many jobs are out.
+// dispatch hands queued jobs to idle workers of the pool, and to extra slots for targets
+// past their share (adapt.go). It never blocks: work has room for every worker, and at most
+// that many pooled jobs are out.
 func (l *loop[P, T, R]) dispatch(work chan<- work[P, T]) {
-	for l.busy < l.d.cfg.Workers {
-		j, ok := l.lanes.pick(l.d.cfg.PerTarget)
+	for {
+		j, extra, ok := l.lanes.take(l.limits.shareOf, l.busy < l.d.cfg.Workers, l.extra < l.d.cfg.MaxExtra && l.spawn != nil, l.limits.limit)
 		if !ok {
 			return
+		}
+		if extra {
+			l.extra++
+			l.spawn(workOf(j, l.current))
+			continue
 		}
 		work <- workOf(j, l.current)
 		l.busy++
 	}
+}
+
+// depthOf is how many jobs target id's lane holds, in flight included: prefetchDepth per
+// attempt it may have in flight now.
+func (l *loop[P, T, R]) depthOf(id int64) int {
+	return max(l.d.cfg.PerTarget, l.limits.limit(id)) * prefetchDepth
 }
 
 func workOf[P, T any](j Job[P], current map[int64]T) work[P, T] {
@@ -314,20 +368,31 @@ func workOf[P, T any](j Job[P], current map[int64]T) work[P, T] {
 }
 
 // drain takes note of every attempt that has finished.
-func (l *loop[P, T, R]) drain(done <-chan int64) {
+func (l *loop[P, T, R]) drain(done <-chan finish) {
 	for {
 		select {
-		case id := <-done:
-			l.finished(id)
+		case f := <-done:
+			l.finished(f)
 		default:
 			return
 		}
 	}
 }
 
-func (l *loop[P, T, R]) finished(target int64) {
-	l.busy--
-	if l.lanes.finished(target, l.d.depth) {
+func (l *loop[P, T, R]) finished(f finish) {
+	if f.extra {
+		l.extra--
+	} else {
+		l.busy--
+	}
+	backlog := false
+	if ln := l.lanes.byTarget[f.target]; ln != nil {
+		backlog = ln.queued() > 0 || ln.more
+	}
+	l.limits.observe(f.target, f.took, f.healthy, backlog)
+	limit, bound := l.limits.Limit(f.target)
+	l.d.stats.finished(f.target, time.Now(), limit, bound)
+	if l.lanes.end(f.target, f.extra, l.depthOf(f.target)) {
 		l.refill = true
 	}
 }

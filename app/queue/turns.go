@@ -26,6 +26,9 @@ type lane[P any] struct {
 	inflight     int
 	// ordered is set while an Ordered job is in flight: nothing else goes to the target.
 	ordered bool
+	// extra is how many of inflight run outside the shared pool (adapt.go): a slow target's
+	// attempts beyond its share of the pool.
+	extra int
 	// more is set when the last claim filled the lane: the outbox may hold more due work,
 	// so freeing room should trigger another claim.
 	more bool
@@ -66,10 +69,20 @@ func (ls *lanes[P]) add(j Job[P], first bool) {
 	}
 }
 
-// pick returns the next job to send: first attempts before retries across all targets, and
-// within each class the targets take turns, skipping any that has perTarget attempts in
-// flight. The target served moves to the back of the ring.
+// pick returns the next job to send with a slot of the shared pool, at most perTarget in
+// flight per target (see take).
 func (ls *lanes[P]) pick(perTarget int) (Job[P], bool) {
+	j, _, ok := ls.take(func(int64) int { return perTarget }, true, false, nil)
+	return j, ok
+}
+
+// take returns the next job to send: first attempts before retries across all targets, and
+// within each class the targets take turns. A target sends with a slot of the shared pool
+// while it has fewer than share(target) of them and the pool has one free (pooled), otherwise with an
+// extra slot of its own while it has fewer than limit(target) in flight and extra slots are
+// left (extraFree); a target with neither is skipped. extra says which the job got. The target
+// served moves to the back of the ring.
+func (ls *lanes[P]) take(share func(target int64) int, pooled, extraFree bool, limit func(target int64) int) (j Job[P], extra, ok bool) {
 	n := len(ls.order)
 	for _, firstClass := range []bool{true, false} {
 		for i := range n {
@@ -79,7 +92,11 @@ func (ls *lanes[P]) pick(perTarget int) (Job[P], bool) {
 			if firstClass {
 				q = &l.first
 			}
-			if len(*q) == 0 || l.inflight >= perTarget || l.ordered || ((*q)[0].Ordered && l.inflight > 0) {
+			if len(*q) == 0 || l.ordered || ((*q)[0].Ordered && l.inflight > 0) {
+				continue
+			}
+			shared := pooled && l.inflight-l.extra < share(ls.order[idx])
+			if !shared && !(extraFree && l.inflight < limit(ls.order[idx])) {
 				continue
 			}
 			j := (*q)[0]
@@ -87,21 +104,34 @@ func (ls *lanes[P]) pick(perTarget int) (Job[P], bool) {
 			(*q)[0] = Job[P]{} // let the payload be collected once sent
 			*q = (*q)[1:]
 			l.inflight++
+			if !shared {
+				l.extra++
+			}
 			ls.turn = (idx + 1) % n
-			return j, true
+			return j, !shared, true
 		}
 	}
-	return Job[P]{}, false
+	return Job[P]{}, false, false
 }
 
-// finished records that an attempt to target id is over. It reports whether the target's lane
-// has drained far enough (below half of depth) that it is worth claiming more for it.
+// finished records that an attempt to target id that used a slot of the shared pool is over
+// (see end).
 func (ls *lanes[P]) finished(id int64, depth int) bool {
+	return ls.end(id, false, depth)
+}
+
+// end records that an attempt to target id is over, extra if it ran on an extra slot. It
+// reports whether the target's lane has drained far enough (below half of depth) that it is
+// worth claiming more for it.
+func (ls *lanes[P]) end(id int64, extra bool, depth int) bool {
 	l, ok := ls.byTarget[id]
 	if !ok {
 		return false
 	}
 	l.inflight--
+	if extra {
+		l.extra--
+	}
 	if l.inflight == 0 {
 		l.ordered = false
 	}

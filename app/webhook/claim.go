@@ -18,7 +18,13 @@ type payload struct {
 type target struct {
 	url  string
 	keys [][]byte
+	// maxConcurrency bounds its deliveries in flight (queue.Bounded; docs/webhooks.md, "Slow
+	// endpoints").
+	maxConcurrency int
 }
+
+// MaxConcurrency implements queue.Bounded.
+func (t target) MaxConcurrency() int { return t.maxConcurrency }
 
 // job is one claimed delivery attempt, everything send.go needs to make it.
 type job struct {
@@ -135,7 +141,7 @@ func (s store) Targets(ctx context.Context, q *db.Queries, now time.Time) (map[i
 		}
 		seen[id] = true
 		t := out[r.ID]
-		t.url = r.URL
+		t.url, t.maxConcurrency = r.URL, int(r.MaxConcurrency)
 		t.keys = append(t.keys, key)
 		out[r.ID] = t
 	}

@@ -54,6 +54,8 @@ type Dispatcher struct {
 	// refusedLogged remembers the webhooks (and URLs) whose refused target was logged
 	// (refused.go), so the log says it once, not on every retry.
 	refusedLogged sync.Map
+	// texts caches the delivery log's stored texts (record.go).
+	texts textCache
 }
 
 // NewDispatcher returns a dispatcher over d. Its metrics are registered on reg unless reg is
@@ -94,6 +96,11 @@ func NewDispatcher(d *db.DB, cfg Config, log *slog.Logger, now func() time.Time,
 		store{disp}, disp, log, now)
 	return disp
 }
+
+// Live reports how webhook id is being served now (its adaptive concurrency and delivery
+// rate); false before anything has been sent to it since the start. ManagerOptions.Live takes
+// it, for the owner's pages.
+func (d *Dispatcher) Live(id int64) (queue.TargetStats, bool) { return d.q.Target(id) }
 
 // Wake makes the dispatcher look at the outbox now. It never blocks; wakes that arrive while
 // one is pending merge into it.

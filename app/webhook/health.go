@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"frontdesk/app/queue"
 	"frontdesk/db"
 )
 
@@ -28,6 +29,23 @@ type Health struct {
 	// since the last success will exhaust its schedule then, and the endpoint will be
 	// deactivated unless something succeeds first (the countdown of docs/webhooks.md). Zero otherwise.
 	DeactivatesAt time.Time
+	// Serving is how the running dispatcher serves the endpoint now (its concurrency limit and
+	// bound, its delivery rate), when it has sent to it since it started (HasServing).
+	Serving    queue.TargetStats
+	HasServing bool
+}
+
+// DrainIn estimates how long the endpoint's backlog (Pending) takes to deliver at its current
+// rate; ok is false when there is no rate to go by (nothing sent lately). Zero when there is no
+// backlog.
+func (h Health) DrainIn() (d time.Duration, ok bool) {
+	switch {
+	case h.Pending == 0:
+		return 0, true
+	case !h.HasServing || h.Serving.Rate < 0.01:
+		return 0, false
+	}
+	return time.Duration(float64(h.Pending) / h.Serving.Rate * float64(time.Second)), true
 }
 
 // Failing reports whether the endpoint is counting down to deactivation.
@@ -40,6 +58,9 @@ func (m *Manager) health(ctx context.Context, w Webhook) (h Health, err error) {
 		h, err = healthIn(ctx, q, w, m.schedule)
 		return err
 	})
+	if m.live != nil {
+		h.Serving, h.HasServing = m.live(w.ID)
+	}
 	return h, err
 }
 

@@ -4,6 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"frontdesk/db"
@@ -142,13 +146,42 @@ type Attempt struct {
 	ResponseBody    string
 }
 
-func attemptFromRow(r db.DeliveryAttempt) Attempt {
-	return Attempt{
+// attemptRow is an attempt as ListDeliveryAttempts and GetDeliveryAttempt read it.
+type attemptRow = db.ListDeliveryAttemptsRow
+
+// attemptFromRow rebuilds an attempt from its row and its shared texts (send.go,
+// 00332_delivery_log_texts.sql): the request's Standard Webhooks headers from the event id,
+// the start and the signature kept on the row, the response's Date from the row.
+func attemptFromRow(r attemptRow) Attempt {
+	a := Attempt{
 		ID: r.ID, DeliveryID: r.DeliveryID, Number: int(r.Attempt), StartedAt: db.Time(r.StartedAt),
 		Duration: time.Duration(r.DurationMs) * time.Millisecond, StatusCode: int(r.StatusCode.Int64),
 		ErrorCategory: r.ErrorCategory.String, ErrorMessage: r.ErrorMessage,
 		RequestHeaders: r.RequestHeaders, ResponseHeaders: r.ResponseHeaders, ResponseBody: r.ResponseBody,
 	}
+	if r.Signature.Valid {
+		a.RequestHeaders = withHeaders(a.RequestHeaders,
+			http.CanonicalHeaderKey(HeaderID)+": "+r.EventID,
+			http.CanonicalHeaderKey(HeaderSignature)+": "+r.Signature.String,
+			http.CanonicalHeaderKey(HeaderTimestamp)+": "+strconv.FormatInt(a.StartedAt.Unix(), 10))
+	}
+	if r.ResponseDate.Valid {
+		a.ResponseHeaders = withHeaders(a.ResponseHeaders, "Date: "+r.ResponseDate.String)
+	}
+	return a
+}
+
+// withHeaders adds "Name: value" lines to a block formatHeader wrote, keeping its name order.
+func withHeaders(block string, lines ...string) string {
+	all := strings.Split(strings.TrimSuffix(block, "\n"), "\n")
+	if block == "" {
+		all = nil
+	}
+	all = append(all, lines...)
+	slices.SortStableFunc(all, func(a, b string) int {
+		return strings.Compare(a[:max(strings.Index(a, ":"), 0)], b[:max(strings.Index(b, ":"), 0)])
+	})
+	return strings.Join(all, "\n") + "\n"
 }
 
 // Delivery returns one delivery with its body and attempts.
@@ -187,5 +220,5 @@ func (m *Manager) Attempt(ctx context.Context, id int64) (Attempt, error) {
 	if db.IsNotFound(err) {
 		return Attempt{}, notFound("attempt", id)
 	}
-	return attemptFromRow(r), err
+	return attemptFromRow(attemptRow(r)), err
 }

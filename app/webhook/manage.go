@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/queue"
 	"frontdesk/db"
 )
 
@@ -23,6 +24,7 @@ type Manager struct {
 	now      func() time.Time
 	limit    int
 	schedule Schedule
+	live     func(id int64) (queue.TargetStats, bool)
 }
 
 // ManagerOptions tunes a Manager; the zero value is the production default.
@@ -34,6 +36,9 @@ type ManagerOptions struct {
 	// Schedule is the dispatcher's retry schedule, used for a failing endpoint's countdown
 	// (nil: DefaultSchedule).
 	Schedule Schedule
+	// Live, if set, is the running dispatcher's Live: how each endpoint is served now, for
+	// the backlog's drain estimate (Health).
+	Live func(id int64) (queue.TargetStats, bool)
 }
 
 // DefaultLimit is the default per-installation webhook limit.
@@ -50,12 +55,21 @@ var (
 	ErrInvalidDescription = errors.New("invalid webhook description")
 	ErrTooManyWebhooks    = errors.New("webhook limit reached")
 	ErrPrivateTarget      = errors.New("private webhook target")
+	ErrInvalidConcurrency = fmt.Errorf("the most deliveries at once must be a whole number from %d to %d", MinConcurrency, MaxConcurrency)
+)
+
+// The range of a webhook's MaxConcurrency, and its default (docs/webhooks.md, "Slow endpoints").
+const (
+	MinConcurrency     = 1
+	MaxConcurrency     = 256
+	DefaultConcurrency = 32
 )
 
 // FieldError is a validation failure of one input field, for forms that show errors next to
-// the field. Field is "url", "events", "description" or "key_mode", or "" for the form as a
-// whole (the webhook limit). Err wraps ErrInvalidURL, ErrPrivateTarget, ErrInvalidPatterns,
-// ErrInvalidDescription, ErrInvalidKeyMode or ErrTooManyWebhooks and reads well on its own.
+// the field. Field is "url", "events", "description", "key_mode" or "max_concurrency", or ""
+// for the form as a whole (the webhook limit). Err wraps ErrInvalidURL, ErrPrivateTarget,
+// ErrInvalidPatterns, ErrInvalidDescription, ErrInvalidKeyMode, ErrInvalidConcurrency or
+// ErrTooManyWebhooks and reads well on its own.
 type FieldError struct {
 	Field string
 	Err   error
@@ -66,7 +80,7 @@ func (e *FieldError) Unwrap() error { return e.Err }
 
 // NewManager returns a Manager over d.
 func NewManager(d *db.DB, o ManagerOptions) *Manager {
-	m := &Manager{db: d, now: o.Now, limit: o.Limit, schedule: o.Schedule}
+	m := &Manager{db: d, now: o.Now, limit: o.Limit, schedule: o.Schedule, live: o.Live}
 	if m.now == nil {
 		m.now = time.Now
 	}
@@ -95,6 +109,9 @@ type Webhook struct {
 	KeyMode           string       // KeyModeStandard or KeyModeSecretText
 	// PausedAt is when the owner paused the webhook (zero: not paused); see pause.go.
 	PausedAt time.Time
+	// MaxConcurrency bounds the deliveries in flight to it at once (docs/webhooks.md, "Slow
+	// endpoints").
+	MaxConcurrency int
 }
 
 // SecretInfo describes one signing secret without revealing it. A zero ExpiresAt marks the
@@ -113,6 +130,8 @@ type CreateInput struct {
 	Description  string
 	AllowPrivate bool
 	KeyMode      string // "" is KeyModeStandard
+	// MaxConcurrency bounds its deliveries in flight; 0 is DefaultConcurrency.
+	MaxConcurrency int
 }
 
 // Create registers a webhook and returns it with its signing secret, which is shown to the
@@ -126,6 +145,12 @@ func (m *Manager) Create(ctx context.Context, in CreateInput) (Webhook, string, 
 	}
 	if err := ValidateKeyMode(in.KeyMode); err != nil {
 		return Webhook{}, "", &FieldError{"key_mode", err}
+	}
+	if in.MaxConcurrency == 0 {
+		in.MaxConcurrency = DefaultConcurrency
+	}
+	if err := validateConcurrency(in.MaxConcurrency); err != nil {
+		return Webhook{}, "", err
 	}
 	secret, err := NewSecret()
 	if err != nil {
@@ -150,7 +175,13 @@ func (m *Manager) Create(ctx context.Context, in CreateInput) (Webhook, string, 
 		if err != nil {
 			return err
 		}
-		return q.CreateWebhookSecret(ctx, db.CreateWebhookSecretParams{WebhookID: id, Secret: secret, CreatedAt: ms})
+		if err := q.CreateWebhookSecret(ctx, db.CreateWebhookSecretParams{WebhookID: id, Secret: secret, CreatedAt: ms}); err != nil {
+			return err
+		}
+		if in.MaxConcurrency == DefaultConcurrency {
+			return nil
+		}
+		return q.SetWebhookMaxConcurrency(ctx, db.SetWebhookMaxConcurrencyParams{WebhookID: id, MaxConcurrency: int64(in.MaxConcurrency)})
 	})
 	if err != nil {
 		return Webhook{}, "", err
@@ -169,6 +200,8 @@ type UpdateInput struct {
 	// KeyMode changes how the secrets sign, from the next attempt on (the receiver must verify
 	// the new way from then).
 	KeyMode *string
+	// MaxConcurrency changes the bound on deliveries in flight, from the next claim on.
+	MaxConcurrency *int
 }
 
 // Update changes a webhook's URL, events or description.
@@ -202,8 +235,16 @@ func (m *Manager) Update(ctx context.Context, id int64, in UpdateInput) (Webhook
 		if err != nil {
 			return err
 		}
-		_, err = q.UpdateWebhook(ctx, db.UpdateWebhookParams{ID: id, URL: cur.URL, EventsJSON: string(events), Description: cur.Description, KeyMode: cur.KeyMode, UpdatedAt: db.Millis(m.now())})
-		return err
+		if _, err = q.UpdateWebhook(ctx, db.UpdateWebhookParams{ID: id, URL: cur.URL, EventsJSON: string(events), Description: cur.Description, KeyMode: cur.KeyMode, UpdatedAt: db.Millis(m.now())}); err != nil {
+			return err
+		}
+		if in.MaxConcurrency == nil || *in.MaxConcurrency == cur.MaxConcurrency {
+			return nil
+		}
+		if err := validateConcurrency(*in.MaxConcurrency); err != nil {
+			return err
+		}
+		return q.SetWebhookMaxConcurrency(ctx, db.SetWebhookMaxConcurrencyParams{WebhookID: id, MaxConcurrency: int64(*in.MaxConcurrency)})
 	})
 	if err != nil {
 		return Webhook{}, err
@@ -291,6 +332,11 @@ func (m *Manager) withSecrets(ctx context.Context, q *db.Queries, r db.GetWebhoo
 	if err != nil {
 		return Webhook{}, err
 	}
+	n, err := q.WebhookMaxConcurrency(ctx, r.ID)
+	if err != nil {
+		return Webhook{}, err
+	}
+	w.MaxConcurrency = int(n)
 	now := m.now()
 	for _, s := range secrets {
 		info := SecretInfo{CreatedAt: db.Time(s.CreatedAt), ExpiresAt: nullTime(s.ExpiresAt)}
@@ -299,6 +345,13 @@ func (m *Manager) withSecrets(ctx context.Context, q *db.Queries, r db.GetWebhoo
 		}
 	}
 	return w, nil
+}
+
+func validateConcurrency(n int) error {
+	if n < MinConcurrency || n > MaxConcurrency {
+		return &FieldError{"max_concurrency", ErrInvalidConcurrency}
+	}
+	return nil
 }
 
 // validateInput checks what the owner typed, naming the field at fault.

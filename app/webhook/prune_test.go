@@ -20,7 +20,12 @@ func TestPruneKeepsRecentAndPending(t *testing.T) {
 		t.Helper()
 		d := h.deliveryOf(eventID, w.ID)
 		err := h.db.InTx(ctx, func(q *db.Queries) error {
-			if err := q.InsertDeliveryAttempt(ctx, db.InsertDeliveryAttemptParams{DeliveryID: d.ID, Attempt: 1, StartedAt: db.Millis(start), RequestHeaders: "x"}); err != nil {
+			text, err := q.UpsertDeliveryText(ctx, db.UpsertDeliveryTextParams{Text: "x", At: db.Millis(start)})
+			if err != nil {
+				return err
+			}
+			if err := q.InsertDeliveryAttempt(ctx, db.InsertDeliveryAttemptParams{DeliveryID: d.ID, Attempt: 1, StartedAt: db.Millis(start),
+				RequestHeadersID: text, ResponseHeadersID: text, ResponseBodyID: text}); err != nil {
 				return err
 			}
 			return q.RecordDeliveryAttempt(ctx, db.RecordDeliveryAttemptParams{ID: d.ID, Attempts: 1, At: sqlMillis(db.Millis(start)), NewState: StateSucceeded})
@@ -53,5 +58,12 @@ func TestPruneKeepsRecentAndPending(t *testing.T) {
 	}
 	if ds, _ := h.m.FindEvent(ctx, recent); len(ds) != 1 {
 		t.Errorf("recent event has %d deliveries, want it kept", len(ds))
+	}
+	var texts int
+	if err := h.db.ReadDB().QueryRowContext(ctx, `SELECT count(*) FROM delivery_texts`).Scan(&texts); err != nil {
+		t.Fatal(err)
+	}
+	if texts != 0 {
+		t.Errorf("%d log texts left after their only attempt was pruned, want 0", texts)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"net/http"
+	"sync"
 	"time"
 
 	"frontdesk/app/queue"
@@ -19,7 +21,10 @@ func (s store) Record(ctx context.Context, q *db.Queries, batch []result) (queue
 	}
 	return queue.Committed{
 		Reschedule: tally.retried > 0 || len(tally.deactivated) > 0,
-		After:      func() { s.d.committed(tally) },
+		After: func() {
+			s.d.texts.keep(tally.texts)
+			s.d.committed(tally)
+		},
 	}, nil
 }
 
@@ -27,6 +32,9 @@ func (s store) Record(ctx context.Context, q *db.Queries, batch []result) (queue
 type outcomeTally struct {
 	succeeded, retried, failed, gone, missed int
 	deactivated                              []deactivation
+	// texts are the log texts this transaction looked up or refreshed, for the cache once
+	// it has committed.
+	texts map[string]textRef
 }
 
 type deactivation struct {
@@ -50,11 +58,17 @@ func (d *Dispatcher) apply(ctx context.Context, q *db.Queries, batch []result, t
 	successes := map[int64]int64{} // webhook → end of its latest 2xx in this batch
 	for _, r := range batch {
 		at := db.Millis(r.startedAt.Add(r.duration))
+		texts, err := d.textIDs(ctx, q, at, tally, r.reqHeader, r.respHeader, r.respBody)
+		if err != nil {
+			return fmt.Errorf("delivery %d: log attempt: %w", r.deliveryID, err)
+		}
 		if err := q.InsertDeliveryAttempt(ctx, db.InsertDeliveryAttemptParams{
 			DeliveryID: r.deliveryID, Attempt: int64(r.attempt), StartedAt: db.Millis(r.startedAt),
 			DurationMs: r.duration.Milliseconds(), StatusCode: sql.NullInt64{Int64: int64(r.status), Valid: r.status != 0},
 			ErrorCategory: sql.NullString{String: r.category, Valid: r.category != ""}, ErrorMessage: r.message,
-			RequestHeaders: r.reqHeader, ResponseHeaders: r.respHeader, ResponseBody: r.respBody,
+			RequestHeadersID: texts[0], Signature: sql.NullString{String: r.signature, Valid: r.reqHeader != "" || r.signature != ""},
+			ResponseHeadersID: texts[1], ResponseDate: sql.NullString{String: r.respDate, Valid: r.respDate != ""},
+			ResponseBodyID: texts[2],
 		}); err != nil {
 			return fmt.Errorf("delivery %d: log attempt: %w", r.deliveryID, err)
 		}
@@ -143,4 +157,96 @@ func roughly(d time.Duration) string {
 }
 
 // LogAttrs names the attempt in the queue's log lines.
+// Healthy implements queue.Healthy: a timeout, a refused connection, 429 or a 5xx says the
+// endpoint is overloaded, and its concurrency backs off (app/queue/adapt.go).
+func (r result) Healthy() bool {
+	switch {
+	case r.category == CategoryTimeout || r.category == CategoryConnect:
+		return false
+	case r.status == http.StatusTooManyRequests || r.status >= 500:
+		return false
+	}
+	return true
+}
+
 func (r result) LogAttrs() []any { return []any{"delivery", r.deliveryID, "event", r.eventID} }
+
+// textRefresh is how stale a text's last_used_at may get before the writer refreshes it; the
+// pruner keeps texts that much longer than the attempts (00332_delivery_log_texts.sql).
+const textRefresh = time.Hour
+
+// textIDs returns the ids of the delivery log texts, stored once each (log.go): from the cache
+// of committed texts while their last use is fresh, else looked up, inserted or refreshed in
+// the transaction and noted in tally for the cache.
+func (d *Dispatcher) textIDs(ctx context.Context, q *db.Queries, at int64, tally *outcomeTally, texts ...string) ([]int64, error) {
+	ids := make([]int64, len(texts))
+	fresh := at - textRefresh.Milliseconds()
+	for i, t := range texts {
+		if ref, ok := tally.texts[t]; ok && ref.lastUsed >= fresh {
+			ids[i] = ref.id
+			continue
+		}
+		if ref, ok := d.texts.get(t); ok && ref.lastUsed >= fresh {
+			ids[i] = ref.id
+			continue
+		}
+		found, err := q.FindDeliveryText(ctx, t)
+		switch {
+		case err == nil && found.LastUsedAt >= fresh:
+			ids[i] = found.ID
+			tally.noteText(t, textRef{found.ID, found.LastUsedAt})
+			continue
+		case err != nil && !db.IsNotFound(err):
+			return nil, err
+		}
+		if ids[i], err = q.UpsertDeliveryText(ctx, db.UpsertDeliveryTextParams{Text: t, At: at}); err != nil {
+			return nil, err
+		}
+		tally.noteText(t, textRef{ids[i], at})
+	}
+	return ids, nil
+}
+
+func (t *outcomeTally) noteText(text string, ref textRef) {
+	if t.texts == nil {
+		t.texts = map[string]textRef{}
+	}
+	t.texts[text] = ref
+}
+
+// textRef is a stored log text: its id and when it was last marked used.
+type textRef struct {
+	id       int64
+	lastUsed int64
+}
+
+// maxCachedTexts bounds the cache of log texts; past it the cache starts over.
+const maxCachedTexts = 1024
+
+// textCache holds committed log texts, so recording an attempt to an endpoint that answers
+// alike costs no lookup. Only texts whose transaction committed enter it.
+type textCache struct {
+	mu sync.Mutex
+	m  map[string]textRef
+}
+
+func (c *textCache) get(text string) (textRef, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[text]
+	return r, ok
+}
+
+func (c *textCache) keep(texts map[string]textRef) {
+	if len(texts) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m)+len(texts) > maxCachedTexts {
+		c.m = make(map[string]textRef, len(texts))
+	}
+	for t, r := range texts {
+		c.m[t] = r
+	}
+}

@@ -31,8 +31,14 @@ type result struct {
 	retryAfter time.Duration
 	category   string
 	message    string
+	// The log keeps what differs per attempt on the attempt's row and the rest as shared texts
+	// (log.go): reqHeader is the request's headers but the Standard Webhooks ones, signature
+	// the webhook-signature sent; respHeader the response's headers but a single Date, which
+	// is respDate.
 	reqHeader  string
+	signature  string
 	respHeader string
+	respDate   string
 	respBody   string
 	decision   Decision
 }
@@ -51,7 +57,8 @@ func (d *Dispatcher) attempt(j job) result {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("User-Agent", d.cfg.UserAgent)
 		SetHeaders(req.Header, j.keys, j.eventID, start, j.body)
-		res.reqHeader = formatHeader(req.Header, maxHeaderLog)
+		res.signature = req.Header.Get(HeaderSignature)
+		res.reqHeader = formatHeader(without(req.Header, HeaderID, HeaderTimestamp, HeaderSignature), maxHeaderLog)
 		d.send(req, &res)
 		if res.category == CategoryForbiddenAddress {
 			d.logRefused(j, res.message)
@@ -79,7 +86,11 @@ func (d *Dispatcher) send(req *http.Request, res *result) {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, drainLimit))
 	}
 	res.status = resp.StatusCode
-	res.respHeader = formatHeader(resp.Header, maxHeaderLog)
+	h := resp.Header
+	if dates := h.Values("Date"); len(dates) == 1 {
+		res.respDate, h = dates[0], without(h, "Date")
+	}
+	res.respHeader = formatHeader(h, maxHeaderLog)
 	res.respBody = strings.ToValidUTF8(string(body), "\uFFFD")
 	res.retryAfter, _ = ParseRetryAfter(resp.Header.Get("Retry-After"), d.now())
 
@@ -92,6 +103,15 @@ func (d *Dispatcher) send(req *http.Request, res *result) {
 	default:
 		res.category, res.message = CategoryHTTPStatus, "HTTP "+resp.Status
 	}
+}
+
+// without returns a copy of h without the named headers.
+func without(h http.Header, names ...string) http.Header {
+	out := h.Clone()
+	for _, n := range names {
+		out.Del(n)
+	}
+	return out
 }
 
 // formatHeader renders h as "Name: value" lines in name order, cut at limit bytes.

@@ -1,0 +1,186 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// etagOf GETs path and returns its ETag, failing unless the answer is a 200 with a weak tag.
+func (f *fixture) etagOf(t *testing.T, path string) string {
+	t.Helper()
+	resp, raw := f.call("GET", path, nil)
+	wantStatus(t, resp, raw, http.StatusOK)
+	tag := resp.Header.Get("ETag")
+	if !strings.HasPrefix(tag, `W/"`) || !strings.HasSuffix(tag, `"`) {
+		t.Fatalf("GET %s: ETag %q, want a weak tag", path, tag)
+	}
+	return tag
+}
+
+func TestConditionalGetAnswers304WithoutBody(t *testing.T) {
+	f := newFixture(t)
+	f.book(t, nil)
+	for _, path := range []string{
+		"/v3/bookings?location_id=1", "/v3/bookings?client_id=1&status_id=1", "/v3/bookings/1",
+		"/v3/clients", "/v3/clients/1", "/v3/clients/1/custom_attributes", "/v3/clients/quick-search?q=maria",
+		"/v3/custom_attributes", "/v3/services", "/v3/services/1", "/v3/categories", "/v3/locations",
+		"/v3/locations/1", "/v3/providers", "/v3/providers/2", "/v3/products",
+	} {
+		t.Run(path, func(t *testing.T) {
+			tag := f.etagOf(t, path)
+			inms := []string{tag, strings.TrimPrefix(tag, "W/"), `"other", ` + tag}
+			catalogItem := strings.Count(path, "/") == 3 && !strings.HasPrefix(path, "/v3/bookings/") && !strings.HasPrefix(path, "/v3/clients/")
+			if !catalogItem {
+				inms = append(inms, "*") // a catalog item's tag does not prove it exists
+			}
+			for _, inm := range inms {
+				resp, raw := f.call("GET", path, nil, "If-None-Match", inm)
+				wantStatus(t, resp, raw, http.StatusNotModified)
+				if len(raw) != 0 {
+					t.Fatalf("If-None-Match %s: 304 with a body of %d bytes", inm, len(raw))
+				}
+				if got := resp.Header.Get("ETag"); got != tag {
+					t.Fatalf("304 ETag %q, want %q", got, tag)
+				}
+				if got := resp.Header.Get("Cache-Control"); got != "private, no-cache" {
+					t.Fatalf("304 Cache-Control %q", got)
+				}
+				if !strings.Contains(resp.Header.Get("Vary"), "Authorization") {
+					t.Fatalf("304 Vary %q, want Authorization", resp.Header.Get("Vary"))
+				}
+			}
+			resp, raw := f.call("GET", path, nil, "If-None-Match", `W/"stale"`)
+			wantStatus(t, resp, raw, http.StatusOK)
+			if len(raw) == 0 || resp.Header.Get("ETag") != tag {
+				t.Fatalf("stale If-None-Match: body %d bytes, ETag %q, want the full answer with %q", len(raw), resp.Header.Get("ETag"), tag)
+			}
+		})
+	}
+	// Another page, another answer: its tag differs even with no write in between.
+	if f.etagOf(t, "/v3/clients?page=1&per_page=1") == f.etagOf(t, "/v3/clients?page=2&per_page=1") {
+		t.Fatal("two pages of clients share a tag")
+	}
+	// Errors carry no tag, whatever If-None-Match says.
+	for _, path := range []string{"/v3/bookings/999", "/v3/clients/999", "/v3/bookings", "/v3/services/999"} {
+		resp, raw := f.call("GET", path, nil, "If-None-Match", "*")
+		if resp.StatusCode < 400 || resp.Header.Get("ETag") != "" {
+			t.Fatalf("GET %s: status %d ETag %q, want an error without a tag; body %s", path, resp.StatusCode, resp.Header.Get("ETag"), raw)
+		}
+	}
+}
+
+// TestETagFollowsWrites: every write that changes an answer changes its tag, and the tag of an
+// answer the write does not touch stays.
+func TestETagFollowsWrites(t *testing.T) {
+	f := newFixture(t)
+	b := f.book(t, nil) // location 1, provider 2, client 1, service 1
+	other := f.book(t, map[string]any{"start_time": "2026-11-24T15:00:00-03:00"})
+	nyc := f.book(t, map[string]any{"start_time": "2026-11-24T10:00:00-05:00", "location_id": 2, "provider_id": 3, "service_id": 3, "client_id": 2})
+	bPath := fmt.Sprintf("/v3/bookings/%d", b.ID)
+	watched := []string{
+		"/v3/bookings?location_id=1", "/v3/bookings?location_id=2", "/v3/bookings?service_provider_id=2",
+		"/v3/bookings?provider_id=3", "/v3/bookings?client_id=1", "/v3/bookings?client_id=2",
+		"/v3/bookings?service_id=1", "/v3/bookings?service_id=3", bPath, fmt.Sprintf("/v3/bookings/%d", other.ID),
+		fmt.Sprintf("/v3/bookings/%d", nyc.ID), "/v3/clients", "/v3/clients/1", "/v3/clients/2",
+		"/v3/services", "/v3/services/1", "/v3/custom_attributes", "/v3/products",
+	}
+	bookingsOf := func(extra ...string) []string {
+		return append([]string{"/v3/bookings?location_id=1", "/v3/bookings?service_provider_id=2", "/v3/bookings?client_id=1", "/v3/bookings?service_id=1"}, extra...)
+	}
+	exec := func(q string, args ...any) func(t *testing.T) {
+		return func(t *testing.T) {
+			if _, err := f.db.Write.Exec(q, args...); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	call := func(method, path, body string, status int) func(t *testing.T) {
+		return func(t *testing.T) {
+			var b any
+			if body != "" {
+				b = body
+			}
+			resp, raw := f.call(method, path, b)
+			wantStatus(t, resp, raw, status)
+		}
+	}
+	steps := []struct {
+		name    string
+		write   func(t *testing.T)
+		changed []string // every other watched path keeps its tag
+	}{
+		{"create at location 1", func(t *testing.T) { f.book(t, map[string]any{"start_time": "2026-11-25T10:00:00-03:00"}) }, bookingsOf()},
+		{"reschedule", call("PATCH", bPath, `{"start_time":"2026-11-24T11:00:00-03:00"}`, 200), bookingsOf(bPath)},
+		{"status", call("PATCH", bPath, `{"status_id":3}`, 200), bookingsOf(bPath)},
+		{"move to provider 1", call("PATCH", bPath, `{"provider_id":1}`, 200), bookingsOf(bPath)},
+		// Now with provider 1: provider 2's list does not show it any more.
+		{"cancel", call("PATCH", bPath+"/cancel", "", 204), []string{"/v3/bookings?location_id=1", "/v3/bookings?client_id=1", "/v3/bookings?service_id=1", bPath}},
+		{"client edit", call("PATCH", "/v3/clients/1", `{"first_name":"Mariana"}`, 200), []string{"/v3/clients", "/v3/clients/1"}},
+		{"client attribute value", exec(`UPDATE client_attribute_values SET value = 'Ben' WHERE client_id = 1 AND attribute_id = 1`), []string{"/v3/clients", "/v3/clients/1"}},
+		{"client deactivated", call("PATCH", "/v3/clients/2/deactivate", "", 204), []string{"/v3/clients", "/v3/clients/2"}},
+		// Templates show in clients, and the booking site counts them in the catalog (00270).
+		{"attribute template", exec(`UPDATE custom_attributes SET name = 'Stylist' WHERE id = 1`), watched},
+		{"sale attached", func(t *testing.T) {
+			exec(`INSERT INTO carts (id, uuid, location_id, created_at, updated_at, expires_at) VALUES (1, 'cart-1', 1, 0, 0, 0)`)(t)
+			exec(`INSERT INTO sales (id, cart_id, location_id, status, created_at, updated_at) VALUES (1, 1, 1, 'partially_paid', 0, 0)`)(t)
+			exec(`UPDATE bookings SET sale_id = 1 WHERE id = ?`, other.ID)(t)
+		}, []string{"/v3/bookings?location_id=1", "/v3/bookings?service_provider_id=2", "/v3/bookings?client_id=1", "/v3/bookings?service_id=1", fmt.Sprintf("/v3/bookings/%d", other.ID)}},
+		// A booking shows its sale's status: paying the sale changes the booking's answers.
+		{"sale paid", exec(`UPDATE sales SET status = 'paid' WHERE id = 1`), []string{"/v3/bookings?location_id=1", "/v3/bookings?service_provider_id=2", "/v3/bookings?client_id=1", "/v3/bookings?service_id=1", fmt.Sprintf("/v3/bookings/%d", other.ID)}},
+		{"sale amounts only", exec(`UPDATE sales SET paid_cents = 5 WHERE id = 1`), nil},
+		{"product", exec(`INSERT INTO products (name, price_cents, created_at, updated_at) VALUES ('Shampoo', 100, 0, 0)`), []string{"/v3/products"}},
+		// The catalog's names show in every booking, so a service edit changes them all.
+		{"service edit", exec(`UPDATE services SET name = 'Cut' WHERE id = 1`), slicesWithout(watched, "/v3/clients", "/v3/clients/1", "/v3/clients/2", "/v3/custom_attributes")},
+		{"booking deleted", exec(`DELETE FROM bookings WHERE id = ?`, nyc.ID), []string{"/v3/bookings?location_id=2", "/v3/bookings?provider_id=3", "/v3/bookings?client_id=2", "/v3/bookings?service_id=3", fmt.Sprintf("/v3/bookings/%d", nyc.ID)}},
+		{"client deleted", exec(`DELETE FROM clients WHERE id = 3`), []string{"/v3/clients"}},
+	}
+	tags := map[string]string{}
+	for _, p := range watched {
+		tags[p] = f.etagOf(t, p)
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			s.write(t)
+			changed := map[string]bool{}
+			for _, p := range s.changed {
+				changed[p] = true
+			}
+			for _, p := range watched {
+				if tags[p] == "gone" {
+					continue
+				}
+				resp, raw := f.call("GET", p, nil, "If-None-Match", tags[p])
+				switch {
+				case changed[p] && resp.StatusCode == http.StatusNotModified:
+					t.Errorf("%s: still 304 after the write", p)
+				case !changed[p] && resp.StatusCode != http.StatusNotModified:
+					t.Errorf("%s: status %d after a write that does not change it, want 304", p, resp.StatusCode)
+				}
+				switch {
+				case resp.StatusCode == http.StatusOK:
+					tags[p] = resp.Header.Get("ETag")
+				case resp.StatusCode == http.StatusNotFound && changed[p] && resp.Header.Get("ETag") == "":
+					tags[p] = "gone" // deleted: a 404, without a tag
+				case resp.StatusCode != http.StatusNotModified:
+					t.Errorf("%s: status %d %s", p, resp.StatusCode, raw)
+				}
+			}
+		})
+	}
+}
+
+func slicesWithout(all []string, drop ...string) []string {
+	var out []string
+	for _, s := range all {
+		keep := true
+		for _, d := range drop {
+			keep = keep && s != d
+		}
+		if keep {
+			out = append(out, s)
+		}
+	}
+	return out
+}
