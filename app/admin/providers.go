@@ -147,7 +147,7 @@ func (a *Admin) updateProvider(w http.ResponseWriter, r *http.Request) {
 func (a *Admin) providerSaved(r *http.Request, msg string, saved catalog.ProviderSaved) {
 	a.flash(r.Context(), ui.FlashSuccess, msg)
 	for _, warning := range saved.Warnings {
-		a.flash(r.Context(), ui.FlashInfo, warning)
+		a.flash(r.Context(), ui.FlashInfo, i18n.From(r.Context()).Msg(catalog.FieldMsg(warning)))
 	}
 }
 

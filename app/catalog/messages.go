@@ -52,6 +52,8 @@ var fieldTexts = []struct {
 	{"The ranges %s and %s overlap.", i18n.M("catalog.err.ranges_overlap")},
 	{"The breaks %s and %s overlap.", i18n.M("catalog.err.breaks_overlap")},
 	{"The shifts %s and %s overlap.", i18n.M("catalog.err.shifts_overlap")},
+	// A warning, not a refusal (ProviderSaved.Warnings).
+	{"On %s the hours at %s and at %s overlap on the clock. The two locations are in different time zones (%s, %s), so check that they do not overlap in real time.", i18n.M("catalog.warn.hours_overlap_zones")},
 }
 
 var verb = regexp.MustCompile(`%[dsg]`)

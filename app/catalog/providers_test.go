@@ -183,6 +183,11 @@ func TestProviderHoursAcrossLocations(t *testing.T) {
 			if got := strings.Join(saved.Warnings, " "); !strings.Contains(got, tc.warning) || (tc.warning == "") != (got == "") {
 				t.Errorf("got warnings %q, want %q", got, tc.warning)
 			}
+			for _, w := range saved.Warnings {
+				if m := FieldMsg(w); m.Key != "catalog.warn.hours_overlap_zones" || len(m.Args) != 10 {
+					t.Errorf("warning %q has catalog message %+v, want catalog.warn.hours_overlap_zones with five arguments", w, m)
+				}
+			}
 		})
 	}
 }
