@@ -108,8 +108,12 @@ func dsn(path string, writer bool) string {
 	if writer {
 		q.Set("_txlock", "immediate")
 	}
-	return "file:" + path + "?" + q.Encode()
+	return "file:" + uriPath.Replace(path) + "?" + q.Encode()
 }
+
+// uriPath escapes what SQLite's URI filenames read as syntax: a data directory named "x#1" or
+// "a?b" must open that file, not "x" or "a" (%-escapes are decoded by SQLite).
+var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 
 // Close closes both pools.
 func (d *DB) Close() error {

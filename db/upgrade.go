@@ -121,9 +121,9 @@ func checkExisting(path string) error {
 // When they exist (a server is running) they are shared as they are.
 func readOnlyDSN(path string) string {
 	if _, err := os.Stat(path + "-wal"); err == nil {
-		return "file:" + path + "?mode=ro"
+		return "file:" + uriPath.Replace(path) + "?mode=ro"
 	}
-	return "file:" + path + "?mode=ro&immutable=1"
+	return "file:" + uriPath.Replace(path) + "?mode=ro&immutable=1"
 }
 
 // upgrade brings the schema up to date: it refuses a downgrade, and before applying any
