@@ -109,23 +109,8 @@ func (a *Admin) classSessionView(r *http.Request, id int64) (ui.ClassSessionView
 func attendee(r *http.Request, at db.AdminSessionAttendeesRow) ui.SessionAttendee {
 	return ui.SessionAttendee{
 		BookingID: at.ID, ClientID: at.ClientID, Client: clientName(at.ClientFirstName, at.ClientLastName),
-		Status: bookingStatusText(r, at.StatusID), StatusID: at.StatusID, Pack: at.PackID.Valid,
+		Status: bookingStatusName(r.Context(), at.StatusID), StatusID: at.StatusID, Pack: at.PackID.Valid,
 	}
-}
-
-// bookingStatusText names a booking status in the owner's language.
-func bookingStatusText(r *http.Request, id int64) string {
-	switch id {
-	case booking.StatusConfirmed:
-		return translate(r, "classes.status.confirmed")
-	case booking.StatusReserved:
-		return translate(r, "classes.status.reserved")
-	case booking.StatusAttended:
-		return translate(r, "classes.status.attended")
-	case booking.StatusNoShow:
-		return translate(r, "classes.status.no_show")
-	}
-	return translate(r, "classes.status.cancelled")
 }
 
 func waitlistStatus(r *http.Request, s string) string {
@@ -214,7 +199,7 @@ func (a *Admin) setAttendeeStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, err = booking.Update(r.Context(), a.db, a.now(), bookingID, booking.Change{StatusID: &status}, booking.SourceAdmin)
-	a.afterSessionAction(w, r, s, f, err, translate(r, "classes.session.marked", "status", bookingStatusText(r, status)))
+	a.afterSessionAction(w, r, s, f, err, translate(r, "classes.session.marked", "status", bookingStatusName(r.Context(), status)))
 }
 
 func (a *Admin) removeAttendee(w http.ResponseWriter, r *http.Request) {

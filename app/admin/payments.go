@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"frontdesk/app/booking"
 	"frontdesk/app/payments"
 	"frontdesk/db"
 	"frontdesk/ui"
@@ -152,7 +151,7 @@ func (a *Admin) renderPaymentRequest(w http.ResponseWriter, r *http.Request, sta
 		v.PaidAt = db.Time(pr.PaidAt.Int64)
 	}
 	for _, b := range pv.Bookings {
-		v.Bookings = append(v.Bookings, ui.PaymentBooking{ID: b.ID, Status: bookingStatusLabel(r, b.StatusID)})
+		v.Bookings = append(v.Bookings, ui.PaymentBooking{ID: b.ID, Status: bookingStatusName(r.Context(), b.StatusID)})
 	}
 	if err := a.onlineOfRequest(r, pr.ID, &v); err != nil {
 		a.renderError(w, r, err)
@@ -301,20 +300,6 @@ func paymentLines(r *http.Request, v payments.RequestView) []ui.PaymentLine {
 		out = append(out, l)
 	}
 	return out
-}
-
-func bookingStatusLabel(r *http.Request, id int64) string {
-	switch id {
-	case booking.StatusConfirmed:
-		return translate(r, "payments.booking.confirmed")
-	case booking.StatusReserved:
-		return translate(r, "payments.booking.reserved")
-	case booking.StatusAttended:
-		return translate(r, "payments.booking.attended")
-	case booking.StatusNoShow:
-		return translate(r, "payments.booking.no_show")
-	}
-	return translate(r, "payments.booking.cancelled")
 }
 
 func isPaymentOption(options []ui.Option, v string) bool {
