@@ -62,19 +62,8 @@ func (s *Site) showDetails(w http.ResponseWriter, r *http.Request) {
 // checkout page. A repeated submit of the same form books once. A time taken meanwhile brings
 // the form back with the times still free that day, never an error page.
 func (s *Site) book(w http.ResponseWriter, r *http.Request) {
-	st, err := s.detailsStep(r)
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	if err := r.ParseForm(); err != nil {
-		s.renderError(w, r, errUnreadable)
-		return
-	}
-	form := ui.NewForm(r.PostForm)
-	if form.Raw("website") != "" { // the honeypot: people never see it, form-filling robots do
-		s.log.WarnContext(r.Context(), "booking site: honeypot filled, nothing booked", slog.String("client", s.clientIP(r)))
-		s.renderError(w, r, errRefused)
+	st, form, ok := s.postedDetails(w, r, "nothing booked")
+	if !ok {
 		return
 	}
 	nonce := form.Get("nonce")
@@ -161,6 +150,28 @@ type step struct {
 
 func (st step) slots() slotQuery {
 	return slotQuery{loc: st.loc, service: st.svc.id, provider: st.provider, class: st.svc.class(), full: true}
+}
+
+// postedDetails reads the step and the posted details form of a booking or a waitlist join; a
+// request it cannot take (a bad step, an unreadable body, a filled honeypot) is answered here,
+// logging what did not happen, and ok is false.
+func (s *Site) postedDetails(w http.ResponseWriter, r *http.Request, notDone string) (st step, form *ui.Form, ok bool) {
+	st, err := s.detailsStep(r)
+	if err != nil {
+		s.renderError(w, r, err)
+		return st, nil, false
+	}
+	if err := r.ParseForm(); err != nil {
+		s.renderError(w, r, errUnreadable)
+		return st, nil, false
+	}
+	form = ui.NewForm(r.PostForm)
+	if form.Raw("website") != "" { // the honeypot: people never see it, form-filling robots do
+		s.log.WarnContext(r.Context(), "booking site: honeypot filled, "+notDone, slog.String("client", s.clientIP(r)))
+		s.renderError(w, r, errRefused)
+		return st, nil, false
+	}
+	return st, form, true
 }
 
 func (s *Site) detailsStep(r *http.Request) (step, error) {

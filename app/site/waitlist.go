@@ -155,19 +155,8 @@ func (s *Site) otherSessions(r *http.Request, st step, start time.Time) []ui.Sit
 // in one transaction matches or creates the client, joins the session's waitlist and makes the
 // visitor's personal link — or writes nothing. A form submitted again finds its entry.
 func (s *Site) joinWaitlist(w http.ResponseWriter, r *http.Request) {
-	st, err := s.detailsStep(r)
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	if err := r.ParseForm(); err != nil {
-		s.renderError(w, r, errUnreadable)
-		return
-	}
-	form := ui.NewForm(r.PostForm)
-	if form.Raw("website") != "" {
-		s.log.WarnContext(r.Context(), "booking site: honeypot filled, nobody joined", slog.String("client", s.clientIP(r)))
-		s.renderError(w, r, errRefused)
+	st, form, ok := s.postedDetails(w, r, "nobody joined")
+	if !ok {
 		return
 	}
 	nonce := form.Get("nonce")
