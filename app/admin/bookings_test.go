@@ -287,7 +287,7 @@ func TestDayViewAcrossDST(t *testing.T) {
 	}
 }
 
-// The owner may book what clients cannot (a break) and is told so; without business settings
+// The owner may book what clients cannot (a break, once confirmed); without business settings
 // (the booking policies) the booking pages say what to do instead of failing.
 func TestBookingOutsideTheOfferAndWithoutSettings(t *testing.T) {
 	ts := startServer(t)
@@ -295,9 +295,12 @@ func TestBookingOutsideTheOfferAndWithoutSettings(t *testing.T) {
 	w := seedBookingWorld(t, ts)
 	d := openBookingDB(t, ts)
 
-	wantRedirect(t, c.post(t, "/bookings", w.booking(w.Ana, w.Maria, "12:15")), w.dayPath())
-	wantBody(t, c.get(t, w.dayPath()), "Booking created: Ana with Maria Lopez",
-		"Clients could not have booked this time (During the provider&#39;s break): Ana has a break during 12:15–12:45.")
+	inBreak := w.booking(w.Ana, w.Maria, "12:15")
+	wantStatus(t, c.post(t, "/bookings", inBreak), http.StatusUnprocessableEntity) // asks first (bookings_hours_test.go)
+	inBreak.Set("outside_hours", "1")
+	wantRedirect(t, c.post(t, "/bookings", inBreak), w.dayPath())
+	// Confirmed knowingly: created, without the after-the-fact note a staff rule used to get.
+	wantBody(t, c.get(t, w.dayPath()), "Booking created: Ana with Maria Lopez")
 	wantRedirect(t, c.post(t, "/bookings", w.booking(w.Bruno, w.Maria, "12:15")), w.dayPath())
 	if body := c.get(t, w.dayPath()).Body; strings.Contains(body, "Clients could not have booked") {
 		t.Error("a note for a time clients can book")
