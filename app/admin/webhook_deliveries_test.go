@@ -18,8 +18,10 @@ func TestWebhookDeliveryLogAndResend(t *testing.T) {
 
 	event := lastTestEventID(t, followTest(t, c, id))
 	verify(t, secret, rc.waitForID(t, event))
-	page := waitForPage(t, c, path, `data-testid="delivery-state">succeeded`)
-	wantBody(t, page, event, "webhook.test", "1 succeeded · 0 failed · 0 pending · 0 missed", `data-ok="1" data-failed="0"`)
+	// The counts are read before the log on this page, so once they show the success the log
+	// (read after them) does too.
+	page := waitForPage(t, c, path, "1 succeeded · 0 failed · 0 pending · 0 missed")
+	wantBody(t, page, event, "webhook.test", `data-testid="delivery-state">succeeded`, `data-ok="1" data-failed="0"`)
 	delivery := deliveryID(t, page.Body)
 
 	filters := []struct {
