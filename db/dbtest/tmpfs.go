@@ -1,7 +1,8 @@
-// Package dbtest helps tests put a database where the disk can fill up: a small tmpfs (a real
-// file system with a size limit, mounted for the test) and a filler that takes its free space.
-// It needs root, as CI has; elsewhere the tests that use it are skipped, except under CI=true,
-// where they fail rather than pass without having run.
+// Package dbtest helps tests with their databases: a new database per test copied from one
+// migrated once per test binary (migrated.go), and a database where the disk can fill up: a
+// small tmpfs (a real file system with a size limit, mounted for the test) and a filler that
+// takes its free space. The tmpfs needs root, as CI has; elsewhere the tests that use it are
+// skipped, except under CI=true, where they fail rather than pass without having run.
 package dbtest
 
 import (
