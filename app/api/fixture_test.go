@@ -18,6 +18,7 @@ import (
 	"frontdesk/app/apikey"
 	"frontdesk/app/links"
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // fixtureNow is the fixture's clock: Monday 2026-11-23 12:00 UTC (09:00 in Santiago, 07:00 in
@@ -47,12 +48,7 @@ var fixturePublicURL = func() links.Base {
 
 func newFixture(t *testing.T, opts ...func(*Options)) *fixture {
 	t.Helper()
-	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), db.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
 	f := &fixture{t: t, db: d, now: fixtureNow}
 	seed(t, d, f.now)
 	o := Options{Now: func() time.Time { return f.now }, Log: testLogger(t), Links: fixturePublicURL}

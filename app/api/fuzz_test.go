@@ -19,6 +19,7 @@ import (
 	"frontdesk/app/apikey"
 	"frontdesk/app/input"
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // Fuzz targets for everything /v3 reads from a request: bodies, query strings, path ids. The
@@ -34,11 +35,7 @@ type fuzzAPI struct {
 }
 
 func newFuzzAPI(f *testing.F) *fuzzAPI {
-	d, err := db.Open(context.Background(), filepath.Join(f.TempDir(), db.FileName))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { d.Close() })
+	d := dbtest.Open(f, filepath.Join(f.TempDir(), db.FileName))
 	seed(f, d, fixtureNow)
 	if _, err := d.Write.Exec(`UPDATE company SET online_payments = 1; UPDATE services SET online_payment_mode = 'OPTIONAL'`); err != nil {
 		f.Fatal(err)
