@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 func TestParseScopes(t *testing.T) {
@@ -64,11 +65,7 @@ func TestAllows(t *testing.T) {
 // 00220), so no key can get full access by accident.
 func TestCreateStoresExplicitAccess(t *testing.T) {
 	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), db.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 
 	full, _, err := Create(ctx, d, NewKey{Name: "all", Scopes: FullAccess}, now)

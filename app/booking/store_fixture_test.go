@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // storeNow is the store tests' clock: Monday 2026-11-23 09:00 in Santiago (12:00 UTC).
@@ -22,11 +23,7 @@ var storeNow = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 // at location 2, without hours there); client 1.
 func openStore(t testing.TB, providers int) *db.DB {
 	t.Helper()
-	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), db.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
 	ms := db.Millis(storeNow)
 	exec := func(q string, args ...any) {
 		t.Helper()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 	"frontdesk/ui/i18n"
 )
 
@@ -18,11 +19,7 @@ var testNow = time.Date(2026, 11, 21, 15, 0, 0, 0, time.UTC)
 // options Curly and Straight) and client 1 (Maria Lopez, record C-0001, Hair type Curly).
 func open(t *testing.T) *db.DB {
 	t.Helper()
-	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), db.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
 	for _, s := range []string{
 		`INSERT INTO custom_attributes (id, name, datatype, sort_order, mandatory) VALUES (1, 'Stylist', 'text', 1, 0), (2, 'Hair type', 'categoric', 2, 1)`,
 		`INSERT INTO attribute_options (attribute_id, label, sort_order) VALUES (2, 'Curly', 1), (2, 'Straight', 2)`,

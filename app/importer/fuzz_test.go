@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // FuzzLoad feeds any file to the importer, on a real database: it never panics, a refused file
@@ -26,11 +27,7 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add(example[1])
 	f.Add([]byte(`{"company": {"name": "X",}}`))
-	d, err := db.Open(context.Background(), filepath.Join(f.TempDir(), db.FileName))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { d.Close() })
+	d := dbtest.Open(f, filepath.Join(f.TempDir(), db.FileName))
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		var before, after int64

@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // testNow is the import date of the tests: Monday 2026-11-23 12:00 UTC (09:00 in Santiago).
@@ -20,11 +20,7 @@ var testNow = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 
 func openDB(t *testing.T) *db.DB {
 	t.Helper()
-	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), db.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
 	return d
 }
 

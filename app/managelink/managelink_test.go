@@ -10,17 +10,14 @@ import (
 
 	"frontdesk/app/managelink"
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // A link is created inside a transaction, stored only as a hash, found while its booking has
 // not ended a day ago, and refused — all in the same way — when malformed, unknown or expired.
 func TestNewAndFind(t *testing.T) {
 	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), db.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
 	start := time.Date(2026, 11, 24, 13, 0, 0, 0, time.UTC)
 	end := start.Add(30 * time.Minute)
 	for _, q := range []string{
@@ -41,7 +38,7 @@ func TestNewAndFind(t *testing.T) {
 		t.Fatal(err)
 	}
 	var token string
-	err = d.InTx(ctx, func(q *db.Queries) error {
+	err := d.InTx(ctx, func(q *db.Queries) error {
 		var err error
 		token, err = managelink.New(ctx, q, 7, start.Add(-time.Hour))
 		return err

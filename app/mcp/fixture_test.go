@@ -23,6 +23,7 @@ import (
 	"frontdesk/app/mcp"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 	_ "time/tzdata" // Santiago's rules must not depend on the host
 )
 
@@ -99,11 +100,7 @@ func newFixture(t *testing.T, opts ...func(*fixtureOptions)) *fixture {
 		opt(&o)
 	}
 	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), db.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
 	f := &fixture{t: t, db: d, now: fixtureNow}
 	if _, err := importer.Load(ctx, d, []byte(business), f.now); err != nil {
 		t.Fatalf("import: %v", err)
@@ -118,6 +115,7 @@ func newFixture(t *testing.T, opts ...func(*fixtureOptions)) *fixture {
 	t.Cleanup(f.srv.Close)
 
 	f.hooks = newReceiver(t)
+	var err error
 	_, f.secret, err = webhook.NewManager(d, webhook.ManagerOptions{Now: now}).Create(ctx, webhook.CreateInput{
 		URL: f.hooks.srv.URL + "/hooks", Events: []string{"*"}, AllowPrivate: true,
 	})

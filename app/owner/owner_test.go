@@ -9,17 +9,14 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 var now = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 
 func openDB(t *testing.T) *db.DB {
 	t.Helper()
-	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), "test.db"))
 	return d
 }
 

@@ -17,6 +17,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // harness is a real SQLite file with a Manager over it; startDispatcher adds a running
@@ -31,11 +32,7 @@ type harness struct {
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
-	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), db.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
 	h := &harness{t: t, db: d, now: time.Now, reg: prometheus.NewRegistry()}
 	h.m = NewManager(d, ManagerOptions{Now: func() time.Time { return h.now() }})
 	return h
