@@ -45,10 +45,8 @@ func migrate() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := d.Write.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
-		d.Close()
-		return nil, err
-	}
+	// Closing the last connection checkpoints the WAL into the file and removes it; the file
+	// alone is then the whole database, which is checked rather than assumed.
 	if err := d.Close(); err != nil {
 		return nil, err
 	}
