@@ -9,6 +9,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // inProcess is `frontdesk serve` run by Run in this process, with its log collected.
@@ -100,14 +103,14 @@ func (p *inProcess) logEntries(msg string) []map[string]any {
 	return out
 }
 
-// newDataDir is a temp data directory with a fresh database in it, made the documented way
-// (`frontdesk migrate`): commands other than serve, migrate and import refuse a directory
-// without one.
+// newDataDir is a temp data directory with a fresh database in it, as `frontdesk migrate`
+// leaves it (commands other than serve, migrate and import refuse a directory without one).
+// The database is a copy of one migrated once per test binary (dbtest): migrating costs
+// seconds under the race detector. TestMigrate and TestStartingCommandsCreateTheDatabase run
+// the command itself.
 func newDataDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if code, _, stderr := run(t, "", "migrate", "--data", dir); code != 0 {
-		t.Fatalf("migrate: exit %d, %s", code, stderr)
-	}
+	dbtest.NewFile(t, db.Path(dir))
 	return dir
 }

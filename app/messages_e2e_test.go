@@ -17,12 +17,15 @@ import (
 	ics "github.com/arran4/golang-ical"
 
 	"frontdesk/app/messages/smtptest"
+	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // messagesSetup imports the fixture into a fresh data directory and returns it with an API key.
 func messagesSetup(t *testing.T) (dir, key string) {
 	t.Helper()
 	dir = t.TempDir()
+	dbtest.NewFile(t, db.Path(dir)) // what import would create, migrated once per test binary
 	file := filepath.Join("messages", "testdata", "business.json")
 	if code, _, stderr := run(t, "", "import", "--data", dir, file); code != 0 {
 		t.Fatalf("import: exit %d, %s", code, stderr)
