@@ -17,6 +17,7 @@ import (
 
 	"frontdesk/app/owner"
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // lockedBuffer collects log lines written from the server's goroutines.
@@ -42,11 +43,7 @@ func (l *lockedBuffer) String() string {
 // the client's fault: 400, and nothing at error level — before sign-in and after.
 func TestCutShortAndSlowFormBodies(t *testing.T) {
 	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), db.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
 	if _, err := owner.Create(ctx, d, "owner@example.com", "correct horse battery staple", time.Now()); err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"frontdesk/app"
+	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // testServer is one running appliance.
@@ -34,6 +36,8 @@ type testServer struct {
 func startServer(t *testing.T, env ...string) *testServer {
 	t.Helper()
 	dir := t.TempDir()
+	// The database serve would create, migrated once per test binary and copied (dbtest).
+	dbtest.NewFile(t, db.Path(dir))
 	logs := &syncBuffer{}
 	vars := map[string]string{}
 	for _, kv := range env {

@@ -6,16 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 func TestSessionStore(t *testing.T) {
 	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), "test.db"))
 	s := sessionStore{db: d}
 
 	if _, found, err := s.FindCtx(ctx, "nope"); found || err != nil {
