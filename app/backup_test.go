@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // Acceptance: a backup taken while writes are running opens as a consistent database, holding
@@ -17,11 +18,7 @@ import (
 func TestBackupWhileWriting(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	d, err := db.Open(ctx, db.Path(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := dbtest.Open(t, db.Path(dir))
 
 	// Each writer commits transactions of two rows — a category and a client with the same
 	// name, "w<writer>-<sequence>" — one after another, counting what it has committed.

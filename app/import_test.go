@@ -11,6 +11,7 @@ import (
 
 	"frontdesk/app/importer"
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // runImportCLI runs `frontdesk <args>` in-process, the way main does, and returns the exit
@@ -140,11 +141,7 @@ func TestImportCommand(t *testing.T) {
 // `serve --demo` loads the demo into an empty database and leaves a database with a business alone.
 func TestLoadDemoIfEmpty(t *testing.T) {
 	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), db.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	loaded, err := loadDemoIfEmpty(ctx, d, now)
 	if err != nil || !loaded {
