@@ -89,6 +89,9 @@ func dayInTheLife(ctx context.Context, e *env) ScenarioReport {
 
 	var facts []Fact
 	for _, k := range res.Kinds {
+		if k.Timed == 0 {
+			continue // a kind that only failed has no latency to show (its errors fail the run)
+		}
 		facts = append(facts, Fact{What: k.What + " p50", Value: k.P50, Unit: "ms"}, Fact{What: k.What + " p99", Value: k.P99, Unit: "ms"})
 	}
 	facts = append(facts, Fact{What: "webhook deliveries", Value: float64(arrived)})
