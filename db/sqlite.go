@@ -42,6 +42,7 @@ type DB struct {
 	writeStmts  *stmtCache // prepared statements of the writer, reused by every InTx
 	readStmts   *stmtCache // prepared statements of the read pool, behind R and ReadDB
 	catalog     CatalogCache
+	counted     CountedCache
 	storage     Storage    // full disk or not (storage.go)
 	committer   *committer // runs every InTx (groupcommit.go)
 	closeOnce   sync.Once
