@@ -114,6 +114,16 @@ type txStmts struct {
 	mu    sync.Mutex
 	seen  map[string]bool
 	local map[string]*sql.Stmt
+	// detached runs every statement without its context's cancellation: in a group commit an
+	// interrupted statement would roll back the whole transaction, other callers' writes too.
+	detached bool
+}
+
+func (t *txStmts) context(ctx context.Context) context.Context {
+	if t.detached {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
 }
 
 func (t *txStmts) stmt(ctx context.Context, query string) *sql.Stmt {
@@ -149,6 +159,7 @@ func (t *txStmts) stmt(ctx context.Context, query string) *sql.Stmt {
 }
 
 func (t *txStmts) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = t.context(ctx)
 	if s := t.stmt(ctx, query); s != nil {
 		return s.ExecContext(ctx, args...)
 	}
@@ -156,10 +167,12 @@ func (t *txStmts) ExecContext(ctx context.Context, query string, args ...any) (s
 }
 
 func (t *txStmts) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
+	ctx = t.context(ctx)
 	return t.tx.PrepareContext(ctx, query)
 }
 
 func (t *txStmts) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = t.context(ctx)
 	if s := t.stmt(ctx, query); s != nil {
 		return s.QueryContext(ctx, args...)
 	}
@@ -167,6 +180,7 @@ func (t *txStmts) QueryContext(ctx context.Context, query string, args ...any) (
 }
 
 func (t *txStmts) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = t.context(ctx)
 	if s := t.stmt(ctx, query); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}

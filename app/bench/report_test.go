@@ -98,14 +98,20 @@ func TestChecksShowWhatWasMeasured(t *testing.T) {
 		wantCheck  Check
 		wantText   string
 	}{
-		{"ok", func() ScenarioReport { r, b := sound(); return ScenarioReport{Result: r, Baseline: b, targets: lag(152)} }(),
+		{"ok", func() ScenarioReport {
+			r, b := sound()
+			return ScenarioReport{Result: r, Baseline: b, targets: lag(152)}
+		}(),
 			"ok", Check{Value: 152, Met: true}, "webhook lag p99 152 ms (≤ 1000 ms ✓)"},
 		{"failed scenario", func() ScenarioReport {
 			r, b := sound()
 			r.Errors, r.FirstError = 4, "PATCH /v3/bookings/17060/cancel: status 422"
 			return ScenarioReport{Result: r, Baseline: b, targets: lag(152)}
 		}(), "failed", Check{Value: 152, NotChecked: "the scenario failed"}, "webhook lag p99 152 ms (≤ 1000 ms ✗ not checked: the scenario failed)"},
-		{"unreadable figure", func() ScenarioReport { r, b := sound(); return ScenarioReport{Result: r, Baseline: b, targets: lag(unreadable)} }(),
+		{"unreadable figure", func() ScenarioReport {
+			r, b := sound()
+			return ScenarioReport{Result: r, Baseline: b, targets: lag(unreadable)}
+		}(),
 			"failed", Check{Unreadable: true, NotChecked: "the scenario failed"}, "webhook lag p99 could not be read (≤ 1000 ms ✗"},
 		{"unavailable", ScenarioReport{Status: "unavailable", Reason: "not yet", targets: lag(152)},
 			"unavailable", Check{NotChecked: "the scenario is unavailable"}, "webhook lag p99 not measured (≤ 1000 ms ✗ not checked: the scenario is unavailable)"},
