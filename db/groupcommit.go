@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"sync/atomic"
+	"sync"
 )
 
 // Group commit (docs/ARCHITECTURE.md, "The write path"). Every InTx is handed to one committer
@@ -45,31 +45,38 @@ func (w *write) answer(r writeResult) { w.done <- r }
 
 // committer is the goroutine behind InTx.
 type committer struct {
-	writes  chan *write // unbuffered: a write is either taken by the committer or still the caller's
+	// writes holds the writes waiting for the next batch. Senders send under mu's read lock and
+	// Close sets closed under its write lock, so no write is queued after the committer's last
+	// look at the queue.
+	writes  chan *write
+	mu      sync.RWMutex
+	closed  bool
 	closing chan struct{}
 	done    chan struct{}
-	waiting atomic.Int64 // callers in submit whose write the committer has not taken yet
 }
 
 func newCommitter() *committer {
-	return &committer{writes: make(chan *write), closing: make(chan struct{}), done: make(chan struct{})}
+	return &committer{writes: make(chan *write, maxBatch), closing: make(chan struct{}), done: make(chan struct{})}
 }
 
 // submit hands fn to the committer and waits for its answer. A caller whose context ends
-// before the committer takes the write gets the context's error and nothing was written; once
-// taken, the write runs to its end (see runGroup) and its true outcome is returned.
+// before its write is queued gets the context's error; once queued, a write whose caller has
+// gone is skipped if it has not started, and runs to its end if it has (see runGroup): the
+// answer is always the write's true outcome.
 func (d *DB) submit(ctx context.Context, fn func(q *Queries) error) error {
 	w := &write{ctx: ctx, fn: fn, done: make(chan writeResult, 1)}
-	d.committer.waiting.Add(1)
-	select {
-	case d.committer.writes <- w:
-		d.committer.waiting.Add(-1)
-	case <-ctx.Done():
-		d.committer.waiting.Add(-1)
-		return ctx.Err()
-	case <-d.committer.closing:
-		d.committer.waiting.Add(-1)
+	c := d.committer
+	c.mu.RLock()
+	if c.closed {
+		c.mu.RUnlock()
 		return ErrClosed
+	}
+	select {
+	case c.writes <- w:
+		c.mu.RUnlock()
+	case <-ctx.Done():
+		c.mu.RUnlock()
+		return ctx.Err()
 	}
 	r := <-w.done
 	if r.panicked {
@@ -79,24 +86,28 @@ func (d *DB) submit(ctx context.Context, fn func(q *Queries) error) error {
 }
 
 // WritesWaiting is how many InTx calls are queued behind the one running: the next batch.
-func (d *DB) WritesWaiting() int64 { return d.committer.waiting.Load() }
+func (d *DB) WritesWaiting() int { return len(d.committer.writes) }
 
-// commitLoop runs until the database closes: it takes the next write, then every write already
-// waiting (up to maxBatch), and commits them together.
+// commitLoop runs until the database closes and its queue is empty: it takes the next write,
+// then every write already queued (up to maxBatch), and commits them together.
 func (d *DB) commitLoop() {
-	defer close(d.committer.done)
+	c := d.committer
+	defer close(c.done)
 	batch := make([]*write, 0, maxBatch)
 	for {
 		select {
-		case w := <-d.committer.writes:
+		case w := <-c.writes:
 			batch = append(batch[:0], w)
-		case <-d.committer.closing:
-			return
+		case <-c.closing:
+			if len(c.writes) == 0 {
+				return
+			}
+			batch = append(batch[:0], <-c.writes)
 		}
 	collect:
 		for len(batch) < maxBatch {
 			select {
-			case w := <-d.committer.writes:
+			case w := <-c.writes:
 				batch = append(batch, w)
 			default:
 				break collect
@@ -244,8 +255,15 @@ func (d *DB) committed() {
 	}
 }
 
-// closeCommitter stops the committer after its current batch; later InTx calls get ErrClosed.
+// closeCommitter stops the committer once every queued write is done; later InTx calls get
+// ErrClosed.
 func (d *DB) closeCommitter() {
-	d.closeOnce.Do(func() { close(d.committer.closing) })
-	<-d.committer.done
+	c := d.committer
+	c.mu.Lock()
+	if !c.closed {
+		c.closed = true
+		close(c.closing)
+	}
+	c.mu.Unlock()
+	<-c.done
 }

@@ -53,7 +53,7 @@ func (g *groupTest) batch(ctxs []context.Context, fns ...func(ctx context.Contex
 	}
 	out := make([]any, len(fns))
 	var wg sync.WaitGroup
-	for i, fn := range fns {
+	for i, fn := range fns { // one at a time, so that they queue in this order
 		ctx := context.Background()
 		if ctxs != nil && ctxs[i] != nil {
 			ctx = ctxs[i]
@@ -66,9 +66,9 @@ func (g *groupTest) batch(ctxs []context.Context, fns ...func(ctx context.Contex
 			}()
 			out[i] = g.d.InTx(ctx, func(q *Queries) error { return fn(ctx, q) })
 		})
-	}
-	for g.d.WritesWaiting() != int64(len(fns)) {
-		time.Sleep(time.Millisecond)
+		for g.d.WritesWaiting() != i+1 {
+			time.Sleep(time.Millisecond)
+		}
 	}
 	close(release)
 	wg.Wait()

@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -45,7 +44,6 @@ type DB struct {
 	counted     CountedCache
 	storage     Storage    // full disk or not (storage.go)
 	committer   *committer // runs every InTx (groupcommit.go)
-	closeOnce   sync.Once
 }
 
 // AfterCommit registers fn to run after every successful InTx commit. The webhook dispatcher
@@ -120,7 +118,7 @@ func dsn(path string, writer bool) string {
 // "a?b" must open that file, not "x" or "a" (%-escapes are decoded by SQLite).
 var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 
-// Close stops the committer after its current batch and closes both pools.
+// Close lets the committer finish the writes already queued and closes both pools.
 func (d *DB) Close() error {
 	d.closeCommitter()
 	return errors.Join(d.Read.Close(), d.Write.Close())
