@@ -81,14 +81,6 @@ type ScheduleBusyPackedParams struct {
 	TeacherIds      []int64
 }
 
-// Non-cancelled blocks of the providers at any location that overlap [since, until), packed into
-// one text of "provider start end" triples separated by spaces (” for none): a busy day is
-// hundreds of rows, and modernc SQLite spends more on handing over each row and column than on
-// finding it. The scheduled class sessions the providers teach come in the same text with the
-// provider id negated (app/booking/store.go). Blocks are at most two days long (a CHECK on both
-// tables), so floor = since - 2 days bounds the index ranges from below; the indexes
-// bookings_provider_blocks and class_sessions_provider_block cover the query. The provider list
-// is given twice (sqlc expands each slice once).
 func (q *Queries) ScheduleBusyPacked(ctx context.Context, arg ScheduleBusyPackedParams) (string, error) {
 	query := scheduleBusyPacked
 	var queryParams []interface{}
@@ -116,6 +108,39 @@ func (q *Queries) ScheduleBusyPacked(ctx context.Context, arg ScheduleBusyPacked
 	var blocks string
 	err := row.Scan(&blocks)
 	return blocks, err
+}
+
+const scheduleBusyVersion = `-- name: ScheduleBusyVersion :one
+SELECT CAST(coalesce(sum(n), 0) AS INTEGER) AS n FROM etag_versions
+WHERE kind IN ('bookings_provider', 'sessions_provider') AND ref_id IN (/*SLICE:provider_ids*/?)
+`
+
+// Non-cancelled blocks of the providers at any location that overlap [since, until), packed into
+// one text of "provider start end" triples separated by spaces (” for none): a busy day is
+// hundreds of rows, and modernc SQLite spends more on handing over each row and column than on
+// finding it. The scheduled class sessions the providers teach come in the same text with the
+// provider id negated (app/booking/store.go). Blocks are at most two days long (a CHECK on both
+// tables), so floor = since - 2 days bounds the index ranges from below; the indexes
+// bookings_provider_blocks and class_sessions_provider_block cover the query. The provider list
+// is given twice (sqlc expands each slice once).
+// The version of the providers' busy time: the sum of their bookings_provider and
+// sessions_provider counters (00330, 00363). Counters only grow, so the sum changes exactly when
+// one of them does (app/booking/busy.go).
+func (q *Queries) ScheduleBusyVersion(ctx context.Context, providerIds []int64) (int64, error) {
+	query := scheduleBusyVersion
+	var queryParams []interface{}
+	if len(providerIds) > 0 {
+		for _, v := range providerIds {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:provider_ids*/?", strings.Repeat(",?", len(providerIds))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:provider_ids*/?", "NULL", 1)
+	}
+	row := q.db.QueryRowContext(ctx, query, queryParams...)
+	var n int64
+	err := row.Scan(&n)
+	return n, err
 }
 
 const scheduleClosures = `-- name: ScheduleClosures :many

@@ -41,7 +41,9 @@ type DB struct {
 	writeStmts  *stmtCache // prepared statements of the writer, reused by every InTx
 	readStmts   *stmtCache // prepared statements of the read pool, behind R and ReadDB
 	catalog     CatalogCache
-	storage     Storage // full disk or not (storage.go)
+	counted     CountedCache
+	storage     Storage    // full disk or not (storage.go)
+	committer   *committer // runs every InTx (groupcommit.go)
 }
 
 // AfterCommit registers fn to run after every successful InTx commit. The webhook dispatcher
@@ -95,8 +97,9 @@ func OpenWith(ctx context.Context, path string, o OpenOptions) (*DB, error) {
 	read.SetConnMaxIdleTime(0)
 	read.SetConnMaxLifetime(0)
 	ws, rs := newStmtCache(write), newStmtCache(read)
-	d := &DB{Write: write, Read: read, W: New(ws), R: New(rs), path: path, writeStmts: ws, readStmts: rs}
+	d := &DB{Write: write, Read: read, W: New(ws), R: New(rs), path: path, writeStmts: ws, readStmts: rs, committer: newCommitter()}
 	d.storage.changed = make(chan struct{}, 1)
+	go d.commitLoop()
 	return d, nil
 }
 
@@ -115,8 +118,9 @@ func dsn(path string, writer bool) string {
 // "a?b" must open that file, not "x" or "a" (%-escapes are decoded by SQLite).
 var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 
-// Close closes both pools.
+// Close lets the committer finish the writes already queued and closes both pools.
 func (d *DB) Close() error {
+	d.closeCommitter()
 	return errors.Join(d.Read.Close(), d.Write.Close())
 }
 
@@ -142,31 +146,15 @@ func (d *DB) Version(ctx context.Context) (int64, error) {
 	return provider.GetDBVersion(ctx)
 }
 
-// InTx runs fn inside one write transaction (BEGIN IMMEDIATE on the single writer connection)
-// and commits if fn returns nil. Every multi-statement write, and the webhook outbox rows that
-// go with it, goes through here. A transaction refused for lack of disk space marks the storage
-// full; one that commits marks it fine again (storage.go).
+// InTx runs fn inside a write transaction on the single writer connection and returns once it
+// has committed (nil) or been rolled back (fn's error, or the commit's). Every multi-statement
+// write, and the webhook outbox rows that go with it, goes through here. Writes that arrive
+// while another is running commit together, each in its own savepoint (groupcommit.go): fn sees
+// every write committed or batched before it, and its changes commit all or none. A transaction
+// refused for lack of disk space marks the storage full; one that commits marks it fine again
+// (storage.go). fn must not call InTx itself.
 func (d *DB) InTx(ctx context.Context, fn func(q *Queries) error) error {
-	tx, err := d.Write.BeginTx(ctx, nil)
-	if err != nil {
-		d.storage.observe(err)
-		return fmt.Errorf("begin: %w", err)
-	}
-	defer d.writeStmts.preparePending(context.WithoutCancel(ctx))
-	if err := fn(New(&txStmts{tx: tx, cache: d.writeStmts})); err != nil {
-		tx.Rollback()
-		d.storage.observe(err)
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		d.storage.observe(err)
-		return fmt.Errorf("commit: %w", err)
-	}
-	d.storage.observe(nil)
-	for _, fn := range d.afterCommit {
-		fn()
-	}
-	return nil
+	return d.submit(ctx, fn)
 }
 
 // ReadTx runs fn inside one read transaction on the read pool, so every query fn makes sees the

@@ -102,15 +102,54 @@ func (c *stmtCache) QueryRowContext(ctx context.Context, query string, args ...a
 // txStmts runs a transaction's statements with its pool's prepared statements. One that is not
 // prepared yet runs unprepared and is prepared after the transaction: the writer pool has one
 // connection, which the transaction holds, so preparing on the pool now would wait forever.
+// A statement the transaction runs a second time is prepared on the transaction itself and
+// reused until it ends: a bulk write (an import's hundreds of booking INSERTs, each compiling
+// the overlap and count triggers) would otherwise parse and plan the same SQL on every row.
 type txStmts struct {
 	tx    *sql.Tx
 	cache *stmtCache
+	// seen counts the statements this transaction ran unprepared; local holds those it then
+	// prepared on itself (database/sql closes them when the transaction ends). Both stay nil
+	// in the usual transaction, whose statements are all in the pool's cache.
+	mu    sync.Mutex
+	seen  map[string]bool
+	local map[string]*sql.Stmt
+	// detached runs every statement without its context's cancellation: in a group commit an
+	// interrupted statement would roll back the whole transaction, other callers' writes too.
+	detached bool
+}
+
+func (t *txStmts) context(ctx context.Context) context.Context {
+	if t.detached {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
 }
 
 func (t *txStmts) stmt(ctx context.Context, query string) *sql.Stmt {
 	if s := t.cache.lookup(query); s != nil {
 		return t.tx.StmtContext(ctx, s)
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.local[query]; s != nil {
+		return s
+	}
+	if t.seen[query] {
+		s, err := t.tx.PrepareContext(ctx, query)
+		if err != nil {
+			return nil // run unprepared: the caller gets the real error
+		}
+		if t.local == nil {
+			t.local = map[string]*sql.Stmt{}
+		}
+		t.local[query] = s
+		return s
+	}
+	if t.seen == nil {
+		t.seen = map[string]bool{}
+	}
+	t.seen[query] = true
 	t.cache.mu.Lock()
 	if len(t.cache.stmts)+len(t.cache.pending) < maxCachedStmts {
 		t.cache.pending[query] = true
@@ -120,6 +159,7 @@ func (t *txStmts) stmt(ctx context.Context, query string) *sql.Stmt {
 }
 
 func (t *txStmts) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = t.context(ctx)
 	if s := t.stmt(ctx, query); s != nil {
 		return s.ExecContext(ctx, args...)
 	}
@@ -127,10 +167,12 @@ func (t *txStmts) ExecContext(ctx context.Context, query string, args ...any) (s
 }
 
 func (t *txStmts) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
+	ctx = t.context(ctx)
 	return t.tx.PrepareContext(ctx, query)
 }
 
 func (t *txStmts) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = t.context(ctx)
 	if s := t.stmt(ctx, query); s != nil {
 		return s.QueryContext(ctx, args...)
 	}
@@ -138,6 +180,7 @@ func (t *txStmts) QueryContext(ctx context.Context, query string, args ...any) (
 }
 
 func (t *txStmts) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = t.context(ctx)
 	if s := t.stmt(ctx, query); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}

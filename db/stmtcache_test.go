@@ -90,3 +90,45 @@ func TestStmtCache(t *testing.T) {
 		t.Fatal("mixed transactions, writes and reads did not finish in 30 s (deadlock?)")
 	}
 }
+
+// TestStmtCacheRepeatsInOneTransaction: a statement a transaction runs again (an import's
+// rows) is prepared on the transaction once and reused, and still gives the right answers and
+// errors; after the transaction the pool's cache has it as usual.
+func TestStmtCacheRepeatsInOneTransaction(t *testing.T) {
+	d := openTest(t)
+	ctx := context.Background()
+	const bad = "SELECT nope FROM nowhere WHERE 1 = ?"
+	if err := d.InTx(ctx, func(q *Queries) error {
+		ts := q.db.(*txStmts)
+		for i := range 5 {
+			if _, err := q.CreateCompany(ctx, CreateCompanyParams{Name: fmt.Sprintf("Shop %d", i), Currency: "CLP", SlotStepMin: 15, MaxAdvanceDays: 90,
+				CanEdit: true, CanCancel: true, PaymentExpiryMin: 15, Language: "en", Clock: "24h", CreatedAt: 1, UpdatedAt: 1}); err != nil {
+				return err
+			}
+			if want := i >= 1; (ts.local[createCompany] != nil) != want {
+				return fmt.Errorf("after run %d: prepared on the transaction %v, want %v", i+1, ts.local[createCompany] != nil, want)
+			}
+		}
+		n, err := q.CountCompanies(ctx)
+		if err != nil || n != 5 {
+			return fmt.Errorf("got %d companies (%v), want 5", n, err)
+		}
+		for range 3 {
+			if _, err := ts.QueryContext(ctx, bad, 1); err == nil {
+				return errors.New("a bad statement run again gave no error")
+			}
+		}
+		if ts.local[bad] != nil {
+			return errors.New("a bad statement was prepared")
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if d.writeStmts.lookup(createCompany) == nil {
+		t.Fatal("a statement run inside a transaction was not prepared after it")
+	}
+	if n, err := d.R.CountCompanies(ctx); err != nil || n != 5 {
+		t.Fatalf("got %d companies (%v) after the commit, want 5", n, err)
+	}
+}

@@ -44,6 +44,7 @@ type API struct {
 	links links.Base
 	// unfinished: idempotency keys a full disk kept from being closed (idempotency.go).
 	unfinished idempotency.Unfinished
+	answers    answerCache // 200 answers by tag and URL (respcache.go)
 }
 
 // New returns the API over d.
@@ -72,8 +73,8 @@ func (a *API) Routes() http.Handler {
 
 	r.Group(func(r chi.Router) {
 		r.Use(a.authenticate, a.rateLimit)
-		// Conditional GET (issue 15; etag.go): ETag and If-None-Match on the routes it names.
-		r.Use(a.conditional)
+		// Every route checks its scope (requireScope), then conditional GET and kept answers
+		// (etag.go, respcache.go) on the routes taggedRoutes names.
 
 		r.Get("/available_slots", a.requireScope("bookings:read", a.listAvailableSlots))
 

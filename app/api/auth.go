@@ -57,11 +57,12 @@ func (a *API) authenticate(next http.Handler) http.Handler {
 
 // requireScope wraps a handler with the Connect v3 scope it needs.
 func (a *API) requireScope(scope string, h http.HandlerFunc) http.HandlerFunc {
+	next := a.conditional(h) // after the check: no 304 or kept answer for a key without scope
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !keyFrom(r.Context()).Allows(scope) {
 			a.writeError(w, r, newError(http.StatusForbidden, "forbidden", "scope_denied"))
 			return
 		}
-		h(w, r)
+		next.ServeHTTP(w, r)
 	}
 }

@@ -74,10 +74,13 @@ func (a *API) counter(r *http.Request, kind string, ref int64) (int64, error) {
 	return a.db.R.EtagVersion(r.Context(), db.EtagVersionParams{Kind: kind, RefID: ref})
 }
 
-// conditional gives the GET routes named in tagFuncs an ETag and answers 304 when the request's
-// If-None-Match still matches, before the handler reads anything. A route it does not name, or
-// a request for which no tag can be made (a booking that does not exist, a filter the handler
-// will refuse), goes to the handler untouched.
+// conditional gives the GET routes named in taggedRoutes an ETag and answers 304 when the
+// request's If-None-Match still matches, before the handler reads anything; otherwise it sends
+// the answer kept for the same tag and URL, or lets the handler build it and keeps it
+// (respcache.go). It runs after the key's scope check (requireScope): neither a 304 nor a kept
+// answer goes to a key that may not read the route. A route it does not name, or a request for
+// which no tag can be made (a booking that does not exist, a filter the handler will refuse),
+// goes to the handler untouched.
 func (a *API) conditional(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {
@@ -94,14 +97,26 @@ func (a *API) conditional(next http.Handler) http.Handler {
 			return
 		}
 		tag, ok, err := route.tag(a, r)
-		if err != nil {
+		switch {
+		case err != nil:
 			a.writeError(w, r, err)
 			return
-		}
-		if ok && notModified(w, r, tag, route.exists) {
+		case !ok:
+			next.ServeHTTP(w, r)
+			return
+		case notModified(w, r, tag, route.exists):
 			return
 		}
-		next.ServeHTTP(w, r)
+		key := answerKey(r, tag)
+		if body, hit := a.answers.get(key); hit {
+			writeRawJSON(w, http.StatusOK, body)
+			return
+		}
+		kw := &keepingWriter{ResponseWriter: w}
+		next.ServeHTTP(kw, r)
+		if body, ok := kw.kept(); ok {
+			a.answers.put(key, body)
+		}
 	})
 }
 

@@ -161,6 +161,7 @@ func TestETagFollowsWrites(t *testing.T) {
 				switch {
 				case resp.StatusCode == http.StatusOK:
 					tags[p] = resp.Header.Get("ETag")
+					f.wantFreshAnswer(t, p)
 				case resp.StatusCode == http.StatusNotFound && changed[p] && resp.Header.Get("ETag") == "":
 					tags[p] = "gone" // deleted: a 404, without a tag
 				case resp.StatusCode != http.StatusNotModified:
@@ -168,6 +169,63 @@ func TestETagFollowsWrites(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// wantFreshAnswer GETs path twice, the second time from the kept answer if there is one, then
+// once more with nothing kept, and fails unless all three answers are the same: a kept answer
+// is never older than the data.
+func (f *fixture) wantFreshAnswer(t *testing.T, path string) {
+	t.Helper()
+	var bodies [3]string
+	for i := range bodies {
+		if i == 2 {
+			f.api.answers.clear()
+		}
+		resp, raw := f.call("GET", path, nil)
+		wantStatus(t, resp, raw, http.StatusOK)
+		bodies[i] = string(raw)
+	}
+	if bodies[0] != bodies[1] || bodies[1] != bodies[2] {
+		t.Errorf("GET %s: answers differ (built, kept, rebuilt):\n%s\n%s\n%s", path, bodies[0], bodies[1], bodies[2])
+	}
+}
+
+// TestKeptAnswers: a tagged answer is kept and sent again byte for byte with the same tag; a
+// write that changes it is in the next answer; and a key without the route's scope gets
+// neither a 304 nor a kept answer.
+func TestKeptAnswers(t *testing.T) {
+	f := newFixture(t)
+	f.book(t, nil)
+	const path = "/v3/bookings?location_id=1"
+	first, firstRaw := f.call("GET", path, nil)
+	wantStatus(t, first, firstRaw, http.StatusOK)
+	if _, ok := f.api.answers.get(answerKey(first.Request, first.Header.Get("ETag"))); !ok {
+		t.Fatal("the 200 answer was not kept")
+	}
+	again, againRaw := f.call("GET", path, nil)
+	wantStatus(t, again, againRaw, http.StatusOK)
+	if string(againRaw) != string(firstRaw) || again.Header.Get("ETag") != first.Header.Get("ETag") ||
+		again.Header.Get("Content-Type") != first.Header.Get("Content-Type") {
+		t.Fatalf("kept answer differs: %q %q\n%s\nwant %q %q\n%s", again.Header.Get("ETag"), again.Header.Get("Content-Type"), againRaw,
+			first.Header.Get("ETag"), first.Header.Get("Content-Type"), firstRaw)
+	}
+	b := f.book(t, map[string]any{"start_time": "2026-11-25T10:00:00-03:00"})
+	_, after := f.call("GET", path, nil)
+	if !strings.Contains(string(after), fmt.Sprintf(`"id":%d`, b.ID)) {
+		t.Fatalf("the answer after a new booking does not show it: %s", after)
+	}
+
+	// A key that may not read bookings: 403, never the kept answer or a 304.
+	noRead := f.newKey("clients:read")
+	tag := f.etagOf(t, path)
+	for _, inm := range []string{"", tag, "*"} {
+		var headers []string
+		if inm != "" {
+			headers = []string{"If-None-Match", inm}
+		}
+		resp, raw := f.callWithKey(noRead, "GET", path, nil, headers...)
+		wantStatus(t, resp, raw, http.StatusForbidden)
 	}
 }
 

@@ -45,6 +45,11 @@ func webhookFanout(ctx context.Context, e *env) ScenarioReport {
 		return failed(err)
 	}
 	res.PeakRSS = max(res.PeakRSS, paced.PeakRSS)
+	// A paced run that timed no delivery has no latency: unreadable, not 0 ms.
+	pacedP50, pacedP99 := paced.P50, paced.P99
+	if paced.Timed == 0 {
+		pacedP50, pacedP99 = unreadable, unreadable
+	}
 	return ScenarioReport{Result: &res, Baseline: &base,
 		Facts: []Fact{
 			{What: "endpoints", Value: fanoutEndpoints},
@@ -54,7 +59,7 @@ func webhookFanout(ctx context.Context, e *env) ScenarioReport {
 		},
 		targets: []target{
 			atLeast("ratio", 0.50, ratioOf),
-			atMost("first-attempt p50", "ms", 5, func(*ScenarioReport) float64 { return paced.P50 }),
-			atMost("first-attempt p99", "ms", 50, func(*ScenarioReport) float64 { return paced.P99 }),
+			atMost("first-attempt p50", "ms", 5, func(*ScenarioReport) float64 { return pacedP50 }),
+			atMost("first-attempt p99", "ms", 50, func(*ScenarioReport) float64 { return pacedP99 }),
 		}}
 }

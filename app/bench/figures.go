@@ -21,6 +21,8 @@ type Figures struct {
 	// P50 and P99 are latencies in milliseconds, of Ops only.
 	P50 float64 `json:"p50_ms"`
 	P99 float64 `json:"p99_ms"`
+	// Timed is how many latencies P50 and P99 are of: with none they are not figures.
+	Timed int64 `json:"latency_samples"`
 	// PeakRSS is the most resident memory of the whole process seen during the window, in
 	// bytes (0 where /proc is unavailable). The load generator runs in the same process.
 	PeakRSS    int64  `json:"peak_rss_bytes"`
@@ -35,6 +37,7 @@ type Figures struct {
 // setLatencies sorts all and records its percentiles.
 func (f *Figures) setLatencies(all []time.Duration) {
 	slices.Sort(all)
+	f.Timed = int64(len(all))
 	f.P50 = millis(percentile(all, 0.50))
 	f.P99 = millis(percentile(all, 0.99))
 }

@@ -77,15 +77,20 @@ type fixture struct {
 	raceGrid   grid
 	// hallSize and raceSize are the providers of each grid.
 	hallSize, raceSize int
-	// maxChanges is the company's limit of reschedules per booking (0: none).
-	maxChanges int
-	archive    []int64
-	clients    []int64
+	// maxChanges is the company's limit of changes per booking (0: none): a customer may
+	// reschedule or cancel a booking only while it has been rescheduled fewer times
+	// (app/booking/change.go: editPolicy, cancelPolicy). canEdit and canCancel say whether
+	// customers may reschedule and cancel at all.
+	maxChanges         int
+	canEdit, canCancel bool
+	archive            []int64
+	clients            []int64
 }
 
 // policy is the part of the company's booking policy the fixture must respect.
 type policy struct {
-	step, minNoticeMin, maxAdvanceDays, maxChanges int
+	step, minNoticeMin, maxAdvanceDays, maxChanges, editLockMin int
+	canEdit, canCancel                                          bool
 }
 
 // seedFixture imports the bench records into d (adding a company first when the database has
@@ -93,20 +98,22 @@ type policy struct {
 // returns their ids.
 func seedFixture(ctx context.Context, d *db.DB, now time.Time, demand gridDemand) (*fixture, error) {
 	var f importer.File
-	pol := policy{step: 15, minNoticeMin: 0, maxAdvanceDays: 90}
+	pol := policy{step: 15, minNoticeMin: 0, maxAdvanceDays: 90, canEdit: true, canCancel: true}
 	n, err := d.R.CountCompanies(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if n == 0 {
 		step, notice, advance := int64(pol.step), int64(pol.minNoticeMin), int64(pol.maxAdvanceDays)
-		f.Company = &importer.Company{Name: "Bench company", Currency: "USD", SlotStepMin: &step, MinNoticeMin: &notice, MaxAdvanceDays: &advance}
+		f.Company = &importer.Company{Name: "Bench company", Currency: "USD", SlotStepMin: &step, MinNoticeMin: &notice, MaxAdvanceDays: &advance,
+			CanEdit: &pol.canEdit, CanCancel: &pol.canCancel}
 	} else {
 		c, err := d.R.GetCompany(ctx)
 		if err != nil {
 			return nil, err
 		}
-		pol = policy{step: int(c.SlotStepMin), minNoticeMin: int(c.MinNoticeMin), maxAdvanceDays: int(c.MaxAdvanceDays), maxChanges: int(c.MaxChanges)}
+		pol = policy{step: int(c.SlotStepMin), minNoticeMin: int(c.MinNoticeMin), maxAdvanceDays: int(c.MaxAdvanceDays),
+			maxChanges: int(c.MaxChanges), editLockMin: int(c.EditLockMin), canEdit: c.CanEdit, canCancel: c.CanCancel}
 	}
 	if 6*pol.step > 1440 {
 		return nil, fmt.Errorf("the company's slot step of %d minutes leaves no room for the booking scenarios", pol.step)
@@ -114,21 +121,24 @@ func seedFixture(ctx context.Context, d *db.DB, now time.Time, demand gridDemand
 
 	studio := mustZone("America/New_York")
 	hall := mustZone("America/Bogota")
-	// The first bookable local day: past the minimum notice, with a day to spare.
+	// The first local day the scenarios book: past the minimum notice and past the pre-start
+	// window in which customers may no longer change a booking (edit_lock_min), with a day to
+	// spare, so every reschedule and cancel day_in_the_life sends is one the policy allows.
+	lead := max(pol.minNoticeMin, pol.editLockMin)
 	first := func(zone *time.Location) time.Time {
-		t := now.Add(time.Duration(pol.minNoticeMin) * time.Minute).In(zone)
+		t := now.Add(time.Duration(lead) * time.Minute).In(zone)
 		return time.Date(t.Year(), t.Month(), t.Day()+2, 0, 0, 0, 0, zone)
 	}
 	days := 365
 	if pol.maxAdvanceDays > 0 {
-		days = pol.maxAdvanceDays - 3 - pol.minNoticeMin/1440
+		days = pol.maxAdvanceDays - 3 - lead/1440
 	}
 	if days < 2 {
 		return nil, fmt.Errorf("the company books at most %d days ahead, too few for the booking scenarios", pol.maxAdvanceDays)
 	}
 	slotsDay := first(studio).AddDate(0, 0, min(5, days-1))
 
-	fx := &fixture{step: pol.step, slotsDay: slotsDay, maxChanges: pol.maxChanges}
+	fx := &fixture{step: pol.step, slotsDay: slotsDay, maxChanges: pol.maxChanges, canEdit: pol.canEdit, canCancel: pol.canCancel}
 	fx.hallSize, fx.raceSize = gridSizes(demand, days, pol.step)
 	addFixtureRecords(&f, fx, pol.step)
 	raw, err := json.Marshal(f)

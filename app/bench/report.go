@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"strings"
 	"text/tabwriter"
@@ -77,9 +78,13 @@ type Check struct {
 	// Unreadable says the figure could not be measured (its Value is meaningless): the check
 	// fails, and so does the run.
 	Unreadable bool `json:"unreadable,omitempty"`
+	// NotChecked says why a scenario's check was not judged ("the scenario failed"): its
+	// figures cannot be trusted, so the check is not met whatever Value, if any, says.
+	NotChecked string `json:"not_checked,omitempty"`
 }
 
-// target is a check waiting for its figure: value reads it from the finished scenario.
+// target is a check waiting for its figure: value reads it from the finished scenario, and
+// returns unreadable (NaN) when there is no figure — a latency of no samples is not 0 ms.
 type target struct {
 	what, unit string
 	atMost     bool
@@ -97,6 +102,10 @@ func atMost(what, unit string, limit float64, value func(*ScenarioReport) float6
 
 func ratioOf(s *ScenarioReport) float64 { return s.Ratio }
 
+// unreadable is what a target's value returns when its figure could not be measured.
+var unreadable = math.NaN()
+
+// check judges v; an unreadable v (NaN) fails, with Value 0 (JSON has no NaN).
 func (t target) check(v float64) Check {
 	c := Check{What: t.what, Value: v, Unit: t.unit, Met: v >= t.limit, Target: "≥ " + trimFloat(t.limit)}
 	if t.atMost {
@@ -104,6 +113,9 @@ func (t target) check(v float64) Check {
 	}
 	if t.unit != "" {
 		c.Target += " " + t.unit
+	}
+	if math.IsNaN(v) {
+		c.Value, c.Met, c.Unreadable = 0, false, true
 	}
 	return c
 }
@@ -127,11 +139,24 @@ func (s *ScenarioReport) evaluate() {
 	if why := s.unsound(); s.Status == "ok" && why != "" {
 		s.Status, s.Reason = "failed", why
 	}
+	// A check reads its figure whenever the scenario produced figures, even when they cannot
+	// be trusted: the table then shows what was measured, marked not checked, rather than a
+	// made-up 0 (a failed day_in_the_life once printed "webhook lag p99 0 ms" beside a 34 ms
+	// p50). A figure that cannot be read fails a scenario that was otherwise ok.
 	s.Checks = []Check{}
 	for _, t := range s.targets {
 		c := Check{What: t.what, Target: t.check(0).Target, Unit: t.unit}
-		if s.Status == "ok" {
+		if s.Result != nil && t.value != nil {
 			c = t.check(t.value(s))
+		}
+		if c.Unreadable && s.Status == "ok" {
+			s.Status, s.Reason = "failed", t.what+": could not be read"
+		}
+		if s.Status != "ok" {
+			c.Met, c.NotChecked = false, "the scenario failed"
+			if s.Status == "unavailable" {
+				c.NotChecked = "the scenario is unavailable"
+			}
 		}
 		s.Checks = append(s.Checks, c)
 	}
@@ -274,7 +299,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		for _, c := range s.Checks {
 			if c.What != "ratio" {
-				parts = append(parts, fmt.Sprintf("%s %s%s (%s %s)", c.What, number(c.Value), unitSuffix(c.Unit), c.Target, mark(c.Met)))
+				parts = append(parts, fmt.Sprintf("%s %s (%s)", c.What, checkValue(c, s.Result != nil), checkVerdict(c)))
 			}
 		}
 		if s.Status == "failed" && s.Result != nil {
@@ -321,6 +346,26 @@ func figureCells(f *Figures) []string {
 		rss = fmt.Sprintf("%.0f MiB", float64(f.PeakRSS)/mib)
 	}
 	return []string{number(f.Rate), fmt.Sprintf("%.2f", f.P50), fmt.Sprintf("%.2f", f.P99), fmt.Sprint(f.Errors), rss}
+}
+
+// checkValue is a scenario check's figure as the text report shows it: never a 0 that was not
+// measured.
+func checkValue(c Check, measured bool) string {
+	switch {
+	case c.Unreadable:
+		return "could not be read"
+	case !measured:
+		return "not measured"
+	}
+	return number(c.Value) + unitSuffix(c.Unit)
+}
+
+// checkVerdict is a check's target and whether it was met, or why it was not judged.
+func checkVerdict(c Check) string {
+	if c.NotChecked != "" {
+		return c.Target + " ✗ not checked: " + c.NotChecked
+	}
+	return c.Target + " " + mark(c.Met)
 }
 
 func ratioTarget(s ScenarioReport) string {

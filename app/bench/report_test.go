@@ -81,3 +81,67 @@ func TestReportWritesJSONAndText(t *testing.T) {
 		}
 	}
 }
+
+// A check shows the figure the scenario measured, even when the scenario failed (a failed
+// day_in_the_life printed "webhook lag p99 0 ms (≤ 1000 ms ✗)" beside a 34 ms p50: the check
+// was never read); it is then not met and says why. A figure that cannot be read fails an
+// otherwise sound scenario and the run.
+func TestChecksShowWhatWasMeasured(t *testing.T) {
+	sound := func() (*Figures, *Figures) { return &Figures{Rate: 10, Ops: 10}, &Figures{Rate: 100, Ops: 100} }
+	lag := func(v float64) []target {
+		return []target{atMost("webhook lag p99", "ms", 1000, func(*ScenarioReport) float64 { return v })}
+	}
+	for _, tc := range []struct {
+		name       string
+		s          ScenarioReport
+		wantStatus string
+		wantCheck  Check
+		wantText   string
+	}{
+		{"ok", func() ScenarioReport {
+			r, b := sound()
+			return ScenarioReport{Result: r, Baseline: b, targets: lag(152)}
+		}(),
+			"ok", Check{Value: 152, Met: true}, "webhook lag p99 152 ms (≤ 1000 ms ✓)"},
+		{"failed scenario", func() ScenarioReport {
+			r, b := sound()
+			r.Errors, r.FirstError = 4, "PATCH /v3/bookings/17060/cancel: status 422"
+			return ScenarioReport{Result: r, Baseline: b, targets: lag(152)}
+		}(), "failed", Check{Value: 152, NotChecked: "the scenario failed"}, "webhook lag p99 152 ms (≤ 1000 ms ✗ not checked: the scenario failed)"},
+		{"unreadable figure", func() ScenarioReport {
+			r, b := sound()
+			return ScenarioReport{Result: r, Baseline: b, targets: lag(unreadable)}
+		}(),
+			"failed", Check{Unreadable: true, NotChecked: "the scenario failed"}, "webhook lag p99 could not be read (≤ 1000 ms ✗"},
+		{"unavailable", ScenarioReport{Status: "unavailable", Reason: "not yet", targets: lag(152)},
+			"unavailable", Check{NotChecked: "the scenario is unavailable"}, "webhook lag p99 not measured (≤ 1000 ms ✗ not checked: the scenario is unavailable)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.s.Name = "day_in_the_life"
+			tc.s.evaluate()
+			c := tc.s.Checks[0]
+			tc.wantCheck.What, tc.wantCheck.Unit, tc.wantCheck.Target = "webhook lag p99", "ms", "≤ 1000 ms"
+			if tc.s.Status != tc.wantStatus || c != tc.wantCheck {
+				t.Fatalf("got %s (%s) with %+v, want %s with %+v", tc.s.Status, tc.s.Reason, c, tc.wantStatus, tc.wantCheck)
+			}
+			r := newReport(Config{Concurrency: 1, Duration: time.Second, Now: time.Now})
+			r.Scenarios = append(r.Scenarios, tc.s)
+			r.Process = Process{BinaryBytes: 1 << 20, IdleRSS: 1 << 20, PeakRSS: 1 << 20, StartToReadyMs: 1}
+			r.finish()
+			if r.AllMet != (tc.wantStatus == "ok") || (len(r.Failures()) > 0) != (tc.wantStatus == "failed") {
+				t.Fatalf("all met %v, failures %v; want met only when ok, failures only when failed", r.AllMet, r.Failures())
+			}
+			var buf bytes.Buffer
+			if err := r.WriteText(&buf); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(buf.String(), tc.wantText) || strings.Contains(buf.String(), "p99 0 ms") {
+				t.Fatalf("the text lacks %q (or shows a made-up 0):\n%s", tc.wantText, buf.String())
+			}
+			buf.Reset()
+			if err := r.WriteJSON(&buf); err != nil {
+				t.Fatalf("JSON: %v", err) // an unreadable figure must not put a NaN in it
+			}
+		})
+	}
+}

@@ -5,13 +5,14 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"frontdesk/db"
 )
 
 // TestLoadScheduleCachedFollowsCatalogWrites changes each kind of catalog record behind the
 // cache's back (plain SQL on the writer, as another process would) and checks that the cached
 // load then answers exactly what an uncached load reads.
 func TestLoadScheduleCachedFollowsCatalogWrites(t *testing.T) {
-	ctx := context.Background()
 	d := openStore(t, 3)
 	day := Date{2026, time.November, 24}
 	queries := []ScheduleQuery{
@@ -20,23 +21,7 @@ func TestLoadScheduleCachedFollowsCatalogWrites(t *testing.T) {
 		{LocationID: 1, First: day, Last: day.AddDays(6)},
 		{LocationID: 2, ServiceID: 1, ProviderID: 1, First: day, Last: day},
 	}
-	check := func(t *testing.T) {
-		t.Helper()
-		for _, sq := range queries {
-			got, gotErr := LoadScheduleCached(ctx, d, sq)
-			want, wantErr := LoadSchedule(ctx, d.R, sq)
-			if !got.cached {
-				t.Fatalf("%+v: got a load not marked as cached", sq)
-			}
-			got.cached, got.version = false, 0
-			if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
-				t.Fatalf("%+v: got error %v, want %v", sq, gotErr, wantErr)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%+v: cached load differs from a fresh one:\ngot  %+v\nwant %+v", sq, got, want)
-			}
-		}
-	}
+	check := func(t *testing.T) { t.Helper(); wantCachedLoads(t, d, queries) }
 	check(t) // fills the cache
 	for _, c := range []struct{ name, sql string }{
 		{"policy", `UPDATE company SET slot_step_min = 30, min_notice_min = 60`},
@@ -63,6 +48,76 @@ func TestLoadScheduleCachedFollowsCatalogWrites(t *testing.T) {
 				t.Fatal(err)
 			}
 			check(t)
+		})
+	}
+}
+
+// wantCachedLoads fails unless each of queries loads the same through the caches as straight
+// from the database.
+func wantCachedLoads(t *testing.T, d *db.DB, queries []ScheduleQuery) {
+	t.Helper()
+	ctx := context.Background()
+	for _, sq := range queries {
+		got, gotErr := LoadScheduleCached(ctx, d, sq)
+		want, wantErr := LoadSchedule(ctx, d.R, sq)
+		if !got.cached {
+			t.Fatalf("%+v: got a load not marked as cached", sq)
+		}
+		got.cached, got.version = false, 0
+		if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+			t.Fatalf("%+v: got error %v, want %v", sq, gotErr, wantErr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%+v: cached load differs from a fresh one:\ngot  %+v\nwant %+v", sq, got, want)
+		}
+	}
+}
+
+// TestLoadScheduleCachedFollowsBusyWrites: the busy blocks are kept by the providers' counters
+// (busy.go); every kind of write to bookings and class sessions behind the cache's back (plain
+// SQL on the writer, as another process would) shows in the next load.
+func TestLoadScheduleCachedFollowsBusyWrites(t *testing.T) {
+	ctx := context.Background()
+	d := classStore(t, 5, 1) // providers 1 and 2; service 3 is a class
+	day := Date{2026, time.November, 24}
+	queries := []ScheduleQuery{
+		{LocationID: 1, ServiceID: 1, First: day, Last: day, OnlineOnly: true},
+		{LocationID: 1, ServiceID: 1, ProviderID: 2, First: day, Last: day, OnlineOnly: true},
+		{LocationID: 1, ServiceID: 3, First: day, Last: day, OnlineOnly: true},
+		{LocationID: 1, ServiceID: 1, First: day, Last: day, OnlineOnly: true, IgnoreBookingID: 1},
+		{LocationID: 2, ServiceID: 1, ProviderID: 1, First: day, Last: day},
+	}
+	b, err := Create(ctx, d, storeNow, haircut(1, santiago(t, "2026-11-24 10:00")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(s string) int64 { return db.Millis(santiago(t, s)) }
+	wantCachedLoads(t, d, queries) // fills the cache
+	for _, c := range []struct {
+		name string
+		sql  string
+		args []any
+	}{
+		{"booking moved", `UPDATE bookings SET start_at = start_at + 3600000, end_at = end_at + 3600000,
+			block_start_at = block_start_at + 3600000, block_end_at = block_end_at + 3600000 WHERE id = ?`, []any{b.Booking.ID}},
+		{"booking to another provider", `UPDATE bookings SET provider_id = 2 WHERE id = ?`, []any{b.Booking.ID}},
+		{"booking cancelled", `UPDATE bookings SET status_id = 5 WHERE id = ?`, []any{b.Booking.ID}},
+		{"booking inserted", `INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id, start_at, end_at,
+			block_start_at, block_end_at, price_cents, list_price_cents, source, created_at, updated_at)
+			VALUES (1, 1, 2, 1, 1, ?, ?, ?, ?, 0, 0, 'admin', 0, 0)`, []any{at("2026-11-24 15:00"), at("2026-11-24 16:00"), at("2026-11-24 15:00"), at("2026-11-24 16:00")}},
+		{"booking deleted", `DELETE FROM bookings WHERE provider_id = 2`, nil},
+		{"session added", `INSERT INTO class_sessions (location_id, service_id, provider_id, local_date, start_at, end_at,
+			block_start_at, block_end_at, status, created_at, updated_at) VALUES (1, 3, 1, '2026-11-24', ?, ?, ?, ?, 'scheduled', 0, 0)`,
+			[]any{at("2026-11-24 12:00"), at("2026-11-24 13:00"), at("2026-11-24 12:00"), at("2026-11-24 13:00")}},
+		{"session moved to another teacher", `UPDATE class_sessions SET provider_id = 2`, nil},
+		{"session cancelled", `UPDATE class_sessions SET status = 'cancelled'`, nil},
+		{"session deleted", `DELETE FROM class_sessions`, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := d.Write.Exec(c.sql, c.args...); err != nil {
+				t.Fatal(err)
+			}
+			wantCachedLoads(t, d, queries)
 		})
 	}
 }

@@ -71,15 +71,15 @@ func LoadSchedule(ctx context.Context, q *db.Queries, sq ScheduleQuery) (Loaded,
 	if err != nil {
 		return Loaded{}, err
 	}
-	return b.schedule(ctx, q, sq)
+	return b.schedule(ctx, q, nil, sq)
 }
 
 // LoadScheduleCached is LoadSchedule on d's read pool with the catalog part of the schedule
 // (location, hours, closures, policy, service, providers and their shifts) kept in d's catalog
 // cache, which the database invalidates itself on any write to those tables (db.CatalogCache).
-// Only the time off and bookings of the dates asked about are read on every call: two
-// statements instead of ten, and the catalog version unless ctx carries it
-// (db.WithCatalogVersion).
+// Only the time off of the dates asked about and the providers' busy-time counter are read on
+// every call; their bookings are kept until that counter moves (busy.go). Three statements
+// instead of ten, and the catalog version unless ctx carries it (db.WithCatalogVersion).
 func LoadScheduleCached(ctx context.Context, d *db.DB, sq ScheduleQuery) (Loaded, error) {
 	v, err := d.CatalogVersion(ctx)
 	if err != nil {
@@ -90,7 +90,7 @@ func LoadScheduleCached(ctx context.Context, d *db.DB, sq ScheduleQuery) (Loaded
 	if err != nil {
 		return Loaded{}, err
 	}
-	l, err := b.schedule(ctx, d.R, sq)
+	l, err := b.schedule(ctx, d.R, d.Counted(), sq)
 	l.cached, l.version = true, v
 	return l, err
 }
@@ -236,8 +236,8 @@ func (b *scheduleBase) loadProviders(ctx context.Context, q *db.Queries, sq Sche
 }
 
 // schedule completes the base for sq's dates: its own copy of the records, the closures in
-// range, and the providers' time off and bookings read now.
-func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, sq ScheduleQuery) (Loaded, error) {
+// range, and the providers' time off and bookings read now (through kept, if not nil: busy.go).
+func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, kept *db.CountedCache, sq ScheduleQuery) (Loaded, error) {
 	out := b.loaded
 	if out.Service != nil {
 		svc := *out.Service
@@ -280,7 +280,7 @@ func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, sq ScheduleQ
 		p := &s.Providers[index[r.ProviderID]]
 		p.TimeOff = append(p.TimeOff, Interval{Start: db.Time(r.StartsAt), End: db.Time(r.EndsAt)})
 	}
-	busy, err := q.ScheduleBusyPacked(ctx, db.ScheduleBusyPackedParams{
+	busy, err := b.busy(ctx, q, kept, db.ScheduleBusyPackedParams{
 		Floor: since - blockLimit.Milliseconds(), Until: until, Since: since,
 		IgnoreBookingID: sq.IgnoreBookingID, ProviderIds: b.ids, TeacherIds: b.ids,
 	})

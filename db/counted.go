@@ -1,0 +1,52 @@
+package db
+
+import "sync"
+
+// maxCountedValues bounds a CountedCache: past it the cache starts over.
+const maxCountedValues = 4096
+
+// CountedCache keeps values read from tables that change counters version (etag_versions,
+// raised by triggers in the writing transaction itself): each value is stored with the counter
+// reading it was loaded under, and a lookup finds it only with that same reading. So a value
+// loaded after reading counter v reflects every write up to v, and once any write raises the
+// counter no caller sees the value again.
+//
+// Use: read the counter, Lookup under it, and on a miss load the value (after reading the
+// counter, never before) and Store it under that reading. Values are shared: treat them as
+// read-only.
+type CountedCache struct {
+	mu     sync.Mutex
+	values map[any]counted
+}
+
+type counted struct {
+	version int64
+	value   any
+}
+
+// Lookup returns the value stored under key for counter reading v.
+func (c *CountedCache) Lookup(key any, v int64) (any, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.values[key]
+	if !ok || e.version != v {
+		return nil, false
+	}
+	return e.value, true
+}
+
+// Store keeps value under key for counter reading v, unless a later reading is kept already.
+func (c *CountedCache) Store(key any, v int64, value any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.values[key]; ok && e.version > v {
+		return
+	}
+	if c.values == nil || len(c.values) >= maxCountedValues {
+		c.values = map[any]counted{}
+	}
+	c.values[key] = counted{v, value}
+}
+
+// Counted returns the database's cache of counter-versioned values.
+func (d *DB) Counted() *CountedCache { return &d.counted }
