@@ -17,15 +17,13 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// browser is a headless Chromium tab for one test. With $FRONTDESK_TEST_SCREENSHOTS set, every
-// step saves a PNG screenshot in $FRONTDESK_TEST_SCREENSHOTS/<test name>/ (a failed step too);
-// without it none is taken, as nobody could look at them (a test's temp dir is removed when it
-// ends, failed or not) and each costs Chromium and the race-instrumented decoder ~45 ms of CPU.
-// Any JavaScript error or Content-Security-Policy violation on a page fails the test.
+// browser is a headless Chromium tab for one test. Every step saves a PNG screenshot in the
+// test's temp dir (or in $FRONTDESK_TEST_SCREENSHOTS/<test name>/ if set, to keep them), and
+// any JavaScript error or Content-Security-Policy violation on a page fails the test.
 type browser struct {
 	t       *testing.T
 	ctx     context.Context
-	dir     string // where screenshots are kept; "" takes none
+	dir     string
 	step    int
 	mu      sync.Mutex
 	console []string
@@ -60,7 +58,7 @@ func chromiumPath(t *testing.T) string {
 func newBrowser(t *testing.T, width, height int, opts ...chromedp.EmulateViewportOption) *browser {
 	t.Helper()
 	exe := chromiumPath(t)
-	dir := ""
+	dir := t.TempDir()
 	if keep := os.Getenv("FRONTDESK_TEST_SCREENSHOTS"); keep != "" {
 		dir = filepath.Join(keep, strings.ReplaceAll(t.Name(), "/", "_"))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -183,9 +181,6 @@ func (b *browser) present(sel string) bool {
 func (b *browser) screenshot(name string) {
 	b.t.Helper()
 	b.step++
-	if b.dir == "" {
-		return
-	}
 	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
