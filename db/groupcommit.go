@@ -85,8 +85,8 @@ func (d *DB) submit(ctx context.Context, fn func(q *Queries) error) error {
 	return r.err
 }
 
-// WritesWaiting is how many InTx calls are queued behind the one running: the next batch.
-func (d *DB) WritesWaiting() int { return len(d.committer.writes) }
+// writesWaiting is how many InTx calls are queued behind the one running: the next batch.
+func (d *DB) writesWaiting() int { return len(d.committer.writes) }
 
 // commitLoop runs until the database closes and its queue is empty: it takes the next write,
 // then every write already queued (up to maxBatch), and commits them together.
@@ -170,9 +170,6 @@ func (d *DB) runGroup(batch []*write) (rest []*write) {
 		}
 		return nil
 	}
-	// Statements first seen in this transaction are prepared once it is over, before the
-	// successful writes are answered (failed ones are answered at once).
-	defer d.writeStmts.preparePending(ctx)
 	var ok []*write
 	abandon := func(cause error, i int) []*write {
 		tx.Rollback()
@@ -221,6 +218,8 @@ func (d *DB) runGroup(batch []*write) (rest []*write) {
 		return nil
 	}
 	d.committed()
+	// Statements first seen in this transaction are prepared before its writes are answered
+	// (see txStmts); after a rollback they stay pending for the next commit.
 	d.writeStmts.preparePending(ctx)
 	for _, w := range ok {
 		w.answer(writeResult{})

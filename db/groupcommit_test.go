@@ -48,7 +48,7 @@ func (g *groupTest) batch(ctxs []context.Context, fns ...func(ctx context.Contex
 	go func() {
 		blocker <- g.d.InTx(context.Background(), func(q *Queries) error { <-release; return nil })
 	}()
-	for g.d.WritesWaiting() != 0 || !g.running() { // the blocker holds the writer
+	for g.d.writesWaiting() != 0 || !g.running() { // the blocker holds the writer
 		time.Sleep(time.Millisecond)
 	}
 	out := make([]any, len(fns))
@@ -66,7 +66,7 @@ func (g *groupTest) batch(ctxs []context.Context, fns ...func(ctx context.Contex
 			}()
 			out[i] = g.d.InTx(ctx, func(q *Queries) error { return fn(ctx, q) })
 		})
-		for g.d.WritesWaiting() != i+1 {
+		for g.d.writesWaiting() != i+1 {
 			time.Sleep(time.Millisecond)
 		}
 	}
