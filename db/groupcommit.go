@@ -33,6 +33,8 @@ type write struct {
 	ctx  context.Context
 	fn   func(q *Queries) error
 	done chan writeResult // buffered: the committer never waits for the caller
+	// quiet: its commit alone runs no after-commit hooks (InTxQuiet).
+	quiet bool
 }
 
 type writeResult struct {
@@ -63,8 +65,8 @@ func newCommitter() *committer {
 // before its write is queued gets the context's error; once queued, a write whose caller has
 // gone is skipped if it has not started, and runs to its end if it has (see runGroup): the
 // answer is always the write's true outcome.
-func (d *DB) submit(ctx context.Context, fn func(q *Queries) error) error {
-	w := &write{ctx: ctx, fn: fn, done: make(chan writeResult, 1)}
+func (d *DB) submit(ctx context.Context, fn func(q *Queries) error, quiet bool) error {
+	w := &write{ctx: ctx, fn: fn, done: make(chan writeResult, 1), quiet: quiet}
 	c := d.committer
 	c.mu.RLock()
 	if c.closed {
@@ -144,7 +146,7 @@ func (d *DB) runAlone(w *write) {
 			r.err = fmt.Errorf("commit: %w", err)
 			break
 		}
-		d.committed()
+		d.committed(!w.quiet)
 	}
 	d.writeStmts.preparePending(context.WithoutCancel(ctx)) // before the answer: see txStmts
 	w.answer(r)
@@ -171,6 +173,7 @@ func (d *DB) runGroup(batch []*write) (rest []*write) {
 		return nil
 	}
 	var ok []*write
+	wake := false // some committed write is not quiet
 	abandon := func(cause error, i int) []*write {
 		tx.Rollback()
 		for _, w := range ok {
@@ -196,6 +199,7 @@ func (d *DB) runGroup(batch []*write) (rest []*write) {
 				return abandon(err, i)
 			}
 			ok = append(ok, w)
+			wake = wake || !w.quiet
 			continue
 		}
 		d.storage.observe(r.err)
@@ -217,7 +221,7 @@ func (d *DB) runGroup(batch []*write) (rest []*write) {
 		}
 		return nil
 	}
-	d.committed()
+	d.committed(wake)
 	// Statements first seen in this transaction are prepared before its writes are answered
 	// (see txStmts); after a rollback they stay pending for the next commit.
 	d.writeStmts.preparePending(ctx)
@@ -246,9 +250,13 @@ func call(w *write, stmts *txStmts) (r writeResult) {
 	return writeResult{err: w.fn(New(stmts))}
 }
 
-// committed records a commit: the storage works, and whoever waits for new rows is woken.
-func (d *DB) committed() {
+// committed records a commit: the storage works, and, if wake, whoever waits for new rows is
+// woken.
+func (d *DB) committed(wake bool) {
 	d.storage.observe(nil)
+	if !wake {
+		return
+	}
 	for _, fn := range d.afterCommit {
 		fn()
 	}

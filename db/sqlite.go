@@ -154,7 +154,17 @@ func (d *DB) Version(ctx context.Context) (int64, error) {
 // refused for lack of disk space marks the storage full; one that commits marks it fine again
 // (storage.go). fn must not call InTx itself.
 func (d *DB) InTx(ctx context.Context, fn func(q *Queries) error) error {
-	return d.submit(ctx, fn)
+	return d.submit(ctx, fn, false)
+}
+
+// InTxQuiet is InTx for a queue's own bookkeeping (app/queue: claiming rows, recording
+// attempts): its commit runs the AfterCommit hooks only if another write of the same batch
+// needs them. The hooks wake dispatchers when someone else commits outbox rows; a dispatcher's
+// own writes must not wake it, or every round would trigger another. Going through the
+// committer rather than around it, such writes share a commit with whatever else is waiting
+// and never compete with InTx for the writer connection.
+func (d *DB) InTxQuiet(ctx context.Context, fn func(q *Queries) error) error {
+	return d.submit(ctx, fn, true)
 }
 
 // ReadTx runs fn inside one read transaction on the read pool, so every query fn makes sees the

@@ -45,8 +45,6 @@ type Dispatcher[P, T, R any] struct {
 	depth  int           // how many jobs a target's lane holds, in flight included
 	wake   chan struct{} // commits by others: new rows, resends, reactivations
 	kick   chan struct{} // the writer recorded a retry or closed a target
-	// prepared holds the statements of quietTx, prepared while Run runs.
-	prepared preparedSet
 	// stats is what Target reports, published by the loop.
 	stats stats
 }
@@ -96,9 +94,6 @@ func (d *Dispatcher[P, T, R]) Kick() {
 	}
 }
 
-// Close releases the prepared statements of a dispatcher that was used without Run (tests).
-func (d *Dispatcher[P, T, R]) Close() { d.prepared.close() }
-
 // Run sends until ctx is cancelled, then stops claiming, lets the attempts in flight finish
 // (each is bounded by the sender's own timeout), records them, hands queued rows back to the
 // outbox and returns nil.
@@ -116,8 +111,6 @@ func (d *Dispatcher[P, T, R]) Run(ctx context.Context) error {
 	if n > 0 {
 		d.log.Info(d.cfg.Name+" attempts interrupted by the last stop are due again", "rows", n)
 	}
-
-	defer d.prepared.close()
 
 	pool := make(chan work[P, T], d.cfg.Workers)
 	// Room for every attempt that can be in flight, so no sender ever waits on the loop.

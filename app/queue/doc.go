@@ -12,8 +12,8 @@
 //     this process); whatever a crash leaves claimed is due again at the next start, so
 //     sending is at-least-once.
 //   - record.go: the writer goroutine, which records finished attempts in batched
-//     transactions that never wake the dispatcher itself (quietTx), with prepared statements
-//     (prepared.go).
+//     transactions that never wake the dispatcher itself (quietTx: db.InTxQuiet, batched by
+//     the group committer with every other write).
 //   - schedule.go: the retry Schedule and its jitter, pure functions.
 //   - prune.go: the Pruner, which deletes logs past their retention, in bounded batches.
 //

@@ -2,7 +2,6 @@ package queue
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"frontdesk/db"
@@ -129,22 +128,12 @@ func (d *Dispatcher[P, T, R]) committed(c Committed) {
 	}
 }
 
-// quietTx is db.InTx without the after-commit hooks. The hooks exist to wake dispatchers when
-// someone else commits outbox rows; a dispatcher's own bookkeeping (recording attempts, handing
-// claims back) must not wake it, or every write would trigger a useless claim round. Its hot
-// statements run prepared (prepared.go).
+// quietTx is db.InTxQuiet: the dispatcher's own bookkeeping (claiming, recording attempts,
+// handing claims back) goes through the group committer like every other write, so it shares a
+// commit with the writes waiting beside it (the very bookings whose outbox rows it claims) and
+// never competes with them for the writer connection; but its commit alone wakes nobody, or
+// every round would trigger another. The committer's statement cache runs its statements
+// prepared.
 func (d *Dispatcher[P, T, R]) quietTx(ctx context.Context, fn func(q *db.Queries) error) error {
-	tx, err := d.db.Write.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	defer d.prepared.prepareSeen(context.WithoutCancel(ctx), d.db.Write)
-	if err := fn(db.New(preparedTx{tx, &d.prepared})); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+	return d.db.InTxQuiet(ctx, fn)
 }
