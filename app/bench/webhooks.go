@@ -186,8 +186,9 @@ func fanoutResult(c *commits, arrivals []arrival, bad int64, from, to time.Time)
 	return f
 }
 
-// fanoutMax commits events as fast as the dispatcher delivers them, keeping at most window
-// events in flight so the queue stays short, and measures deliveries per second.
+// fanoutMax commits events as fast as the dispatcher delivers them, each in a transaction of
+// its own from l.Concurrency producers, keeping at most window events in flight so the queue
+// stays short, and measures deliveries per second.
 func (h *hooks) fanoutMax(ctx context.Context, l Load, window int) (Figures, error) {
 	c := &commits{at: map[string]time.Time{}}
 	slots := make(chan struct{}, window)
@@ -214,7 +215,11 @@ func (h *hooks) fanoutMax(ctx context.Context, l Load, window int) (Figures, err
 	var produceErr error
 	var errOnce sync.Once
 	var wg sync.WaitGroup
-	for range 2 { // two producers keep the writer busy while one waits for its commit
+	// One producer per client of the scenario (l.Concurrency, 16 by default): events come from
+	// bookings, and bookings arrive from many clients at once, each committing its own
+	// transaction, which the group commit then batches (db/groupcommit.go). One or two
+	// producers committing one event at a time would measure the commit round trip instead.
+	for range max(l.Concurrency, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
