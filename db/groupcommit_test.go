@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -227,5 +228,87 @@ func TestInTxAfterClose(t *testing.T) {
 	err := g.d.InTx(context.Background(), func(q *Queries) error { return nil })
 	if !errors.Is(err, ErrClosed) {
 		t.Fatalf("InTx after Close: %v, want ErrClosed", err)
+	}
+}
+
+// TestInTxQuiet: a quiet write commits like any other, alone or in a batch, but its commit wakes
+// the AfterCommit hooks only when a write of the same batch that is not quiet committed with it.
+func TestInTxQuiet(t *testing.T) {
+	g := newGroupTest(t)
+	var woken atomic.Int64
+	g.d.AfterCommit(func() { woken.Add(1) })
+	ctx := context.Background()
+	write := func(quiet bool, label string) func() error {
+		fn := func(q *Queries) error { return insert(ctx, q, label) }
+		if quiet {
+			return func() error { return g.d.InTxQuiet(ctx, fn) }
+		}
+		return func() error { return g.d.InTx(ctx, fn) }
+	}
+	check := func(what string, wantWoken int64, labels ...string) {
+		t.Helper()
+		if got := woken.Swap(0); got != wantWoken {
+			t.Errorf("%s: hooks ran %d times, want %d", what, got, wantWoken)
+		}
+		for _, l := range labels {
+			if !g.visible(l) {
+				t.Errorf("%s: row %q not committed", what, l)
+			}
+		}
+	}
+
+	if err := write(true, "alone")(); err != nil {
+		t.Fatal(err)
+	}
+	check("a quiet write alone", 0, "alone")
+	if err := write(false, "loud")(); err != nil {
+		t.Fatal(err)
+	}
+	check("a write alone", 1, "loud")
+
+	g.quietBatch(write(true, "q1"), write(true, "q2"))
+	check("a batch of quiet writes", 0, "q1", "q2")
+	g.quietBatch(write(true, "q3"), write(false, "w1"), write(true, "q4"))
+	check("a batch with one write that is not quiet", 1, "q3", "w1", "q4")
+	// A batch whose only loud write fails wakes nobody: nothing of it committed.
+	g.quietBatch(write(true, "q5"), func() error {
+		err := g.d.InTx(ctx, func(q *Queries) error { return errors.New("no") })
+		if err == nil {
+			return errors.New("the failing write was answered as committed")
+		}
+		return nil
+	})
+	check("a batch whose loud write failed", 0, "q5")
+}
+
+// quietBatch runs calls (each one InTx or InTxQuiet) as one batch behind a quiet write that
+// holds the writer until all of them are queued, and fails the test on any error.
+func (g *groupTest) quietBatch(calls ...func() error) {
+	g.t.Helper()
+	release := make(chan struct{})
+	blocker := make(chan error, 1)
+	go func() {
+		blocker <- g.d.InTxQuiet(context.Background(), func(q *Queries) error { <-release; return nil })
+	}()
+	for g.d.writesWaiting() != 0 || !g.running() {
+		time.Sleep(time.Millisecond)
+	}
+	errs := make([]error, len(calls))
+	var wg sync.WaitGroup
+	for i, call := range calls {
+		wg.Go(func() { errs[i] = call() })
+		for g.d.writesWaiting() != i+1 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	close(release)
+	wg.Wait()
+	if err := <-blocker; err != nil {
+		g.t.Fatal(err)
+	}
+	for _, err := range errs {
+		if err != nil {
+			g.t.Error(err)
+		}
 	}
 }

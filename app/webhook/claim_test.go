@@ -30,7 +30,6 @@ func claimSetup(t *testing.T, firsts, retries int) (*harness, *queue.Dispatcher[
 	// PerEndpoint 1 gives each webhook a lane of 16 (the prefetch depth); the cases below ask
 	// with a room of 8 where they do not name one.
 	d := NewDispatcher(h.db, Config{AllowPrivate: true, Workers: 8, PerEndpoint: 1}, discardLog(), nil, nil)
-	t.Cleanup(d.q.Close)
 	return h, d.q, w
 }
 
