@@ -56,6 +56,9 @@ type Dispatcher struct {
 	refusedLogged sync.Map
 	// texts caches the delivery log's stored texts (record.go).
 	texts textCache
+	// reqHeader is the request headers every attempt sends besides the Standard Webhooks ones,
+	// as the delivery log keeps them (send.go): the same for every attempt, so rendered once.
+	reqHeader string
 }
 
 // NewDispatcher returns a dispatcher over d. Its metrics are registered on reg unless reg is
@@ -92,6 +95,7 @@ func NewDispatcher(d *db.DB, cfg Config, log *slog.Logger, now func() time.Time,
 		metrics: newMetrics(d, now, reg),
 		keys:    map[string][]byte{},
 	}
+	disp.reqHeader = formatHeader(disp.baseHeader(), maxHeaderLog)
 	disp.q = queue.New(d, queue.Config{Name: "webhook", Workers: cfg.Workers, PerTarget: cfg.PerEndpoint, Poll: cfg.Poll},
 		store{disp}, disp, log, now)
 	return disp

@@ -54,11 +54,10 @@ func (d *Dispatcher) attempt(j job) result {
 	if err != nil {
 		res.category, res.message = CategoryOther, clip(err.Error(), maxErrorLog)
 	} else {
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("User-Agent", d.cfg.UserAgent)
+		req.Header = d.baseHeader()
 		SetHeaders(req.Header, j.keys, j.eventID, start, j.body)
 		res.signature = req.Header.Get(HeaderSignature)
-		res.reqHeader = formatHeader(without(req.Header, HeaderID, HeaderTimestamp, HeaderSignature), maxHeaderLog)
+		res.reqHeader = d.reqHeader // the headers but the Standard Webhooks ones, rendered once
 		d.send(req, &res)
 		if res.category == CategoryForbiddenAddress {
 			d.logRefused(j, res.message)
@@ -86,11 +85,11 @@ func (d *Dispatcher) send(req *http.Request, res *result) {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, drainLimit))
 	}
 	res.status = resp.StatusCode
-	h := resp.Header
-	if dates := h.Values("Date"); len(dates) == 1 {
-		res.respDate, h = dates[0], without(h, "Date")
+	skip := ""
+	if dates := resp.Header.Values("Date"); len(dates) == 1 {
+		res.respDate, skip = dates[0], "Date"
 	}
-	res.respHeader = formatHeader(h, maxHeaderLog)
+	res.respHeader = formatHeader(resp.Header, maxHeaderLog, skip)
 	res.respBody = strings.ToValidUTF8(string(body), "\uFFFD")
 	res.retryAfter, _ = ParseRetryAfter(resp.Header.Get("Retry-After"), d.now())
 
@@ -105,20 +104,19 @@ func (d *Dispatcher) send(req *http.Request, res *result) {
 	}
 }
 
-// without returns a copy of h without the named headers.
-func without(h http.Header, names ...string) http.Header {
-	out := h.Clone()
-	for _, n := range names {
-		out.Del(n)
-	}
-	return out
+// baseHeader is a new request's headers before the Standard Webhooks ones are added.
+func (d *Dispatcher) baseHeader() http.Header {
+	return http.Header{"Content-Type": {"application/json"}, "User-Agent": {d.cfg.UserAgent}}
 }
 
-// formatHeader renders h as "Name: value" lines in name order, cut at limit bytes.
-func formatHeader(h http.Header, limit int) string {
+// formatHeader renders h as "Name: value" lines in name order, cut at limit bytes, leaving out
+// the header named skip (canonical form; "" leaves out nothing).
+func formatHeader(h http.Header, limit int, skip ...string) string {
 	names := make([]string, 0, len(h))
 	for name := range h {
-		names = append(names, name)
+		if !slices.Contains(skip, name) {
+			names = append(names, name)
+		}
 	}
 	slices.Sort(names)
 	var b strings.Builder
