@@ -210,40 +210,20 @@ func (h *hooks) fanoutMax(ctx context.Context, l Load, window int) (Figures, err
 
 	start := time.Now()
 	from, to := start.Add(l.Warmup), start.Add(l.Warmup+l.Duration)
-	var sampler *rssSampler
-	var n atomic.Int64
-	var produceErr error
-	var errOnce sync.Once
-	var wg sync.WaitGroup
 	// One producer per client of the scenario (l.Concurrency, 16 by default): events come from
 	// bookings, and bookings arrive from many clients at once, each committing its own
 	// transaction, which the group commit then batches (db/groupcommit.go). One or two
 	// producers committing one event at a time would measure the commit round trip instead.
-	for range max(l.Concurrency, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for time.Now().Before(to) && ctx.Err() == nil {
-				select {
-				case slots <- struct{}{}:
-				case <-time.After(drainWait):
-					errOnce.Do(func() { produceErr = fmt.Errorf("deliveries stalled: %d events in flight for %s", window, drainWait) })
-					return
-				case <-ctx.Done():
-					return
-				}
-				id, at, err := h.commit(ctx, n.Add(1))
-				if err != nil {
-					errOnce.Do(func() { produceErr = err })
-					return
-				}
-				c.add(id, at)
-			}
-		}()
-	}
+	wait := startProducers(ctx, max(l.Concurrency, 1), to, slots, func(n int64) error {
+		id, at, err := h.commit(ctx, n)
+		if err == nil {
+			c.add(id, at)
+		}
+		return err
+	})
 	time.Sleep(time.Until(from))
-	sampler = startRSSSampler()
-	wg.Wait()
+	sampler := startRSSSampler()
+	produceErr := wait()
 	peak := sampler.stop()
 	if produceErr != nil {
 		return Figures{}, produceErr
@@ -254,6 +234,41 @@ func (h *hooks) fanoutMax(ctx context.Context, l Load, window int) (Figures, err
 	f.What = "events committed → signed deliveries received"
 	f.PeakRSS = peak
 	return f, nil
+}
+
+// startProducers starts producers goroutines that commit events numbered 1, 2, … until to,
+// each taking a slot of slots first (the receiver frees it once the event has reached every
+// endpoint). wait waits for them all and returns the first error: a commit's, or slots that
+// stayed full for drainWait.
+func startProducers(ctx context.Context, producers int, to time.Time, slots chan struct{}, commit func(n int64) error) (wait func() error) {
+	var n atomic.Int64
+	var produceErr error
+	var errOnce sync.Once
+	var wg sync.WaitGroup
+	for range producers {
+		wg.Go(func() {
+			for time.Now().Before(to) && ctx.Err() == nil {
+				select {
+				case slots <- struct{}{}:
+				case <-time.After(drainWait):
+					errOnce.Do(func() {
+						produceErr = fmt.Errorf("deliveries stalled: %d events in flight for %s", cap(slots), drainWait)
+					})
+					return
+				case <-ctx.Done():
+					return
+				}
+				if err := commit(n.Add(1)); err != nil {
+					errOnce.Do(func() { produceErr = err })
+					return
+				}
+			}
+		})
+	}
+	return func() error {
+		wg.Wait()
+		return produceErr
+	}
 }
 
 // fanoutPaced commits events at a steady rate (deliveries per second across all endpoints) and
