@@ -6,6 +6,8 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"frontdesk/db"
@@ -55,8 +57,8 @@ func Enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string
 		return "", fmt.Errorf("list webhooks: %w", err)
 	}
 	for _, h := range hooks {
-		var patterns []string
-		if err := json.Unmarshal([]byte(h.EventsJSON), &patterns); err != nil {
+		patterns, err := parsePatterns(h.EventsJSON)
+		if err != nil {
 			return "", fmt.Errorf("webhook %d patterns: %w", h.ID, err)
 		}
 		if eventType == TestEvent || !Matches(patterns, eventType) {
@@ -73,6 +75,34 @@ func Enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string
 		}
 	}
 	return id, nil
+}
+
+// parsedPatterns holds the parsed form of each webhooks.events_json text seen, so that every
+// event does not parse every webhook's patterns again inside the write transaction. Keyed by
+// the text itself it is never stale; it holds one entry per distinct subscription, up to
+// maxParsedPatterns (past that, texts are parsed on every call). The slices are shared: only
+// read them.
+var (
+	parsedPatterns      sync.Map // events_json → []string
+	parsedPatternsCount atomic.Int64
+)
+
+const maxParsedPatterns = 256
+
+func parsePatterns(eventsJSON string) ([]string, error) {
+	if p, ok := parsedPatterns.Load(eventsJSON); ok {
+		return p.([]string), nil
+	}
+	var patterns []string
+	if err := json.Unmarshal([]byte(eventsJSON), &patterns); err != nil {
+		return nil, err
+	}
+	if parsedPatternsCount.Load() < maxParsedPatterns {
+		if _, loaded := parsedPatterns.LoadOrStore(eventsJSON, patterns); !loaded {
+			parsedPatternsCount.Add(1)
+		}
+	}
+	return patterns, nil
 }
 
 func encodeEnvelope(e Envelope) ([]byte, error) {
@@ -109,8 +139,8 @@ func Subscribed(ctx context.Context, q *db.Queries, eventType string) (bool, err
 		return false, err
 	}
 	for _, h := range hooks {
-		var patterns []string
-		if err := json.Unmarshal([]byte(h.EventsJSON), &patterns); err != nil {
+		patterns, err := parsePatterns(h.EventsJSON)
+		if err != nil {
 			return false, fmt.Errorf("webhook %d patterns: %w", h.ID, err)
 		}
 		if h.State == WebhookActive && Matches(patterns, eventType) {
