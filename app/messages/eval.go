@@ -15,9 +15,9 @@ import (
 // and its output are text/template's (eval_test.go compares the two on every case and a fuzz
 // target); what differs is the binary. text/template's executor looks methods up by name
 // (reflect.Value.MethodByName), and a program that can do that makes the Go linker keep every
-// exported method of every type that may sit in an interface — 13 MB of frontdesk's 54 MB
-// executable, and about as much of its resident memory (README "Bench"). The values here are
-// only Fields, strings, integers and booleans, so no method is ever called.
+// exported method of every type that may sit in an interface: 13 MB of what was a 54 MB
+// executable, and 7 MB of its idle memory (README "Performance"). The values here are only
+// Fields, strings, numbers and booleans, so no method is ever called.
 
 // builtinNames are text/template's predefined functions, for the parser: a name outside them
 // is a syntax error, as with text/template.
