@@ -110,6 +110,11 @@ func dsn(path string, writer bool) string {
 	}
 	if writer {
 		q.Set("_txlock", "immediate")
+		// A group commit runs every write in a savepoint (groupcommit.go), and SQLite keeps what
+		// a savepoint may have to undo in a statement journal: a temporary file by default,
+		// written on every write. In memory it costs no system calls; it holds at most the pages
+		// one batch's writes change.
+		q.Add("_pragma", "temp_store(MEMORY)")
 	}
 	return "file:" + uriPath.Replace(path) + "?" + q.Encode()
 }

@@ -28,7 +28,7 @@ const rawMaxBlock = int64(48 * time.Hour / time.Millisecond)
 func openRawBookings(ctx context.Context, path string) (*rawBookings, error) {
 	// The pragmas of db.Open's writer (see db.dsn).
 	q := url.Values{}
-	for _, p := range []string{"busy_timeout(5000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)"} {
+	for _, p := range []string{"busy_timeout(5000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)", "temp_store(MEMORY)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
