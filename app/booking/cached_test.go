@@ -73,8 +73,8 @@ func wantCachedLoads(t *testing.T, d *db.DB, queries []ScheduleQuery) {
 	}
 }
 
-// TestLoadScheduleCachedFollowsBusyWrites: the busy blocks are kept by the providers' counters
-// (busy.go); every kind of write to bookings and class sessions behind the cache's back (plain
+// TestLoadScheduleCachedFollowsBusyWrites: the busy time is kept by the providers' counters
+// (busy.go); every kind of write to bookings, class sessions and time off behind the cache's back (plain
 // SQL on the writer, as another process would) shows in the next load.
 func TestLoadScheduleCachedFollowsBusyWrites(t *testing.T) {
 	ctx := context.Background()
@@ -112,6 +112,12 @@ func TestLoadScheduleCachedFollowsBusyWrites(t *testing.T) {
 		{"session moved to another teacher", `UPDATE class_sessions SET provider_id = 2`, nil},
 		{"session cancelled", `UPDATE class_sessions SET status = 'cancelled'`, nil},
 		{"session deleted", `DELETE FROM class_sessions`, nil},
+		// Time off is kept with the blocks, under timeoff_provider (00370).
+		{"time off added", `INSERT INTO provider_time_off (provider_id, starts_at, ends_at) VALUES (1, ?, ?)`,
+			[]any{at("2026-11-24 09:00"), at("2026-11-24 11:30")}},
+		{"time off moved", `UPDATE provider_time_off SET starts_at = ?, ends_at = ?`, []any{at("2026-11-24 14:00"), at("2026-11-24 15:00")}},
+		{"time off to another provider", `UPDATE provider_time_off SET provider_id = 2`, nil},
+		{"time off deleted", `DELETE FROM provider_time_off`, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if _, err := d.Write.Exec(c.sql, c.args...); err != nil {
