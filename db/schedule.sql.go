@@ -112,7 +112,7 @@ func (q *Queries) ScheduleBusyPacked(ctx context.Context, arg ScheduleBusyPacked
 
 const scheduleBusyVersion = `-- name: ScheduleBusyVersion :one
 SELECT CAST(coalesce(sum(n), 0) AS INTEGER) AS n FROM etag_versions
-WHERE kind IN ('bookings_provider', 'sessions_provider', 'timeoff_provider') AND ref_id IN (/*SLICE:provider_ids*/?)
+WHERE kind IN ('bookings_provider', 'sessions_provider') AND ref_id IN (/*SLICE:provider_ids*/?)
 `
 
 // Non-cancelled blocks of the providers at any location that overlap [since, until), packed into
@@ -123,9 +123,9 @@ WHERE kind IN ('bookings_provider', 'sessions_provider', 'timeoff_provider') AND
 // tables), so floor = since - 2 days bounds the index ranges from below; the indexes
 // bookings_provider_blocks and class_sessions_provider_block cover the query. The provider list
 // is given twice (sqlc expands each slice once).
-// The version of the providers' busy time: the sum of their bookings_provider,
-// sessions_provider and timeoff_provider counters (00330, 00363, 00370). Counters only grow, so
-// the sum changes exactly when one of them does (app/booking/busy.go).
+// The version of the providers' busy time: the sum of their bookings_provider and
+// sessions_provider counters (00330; 00363 and 00370: class sessions and time off). Counters
+// only grow, so the sum changes exactly when one of them does (app/booking/busy.go).
 func (q *Queries) ScheduleBusyVersion(ctx context.Context, providerIds []int64) (int64, error) {
 	query := scheduleBusyVersion
 	var queryParams []interface{}

@@ -64,12 +64,12 @@ WHERE starts_at < sqlc.arg(until) AND ends_at > sqlc.arg(since) AND provider_id 
 -- tables), so floor = since - 2 days bounds the index ranges from below; the indexes
 -- bookings_provider_blocks and class_sessions_provider_block cover the query. The provider list
 -- is given twice (sqlc expands each slice once).
--- The version of the providers' busy time: the sum of their bookings_provider,
--- sessions_provider and timeoff_provider counters (00330, 00363, 00370). Counters only grow, so
--- the sum changes exactly when one of them does (app/booking/busy.go).
+-- The version of the providers' busy time: the sum of their bookings_provider and
+-- sessions_provider counters (00330; 00363 and 00370: class sessions and time off). Counters
+-- only grow, so the sum changes exactly when one of them does (app/booking/busy.go).
 -- name: ScheduleBusyVersion :one
 SELECT CAST(coalesce(sum(n), 0) AS INTEGER) AS n FROM etag_versions
-WHERE kind IN ('bookings_provider', 'sessions_provider', 'timeoff_provider') AND ref_id IN (sqlc.slice(provider_ids));
+WHERE kind IN ('bookings_provider', 'sessions_provider') AND ref_id IN (sqlc.slice(provider_ids));
 
 -- name: ScheduleBusyPacked :one
 SELECT CAST(coalesce(group_concat(x.triple, ' '), '') AS TEXT) AS blocks FROM (

@@ -12,7 +12,7 @@ import (
 // the same for every search until a booking, session or time off of one of those providers
 // changes. Triggers raise a counter per provider for every such write, in the writing
 // transaction (db/migrations/00330_etag_versions.sql, 00363_sessions_provider_counter.sql,
-// 00370_timeoff_provider_counter.sql), so the busy time read under one sum of those counters
+// 00370_time_off_counter.sql), so the busy time read under one sum of those counters
 // is kept, parsed, until the sum moves: a search then costs one indexed read of the counters
 // instead of two queries and the parsing of hundreds of blocks. Counters are read before the
 // blocks, so a kept value is never older than the counters it is found under.

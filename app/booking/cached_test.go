@@ -112,7 +112,7 @@ func TestLoadScheduleCachedFollowsBusyWrites(t *testing.T) {
 		{"session moved to another teacher", `UPDATE class_sessions SET provider_id = 2`, nil},
 		{"session cancelled", `UPDATE class_sessions SET status = 'cancelled'`, nil},
 		{"session deleted", `DELETE FROM class_sessions`, nil},
-		// Time off is kept with the blocks, under timeoff_provider (00370).
+		// Time off is kept with the blocks, under sessions_provider (00370).
 		{"time off added", `INSERT INTO provider_time_off (provider_id, starts_at, ends_at) VALUES (1, ?, ?)`,
 			[]any{at("2026-11-24 09:00"), at("2026-11-24 11:30")}},
 		{"time off moved", `UPDATE provider_time_off SET starts_at = ?, ends_at = ?`, []any{at("2026-11-24 14:00"), at("2026-11-24 15:00")}},
