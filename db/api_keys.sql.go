@@ -38,6 +38,26 @@ func (q *Queries) AuthenticateAPIKey(ctx context.Context, keyHash string) (Authe
 	return i, err
 }
 
+const authenticationVersions = `-- name: AuthenticationVersions :one
+SELECT CAST(coalesce((SELECT n FROM etag_versions WHERE kind = 'api_keys' AND ref_id = 0), 0) AS INTEGER) AS keys_version,
+    CAST((SELECT n FROM catalog_version WHERE id = 1) AS INTEGER) AS catalog_version
+`
+
+type AuthenticationVersionsRow struct {
+	KeysVersion    int64
+	CatalogVersion int64
+}
+
+// What every request reads when its key is kept (app/keyauth): the api_keys counter, which any
+// write to api_keys raises (db/migrations/00371_api_keys_counter.sql), and the catalog version
+// AuthenticateAPIKey would have read with the key. One statement, two index probes.
+func (q *Queries) AuthenticationVersions(ctx context.Context) (AuthenticationVersionsRow, error) {
+	row := q.db.QueryRowContext(ctx, authenticationVersions)
+	var i AuthenticationVersionsRow
+	err := row.Scan(&i.KeysVersion, &i.CatalogVersion)
+	return i, err
+}
+
 const createAPIKey = `-- name: CreateAPIKey :one
 INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at, z_means_local, mcp_allowed
 `

@@ -12,6 +12,13 @@ SELECT * FROM api_keys WHERE key_hash = ?;
 SELECT id, scopes, z_means_local, (SELECT n FROM catalog_version WHERE id = 1) AS catalog_version
 FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL;
 
+-- What every request reads when its key is kept (app/keyauth): the api_keys counter, which any
+-- write to api_keys raises (db/migrations/00371_api_keys_counter.sql), and the catalog version
+-- AuthenticateAPIKey would have read with the key. One statement, two index probes.
+-- name: AuthenticationVersions :one
+SELECT CAST(coalesce((SELECT n FROM etag_versions WHERE kind = 'api_keys' AND ref_id = 0), 0) AS INTEGER) AS keys_version,
+    CAST((SELECT n FROM catalog_version WHERE id = 1) AS INTEGER) AS catalog_version;
+
 -- name: ListAPIKeys :many
 SELECT * FROM api_keys ORDER BY id;
 
