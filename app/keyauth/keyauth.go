@@ -51,6 +51,8 @@ type Keys struct {
 	limiter *limiter
 	touched touchLog
 	kept    keptKeys // authenticated keys by token hash (Authenticate)
+	// rounds reads the counters Authenticate needs for every request waiting at once (rounds.go).
+	rounds versionRounds
 	// failures limits failed authentications per client address (failures.go).
 	failures failures
 }
@@ -71,7 +73,8 @@ func New(d *db.DB, o Options) *Keys {
 // process, plain SQL — is refused or read afresh on the very next request. A key is kept by
 // the hash of its token under the api_keys counter that triggers raise on any write to
 // api_keys (db/migrations/00371_api_keys_counter.sql): each request reads that counter and
-// the catalog version in one statement (AuthenticationVersions, two index probes) and looks
+// the catalog version in one statement (AuthenticationVersions, two index probes; requests
+// that arrive together share one reading taken after all of them arrived: rounds.go) and looks
 // the key up only when the counter has moved since it was kept. Errors: ErrInvalidKey, or a
 // database failure.
 func (k *Keys) Authenticate(ctx context.Context, authorization string) (Key, error) {
@@ -85,7 +88,7 @@ func (k *Keys) Authenticate(ctx context.Context, authorization string) (Key, err
 	hash := apikey.Hash(token)
 	// The counter is read before the key, so a key kept under a reading reflects every write
 	// up to it (db.CountedCache's rule).
-	v, err := k.db.R.AuthenticationVersions(ctx)
+	v, err := k.rounds.read(ctx, k.db.R)
 	if err != nil {
 		return Key{}, err
 	}

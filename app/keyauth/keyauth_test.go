@@ -3,7 +3,10 @@ package keyauth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -95,4 +98,68 @@ func mustVersion(t *testing.T, d *db.DB) int64 {
 		t.Fatal(err)
 	}
 	return v.KeysVersion
+}
+
+// TestVersionRoundsNeverAnswerWithAnOlderReading: requests share counter readings (rounds.go),
+// but each gets one taken after it arrived. While a writer keeps raising the api_keys counter
+// and publishes each committed value, readers on many goroutines must never get a reading
+// below the value published before they asked.
+func TestVersionRoundsNeverAnswerWithAnOlderReading(t *testing.T) {
+	ctx := context.Background()
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
+	if _, err := d.Write.Exec(`INSERT INTO company (id, name, currency, created_at, updated_at) VALUES (1, 'Salon', 'CLP', 0, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := apikey.Create(ctx, d, apikey.NewKey{Name: "k", Scopes: apikey.FullAccess}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var rounds versionRounds
+	var published atomic.Int64
+	stop := make(chan struct{})
+	var readers sync.WaitGroup
+	var reads atomic.Int64
+	errs := make(chan error, 16)
+	for range 8 {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				before := published.Load()
+				v, err := rounds.read(ctx, d.R)
+				if err != nil {
+					errs <- err
+					return
+				}
+				reads.Add(1)
+				if v.KeysVersion < before {
+					errs <- fmt.Errorf("got reading %d, want at least %d (committed before the request)", v.KeysVersion, before)
+					return
+				}
+			}
+		}()
+	}
+	for range 300 {
+		if _, err := d.Write.Exec(`UPDATE api_keys SET name = name`); err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		if err := d.Write.QueryRow(`SELECT n FROM etag_versions WHERE kind = 'api_keys' AND ref_id = 0`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		published.Store(n)
+	}
+	close(stop)
+	readers.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if reads.Load() < 300 {
+		t.Fatalf("got %d reads during 300 writes, want the readers to keep up", reads.Load())
+	}
 }
