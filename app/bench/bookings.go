@@ -60,7 +60,7 @@ func createBooking(ctx context.Context, e *env) ScenarioReport {
 	}
 	return ScenarioReport{Result: &res, Baseline: &base,
 		Facts:   []Fact{{What: "providers", Value: float64(len(g.providers))}},
-		targets: []target{atLeast("ratio", 0.50, ratioOf), atMost("double bookings", "", 0, func(*ScenarioReport) float64 { return float64(overlaps) })}}
+		targets: []target{atLeast("ratio", 0.60, ratioOf), atMost("double bookings", "", 0, func(*ScenarioReport) float64 { return float64(overlaps) })}}
 }
 
 // conflictingBooking has every group of Concurrency consecutive requests race for three
