@@ -9,7 +9,8 @@ import (
 	"frontdesk/app/resource"
 )
 
-// Slot answers kept by schedule version (docs/api.md, "Available slots"). The slots of a query
+// Slot answers kept by schedule version (docs/api.md, "GET /v3/available_slots";
+// docs/ARCHITECTURE.md, "Caches, and what invalidates them"). The slots of a query
 // are a function of its schedule — the catalog part at one catalog version, the providers'
 // bookings, class sessions and time off at one reading of their trigger-maintained counters
 // (booking.ScheduleVersion) — and of the clock, which only cuts a contiguous run out of the
