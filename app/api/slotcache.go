@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"frontdesk/app/booking"
 	"frontdesk/app/resource"
@@ -78,7 +79,9 @@ func (s *slotAnswer) body(now time.Time) []byte {
 }
 
 // size is about the memory s holds, with one cut's body.
-func (s *slotAnswer) size() int { return 2*s.run.Size() + 64*len(s.offered.Slots) }
+func (s *slotAnswer) size() int {
+	return 2*s.run.Size() + int(unsafe.Sizeof(booking.Slot{}))*cap(s.offered.Slots)
+}
 
 // slotAnswers keeps slot answers by schedule version.
 type slotAnswers struct {
