@@ -101,6 +101,14 @@ func TestBenchProducesEveryFigure(t *testing.T) {
 	if c := checkNamed(t, day, "webhook lag p99"); c.Value <= 0 {
 		t.Errorf("day_in_the_life: got webhook lag p99 %v ms, want a measured lag", c.Value)
 	}
+	// Customer email: the creates' confirmations reached the mail sink (a missing or failed one
+	// is an error of the scenario, checked with the others above).
+	if f := factNamed(t, day, "customer emails sent"); f.Value < 1 {
+		t.Errorf("day_in_the_life: got %v customer emails sent, want the confirmations of its creates", f.Value)
+	}
+	if c := checkNamed(t, day, "email lag p99"); c.Value <= 0 {
+		t.Errorf("day_in_the_life: got email lag p99 %v ms, want a measured lag", c.Value)
+	}
 
 	p := rep.Process
 	if p.BinaryBytes <= 0 || p.IdleRSS <= 0 || p.PeakRSS < p.IdleRSS || p.StartToReadyMs <= 0 || p.RestartToReadyMs <= 0 {

@@ -84,6 +84,31 @@ func (q *Queries) BenchCopyBookings(ctx context.Context, arg BenchCopyBookingsPa
 	return result.RowsAffected()
 }
 
+const benchGiveClientsAddresses = `-- name: BenchGiveClientsAddresses :execrows
+UPDATE clients SET email = 'client-' || id || '@example.com' WHERE coalesce(email, '') = ''
+`
+
+// Gives every client without an email address one at example.com, so their messages are sent.
+func (q *Queries) BenchGiveClientsAddresses(ctx context.Context) (int64, error) {
+	result, err := q.db.ExecContext(ctx, benchGiveClientsAddresses)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const benchLastMessageID = `-- name: BenchLastMessageID :one
+SELECT CAST(coalesce(max(id), 0) AS INTEGER) AS id FROM messages
+`
+
+// day_in_the_life's customer messages are those written after this id.
+func (q *Queries) BenchLastMessageID(ctx context.Context) (int64, error) {
+	row := q.db.QueryRowContext(ctx, benchLastMessageID)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
+
 const benchLocationSpan = `-- name: BenchLocationSpan :one
 SELECT CAST(count(*) AS INTEGER) AS bookings,
     CAST(coalesce(min(block_start_at), 0) AS INTEGER) AS first_start_at,
@@ -104,4 +129,131 @@ func (q *Queries) BenchLocationSpan(ctx context.Context, locationID int64) (Benc
 	var i BenchLocationSpanRow
 	err := row.Scan(&i.Bookings, &i.FirstStartAt, &i.LastEndAt)
 	return i, err
+}
+
+const benchMailServer = `-- name: BenchMailServer :one
+SELECT smtp_host, smtp_port, smtp_security, from_address FROM message_settings WHERE id = 1
+`
+
+type BenchMailServerRow struct {
+	SmtpHost     string
+	SmtpPort     int64
+	SmtpSecurity string
+	FromAddress  string
+}
+
+func (q *Queries) BenchMailServer(ctx context.Context) (BenchMailServerRow, error) {
+	row := q.db.QueryRowContext(ctx, benchMailServer)
+	var i BenchMailServerRow
+	err := row.Scan(
+		&i.SmtpHost,
+		&i.SmtpPort,
+		&i.SmtpSecurity,
+		&i.FromAddress,
+	)
+	return i, err
+}
+
+const benchMessageOutcomes = `-- name: BenchMessageOutcomes :many
+SELECT state, CAST(updated_at - created_at AS INTEGER) AS lag_ms FROM messages
+WHERE id > ?1 AND send_at <= ?2 AND state <> 'pending'
+`
+
+type BenchMessageOutcomesParams struct {
+	AfterID int64
+	Until   int64
+}
+
+type BenchMessageOutcomesRow struct {
+	State string
+	LagMs int64
+}
+
+// What became of the messages written after after_id and due by until, with each one's time
+// from being planned to its last record (for a sent one: accepted by the mail server).
+func (q *Queries) BenchMessageOutcomes(ctx context.Context, arg BenchMessageOutcomesParams) ([]BenchMessageOutcomesRow, error) {
+	rows, err := q.db.QueryContext(ctx, benchMessageOutcomes, arg.AfterID, arg.Until)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []BenchMessageOutcomesRow{}
+	for rows.Next() {
+		var i BenchMessageOutcomesRow
+		if err := rows.Scan(&i.State, &i.LagMs); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const benchPendingMessages = `-- name: BenchPendingMessages :one
+SELECT CAST(count(*) AS INTEGER) AS n FROM messages
+WHERE id > ?1 AND send_at <= ?2 AND state = 'pending'
+`
+
+type BenchPendingMessagesParams struct {
+	AfterID int64
+	Until   int64
+}
+
+// How many of the messages written after after_id and due by until are still waiting.
+func (q *Queries) BenchPendingMessages(ctx context.Context, arg BenchPendingMessagesParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, benchPendingMessages, arg.AfterID, arg.Until)
+	var n int64
+	err := row.Scan(&n)
+	return n, err
+}
+
+const benchSetMailServer = `-- name: BenchSetMailServer :exec
+UPDATE message_settings SET smtp_host = ?1, smtp_port = ?2,
+    smtp_security = ?3, from_address = ?4, updated_at = ?5
+WHERE id = 1
+`
+
+type BenchSetMailServerParams struct {
+	SmtpHost     string
+	SmtpPort     int64
+	SmtpSecurity string
+	FromAddress  string
+	Now          int64
+}
+
+func (q *Queries) BenchSetMailServer(ctx context.Context, arg BenchSetMailServerParams) error {
+	_, err := q.db.ExecContext(ctx, benchSetMailServer,
+		arg.SmtpHost,
+		arg.SmtpPort,
+		arg.SmtpSecurity,
+		arg.FromAddress,
+		arg.Now,
+	)
+	return err
+}
+
+const benchSkipPendingMessages = `-- name: BenchSkipPendingMessages :execrows
+UPDATE messages SET state = 'skipped', note = ?1, next_attempt_at = NULL, updated_at = ?2
+WHERE state = 'pending'
+`
+
+type BenchSkipPendingMessagesParams struct {
+	Note string
+	Now  int64
+}
+
+// Skips every planned message: before day_in_the_life, what earlier scenarios planned (so the
+// day measures its own mail, not a backlog); after it, what is left (so later scenarios send
+// nothing).
+func (q *Queries) BenchSkipPendingMessages(ctx context.Context, arg BenchSkipPendingMessagesParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, benchSkipPendingMessages, arg.Note, arg.Now)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
 }

@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"sync"
@@ -170,6 +169,9 @@ func (d *DB) runGroup(batch []*write) (rest []*write) {
 		}
 		return nil
 	}
+	// One txStmts for the whole batch: a statement several writes run is prepared on the
+	// transaction once, and the savepoint statements come from the writer's prepared cache.
+	stmts := &txStmts{tx: tx, cache: d.writeStmts, detached: true}
 	var ok []*write
 	abandon := func(cause error, i int) []*write {
 		tx.Rollback()
@@ -184,13 +186,13 @@ func (d *DB) runGroup(batch []*write) (rest []*write) {
 			w.answer(writeResult{err: err})
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, "SAVEPOINT group_write"); err != nil {
+		if _, err := stmts.ExecContext(ctx, "SAVEPOINT group_write"); err != nil {
 			w.answer(writeResult{err: fmt.Errorf("savepoint: %w", err)})
 			return abandon(err, i)
 		}
-		r := call(w, &txStmts{tx: tx, cache: d.writeStmts, detached: true})
+		r := call(w, stmts)
 		if r.err == nil && !r.panicked {
-			if _, err := tx.ExecContext(ctx, "RELEASE group_write"); err != nil {
+			if _, err := stmts.ExecContext(ctx, "RELEASE group_write"); err != nil {
 				d.storage.observe(err)
 				w.answer(writeResult{err: fmt.Errorf("release savepoint: %w", err)})
 				return abandon(err, i)
@@ -200,7 +202,7 @@ func (d *DB) runGroup(batch []*write) (rest []*write) {
 		}
 		d.storage.observe(r.err)
 		w.answer(r) // its own changes are undone below; nothing of it will commit
-		if err := rollbackTo(ctx, tx); err != nil {
+		if err := rollbackTo(ctx, stmts); err != nil {
 			// SQLite already rolled the whole transaction back (sqlite.org/lang_transaction.html,
 			// "Response To Errors Within A Transaction"): there is no savepoint left.
 			return abandon(r.err, i)
@@ -228,11 +230,11 @@ func (d *DB) runGroup(batch []*write) (rest []*write) {
 }
 
 // rollbackTo undoes the current write's changes and drops its savepoint.
-func rollbackTo(ctx context.Context, tx *sql.Tx) error {
-	if _, err := tx.ExecContext(ctx, "ROLLBACK TO group_write"); err != nil {
+func rollbackTo(ctx context.Context, stmts *txStmts) error {
+	if _, err := stmts.ExecContext(ctx, "ROLLBACK TO group_write"); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, "RELEASE group_write")
+	_, err := stmts.ExecContext(ctx, "RELEASE group_write")
 	return err
 }
 

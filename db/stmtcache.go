@@ -108,15 +108,23 @@ func (c *stmtCache) QueryRowContext(ctx context.Context, query string, args ...a
 type txStmts struct {
 	tx    *sql.Tx
 	cache *stmtCache
-	// seen counts the statements this transaction ran unprepared; local holds those it then
-	// prepared on itself (database/sql closes them when the transaction ends). Both stay nil
-	// in the usual transaction, whose statements are all in the pool's cache.
+	// seen counts the statements this transaction ran unprepared; local holds its statements
+	// bound to it, from the pool's cache or prepared on itself (database/sql closes them when
+	// the transaction ends).
 	mu    sync.Mutex
 	seen  map[string]bool
 	local map[string]*sql.Stmt
 	// detached runs every statement without its context's cancellation: in a group commit an
 	// interrupted statement would roll back the whole transaction, other callers' writes too.
 	detached bool
+}
+
+// keep remembers s, a statement of this transaction, for the rest of it.
+func (t *txStmts) keep(query string, s *sql.Stmt) {
+	if t.local == nil {
+		t.local = map[string]*sql.Stmt{}
+	}
+	t.local[query] = s
 }
 
 func (t *txStmts) context(ctx context.Context) context.Context {
@@ -127,23 +135,23 @@ func (t *txStmts) context(ctx context.Context) context.Context {
 }
 
 func (t *txStmts) stmt(ctx context.Context, query string) *sql.Stmt {
-	if s := t.cache.lookup(query); s != nil {
-		return t.tx.StmtContext(ctx, s)
-	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if s := t.local[query]; s != nil {
 		return s
+	}
+	if s := t.cache.lookup(query); s != nil {
+		// Bound to the transaction once: a batch's writes run the same statements.
+		bound := t.tx.StmtContext(ctx, s)
+		t.keep(query, bound)
+		return bound
 	}
 	if t.seen[query] {
 		s, err := t.tx.PrepareContext(ctx, query)
 		if err != nil {
 			return nil // run unprepared: the caller gets the real error
 		}
-		if t.local == nil {
-			t.local = map[string]*sql.Stmt{}
-		}
-		t.local[query] = s
+		t.keep(query, s)
 		return s
 	}
 	if t.seen == nil {

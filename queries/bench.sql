@@ -35,3 +35,37 @@ SELECT CAST(count(*) AS INTEGER) AS bookings,
     CAST(coalesce(max(block_end_at), 0) AS INTEGER) AS last_end_at
 FROM bookings
 WHERE location_id = sqlc.arg(location_id);
+
+-- name: BenchLastMessageID :one
+-- day_in_the_life's customer messages are those written after this id.
+SELECT CAST(coalesce(max(id), 0) AS INTEGER) AS id FROM messages;
+
+-- name: BenchSkipPendingMessages :execrows
+-- Skips every planned message: before day_in_the_life, what earlier scenarios planned (so the
+-- day measures its own mail, not a backlog); after it, what is left (so later scenarios send
+-- nothing).
+UPDATE messages SET state = 'skipped', note = sqlc.arg(note), next_attempt_at = NULL, updated_at = sqlc.arg(now)
+WHERE state = 'pending';
+
+-- name: BenchGiveClientsAddresses :execrows
+-- Gives every client without an email address one at example.com, so their messages are sent.
+UPDATE clients SET email = 'client-' || id || '@example.com' WHERE coalesce(email, '') = '';
+
+-- name: BenchMailServer :one
+SELECT smtp_host, smtp_port, smtp_security, from_address FROM message_settings WHERE id = 1;
+
+-- name: BenchSetMailServer :exec
+UPDATE message_settings SET smtp_host = sqlc.arg(smtp_host), smtp_port = sqlc.arg(smtp_port),
+    smtp_security = sqlc.arg(smtp_security), from_address = sqlc.arg(from_address), updated_at = sqlc.arg(now)
+WHERE id = 1;
+
+-- name: BenchPendingMessages :one
+-- How many of the messages written after after_id and due by until are still waiting.
+SELECT CAST(count(*) AS INTEGER) AS n FROM messages
+WHERE id > sqlc.arg(after_id) AND send_at <= sqlc.arg(until) AND state = 'pending';
+
+-- name: BenchMessageOutcomes :many
+-- What became of the messages written after after_id and due by until, with each one's time
+-- from being planned to its last record (for a sent one: accepted by the mail server).
+SELECT state, CAST(updated_at - created_at AS INTEGER) AS lag_ms FROM messages
+WHERE id > sqlc.arg(after_id) AND send_at <= sqlc.arg(until) AND state <> 'pending';

@@ -14,8 +14,8 @@ import (
 
 // dayMix is the shape of a busy installation's traffic (issue 15): mostly reads and lists,
 // then slot searches, a few creates and reschedules, fewer cancels — with three webhook
-// endpoints receiving every booking event. Weights are per thousand operations. Customer
-// messages join the mix once the appliance sends them.
+// endpoints receiving every booking event and the customers' emails (confirmations, notices)
+// going to a mail server. Weights are per thousand operations.
 var dayMix = []struct {
 	kind   string
 	weight int
@@ -44,7 +44,9 @@ type ownBooking struct {
 
 // dayInTheLife runs the mix against the bare chi baseline, interleaved, and reports the
 // sustained rate (its ratio is the one figure in which a regression anywhere shows), p50/p99 by
-// kind, and the webhook lag from commit to receipt.
+// kind, the webhook lag from commit to receipt, and the customer emails: every one due by the
+// end must be sent (or rightly skipped) and reach the mail sink, with its lag from the booking's
+// commit to the mail server's acceptance.
 func dayInTheLife(ctx context.Context, e *env) ScenarioReport {
 	h, err := registerHooks(ctx, e.app.DB)
 	if err != nil {
@@ -53,6 +55,11 @@ func dayInTheLife(ctx context.Context, e *env) ScenarioReport {
 	defer h.remove(context.WithoutCancel(ctx))
 	h.rc.reset(true, nil)
 	h.rc.measureLag()
+	mail, err := sendCustomerMail(ctx, e.app.DB)
+	if err != nil {
+		return failed(err)
+	}
+	defer mail.stop(context.WithoutCancel(ctx))
 
 	b, err := startJSONBaseline()
 	if err != nil {
@@ -73,7 +80,7 @@ func dayInTheLife(ctx context.Context, e *env) ScenarioReport {
 	if err != nil {
 		return failed(err)
 	}
-	res.What = "the mix: 35 % reads, 35 % lists, 20 % slot searches, 6 % creates, 2 % reschedules, 2 % cancels"
+	res.What = "the mix: 35 % reads, 35 % lists, 20 % slot searches, 6 % creates, 2 % reschedules, 2 % cancels; 3 webhooks, customer email"
 	base.What = jsonBaselineWhat
 
 	// Every committed write produced one event for each endpoint: wait for them all.
@@ -86,6 +93,16 @@ func dayInTheLife(ctx context.Context, e *env) ScenarioReport {
 		}
 	}
 	lagP50, lagP99 := lagPercentiles(h.rc.lagsSoFar())
+	mf, err := mail.await(ctx, time.Now(), mailWait)
+	if err != nil {
+		return failed(fmt.Errorf("read the customer messages: %w", err))
+	}
+	if p := mf.problem(); p != "" {
+		res.Errors++
+		if res.FirstError == "" {
+			res.FirstError = p
+		}
+	}
 
 	var facts []Fact
 	for _, k := range res.Kinds {
@@ -98,12 +115,23 @@ func dayInTheLife(ctx context.Context, e *env) ScenarioReport {
 	if !math.IsNaN(lagP50) {
 		facts = append(facts, Fact{What: "webhook lag p50", Value: lagP50, Unit: "ms"})
 	}
+	facts = append(facts, Fact{What: "customer emails sent", Value: float64(mf.sent)},
+		Fact{What: "customer emails skipped", Value: float64(mf.skipped)})
+	if !math.IsNaN(mf.lagP50) {
+		facts = append(facts, Fact{What: "email lag p50", Value: mf.lagP50, Unit: "ms"})
+	}
 	return ScenarioReport{Result: &res, Baseline: &base, Facts: facts,
-		targets: []target{atMost("webhook lag p99", "ms", 1000, func(*ScenarioReport) float64 { return lagP99 })}}
+		targets: []target{
+			atMost("webhook lag p99", "ms", 1000, func(*ScenarioReport) float64 { return lagP99 }),
+			atMost("email lag p99", "ms", 10000, func(*ScenarioReport) float64 { return mf.lagP99 }),
+		}}
 }
 
 // lagPercentiles is the p50 and p99 of the commit → receipt lags in milliseconds, both
 // unreadable when no delivery was timed: no lag measured is not a lag of 0 ms.
+// mailWait bounds how long the day waits, after its run, for the emails due by then.
+const mailWait = 30 * time.Second
+
 func lagPercentiles(lags []time.Duration) (p50, p99 float64) {
 	if len(lags) == 0 {
 		return unreadable, unreadable

@@ -211,6 +211,9 @@ func enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string
 		return err
 	}
 	// Customer messages: the booking's confirmation, notices and reminders follow every event.
+	if eventType == webhook.BookingCreated {
+		return messages.BookingCreated(ctx, q, now, b)
+	}
 	return messages.BookingChanged(ctx, q, now, b)
 }
 

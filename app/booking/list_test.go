@@ -9,7 +9,7 @@ import (
 // TestBookingCountsStayExact: the trigger-maintained counts that answer total_records agree with
 // counting the table, in all and per status, after creates, reschedules to another provider and
 // location, client changes, cancels, and raw inserts, updates and deletes that bypass the Go
-// code.
+// code (migration 00368 writes every kind's counter in one statement per trigger).
 func TestBookingCountsStayExact(t *testing.T) {
 	ctx := context.Background()
 	d := openStore(t, 3)
@@ -45,8 +45,10 @@ func TestBookingCountsStayExact(t *testing.T) {
 	exec(`INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id, start_at, end_at, block_start_at, block_end_at, price_cents, list_price_cents, created_at, updated_at)
 		SELECT location_id, 2, provider_id, client_id, 1, start_at + 86400000, end_at + 86400000, block_start_at + 86400000, block_end_at + 86400000, 0, 0, 0, 0 FROM bookings`)
 	exec(`DELETE FROM bookings WHERE id = ?`, ids[3])
-	// A status change alone, and one together with a provider and a client change.
+	// A status change alone, a service change alone, and a status change together with a
+	// provider and a client change.
 	exec(`UPDATE bookings SET status_id = 2 WHERE id = ?`, ids[1])
+	exec(`UPDATE bookings SET service_id = 2 WHERE id = ?`, ids[0])
 	exec(`UPDATE bookings SET status_id = 3, provider_id = 3, client_id = 1 WHERE id = (SELECT max(id) FROM bookings)`)
 
 	for _, kind := range []string{"location", "client", "service", "provider"} {

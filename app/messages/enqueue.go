@@ -56,6 +56,18 @@ func BookingChanged(ctx context.Context, q *db.Queries, now time.Time, b db.Book
 	if err != nil && !db.IsNotFound(err) {
 		return fmt.Errorf("message booking %d: %w", b.ID, err)
 	}
+	return planBooking(ctx, q, now, b, prev, known)
+}
+
+// BookingCreated is BookingChanged for a booking its caller has just inserted, which has no
+// messages planned yet: the same plan, one read fewer inside the booking's transaction.
+func BookingCreated(ctx context.Context, q *db.Queries, now time.Time, b db.Booking) error {
+	return planBooking(ctx, q, now, b, db.MessageBooking{}, false)
+}
+
+// planBooking plans b's messages against prev, what they were last planned for (known says
+// whether they ever were).
+func planBooking(ctx context.Context, q *db.Queries, now time.Time, b db.Booking, prev db.MessageBooking, known bool) error {
 	p, err := loadPlan(ctx, q)
 	if err != nil {
 		return err
