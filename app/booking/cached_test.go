@@ -199,3 +199,54 @@ func TestCreateAnswersWhatItStored(t *testing.T) {
 		})
 	}
 }
+
+// TestBusyVersionMovesWithEveryProvider: the busy-time version of a schedule moves with a raise
+// of either counter of each of its providers, whether it is read over the providers' ids
+// (spread out) or over the range of ids (close together: then others' raises may move it too).
+func TestBusyVersionMovesWithEveryProvider(t *testing.T) {
+	ctx := context.Background()
+	d := openStore(t, 1)
+	for _, c := range []struct {
+		name    string
+		ids     []int64
+		outside int64 // a provider outside the list
+		moves   bool  // whether its raise moves the version
+	}{
+		{"close together", []int64{3, 4, 6}, 5, true},
+		{"spread out", []int64{3, 400, 900}, 500, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := &scheduleBase{ids: c.ids}
+			read := func() int64 {
+				t.Helper()
+				v, err := b.busyVersion(ctx, d.R)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+			raise := func(kind string, id int64) {
+				t.Helper()
+				if _, err := d.Write.Exec(`INSERT INTO etag_versions (kind, ref_id, n) VALUES (?, ?, 1)
+					ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1`, kind, id); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, id := range c.ids {
+				for _, kind := range []string{"bookings_provider", "sessions_provider"} {
+					before := read()
+					raise(kind, id)
+					if after := read(); after == before {
+						t.Fatalf("%s of provider %d raised: version stayed %d", kind, id, after)
+					}
+				}
+			}
+			before := read()
+			raise("bookings_provider", c.outside)
+			raise("bookings_location", c.ids[0]) // another kind never counts
+			if moved := read() != before; moved != c.moves {
+				t.Fatalf("provider %d's raise moved the version: %v, want %v", c.outside, moved, c.moves)
+			}
+		})
+	}
+}
