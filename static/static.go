@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"net/http"
 	"strings"
+	"sync"
 )
 
 //go:embed app.css app.js htmx.min.js site.css site.js embed.js
@@ -19,7 +20,8 @@ var files embed.FS
 // Prefix is where Handler is mounted.
 const Prefix = "/static/"
 
-var versions = func() map[string]string {
+// versions are the files' content hashes, computed on first use rather than at start.
+var versions = sync.OnceValue(func() map[string]string {
 	v := map[string]string{}
 	entries, _ := fs.ReadDir(files, ".")
 	for _, e := range entries {
@@ -28,11 +30,11 @@ var versions = func() map[string]string {
 		v[e.Name()] = hex.EncodeToString(sum[:6])
 	}
 	return v
-}()
+})
 
 // URL returns the cache-busting URL of an embedded file, e.g. "/static/app.css?v=1a2b3c4d5e6f".
 func URL(name string) string {
-	return Prefix + name + "?v=" + versions[name]
+	return Prefix + name + "?v=" + versions()[name]
 }
 
 // Handler serves the embedded files under Prefix. A request naming the current version is
@@ -41,7 +43,7 @@ func Handler() http.Handler {
 	fsrv := http.StripPrefix(Prefix, http.FileServerFS(files))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, Prefix)
-		v, ok := versions[name]
+		v, ok := versions()[name]
 		if !ok {
 			http.NotFound(w, r) // no directory listings, nothing but the embedded files
 			return

@@ -8,9 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/text/language"
-	"golang.org/x/text/language/display"
-
 	"frontdesk/app/catalog"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -199,14 +196,10 @@ func closedOnText(r *http.Request, date string) string {
 	return translate(r, "locations.closed_on", "date", date)
 }
 
-// countryName is a country's name in the reader's language (CLDR, golang.org/x/text), or the
-// stored (English) name for a code CLDR does not know.
+// countryName is a country's name in the reader's language (CLDR's, app/catalog/countries.go),
+// or the stored (English) name for a code the table does not know.
 func countryName(r *http.Request, code, stored string) string {
-	region, err := language.ParseRegion(code)
-	if err != nil {
-		return stored
-	}
-	if name := display.Regions(language.Make(i18n.From(r.Context()).Lang())).Name(region); name != "" {
+	if name := catalog.CountryName(code, i18n.From(r.Context()).Lang()); name != "" {
 		return name
 	}
 	return stored

@@ -169,6 +169,8 @@ func (e *env) startAppliance(ctx context.Context, start Starter, dataDir string,
 	rep.Process.StartToReadyMs = millis(first)
 	rep.Process.RestartToReadyMs = millis(again)
 	rep.Process.IdleRSS = RSS()
+	rep.Process.IdleRSSAnon, rep.Process.IdleRSSFile = procStatus("RssAnon"), procStatus("RssFile")
+	rep.Process.IdleRSSShmem = procStatus("RssShmem")
 	rep.Process.BinaryBytes = binarySize()
 	return nil
 }

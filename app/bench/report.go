@@ -38,6 +38,12 @@ type Process struct {
 	RestartToReadyMs float64 `json:"restart_to_ready_ms"`
 	// IdleRSS is resident memory after the restart, once ready and after a collection.
 	IdleRSS int64 `json:"idle_rss_bytes"`
+	// IdleRSSAnon, IdleRSSFile and IdleRSSShmem split IdleRSS (RssAnon, RssFile, RssShmem of
+	// /proc/self/status): the heap, stacks and runtime; the pages of the executable (and other
+	// files) mapped in; the same for an executable on a tmpfs such as /dev/shm.
+	IdleRSSAnon  int64 `json:"idle_rss_anon_bytes"`
+	IdleRSSFile  int64 `json:"idle_rss_file_bytes"`
+	IdleRSSShmem int64 `json:"idle_rss_shmem_bytes"`
 	// PeakRSS is the most any recorded window saw, and PeakRSSDuring names that window.
 	PeakRSS       int64  `json:"peak_rss_bytes"`
 	PeakRSSDuring string `json:"peak_rss_during"`
@@ -321,6 +327,10 @@ func (r *Report) WriteText(w io.Writer) error {
 			value = "could not be read"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s %s\t\n", c.What, value, c.Target, mark(c.Met))
+	}
+	if p := r.Process; p.IdleRSSAnon > 0 || p.IdleRSSFile > 0 {
+		fmt.Fprintf(tw, "idle RSS split\tanon %s, file %s, shmem %s MiB\t\t\n", number(float64(p.IdleRSSAnon)/mib),
+			number(float64(p.IdleRSSFile)/mib), number(float64(p.IdleRSSShmem)/mib))
 	}
 	fmt.Fprintf(tw, "restart → ready\t%s ms\t\t\n", number(r.Process.RestartToReadyMs))
 	if r.Process.PeakRSSDuring != "" {

@@ -52,7 +52,7 @@ func TestReportWritesJSONAndText(t *testing.T) {
 	missing.Name = "create_booking"
 	missing.evaluate()
 	r.Scenarios = append(r.Scenarios, ok, missing)
-	r.Process = Process{BinaryBytes: 20 << 20, IdleRSS: 20 << 20, StartToReadyMs: 50}
+	r.Process = Process{BinaryBytes: 20 << 20, IdleRSS: 20 << 20, IdleRSSAnon: 8 << 20, IdleRSSFile: 12 << 20, StartToReadyMs: 50}
 	r.finish()
 
 	var buf bytes.Buffer
@@ -66,6 +66,9 @@ func TestReportWritesJSONAndText(t *testing.T) {
 	if len(back.Scenarios) != 2 || back.Scenarios[0].Ratio != 0.5 || back.Scenarios[1].Status != "unavailable" || back.AllMet {
 		t.Fatalf("got %+v, want both scenarios, ratio 0.5, create_booking unavailable and not all met", back.Scenarios)
 	}
+	if back.Process.IdleRSSAnon != 8<<20 || back.Process.IdleRSSFile != 12<<20 {
+		t.Fatalf("got idle RSS split %d + %d in JSON, want %d + %d", back.Process.IdleRSSAnon, back.Process.IdleRSSFile, 8<<20, 12<<20)
+	}
 	if back.Process.PeakRSS != 30<<20 {
 		t.Fatalf("got process peak RSS %d, want the scenarios' peak %d", back.Process.PeakRSS, 30<<20)
 	}
@@ -75,7 +78,7 @@ func TestReportWritesJSONAndText(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := buf.String()
-	for _, want := range []string{"read_service", "0.50", "≥ 0.50 ✓", "create_booking", "unavailable: POST /v3/bookings answers 501", "idle RSS", "start → ready"} {
+	for _, want := range []string{"read_service", "0.50", "≥ 0.50 ✓", "create_booking", "unavailable: POST /v3/bookings answers 501", "idle RSS", "anon 8, file 12, shmem 0 MiB", "start → ready"} {
 		if !strings.Contains(text, want) {
 			t.Fatalf("text output lacks %q:\n%s", want, text)
 		}

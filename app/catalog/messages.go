@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"frontdesk/ui/i18n"
 )
@@ -56,10 +57,10 @@ var fieldTexts = []struct {
 	{"On %s the hours at %s and at %s overlap on the clock. The two locations are in different time zones (%s, %s), so check that they do not overlap in real time.", i18n.M("catalog.warn.hours_overlap_zones")},
 }
 
-var verb = regexp.MustCompile(`%[dsg]`)
-
-// fieldPatterns are fieldTexts' formats as anchored patterns, built once.
-var fieldPatterns = func() []*regexp.Regexp {
+// fieldPatterns are fieldTexts' formats as anchored patterns, built on first use (not at start:
+// they are memory an idle server need not hold).
+var fieldPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	verb := regexp.MustCompile(`%[dsg]`)
 	out := make([]*regexp.Regexp, len(fieldTexts))
 	for i, t := range fieldTexts {
 		parts := verb.Split(t.format, -1)
@@ -69,12 +70,12 @@ var fieldPatterns = func() []*regexp.Regexp {
 		out[i] = regexp.MustCompile("^" + strings.Join(parts, "(.+?)") + "$")
 	}
 	return out
-}()
+})
 
 // FieldMsg is the catalog message of a field text of Invalid.Fields; a text of no known
 // format (none should be: a test checks them) is kept as the detail of a generic message.
 func FieldMsg(text string) i18n.Msg {
-	for i, re := range fieldPatterns {
+	for i, re := range fieldPatterns() {
 		m := re.FindStringSubmatch(text)
 		if m == nil {
 			continue

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Go has no API that lists time zones, and the binary must not read the host's
@@ -21,26 +22,27 @@ type Country struct {
 	Name string
 }
 
+// The lists are read on first use, not at start.
 var (
-	zones     = readLines(zonesTxt)
-	countries = readCountries(countriesTxt)
+	zones     = sync.OnceValue(func() []string { return readLines(zonesTxt) })
+	countries = sync.OnceValue(func() []Country { return readCountries(countriesTxt) })
 )
 
 // Zones returns the IANA time zones the location form offers, sorted.
-func Zones() []string { return slices.Clone(zones) }
+func Zones() []string { return slices.Clone(zones()) }
 
 // Countries returns the countries the location form offers, sorted by name.
-func Countries() []Country { return slices.Clone(countries) }
+func Countries() []Country { return slices.Clone(countries()) }
 
 // IsZone reports whether name is one of Zones.
 func IsZone(name string) bool {
-	_, ok := slices.BinarySearch(zones, name)
+	_, ok := slices.BinarySearch(zones(), name)
 	return ok
 }
 
 // CountryByCode looks a country up by its alpha-2 code.
 func CountryByCode(code string) (Country, bool) {
-	for _, c := range countries {
+	for _, c := range countries() {
 		if c.Code == code {
 			return c, true
 		}

@@ -3,45 +3,51 @@ package clients
 import (
 	"regexp"
 	"strconv"
+	"sync"
 
 	"frontdesk/ui/i18n"
 )
 
 // The owner's words for a field error (docs/i18n.md): the API answers with FieldError.Message,
 // the admin UI with FieldError.Msg, found here from the English message the validators write.
-// A message not in the table is shown as the English detail inside a generic text.
-var fieldTexts = []struct {
+// A message not in the table is shown as the English detail inside a generic text. The table
+// is built on first use, not at start: its patterns are memory an idle server need not hold.
+var fieldTexts = sync.OnceValue(func() []fieldText {
+	return []fieldText{
+		{regexp.MustCompile(`^is required$`), i18n.M("clients.err.required"), nil},
+		{regexp.MustCompile(`^must be at most (\d+) characters$`), i18n.M("clients.err.too_long"), []string{"max"}},
+		{regexp.MustCompile(`^must not contain control characters$`), i18n.M("clients.err.control"), nil},
+		{regexp.MustCompile(`^must be valid UTF-8$`), i18n.M("clients.err.control"), nil},
+		{regexp.MustCompile(`^must be between (\d+) and (\d+)$`), i18n.M("clients.err.between"), []string{"min", "max"}},
+		{regexp.MustCompile(`^must be a valid email address$`), i18n.M("clients.err.email"), nil},
+		{regexp.MustCompile(`^must be in E\.164 format`), i18n.M("clients.err.phone"), nil},
+		{regexp.MustCompile(`^must be an ISO 3166-1 alpha-2 country code`), i18n.M("clients.err.country"), nil},
+		{regexp.MustCompile(`^must be 0 \(other\), 1 \(female\) or 2 \(male\)$`), i18n.M("clients.err.gender"), nil},
+		{regexp.MustCompile(`^at least one of last_name, email or phone is required$`), i18n.M("clients.err.contact"), nil},
+		{regexp.MustCompile(`^month (\d+) has no day (\d+)$`), i18n.M("clients.err.no_such_day"), []string{"month", "day"}},
+		{regexp.MustCompile(`^is already used by another client$`), i18n.M("clients.err.record_taken"), nil},
+		{regexp.MustCompile(`^must be true or false$`), i18n.M("clients.err.boolean"), nil},
+		{regexp.MustCompile(`^must be an integer$`), i18n.M("clients.err.integer"), nil},
+		{regexp.MustCompile(`^must be a number`), i18n.M("clients.err.number"), nil},
+		{regexp.MustCompile(`^must be a date as YYYY-MM-DD$`), i18n.M("clients.err.date"), nil},
+		{regexp.MustCompile(`^must be an RFC 3339 date-time`), i18n.M("clients.err.datetime"), nil},
+		{regexp.MustCompile(`^must be one of: (.*)$`), i18n.M("clients.err.one_of"), []string{"options"}},
+		{regexp.MustCompile(`^must be an absolute http or https URL of at most (\d+) characters$`), i18n.M("clients.err.url"), []string{"max"}},
+		{regexp.MustCompile(`^no custom attribute has this id$`), i18n.M("clients.err.no_attribute"), nil},
+		{regexp.MustCompile(`^is given more than once$`), i18n.M("clients.err.twice"), nil},
+		{regexp.MustCompile(`^(.+) is required$`), i18n.M("clients.err.attribute_required"), []string{"name"}},
+	}
+})
+
+type fieldText struct {
 	re   *regexp.Regexp
 	msg  i18n.Msg
 	args []string // names of the submatches, as the message's arguments
-}{
-	{regexp.MustCompile(`^is required$`), i18n.M("clients.err.required"), nil},
-	{regexp.MustCompile(`^must be at most (\d+) characters$`), i18n.M("clients.err.too_long"), []string{"max"}},
-	{regexp.MustCompile(`^must not contain control characters$`), i18n.M("clients.err.control"), nil},
-	{regexp.MustCompile(`^must be valid UTF-8$`), i18n.M("clients.err.control"), nil},
-	{regexp.MustCompile(`^must be between (\d+) and (\d+)$`), i18n.M("clients.err.between"), []string{"min", "max"}},
-	{regexp.MustCompile(`^must be a valid email address$`), i18n.M("clients.err.email"), nil},
-	{regexp.MustCompile(`^must be in E\.164 format`), i18n.M("clients.err.phone"), nil},
-	{regexp.MustCompile(`^must be an ISO 3166-1 alpha-2 country code`), i18n.M("clients.err.country"), nil},
-	{regexp.MustCompile(`^must be 0 \(other\), 1 \(female\) or 2 \(male\)$`), i18n.M("clients.err.gender"), nil},
-	{regexp.MustCompile(`^at least one of last_name, email or phone is required$`), i18n.M("clients.err.contact"), nil},
-	{regexp.MustCompile(`^month (\d+) has no day (\d+)$`), i18n.M("clients.err.no_such_day"), []string{"month", "day"}},
-	{regexp.MustCompile(`^is already used by another client$`), i18n.M("clients.err.record_taken"), nil},
-	{regexp.MustCompile(`^must be true or false$`), i18n.M("clients.err.boolean"), nil},
-	{regexp.MustCompile(`^must be an integer$`), i18n.M("clients.err.integer"), nil},
-	{regexp.MustCompile(`^must be a number`), i18n.M("clients.err.number"), nil},
-	{regexp.MustCompile(`^must be a date as YYYY-MM-DD$`), i18n.M("clients.err.date"), nil},
-	{regexp.MustCompile(`^must be an RFC 3339 date-time`), i18n.M("clients.err.datetime"), nil},
-	{regexp.MustCompile(`^must be one of: (.*)$`), i18n.M("clients.err.one_of"), []string{"options"}},
-	{regexp.MustCompile(`^must be an absolute http or https URL of at most (\d+) characters$`), i18n.M("clients.err.url"), []string{"max"}},
-	{regexp.MustCompile(`^no custom attribute has this id$`), i18n.M("clients.err.no_attribute"), nil},
-	{regexp.MustCompile(`^is given more than once$`), i18n.M("clients.err.twice"), nil},
-	{regexp.MustCompile(`^(.+) is required$`), i18n.M("clients.err.attribute_required"), []string{"name"}},
 }
 
 // fieldMsg is message as a catalog message.
 func fieldMsg(message string) i18n.Msg {
-	for _, t := range fieldTexts {
+	for _, t := range fieldTexts() {
 		m := t.re.FindStringSubmatch(message)
 		if m == nil {
 			continue

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -124,17 +125,36 @@ func trimWords(s string, words ...string) string {
 	return s
 }
 
-var (
-	// "at 5pm", "at 17:30", "a las 5", "a la 1 pm", "5:30 pm", "17:00" at the end.
-	timeSuffix = regexp.MustCompile(`(?:^|\s)(?:(?:at|@|a las|a la|alas)\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm|a m|p m|hrs|h)?$`)
-	// A trailing bare number is a time only after "at"/"a las" or with minutes or am/pm.
-	partOfDay = regexp.MustCompile(`\s+(?:in the (?:morning|afternoon|evening)|morning|afternoon|evening|night|` +
-		`(?:por|en|de) la (?:manana|tarde|noche)|temprano)$`)
-)
+// datePatterns are the resolver's patterns, compiled on first use rather than at start (they
+// are memory an idle server need not hold).
+type datePatterns struct {
+	timeSuffix, partOfDay                                    *regexp.Regexp
+	reISODate, reSlashDate, reRelative, reFromNow, reWeekday *regexp.Regexp
+	reMonthFirst, reDayFirst                                 *regexp.Regexp
+}
+
+var patterns = sync.OnceValue(func() *datePatterns {
+	return &datePatterns{
+		// "at 5pm", "at 17:30", "a las 5", "a la 1 pm", "5:30 pm", "17:00" at the end.
+		timeSuffix: regexp.MustCompile(`(?:^|\s)(?:(?:at|@|a las|a la|alas)\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm|a m|p m|hrs|h)?$`),
+		// A trailing bare number is a time only after "at"/"a las" or with minutes or am/pm.
+		partOfDay: regexp.MustCompile(`\s+(?:in the (?:morning|afternoon|evening)|morning|afternoon|evening|night|` +
+			`(?:por|en|de) la (?:manana|tarde|noche)|temprano)$`),
+		reISODate:   regexp.MustCompile(`^(\d{4})-(\d{1,2})-(\d{1,2})$`),
+		reSlashDate: regexp.MustCompile(`^(\d{1,2})[/-](\d{1,2})(?:[/-](\d{2}|\d{4}))?$`),
+		reRelative:  regexp.MustCompile(`^(?:in|within|en|dentro de) (\w+) (days?|weeks?|dias?|semanas?)$`),
+		reFromNow:   regexp.MustCompile(`^(\w+) (days?|weeks?) (?:from (?:now|today)|later)$`),
+		reWeekday:   regexp.MustCompile(`^(this |coming |this coming |next |proximo |el proximo )?([a-z]+)( next week| de la semana que viene| de la proxima semana| que viene| proximo| after next)?$`),
+		// "april 4", "april 4th", "april 4 2027", "4 april", "4th of april", "4 de abril de 2027",
+		// optionally after a weekday ("saturday april 4", "sabado 4 de abril").
+		reMonthFirst: regexp.MustCompile(`^(?:([a-z]+) )?([a-z]+) (\d{1,2})(?:st|nd|rd|th)?(?: (\d{4}))?$`),
+		reDayFirst:   regexp.MustCompile(`^(?:([a-z]+) )?(\d{1,2})(?:st|nd|rd|th)?(?: of| de)? ([a-z]+)(?:(?: de)? (\d{4}))?$`),
+	}
+})
 
 // cutTimeOfDay removes a time of day at the end of s and returns it in minutes (-1 if none).
 func cutTimeOfDay(s string) (rest string, minute int, note string) {
-	m := timeSuffix.FindStringSubmatchIndex(s)
+	m := patterns().timeSuffix.FindStringSubmatchIndex(s)
 	if m == nil {
 		return s, -1, ""
 	}
@@ -174,7 +194,7 @@ func cutPartOfDay(s string) string {
 	if s == "manana" { // "mañana" alone is tomorrow, not "the morning"
 		return s
 	}
-	return strings.TrimSpace(partOfDay.ReplaceAllString(s, ""))
+	return strings.TrimSpace(patterns().partOfDay.ReplaceAllString(s, ""))
 }
 
 var weekdays = map[string]time.Weekday{
@@ -210,18 +230,6 @@ var fixedDays = map[string]int{
 	"yesterday": -1, "ayer": -1, "anteayer": -2,
 }
 
-var (
-	reISODate   = regexp.MustCompile(`^(\d{4})-(\d{1,2})-(\d{1,2})$`)
-	reSlashDate = regexp.MustCompile(`^(\d{1,2})[/-](\d{1,2})(?:[/-](\d{2}|\d{4}))?$`)
-	reRelative  = regexp.MustCompile(`^(?:in|within|en|dentro de) (\w+) (days?|weeks?|dias?|semanas?)$`)
-	reFromNow   = regexp.MustCompile(`^(\w+) (days?|weeks?) (?:from (?:now|today)|later)$`)
-	reWeekday   = regexp.MustCompile(`^(this |coming |this coming |next |proximo |el proximo )?([a-z]+)( next week| de la semana que viene| de la proxima semana| que viene| proximo| after next)?$`)
-	// "april 4", "april 4th", "april 4 2027", "4 april", "4th of april", "4 de abril de 2027",
-	// optionally after a weekday ("saturday april 4", "sabado 4 de abril").
-	reMonthFirst = regexp.MustCompile(`^(?:([a-z]+) )?([a-z]+) (\d{1,2})(?:st|nd|rd|th)?(?: (\d{4}))?$`)
-	reDayFirst   = regexp.MustCompile(`^(?:([a-z]+) )?(\d{1,2})(?:st|nd|rd|th)?(?: of| de)? ([a-z]+)(?:(?: de)? (\d{4}))?$`)
-)
-
 // resolveWords resolves s, already normalised and stripped of time and filler.
 func resolveWords(s string, today booking.Date) (booking.Date, string, bool) {
 	if n, ok := fixedDays[s]; ok {
@@ -235,33 +243,33 @@ func resolveWords(s string, today booking.Date) (booking.Date, string, bool) {
 	case "next weekend", "el proximo fin de semana", "el fin de semana que viene":
 		return nextWeekday(mondayAfter(today), time.Saturday, true), "read as the Saturday; Sunday is the day after", true
 	}
-	if m := reISODate.FindStringSubmatch(s); m != nil {
+	if m := patterns().reISODate.FindStringSubmatch(s); m != nil {
 		d, ok := civil(m[1], m[2], m[3])
 		return d, "", ok
 	}
-	if m := reRelative.FindStringSubmatch(s); m != nil {
+	if m := patterns().reRelative.FindStringSubmatch(s); m != nil {
 		return relative(today, m[1], m[2])
 	}
-	if m := reFromNow.FindStringSubmatch(s); m != nil {
+	if m := patterns().reFromNow.FindStringSubmatch(s); m != nil {
 		return relative(today, m[1], m[2])
 	}
-	if m := reWeekday.FindStringSubmatch(s); m != nil {
+	if m := patterns().reWeekday.FindStringSubmatch(s); m != nil {
 		if wd, ok := weekdays[m[2]]; ok {
 			d, note := weekdayDate(today, wd, strings.TrimSpace(m[1]), strings.TrimSpace(m[3]))
 			return d, note, true
 		}
 	}
-	if m := reMonthFirst.FindStringSubmatch(s); m != nil {
+	if m := patterns().reMonthFirst.FindStringSubmatch(s); m != nil {
 		if mo, ok := months[m[2]]; ok {
 			return dayMonth(today, m[1], m[3], mo, m[4])
 		}
 	}
-	if m := reDayFirst.FindStringSubmatch(s); m != nil {
+	if m := patterns().reDayFirst.FindStringSubmatch(s); m != nil {
 		if mo, ok := months[m[3]]; ok {
 			return dayMonth(today, m[1], m[2], mo, m[4])
 		}
 	}
-	if m := reSlashDate.FindStringSubmatch(s); m != nil {
+	if m := patterns().reSlashDate.FindStringSubmatch(s); m != nil {
 		return slashDate(today, m[1], m[2], m[3], false)
 	}
 	return booking.Date{}, "", false
@@ -362,7 +370,7 @@ func longDate(d booking.Date) string {
 
 // ambiguousSlashDate reports the two readings of 4/5 when both are dates.
 func ambiguousSlashDate(s string, today booking.Date) (booking.Date, booking.Date, bool) {
-	m := reSlashDate.FindStringSubmatch(s)
+	m := patterns().reSlashDate.FindStringSubmatch(s)
 	if m == nil {
 		return booking.Date{}, booking.Date{}, false
 	}

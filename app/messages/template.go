@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"html/template"
 	"regexp"
 	"strings"
-	texttemplate "text/template"
 	"text/template/parse"
 	"unicode/utf8"
 
@@ -125,33 +123,31 @@ func Check(t Template, f Fields) error {
 // if/else, with — so that a template can neither loop nor call other templates; its output is
 // bounded.
 func execute(part, src string, f Fields, limit int) (string, error) {
-	t, err := texttemplate.New(part).Option("missingkey=error").Parse(src)
+	trees, err := parseTemplate(part, src)
 	if err != nil {
 		return "", &TemplateError{part, i18n.M("messages.error.syntax", "detail", plainError(err))}
 	}
-	if len(t.Templates()) > 1 {
+	if len(trees) > 1 {
 		return "", &TemplateError{part, i18n.M("messages.error.not_allowed", "action", "define")}
 	}
-	if t.Tree != nil {
-		if bad := forbidden(t.Tree.Root); bad != "" {
-			return "", &TemplateError{part, i18n.M("messages.error.not_allowed", "action", bad)}
-		}
+	tree := trees[part]
+	if bad := forbidden(tree.Root); bad != "" {
+		return "", &TemplateError{part, i18n.M("messages.error.not_allowed", "action", bad)}
 	}
 	var out limitedBuffer
 	out.limit = limit
-	if err := t.Execute(&out, f); err != nil {
-		if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
-			return "", &TemplateError{part, i18n.M("messages.error.unknown_field", "field", "{{."+m[1]+"}}")}
-		}
-		if errors.Is(err, errTooLong) {
+	if err := run(tree, &out, f); err != nil {
+		var unknown *errUnknownField
+		switch {
+		case errors.As(err, &unknown):
+			return "", &TemplateError{part, i18n.M("messages.error.unknown_field", "field", "{{."+unknown.name+"}}")}
+		case errors.Is(err, errTooLong):
 			return "", &TemplateError{part, i18n.M("messages.error.too_long", "max", limit)}
 		}
 		return "", &TemplateError{part, i18n.M("messages.error.syntax", "detail", plainError(err))}
 	}
 	return out.String(), nil
 }
-
-var unknownField = regexp.MustCompile(`can't evaluate field (\w+)`)
 
 // plainError drops text/template's "template: subject:1:" prefix noise down to "line 1: …".
 func plainError(err error) string {
@@ -213,26 +209,34 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 	return b.Buffer.Write(p)
 }
 
-// htmlLayout is the HTML part: the text as paragraphs, every value escaped by html/template.
-var htmlLayout = template.Must(template.New("html").Parse(`<!DOCTYPE html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>{{.Business}}</title></head>
+// The HTML part: the text as paragraphs, every value escaped as html/template would escape it
+// in its place (eval_test.go compares the two). It is written out here, not run by
+// html/template, for the reason eval.go gives.
+const (
+	htmlHead = `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>`
+	htmlBody = `</title></head>
 <body style="font-family:sans-serif;line-height:1.5;color:#1f2328;max-width:36em;margin:0 auto;padding:1em">
-{{range .Paragraphs}}<p>{{range $i, $line := .}}{{if $i}}<br>{{end}}{{range $line}}{{if .Link}}<a href="{{.Text}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{end}}{{end}}</p>
-{{end}}</body></html>
-`))
+`
+	htmlEnd = `</body></html>
+`
+)
 
 type span struct {
 	Text string
 	Link bool
 }
 
-var linkPattern = regexp.MustCompile(`https?://[^\s<>"]+`)
+var (
+	linkPattern    = regexp.MustCompile(`https?://[^\s<>"]+`)
+	paragraphSplit = regexp.MustCompile(`\n\s*\n`)
+)
 
 // htmlPart lays body out as HTML: blank lines separate paragraphs, line breaks stay, and
 // http(s) URLs become links.
 func htmlPart(body, business string) (string, error) {
 	var paragraphs [][][]span
-	for _, para := range regexp.MustCompile(`\n\s*\n`).Split(body, -1) {
+	for _, para := range paragraphSplit.Split(body, -1) {
 		var lines [][]span
 		for _, line := range strings.Split(para, "\n") {
 			var spans []span
@@ -246,10 +250,62 @@ func htmlPart(body, business string) (string, error) {
 		}
 		paragraphs = append(paragraphs, lines)
 	}
-	var b bytes.Buffer
-	err := htmlLayout.Execute(&b, map[string]any{"Business": business, "Paragraphs": paragraphs})
-	if err != nil {
-		return "", fmt.Errorf("html part: %w", err)
+	var b strings.Builder
+	b.WriteString(htmlHead)
+	b.WriteString(escapeHTML(business))
+	b.WriteString(htmlBody)
+	for _, lines := range paragraphs {
+		b.WriteString("<p>")
+		for i, line := range lines {
+			if i > 0 {
+				b.WriteString("<br>")
+			}
+			for _, sp := range line {
+				if sp.Link {
+					b.WriteString(`<a href="` + escapeHTML(normalizeURL(sp.Text)) + `">` + escapeHTML(sp.Text) + "</a>")
+				} else {
+					b.WriteString(escapeHTML(sp.Text))
+				}
+			}
+		}
+		b.WriteString("</p>\n")
 	}
+	b.WriteString(htmlEnd)
 	return b.String(), nil
+}
+
+// escapeHTML is html/template's escaper for text and quoted attribute values.
+func escapeHTML(s string) string {
+	return htmlReplacer.Replace(s)
+}
+
+var htmlReplacer = strings.NewReplacer("\x00", "\uFFFD", `"`, "&#34;", "&", "&amp;", "'", "&#39;", "+", "&#43;", "<", "&lt;", ">", "&gt;")
+
+// normalizeURL is html/template's URL normalizer: it percent-encodes every byte that may not
+// stand in a URL, and leaves the rest (an existing %xx escape included) as it is.
+func normalizeURL(s string) string {
+	var b strings.Builder
+	written := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case strings.IndexByte("!#$&*+,/:;=?@[]-._~", c) >= 0,
+			'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+			continue
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]): // as html/template: not at the very end
+			continue
+		}
+		b.WriteString(s[written:i])
+		fmt.Fprintf(&b, "%%%02x", c)
+		written = i + 1
+	}
+	if written == 0 {
+		return s
+	}
+	b.WriteString(s[written:])
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
