@@ -22,10 +22,9 @@ type AuthenticateAPIKeyRow struct {
 	CatalogVersion int64
 }
 
-// Every /v3 request runs this (app/api authenticate): only the columns it needs, and a revoked
-// key simply has no row, so revocation takes effect on the very next request. It also reads
-// the catalog version (db/catalog.go), which handlers need to use the catalog cache: one
-// statement instead of two, because each costs some 8 us of CPU however small.
+// A key's lookup (app/keyauth), when it is not kept under the current api_keys counter
+// (AuthenticationVersions): only the columns it needs, and a revoked key simply has no row. It
+// also reads the catalog version (db/catalog.go), for callers that look keys up directly.
 func (q *Queries) AuthenticateAPIKey(ctx context.Context, keyHash string) (AuthenticateAPIKeyRow, error) {
 	row := q.db.QueryRowContext(ctx, authenticateAPIKey, keyHash)
 	var i AuthenticateAPIKeyRow
