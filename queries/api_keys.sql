@@ -4,13 +4,19 @@ INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) VALUES (?, ?, 
 -- name: GetAPIKeyByHash :one
 SELECT * FROM api_keys WHERE key_hash = ?;
 
--- Every /v3 request runs this (app/api authenticate): only the columns it needs, and a revoked
--- key simply has no row, so revocation takes effect on the very next request. It also reads
--- the catalog version (db/catalog.go), which handlers need to use the catalog cache: one
--- statement instead of two, because each costs some 8 us of CPU however small.
+-- A key's lookup (app/keyauth), when it is not kept under the current api_keys counter
+-- (AuthenticationVersions): only the columns it needs, and a revoked key simply has no row. It
+-- also reads the catalog version (db/catalog.go), for callers that look keys up directly.
 -- name: AuthenticateAPIKey :one
 SELECT id, scopes, z_means_local, (SELECT n FROM catalog_version WHERE id = 1) AS catalog_version
 FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL;
+
+-- What every request reads when its key is kept (app/keyauth): the api_keys counter, which any
+-- write to api_keys raises (db/migrations/00371_api_keys_counter.sql), and the catalog version
+-- AuthenticateAPIKey would have read with the key. One statement, two index probes.
+-- name: AuthenticationVersions :one
+SELECT CAST(coalesce((SELECT n FROM etag_versions WHERE kind = 'api_keys' AND ref_id = 0), 0) AS INTEGER) AS keys_version,
+    CAST((SELECT n FROM catalog_version WHERE id = 1) AS INTEGER) AS catalog_version;
 
 -- name: ListAPIKeys :many
 SELECT * FROM api_keys ORDER BY id;

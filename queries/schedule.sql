@@ -65,11 +65,20 @@ WHERE starts_at < sqlc.arg(until) AND ends_at > sqlc.arg(since) AND provider_id 
 -- bookings_provider_blocks and class_sessions_provider_block cover the query. The provider list
 -- is given twice (sqlc expands each slice once).
 -- The version of the providers' busy time: the sum of their bookings_provider and
--- sessions_provider counters (00330, 00363). Counters only grow, so the sum changes exactly when
--- one of them does (app/booking/busy.go).
+-- sessions_provider counters (00330; 00363 and 00370: class sessions and time off). Counters
+-- only grow, so the sum changes exactly when one of them does (app/booking/busy.go).
 -- name: ScheduleBusyVersion :one
 SELECT CAST(coalesce(sum(n), 0) AS INTEGER) AS n FROM etag_versions
 WHERE kind IN ('bookings_provider', 'sessions_provider') AND ref_id IN (sqlc.slice(provider_ids));
+
+-- The same version over every provider id from first_id to last_id, for a location whose
+-- providers' ids are close together: a sum over more counters than the schedule's still
+-- changes whenever one of its own does (it only also changes for others'), and one range of
+-- each kind costs less than half the IN list of ids above, for which SQLite builds a temporary
+-- b-tree on every call.
+-- name: ScheduleBusyVersionRange :one
+SELECT CAST(coalesce(sum(n), 0) AS INTEGER) AS n FROM etag_versions
+WHERE kind IN ('bookings_provider', 'sessions_provider') AND ref_id >= sqlc.arg(first_id) AND ref_id <= sqlc.arg(last_id);
 
 -- name: ScheduleBusyPacked :one
 SELECT CAST(coalesce(group_concat(x.triple, ' '), '') AS TEXT) AS blocks FROM (

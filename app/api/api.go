@@ -45,6 +45,7 @@ type API struct {
 	// unfinished: idempotency keys a full disk kept from being closed (idempotency.go).
 	unfinished idempotency.Unfinished
 	answers    answerCache // 200 answers by tag and URL (respcache.go)
+	slots      slotAnswers // available_slots answers by schedule version (slotcache.go)
 }
 
 // New returns the API over d.

@@ -38,12 +38,14 @@ func etag(r *http.Request, counters ...int64) string {
 	return string(append(b, '"'))
 }
 
+var privateNoCache = []string{"private, no-cache"}
+
 // notModified answers 304 with tag's headers and reports true when the request's If-None-Match
 // matches tag; otherwise it sets the headers for the 200 that follows and reports false.
 func notModified(w http.ResponseWriter, r *http.Request, tag string, exists bool) bool {
 	h := w.Header()
 	h.Set("ETag", tag)
-	h.Set("Cache-Control", "private, no-cache")
+	h["Cache-Control"] = privateNoCache // shared, never modified (middleware.SecurityHeaders)
 	h.Add("Vary", "Authorization")
 	if !inmMatches(r.Header.Get("If-None-Match"), tag, exists) {
 		return false

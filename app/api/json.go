@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -35,9 +36,17 @@ func encodeJSON(buf *bytes.Buffer, v any) error {
 	return enc.Encode(v)
 }
 
+var jsonContentType = []string{"application/json; charset=utf-8"}
+
 // writeRawJSON sends body, an encoded JSON answer, with status.
 func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	h := w.Header()
+	h["Content-Type"] = jsonContentType // shared, never modified (middleware.SecurityHeaders)
+	if len(body) > 2048 {
+		// net/http measures a body that fits its 2 KiB buffer itself and chunks a longer one
+		// of unknown length; a day of slots (some 47 KB) goes as one plain write instead.
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+	}
 	w.WriteHeader(status)
 	w.Write(body)
 }

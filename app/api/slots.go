@@ -1,9 +1,9 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
-	"sync"
 
 	"frontdesk/app/booking"
 	"frontdesk/app/resource"
@@ -30,51 +30,50 @@ func (a *API) listAvailableSlots(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	l, err := booking.LoadScheduleCached(bookingCtx(r), a.db, booking.ScheduleQuery{
+	// The version read is a few index probes: with the request's cancellable context
+	// database/sql and the driver would each start a goroutine to watch it (as in keyauth).
+	ctx := context.WithoutCancel(bookingCtx(r))
+	v, err := booking.CurrentSchedule(ctx, a.db, booking.ScheduleQuery{
 		LocationID: sq.locationID, ServiceID: sq.serviceID, ProviderID: sq.providerID,
 		First: sq.first, Last: sq.last, OnlineOnly: true,
 	})
 	if err != nil {
-		var nf *booking.NotFoundError
-		switch {
-		case errors.As(err, &nf) && nf.Resource == "location":
-			err = newError(http.StatusNotFound, "location_not_found", "")
-		case errors.As(err, &nf):
-			err = notFound(nf.Resource)
-		}
-		a.writeError(w, r, err)
+		a.writeError(w, r, slotsError(err))
 		return
 	}
-	if l.Schedule.Service.IsClass() {
+	if v.Class() {
+		l, err := v.Load(r.Context(), a.db)
+		if err != nil {
+			a.writeError(w, r, slotsError(err))
+			return
+		}
 		a.writeSessionSlots(w, sq, l)
 		return
 	}
-	slots := booking.Slots(l.Schedule, sq.first, sq.last, a.now())
-	meta := resource.SlotsMetadata{
-		LocationID: sq.locationID, Date: sq.first.String(), EndDate: sq.last.String(),
-		Duration: int64(l.Schedule.Service.Duration.Minutes()), SlotsCount: len(slots),
-	}
-	if sq.serviceID != 0 {
-		meta.ServiceID = &sq.serviceID
-	}
-	// The body is written without reflection (see resource.SlotsJSON), into a recycled buffer:
-	// a day of ten providers is some 47 KB.
-	buf := slotBodies.Get().(*[]byte)
-	defer slotBodies.Put(buf)
-	body := resource.NewSlotsJSON(*buf, len(slots))
-	var date booking.Date
-	var dateText string
-	for _, s := range slots {
-		if s.Date != date || dateText == "" {
-			date, dateText = s.Date, s.Date.String()
+	// The slots are kept by schedule version and cut for the clock (slotcache.go).
+	ans, ok := a.slots.get(v)
+	if !ok {
+		l, err := v.Load(r.Context(), a.db)
+		if err != nil {
+			a.writeError(w, r, slotsError(err))
+			return
 		}
-		body.Add(s.ProviderID, s.ProviderName, dateText, s.Start, s.End)
+		ans = newSlotAnswer(sq, l)
+		a.slots.put(v, ans)
 	}
-	out := append(body.Finish(meta), '\n') // ending as writeJSON's answers do
-	writeRawJSON(w, http.StatusOK, out)
-	if cap(out) <= maxSlotBody {
-		*buf = out[:0]
+	writeRawJSON(w, http.StatusOK, ans.body(a.now()))
+}
+
+// slotsError turns the schedule's not-found errors into the answers of available_slots.
+func slotsError(err error) error {
+	var nf *booking.NotFoundError
+	switch {
+	case errors.As(err, &nf) && nf.Resource == "location":
+		return newError(http.StatusNotFound, "location_not_found", "")
+	case errors.As(err, &nf):
+		return notFound(nf.Resource)
 	}
+	return err
 }
 
 // writeSessionSlots answers for a class: its sessions with seats left (docs/classes.md), each a
@@ -91,12 +90,6 @@ func (a *API) writeSessionSlots(w http.ResponseWriter, sq slotsQuery, l booking.
 	}
 	writeRawJSON(w, http.StatusOK, append(body.Finish(meta), '\n'))
 }
-
-// slotBodies recycles the buffers of available_slots answers up to maxSlotBody; a month of a
-// large location is bigger and left to the garbage collector.
-var slotBodies = sync.Pool{New: func() any { return new([]byte) }}
-
-const maxSlotBody = 256 << 10
 
 func parseSlotsQuery(r *http.Request) (slotsQuery, error) {
 	var sq slotsQuery

@@ -73,8 +73,8 @@ func wantCachedLoads(t *testing.T, d *db.DB, queries []ScheduleQuery) {
 	}
 }
 
-// TestLoadScheduleCachedFollowsBusyWrites: the busy blocks are kept by the providers' counters
-// (busy.go); every kind of write to bookings and class sessions behind the cache's back (plain
+// TestLoadScheduleCachedFollowsBusyWrites: the busy time is kept by the providers' counters
+// (busy.go); every kind of write to bookings, class sessions and time off behind the cache's back (plain
 // SQL on the writer, as another process would) shows in the next load.
 func TestLoadScheduleCachedFollowsBusyWrites(t *testing.T) {
 	ctx := context.Background()
@@ -112,6 +112,12 @@ func TestLoadScheduleCachedFollowsBusyWrites(t *testing.T) {
 		{"session moved to another teacher", `UPDATE class_sessions SET provider_id = 2`, nil},
 		{"session cancelled", `UPDATE class_sessions SET status = 'cancelled'`, nil},
 		{"session deleted", `DELETE FROM class_sessions`, nil},
+		// Time off is kept with the blocks, under sessions_provider (00370).
+		{"time off added", `INSERT INTO provider_time_off (provider_id, starts_at, ends_at) VALUES (1, ?, ?)`,
+			[]any{at("2026-11-24 09:00"), at("2026-11-24 11:30")}},
+		{"time off moved", `UPDATE provider_time_off SET starts_at = ?, ends_at = ?`, []any{at("2026-11-24 14:00"), at("2026-11-24 15:00")}},
+		{"time off to another provider", `UPDATE provider_time_off SET provider_id = 2`, nil},
+		{"time off deleted", `DELETE FROM provider_time_off`, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if _, err := d.Write.Exec(c.sql, c.args...); err != nil {
@@ -189,6 +195,57 @@ func TestCreateAnswersWhatItStored(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("Create answered\n%+v\nbut the booking reads\n%+v", got, want)
+			}
+		})
+	}
+}
+
+// TestBusyVersionMovesWithEveryProvider: the busy-time version of a schedule moves with a raise
+// of either counter of each of its providers, whether it is read over the providers' ids
+// (spread out) or over the range of ids (close together: then others' raises may move it too).
+func TestBusyVersionMovesWithEveryProvider(t *testing.T) {
+	ctx := context.Background()
+	d := openStore(t, 1)
+	for _, c := range []struct {
+		name    string
+		ids     []int64
+		outside int64 // a provider outside the list
+		moves   bool  // whether its raise moves the version
+	}{
+		{"close together", []int64{3, 4, 6}, 5, true},
+		{"spread out", []int64{3, 400, 900}, 500, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := &scheduleBase{ids: c.ids}
+			read := func() int64 {
+				t.Helper()
+				v, err := b.busyVersion(ctx, d.R)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+			raise := func(kind string, id int64) {
+				t.Helper()
+				if _, err := d.Write.Exec(`INSERT INTO etag_versions (kind, ref_id, n) VALUES (?, ?, 1)
+					ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1`, kind, id); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, id := range c.ids {
+				for _, kind := range []string{"bookings_provider", "sessions_provider"} {
+					before := read()
+					raise(kind, id)
+					if after := read(); after == before {
+						t.Fatalf("%s of provider %d raised: version stayed %d", kind, id, after)
+					}
+				}
+			}
+			before := read()
+			raise("bookings_provider", c.outside)
+			raise("bookings_location", c.ids[0]) // another kind never counts
+			if moved := read() != before; moved != c.moves {
+				t.Fatalf("provider %d's raise moved the version: %v, want %v", c.outside, moved, c.moves)
 			}
 		})
 	}

@@ -12,12 +12,43 @@ import (
 // it only feeds MinNotice and MaxAdvance. An invalid schedule (see
 // Schedule.Validate), an invalid date or an empty range yields no slots.
 func Slots(s Schedule, first, last Date, now time.Time) []Slot {
+	lo, hi := s.Policy.window(now)
+	return slotsWithin(s, first, last, lo, hi)
+}
+
+// Offered is every slot of a schedule over some dates whatever the clock: what Slots returns
+// before MinNotice and MaxAdvance cut it. The clock only ever cuts a contiguous run out of it
+// (slots are ordered by start), so a caller may keep an Offered for as long as the schedule
+// stays the same (ScheduleVersion) and cut it for each request's clock.
+type Offered struct {
+	Slots  []Slot
+	policy Policy
+}
+
+// Offer returns the slots Slots(s, first, last, now) cuts for any now.
+func Offer(s Schedule, first, last Date) Offered {
+	return Offered{Slots: slotsWithin(s, first, last, math.MinInt64, math.MaxInt64), policy: s.Policy}
+}
+
+// Cut returns the run o.Slots[i:j] that is Slots(s, first, last, now).
+func (o Offered) Cut(now time.Time) (i, j int) {
+	lo, hi := o.policy.window(now)
+	byStart := func(s Slot, t int64) int { return cmp.Compare(s.Start.Unix(), t) }
+	i, _ = slices.BinarySearchFunc(o.Slots, lo, byStart) // the first at or after lo
+	j = len(o.Slots)
+	if hi < math.MaxInt64 {
+		j, _ = slices.BinarySearchFunc(o.Slots, hi+1, byStart) // the first after hi
+	}
+	return i, max(i, j)
+}
+
+// slotsWithin is Slots for the starts in [lo, hi] (Unix seconds).
+func slotsWithin(s Schedule, first, last Date, lo, hi int64) []Slot {
 	if !first.IsValid() || !last.IsValid() || last.Before(first) || s.Validate() != nil {
 		return nil
 	}
 	firstDay, lastDay := first.unixDay(), last.unixDay()
 	q := newQuery(&s, firstDay, lastDay)
-	lo, hi := q.window(now)
 
 	order := make([]int, len(s.Providers))
 	for i := range order {
@@ -171,10 +202,10 @@ func (q *query) wallSpan(day int64, open, close int) span {
 func (q *query) block(t int64) span { return span{t - q.before, t + q.dur + q.after} }
 
 // window returns the earliest and latest allowed start in whole seconds.
-func (q *query) window(now time.Time) (lo, hi int64) {
-	lo, hi = ceilSec(now.Add(q.s.Policy.MinNotice)), math.MaxInt64
-	if q.s.Policy.MaxAdvance > 0 {
-		hi = floorSec(now.Add(q.s.Policy.MaxAdvance))
+func (p Policy) window(now time.Time) (lo, hi int64) {
+	lo, hi = ceilSec(now.Add(p.MinNotice)), math.MaxInt64
+	if p.MaxAdvance > 0 {
+		hi = floorSec(now.Add(p.MaxAdvance))
 	}
 	return lo, hi
 }

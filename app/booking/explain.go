@@ -114,7 +114,7 @@ func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
 			i18n.M("explain.msg.buffer", "provider", p.Name, "block", i18n.M("explain.block", "from", from, "to", to),
 				"from", instant(x.lo, s.Zone), "to", instant(x.hi, s.Zone))}
 	}
-	lo, hi := q.window(now)
+	lo, hi := q.s.Policy.window(now)
 	if t < lo && s.Policy.MinNotice == 0 {
 		return Reason{ReasonNotice, fmt.Sprintf("%s has already passed", stamp(t, s.Zone)), i18n.M("explain.msg.passed", "time", instant(t, s.Zone))}
 	}

@@ -125,7 +125,7 @@ func sessionRule(s *Schedule, p *Provider, x *Session, now time.Time) Reason {
 	}
 	t := floorSec(x.Start)
 	q := query{s: s}
-	lo, hi := q.window(now)
+	lo, hi := q.s.Policy.window(now)
 	switch {
 	case t < lo && s.Policy.MinNotice == 0:
 		return Reason{ReasonNotice, fmt.Sprintf("%s has already passed", stamp(t, s.Zone)), i18n.M("explain.msg.passed", "time", instant(t, s.Zone))}

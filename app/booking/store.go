@@ -71,27 +71,69 @@ func LoadSchedule(ctx context.Context, q *db.Queries, sq ScheduleQuery) (Loaded,
 	if err != nil {
 		return Loaded{}, err
 	}
-	return b.schedule(ctx, q, nil, sq)
+	return b.schedule(ctx, q, nil, 0, sq)
 }
 
 // LoadScheduleCached is LoadSchedule on d's read pool with the catalog part of the schedule
 // (location, hours, closures, policy, service, providers and their shifts) kept in d's catalog
-// cache, which the database invalidates itself on any write to those tables (db.CatalogCache).
-// Only the time off of the dates asked about and the providers' busy-time counter are read on
-// every call; their bookings are kept until that counter moves (busy.go). Three statements
-// instead of ten, and the catalog version unless ctx carries it (db.WithCatalogVersion).
+// cache, which the database invalidates itself on any write to those tables (db.CatalogCache),
+// and the providers' time off and bookings kept until their counters move (busy.go). One
+// statement instead of ten — the busy-time counters' read — and the catalog version unless ctx
+// carries it (db.WithCatalogVersion).
 func LoadScheduleCached(ctx context.Context, d *db.DB, sq ScheduleQuery) (Loaded, error) {
+	v, err := CurrentSchedule(ctx, d, sq)
+	if err != nil {
+		return Loaded{}, err
+	}
+	return v.Load(ctx, d)
+}
+
+// ScheduleVersion names the state of everything a schedule is built from: the catalog part
+// at one catalog version and the providers' busy time at one reading of its counters, for one
+// ScheduleQuery. Two equal versions load equal schedules, so a caller may keep what it derives
+// from a schedule (the slots of a day, their JSON) under the version and use it for as long as
+// CurrentSchedule returns an equal one: any write that changes the schedule changes the
+// version, whatever process or connection made it. Versions are comparable (map keys); one
+// from an earlier catalog version keeps that version's catalog part alive while it is kept.
+type ScheduleVersion struct {
+	base    *scheduleBase
+	catalog int64
+	busy    int64
+	sq      ScheduleQuery
+}
+
+// CurrentSchedule reads the version of the schedule sq asks about (on d's read pool, through
+// the caches of LoadScheduleCached): the catalog version (unless ctx carries it) and one
+// indexed read of the busy-time counters. Errors are LoadSchedule's (a missing location,
+// service or provider is a *NotFoundError).
+func CurrentSchedule(ctx context.Context, d *db.DB, sq ScheduleQuery) (ScheduleVersion, error) {
 	v, err := d.CatalogVersion(ctx)
 	if err != nil {
-		return Loaded{}, fmt.Errorf("catalog version: %w", err)
+		return ScheduleVersion{}, fmt.Errorf("catalog version: %w", err)
 	}
 	key := baseKey{sq.LocationID, sq.ServiceID, sq.ProviderID, sq.OnlineOnly}
 	b, err := cached(d.Catalog(), v, key, func() (*scheduleBase, error) { return loadBase(ctx, d.R, sq) })
 	if err != nil {
-		return Loaded{}, err
+		return ScheduleVersion{}, err
 	}
-	l, err := b.schedule(ctx, d.R, d.Counted(), sq)
-	l.cached, l.version = true, v
+	// Read after the catalog version and before the busy time it versions (busy.go).
+	busy, err := b.busyVersion(ctx, d.R)
+	if err != nil {
+		return ScheduleVersion{}, fmt.Errorf("busy version: %w", err)
+	}
+	return ScheduleVersion{base: b, catalog: v, busy: busy, sq: sq}, nil
+}
+
+// Class reports whether the schedule is of a class (its slots are sessions, with seats that
+// the version does not cover: SessionSlots' answers are not to be kept under it).
+func (v ScheduleVersion) Class() bool { return v.base.loaded.Schedule.Service.IsClass() }
+
+// Load returns the schedule at version v: what LoadScheduleCached(ctx, d, sq) returned when it
+// read v, with the busy time kept under v's counter reading (or read now, when no longer kept,
+// which only happens once the counters have moved past v).
+func (v ScheduleVersion) Load(ctx context.Context, d *db.DB) (Loaded, error) {
+	l, err := v.base.schedule(ctx, d.R, d.Counted(), v.busy, v.sq)
+	l.cached, l.version = true, v.catalog
 	return l, err
 }
 
@@ -236,8 +278,9 @@ func (b *scheduleBase) loadProviders(ctx context.Context, q *db.Queries, sq Sche
 }
 
 // schedule completes the base for sq's dates: its own copy of the records, the closures in
-// range, and the providers' time off and bookings read now (through kept, if not nil: busy.go).
-func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, kept *db.CountedCache, sq ScheduleQuery) (Loaded, error) {
+// range, and the providers' time off and bookings (through kept under counter reading v, if
+// kept is not nil: busy.go).
+func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, kept *db.CountedCache, v int64, sq ScheduleQuery) (Loaded, error) {
 	out := b.loaded
 	if out.Service != nil {
 		svc := *out.Service
@@ -263,65 +306,19 @@ func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, kept *db.Cou
 		return out, nil
 	}
 	s.Providers = slices.Clone(s.Providers)
-	index := make(map[int64]int, len(b.ids))
-	for i, id := range b.ids {
-		index[id] = i
-	}
 
 	// Every candidate block lies in [start of First − buffer before, end of Last + duration +
 	// buffer after); that is all the time off and bookings the engine can ever look at.
 	since := db.Millis(DayStart(s.Zone, sq.First).Add(-s.Service.BufferBefore))
 	until := db.Millis(DayStart(s.Zone, sq.Last.AddDays(1)).Add(s.Service.Duration + s.Service.BufferAfter))
-	off, err := q.ScheduleTimeOff(ctx, db.ScheduleTimeOffParams{Until: until, Since: since, ProviderIds: b.ids})
+	t, err := b.busyTimes(ctx, q, kept, v, since, until, sq.IgnoreBookingID)
 	if err != nil {
-		return Loaded{}, fmt.Errorf("time off: %w", err)
+		return Loaded{}, err
 	}
-	for _, r := range off {
-		p := &s.Providers[index[r.ProviderID]]
-		p.TimeOff = append(p.TimeOff, Interval{Start: db.Time(r.StartsAt), End: db.Time(r.EndsAt)})
+	for i := range s.Providers {
+		p := &s.Providers[i]
+		p.TimeOff, p.Busy, p.Teaching = t.timeOff[i], t.busy[i], t.teaching[i]
 	}
-	busy, err := b.busy(ctx, q, kept, db.ScheduleBusyPackedParams{
-		Floor: since - blockLimit.Milliseconds(), Until: until, Since: since,
-		IgnoreBookingID: sq.IgnoreBookingID, ProviderIds: b.ids, TeacherIds: b.ids,
-	})
-	if err != nil {
-		return Loaded{}, fmt.Errorf("bookings: %w", err)
-	}
-	// Two passes over the text: count each provider's blocks, then fill one array cut into
-	// exact slices, instead of growing ten slices block by block. A negative provider id is a
-	// class session the provider gives (queries/schedule.sql): it goes to Teaching.
-	n := len(b.ids)
-	counts := make([]int, 2*n)
-	total := 0
-	slot := func(provider int64) int {
-		if provider < 0 {
-			return n + index[-provider]
-		}
-		return index[provider]
-	}
-	if err := eachTriple(busy, func(provider, _, _ int64) { counts[slot(provider)]++; total++ }); err != nil {
-		return Loaded{}, fmt.Errorf("bookings: %w", err)
-	}
-	blocks := make([]Interval, total)
-	for i, c := range counts {
-		if c == 0 {
-			continue
-		}
-		p := &s.Providers[i%n]
-		if i < n {
-			p.Busy, blocks = blocks[:0:c], blocks[c:]
-		} else {
-			p.Teaching, blocks = blocks[:0:c], blocks[c:]
-		}
-	}
-	eachTriple(busy, func(provider, start, end int64) { // parsed once already
-		iv := Interval{Start: db.Time(start), End: db.Time(end)}
-		if p := &s.Providers[slot(provider)%n]; provider < 0 {
-			p.Teaching = append(p.Teaching, iv)
-		} else {
-			p.Busy = append(p.Busy, iv)
-		}
-	})
 	if s.Service.IsClass() {
 		if err := loadSessions(ctx, q, &out, sq); err != nil {
 			return Loaded{}, err

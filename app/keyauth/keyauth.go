@@ -50,6 +50,9 @@ type Keys struct {
 	log     *slog.Logger
 	limiter *limiter
 	touched touchLog
+	kept    keptKeys // authenticated keys by token hash (Authenticate)
+	// rounds reads the counters Authenticate needs for every request waiting at once (rounds.go).
+	rounds versionRounds
 	// failures limits failed authentications per client address (failures.go).
 	failures failures
 }
@@ -65,28 +68,80 @@ func New(d *db.DB, o Options) *Keys {
 	return &Keys{db: d, now: o.Now, log: o.Log, limiter: newLimiter(o.Limits), touched: touchLog{last: map[int64]time.Time{}}}
 }
 
-// Authenticate resolves the Bearer key of an Authorization header value on every request (one
-// indexed lookup on the read pool, a prepared statement), so a key revoked by any path — the
-// admin UI or `frontdesk apikey revoke` in another process — stops working on the very next
-// request. No in-process cache could promise that for a revocation made by another process.
-// The same statement reads the catalog version for the handlers. Errors: ErrInvalidKey, or a
+// Authenticate resolves the Bearer key of an Authorization header value on every request, so
+// a key revoked or changed by any path — the admin UI, `frontdesk apikey revoke` in another
+// process, plain SQL — is refused or read afresh on the very next request. A key is kept by
+// the hash of its token under the api_keys counter that triggers raise on any write to
+// api_keys (db/migrations/00371_api_keys_counter.sql): each request reads that counter and
+// the catalog version in one statement (AuthenticationVersions, two index probes; requests
+// that arrive together share one reading taken after all of them arrived: rounds.go) and looks
+// the key up only when the counter has moved since it was kept. Errors: ErrInvalidKey, or a
 // database failure.
 func (k *Keys) Authenticate(ctx context.Context, authorization string) (Key, error) {
 	scheme, token, ok := strings.Cut(authorization, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || !strings.HasPrefix(token, apikey.Prefix) || len(token) > 200 {
 		return Key{}, ErrInvalidKey
 	}
-	// The lookup is one index probe; with the request's cancellable context database/sql and
+	// Each read is a few index probes; with the request's cancellable context database/sql and
 	// the driver would each start a goroutine to watch it, which costs as much again.
-	row, err := k.db.R.AuthenticateAPIKey(context.WithoutCancel(ctx), apikey.Hash(token))
+	ctx = context.WithoutCancel(ctx)
+	hash := apikey.Hash(token)
+	// The counter is read before the key, so a key kept under a reading reflects every write
+	// up to it (db.CountedCache's rule).
+	v, err := k.rounds.read(ctx, k.db.R)
 	if err != nil {
-		if db.IsNotFound(err) { // unknown or revoked
-			return Key{}, ErrInvalidKey
-		}
 		return Key{}, err
 	}
-	k.touch(ctx, row.ID)
-	return Key{ID: row.ID, Scopes: row.Scopes, ZMeansLocal: row.ZMeansLocal, CatalogVersion: row.CatalogVersion}, nil
+	key, ok := k.kept.lookup(hash, v.KeysVersion)
+	if !ok {
+		row, err := k.db.R.AuthenticateAPIKey(ctx, hash)
+		if err != nil {
+			if db.IsNotFound(err) { // unknown or revoked
+				return Key{}, ErrInvalidKey
+			}
+			return Key{}, err
+		}
+		key = Key{ID: row.ID, Scopes: row.Scopes, ZMeansLocal: row.ZMeansLocal}
+		k.kept.store(hash, v.KeysVersion, key)
+	}
+	key.CatalogVersion = v.CatalogVersion
+	k.touch(ctx, key.ID)
+	return key, nil
+}
+
+// maxKeptKeys bounds the kept keys: past it they start over. Only keys that authenticated are
+// kept, so unknown tokens cannot fill it.
+const maxKeptKeys = 1024
+
+// keptKeys holds authenticated keys by token hash, each with the api_keys counter reading it
+// was read under.
+type keptKeys struct {
+	mu   sync.RWMutex
+	keys map[string]keptKey
+}
+
+type keptKey struct {
+	version int64
+	key     Key
+}
+
+func (c *keptKeys) lookup(hash string, v int64) (Key, bool) {
+	c.mu.RLock()
+	e, ok := c.keys[hash]
+	c.mu.RUnlock()
+	return e.key, ok && e.version == v
+}
+
+func (c *keptKeys) store(hash string, v int64, key Key) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.keys[hash]; ok && e.version > v {
+		return
+	}
+	if c.keys == nil || len(c.keys) >= maxKeptKeys {
+		c.keys = map[string]keptKey{}
+	}
+	c.keys[hash] = keptKey{v, key}
 }
 
 // touchEvery limits last_used_at writes to one per key per interval, so reads never queue

@@ -131,8 +131,54 @@ func (w *SlotsJSON) add(providerID int64, providerName, date string, start, end 
 }
 
 // Finish appends the metadata and returns the whole body.
-func (w *SlotsJSON) Finish(m SlotsMetadata) []byte {
-	b := append(w.b, `],"metadata":{"location_id":`...)
+func (w *SlotsJSON) Finish(m SlotsMetadata) []byte { return appendSlotsEnd(w.b, m) }
+
+// SlotRun is a list of slots written once, from which bodies showing any contiguous run of
+// them are copied rather than encoded again: the slots a clock leaves bookable are such a run
+// of a day's slots (booking.Offered), and a day of ten providers is some 47 KB.
+type SlotRun struct {
+	w      SlotsJSON
+	starts []int // starts[k]: where slot k's object begins in w.b
+}
+
+// NewSlotRun starts a list sized for n slots.
+func NewSlotRun(n int) *SlotRun {
+	return &SlotRun{w: *NewSlotsJSON(nil, n), starts: make([]int, 0, n+1)}
+}
+
+// Add appends the slot SlotsJSON.Add writes.
+func (r *SlotRun) Add(providerID int64, providerName, date string, start, end time.Time) {
+	at := len(r.w.b)
+	if r.w.n > 0 {
+		at++ // after the comma
+	}
+	r.starts = append(r.starts, at)
+	r.w.Add(providerID, providerName, date, start, end)
+}
+
+// Len is the number of slots added.
+func (r *SlotRun) Len() int { return r.w.n }
+
+// Size is about the memory the run holds, in bytes.
+func (r *SlotRun) Size() int { return cap(r.w.b) + 8*cap(r.starts) }
+
+// AppendBody appends to b the body SlotsJSON writes for slots i..j-1 of the run with metadata
+// m (whose SlotsCount must be j-i).
+func (r *SlotRun) AppendBody(b []byte, i, j int, m SlotsMetadata) []byte {
+	b = append(b, `{"data":{"slots":[`...)
+	if i < j {
+		end := len(r.w.b)
+		if j < len(r.starts) {
+			end = r.starts[j] - 1 // before the comma
+		}
+		b = append(b, r.w.b[r.starts[i]:end]...)
+	}
+	return appendSlotsEnd(b, m)
+}
+
+// appendSlotsEnd closes the slots array and appends the metadata.
+func appendSlotsEnd(b []byte, m SlotsMetadata) []byte {
+	b = append(b, `],"metadata":{"location_id":`...)
 	b = appendJSONInt(b, m.LocationID)
 	b = append(b, `,"date":`...)
 	b = appendJSONString(b, m.Date)

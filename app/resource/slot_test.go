@@ -141,3 +141,38 @@ func BenchmarkSlotsDayJSON(b *testing.B) {
 	}
 	b.ReportMetric(float64(size), "bytes/page")
 }
+
+// TestSlotRunMatchesSlotsJSON: every contiguous run of a SlotRun's slots, copied out, is byte
+// for byte the body SlotsJSON writes for those slots alone.
+func TestSlotRunMatchesSlotsJSON(t *testing.T) {
+	zone, err := time.LoadLocation("America/Santiago")
+	if err != nil {
+		t.Fatal(err)
+	}
+	service := int64(3)
+	start := time.Date(2026, 9, 5, 22, 0, 0, 0, zone) // across the spring-forward night
+	names := []string{"Ana", `Bea "B" <x>`, "Zoë\u2028", ""}
+	const n = 7
+	run := NewSlotRun(n)
+	for k := range n {
+		s := start.Add(time.Duration(k) * 45 * time.Minute)
+		run.Add(int64(k%3+1), names[k%len(names)], s.Format(time.DateOnly), s, s.Add(30*time.Minute))
+	}
+	if run.Len() != n {
+		t.Fatalf("got Len %d, want %d", run.Len(), n)
+	}
+	for i := 0; i <= n; i++ {
+		for j := i; j <= n; j++ {
+			meta := SlotsMetadata{LocationID: 4, Date: "2026-09-05", EndDate: "2026-09-06", ServiceID: &service, Duration: 30, SlotsCount: j - i}
+			w := NewSlotsJSON(nil, j-i)
+			for k := i; k < j; k++ {
+				s := start.Add(time.Duration(k) * 45 * time.Minute)
+				w.Add(int64(k%3+1), names[k%len(names)], s.Format(time.DateOnly), s, s.Add(30*time.Minute))
+			}
+			want := w.Finish(meta)
+			if got := run.AppendBody([]byte("x"), i, j, meta); !bytes.Equal(got[1:], want) || got[0] != 'x' {
+				t.Fatalf("run [%d:%d]:\ngot  %s\nwant x%s", i, j, got, want)
+			}
+		}
+	}
+}

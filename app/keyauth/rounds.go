@@ -1,0 +1,52 @@
+package keyauth
+
+import (
+	"context"
+	"sync"
+
+	"frontdesk/db"
+)
+
+// versionRounds reads the authentication counters (db AuthenticationVersions) for many
+// requests at once. Every request needs a reading taken after it arrived — that is what makes
+// a revocation count from the very next request — but not one of its own: requests that
+// arrive while a read is running join the next round, and one statement answers the whole
+// round. Under load a statement serves many requests instead of one; alone, a request runs its
+// own, as before. No reading is ever reused: each round's statement starts after every request
+// in it arrived, and a round takes no more requests once its statement has started.
+type versionRounds struct {
+	mu   sync.Mutex
+	next *versionRound // gathering requests; nil when none waits
+	run  sync.Mutex    // one round's statement at a time
+}
+
+type versionRound struct {
+	done chan struct{}
+	v    db.AuthenticationVersionsRow
+	err  error
+}
+
+// read returns a reading of the counters taken after read was called.
+func (r *versionRounds) read(ctx context.Context, q *db.Queries) (db.AuthenticationVersionsRow, error) {
+	r.mu.Lock()
+	round, lead := r.next, false
+	if round == nil {
+		round, lead = &versionRound{done: make(chan struct{})}, true
+		r.next = round
+	}
+	r.mu.Unlock()
+	if !lead {
+		<-round.done
+		return round.v, round.err
+	}
+	// The leader waits for the running round, gathering requests meanwhile, then closes its
+	// round to newcomers before the statement starts.
+	r.run.Lock()
+	r.mu.Lock()
+	r.next = nil
+	r.mu.Unlock()
+	round.v, round.err = q.AuthenticationVersions(ctx)
+	r.run.Unlock()
+	close(round.done)
+	return round.v, round.err
+}
