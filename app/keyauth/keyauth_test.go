@@ -163,3 +163,16 @@ func TestVersionRoundsNeverAnswerWithAnOlderReading(t *testing.T) {
 		t.Fatalf("got %d reads during 300 writes, want the readers to keep up", reads.Load())
 	}
 }
+
+// TestVersionRoundOutlivesItsLeader: a round's reading answers every request that joined it, so
+// the request that happens to lead it going away (a client that hung up) must not cancel the
+// statement and fail the others with its context's error.
+func TestVersionRoundOutlivesItsLeader(t *testing.T) {
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	var rounds versionRounds
+	if _, err := rounds.read(gone, d.R); err != nil {
+		t.Fatalf("a round led by a cancelled request: %v, want the reading its other requests share", err)
+	}
+}

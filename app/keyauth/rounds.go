@@ -45,7 +45,8 @@ func (r *versionRounds) read(ctx context.Context, q *db.Queries) (db.Authenticat
 	r.mu.Lock()
 	r.next = nil
 	r.mu.Unlock()
-	round.v, round.err = q.AuthenticationVersions(ctx)
+	// The reading is the whole round's, so the leader's going away must not cancel it.
+	round.v, round.err = q.AuthenticationVersions(context.WithoutCancel(ctx))
 	r.run.Unlock()
 	close(round.done)
 	return round.v, round.err
