@@ -59,7 +59,11 @@ func dayInTheLife(ctx context.Context, e *env) ScenarioReport {
 	if err != nil {
 		return failed(err)
 	}
-	defer mail.stop(context.WithoutCancel(ctx))
+	defer func() {
+		if err := mail.stop(context.WithoutCancel(ctx)); err != nil {
+			e.progress("day_in_the_life: mail settings not restored (later scenarios may send email): %v", err)
+		}
+	}()
 
 	b, err := startJSONBaseline()
 	if err != nil {
