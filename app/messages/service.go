@@ -152,77 +152,120 @@ type prepared struct {
 // prepare reads message id and what it is about as they are now, and renders it for its
 // recipient in the business's language — or says why it must not be sent.
 func (s *Service) prepare(ctx context.Context, id int64, t Transport, now time.Time) (prepared, error) {
-	q := s.db.R
-	m, err := q.GetMessageRow(ctx, id)
-	if err != nil {
-		return prepared{}, fmt.Errorf("message %d: %w", id, err)
-	}
-	kind := Kind(m.Kind)
-	a, to, skip, err := s.facts(ctx, q, m, kind, now)
-	if err != nil || skip != "" {
-		return prepared{skip: skip}, err
-	}
-	biz, err := q.MessageBusiness(ctx)
+	var r reading
+	err := s.db.ReadTx(ctx, func(q *db.Queries) error {
+		var err error
+		r, err = s.read(ctx, q, id, t, now)
+		return err
+	})
 	if err != nil {
 		return prepared{}, err
 	}
-	if m.Recipient == ToOwner {
-		to = ownerAddress(t, biz.OwnerEmail)
+	if r.done != nil {
+		return *r.done, nil
 	}
-	if to.Address == "" {
-		return prepared{skip: "no email address"}, nil
-	}
-	addr, err := ParseAddress(to.Address)
-	if err != nil {
-		return prepared{badAddress: err.Error(), env: envelope{To: to}}, nil
-	}
-	addr.Name = to.Name
-	loc, err := locale.Load(ctx, q)
-	if err != nil {
-		return prepared{}, err
-	}
-	p := loc.Printer()
-	tpl, err := s.template(ctx, q, kind, p)
-	if err != nil {
-		return prepared{}, err
-	}
-	if kind == Reminder && m.Recipient == ToClient && s.links != nil {
+	// Writes and the other reads come after the snapshot is let go: the read pool is small, and
+	// a sender holding a connection while it waits for the writer would starve the requests.
+	a := r.facts
+	if r.kind == Reminder && r.msg.Recipient == ToClient && s.links != nil {
 		a.unsubscribe = s.UnsubscribeURL(ctx, a.clientID)
 	}
 	// Booking site (issue 11): the client's emails about a booking carry a personal manage link,
 	// made for this email (app/managelink).
-	if a.HasAppointment && m.Recipient == ToClient && kind != Cancelled && s.links != nil {
+	if a.HasAppointment && r.msg.Recipient == ToClient && r.kind != Cancelled && s.links != nil {
 		if a.ManageLink, err = s.manageLink(ctx, a.ID, now); err != nil {
 			return prepared{}, err
 		}
 	}
-	content, err := render(tpl, fields(p, biz.Name, a.appointment), biz.Name)
+	content, err := render(r.tpl, fields(r.printer, r.biz.Name, a.appointment), r.biz.Name)
 	if err != nil {
 		return prepared{}, err
 	}
 	if a.unsubscribe != "" {
-		if content, err = withUnsubscribe(p, content, a.unsubscribe, biz.Name); err != nil {
+		if content, err = withUnsubscribe(r.printer, content, a.unsubscribe, r.biz.Name); err != nil {
 			return prepared{}, err
 		}
 	}
 	domain := messageIDDomain(t.From)
-	env := envelope{From: t.From, ReplyTo: t.ReplyTo, To: addr, MessageID: m.MessageKey + "@" + domain, Date: now,
+	env := envelope{From: t.From, ReplyTo: t.ReplyTo, To: r.to, MessageID: r.msg.MessageKey + "@" + domain, Date: now,
 		Content: content, Unsubscribe: a.unsubscribe}
-	if a.HasAppointment && (kind == Confirmation || kind == Rescheduled || kind == Cancelled || kind == WaitlistSeat) {
-		d := detailOf(m.DetailJson)
-		site, err := q.SiteSettings(ctx)
-		if err != nil {
-			return prepared{}, err
-		}
+	if r.calendar {
+		d := detailOf(r.msg.DetailJson)
 		env.ICS = ical.Calendar(ical.Event{
 			// The UID the booking site's download uses too: one calendar entry per booking.
-			UID: ical.UID(a.ID, site.CalendarID), Sequence: int(d.Sequence),
-			Start: a.Start, End: a.End, Stamp: now, Summary: a.Service + " · " + biz.Name,
+			UID: ical.UID(a.ID, r.calendarID), Sequence: int(d.Sequence),
+			Start: a.Start, End: a.End, Stamp: now, Summary: a.Service + " · " + r.biz.Name,
 			Location: joinNonEmpty(a.Location, a.Address), Description: content.Subject,
-			URL: a.ManageLink, Cancelled: kind == Cancelled,
+			URL: a.ManageLink, Cancelled: r.kind == Cancelled,
 		})
 	}
 	return prepared{env: env}, nil
+}
+
+// reading is what prepare reads in one snapshot: the message, what it is about, who it goes
+// to, and the business's wording — or, in done, the outcome already (a skip, a bad address).
+type reading struct {
+	done       *prepared
+	msg        db.Message
+	kind       Kind
+	facts      facts
+	biz        db.MessageBusinessRow
+	to         mail.Address
+	printer    *i18n.Printer
+	tpl        Template
+	calendar   bool // the email carries the appointment as an .ics
+	calendarID string
+}
+
+func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport, now time.Time) (reading, error) {
+	var r reading
+	finished := func(p prepared) (reading, error) { r.done = &p; return r, nil }
+	m, err := q.GetMessageRow(ctx, id)
+	if err != nil {
+		return r, fmt.Errorf("message %d: %w", id, err)
+	}
+	r.msg, r.kind = m, Kind(m.Kind)
+	a, to, skip, err := s.facts(ctx, q, m, r.kind, now)
+	if err != nil {
+		return r, err
+	}
+	if skip != "" {
+		return finished(prepared{skip: skip})
+	}
+	r.facts = a
+	if r.biz, err = q.MessageBusiness(ctx); err != nil {
+		return r, err
+	}
+	if m.Recipient == ToOwner {
+		to = ownerAddress(t, r.biz.OwnerEmail)
+	}
+	if to.Address == "" {
+		return finished(prepared{skip: "no email address"})
+	}
+	addr, err := ParseAddress(to.Address)
+	if err != nil {
+		return finished(prepared{badAddress: err.Error(), env: envelope{To: to}})
+	}
+	addr.Name = to.Name
+	r.to = addr
+	loc, err := locale.Load(ctx, q)
+	if err != nil {
+		return r, err
+	}
+	r.printer = loc.Printer()
+	if r.tpl, err = s.template(ctx, q, r.kind, r.printer); err != nil {
+		return r, err
+	}
+	k := r.kind
+	r.calendar = a.HasAppointment && (k == Confirmation || k == Rescheduled || k == Cancelled || k == WaitlistSeat)
+	if r.calendar {
+		site, err := q.SiteSettings(ctx)
+		if err != nil {
+			return r, err
+		}
+		r.calendarID = site.CalendarID
+	}
+	return r, nil
 }
 
 // template is the owner's wording of kind in p's language, or the catalog's.
