@@ -91,10 +91,7 @@ func dayInTheLife(ctx context.Context, e *env) ScenarioReport {
 	want := fanoutEndpoints * int(d.writes.Load())
 	arrived := h.awaitCount(ctx, want)
 	if missing := want - arrived; missing > 0 {
-		res.Errors += int64(missing)
-		if res.FirstError == "" {
-			res.FirstError = fmt.Sprintf("%d of %d webhook deliveries never arrived", missing, want)
-		}
+		res.addErrors(int64(missing), fmt.Sprintf("%d of %d webhook deliveries never arrived", missing, want))
 	}
 	lagP50, lagP99 := lagPercentiles(h.rc.lagsSoFar())
 	mf, err := mail.await(ctx, time.Now(), mailWait)
@@ -102,10 +99,7 @@ func dayInTheLife(ctx context.Context, e *env) ScenarioReport {
 		return failed(fmt.Errorf("read the customer messages: %w", err))
 	}
 	if p := mf.problem(); p != "" {
-		res.Errors++
-		if res.FirstError == "" {
-			res.FirstError = p
-		}
+		res.addErrors(1, p)
 	}
 
 	var facts []Fact

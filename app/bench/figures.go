@@ -34,6 +34,15 @@ type Figures struct {
 	Kinds []Figures `json:"kinds,omitempty"`
 }
 
+// addErrors counts n errors found after the run (deliveries or emails that never arrived),
+// keeping the first error's text if there is none yet.
+func (f *Figures) addErrors(n int64, text string) {
+	f.Errors += n
+	if f.FirstError == "" {
+		f.FirstError = text
+	}
+}
+
 // setLatencies sorts all and records its percentiles.
 func (f *Figures) setLatencies(all []time.Duration) {
 	slices.Sort(all)

@@ -173,10 +173,7 @@ func fanoutResult(c *commits, arrivals []arrival, bad int64, from, to time.Time)
 	for id, at := range c.at {
 		if !at.Before(from) && at.Before(to) {
 			if missing := fanoutEndpoints - received[id]; missing > 0 {
-				f.Errors += int64(missing)
-				if f.FirstError == "" {
-					f.FirstError = fmt.Sprintf("event %s: %d of %d deliveries never arrived", id, missing, fanoutEndpoints)
-				}
+				f.addErrors(int64(missing), fmt.Sprintf("event %s: %d of %d deliveries never arrived", id, missing, fanoutEndpoints))
 			}
 		}
 	}
