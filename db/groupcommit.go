@@ -34,6 +34,16 @@ type write struct {
 	done chan writeResult // buffered: the committer never waits for the caller
 	// quiet: its commit alone runs no after-commit hooks (InTxQuiet).
 	quiet bool
+	// settle holds what fn registered with Queries.AfterWrite, told the write's outcome.
+	settle []func(committed bool)
+}
+
+// settled tells w's AfterWrite functions whether it committed, once.
+func (w *write) settled(committed bool) {
+	for _, fn := range w.settle {
+		fn(committed)
+	}
+	w.settle = nil
 }
 
 type writeResult struct {
@@ -134,17 +144,20 @@ func (d *DB) runAlone(w *write) {
 		w.answer(writeResult{err: fmt.Errorf("begin: %w", err)})
 		return
 	}
-	r := call(w, &txStmts{tx: tx, cache: d.writeStmts})
+	r := call(w, &txStmts{tx: tx, cache: d.writeStmts, db: d})
 	switch {
 	case r.err != nil || r.panicked:
 		tx.Rollback()
 		d.storage.observe(r.err)
+		w.settled(false)
 	default:
 		if err := tx.Commit(); err != nil {
 			d.storage.observe(err)
 			r.err = fmt.Errorf("commit: %w", err)
+			w.settled(false)
 			break
 		}
+		w.settled(true)
 		d.committed(!w.quiet)
 	}
 	d.writeStmts.preparePending(context.WithoutCancel(ctx)) // before the answer: see txStmts
@@ -173,13 +186,15 @@ func (d *DB) runGroup(batch []*write) (rest []*write) {
 	}
 	// One txStmts for the whole batch: a statement several writes run is prepared on the
 	// transaction once, and the savepoint statements come from the writer's prepared cache.
-	stmts := &txStmts{tx: tx, cache: d.writeStmts, detached: true}
+	stmts := &txStmts{tx: tx, cache: d.writeStmts, detached: true, db: d}
 	var ok []*write
 	wake := false // some committed write is not quiet
 	abandon := func(cause error, i int) []*write {
 		tx.Rollback()
+		batch[i].settled(false)
 		for _, w := range ok {
 			d.storage.observe(cause)
+			w.settled(false)
 			w.answer(writeResult{err: fmt.Errorf("rolled back with its transaction: %w", cause)})
 		}
 		return batch[i+1:]
@@ -205,6 +220,7 @@ func (d *DB) runGroup(batch []*write) (rest []*write) {
 			continue
 		}
 		d.storage.observe(r.err)
+		w.settled(false)
 		w.answer(r) // its own changes are undone below; nothing of it will commit
 		if err := rollbackTo(ctx, stmts); err != nil {
 			// SQLite already rolled the whole transaction back (sqlite.org/lang_transaction.html,
@@ -219,9 +235,15 @@ func (d *DB) runGroup(batch []*write) (rest []*write) {
 	if err := tx.Commit(); err != nil {
 		d.storage.observe(err)
 		for _, w := range ok {
+			w.settled(false)
 			w.answer(writeResult{err: fmt.Errorf("commit: %w", err)})
 		}
 		return nil
+	}
+	// Before any answer: a caller that hears its write committed also finds what the batch's
+	// AfterWrite functions did (app/queue's hand-off relies on it when it stops).
+	for _, w := range ok {
+		w.settled(true)
 	}
 	d.committed(wake)
 	// Statements first seen in this transaction are prepared before its writes are answered
@@ -249,6 +271,8 @@ func call(w *write, stmts *txStmts) (r writeResult) {
 			r = writeResult{err: fmt.Errorf("write panicked: %v", v), panicked: true, panicVal: v}
 		}
 	}()
+	stmts.current = w
+	defer func() { stmts.current = nil }()
 	return writeResult{err: w.fn(New(stmts))}
 }
 

@@ -122,6 +122,27 @@ func (q *Queries) CreateDelivery(ctx context.Context, arg CreateDeliveryParams) 
 	return err
 }
 
+const createDeliveryClaimed = `-- name: CreateDeliveryClaimed :one
+INSERT INTO deliveries (event_id, webhook_id, state, next_attempt_at, created_at, updated_at)
+VALUES (?1, ?2, 'pending', NULL, ?3, ?3)
+RETURNING id
+`
+
+type CreateDeliveryClaimedParams struct {
+	EventID   string
+	WebhookID int64
+	CreatedAt int64
+}
+
+// A first attempt handed to this process's dispatcher in memory (app/queue/handoff.go): inserted
+// claimed, as ClaimDueFirstAttempts would leave it.
+func (q *Queries) CreateDeliveryClaimed(ctx context.Context, arg CreateDeliveryClaimedParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, createDeliveryClaimed, arg.EventID, arg.WebhookID, arg.CreatedAt)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
+
 const createEvent = `-- name: CreateEvent :exec
 INSERT INTO events (id, type, body, created_at) VALUES (?, ?, ?, ?)
 `

@@ -117,6 +117,10 @@ type txStmts struct {
 	// detached runs every statement without its context's cancellation: in a group commit an
 	// interrupted statement would roll back the whole transaction, other callers' writes too.
 	detached bool
+	// db and current are the committer's: the database and the write whose fn is running, for
+	// Queries.AfterWrite.
+	db      *DB
+	current *write
 }
 
 // keep remembers s, a statement of this transaction, for the rest of it.

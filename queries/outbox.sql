@@ -8,6 +8,13 @@ SELECT id, events_json, state FROM webhooks ORDER BY id;
 INSERT INTO deliveries (event_id, webhook_id, state, next_attempt_at, created_at, updated_at)
 VALUES (?, ?, ?, ?, ?, ?);
 
+-- A first attempt handed to this process's dispatcher in memory (app/queue/handoff.go): inserted
+-- claimed, as ClaimDueFirstAttempts would leave it.
+-- name: CreateDeliveryClaimed :one
+INSERT INTO deliveries (event_id, webhook_id, state, next_attempt_at, created_at, updated_at)
+VALUES (sqlc.arg(event_id), sqlc.arg(webhook_id), 'pending', NULL, sqlc.arg(created_at), sqlc.arg(created_at))
+RETURNING id;
+
 -- The dispatcher (app/webhook/dispatch.go, claim.go, record.go). See
 -- db/migrations/00030_webhook_engine.sql for what a NULL next_attempt_at on a pending row means,
 -- and 00100_webhook_claim_indexes.sql for the index the dispatcher reads the outbox through.

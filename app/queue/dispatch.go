@@ -47,6 +47,8 @@ type Dispatcher[P, T, R any] struct {
 	kick   chan struct{} // the writer recorded a retry or closed a target
 	// stats is what Target reports, published by the loop.
 	stats stats
+	// handoff takes new rows' first attempts from their writers in memory (handoff.go).
+	handoff *handoff[P]
 }
 
 // New returns a dispatcher over d.
@@ -67,9 +69,10 @@ func New[P, T, R any](d *db.DB, cfg Config, store Store[P, T, R], sender Sender[
 	}
 	return &Dispatcher[P, T, R]{
 		db: d, cfg: cfg, store: store, sender: sender, log: log, now: now,
-		depth: cfg.PerTarget * prefetchDepth,
-		wake:  make(chan struct{}, 1),
-		kick:  make(chan struct{}, 1),
+		depth:   cfg.PerTarget * prefetchDepth,
+		wake:    make(chan struct{}, 1),
+		kick:    make(chan struct{}, 1),
+		handoff: newHandoff[P](),
 	}
 }
 
@@ -188,8 +191,12 @@ type loop[P, T, R any] struct {
 	// queued jobs too.
 	current map[int64]T
 
-	claiming  bool      // a round is running
-	lastRound time.Time // when the last round started
+	room      map[int64]int // publishRoom's map, reused
+	held      []heldJob[P]  // handed-off jobs waiting for a round (arrive)
+	heldBy    map[int64]int // how many of held each target has
+	started   int           // claim rounds started
+	claiming  bool          // a round is running
+	lastRound time.Time     // when the last round started
 	// Why another round is wanted: woken, someone committed (new rows, resends,
 	// reactivations); refill, a target with more due work has drained its lane halfway;
 	// allRetries, retries may be due (at start, on the timer, after one was scheduled).
@@ -197,7 +204,7 @@ type loop[P, T, R any] struct {
 }
 
 func (d *Dispatcher[P, T, R]) newLoop() *loop[P, T, R] {
-	return &loop[P, T, R]{d: d, lanes: newLanes[P](), limits: newLimits(d.cfg.PerTarget), allRetries: true}
+	return &loop[P, T, R]{d: d, lanes: newLanes[P](), limits: newLimits(d.cfg.PerTarget), allRetries: true, room: map[int64]int{}, heldBy: map[int64]int{}}
 }
 
 func (l *loop[P, T, R]) run(ctx context.Context, work chan<- work[P, T], done <-chan finish, asks chan<- Ask, rounds <-chan Claimed[P, T]) {
@@ -211,6 +218,7 @@ func (l *loop[P, T, R]) run(ctx context.Context, work chan<- work[P, T], done <-
 	for {
 		l.drain(done)
 		l.dispatch(work)
+		l.publishRoom()
 		if !l.claiming {
 			if wait := l.claimWait(); wait == 0 {
 				l.startRound(asks)
@@ -223,7 +231,7 @@ func (l *loop[P, T, R]) run(ctx context.Context, work chan<- work[P, T], done <-
 			if l.claiming {
 				l.take(<-rounds, poll)
 			}
-			l.release()
+			l.release(l.d.handoff.close(l.d.db))
 			return
 		case <-l.d.wake:
 			l.woken = true
@@ -236,8 +244,69 @@ func (l *loop[P, T, R]) run(ctx context.Context, work chan<- work[P, T], done <-
 			l.take(r, poll)
 		case f := <-done:
 			l.finished(f)
+		case <-l.d.handoff.ready:
+			l.arrive()
 		}
 	}
+}
+
+// publishRoom tells the hand-off how much each open target's lane can take now.
+func (l *loop[P, T, R]) publishRoom() {
+	room := l.room
+	clear(room)
+	for id := range l.current {
+		n := l.depthOf(id)
+		if ln := l.lanes.byTarget[id]; ln != nil {
+			n -= ln.queued() + ln.inflight
+		}
+		room[id] = n - l.heldBy[id]
+	}
+	l.d.handoff.publish(room)
+}
+
+// arrive takes the first attempts handed off since the last look (handoff.go). Each waits
+// for the next claim round to start and finish (see held).
+func (l *loop[P, T, R]) arrive() {
+	for _, j := range l.d.handoff.takeArrived() {
+		l.held = append(l.held, heldJob[P]{job: j, after: l.started})
+		l.heldBy[j.Target]++
+	}
+}
+
+// releaseHeld queues the held jobs that round seq (just taken) has caught up with; a job whose
+// target closed meanwhile goes back to the outbox, as a dropped lane's jobs do.
+func (l *loop[P, T, R]) releaseHeld(seq int) {
+	var back []Job[P]
+	kept := l.held[:0]
+	for _, h := range l.held {
+		if h.after >= seq {
+			kept = append(kept, h)
+			continue
+		}
+		l.heldBy[h.job.Target]--
+		if l.heldBy[h.job.Target] == 0 {
+			delete(l.heldBy, h.job.Target)
+		}
+		if _, open := l.current[h.job.Target]; !open {
+			back = append(back, h.job)
+			continue
+		}
+		l.lanes.add(h.job, true)
+	}
+	clear(l.held[len(kept):])
+	l.held = kept
+	if err := l.d.HandBack(context.Background(), back); err != nil {
+		l.d.log.Warn(l.d.cfg.Name+" rows not handed back; they are due again at the next start", "rows", len(back), "err", err)
+	}
+}
+
+// heldJob is a handed-off job waiting for a claim round that started after it arrived: that
+// round reads the targets after the job's row committed, so the job is sent with a target (URL,
+// signing keys, bounds) at least as fresh as its row, exactly as a claimed job is. A secret
+// rotated just before an event must sign it.
+type heldJob[P any] struct {
+	job   Job[P]
+	after int // the number of rounds started when it arrived
 }
 
 // claimWait says when to start the next claim round: 0 now, > 0 after that long, < 0 not until
@@ -278,6 +347,7 @@ func (l *loop[P, T, R]) startRound(asks chan<- Ask) {
 		}
 	}
 	l.claiming, l.lastRound = true, time.Now()
+	l.started++
 	l.woken, l.refill, l.allRetries = false, false, false
 	asks <- ask
 }
@@ -285,6 +355,9 @@ func (l *loop[P, T, R]) startRound(asks chan<- Ask) {
 // take puts a finished round's work into the lanes.
 func (l *loop[P, T, R]) take(r Claimed[P, T], poll *time.Timer) {
 	l.claiming = false
+	if r.Err == nil {
+		defer l.releaseHeld(l.started) // after the lanes of closed targets are dropped
+	}
 	if r.Err != nil {
 		l.d.log.Error(l.d.cfg.Name+" claim", "err", r.Err)
 		poll.Reset(l.d.cfg.Poll)
@@ -390,10 +463,14 @@ func (l *loop[P, T, R]) finished(f finish) {
 	}
 }
 
-// release hands every queued job back on shutdown. It runs after ctx is cancelled, so it gets
-// a short context of its own; if it fails, the next start makes the rows due anyway.
-func (l *loop[P, T, R]) release() {
-	jobs := l.lanes.all()
+// release hands every queued job back on shutdown, with arrived, the hand-offs not yet queued.
+// It runs after ctx is cancelled, so it gets a short context of its own; if it fails, the next
+// start makes the rows due anyway.
+func (l *loop[P, T, R]) release(arrived []Job[P]) {
+	jobs := append(l.lanes.all(), arrived...)
+	for _, h := range l.held {
+		jobs = append(jobs, h.job)
+	}
 	if len(jobs) == 0 {
 		return
 	}

@@ -41,6 +41,7 @@ const (
 // (record.go, docs/webhooks.md). Run it once per database; d.AfterCommit(dispatcher.Wake) makes new
 // events leave at once.
 type Dispatcher struct {
+	db      *db.DB
 	q       *queue.Dispatcher[payload, target, result]
 	cfg     Config
 	log     *slog.Logger
@@ -87,7 +88,7 @@ func NewDispatcher(d *db.DB, cfg Config, log *slog.Logger, now func() time.Time,
 		now = time.Now
 	}
 	disp := &Dispatcher{
-		cfg: cfg, log: log, now: now, rnd: rand.Float64,
+		db: d, cfg: cfg, log: log, now: now, rnd: rand.Float64,
 		// Idle connections are kept per host, and several webhooks often share one (a
 		// receiver with a path per endpoint, an automation platform): keep one per worker,
 		// or connections are closed and dialled again all the time.
@@ -113,4 +114,23 @@ func (d *Dispatcher) Wake() { d.q.Wake() }
 // Run delivers until ctx is cancelled, then stops claiming, lets the attempts in flight finish
 // (each is bounded by the timeout), records them, hands queued deliveries back to the outbox
 // and returns nil.
-func (d *Dispatcher) Run(ctx context.Context) error { return d.q.Run(ctx) }
+func (d *Dispatcher) Run(ctx context.Context) error {
+	running.Store(d.db, d)
+	defer running.CompareAndDelete(d.db, d)
+	return d.q.Run(ctx)
+}
+
+// running is each database's running dispatcher in this process, which Enqueue hands new
+// deliveries to (app/queue/handoff.go).
+var running sync.Map // *db.DB → *Dispatcher
+
+// runningOn is the dispatcher running on the database q writes to, nil if none.
+func runningOn(q *db.Queries) *Dispatcher {
+	w := q.Writer()
+	if w == nil {
+		return nil
+	}
+	d, _ := running.Load(w)
+	disp, _ := d.(*Dispatcher)
+	return disp
+}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"frontdesk/app/queue"
 	"frontdesk/db"
 )
 
@@ -49,6 +50,7 @@ func Enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string
 		return "", fmt.Errorf("event %s: %w", eventType, err)
 	}
 	ms := db.Millis(now)
+	disp := runningOn(q)
 	if err := q.CreateEvent(ctx, db.CreateEventParams{ID: id, Type: eventType, Body: body, CreatedAt: ms}); err != nil {
 		return "", fmt.Errorf("store event: %w", err)
 	}
@@ -63,6 +65,22 @@ func Enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string
 		}
 		if eventType == TestEvent || !Matches(patterns, eventType) {
 			continue // test events are addressed to one webhook by SendTest, never fanned out
+		}
+		if h.State == WebhookActive && disp != nil {
+			if handOff, ok := disp.q.Reserve(q, h.ID); ok {
+				// Inserted claimed and handed to the dispatcher once committed: no claim round
+				// writes it again (app/queue/handoff.go).
+				did, err := q.CreateDeliveryClaimed(ctx, db.CreateDeliveryClaimedParams{EventID: id, WebhookID: h.ID, CreatedAt: ms})
+				if err != nil {
+					return "", fmt.Errorf("store delivery: %w", err)
+				}
+				at := db.Time(ms)
+				handOff(queue.Job[payload]{
+					ID: did, Target: h.ID, Payload: payload{eventID: id, body: body},
+					Attempt: 1, Series: 1, SeriesAt: at, Due: at,
+				})
+				continue
+			}
 		}
 		p := db.CreateDeliveryParams{EventID: id, WebhookID: h.ID, State: StatePending, CreatedAt: ms, UpdatedAt: ms}
 		if h.State == WebhookActive {
