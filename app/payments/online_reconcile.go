@@ -118,8 +118,13 @@ type Reconciler struct {
 	log    *slog.Logger
 	wake   chan struct{}
 	// Every is the reconciliation interval (default 24 h); SweepEvery bounds the wait between
-	// sweeps (default 1 min).
-	Every, SweepEvery time.Duration
+	// sweeps (default 1 min); SweepGap is the least time between two passes (default 1 s).
+	// Every commit wakes the worker, and under load commits come by the thousand a second
+	// (webhook deliveries, bookings): without the gap each would run a pass, two reads for
+	// nothing. A checkout whose request closed is closed at most SweepGap later.
+	Every, SweepEvery, SweepGap time.Duration
+	// passed, if set, is told of each pass (tests).
+	passed func()
 }
 
 // NewReconciler returns the worker of o.
@@ -127,7 +132,7 @@ func NewReconciler(o *Online, log *slog.Logger) *Reconciler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Reconciler{online: o, log: log, wake: make(chan struct{}, 1), Every: 24 * time.Hour, SweepEvery: time.Minute}
+	return &Reconciler{online: o, log: log, wake: make(chan struct{}, 1), Every: 24 * time.Hour, SweepEvery: time.Minute, SweepGap: time.Second}
 }
 
 // Wake asks for a sweep soon; it never blocks (db.AfterCommit calls it after each write).
@@ -150,6 +155,9 @@ func (r *Reconciler) Run(ctx context.Context) error {
 		case <-timer.C:
 		case <-r.wake:
 		}
+		if r.passed != nil {
+			r.passed()
+		}
 		if err := r.online.SweepStranded(ctx); err != nil && ctx.Err() == nil {
 			r.log.WarnContext(ctx, "close checkouts of closed requests", "err", err)
 		}
@@ -168,6 +176,12 @@ func (r *Reconciler) Run(ctx context.Context) error {
 			}
 		}
 		timer.Reset(r.SweepEvery)
+		// Wakes that come meanwhile stay pending and are served once the gap is over.
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(r.SweepGap):
+		}
 	}
 }
 
