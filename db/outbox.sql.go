@@ -122,10 +122,9 @@ func (q *Queries) CreateDelivery(ctx context.Context, arg CreateDeliveryParams) 
 	return err
 }
 
-const createDeliveryClaimed = `-- name: CreateDeliveryClaimed :one
+const createDeliveryClaimed = `-- name: CreateDeliveryClaimed :execlastid
 INSERT INTO deliveries (event_id, webhook_id, state, next_attempt_at, created_at, updated_at)
 VALUES (?1, ?2, 'pending', NULL, ?3, ?3)
-RETURNING id
 `
 
 type CreateDeliveryClaimedParams struct {
@@ -135,12 +134,15 @@ type CreateDeliveryClaimedParams struct {
 }
 
 // A first attempt handed to this process's dispatcher in memory (app/queue/handoff.go): inserted
-// claimed, as ClaimDueFirstAttempts would leave it.
+// claimed, as ClaimDueFirstAttempts would leave it. Its id is the last insert rowid, not a
+// RETURNING clause: SQLite runs RETURNING through a temporary table it opens and closes on every
+// call, which cost more than the insert itself.
 func (q *Queries) CreateDeliveryClaimed(ctx context.Context, arg CreateDeliveryClaimedParams) (int64, error) {
-	row := q.db.QueryRowContext(ctx, createDeliveryClaimed, arg.EventID, arg.WebhookID, arg.CreatedAt)
-	var id int64
-	err := row.Scan(&id)
-	return id, err
+	result, err := q.db.ExecContext(ctx, createDeliveryClaimed, arg.EventID, arg.WebhookID, arg.CreatedAt)
+	if err != nil {
+		return 0, err
+	}
+	return result.LastInsertId()
 }
 
 const createEvent = `-- name: CreateEvent :exec

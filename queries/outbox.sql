@@ -9,11 +9,12 @@ INSERT INTO deliveries (event_id, webhook_id, state, next_attempt_at, created_at
 VALUES (?, ?, ?, ?, ?, ?);
 
 -- A first attempt handed to this process's dispatcher in memory (app/queue/handoff.go): inserted
--- claimed, as ClaimDueFirstAttempts would leave it.
--- name: CreateDeliveryClaimed :one
+-- claimed, as ClaimDueFirstAttempts would leave it. Its id is the last insert rowid, not a
+-- RETURNING clause: SQLite runs RETURNING through a temporary table it opens and closes on every
+-- call, which cost more than the insert itself.
+-- name: CreateDeliveryClaimed :execlastid
 INSERT INTO deliveries (event_id, webhook_id, state, next_attempt_at, created_at, updated_at)
-VALUES (sqlc.arg(event_id), sqlc.arg(webhook_id), 'pending', NULL, sqlc.arg(created_at), sqlc.arg(created_at))
-RETURNING id;
+VALUES (sqlc.arg(event_id), sqlc.arg(webhook_id), 'pending', NULL, sqlc.arg(created_at), sqlc.arg(created_at));
 
 -- The dispatcher (app/webhook/dispatch.go, claim.go, record.go). See
 -- db/migrations/00030_webhook_engine.sql for what a NULL next_attempt_at on a pending row means,
