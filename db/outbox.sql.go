@@ -223,11 +223,10 @@ const insertDeliveryAttempt = `-- name: InsertDeliveryAttempt :exec
 INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code,
     error_category, error_message, request_headers_id, signature, response_headers_id,
     response_date, response_body_id)
-SELECT ?1, ?2, ?3, ?4,
+VALUES (?1, ?2, ?3, ?4,
     ?5, ?6, ?7,
     ?8, ?9, ?10,
-    ?11, ?12
-WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?1)
+    ?11, ?12)
 `
 
 type InsertDeliveryAttemptParams struct {
@@ -245,8 +244,10 @@ type InsertDeliveryAttemptParams struct {
 	ResponseBodyID    int64
 }
 
-// The delivery may have been deleted with its webhook while the attempt was in flight; then
-// there is nothing to log it against, and the insert must not fail the dispatcher's batch.
+// An attempt's record: the delivery's new state first (RecordDeliveryAttempt), then its line in
+// the log (InsertDeliveryAttempt). The delivery may have been deleted with its webhook while the
+// attempt was in flight; then the update changes no row, and there is nothing to log it against:
+// the dispatcher skips the insert (app/webhook/record.go), which needs no check of its own.
 func (q *Queries) InsertDeliveryAttempt(ctx context.Context, arg InsertDeliveryAttemptParams) error {
 	_, err := q.db.ExecContext(ctx, insertDeliveryAttempt,
 		arg.DeliveryID,
@@ -528,7 +529,7 @@ func (q *Queries) PruneEvents(ctx context.Context, arg PruneEventsParams) (int64
 	return result.RowsAffected()
 }
 
-const recordDeliveryAttempt = `-- name: RecordDeliveryAttempt :exec
+const recordDeliveryAttempt = `-- name: RecordDeliveryAttempt :execrows
 UPDATE deliveries
 SET attempts = ?1, last_attempt_at = ?2, last_status = ?3,
     updated_at = ?2,
@@ -548,8 +549,8 @@ type RecordDeliveryAttemptParams struct {
 	ID            int64
 }
 
-func (q *Queries) RecordDeliveryAttempt(ctx context.Context, arg RecordDeliveryAttemptParams) error {
-	_, err := q.db.ExecContext(ctx, recordDeliveryAttempt,
+func (q *Queries) RecordDeliveryAttempt(ctx context.Context, arg RecordDeliveryAttemptParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, recordDeliveryAttempt,
 		arg.Attempts,
 		arg.At,
 		arg.Status,
@@ -557,7 +558,10 @@ func (q *Queries) RecordDeliveryAttempt(ctx context.Context, arg RecordDeliveryA
 		arg.NextAttemptAt,
 		arg.ID,
 	)
-	return err
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
 }
 
 const releaseAllClaims = `-- name: ReleaseAllClaims :execrows

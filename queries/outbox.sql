@@ -71,19 +71,20 @@ SELECT CAST(coalesce(min(next_attempt_at), 0) AS INTEGER) FROM deliveries
 WHERE webhook_id = sqlc.arg(webhook_id) AND state = 'pending' AND (attempts > series_base) = 1
   AND next_attempt_at > sqlc.arg(now);
 
--- The delivery may have been deleted with its webhook while the attempt was in flight; then
--- there is nothing to log it against, and the insert must not fail the dispatcher's batch.
+-- An attempt's record: the delivery's new state first (RecordDeliveryAttempt), then its line in
+-- the log (InsertDeliveryAttempt). The delivery may have been deleted with its webhook while the
+-- attempt was in flight; then the update changes no row, and there is nothing to log it against:
+-- the dispatcher skips the insert (app/webhook/record.go), which needs no check of its own.
 -- name: InsertDeliveryAttempt :exec
 INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code,
     error_category, error_message, request_headers_id, signature, response_headers_id,
     response_date, response_body_id)
-SELECT sqlc.arg(delivery_id), sqlc.arg(attempt), sqlc.arg(started_at), sqlc.arg(duration_ms),
+VALUES (sqlc.arg(delivery_id), sqlc.arg(attempt), sqlc.arg(started_at), sqlc.arg(duration_ms),
     sqlc.narg(status_code), sqlc.narg(error_category), sqlc.arg(error_message),
     sqlc.arg(request_headers_id), sqlc.narg(signature), sqlc.arg(response_headers_id),
-    sqlc.narg(response_date), sqlc.arg(response_body_id)
-WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = sqlc.arg(delivery_id));
+    sqlc.narg(response_date), sqlc.arg(response_body_id));
 
--- name: RecordDeliveryAttempt :exec
+-- name: RecordDeliveryAttempt :execrows
 UPDATE deliveries
 SET attempts = sqlc.arg(attempts), last_attempt_at = sqlc.arg(at), last_status = sqlc.narg(status),
     updated_at = sqlc.arg(at),

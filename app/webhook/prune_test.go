@@ -28,7 +28,8 @@ func TestPruneKeepsRecentAndPending(t *testing.T) {
 				RequestHeadersID: text, ResponseHeadersID: text, ResponseBodyID: text}); err != nil {
 				return err
 			}
-			return q.RecordDeliveryAttempt(ctx, db.RecordDeliveryAttemptParams{ID: d.ID, Attempts: 1, At: sqlMillis(db.Millis(start)), NewState: StateSucceeded})
+			_, err = q.RecordDeliveryAttempt(ctx, db.RecordDeliveryAttemptParams{ID: d.ID, Attempts: 1, At: sqlMillis(db.Millis(start)), NewState: StateSucceeded})
+			return err
 		})
 		if err != nil {
 			t.Fatal(err)

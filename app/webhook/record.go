@@ -62,16 +62,6 @@ func (d *Dispatcher) apply(ctx context.Context, q *db.Queries, batch []result, t
 		if err != nil {
 			return fmt.Errorf("delivery %d: log attempt: %w", r.deliveryID, err)
 		}
-		if err := q.InsertDeliveryAttempt(ctx, db.InsertDeliveryAttemptParams{
-			DeliveryID: r.deliveryID, Attempt: int64(r.attempt), StartedAt: db.Millis(r.startedAt),
-			DurationMs: r.duration.Milliseconds(), StatusCode: sql.NullInt64{Int64: int64(r.status), Valid: r.status != 0},
-			ErrorCategory: sql.NullString{String: r.category, Valid: r.category != ""}, ErrorMessage: r.message,
-			RequestHeadersID: texts[0], Signature: sql.NullString{String: r.signature, Valid: r.reqHeader != "" || r.signature != ""},
-			ResponseHeadersID: texts[1], ResponseDate: sql.NullString{String: r.respDate, Valid: r.respDate != ""},
-			ResponseBodyID: texts[2],
-		}); err != nil {
-			return fmt.Errorf("delivery %d: log attempt: %w", r.deliveryID, err)
-		}
 		p := db.RecordDeliveryAttemptParams{
 			ID: r.deliveryID, Attempts: int64(r.attempt), At: sqlMillis(at),
 			Status: sql.NullInt64{Int64: int64(r.status), Valid: r.status != 0},
@@ -90,8 +80,22 @@ func (d *Dispatcher) apply(ctx context.Context, q *db.Queries, batch []result, t
 			p.NewState = StateFailed
 			tally.failed++
 		}
-		if err := q.RecordDeliveryAttempt(ctx, p); err != nil {
+		n, err := q.RecordDeliveryAttempt(ctx, p)
+		if err != nil {
 			return fmt.Errorf("delivery %d: record attempt: %w", r.deliveryID, err)
+		}
+		if n == 0 {
+			continue // deleted with its webhook while in flight: nothing to log it against
+		}
+		if err := q.InsertDeliveryAttempt(ctx, db.InsertDeliveryAttemptParams{
+			DeliveryID: r.deliveryID, Attempt: int64(r.attempt), StartedAt: db.Millis(r.startedAt),
+			DurationMs: r.duration.Milliseconds(), StatusCode: sql.NullInt64{Int64: int64(r.status), Valid: r.status != 0},
+			ErrorCategory: sql.NullString{String: r.category, Valid: r.category != ""}, ErrorMessage: r.message,
+			RequestHeadersID: texts[0], Signature: sql.NullString{String: r.signature, Valid: r.reqHeader != "" || r.signature != ""},
+			ResponseHeadersID: texts[1], ResponseDate: sql.NullString{String: r.respDate, Valid: r.respDate != ""},
+			ResponseBodyID: texts[2],
+		}); err != nil {
+			return fmt.Errorf("delivery %d: log attempt: %w", r.deliveryID, err)
 		}
 
 		var reason string
