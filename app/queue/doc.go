@@ -11,6 +11,9 @@
 //     handing unsent claims back. A claimed row has next_attempt_at = NULL (a lease held by
 //     this process); whatever a crash leaves claimed is due again at the next start, so
 //     sending is at-least-once.
+//   - handoff.go: the hand-off — a new row written by this process, inserted already claimed, is
+//     handed to the running dispatcher in memory once its write has committed (no claim
+//     UPDATE), within its lane's room.
 //   - record.go: the writer goroutine, which records finished attempts in batched
 //     transactions that never wake the dispatcher itself (quietTx: db.InTxQuiet, batched by
 //     the group committer with every other write).
@@ -19,5 +22,6 @@
 //
 // What a sender supplies: a Store (its table's SQL, through sqlc: which targets are open, how to
 // claim, release and record) and a Sender (one attempt). Rows are written by the sender's own
-// Enqueue inside the caller's transaction; this package never writes them first.
+// Enqueue inside the caller's transaction (asking Reserve whether to insert one claimed); this
+// package never writes them first.
 package queue
