@@ -113,7 +113,7 @@ func TestVersionRoundsNeverAnswerWithAnOlderReading(t *testing.T) {
 	if _, _, err := apikey.Create(ctx, d, apikey.NewKey{Name: "k", Scopes: apikey.FullAccess}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	var rounds versionRounds
+	rounds := versionRounds{stamp: d.Stamp}
 	var published atomic.Int64
 	stop := make(chan struct{})
 	var readers sync.WaitGroup
@@ -171,7 +171,7 @@ func TestVersionRoundOutlivesItsLeader(t *testing.T) {
 	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
 	gone, cancel := context.WithCancel(context.Background())
 	cancel()
-	var rounds versionRounds
+	rounds := versionRounds{stamp: d.Stamp}
 	if _, err := rounds.read(gone, d.R); err != nil {
 		t.Fatalf("a round led by a cancelled request: %v, want the reading its other requests share", err)
 	}
