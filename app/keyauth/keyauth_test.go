@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -152,6 +153,17 @@ func TestVersionRoundsNeverAnswerWithAnOlderReading(t *testing.T) {
 			t.Fatal(err)
 		}
 		published.Store(n)
+		// Let the readers read under this value before the next write: the test is about
+		// readings interleaved with commits, and a busy machine could otherwise run all the
+		// writes before the readers are scheduled at all.
+		for r := reads.Load(); reads.Load() < r+2; {
+			select {
+			case err := <-errs:
+				t.Fatal(err)
+			default:
+				runtime.Gosched()
+			}
+		}
 	}
 	close(stop)
 	readers.Wait()
