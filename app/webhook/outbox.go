@@ -41,7 +41,7 @@ const (
 // reactivation can replay. The body is rendered once here, so every attempt to every endpoint
 // sends the same bytes under the same webhook-id.
 func Enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string, data any) (string, error) {
-	id, err := newEventID(now)
+	id, err := NewEventID(now)
 	if err != nil {
 		return "", err
 	}
@@ -135,29 +135,25 @@ func encodeEnvelope(e Envelope) ([]byte, error) {
 
 const idAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-// NewEventID returns "evt_" and 24 base62 characters: 8 of the current Unix milliseconds, then
-// 16 random ones (≈95 bits). The alphabet is in ASCII order, so ids sort by creation time, and
-// a new event's id lands at the end of the indexes keyed by it (events' primary key,
-// deliveries_event) instead of at a random place: a batch of events dirties, and writes to the
-// WAL, a few pages there instead of one per event.
-func NewEventID() (string, error) {
-	return newEventID(time.Now())
-}
-
-func newEventID(now time.Time) (string, error) {
+// NewEventID returns "evt_" and 24 base62 characters: the first 8 are the millisecond of now
+// (sortable: the alphabet is in byte order), the other 16 random (≈95 bits). Ids made in time
+// order land at the end of the events' primary-key index and of the deliveries' event index,
+// so a batch of events writes a page or two there, not one page per event; and an id alone
+// still cannot be guessed.
+func NewEventID(now time.Time) (string, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
 	}
-	out := make([]byte, 4+8, 28)
+	out := make([]byte, 28)
 	copy(out, "evt_")
 	ms := uint64(max(now.UnixMilli(), 0))
 	for i := 11; i >= 4; i-- {
 		out[i] = idAlphabet[ms%uint64(len(idAlphabet))]
 		ms /= uint64(len(idAlphabet))
 	}
-	for _, c := range b {
-		out = append(out, idAlphabet[int(c)%len(idAlphabet)])
+	for i, c := range b {
+		out[12+i] = idAlphabet[int(c)%len(idAlphabet)]
 	}
 	return string(out), nil
 }
