@@ -91,7 +91,7 @@ func TestHandedOffDeliveriesAreSentOnce(t *testing.T) {
 	eventually(t, 5*time.Second, "the first attempt to hang", func() bool { return rc.count() == 1 })
 	for range 5 { // claim rounds while the rest wait in memory, claimed
 		disp.q.Kick()
-		h.enqueue(ClientCreated, nil) // a commit that wakes the dispatcher, for no webhook
+		h.enqueue(ClientCreated, nil)    // a commit that wakes the dispatcher, for no webhook
 		time.Sleep(2 * time.Millisecond) // spaces the rounds out; nothing to await
 	}
 	release()
