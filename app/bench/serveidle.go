@@ -75,6 +75,9 @@ func measureServeIdle(ctx context.Context, cmd *exec.Cmd, dir string, log io.Wri
 		return out, fmt.Errorf("listen for sd_notify: %w", err)
 	}
 	defer notify.Close()
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
 	cmd.Env = append(cmd.Env, "NOTIFY_SOCKET="+sock)
 	cmd.Stdout, cmd.Stderr = log, log
 	t0 := time.Now()
