@@ -37,10 +37,6 @@ import (
 // newServer builds the appliance: the one chi root with every surface, and its workers.
 func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger, now func() time.Time, base links.Base) (*server, error) {
 	s := &server{cfg: cfg, db: d, log: log, now: now, links: base, stderr: io.Discard}
-	// The read pool is opened whole before the first request (db.OpenReaders).
-	if err := d.OpenReaders(ctx); err != nil {
-		return nil, err
-	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	latency := prometheus.NewHistogramVec(prometheus.HistogramOpts{

@@ -107,7 +107,7 @@ func OpenWith(ctx context.Context, path string, o OpenOptions) (*DB, error) {
 const readConns = 2
 
 // OpenReaders opens every connection of the read pool now, each with the schema parsed, and
-// leaves them idle in the pool, where they stay (no idle timeout). serve calls it at start:
+// leaves them idle in the pool, where they stay (no idle timeout). serve calls it once ready:
 // otherwise the pool opens its second connection the first time two reads overlap (a request
 // and a worker), that request pays for parsing the schema, and an idle appliance's memory
 // depends on whether that has happened yet — each connection holds the parsed schema, about
