@@ -40,7 +40,7 @@ func (d *DB) CatalogVersion(ctx context.Context) (int64, error) {
 	if v, ok := ctx.Value(catalogVersionKey{}).(int64); ok {
 		return v, nil
 	}
-	return d.R.CatalogVersion(ctx)
+	return Unchanged(d, catalogVersionKey{}, func() (int64, error) { return d.R.CatalogVersion(ctx) })
 }
 
 // Catalog returns the database's cache of catalog-derived values.

@@ -44,6 +44,8 @@ type DB struct {
 	counted     CountedCache
 	storage     Storage    // full disk or not (storage.go)
 	committer   *committer // runs every InTx (groupcommit.go)
+	shm         shmFile    // the WAL index, read by Stamp (stamp.go)
+	unchanged   unchangedReadings
 }
 
 // AfterCommit registers fn to run after every successful InTx commit. The webhook dispatcher

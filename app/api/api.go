@@ -4,6 +4,7 @@
 package api
 
 import (
+	"context"
 	"database/sql"
 	"log/slog"
 	"net/http"
@@ -135,11 +136,12 @@ func (a *API) rejectBadQuery(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+		q, err := url.ParseQuery(r.URL.RawQuery)
+		if err != nil {
 			a.writeError(w, r, badRequest("invalid_query"))
 			return
 		}
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), queryKey{}, q)))
 	})
 }
 

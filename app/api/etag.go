@@ -73,7 +73,8 @@ func inmMatches(header, tag string, exists bool) bool {
 
 // counter reads one change counter of etag_versions (0 when never raised).
 func (a *API) counter(r *http.Request, kind string, ref int64) (int64, error) {
-	return a.db.R.EtagVersion(r.Context(), db.EtagVersionParams{Kind: kind, RefID: ref})
+	p := db.EtagVersionParams{Kind: kind, RefID: ref}
+	return db.Unchanged(a.db, p, func() (int64, error) { return a.db.R.EtagVersion(r.Context(), p) })
 }
 
 // conditional gives the GET routes named in taggedRoutes an ETag and answers 304 when the

@@ -3,6 +3,7 @@ package api
 import (
 	"math"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -22,11 +23,23 @@ func pathID(r *http.Request, resourceName string) (int64, error) {
 	return id, nil
 }
 
+// queryKey carries a request's parsed query (rejectBadQuery parses it once; a list's filter
+// reads ten parameters).
+type queryKey struct{}
+
+// query returns r's query parameters, parsed once per request. Treat them as read-only.
+func query(r *http.Request) url.Values {
+	if q, ok := r.Context().Value(queryKey{}).(url.Values); ok {
+		return q
+	}
+	return r.URL.Query()
+}
+
 // queryValue reads a single-valued query parameter. Sent twice (client_id=1&client_id=2) it is
 // a 400 "duplicate_<name>": which one the client meant cannot be guessed, and taking either
 // silently would answer a question nobody asked.
 func queryValue(r *http.Request, name string) (string, error) {
-	vs := r.URL.Query()[name]
+	vs := query(r)[name]
 	switch len(vs) {
 	case 0:
 		return "", nil
@@ -64,7 +77,7 @@ func queryNumber(r *http.Request, name string, max int64) (int64, bool, error) {
 // queryIDs reads a list of positive integers given as repeated parameters, comma-separated
 // values, or both (name=1,2&name=3). Rails-style name[]= is accepted too.
 func queryIDs(r *http.Request, name string) ([]int64, error) {
-	q := r.URL.Query()
+	q := query(r)
 	var out []int64
 	for _, raw := range append(q[name], q[name+"[]"]...) {
 		for _, s := range strings.Split(raw, ",") {

@@ -30,7 +30,7 @@ func (a *API) listProducts(w http.ResponseWriter, r *http.Request) {
 	if hasActive {
 		f.Active = &active
 	}
-	f.Search = strings.TrimSpace(r.URL.Query().Get("search"))
+	f.Search = strings.TrimSpace(query(r).Get("search"))
 	switch {
 	case !utf8.ValidString(f.Search) || strings.ContainsFunc(f.Search, isControl):
 		a.writeError(w, r, badRequest("invalid_search"))

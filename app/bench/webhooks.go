@@ -341,7 +341,7 @@ func (h *hooks) barePost(ctx context.Context, l Load) (Figures, error) {
 	var n atomic.Int64
 	f := Drive(ctx, l, func(ctx context.Context, _ int) (Outcome, error) {
 		k := n.Add(1)
-		id, err := webhook.NewEventID()
+		id, err := webhook.NewEventID(time.Now())
 		if err != nil {
 			return 0, err
 		}

@@ -117,12 +117,15 @@ func CurrentSchedule(ctx context.Context, d *db.DB, sq ScheduleQuery) (ScheduleV
 		return ScheduleVersion{}, err
 	}
 	// Read after the catalog version and before the busy time it versions (busy.go).
-	busy, err := b.busyVersion(ctx, d.R)
+	busy, err := db.Unchanged(d, busyVersionOf{b}, func() (int64, error) { return b.busyVersion(ctx, d.R) })
 	if err != nil {
 		return ScheduleVersion{}, fmt.Errorf("busy version: %w", err)
 	}
 	return ScheduleVersion{base: b, catalog: v, busy: busy, sq: sq}, nil
 }
+
+// busyVersionOf names the busy-time counters of one schedule base's providers, for db.Unchanged.
+type busyVersionOf struct{ base *scheduleBase }
 
 // Class reports whether the schedule is of a class (its slots are sessions, with seats that
 // the version does not cover: SessionSlots' answers are not to be kept under it).

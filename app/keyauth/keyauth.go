@@ -65,7 +65,8 @@ func New(d *db.DB, o Options) *Keys {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Keys{db: d, now: o.Now, log: o.Log, limiter: newLimiter(o.Limits), touched: touchLog{last: map[int64]time.Time{}}}
+	return &Keys{db: d, now: o.Now, log: o.Log, limiter: newLimiter(o.Limits), touched: touchLog{last: map[int64]time.Time{}},
+		rounds: versionRounds{stamp: d.Stamp}}
 }
 
 // Authenticate resolves the Bearer key of an Authorization header value on every request, so

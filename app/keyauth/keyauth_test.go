@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -113,7 +114,7 @@ func TestVersionRoundsNeverAnswerWithAnOlderReading(t *testing.T) {
 	if _, _, err := apikey.Create(ctx, d, apikey.NewKey{Name: "k", Scopes: apikey.FullAccess}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	var rounds versionRounds
+	rounds := versionRounds{stamp: d.Stamp}
 	var published atomic.Int64
 	stop := make(chan struct{})
 	var readers sync.WaitGroup
@@ -152,6 +153,17 @@ func TestVersionRoundsNeverAnswerWithAnOlderReading(t *testing.T) {
 			t.Fatal(err)
 		}
 		published.Store(n)
+		// Let the readers read under this value before the next write: the test is about
+		// readings interleaved with commits, and a busy machine could otherwise run all the
+		// writes before the readers are scheduled at all.
+		for r := reads.Load(); reads.Load() < r+2; {
+			select {
+			case err := <-errs:
+				t.Fatal(err)
+			default:
+				runtime.Gosched()
+			}
+		}
 	}
 	close(stop)
 	readers.Wait()
@@ -171,7 +183,7 @@ func TestVersionRoundOutlivesItsLeader(t *testing.T) {
 	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
 	gone, cancel := context.WithCancel(context.Background())
 	cancel()
-	var rounds versionRounds
+	rounds := versionRounds{stamp: d.Stamp}
 	if _, err := rounds.read(gone, d.R); err != nil {
 		t.Fatalf("a round led by a cancelled request: %v, want the reading its other requests share", err)
 	}

@@ -24,7 +24,18 @@ type plan struct {
 	copy    map[Kind]bool
 }
 
+// loadPlan returns the plan as q's transaction sees it. Every booking's write plans its
+// messages, so the parsed plan is kept under its change counter (migration 00380): one
+// counter read per booking instead of both settings tables.
 func loadPlan(ctx context.Context, q *db.Queries) (plan, error) {
+	version, err := q.EtagVersion(ctx, db.EtagVersionParams{Kind: "message_plan", RefID: 0})
+	if err != nil {
+		return plan{}, fmt.Errorf("message settings: %w", err)
+	}
+	return db.Kept(q, "messages.plan", version, func() (plan, error) { return readPlan(ctx, q) })
+}
+
+func readPlan(ctx context.Context, q *db.Queries) (plan, error) {
 	row, err := q.MessagePlanSettings(ctx)
 	if err != nil {
 		return plan{}, fmt.Errorf("message settings: %w", err)

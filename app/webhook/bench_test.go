@@ -172,7 +172,7 @@ func BenchmarkBarePOSTLoop(b *testing.B) {
 				if i > int64(b.N) {
 					return
 				}
-				id, _ := NewEventID()
+				id, _ := NewEventID(time.Now())
 				req, _ := http.NewRequest(http.MethodPost, rc.srv.URL, bytes.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
 				SetHeaders(req.Header, [][]byte{rc.key}, id, time.Now(), body)

@@ -1,0 +1,65 @@
+package db
+
+import "sync"
+
+// maxKeptValues bounds a pool's kept values; past it they start over.
+const maxKeptValues = 64
+
+// Kept returns the value load makes for key under version, kept per database and pool for as
+// long as the caller reads the same version. It is for small settings read inside a write
+// transaction on every booking (the customer-message plan): the caller reads a change
+// counter raised by triggers in the writing transaction itself (etag_versions), in the same
+// transaction and before load, so a value kept under version v reflects every write up to v
+// and a later version loads afresh. Outside this package's pools (a plain *sql.Tx in a test or
+// a one-off command) load simply runs. Values are shared: treat them as read-only.
+func Kept[T any](q *Queries, key string, version int64, load func() (T, error)) (T, error) {
+	k := q.keptValues()
+	if k == nil {
+		return load()
+	}
+	if v, ok := k.get(key, version); ok {
+		return v.(T), nil
+	}
+	v, err := load()
+	if err == nil {
+		k.put(key, version, v)
+	}
+	return v, err
+}
+
+type keptValue struct {
+	version int64
+	value   any
+}
+
+type keptValues struct {
+	mu     sync.Mutex
+	values map[string]keptValue
+}
+
+func (k *keptValues) get(key string, version int64) (any, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	v, ok := k.values[key]
+	return v.value, ok && v.version == version
+}
+
+func (k *keptValues) put(key string, version int64, value any) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.values == nil || len(k.values) >= maxKeptValues {
+		k.values = map[string]keptValue{}
+	}
+	k.values[key] = keptValue{version, value}
+}
+
+// keptValues returns the kept values of the pool q runs on, or nil for any other DBTX.
+func (q *Queries) keptValues() *keptValues {
+	switch d := q.db.(type) {
+	case *stmtCache:
+		return &d.kept
+	case *txStmts:
+		return &d.cache.kept
+	}
+	return nil
+}
