@@ -18,8 +18,8 @@ type Stamp [walHeaderSize]byte
 // rewrites with its change counter raised. Two equal readings mean nothing committed between
 // them, so a value read from the database after the first reading is still what the database
 // says. It is one read of 96 bytes from the file cache, where a statement costs a pool
-// connection and a query: the per-request counters of app/keyauth skip their statement while
-// nothing commits.
+// connection and a query: the change counters every request reads (Unchanged, and app/keyauth's
+// rounds) skip their statement while nothing commits.
 //
 // ok is false when there is no consistent header to read: no -shm file (not in WAL mode, or not
 // on a Unix system), a header not yet initialised, or the two copies differing because a
