@@ -178,8 +178,9 @@ func (e *env) startAppliance(ctx context.Context, start Starter, dataDir string,
 	debug.FreeOSMemory() // a collection, and the freed memory back to the OS, as an idle process's scavenger would
 	rep.Process.StartToReadyMs = millis(first)
 	rep.Process.RestartToReadyMs = millis(again)
-	rep.Process.BenchIdleRSS = RSS()
-	rep.Process.BenchIdleRSSAnon, rep.Process.BenchIdleRSSFile = procStatus("RssAnon"), procStatus("RssFile")
+	self := readIdle("/proc/self/status")
+	rep.Process.BenchIdleRSS, rep.Process.BenchIdleRSSAnon = self.rss, self.anon
+	rep.Process.BenchIdleRSSFile, rep.Process.BenchIdleRSSShmem = self.file, self.shmem
 	rep.Process.BinaryBytes = binarySize()
 	return nil
 }

@@ -55,9 +55,10 @@ type Process struct {
 	// BenchIdleRSS and its split are the bench process's own resident memory after the
 	// in-process restart, once ready and after a collection: the appliance plus the load
 	// generator, the fixture import and the bench's code. Informational, no target.
-	BenchIdleRSS     int64 `json:"bench_idle_rss_bytes"`
-	BenchIdleRSSAnon int64 `json:"bench_idle_rss_anon_bytes"`
-	BenchIdleRSSFile int64 `json:"bench_idle_rss_file_bytes"`
+	BenchIdleRSS      int64 `json:"bench_idle_rss_bytes"`
+	BenchIdleRSSAnon  int64 `json:"bench_idle_rss_anon_bytes"`
+	BenchIdleRSSFile  int64 `json:"bench_idle_rss_file_bytes"`
+	BenchIdleRSSShmem int64 `json:"bench_idle_rss_shmem_bytes"`
 	// PeakRSS is the most any recorded window saw, and PeakRSSDuring names that window.
 	PeakRSS       int64  `json:"peak_rss_bytes"`
 	PeakRSSDuring string `json:"peak_rss_during"`
@@ -347,8 +348,8 @@ func (r *Report) WriteText(w io.Writer) error {
 			number(float64(p.IdleRSSFile)/mib), number(float64(p.IdleRSSShmem)/mib))
 	}
 	if p := r.Process; p.BenchIdleRSS > 0 {
-		fmt.Fprintf(tw, "bench process idle RSS\t%s MiB (anon %s, file %s)\t\t\n", number(float64(p.BenchIdleRSS)/mib),
-			number(float64(p.BenchIdleRSSAnon)/mib), number(float64(p.BenchIdleRSSFile)/mib))
+		fmt.Fprintf(tw, "bench process idle RSS\t%s MiB (anon %s, file %s, shmem %s)\t\t\n", number(float64(p.BenchIdleRSS)/mib),
+			number(float64(p.BenchIdleRSSAnon)/mib), number(float64(p.BenchIdleRSSFile)/mib), number(float64(p.BenchIdleRSSShmem)/mib))
 	}
 	fmt.Fprintf(tw, "restart → ready\t%s ms\t\t\n", number(r.Process.RestartToReadyMs))
 	if r.Process.PeakRSSDuring != "" {
