@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -49,7 +51,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	}
 	cfg := bench.Config{
 		Duration: d[0], Warmup: d[1], Concurrency: *concurrency, Bookings: *bookings,
-		CPUProfile: *cpuProfile, Progress: env.Stderr, Now: env.Now,
+		CPUProfile: *cpuProfile, Progress: env.Stderr, Now: env.Now, Serve: benchServeCommand(env),
 	}
 	if *only != "" {
 		cfg.Only = strings.Split(*only, ",")
@@ -85,10 +87,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 func benchStarter(env Env) bench.Starter {
 	return func(ctx context.Context, dataDir string, logTo io.Writer) (*bench.Appliance, error) {
 		serveEnv := Env{Getenv: func(string) string { return "" }, Stdout: io.Discard, Stderr: io.Discard, Now: env.Now}
-		cfg, err := parseServeConfig(serveEnv, []string{
-			"--addr", "127.0.0.1:0", "--data", dataDir, "--demo",
-			"--rate-limit-per-minute", "0", "--rate-limit-per-day", "0", "--webhook-allow-private",
-		})
+		cfg, err := parseServeConfig(serveEnv, benchServeArgs(dataDir))
 		if err != nil {
 			return nil, err
 		}
@@ -126,5 +125,39 @@ func benchStarter(env Env) bench.Starter {
 				return err
 			},
 		}, nil
+	}
+}
+
+// benchServeArgs is the bench's configuration of the appliance, in process and as a child.
+func benchServeArgs(dataDir string) []string {
+	return []string{
+		"--addr", "127.0.0.1:0", "--data", dataDir, "--demo",
+		"--rate-limit-per-minute", "0", "--rate-limit-per-day", "0", "--webhook-allow-private",
+	}
+}
+
+// benchServeCommand runs `frontdesk serve` as an owner runs it, for the bench's idle memory:
+// this very executable (env.Executable in tests), with the bench's configuration and this
+// process's environment less what would change that configuration or reach a service manager
+// (FRONTDESK_*, NOTIFY_SOCKET, WATCHDOG_*, LISTEN_*).
+func benchServeCommand(env Env) bench.ServeCommand {
+	return func(dataDir string) (*exec.Cmd, error) {
+		executable := env.Executable
+		if executable == nil {
+			executable = os.Executable
+		}
+		exe, err := executable()
+		if err != nil {
+			return nil, fmt.Errorf("find the frontdesk executable: %w", err)
+		}
+		cmd := exec.Command(exe, append([]string{"serve"}, benchServeArgs(dataDir)...)...)
+		for _, kv := range os.Environ() {
+			name, _, _ := strings.Cut(kv, "=")
+			if !strings.HasPrefix(name, "FRONTDESK_") && name != "NOTIFY_SOCKET" &&
+				!strings.HasPrefix(name, "WATCHDOG_") && !strings.HasPrefix(name, "LISTEN_") {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		return cmd, nil
 	}
 }

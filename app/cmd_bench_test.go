@@ -15,12 +15,15 @@ import (
 
 // runBenchCommand runs `frontdesk bench` in-process on the real clock (webhook signatures carry
 // real timestamps, which the receiver checks against its own clock).
-func runBenchCommand(t *testing.T, args ...string) (code int, stdout, stderr string) {
+// The idle memory is that of `frontdesk serve` run from exe (the test binary is not
+// frontdesk); "" runs none, for commands that stop before it.
+func runBenchCommand(t *testing.T, exe string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code = Run(context.Background(), Env{
 		Args: append([]string{"bench"}, args...), Stdout: &out, Stderr: io.MultiWriter(&errOut, testLog{t}),
 		Getenv: func(string) string { return "" }, Now: time.Now,
+		Executable: func() (string, error) { return exe, nil },
 	})
 	return code, out.String(), errOut.String()
 }
@@ -29,7 +32,7 @@ func runBenchCommand(t *testing.T, args ...string) (code int, stdout, stderr str
 // scenario was measured against its baseline and that no booking race double-booked — not the
 // speed, which a test on a shared machine cannot judge.
 func TestBenchProducesEveryFigure(t *testing.T) {
-	code, stdout, stderr := runBenchCommand(t, "--duration", "200ms", "--concurrency", "8", "--bookings", "5000", "--json")
+	code, stdout, stderr := runBenchCommand(t, buildFrontdesk(t), "--duration", "200ms", "--concurrency", "8", "--bookings", "5000", "--json")
 	if code != 0 {
 		t.Fatalf("bench exited %d; stderr:\n%s", code, stderr)
 	}
@@ -111,8 +114,16 @@ func TestBenchProducesEveryFigure(t *testing.T) {
 	}
 
 	p := rep.Process
-	if p.BinaryBytes <= 0 || p.IdleRSS <= 0 || p.PeakRSS < p.IdleRSS || p.StartToReadyMs <= 0 || p.RestartToReadyMs <= 0 {
-		t.Errorf("got process figures %+v, want binary size, idle ≤ peak RSS and both start times", p)
+	if p.BinaryBytes <= 0 || p.BenchIdleRSS <= 0 || p.PeakRSS < p.BenchIdleRSS || p.StartToReadyMs <= 0 || p.RestartToReadyMs <= 0 {
+		t.Errorf("got process figures %+v, want binary size, the bench's idle ≤ peak RSS and both start times", p)
+	}
+	// The idle RSS is a separate serve's, split as its /proc status splits it, once settled.
+	if p.IdleRSS <= 0 || p.IdleRSSAnon <= 0 || p.IdleRSSFile+p.IdleRSSShmem <= 0 || !p.IdleSettled {
+		t.Errorf("got serve's idle RSS %d (anon %d, file %d, shmem %d), settled %v; want it measured and settled",
+			p.IdleRSS, p.IdleRSSAnon, p.IdleRSSFile, p.IdleRSSShmem, p.IdleSettled)
+	}
+	if split := p.IdleRSSAnon + p.IdleRSSFile + p.IdleRSSShmem; split != p.IdleRSS {
+		t.Errorf("serve's idle RSS %d is not the sum of its split %d: read from different moments", p.IdleRSS, split)
 	}
 	if rep.CPUModel == "" || !strings.HasPrefix(rep.Go, "go") {
 		t.Errorf("got CPU model %q and Go %q, want both recorded", rep.CPUModel, rep.Go)
@@ -124,6 +135,9 @@ func TestBenchProducesEveryFigure(t *testing.T) {
 	var text bytes.Buffer
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "bench process idle RSS") {
+		t.Errorf("the table lacks the bench process's own idle RSS:\n%s", text.String())
 	}
 	for _, name := range bench.Scenarios() {
 		if !strings.Contains(text.String(), name) {
@@ -174,7 +188,7 @@ func TestBenchRefusesBadFlags(t *testing.T) {
 		{"stray argument", []string{"now"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if code, _, stderr := runBenchCommand(t, tc.args...); code != exitUsage {
+			if code, _, stderr := runBenchCommand(t, "", tc.args...); code != exitUsage {
 				t.Fatalf("got exit %d, want %d (usage); stderr %s", code, exitUsage, stderr)
 			}
 		})

@@ -35,6 +35,9 @@ type Env struct {
 	// Listening, if set, is called by serve for each of its other listeners ("http" for
 	// challenges and redirects, "metrics") with the address it got.
 	Listening func(name, addr string)
+	// Executable, if set, is the frontdesk binary `bench` runs `serve` from (tests, whose own
+	// executable is the test binary); default os.Executable.
+	Executable func() (string, error)
 }
 
 type command struct {

@@ -94,8 +94,8 @@ func OpenWith(ctx context.Context, path string, o OpenOptions) (*DB, error) {
 		write.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	read.SetMaxOpenConns(2)
-	read.SetMaxIdleConns(2)
+	read.SetMaxOpenConns(readConns)
+	read.SetMaxIdleConns(readConns)
 	read.SetConnMaxIdleTime(0)
 	read.SetConnMaxLifetime(0)
 	ws, rs := newStmtCache(write), newStmtCache(read)
@@ -103,6 +103,36 @@ func OpenWith(ctx context.Context, path string, o OpenOptions) (*DB, error) {
 	d.storage.changed = make(chan struct{}, 1)
 	go d.commitLoop()
 	return d, nil
+}
+
+// readConns is the size of the read pool.
+const readConns = 2
+
+// OpenReaders opens every connection of the read pool now, each with the schema parsed, and
+// leaves them idle in the pool, where they stay (no idle timeout). serve calls it once ready:
+// otherwise the pool opens its second connection the first time two reads overlap (a request
+// and a worker), that request pays for parsing the schema, and an idle appliance's memory
+// depends on whether that has happened yet — each connection holds the parsed schema, about
+// 1 MiB with today's tables and triggers (README "Performance").
+func (d *DB) OpenReaders(ctx context.Context) error {
+	conns := make([]*sql.Conn, 0, readConns)
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range readConns {
+		c, err := d.Read.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("open a read connection: %w", err)
+		}
+		conns = append(conns, c)
+		var n int
+		if err := c.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&n); err != nil {
+			return fmt.Errorf("read the schema: %w", err)
+		}
+	}
+	return nil
 }
 
 func dsn(path string, writer bool) string {

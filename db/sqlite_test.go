@@ -101,3 +101,27 @@ func TestBackupIsConsistentCopy(t *testing.T) {
 		t.Fatalf("categories in backup: got %d (%v), want 1", n, err)
 	}
 }
+
+// OpenReaders leaves the whole read pool open and idle, so no request is the one that opens a
+// connection and parses the schema, and idle memory does not depend on whether two reads ever
+// overlapped; reads then reuse those connections.
+func TestOpenReadersOpensThePool(t *testing.T) {
+	d := openTest(t)
+	if st := d.Read.Stats(); st.OpenConnections != 0 {
+		t.Fatalf("a fresh pool has %d connections open, want none before OpenReaders", st.OpenConnections)
+	}
+	if err := d.OpenReaders(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st := d.Read.Stats(); st.OpenConnections != readConns || st.Idle != readConns {
+		t.Fatalf("got %d open, %d idle; want the %d of the pool, idle", st.OpenConnections, st.Idle, readConns)
+	}
+	for range 3 {
+		if _, err := d.R.CountCompanies(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := d.Read.Stats(); st.OpenConnections != readConns {
+		t.Fatalf("reads opened more connections: %d open", st.OpenConnections)
+	}
+}

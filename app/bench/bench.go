@@ -57,6 +57,9 @@ type Config struct {
 	// baseline's, write CPU profiles of the whole process (server and load generator) to
 	// PREFIX.<scenario>.<round>.pprof (see env.profiled).
 	CPUProfile string
+	// Serve, if set, makes the command whose idle memory is the report's idle RSS; without
+	// it that figure cannot be measured and fails.
+	Serve ServeCommand
 	// Progress, if set, gets a line as each step starts.
 	Progress io.Writer
 	Now      func() time.Time
@@ -73,6 +76,7 @@ type env struct {
 	load Load
 	app  *Appliance
 	api  *client
+	key  string // the scenarios' API key
 	fx   *fixture
 	dir  string
 }
@@ -111,15 +115,12 @@ func Run(ctx context.Context, cfg Config, start Starter) (*Report, error) {
 
 	rep := newReport(cfg)
 	e := &env{cfg: cfg, dir: dir, load: Load{Concurrency: cfg.Concurrency, Warmup: cfg.Warmup, Duration: cfg.Duration}}
-	if err := e.startAppliance(ctx, start, filepath.Join(dir, "data"), logFile, rep); err != nil {
-		return nil, err
-	}
 	defer func() {
 		if e.app != nil {
 			e.app.Stop()
 		}
 	}()
-	if err := e.setUp(ctx); err != nil {
+	if err := e.startAppliance(ctx, start, filepath.Join(dir, "data"), logFile, rep); err != nil {
 		return nil, err
 	}
 
@@ -146,33 +147,67 @@ func Run(ctx context.Context, cfg Config, start Starter) (*Report, error) {
 }
 
 // startAppliance starts the server on a fresh data directory (migrations and the demo import
-// included), stops it, and starts it again: the report gives both times to a 200 from /readyz,
-// and the idle memory after the restart.
+// included) and imports the bench's records; stops it and measures the idle memory of a
+// separate `frontdesk serve` over that data directory (measureServeIdle); and starts the
+// server in this process again. The report gives both times to a 200 from /readyz, the serve
+// process's idle memory and, for information, this process's after the restart.
 func (e *env) startAppliance(ctx context.Context, start Starter, dataDir string, log io.Writer, rep *Report) error {
 	e.progress("starting the appliance on a fresh data directory")
 	first, app, err := timeToReady(ctx, start, dataDir, log)
 	if err != nil {
 		return err
 	}
+	e.app = app
 	if app.DemoErr != nil {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("demo business not loaded (%v); the bench's own records carry a company instead", app.DemoErr))
 	}
+	if err := e.setUp(ctx); err != nil {
+		return err
+	}
+	e.app = nil
 	if err := app.Stop(); err != nil {
 		return fmt.Errorf("stop the appliance: %w", err)
 	}
+	e.measureServe(ctx, dataDir, log, rep)
 	again, app, err := timeToReady(ctx, start, dataDir, log)
 	if err != nil {
 		return err
 	}
 	e.app = app
+	e.api = newClient(app.URL, e.key, e.cfg.Concurrency)
 	debug.FreeOSMemory() // a collection, and the freed memory back to the OS, as an idle process's scavenger would
 	rep.Process.StartToReadyMs = millis(first)
 	rep.Process.RestartToReadyMs = millis(again)
-	rep.Process.IdleRSS = RSS()
-	rep.Process.IdleRSSAnon, rep.Process.IdleRSSFile = procStatus("RssAnon"), procStatus("RssFile")
-	rep.Process.IdleRSSShmem = procStatus("RssShmem")
+	self := readIdle("/proc/self/status")
+	rep.Process.BenchIdleRSS, rep.Process.BenchIdleRSSAnon = self.rss, self.anon
+	rep.Process.BenchIdleRSSFile, rep.Process.BenchIdleRSSShmem = self.file, self.shmem
 	rep.Process.BinaryBytes = binarySize()
 	return nil
+}
+
+// measureServe fills the report's idle memory from a `frontdesk serve` over dataDir. A serve
+// that cannot be measured leaves the figure at 0, which fails its target, and a note says why.
+func (e *env) measureServe(ctx context.Context, dataDir string, log io.Writer, rep *Report) {
+	e.progress("measuring the idle memory of frontdesk serve")
+	if e.cfg.Serve == nil {
+		rep.Notes = append(rep.Notes, "idle RSS: no serve command to measure")
+		return
+	}
+	cmd, err := e.cfg.Serve(dataDir)
+	if err == nil {
+		var idle serveIdle
+		idle, err = measureServeIdle(ctx, cmd, e.dir, log)
+		if err == nil {
+			p := &rep.Process
+			p.IdleRSS, p.IdleRSSAnon, p.IdleRSSFile, p.IdleRSSShmem = idle.rss, idle.anon, idle.file, idle.shmem
+			p.IdleSettleMs, p.IdleSettled = idle.settleMs, idle.settled
+			if !idle.settled {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("idle RSS: serve's RSS did not settle within %s; the last reading is reported", settleWait))
+			}
+			return
+		}
+	}
+	rep.Notes = append(rep.Notes, fmt.Sprintf("idle RSS could not be measured: %v", err))
 }
 
 // timeToReady starts the appliance and polls /readyz until it answers 200.
@@ -223,7 +258,7 @@ func (e *env) setUp(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("create an API key: %w", err)
 	}
-	e.api = newClient(e.app.URL, key, e.cfg.Concurrency)
+	e.key = key
 	e.fx, err = seedFixture(ctx, e.app.DB, now, demandOf(e.cfg))
 	return err
 }

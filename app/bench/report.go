@@ -36,14 +36,29 @@ type Process struct {
 	// directory it left.
 	StartToReadyMs   float64 `json:"start_to_ready_ms"`
 	RestartToReadyMs float64 `json:"restart_to_ready_ms"`
-	// IdleRSS is resident memory after the restart, once ready and after a collection.
+	// IdleRSS is the idle resident memory of the appliance as an owner runs it: a separate
+	// `frontdesk serve` process (the bench's own executable) over the bench's data directory
+	// after the fixture import, read once it said READY=1, answered /readyz and its RSS
+	// settled (README "Performance"). 0 when it could not be measured, which fails its target.
 	IdleRSS int64 `json:"idle_rss_bytes"`
 	// IdleRSSAnon, IdleRSSFile and IdleRSSShmem split IdleRSS (RssAnon, RssFile, RssShmem of
-	// /proc/self/status): the heap, stacks and runtime; the pages of the executable (and other
+	// /proc/PID/status): the heap, stacks and runtime; the pages of the executable (and other
 	// files) mapped in; the same for an executable on a tmpfs such as /dev/shm.
 	IdleRSSAnon  int64 `json:"idle_rss_anon_bytes"`
 	IdleRSSFile  int64 `json:"idle_rss_file_bytes"`
 	IdleRSSShmem int64 `json:"idle_rss_shmem_bytes"`
+	// IdleSettleMs is how long the serve process's RSS took to settle after it was ready;
+	// IdleSettled is false when it had not settled within the bench's bound (the last
+	// reading is then the figure, and a note says so).
+	IdleSettleMs float64 `json:"idle_settle_ms"`
+	IdleSettled  bool    `json:"idle_settled"`
+	// BenchIdleRSS and its split are the bench process's own resident memory after the
+	// in-process restart, once ready and after a collection: the appliance plus the load
+	// generator, the fixture import and the bench's code. Informational, no target.
+	BenchIdleRSS      int64 `json:"bench_idle_rss_bytes"`
+	BenchIdleRSSAnon  int64 `json:"bench_idle_rss_anon_bytes"`
+	BenchIdleRSSFile  int64 `json:"bench_idle_rss_file_bytes"`
+	BenchIdleRSSShmem int64 `json:"bench_idle_rss_shmem_bytes"`
 	// PeakRSS is the most any recorded window saw, and PeakRSSDuring names that window.
 	PeakRSS       int64  `json:"peak_rss_bytes"`
 	PeakRSSDuring string `json:"peak_rss_during"`
@@ -198,7 +213,7 @@ func newReport(cfg Config) *Report {
 		Date: cfg.Now().Format(time.DateOnly), Go: goInfo(), CPUModel: cpuModel(), CPUs: runtime.NumCPU(),
 		Seconds: cfg.Duration.Seconds(), Warmup: cfg.Warmup.Seconds(), Concurrency: cfg.Concurrency,
 		Scenarios: []ScenarioReport{}, Notes: []string{
-			"the load generator runs in the same process as the appliance: client and server share the CPUs, and RSS includes the load generator",
+			"the load generator runs in the same process as the appliance: client and server share the CPUs, and peak RSS includes the load generator; idle RSS is that of a separate `frontdesk serve` (this executable) on the bench's data directory, read once ready and settled",
 			"absolute rates are shared-machine figures that drift between runs; the ratio to the baseline measured in the same run is what counts",
 		},
 	}
@@ -331,6 +346,10 @@ func (r *Report) WriteText(w io.Writer) error {
 	if p := r.Process; p.IdleRSSAnon > 0 || p.IdleRSSFile > 0 {
 		fmt.Fprintf(tw, "idle RSS split\tanon %s, file %s, shmem %s MiB\t\t\n", number(float64(p.IdleRSSAnon)/mib),
 			number(float64(p.IdleRSSFile)/mib), number(float64(p.IdleRSSShmem)/mib))
+	}
+	if p := r.Process; p.BenchIdleRSS > 0 {
+		fmt.Fprintf(tw, "bench process idle RSS\t%s MiB (anon %s, file %s, shmem %s)\t\t\n", number(float64(p.BenchIdleRSS)/mib),
+			number(float64(p.BenchIdleRSSAnon)/mib), number(float64(p.BenchIdleRSSFile)/mib), number(float64(p.BenchIdleRSSShmem)/mib))
 	}
 	fmt.Fprintf(tw, "restart → ready\t%s ms\t\t\n", number(r.Process.RestartToReadyMs))
 	if r.Process.PeakRSSDuring != "" {

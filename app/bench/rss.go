@@ -4,33 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"os"
-	"strconv"
 	"sync"
 	"time"
 )
 
 // procStatus reads one "Vm…: N kB" field of /proc/self/status, in bytes; 0 where there is no
 // /proc (the figures then read "n/a").
-func procStatus(field string) int64 {
-	raw, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	for sc.Scan() {
-		name, value, ok := bytes.Cut(sc.Bytes(), []byte(":"))
-		if !ok || string(name) != field {
-			continue
-		}
-		num, _, _ := bytes.Cut(bytes.TrimSpace(value), []byte(" "))
-		kb, err := strconv.ParseInt(string(num), 10, 64)
-		if err != nil {
-			return 0
-		}
-		return kb << 10
-	}
-	return 0
-}
+func procStatus(field string) int64 { return procStatusOf("/proc/self/status", field) }
 
 // RSS is the process's resident memory now, in bytes.
 func RSS() int64 { return procStatus("VmRSS") }

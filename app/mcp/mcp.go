@@ -43,7 +43,14 @@ type Server struct {
 	now  func() time.Time
 	log  *slog.Logger
 	keys *keyauth.Keys
-	sdk  *sdk.Server
+
+	// The SDK server with its tools, resources and prompts is built on the first request
+	// (sdkServer), not at start: building it derives and checks every tool's JSON schema, half
+	// a megabyte of heap and many pages of code that an appliance no assistant talks to would
+	// keep resident for nothing (docs/mcp.md).
+	build   sync.Once
+	version string
+	sdk     *sdk.Server
 
 	tools []registered
 
@@ -65,13 +72,19 @@ func New(d *db.DB, o Options) *Server {
 	if o.Keys == nil {
 		o.Keys = keyauth.New(d, keyauth.Options{Now: o.Now, Log: o.Log})
 	}
-	s := &Server{db: d, now: o.Now, log: o.Log, keys: o.Keys}
-	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "frontdesk", Title: "frontdesk booking", Version: o.Version},
-		&sdk.ServerOptions{Instructions: instructions, Logger: o.Log})
-	s.addTools()
-	s.addResources()
-	s.addPrompts()
-	return s
+	return &Server{db: d, now: o.Now, log: o.Log, keys: o.Keys, version: o.Version}
+}
+
+// sdkServer is the SDK server, built with its tools, resources and prompts on first use.
+func (s *Server) sdkServer() *sdk.Server {
+	s.build.Do(func() {
+		s.sdk = sdk.NewServer(&sdk.Implementation{Name: "frontdesk", Title: "frontdesk booking", Version: s.version},
+			&sdk.ServerOptions{Instructions: instructions, Logger: s.log})
+		s.addTools()
+		s.addResources()
+		s.addPrompts()
+	})
+	return s.sdk
 }
 
 // instructions is what the server tells a client at connection, for its model.
@@ -89,7 +102,7 @@ const instructions = `frontdesk is this business's booking system. Use the tools
 // refuses every request a reverse proxy on the same machine forwards with the public Host,
 // and it guards against browsers riding on ambient credentials, which Bearer keys are not.
 func (s *Server) Handler() http.Handler {
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, &sdk.StreamableHTTPOptions{
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdkServer() }, &sdk.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,
 		Logger:                     s.log,

@@ -15,6 +15,7 @@ import (
 // decodes, with a description for each; and docs/mcp.md must document every tool and argument.
 func TestToolSchemasMatchArguments(t *testing.T) {
 	s := New(&db.DB{}, Options{Keys: &keyauth.Keys{}})
+	s.sdkServer()
 	doc, err := os.ReadFile("../../docs/mcp.md")
 	if err != nil {
 		t.Fatal(err)
@@ -54,5 +55,21 @@ func TestToolSchemasMatchArguments(t *testing.T) {
 		if tl.args.Kind() != reflect.Struct {
 			t.Errorf("%s: arguments decode into %v, want a struct", tl.spec.name, tl.args)
 		}
+	}
+}
+
+// The SDK server and its tools are built on first use, not by New: an appliance that no
+// assistant talks to keeps none of it resident (docs/mcp.md). Built once, then shared.
+func TestToolsAreBuiltOnFirstUse(t *testing.T) {
+	s := New(&db.DB{}, Options{Keys: &keyauth.Keys{}})
+	if s.sdk != nil || len(s.tools) != 0 {
+		t.Fatalf("New built the SDK server (%d tools); want it left to the first request", len(s.tools))
+	}
+	first := s.sdkServer()
+	if first == nil || len(s.tools) != 9 {
+		t.Fatalf("first use: server %v with %d tools, want one with 9", first, len(s.tools))
+	}
+	if again := s.sdkServer(); again != first || len(s.tools) != 9 {
+		t.Fatalf("second use built again (%d tools)", len(s.tools))
 	}
 }

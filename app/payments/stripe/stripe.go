@@ -1,21 +1,21 @@
 // Package stripe is the Stripe provider of app/payments: Stripe Checkout Sessions for payment
-// requests, Stripe's signed webhook events, refunds and reads, through Stripe's official Go
-// library. It only translates — every decision (what is owed, settlement, flags) is
+// requests, Stripe's signed webhook events, refunds and reads, through a small client of
+// Stripe's API over net/http (client.go) and Stripe's signature scheme (signature.go). It only
+// translates — every decision (what is owed, settlement, flags) is
 // app/payments's. docs/payments.md says how to set Stripe up and what each event does.
 package stripe
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
-
-	stripe "github.com/stripe/stripe-go/v85"
-	"github.com/stripe/stripe-go/v85/webhook"
 
 	"frontdesk/app/payments"
 	"frontdesk/ui/i18n"
@@ -103,53 +103,44 @@ func hint(secret string) string {
 }
 
 type provider struct {
-	client *stripe.Client
+	client *client
 	creds  payments.Credentials
 }
 
 func newProvider(cfg Config, c payments.Credentials) *provider {
-	backend := stripe.NewBackendsWithConfig(&stripe.BackendConfig{
-		URL:               stripe.String(cfg.APIURL),
-		HTTPClient:        cfg.HTTPClient,
-		LeveledLogger:     &stripe.LeveledLogger{Level: stripe.LevelNull},
-		MaxNetworkRetries: stripe.Int64(2),
-	})
-	return &provider{client: stripe.NewClient(c.SecretKey, stripe.WithBackends(backend)), creds: c}
+	return &provider{client: newClient(cfg, c.SecretKey), creds: c}
 }
 
 // CreateCheckout creates a Checkout Session in payment mode with one line per item, in the
 // business's currency, with Adaptive Pricing off (the customer pays exactly the amount and
 // currency asked, so the webhook's amount can be checked against it).
 func (p *provider) CreateCheckout(ctx context.Context, c payments.CheckoutParams) (payments.CheckoutState, error) {
-	meta := map[string]string{MetaRequestID: strconv.FormatInt(c.RequestID, 10), MetaRequestUUID: c.RequestUUID}
 	currency := strings.ToLower(c.Currency)
-	params := &stripe.CheckoutSessionCreateParams{
-		Mode:              stripe.String(string(stripe.CheckoutSessionModePayment)),
-		SuccessURL:        stripe.String(c.SuccessURL),
-		CancelURL:         stripe.String(c.CancelURL),
-		ClientReferenceID: stripe.String(c.RequestUUID),
-		ExpiresAt:         stripe.Int64(c.ExpiresAt.Unix()),
-		Metadata:          meta,
-		PaymentIntentData: &stripe.CheckoutSessionCreatePaymentIntentDataParams{Metadata: meta},
-		AdaptivePricing:   &stripe.CheckoutSessionCreateAdaptivePricingParams{Enabled: stripe.Bool(false)},
-		Locale:            stripe.String(locale(c.Language)),
+	form := url.Values{
+		"mode":                      {"payment"},
+		"success_url":               {c.SuccessURL},
+		"cancel_url":                {c.CancelURL},
+		"client_reference_id":       {c.RequestUUID},
+		"expires_at":                {strconv.FormatInt(c.ExpiresAt.Unix(), 10)},
+		"adaptive_pricing[enabled]": {"false"},
+		"locale":                    {locale(c.Language)},
 	}
-	for _, l := range c.Lines {
-		params.LineItems = append(params.LineItems, &stripe.CheckoutSessionCreateLineItemParams{
-			Quantity: stripe.Int64(l.Quantity),
-			PriceData: &stripe.CheckoutSessionCreateLineItemPriceDataParams{
-				Currency:    stripe.String(currency),
-				UnitAmount:  stripe.Int64(toMinor(c.Currency, l.UnitCents)),
-				ProductData: &stripe.CheckoutSessionCreateLineItemPriceDataProductDataParams{Name: stripe.String(l.Name)},
-			},
-		})
+	for _, prefix := range []string{"metadata", "payment_intent_data[metadata]"} {
+		form.Set(prefix+"["+MetaRequestID+"]", strconv.FormatInt(c.RequestID, 10))
+		form.Set(prefix+"["+MetaRequestUUID+"]", c.RequestUUID)
 	}
-	params.SetIdempotencyKey(c.IdempotencyKey)
-	s, err := p.client.V1CheckoutSessions.Create(ctx, params)
-	if err != nil {
+	for i, l := range c.Lines {
+		item := fmt.Sprintf("line_items[%d]", i)
+		form.Set(item+"[quantity]", strconv.FormatInt(l.Quantity, 10))
+		form.Set(item+"[price_data][currency]", currency)
+		form.Set(item+"[price_data][unit_amount]", strconv.FormatInt(toMinor(c.Currency, l.UnitCents), 10))
+		form.Set(item+"[price_data][product_data][name]", l.Name)
+	}
+	var s checkoutSession
+	if err := p.client.call(ctx, http.MethodPost, "/v1/checkout/sessions", form, c.IdempotencyKey, &s); err != nil {
 		return payments.CheckoutState{}, providerError(err)
 	}
-	return sessionState(s), nil
+	return sessionState(&s), nil
 }
 
 // locale is the Checkout page's language: the business's, where Stripe has it (Latin American
@@ -165,38 +156,38 @@ func locale(lang string) string {
 }
 
 func (p *provider) Checkout(ctx context.Context, id string) (payments.CheckoutState, error) {
-	s, err := p.client.V1CheckoutSessions.Retrieve(ctx, id, &stripe.CheckoutSessionRetrieveParams{})
-	if err != nil {
+	var s checkoutSession
+	if err := p.client.call(ctx, http.MethodGet, "/v1/checkout/sessions/"+url.PathEscape(id), nil, "", &s); err != nil {
 		return payments.CheckoutState{}, providerError(err)
 	}
-	return sessionState(s), nil
+	return sessionState(&s), nil
 }
 
 // ExpireCheckout expires an open session. Stripe refuses to expire one that is no longer open
 // (complete, or already expired); then the session as it is is the answer.
 func (p *provider) ExpireCheckout(ctx context.Context, id string) (payments.CheckoutState, error) {
-	s, err := p.client.V1CheckoutSessions.Expire(ctx, id, &stripe.CheckoutSessionExpireParams{})
-	var se *stripe.Error
-	if errors.As(err, &se) && se.Type == stripe.ErrorTypeInvalidRequest && se.HTTPStatusCode != http.StatusNotFound {
+	var s checkoutSession
+	err := p.client.call(ctx, http.MethodPost, "/v1/checkout/sessions/"+url.PathEscape(id)+"/expire", nil, "", &s)
+	var se *Error
+	if errors.As(err, &se) && se.Type == errorTypeInvalidRequest && se.HTTPStatusCode != http.StatusNotFound {
 		return p.Checkout(ctx, id)
 	}
 	if err != nil {
 		return payments.CheckoutState{}, providerError(err)
 	}
-	return sessionState(s), nil
+	return sessionState(&s), nil
 }
 
 func (p *provider) Refund(ctx context.Context, r payments.RefundParams) (payments.RefundState, error) {
-	params := &stripe.RefundCreateParams{
-		PaymentIntent: stripe.String(r.PaymentRef),
-		Amount:        stripe.Int64(toMinor(r.Currency, r.AmountCents)),
+	form := url.Values{
+		"payment_intent": {r.PaymentRef},
+		"amount":         {strconv.FormatInt(toMinor(r.Currency, r.AmountCents), 10)},
 	}
-	params.SetIdempotencyKey(r.IdempotencyKey)
-	ref, err := p.client.V1Refunds.Create(ctx, params)
-	if err != nil {
+	var ref refund
+	if err := p.client.call(ctx, http.MethodPost, "/v1/refunds", form, r.IdempotencyKey, &ref); err != nil {
 		return payments.RefundState{}, providerError(err)
 	}
-	return refundState(ref), nil
+	return refundState(&ref), nil
 }
 
 // Checkout Session and refund events frontdesk acts on (docs/payments.md "What each event does").
@@ -207,35 +198,36 @@ const (
 	eventExpired        = "checkout.session.expired"
 )
 
-// ParseEvent verifies the Stripe-Signature header with the library (HMAC-SHA256 with the
-// webhook signing secret, and a timestamp at most 5 minutes old, against replays). Events are
-// read whatever API version the endpoint sends: the fields used (status, payment_status,
+// ParseEvent verifies the Stripe-Signature header (signature.go: HMAC-SHA256 with the webhook
+// signing secret, and a timestamp at most 5 minutes old, against replays). Events are read
+// whatever API version the endpoint sends: the fields used (status, payment_status,
 // amount_total, currency, metadata, payment_intent, expires_at) mean the same in every version.
 func (p *provider) ParseEvent(payload []byte, header http.Header) (payments.Event, error) {
-	ev, err := webhook.ConstructEventWithOptions(payload, header.Get("Stripe-Signature"), p.creds.WebhookSecret,
-		webhook.ConstructEventOptions{IgnoreAPIVersionMismatch: true})
-	switch {
-	case errors.Is(err, webhook.ErrNotSigned), errors.Is(err, webhook.ErrInvalidHeader),
-		errors.Is(err, webhook.ErrNoValidSignature), errors.Is(err, webhook.ErrTooOld):
+	if err := verifySignature(payload, header.Get("Stripe-Signature"), p.creds.WebhookSecret, time.Now()); err != nil {
 		return payments.Event{}, fmt.Errorf("%w: %v", payments.ErrBadSignature, err)
+	}
+	var ev event
+	switch err := json.Unmarshal(payload, &ev); {
 	case err != nil:
 		return payments.Event{}, fmt.Errorf("%w: %v", payments.ErrUnreadableEvent, err)
+	case ev.Object != "event":
+		return payments.Event{}, fmt.Errorf("%w: object %q, want an event", payments.ErrUnreadableEvent, ev.Object)
 	case ev.Data == nil:
 		return payments.Event{}, fmt.Errorf("%w: no data", payments.ErrUnreadableEvent)
 	}
-	out := payments.Event{ID: ev.ID, Type: string(ev.Type)}
+	out := payments.Event{ID: ev.ID, Type: ev.Type}
 	switch out.Type {
 	case eventCompleted, eventAsyncSucceeded, eventAsyncFailed, eventExpired:
-		var s stripe.CheckoutSession
-		if err := json.Unmarshal(ev.Data.Raw, &s); err != nil {
+		var s checkoutSession
+		if err := json.Unmarshal(ev.Data.Object, &s); err != nil {
 			return payments.Event{}, fmt.Errorf("%w: %v", payments.ErrUnreadableEvent, err)
 		}
 		st := sessionState(&s)
 		st.Failed = out.Type == eventAsyncFailed
 		out.Checkout = &st
 	case "refund.created", "refund.updated", "refund.failed", "charge.refund.updated":
-		var r stripe.Refund
-		if err := json.Unmarshal(ev.Data.Raw, &r); err != nil {
+		var r refund
+		if err := json.Unmarshal(ev.Data.Object, &r); err != nil {
 			return payments.Event{}, fmt.Errorf("%w: %v", payments.ErrUnreadableEvent, err)
 		}
 		st := refundState(&r)
@@ -248,22 +240,30 @@ func (p *provider) ParseEvent(payload []byte, header http.Header) (payments.Even
 // endpoint at notifyURL with the checkout events enabled; a key that may not list endpoints
 // gets a note instead.
 func (p *provider) Test(ctx context.Context, notifyURL string) (payments.TestResult, error) {
-	b, err := p.client.V1Balance.Retrieve(ctx, &stripe.BalanceRetrieveParams{})
-	if err != nil {
+	var b balance
+	if err := p.client.call(ctx, http.MethodGet, "/v1/balance", nil, "", &b); err != nil {
 		return payments.TestResult{}, providerError(err)
 	}
 	res := payments.TestResult{Live: b.Livemode}
 	found, events := false, map[string]bool{}
-	for ep, err := range p.client.V1WebhookEndpoints.List(ctx, &stripe.WebhookEndpointListParams{}).All(ctx) {
-		if err != nil {
+	page := url.Values{"limit": {"100"}}
+	for more := true; more; {
+		var list webhookEndpointList
+		if err := p.client.call(ctx, http.MethodGet, "/v1/webhook_endpoints", page, "", &list); err != nil {
 			res.Notes = append(res.Notes, i18n.M("pay_settings.stripe.cannot_list_endpoints"))
 			return res, nil
 		}
-		if ep.URL == notifyURL && ep.Status != "disabled" {
-			found = true
-			for _, e := range ep.EnabledEvents {
-				events[e] = true
+		for _, ep := range list.Data {
+			if ep.URL == notifyURL && ep.Status != "disabled" {
+				found = true
+				for _, e := range ep.EnabledEvents {
+					events[e] = true
+				}
 			}
+		}
+		more = list.HasMore && len(list.Data) > 0
+		if more {
+			page.Set("starting_after", list.Data[len(list.Data)-1].ID)
 		}
 	}
 	switch {
@@ -276,10 +276,10 @@ func (p *provider) Test(ctx context.Context, notifyURL string) (payments.TestRes
 }
 
 // sessionState reads what frontdesk needs from a Checkout Session.
-func sessionState(s *stripe.CheckoutSession) payments.CheckoutState {
+func sessionState(s *checkoutSession) payments.CheckoutState {
 	st := payments.CheckoutState{
-		ID: s.ID, URL: s.URL, Status: string(s.Status), Currency: strings.ToUpper(string(s.Currency)),
-		Paid:        s.PaymentStatus == stripe.CheckoutSessionPaymentStatusPaid,
+		ID: s.ID, URL: s.URL, Status: s.Status, Currency: strings.ToUpper(s.Currency),
+		Paid:        s.PaymentStatus == "paid",
 		RequestUUID: s.Metadata[MetaRequestUUID],
 	}
 	if s.ExpiresAt > 0 {
@@ -291,19 +291,14 @@ func sessionState(s *stripe.CheckoutSession) payments.CheckoutState {
 	} else {
 		st.AmountCents = -1
 	}
-	if s.PaymentIntent != nil {
-		st.PaymentRef = s.PaymentIntent.ID
-	}
+	st.PaymentRef = s.PaymentIntent.ID
 	return st
 }
 
-func refundState(r *stripe.Refund) payments.RefundState {
-	st := payments.RefundState{ID: r.ID, Status: string(r.Status)}
-	if cents, ok := fromMinor(string(r.Currency), r.Amount); ok {
+func refundState(r *refund) payments.RefundState {
+	st := payments.RefundState{ID: r.ID, Status: r.Status, PaymentRef: r.PaymentIntent.ID}
+	if cents, ok := fromMinor(r.Currency, r.Amount); ok {
 		st.AmountCents = cents
-	}
-	if r.PaymentIntent != nil {
-		st.PaymentRef = r.PaymentIntent.ID
 	}
 	switch st.Status {
 	case payments.RefundPending, payments.RefundSucceeded, payments.RefundFailed, payments.RefundCanceled:
@@ -316,15 +311,12 @@ func refundState(r *stripe.Refund) payments.RefundState {
 // providerError sorts Stripe's errors into temporary (try again: network, rate limits, Stripe's
 // 5xx, a concurrent request with the same idempotency key) and final ones.
 func providerError(err error) error {
-	var se *stripe.Error
+	var se *Error
 	if !errors.As(err, &se) {
 		return &payments.ProviderError{Temporary: true, Message: err.Error(), Err: err}
 	}
-	temporary := se.Type == stripe.ErrorTypeAPI || se.Type == stripe.ErrorTypeRateLimit ||
+	temporary := se.Type == errorTypeAPI || se.Type == errorTypeRateLimit ||
 		se.HTTPStatusCode >= 500 || se.HTTPStatusCode == http.StatusConflict || se.HTTPStatusCode == http.StatusTooManyRequests
-	code := string(se.Code)
-	if code == "" {
-		code = string(se.Type)
-	}
+	code := cmp.Or(se.Code, se.Type)
 	return &payments.ProviderError{Temporary: temporary, Code: code, Message: se.Msg, Err: err}
 }
