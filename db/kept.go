@@ -11,7 +11,8 @@ const maxKeptValues = 64
 // counter raised by triggers in the writing transaction itself (etag_versions), in the same
 // transaction and before load, so a value kept under version v reflects every write up to v
 // and a later version loads afresh. Outside this package's pools (a plain *sql.Tx in a test or
-// a one-off command) load simply runs. Values are shared: treat them as read-only.
+// a one-off command) load simply runs. A value loaded inside a write is kept once that write has
+// committed, never if it rolls back. Values are shared: treat them as read-only.
 func Kept[T any](q *Queries, key string, version int64, load func() (T, error)) (T, error) {
 	k := q.keptValues()
 	if k == nil {
@@ -21,10 +22,20 @@ func Kept[T any](q *Queries, key string, version int64, load func() (T, error)) 
 		return v.(T), nil
 	}
 	v, err := load()
-	if err == nil {
+	if err != nil {
+		return v, err
+	}
+	// Inside a write, version may be one the write raised itself: if it rolls back, the next
+	// write to the same tables raises the counter to that same reading over other rows. So a
+	// value a write loads is kept only once the write has committed.
+	if !q.AfterWrite(func(committed bool) {
+		if committed {
+			k.put(key, version, v)
+		}
+	}) {
 		k.put(key, version, v)
 	}
-	return v, err
+	return v, nil
 }
 
 type keptValue struct {

@@ -189,3 +189,31 @@ func BenchmarkBarePOSTLoop(b *testing.B) {
 	wg.Wait()
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "deliveries/s")
 }
+
+// BenchmarkEnqueue is the writer's share of an event: Enqueue inside a write transaction (100
+// events per commit, as the fan-out loop above) with three webhooks and no dispatcher, so the
+// figure is the outbox work alone — the webhook list, matching and the rows.
+func BenchmarkEnqueue(b *testing.B) {
+	h := newHarness(b)
+	h.create("https://a.example/hook", "*")
+	h.create("https://b.example/hook", "client.*")
+	h.create("https://c.example/hook", "booking.created", "booking.updated")
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for done := 0; done < b.N; {
+		n := min(100, b.N-done)
+		err := h.db.InTx(ctx, func(q *db.Queries) error {
+			for range n {
+				if _, err := Enqueue(ctx, q, time.Now(), ClientUpdated, benchData); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		done += n
+	}
+}

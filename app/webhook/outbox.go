@@ -6,8 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"frontdesk/app/queue"
@@ -54,36 +52,35 @@ func Enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string
 	if err := q.CreateEvent(ctx, db.CreateEventParams{ID: id, Type: eventType, Body: body, CreatedAt: ms}); err != nil {
 		return "", fmt.Errorf("store event: %w", err)
 	}
-	hooks, err := q.ListWebhooksForEnqueue(ctx)
+	hooks, err := enqueueHooks(ctx, q)
 	if err != nil {
-		return "", fmt.Errorf("list webhooks: %w", err)
+		return "", err
 	}
 	for _, h := range hooks {
-		patterns, err := parsePatterns(h.EventsJSON)
-		if err != nil {
-			return "", fmt.Errorf("webhook %d patterns: %w", h.ID, err)
+		if h.err != nil {
+			return "", h.err
 		}
-		if eventType == TestEvent || !Matches(patterns, eventType) {
+		if eventType == TestEvent || !Matches(h.patterns, eventType) {
 			continue // test events are addressed to one webhook by SendTest, never fanned out
 		}
-		if h.State == WebhookActive && disp != nil {
-			if handOff, ok := disp.q.Reserve(q, h.ID); ok {
+		if h.active && disp != nil {
+			if handOff, ok := disp.q.Reserve(q, h.id); ok {
 				// Inserted claimed and handed to the dispatcher once committed: no claim round
 				// writes it again (app/queue/handoff.go).
-				did, err := q.CreateDeliveryClaimed(ctx, db.CreateDeliveryClaimedParams{EventID: id, WebhookID: h.ID, CreatedAt: ms})
+				did, err := q.CreateDeliveryClaimed(ctx, db.CreateDeliveryClaimedParams{EventID: id, WebhookID: h.id, CreatedAt: ms})
 				if err != nil {
 					return "", fmt.Errorf("store delivery: %w", err)
 				}
 				at := db.Time(ms)
 				handOff(queue.Job[payload]{
-					ID: did, Target: h.ID, Payload: payload{eventID: id, body: body},
+					ID: did, Target: h.id, Payload: payload{eventID: id, body: body},
 					Attempt: 1, Series: 1, SeriesAt: at, Due: at,
 				})
 				continue
 			}
 		}
-		p := db.CreateDeliveryParams{EventID: id, WebhookID: h.ID, State: StatePending, CreatedAt: ms, UpdatedAt: ms}
-		if h.State == WebhookActive {
+		p := db.CreateDeliveryParams{EventID: id, WebhookID: h.id, State: StatePending, CreatedAt: ms, UpdatedAt: ms}
+		if h.active {
 			p.NextAttemptAt = db.NullMillis(&now)
 		} else {
 			p.State = StateMissed
@@ -95,30 +92,43 @@ func Enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string
 	return id, nil
 }
 
-// parsedPatterns holds the parsed form of each webhooks.events_json text seen, so that every
-// event does not parse every webhook's patterns again inside the write transaction. Keyed by
-// the text itself it is never stale; it holds one entry per distinct subscription, up to
-// maxParsedPatterns (past that, texts are parsed on every call). The slices are shared: only
-// read them.
-var (
-	parsedPatterns      sync.Map // events_json → []string
-	parsedPatternsCount atomic.Int64
-)
+// enqueueHook is a webhook as the fan-out sees it, its events_json parsed once.
+type enqueueHook struct {
+	id       int64
+	active   bool
+	patterns []string
+	err      error // events_json did not parse: an event that reaches this webhook fails
+}
 
-const maxParsedPatterns = 256
+// enqueueHooks returns the webhooks in id order as q's transaction sees them. Every event reads
+// them inside the writer's transaction, so the parsed list is kept under its change counter
+// (migration 00381): one counter read per event instead of the table and a parse per webhook.
+// The list is shared by every caller: only read it.
+func enqueueHooks(ctx context.Context, q *db.Queries) ([]enqueueHook, error) {
+	version, err := q.EtagVersion(ctx, db.EtagVersionParams{Kind: "webhooks_enqueue", RefID: 0})
+	if err != nil {
+		return nil, fmt.Errorf("list webhooks: %w", err)
+	}
+	return db.Kept(q, "webhook.enqueue", version, func() ([]enqueueHook, error) {
+		rows, err := q.ListWebhooksForEnqueue(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list webhooks: %w", err)
+		}
+		hooks := make([]enqueueHook, len(rows))
+		for i, r := range rows {
+			hooks[i] = enqueueHook{id: r.ID, active: r.State == WebhookActive}
+			if hooks[i].patterns, err = parsePatterns(r.EventsJSON); err != nil {
+				hooks[i].err = fmt.Errorf("webhook %d patterns: %w", r.ID, err)
+			}
+		}
+		return hooks, nil
+	})
+}
 
 func parsePatterns(eventsJSON string) ([]string, error) {
-	if p, ok := parsedPatterns.Load(eventsJSON); ok {
-		return p.([]string), nil
-	}
 	var patterns []string
 	if err := json.Unmarshal([]byte(eventsJSON), &patterns); err != nil {
 		return nil, err
-	}
-	if parsedPatternsCount.Load() < maxParsedPatterns {
-		if _, loaded := parsedPatterns.LoadOrStore(eventsJSON, patterns); !loaded {
-			parsedPatternsCount.Add(1)
-		}
 	}
 	return patterns, nil
 }
@@ -161,16 +171,15 @@ func NewEventID(now time.Time) (string, error) {
 // Subscribed reports whether an active webhook would receive events of eventType, so a page
 // tells the owner that webhooks are told only when one is listening.
 func Subscribed(ctx context.Context, q *db.Queries, eventType string) (bool, error) {
-	hooks, err := q.ListWebhooksForEnqueue(ctx)
+	hooks, err := enqueueHooks(ctx, q)
 	if err != nil {
 		return false, err
 	}
 	for _, h := range hooks {
-		patterns, err := parsePatterns(h.EventsJSON)
-		if err != nil {
-			return false, fmt.Errorf("webhook %d patterns: %w", h.ID, err)
+		if h.err != nil {
+			return false, h.err
 		}
-		if h.State == WebhookActive && Matches(patterns, eventType) {
+		if h.active && Matches(h.patterns, eventType) {
 			return true, nil
 		}
 	}
