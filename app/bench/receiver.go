@@ -25,32 +25,60 @@ type receiver struct {
 
 	mu       sync.Mutex
 	keys     map[string][]byte // path → HMAC key
+	paths    map[string]uint8  // path → endpoint number, in setKey order
 	track    bool              // remember each delivery; off, only signatures are checked
 	arrivals []arrival
-	seen     map[delivery]bool
+	seen     map[delivery]struct{}
 	dups     int64
 	bad      int64
-	onFirst  func(id string) // called once per (event, endpoint), outside the lock
+	onFirst  func(id eventKey) // called once per (event, endpoint), outside the lock
 	// lag, when on, records for each first receipt how long after its event was committed it
 	// arrived (the envelope's timestamp is taken inside the commit's transaction).
 	lag  bool
 	lags []time.Duration
 }
 
-type delivery struct{ id, path string }
+// What the receiver remembers holds no pointers, so the garbage collector of the process the
+// appliance runs in never scans it: a run remembers hundreds of thousands of deliveries, and
+// maps of strings and time.Time values would make every GC cycle of the appliance walk them.
+
+// eventKey is an event id ("evt_" and 24 characters) as a value.
+type eventKey [32]byte
+
+// keyOfEvent reports false for an id too long to keep.
+func keyOfEvent(id string) (k eventKey, ok bool) {
+	if len(id) > len(k) {
+		return k, false
+	}
+	copy(k[:], id)
+	return k, true
+}
+
+func (k eventKey) String() string { return strings.TrimRight(string(k[:]), "\x00") }
+
+type delivery struct {
+	id       eventKey
+	endpoint uint8
+}
 
 type arrival struct {
-	id   string
-	path string
-	at   time.Time
+	id eventKey
+	at benchTime
 }
+
+// benchTime is an instant as the monotonic time since the process started.
+type benchTime int64
+
+var processStart = time.Now()
+
+func benchTimeOf(t time.Time) benchTime { return benchTime(t.Sub(processStart)) }
 
 func startReceiver() (*receiver, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	rc := &receiver{URL: "http://" + ln.Addr().String(), keys: map[string][]byte{}, seen: map[delivery]bool{}}
+	rc := &receiver{URL: "http://" + ln.Addr().String(), keys: map[string][]byte{}, paths: map[string]uint8{}, seen: map[delivery]struct{}{}}
 	rc.srv = &http.Server{Handler: http.HandlerFunc(rc.serveHTTP), ReadHeaderTimeout: 10 * time.Second}
 	go rc.srv.Serve(ln) // returns when stop shuts it down
 	return rc, nil
@@ -67,15 +95,18 @@ func (rc *receiver) setKey(path string, key []byte) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	rc.keys[path] = key
+	if _, ok := rc.paths[path]; !ok {
+		rc.paths[path] = uint8(len(rc.paths))
+	}
 }
 
 // reset forgets every arrival and says whether to track the next ones (the bare POST baseline
 // sends unique ids by construction, and remembering hundreds of thousands of them would only
 // inflate the process's RSS). onFirst, if set, is called for each first receipt.
-func (rc *receiver) reset(track bool, onFirst func(id string)) {
+func (rc *receiver) reset(track bool, onFirst func(id eventKey)) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	rc.track, rc.arrivals, rc.seen, rc.dups, rc.bad, rc.onFirst = track, nil, map[delivery]bool{}, 0, 0, onFirst
+	rc.track, rc.arrivals, rc.seen, rc.dups, rc.bad, rc.onFirst = track, nil, map[delivery]struct{}{}, 0, 0, onFirst
 	rc.lag, rc.lags = false, nil
 }
 
@@ -106,26 +137,28 @@ func (rc *receiver) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	id := r.Header.Get(webhook.HeaderID)
 	rc.mu.Lock()
-	key := rc.keys[r.URL.Path]
+	key, endpoint := rc.keys[r.URL.Path], rc.paths[r.URL.Path]
 	rc.mu.Unlock()
-	if err != nil || key == nil || !verify(key, id, r.Header.Get(webhook.HeaderTimestamp), r.Header.Get(webhook.HeaderSignature), body, at) {
+	ek, kept := keyOfEvent(id)
+	if err != nil || key == nil || !kept || !verify(key, id, r.Header.Get(webhook.HeaderTimestamp), r.Header.Get(webhook.HeaderSignature), body, at) {
 		rc.mu.Lock()
 		rc.bad++
 		rc.mu.Unlock()
 		http.Error(w, "bad signature", http.StatusBadRequest)
 		return
 	}
-	d := delivery{id, r.URL.Path}
+	d := delivery{ek, endpoint}
 	rc.mu.Lock()
 	if !rc.track {
 		rc.mu.Unlock()
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	first := !rc.seen[d]
+	_, seen := rc.seen[d]
+	first := !seen
 	if first {
-		rc.seen[d] = true
-		rc.arrivals = append(rc.arrivals, arrival{id, r.URL.Path, at})
+		rc.seen[d] = struct{}{}
+		rc.arrivals = append(rc.arrivals, arrival{ek, benchTimeOf(at)})
 		if rc.lag {
 			var env struct {
 				Timestamp time.Time `json:"timestamp"`
@@ -140,7 +173,7 @@ func (rc *receiver) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	onFirst := rc.onFirst
 	rc.mu.Unlock()
 	if first && onFirst != nil {
-		onFirst(id)
+		onFirst(ek)
 	}
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -55,7 +55,7 @@ func TestReceiverRecordsFirstReceiptsAndRefusesBadSignatures(t *testing.T) {
 	key, _ := webhook.ParseSecret(vectorSecret)
 	rc.setKey("/hook/1", key)
 	firsts := 0
-	rc.reset(true, func(string) { firsts++ })
+	rc.reset(true, func(eventKey) { firsts++ })
 
 	post := func(path, id string, sign bool) int {
 		t.Helper()

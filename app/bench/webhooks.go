@@ -119,7 +119,7 @@ func (h *hooks) commit(ctx context.Context, n int64) (string, time.Time, error) 
 func (h *hooks) probe(ctx context.Context, wait time.Duration) error {
 	done := make(chan struct{})
 	var got atomic.Int64
-	h.rc.reset(true, func(string) {
+	h.rc.reset(true, func(eventKey) {
 		if got.Add(1) == fanoutEndpoints {
 			close(done)
 		}
@@ -138,15 +138,21 @@ func (h *hooks) probe(ctx context.Context, wait time.Duration) error {
 	}
 }
 
-// commits remembers when each event committed.
+// commits remembers when each event committed (pointer-free, like the receiver's records).
 type commits struct {
 	mu sync.Mutex
-	at map[string]time.Time
+	at map[eventKey]benchTime
 }
 
+func newCommits() *commits { return &commits{at: map[eventKey]benchTime{}} }
+
 func (c *commits) add(id string, at time.Time) {
+	k, ok := keyOfEvent(id)
+	if !ok {
+		return // never: the appliance's ids fit; an event not remembered shows as missing
+	}
 	c.mu.Lock()
-	c.at[id] = at
+	c.at[k] = benchTimeOf(at)
 	c.mu.Unlock()
 }
 
@@ -158,20 +164,21 @@ const drainWait = 10 * time.Second
 // those events that never arrived are errors.
 func fanoutResult(c *commits, arrivals []arrival, bad int64, from, to time.Time) Figures {
 	f := Figures{Seconds: to.Sub(from).Seconds(), Errors: bad}
-	received := map[string]int{}
+	in := func(t benchTime) bool { return t >= benchTimeOf(from) && t < benchTimeOf(to) }
+	received := map[eventKey]int{}
 	var lat []time.Duration
 	for _, a := range arrivals {
-		if !a.at.Before(from) && a.at.Before(to) {
+		if in(a.at) {
 			f.Ops++
 		}
 		committed, ok := c.at[a.id]
-		if ok && !committed.Before(from) && committed.Before(to) {
+		if ok && in(committed) {
 			received[a.id]++
-			lat = append(lat, max(0, a.at.Sub(committed)))
+			lat = append(lat, max(0, time.Duration(a.at-committed)))
 		}
 	}
 	for id, at := range c.at {
-		if !at.Before(from) && at.Before(to) {
+		if in(at) {
 			if missing := fanoutEndpoints - received[id]; missing > 0 {
 				f.addErrors(int64(missing), fmt.Sprintf("event %s: %d of %d deliveries never arrived", id, missing, fanoutEndpoints))
 			}
@@ -187,11 +194,11 @@ func fanoutResult(c *commits, arrivals []arrival, bad int64, from, to time.Time)
 // its own from l.Concurrency producers, keeping at most window events in flight so the queue
 // stays short, and measures deliveries per second.
 func (h *hooks) fanoutMax(ctx context.Context, l Load, window int) (Figures, error) {
-	c := &commits{at: map[string]time.Time{}}
+	c := newCommits()
 	slots := make(chan struct{}, window)
 	var mu sync.Mutex
-	received := map[string]int{}
-	h.rc.reset(true, func(id string) {
+	received := map[eventKey]int{}
+	h.rc.reset(true, func(id eventKey) {
 		mu.Lock()
 		received[id]++
 		full := received[id] == fanoutEndpoints
@@ -271,7 +278,7 @@ func startProducers(ctx context.Context, producers int, to time.Time, slots chan
 // fanoutPaced commits events at a steady rate (deliveries per second across all endpoints) and
 // measures each delivery's first-attempt latency from commit to receipt.
 func (h *hooks) fanoutPaced(ctx context.Context, l Load, deliveriesPerSecond float64) (Figures, error) {
-	c := &commits{at: map[string]time.Time{}}
+	c := newCommits()
 	h.rc.reset(true, nil)
 	interval := time.Duration(float64(time.Second) * fanoutEndpoints / deliveriesPerSecond)
 	start := time.Now()

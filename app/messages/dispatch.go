@@ -57,12 +57,20 @@ type dispatcher struct {
 	q     *queue.Dispatcher[ref, Transport, result]
 	rnd   func() float64
 	cache map[string]string // opened passwords by sealed value
+	conns *smtpConns        // connections kept open between messages (conns.go)
 }
 
 func newDispatcher(s *Service, workers int) *dispatcher {
-	d := &dispatcher{s: s, rnd: rand.Float64, cache: map[string]string{}}
+	d := &dispatcher{s: s, rnd: rand.Float64, cache: map[string]string{}, conns: newSMTPConns()}
 	d.q = queue.New(s.db, queue.Config{Name: "message", Workers: workers, PerTarget: workers}, store{d}, d, s.log, s.now)
 	return d
+}
+
+// Run sends due messages until ctx ends, then closes the connections it kept open.
+func (d *dispatcher) Run(ctx context.Context) error {
+	d.conns.open()
+	defer d.conns.close()
+	return d.q.Run(ctx)
 }
 
 // store is the messages table as app/queue claims from it.
@@ -202,7 +210,7 @@ func (d *dispatcher) Send(j queue.Job[ref], t Transport) result {
 		r.category, r.reply, r.permanent, r.to = CategoryAddress, out.badAddress, true, out.env.To.Address
 	default:
 		r.to, r.header, r.subject = out.env.To.Address, "<"+out.env.MessageID+">", out.env.Content.Subject
-		r.reply, err = d.s.send(ctx, t, out.env)
+		r.reply, err = d.s.send(ctx, t, out.env, d.conns)
 		if err != nil {
 			e := classify(err)
 			r.code, r.category, r.reply, r.permanent = e.code, e.category, e.text, e.permanent

@@ -83,6 +83,7 @@ type env struct {
 	mu   sync.Mutex
 	at   time.Time
 	real bool
+	stop func() // stops the dispatcher and waits for it (once; again at the test's end is a no-op)
 }
 
 type envOptions struct {
@@ -131,7 +132,7 @@ func newEnv(t *testing.T, o envOptions) *env {
 	runCtx, cancel := context.WithCancel(ctx)
 	stopped := make(chan error, 1)
 	go func() { stopped <- e.s.Dispatcher().Run(runCtx) }()
-	t.Cleanup(func() {
+	e.stop = sync.OnceFunc(func() {
 		cancel()
 		select {
 		case err := <-stopped:
@@ -142,6 +143,7 @@ func newEnv(t *testing.T, o envOptions) *env {
 			t.Errorf("dispatcher did not stop")
 		}
 	})
+	t.Cleanup(e.stop)
 	return e
 }
 

@@ -92,7 +92,7 @@ func New(d *db.DB, o Options) *Service {
 
 // Dispatcher is the background worker that sends due messages; Wake makes it look now (hook it
 // to db.AfterCommit).
-func (s *Service) Dispatcher() interface{ Run(context.Context) error } { return s.disp.q }
+func (s *Service) Dispatcher() interface{ Run(context.Context) error } { return s.disp }
 
 // Wake makes the dispatcher look at the outbox now.
 func (s *Service) Wake() { s.disp.q.Wake() }
@@ -280,11 +280,15 @@ func (s *Service) template(ctx context.Context, q *db.Queries, kind Kind, p *i18
 	return Template{Subject: row.Subject, Body: row.Body}, nil
 }
 
-// send delivers one envelope through t.
-func (s *Service) send(ctx context.Context, t Transport, e envelope) (string, error) {
+// send delivers one envelope through t: on one of conns' kept connections, or with conns nil
+// on a connection of its own (a test email, which checks the settings from the handshake on).
+func (s *Service) send(ctx context.Context, t Transport, e envelope, conns *smtpConns) (string, error) {
 	m, err := compose(e)
 	if err != nil {
 		return "", err
+	}
+	if conns != nil {
+		return conns.deliver(ctx, t, m, s.timeout)
 	}
 	return t.deliver(ctx, m, s.timeout)
 }

@@ -344,7 +344,7 @@ func (s *Service) SendTest(ctx context.Context, address string) (string, error) 
 	return s.send(ctx, t, envelope{
 		From: t.From, ReplyTo: t.ReplyTo, To: to, MessageID: key + "@" + messageIDDomain(t.From), Date: now,
 		Content: Rendered{Subject: p.T("messages.test.subject", "business", biz.Name), Text: text, HTML: html},
-	})
+	}, nil)
 }
 
 // ErrNotSetUp is returned when no mail server or sender is set.

@@ -43,6 +43,8 @@ type Server struct {
 	ln    net.Listener
 	addr  string
 	users map[string]string
+	// conns counts the connections ever opened to the server, open those not closed yet.
+	conns, open int
 }
 
 // Start runs a server until the test ends.
@@ -60,7 +62,13 @@ func Start(t testing.TB) *Server {
 }
 
 func (s *Server) serve(ln net.Listener) {
-	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &session{s: s}, nil }))
+	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+		s.mu.Lock()
+		s.conns++
+		s.open++
+		s.mu.Unlock()
+		return &session{s: s}, nil
+	}))
 	srv.Domain = "localhost"
 	srv.AllowInsecureAuth = true
 	srv.ReadTimeout, srv.WriteTimeout = 10*time.Second, 10*time.Second
@@ -130,6 +138,14 @@ func (s *Server) Messages() []Message {
 	return append([]Message(nil), s.msgs...)
 }
 
+// Connections is how many connections were ever opened to the server, and how many of them
+// are open now.
+func (s *Server) Connections() (opened, open int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conns, s.open
+}
+
 // Refuse returns an SMTP reply with code, for SetReply.
 func Refuse(code int, text string) error {
 	return &smtp.SMTPError{Code: code, EnhancedCode: smtp.NoEnhancedCode, Message: text}
@@ -189,8 +205,13 @@ func (x *session) Data(r io.Reader) error {
 	return nil
 }
 
-func (x *session) Reset()        { x.from, x.to = "", nil }
-func (x *session) Logout() error { return nil }
+func (x *session) Reset() { x.from, x.to = "", nil }
+func (x *session) Logout() error { // the connection closed (QUIT, or dropped)
+	x.s.mu.Lock()
+	x.s.open--
+	x.s.mu.Unlock()
+	return nil
+}
 
 // Parsed is a received message taken apart.
 type Parsed struct {
