@@ -28,14 +28,11 @@ func TestConnectionsAreKeptBetweenMessages(t *testing.T) {
 // that failed: the next email goes out on a new connection at its first attempt.
 func TestDroppedConnectionIsReplacedUnnoticed(t *testing.T) {
 	e := newEnv(t, envOptions{})
-	start := time.Date(2026, 11, 30, 9, 0, 0, 0, santiago)
-	e.book("María", start)
-	e.waitFor("Booking confirmed", 1)
-	eventually(t, "a connection kept open", func() bool { _, open := e.smtp.Connections(); return open > 0 })
+	start := e.keptConnection()
 	e.smtp.Down()
 	e.smtp.Up()
 	v := e.book("María", start.Add(time.Hour))
-	e.waitFor("Booking confirmed", 2) // the clock stands still: a failed attempt's retry would never come
+	e.waitFor("Booking confirmed", 2)
 	if m := e.confirmationSent(v.Booking.ID); m.Attempts != 1 {
 		t.Errorf("the confirmation took %d attempts after the server dropped the kept connection, want 1", m.Attempts)
 	}
@@ -46,10 +43,7 @@ func TestDroppedConnectionIsReplacedUnnoticed(t *testing.T) {
 // going out on the old, anonymous one (which the server would refuse).
 func TestNewSettingsRetireKeptConnections(t *testing.T) {
 	e := newEnv(t, envOptions{})
-	start := time.Date(2026, 11, 30, 9, 0, 0, 0, santiago)
-	e.book("María", start)
-	e.waitFor("Booking confirmed", 1)
-	eventually(t, "a connection kept open", func() bool { _, open := e.smtp.Connections(); return open > 0 })
+	start := e.keptConnection()
 	e.smtp.RequireAuth("studio", "secret")
 	password := "secret"
 	if err := e.s.SaveTransport(context.Background(), messages.TransportInput{Host: e.smtp.Host(), Port: e.smtp.Port(),
@@ -67,13 +61,22 @@ func TestNewSettingsRetireKeptConnections(t *testing.T) {
 // When the dispatcher stops, it closes the connections it kept (QUIT): none stays open.
 func TestStoppedDispatcherClosesItsConnections(t *testing.T) {
 	e := newEnv(t, envOptions{})
-	e.book("María", time.Date(2026, 11, 30, 9, 0, 0, 0, santiago))
-	e.waitFor("Booking confirmed", 1)
-	eventually(t, "a connection kept open", func() bool { _, open := e.smtp.Connections(); return open > 0 })
+	e.keptConnection()
 	e.stop()
 	if _, open := e.smtp.Connections(); open != 0 {
 		t.Errorf("%d connections still open after the dispatcher stopped", open)
 	}
+}
+
+// keptConnection books María at the returned time and waits until her confirmation went and
+// the dispatcher keeps the connection it used open.
+func (e *env) keptConnection() time.Time {
+	e.t.Helper()
+	start := time.Date(2026, 11, 30, 9, 0, 0, 0, santiago)
+	e.book("María", start)
+	e.waitFor("Booking confirmed", 1)
+	eventually(e.t, "a connection kept open", func() bool { _, open := e.smtp.Connections(); return open > 0 })
+	return start
 }
 
 // confirmationSent waits until the client's confirmation of booking id is recorded as sent

@@ -91,24 +91,9 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			h, rc := benchSetup(b, tc.cfg)
-			ctx := context.Background()
 			b.ResetTimer()
 			start := time.Now()
-			for done := 0; done < b.N; {
-				n := min(100, b.N-done)
-				err := h.db.InTx(ctx, func(q *db.Queries) error {
-					for range n {
-						if _, err := Enqueue(ctx, q, time.Now(), ClientUpdated, benchData); err != nil {
-							return err
-						}
-					}
-					return nil
-				})
-				if err != nil {
-					b.Fatal(err)
-				}
-				done += n
-			}
+			enqueueEvents(b, h.db, b.N)
 			rc.waitFor(b, int64(b.N))
 			elapsed := time.Since(start)
 			b.StopTimer()
@@ -198,13 +183,18 @@ func BenchmarkEnqueue(b *testing.B) {
 	h.create("https://a.example/hook", "*")
 	h.create("https://b.example/hook", "client.*")
 	h.create("https://c.example/hook", "booking.created", "booking.updated")
-	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
-	for done := 0; done < b.N; {
-		n := min(100, b.N-done)
-		err := h.db.InTx(ctx, func(q *db.Queries) error {
-			for range n {
+	enqueueEvents(b, h.db, b.N)
+}
+
+// enqueueEvents commits n client.updated events, 100 to a transaction.
+func enqueueEvents(b *testing.B, d *db.DB, n int) {
+	ctx := context.Background()
+	for done := 0; done < n; {
+		k := min(100, n-done)
+		err := d.InTx(ctx, func(q *db.Queries) error {
+			for range k {
 				if _, err := Enqueue(ctx, q, time.Now(), ClientUpdated, benchData); err != nil {
 					return err
 				}
@@ -214,6 +204,6 @@ func BenchmarkEnqueue(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		done += n
+		done += k
 	}
 }
