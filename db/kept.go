@@ -1,10 +1,5 @@
 package db
 
-import "sync"
-
-// maxKeptValues bounds a pool's kept values; past it they start over.
-const maxKeptValues = 64
-
 // Kept returns the value load makes for key under version, kept per database and pool for as
 // long as the caller reads the same version. It is for small settings read inside a write
 // transaction on every booking (the customer-message plan): the caller reads a change
@@ -18,7 +13,7 @@ func Kept[T any](q *Queries, key string, version int64, load func() (T, error)) 
 	if k == nil {
 		return load()
 	}
-	if v, ok := k.get(key, version); ok {
+	if v, ok := k.Lookup(key, version); ok {
 		return v.(T), nil
 	}
 	v, err := load()
@@ -30,42 +25,17 @@ func Kept[T any](q *Queries, key string, version int64, load func() (T, error)) 
 	// value a write loads is kept only once the write has committed.
 	if !q.AfterWrite(func(committed bool) {
 		if committed {
-			k.put(key, version, v)
+			k.Store(key, version, v)
 		}
 	}) {
-		k.put(key, version, v)
+		k.Store(key, version, v)
 	}
 	return v, nil
 }
 
-type keptValue struct {
-	version int64
-	value   any
-}
-
-type keptValues struct {
-	mu     sync.Mutex
-	values map[string]keptValue
-}
-
-func (k *keptValues) get(key string, version int64) (any, bool) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	v, ok := k.values[key]
-	return v.value, ok && v.version == version
-}
-
-func (k *keptValues) put(key string, version int64, value any) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.values == nil || len(k.values) >= maxKeptValues {
-		k.values = map[string]keptValue{}
-	}
-	k.values[key] = keptValue{version, value}
-}
-
-// keptValues returns the kept values of the pool q runs on, or nil for any other DBTX.
-func (q *Queries) keptValues() *keptValues {
+// keptValues returns the kept values of the pool q runs on (a CountedCache, as for the
+// database's read-side values), or nil for any other DBTX.
+func (q *Queries) keptValues() *CountedCache {
 	switch d := q.db.(type) {
 	case *stmtCache:
 		return &d.kept

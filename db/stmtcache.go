@@ -20,7 +20,7 @@ type stmtCache struct {
 	mu      sync.RWMutex
 	stmts   map[string]*sql.Stmt
 	pending map[string]bool // seen inside a transaction, to prepare once it is over
-	kept    keptValues      // see Kept
+	kept    CountedCache    // see Kept
 }
 
 func newStmtCache(db *sql.DB) *stmtCache {
