@@ -32,7 +32,6 @@ func TestDroppedConnectionIsReplacedUnnoticed(t *testing.T) {
 	e.smtp.Down()
 	e.smtp.Up()
 	v := e.book("María", start.Add(time.Hour))
-	e.waitFor("Booking confirmed", 2)
 	if m := e.confirmationSent(v.Booking.ID); m.Attempts != 1 {
 		t.Errorf("the confirmation took %d attempts after the server dropped the kept connection, want 1", m.Attempts)
 	}
@@ -52,7 +51,6 @@ func TestNewSettingsRetireKeptConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := e.book("María", start.Add(time.Hour))
-	e.waitFor("Booking confirmed", 2)
 	if m := e.confirmationSent(v.Booking.ID); m.Attempts != 1 {
 		t.Errorf("the confirmation took %d attempts after the settings changed, want 1", m.Attempts)
 	}
