@@ -16,6 +16,8 @@ func goMigrations() []*goose.Migration {
 		goose.NewGoMigration(130, &goose.GoFunc{RunTx: widenBookingSources}, nil),
 		// Waitlist seat messages (classes × messages): migrate_00360.go.
 		goose.NewGoMigration(360, &goose.GoFunc{RunTx: addSeatMessageKind}, nil),
+		// CHECKs of the hot tables as comparisons, not IN lists: migrate_00382.go.
+		goose.NewGoMigration(382, &goose.GoFunc{RunTx: checksWithoutInLists}, nil),
 	}
 }
 
@@ -33,33 +35,43 @@ func widenBookingSources(ctx context.Context, tx *sql.Tx) error {
 	return editTableSQL(ctx, tx, "bookings", narrow, wide)
 }
 
-// editTableSQL replaces old with new in table's stored CREATE TABLE text, following SQLite's
-// documented procedure: writable_schema on, one UPDATE, schema_version bumped so every
-// connection (in any process) reloads the schema, writable_schema off, integrity check.
+// editTableSQL replaces old with new in table's stored CREATE TABLE text (editTablesSQL).
 func editTableSQL(ctx context.Context, tx *sql.Tx, table, old, new string) error {
-	var stored string
-	if err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?`, table).Scan(&stored); err != nil {
-		return fmt.Errorf("read %s schema: %w", table, err)
-	}
-	if strings.Count(stored, old) != 1 {
-		return fmt.Errorf("%s schema: expected exactly one %q", table, old)
+	return editTablesSQL(ctx, tx, tableEdit{table, old, new})
+}
+
+// tableEdit replaces old, which must occur exactly once, with new in table's CREATE TABLE text.
+type tableEdit struct{ table, old, new string }
+
+// editTablesSQL makes edits to the stored schema text following SQLite's documented procedure:
+// writable_schema on, one UPDATE per edit, schema_version bumped so every connection (in any
+// process) reloads the schema, writable_schema off, one integrity check.
+func editTablesSQL(ctx context.Context, tx *sql.Tx, edits ...tableEdit) error {
+	for _, e := range edits {
+		var stored string
+		if err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?`, e.table).Scan(&stored); err != nil {
+			return fmt.Errorf("read %s schema: %w", e.table, err)
+		}
+		if strings.Count(stored, e.old) != 1 {
+			return fmt.Errorf("%s schema: expected exactly one %q", e.table, e.old)
+		}
 	}
 	var version int64
 	if err := tx.QueryRowContext(ctx, `PRAGMA schema_version`).Scan(&version); err != nil {
 		return err
 	}
-	steps := []struct {
-		sql  string
-		args []any
-	}{
-		{`PRAGMA writable_schema = ON`, nil},
-		{`UPDATE sqlite_schema SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = ?`, []any{old, new, table}},
-		{fmt.Sprintf(`PRAGMA schema_version = %d`, version+1), nil},
-		{`PRAGMA writable_schema = OFF`, nil},
+	if _, err := tx.ExecContext(ctx, `PRAGMA writable_schema = ON`); err != nil {
+		return fmt.Errorf("edit schema: %w", err)
 	}
-	for _, s := range steps {
-		if _, err := tx.ExecContext(ctx, s.sql, s.args...); err != nil {
-			return fmt.Errorf("edit %s schema: %s: %w", table, s.sql, err)
+	for _, e := range edits {
+		if _, err := tx.ExecContext(ctx, `UPDATE sqlite_schema SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = ?`,
+			e.old, e.new, e.table); err != nil {
+			return fmt.Errorf("edit %s schema: %w", e.table, err)
+		}
+	}
+	for _, q := range []string{fmt.Sprintf(`PRAGMA schema_version = %d`, version+1), `PRAGMA writable_schema = OFF`} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("edit schema: %s: %w", q, err)
 		}
 	}
 	var check string
@@ -67,7 +79,7 @@ func editTableSQL(ctx context.Context, tx *sql.Tx, table, old, new string) error
 		return err
 	}
 	if check != "ok" {
-		return fmt.Errorf("edit %s schema: integrity check: %s", table, check)
+		return fmt.Errorf("edit schema: integrity check: %s", check)
 	}
 	return nil
 }
