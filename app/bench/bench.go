@@ -266,8 +266,8 @@ func (e *env) setUp(ctx context.Context) error {
 // profiled runs fn, a scenario's measured run, and when the run asked for profiles writes a
 // CPU profile of the scenario alone: each of the pair's scenario rounds (Load.ScenarioRound)
 // goes to PREFIX.<name>.<round>.pprof, never mixed with the baseline's rounds; a run that drives
-// no pair (webhook_fanout, whose baseline ran before) is profiled whole as
-// PREFIX.<name>.1.pprof. `go tool pprof -top PREFIX.<name>.*.pprof` merges the rounds.
+// no pair is profiled whole as PREFIX.<name>.1.pprof. `go tool pprof -top PREFIX.<name>.*.pprof`
+// merges the rounds.
 func (e *env) profiled(name string, fn func()) error {
 	if e.cfg.CPUProfile == "" {
 		fn()
@@ -302,10 +302,11 @@ func (e *env) profiled(name string, fn func()) error {
 }
 
 // pairs names the scenarios whose measured run interleaves scenario and baseline rounds
-// (DriveMixedPair), so that profiled profiles their scenario rounds only.
+// (DriveMixedPair, fanoutPair), so that profiled profiles their scenario rounds only.
 var pairs = map[string]bool{
 	"read_service": true, "list_bookings": true, "list_bookings_not_modified": true, "slots_day": true,
-	"create_booking": true, "conflicting_booking": true, "day_in_the_life": true, "list_bookings_100k": true,
+	"create_booking": true, "conflicting_booking": true, "webhook_fanout": true, "day_in_the_life": true,
+	"list_bookings_100k": true,
 }
 
 func goInfo() string { return runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH }

@@ -159,41 +159,69 @@ func (c *commits) add(id string, at time.Time) {
 // drainWait bounds how long a run waits for the deliveries of its last events.
 const drainWait = 10 * time.Second
 
-// fanoutResult turns arrivals into figures: deliveries received in [from, to) per second, and
+// fanoutResult turns arrivals into a sample: the deliveries received in [from, to), and the
 // commit→receipt latencies of the deliveries of events committed in the window. Deliveries of
 // those events that never arrived are errors.
-func fanoutResult(c *commits, arrivals []arrival, bad int64, from, to time.Time) Figures {
-	f := Figures{Seconds: to.Sub(from).Seconds(), Errors: bad}
+func fanoutResult(c *commits, arrivals []arrival, bad int64, from, to time.Time) sample {
+	s := sample{seconds: to.Sub(from).Seconds(), errors: bad}
 	in := func(t benchTime) bool { return t >= benchTimeOf(from) && t < benchTimeOf(to) }
 	received := map[eventKey]int{}
-	var lat []time.Duration
 	for _, a := range arrivals {
 		if in(a.at) {
-			f.Ops++
+			s.succeeded++
 		}
 		committed, ok := c.at[a.id]
 		if ok && in(committed) {
 			received[a.id]++
-			lat = append(lat, max(0, time.Duration(a.at-committed)))
+			s.latencies = append(s.latencies, max(0, time.Duration(a.at-committed)))
 		}
 	}
 	for id, at := range c.at {
 		if in(at) {
 			if missing := fanoutEndpoints - received[id]; missing > 0 {
-				f.addErrors(int64(missing), fmt.Sprintf("event %s: %d of %d deliveries never arrived", id, missing, fanoutEndpoints))
+				s.errors += int64(missing)
+				if s.firstErr == nil {
+					s.firstErr = fmt.Errorf("event %s: %d of %d deliveries never arrived", id, missing, fanoutEndpoints)
+				}
 			}
 		}
 	}
-	f.Succeeded = f.Ops
-	f.Rate = ratio(float64(f.Ops), f.Seconds)
-	f.setLatencies(lat)
-	return f
+	return s
+}
+
+// fanoutPair measures the dispatcher's most deliveries per second (fanoutMax) and its bare-POST
+// baseline in alternating slices of l.Duration, as DrivePair does for the other scenarios, so
+// that background load weighs on both alike.
+func (h *hooks) fanoutPair(ctx context.Context, l Load, window int) (res, base Figures, err error) {
+	var rs, bs sample
+	slice := Load{Concurrency: l.Concurrency, Duration: l.Duration / pairRounds}
+	for i := range pairRounds {
+		slice.Warmup = 0
+		if i == 0 {
+			slice.Warmup = l.Warmup
+		}
+		b, err := h.barePost(ctx, slice)
+		if err != nil {
+			return Figures{}, Figures{}, err
+		}
+		bs.add(b)
+		var r sample
+		l.around(func() { r, err = h.fanoutMax(ctx, slice, window) })
+		if err != nil {
+			return Figures{}, Figures{}, err
+		}
+		rs.add(r)
+	}
+	res, base = rs.figures(), bs.figures()
+	res.What = "events committed → signed deliveries received"
+	base.What = "bare loop POSTing signed bodies to the same receiver"
+	return res, base, nil
 }
 
 // fanoutMax commits events as fast as the dispatcher delivers them, each in a transaction of
 // its own from l.Concurrency producers, keeping at most window events in flight so the queue
-// stays short, and measures deliveries per second.
-func (h *hooks) fanoutMax(ctx context.Context, l Load, window int) (Figures, error) {
+// stays short, and records the deliveries received.
+func (h *hooks) fanoutMax(ctx context.Context, l Load, window int) (sample, error) {
 	c := newCommits()
 	slots := make(chan struct{}, window)
 	var mu sync.Mutex
@@ -230,14 +258,13 @@ func (h *hooks) fanoutMax(ctx context.Context, l Load, window int) (Figures, err
 	produceErr := wait()
 	peak := sampler.stop()
 	if produceErr != nil {
-		return Figures{}, produceErr
+		return sample{}, produceErr
 	}
 	h.awaitDeliveries(ctx, c)
 	arrivals, _, bad := h.rc.results()
-	f := fanoutResult(c, arrivals, bad, from, to)
-	f.What = "events committed → signed deliveries received"
-	f.PeakRSS = peak
-	return f, nil
+	s := fanoutResult(c, arrivals, bad, from, to)
+	s.peakRSS = peak
+	return s, nil
 }
 
 // startProducers starts producers goroutines that commit events numbered 1, 2, … until to,
@@ -305,9 +332,10 @@ func (h *hooks) fanoutPaced(ctx context.Context, l Load, deliveriesPerSecond flo
 	}
 	h.awaitDeliveries(ctx, c)
 	arrivals, _, bad := h.rc.results()
-	f := fanoutResult(c, arrivals, bad, from, to)
+	s := fanoutResult(c, arrivals, bad, from, to)
+	s.peakRSS = peak
+	f := s.figures()
 	f.What = fmt.Sprintf("first attempts, paced at %.0f deliveries/s", deliveriesPerSecond)
-	f.PeakRSS = peak
 	return f, nil
 }
 
@@ -332,7 +360,7 @@ func (h *hooks) awaitDeliveries(ctx context.Context, c *commits) {
 
 // barePost is webhook_fanout's ceiling: workers POSTing the same kind of signed bodies to the
 // same receiver with keep-alive connections, with nothing between them and the wire.
-func (h *hooks) barePost(ctx context.Context, l Load) (Figures, error) {
+func (h *hooks) barePost(ctx context.Context, l Load) (sample, error) {
 	h.rc.reset(false, nil)
 	hc := newClient(h.rc.URL, "", l.Concurrency).http
 	defer hc.CloseIdleConnections()
@@ -342,11 +370,11 @@ func (h *hooks) barePost(ctx context.Context, l Load) (Figures, error) {
 	for i := range bodies {
 		var err error
 		if bodies[i], err = envelope(sampleEvent(int64(i))); err != nil {
-			return Figures{}, err
+			return sample{}, err
 		}
 	}
 	var n atomic.Int64
-	f := Drive(ctx, l, func(ctx context.Context, _ int) (Outcome, error) {
+	post := Op(func(ctx context.Context, _ int) (Outcome, error) {
 		k := n.Add(1)
 		id, err := webhook.NewEventID(time.Now())
 		if err != nil {
@@ -371,11 +399,11 @@ func (h *hooks) barePost(ctx context.Context, l Load) (Figures, error) {
 		}
 		return Succeeded, nil
 	})
-	f.What = "bare loop POSTing signed bodies to the same receiver"
+	s := drive(ctx, l, post.mixed())
 	if _, _, bad := h.rc.results(); bad > 0 {
-		return f, errors.New("the receiver refused the baseline's own signatures")
+		return s, errors.New("the receiver refused the baseline's own signatures")
 	}
-	return f, nil
+	return s, nil
 }
 
 // envelope renders an event body the way the outbox does (webhook.Enqueue): the envelope of
