@@ -2,11 +2,7 @@ package db
 
 import (
 	"context"
-	"database/sql"
-	"path/filepath"
 	"testing"
-
-	"github.com/pressly/goose/v3"
 )
 
 // TestMigration00220FullAccessBecomesExplicit: a key stored before 00220 with an empty scope
@@ -14,18 +10,7 @@ import (
 // z_means_local option off.
 func TestMigration00220FullAccessBecomesExplicit(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), FileName)
-	conn, err := sql.Open("sqlite", dsn(path, true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := provider.UpTo(ctx, 219); err != nil {
-		t.Fatal(err)
-	}
+	path, conn, _ := migratedTo(t, 219)
 	for _, scopes := range []string{"", "clients:read"} {
 		if _, err := conn.ExecContext(ctx, `INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) VALUES ('k', 'p', ?, ?, 1)`, "h"+scopes, scopes); err != nil {
 			t.Fatal(err)

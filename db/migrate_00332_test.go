@@ -2,29 +2,14 @@ package db
 
 import (
 	"context"
-	"database/sql"
-	"path/filepath"
 	"testing"
-
-	"github.com/pressly/goose/v3"
 )
 
 // TestMigration00332MovesTheLogTexts: attempts logged before 00332 keep every header and body
 // they had, now as shared texts stored once, and the attempt rows no longer carry them.
 func TestMigration00332MovesTheLogTexts(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), FileName)
-	conn, err := sql.Open("sqlite", dsn(path, true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := provider.UpTo(ctx, 331); err != nil {
-		t.Fatal(err)
-	}
+	path, conn, _ := migratedTo(t, 331)
 	for _, s := range []string{
 		`INSERT INTO webhooks (id, url, events_json, created_at, updated_at) VALUES (1, 'https://example.com/', '["*"]', 1, 1)`,
 		`INSERT INTO events (id, type, body, created_at) VALUES ('evt_1', 'client.created', '{"a":1}', 1)`,

@@ -3,10 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
-	"path/filepath"
 	"testing"
-
-	"github.com/pressly/goose/v3"
 )
 
 // A database from before migration 360 keeps its messages and the owner's templates, and
@@ -14,19 +11,7 @@ import (
 // kinds; cancelling a booking skips its planned seat message (the trigger of 361).
 func TestSeatMessageKind(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), FileName)
-	conn, err := sql.Open("sqlite", dsn(path, true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn.SetMaxOpenConns(1)
-	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := provider.UpTo(ctx, 350); err != nil {
-		t.Fatal(err)
-	}
+	path, conn, provider := migratedTo(t, 350)
 	seedBookingFixtures(t, conn)
 	if err := insertOverlap(ctx, conn); err != nil {
 		t.Fatal(err)

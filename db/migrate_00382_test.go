@@ -2,12 +2,8 @@ package db
 
 import (
 	"context"
-	"database/sql"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/pressly/goose/v3"
 )
 
 // After migration 382 the CHECKs of bookings.source, deliveries.state and
@@ -15,19 +11,7 @@ import (
 // (good values and NULL pass, anything else fails) and every stored row is kept.
 func TestChecksWithoutInLists(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), FileName)
-	conn, err := sql.Open("sqlite", dsn(path, true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn.SetMaxOpenConns(1)
-	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := provider.UpTo(ctx, 381); err != nil {
-		t.Fatal(err)
-	}
+	path, conn, provider := migratedTo(t, 381)
 	seedBookingFixtures(t, conn)
 	if err := insertOverlap(ctx, conn); err != nil {
 		t.Fatal(err)

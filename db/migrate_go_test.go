@@ -3,29 +3,14 @@ package db
 import (
 	"context"
 	"database/sql"
-	"path/filepath"
 	"testing"
-
-	"github.com/pressly/goose/v3"
 )
 
 // A database written before migration 130 keeps its bookings, and afterwards accepts the
 // booking site's and the MCP server's sources while still refusing anything else.
 func TestWidenBookingSources(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), FileName)
-	conn, err := sql.Open("sqlite", dsn(path, true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn.SetMaxOpenConns(1)
-	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := provider.UpTo(ctx, 120); err != nil {
-		t.Fatal(err)
-	}
+	path, conn, provider := migratedTo(t, 120)
 	seedBookingFixtures(t, conn)
 	insert := func(id int64, source string) error {
 		_, err := conn.ExecContext(ctx, `INSERT INTO bookings (id, location_id, service_id, provider_id, client_id, status_id,

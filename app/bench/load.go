@@ -56,9 +56,7 @@ func Drive(ctx context.Context, l Load, op Op) Figures {
 // pairRounds is how many slices DrivePair cuts a recorded window into.
 const pairRounds = 4
 
-// DrivePair measures a scenario and its baseline in alternating slices of l.Duration
-// (baseline, scenario, baseline, scenario, …), each side warmed up once, so that background
-// load on a shared machine weighs on both alike and their ratio stays meaningful.
+// around runs round, one scenario slice, through l.ScenarioRound when one is set.
 func (l Load) around(round func()) {
 	if l.ScenarioRound == nil {
 		round()
@@ -67,6 +65,9 @@ func (l Load) around(round func()) {
 	l.ScenarioRound(round)
 }
 
+// DrivePair measures a scenario and its baseline in alternating slices of l.Duration
+// (baseline, scenario, baseline, scenario, …), each side warmed up once, so that background
+// load on a shared machine weighs on both alike and their ratio stays meaningful.
 func DrivePair(ctx context.Context, l Load, scenario, baseline Op) (Figures, Figures) {
 	return DriveMixedPair(ctx, l, scenario.mixed(), baseline)
 }
@@ -75,16 +76,28 @@ func DrivePair(ctx context.Context, l Load, scenario, baseline Op) (Figures, Fig
 // kind.
 func DriveMixedPair(ctx context.Context, l Load, scenario MixedOp, baseline Op) (Figures, Figures) {
 	var res, base sample
+	l.alternate(func(slice Load) error {
+		base.add(drive(ctx, slice, baseline.mixed()))
+		l.around(func() { res.add(drive(ctx, slice, scenario)) })
+		return nil
+	})
+	return res.figures(), base.figures()
+}
+
+// alternate runs round on each of pairRounds slices of l.Duration, the first after l's warm-up:
+// one baseline slice and one scenario slice per round, until round fails.
+func (l Load) alternate(round func(slice Load) error) error {
 	slice := Load{Concurrency: l.Concurrency, Duration: l.Duration / pairRounds}
 	for i := range pairRounds {
 		slice.Warmup = 0
 		if i == 0 {
 			slice.Warmup = l.Warmup
 		}
-		base.add(drive(ctx, slice, baseline.mixed()))
-		l.around(func() { res.add(drive(ctx, slice, scenario)) })
+		if err := round(slice); err != nil {
+			return err
+		}
 	}
-	return res.figures(), base.figures()
+	return nil
 }
 
 // sample is the raw record of one or more recorded windows.

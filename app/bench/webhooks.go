@@ -194,23 +194,19 @@ func fanoutResult(c *commits, arrivals []arrival, bad int64, from, to time.Time)
 // that background load weighs on both alike.
 func (h *hooks) fanoutPair(ctx context.Context, l Load, window int) (res, base Figures, err error) {
 	var rs, bs sample
-	slice := Load{Concurrency: l.Concurrency, Duration: l.Duration / pairRounds}
-	for i := range pairRounds {
-		slice.Warmup = 0
-		if i == 0 {
-			slice.Warmup = l.Warmup
-		}
+	err = l.alternate(func(slice Load) error {
 		b, err := h.barePost(ctx, slice)
 		if err != nil {
-			return Figures{}, Figures{}, err
+			return err
 		}
 		bs.add(b)
 		var r sample
 		l.around(func() { r, err = h.fanoutMax(ctx, slice, window) })
-		if err != nil {
-			return Figures{}, Figures{}, err
-		}
 		rs.add(r)
+		return err
+	})
+	if err != nil {
+		return Figures{}, Figures{}, err
 	}
 	res, base = rs.figures(), bs.figures()
 	res.What = "events committed → signed deliveries received"
