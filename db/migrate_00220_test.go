@@ -10,19 +10,13 @@ import (
 // z_means_local option off.
 func TestMigration00220FullAccessBecomesExplicit(t *testing.T) {
 	ctx := context.Background()
-	path, conn, _ := migratedTo(t, 219)
+	path, conn := migratedTo(t, 219)
 	for _, scopes := range []string{"", "clients:read"} {
 		if _, err := conn.ExecContext(ctx, `INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) VALUES ('k', 'p', ?, ?, 1)`, "h"+scopes, scopes); err != nil {
 			t.Fatal(err)
 		}
 	}
-	conn.Close()
-
-	d, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openMigrated(t, conn, path)
 	keys, err := d.R.ListAPIKeys(ctx)
 	if err != nil || len(keys) != 2 {
 		t.Fatalf("keys: %v, %v", keys, err)

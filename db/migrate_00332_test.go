@@ -9,7 +9,7 @@ import (
 // they had, now as shared texts stored once, and the attempt rows no longer carry them.
 func TestMigration00332MovesTheLogTexts(t *testing.T) {
 	ctx := context.Background()
-	path, conn, _ := migratedTo(t, 331)
+	path, conn := migratedTo(t, 331)
 	for _, s := range []string{
 		`INSERT INTO webhooks (id, url, events_json, created_at, updated_at) VALUES (1, 'https://example.com/', '["*"]', 1, 1)`,
 		`INSERT INTO events (id, type, body, created_at) VALUES ('evt_1', 'client.created', '{"a":1}', 1)`,
@@ -29,13 +29,7 @@ func TestMigration00332MovesTheLogTexts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	conn.Close()
-
-	d, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openMigrated(t, conn, path)
 	rows, err := d.R.ListDeliveryAttempts(ctx, 1)
 	if err != nil || len(rows) != 2 {
 		t.Fatalf("attempts: %v, %v", rows, err)

@@ -11,7 +11,7 @@ import (
 // kinds; cancelling a booking skips its planned seat message (the trigger of 361).
 func TestSeatMessageKind(t *testing.T) {
 	ctx := context.Background()
-	path, conn, provider := migratedTo(t, 350)
+	path, conn := migratedTo(t, 350)
 	seedBookingFixtures(t, conn)
 	if err := insertOverlap(ctx, conn); err != nil {
 		t.Fatal(err)
@@ -30,16 +30,7 @@ func TestSeatMessageKind(t *testing.T) {
 	if err := message(conn, "waitlist_seat"); !IsConstraint(err, "CHECK constraint failed") {
 		t.Fatalf("before 360, a seat message: got %v, want a CHECK failure", err)
 	}
-	if _, err := provider.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
-	conn.Close()
-
-	d, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openMigrated(t, conn, path)
 	if err := message(d.Write, "waitlist_seat"); err != nil {
 		t.Fatalf("after 360, a seat message: %v", err)
 	}

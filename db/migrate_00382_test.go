@@ -11,7 +11,7 @@ import (
 // (good values and NULL pass, anything else fails) and every stored row is kept.
 func TestChecksWithoutInLists(t *testing.T) {
 	ctx := context.Background()
-	path, conn, provider := migratedTo(t, 381)
+	path, conn := migratedTo(t, 381)
 	seedBookingFixtures(t, conn)
 	if err := insertOverlap(ctx, conn); err != nil {
 		t.Fatal(err)
@@ -26,16 +26,7 @@ func TestChecksWithoutInLists(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	if _, err := provider.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
-	conn.Close()
-
-	d, err := Open(ctx, path) // fresh connections read the edited schema
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openMigrated(t, conn, path)
 	for _, c := range []struct{ table, column string }{{"bookings", "source"}, {"deliveries", "state"}, {"delivery_attempts", "error_category"}} {
 		var stored string
 		if err := d.Read.QueryRowContext(ctx, `SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?`, c.table).Scan(&stored); err != nil {

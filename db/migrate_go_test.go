@@ -10,7 +10,7 @@ import (
 // booking site's and the MCP server's sources while still refusing anything else.
 func TestWidenBookingSources(t *testing.T) {
 	ctx := context.Background()
-	path, conn, provider := migratedTo(t, 120)
+	path, conn := migratedTo(t, 120)
 	seedBookingFixtures(t, conn)
 	insert := func(id int64, source string) error {
 		_, err := conn.ExecContext(ctx, `INSERT INTO bookings (id, location_id, service_id, provider_id, client_id, status_id,
@@ -24,16 +24,7 @@ func TestWidenBookingSources(t *testing.T) {
 	if err := insert(2, "online"); !IsConstraint(err, "CHECK constraint failed") {
 		t.Fatalf("before 130, source online: got %v, want a CHECK failure", err)
 	}
-	if _, err := provider.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
-	conn.Close()
-
-	d, err := Open(ctx, path) // fresh connections read the edited schema
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openMigrated(t, conn, path)
 	for i, tc := range []struct {
 		source string
 		ok     bool

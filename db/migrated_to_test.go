@@ -10,8 +10,8 @@ import (
 )
 
 // migratedTo makes a database file migrated up to version, for a test of the migrations after
-// it: its path, one connection to it, and the provider whose Up applies the rest.
-func migratedTo(t *testing.T, version int64) (path string, conn *sql.DB, provider *goose.Provider) {
+// it: its path and one connection to it, to write what an older appliance would have stored.
+func migratedTo(t *testing.T, version int64) (path string, conn *sql.DB) {
 	t.Helper()
 	path = filepath.Join(t.TempDir(), FileName)
 	conn, err := sql.Open("sqlite", dsn(path, true))
@@ -20,12 +20,26 @@ func migratedTo(t *testing.T, version int64) (path string, conn *sql.DB, provide
 	}
 	t.Cleanup(func() { conn.Close() })
 	conn.SetMaxOpenConns(1)
-	provider, err = goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
+	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := provider.UpTo(context.Background(), version); err != nil {
 		t.Fatal(err)
 	}
-	return path, conn, provider
+	return path, conn
+}
+
+// openMigrated closes conn and opens the database at path as the appliance does at start,
+// which applies the migrations after the version migratedTo stopped at. Its connections are
+// new, so they read the schema as the migrations left it.
+func openMigrated(t *testing.T, conn *sql.DB, path string) *DB {
+	t.Helper()
+	conn.Close()
+	d, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
 }
