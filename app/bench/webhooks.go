@@ -298,12 +298,18 @@ func startProducers(ctx context.Context, producers int, to time.Time, slots chan
 	}
 }
 
+// minPaced is the fewest events a paced run commits in its recorded window.
+const minPaced = 20
+
 // fanoutPaced commits events at a steady rate (deliveries per second across all endpoints) and
 // measures each delivery's first-attempt latency from commit to receipt.
 func (h *hooks) fanoutPaced(ctx context.Context, l Load, deliveriesPerSecond float64) (Figures, error) {
 	c := newCommits()
 	h.rc.reset(true, nil)
-	interval := time.Duration(float64(time.Second) * fanoutEndpoints / deliveriesPerSecond)
+	// At least minPaced events in the window, whatever the rate: a tiny run (the bench's own
+	// test, under the race detector) can measure a maximum so low that half of it would commit
+	// nothing after the warm-up, and leave no latency to read.
+	interval := min(time.Duration(float64(time.Second)*fanoutEndpoints/deliveriesPerSecond), l.Duration/minPaced)
 	start := time.Now()
 	from, to := start.Add(l.Warmup), start.Add(l.Warmup+l.Duration)
 	var sampler *rssSampler
