@@ -30,9 +30,11 @@ func IsFull(err error) bool {
 }
 
 // Storage is what the process knows about the disk under the database: full since when (zero
-// when writes work), and how many writes it refused. It changes when a write fails for lack of
-// space (InTx, or NoteWriteError from code that writes outside InTx) and when one commits
-// again (any InTx, or the probe's own). Safe for concurrent use.
+// when writes work), and how many writes it refused. It becomes full when a write fails for
+// lack of space (InTx, or NoteWriteError from code that writes outside InTx), and clears only
+// when StorageWatch's probe — a write known to write a page — commits again. Any other commit
+// merely asks the watcher to probe now: a transaction that changed nothing commits even on a
+// full disk, and must not make a full disk look fixed. Safe for concurrent use.
 type Storage struct {
 	fullSince atomic.Int64 // Unix milliseconds; 0: not full
 	refused   atomic.Uint64
@@ -52,12 +54,12 @@ func (s *Storage) Full() (bool, time.Time) {
 // Refused is how many writes failed for lack of space since the process started.
 func (s *Storage) Refused() uint64 { return s.refused.Load() }
 
-// observe records the outcome of a write: err nil clears the full state, a full-disk error
-// sets it (keeping the first time it was seen).
+// observe records the outcome of a write: a full-disk error sets the full state (keeping the
+// first time it was seen); a success while full wakes the watcher, whose probe decides.
 func (s *Storage) observe(err error) {
 	switch {
 	case err == nil:
-		if s.fullSince.Swap(0) != 0 {
+		if s.fullSince.Load() != 0 {
 			s.notify()
 		}
 	case IsFull(err):
@@ -66,6 +68,13 @@ func (s *Storage) observe(err error) {
 			s.spells.Add(1)
 			s.notify()
 		}
+	}
+}
+
+// probed records that the watcher's probe committed: writes work again.
+func (s *Storage) probed() {
+	if s.fullSince.Swap(0) != 0 {
+		s.notify()
 	}
 }
 
@@ -87,8 +96,9 @@ func (d *DB) NoteWriteError(err error) bool {
 }
 
 // StorageWatch notices that writes work again after a full disk, without waiting for a request
-// to try: while Storage says full, it makes one tiny write every Every (the storage_probe row).
-// Each change of state is logged once. It is a background worker: Run until ctx ends.
+// to try: while Storage says full, it makes one tiny write every Every (the storage_probe row),
+// and at once when some other transaction commits. Only this probe clears the full state. Each
+// change of state is logged once. It is a background worker: Run until ctx ends.
 type StorageWatch struct {
 	DB    *DB
 	Every time.Duration // default 5 s
@@ -120,11 +130,16 @@ func (p *StorageWatch) Run(ctx context.Context) error {
 			return ctx.Err()
 		case <-st.changed:
 		case <-t.C:
-			if full, _ := st.Full(); full {
-				err := p.DB.InTx(ctx, func(q *Queries) error { return q.TouchStorageProbe(ctx, Millis(now())) })
-				if err != nil && !IsFull(err) && ctx.Err() == nil {
-					log.WarnContext(ctx, "storage probe", slog.Any("err", err))
-				}
+		}
+		if full, _ := st.Full(); full {
+			// An UPDATE writes its page whether or not the value changed, so a commit means
+			// the disk took a write.
+			err := p.DB.InTx(ctx, func(q *Queries) error { return q.TouchStorageProbe(ctx, Millis(now())) })
+			switch {
+			case err == nil:
+				st.probed()
+			case !IsFull(err) && ctx.Err() == nil:
+				log.WarnContext(ctx, "storage probe", slog.Any("err", err))
 			}
 		}
 		// Report every spell once, even one that began and ended between two looks.

@@ -17,8 +17,8 @@ import (
 
 // On a real, small file system that fills up: the write that finds no room fails with a
 // full-disk error and is not kept, everything committed before stays readable, Storage says
-// full, and once space returns the watcher's own write finds out — no request needed — and
-// writes work again.
+// full (a transaction that writes nothing does not change that), and once space returns the
+// watcher's own write finds out — no request needed — and writes work again.
 func TestFullDiskIsReportedAndRecovers(t *testing.T) {
 	dir := dbtest.Tmpfs(t, "4m")
 	ctx := context.Background()
@@ -55,6 +55,14 @@ func TestFullDiskIsReportedAndRecovers(t *testing.T) {
 	full, since := d.Storage().Full()
 	if !full || since.IsZero() || d.Storage().Refused() == 0 {
 		t.Fatalf("Storage: full %v since %v refused %d, want full", full, since, d.Storage().Refused())
+	}
+	// A transaction that changed nothing commits even now; it must not make the disk look fixed
+	// (the probe, a write that writes a page, is what clears the state).
+	if err := d.InTx(ctx, func(*db.Queries) error { return nil }); err != nil {
+		t.Fatalf("an empty transaction on a full disk: %v", err)
+	}
+	if full, _ := d.Storage().Full(); !full {
+		t.Fatal("an empty transaction cleared the full state")
 	}
 	var n int
 	if err := d.Read.QueryRow(`SELECT count(*) FROM owners`).Scan(&n); err != nil || n != committed {
