@@ -188,8 +188,8 @@ func (d *DB) Version(ctx context.Context) (int64, error) {
 // write, and the webhook outbox rows that go with it, goes through here. Writes that arrive
 // while another is running commit together, each in its own savepoint (groupcommit.go): fn sees
 // every write committed or batched before it, and its changes commit all or none. A transaction
-// refused for lack of disk space marks the storage full; one that commits marks it fine again
-// (storage.go). fn must not call InTx itself.
+// refused for lack of disk space marks the storage full; one that commits while it is full asks
+// the storage watcher to check (storage.go). fn must not call InTx itself.
 func (d *DB) InTx(ctx context.Context, fn func(q *Queries) error) error {
 	return d.submit(ctx, fn, false)
 }
