@@ -126,9 +126,13 @@ func readOnlyDSN(path string) string {
 	return "file:" + uriPath.Replace(path) + "?mode=ro&immutable=1"
 }
 
-// upgrade brings the schema up to date: it refuses a downgrade, and before applying any
-// migration to a database that already has a schema it writes a backup next to it.
+// upgrade brings the schema up to date: a new, empty database gets the schema snapshot in one
+// step (snapshot.go); it refuses a downgrade, and before applying any migration to a database
+// that already has a schema it writes a backup next to it.
 func upgrade(ctx context.Context, conn *sql.DB, path string, o OpenOptions) (int64, error) {
+	if _, err := applySnapshot(ctx, conn); err != nil {
+		return 0, err
+	}
 	provider, err := newProvider(conn)
 	if err != nil {
 		return 0, fmt.Errorf("migrations: %w", err)
