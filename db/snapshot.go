@@ -22,20 +22,28 @@ var schemaSnapshot string
 // with anything in it is left to the migrations. Migrations newer than the snapshot still run
 // after it (goose sees the versions it records), so a stale snapshot is slower, never wrong.
 func applySnapshot(ctx context.Context, conn *sql.DB) (bool, error) {
+	// A plain read first: a command opening a live database must not take its write lock.
+	if empty, err := isEmpty(ctx, conn); err != nil || !empty {
+		return false, err
+	}
 	tx, err := conn.BeginTx(ctx, nil) // BEGIN IMMEDIATE on the writer: no one else creates it meanwhile
 	if err != nil {
 		return false, err
 	}
 	defer tx.Rollback()
-	var objects int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&objects); err != nil {
+	if empty, err := isEmpty(ctx, tx); err != nil || !empty {
 		return false, err
-	}
-	if objects > 0 {
-		return false, nil
 	}
 	if _, err := tx.ExecContext(ctx, schemaSnapshot); err != nil {
 		return false, fmt.Errorf("apply the schema snapshot: %w", err)
 	}
 	return true, tx.Commit()
+}
+
+func isEmpty(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (bool, error) {
+	var objects int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&objects)
+	return objects == 0, err
 }
