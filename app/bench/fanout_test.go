@@ -42,3 +42,16 @@ func TestFanoutProducersCommitConcurrently(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A full run's fan-out alternates in four slices like every scenario; a tiny one (the bench's
+// own test) in fewer, each long enough for deliveries to arrive within it.
+func TestFanoutRounds(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want int
+	}{{10 * time.Second, 4}, {2 * time.Second, 4}, {time.Second, 4}, {600 * time.Millisecond, 2}, {200 * time.Millisecond, 1}, {0, 1}} {
+		if got := fanoutRounds(c.d); got != c.want {
+			t.Errorf("fanoutRounds(%v) = %d, want %d", c.d, got, c.want)
+		}
+	}
+}

@@ -76,7 +76,7 @@ func DrivePair(ctx context.Context, l Load, scenario, baseline Op) (Figures, Fig
 // kind.
 func DriveMixedPair(ctx context.Context, l Load, scenario MixedOp, baseline Op) (Figures, Figures) {
 	var res, base sample
-	l.alternate(func(slice Load) error {
+	l.alternate(pairRounds, func(slice Load) error {
 		base.add(drive(ctx, slice, baseline.mixed()))
 		l.around(func() { res.add(drive(ctx, slice, scenario)) })
 		return nil
@@ -84,11 +84,11 @@ func DriveMixedPair(ctx context.Context, l Load, scenario MixedOp, baseline Op) 
 	return res.figures(), base.figures()
 }
 
-// alternate runs round on each of pairRounds slices of l.Duration, the first after l's warm-up:
+// alternate runs round on each of rounds slices of l.Duration, the first after l's warm-up:
 // one baseline slice and one scenario slice per round, until round fails.
-func (l Load) alternate(round func(slice Load) error) error {
-	slice := Load{Concurrency: l.Concurrency, Duration: l.Duration / pairRounds}
-	for i := range pairRounds {
+func (l Load) alternate(rounds int, round func(slice Load) error) error {
+	slice := Load{Concurrency: l.Concurrency, Duration: l.Duration / time.Duration(rounds)}
+	for i := range rounds {
 		slice.Warmup = 0
 		if i == 0 {
 			slice.Warmup = l.Warmup

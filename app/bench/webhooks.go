@@ -194,7 +194,7 @@ func fanoutResult(c *commits, arrivals []arrival, bad int64, from, to time.Time)
 // that background load weighs on both alike.
 func (h *hooks) fanoutPair(ctx context.Context, l Load, window int) (res, base Figures, err error) {
 	var rs, bs sample
-	err = l.alternate(func(slice Load) error {
+	err = l.alternate(fanoutRounds(l.Duration), func(slice Load) error {
 		b, err := h.barePost(ctx, slice)
 		if err != nil {
 			return err
@@ -212,6 +212,18 @@ func (h *hooks) fanoutPair(ctx context.Context, l Load, window int) (res, base F
 	res.What = "events committed → signed deliveries received"
 	base.What = "bare loop POSTing signed bodies to the same receiver"
 	return res, base, nil
+}
+
+// minFanoutSlice is the shortest slice fanoutPair cuts its window into. Unlike a request, a
+// delivery arrives some time after its commit, and a slice counts only the deliveries that
+// arrive within it: in a slice of a few tens of milliseconds on a loaded machine (the bench's
+// own test, under the race detector) none may. A full run's slices are seconds long.
+const minFanoutSlice = 250 * time.Millisecond
+
+// fanoutRounds is how many slices of d fanoutPair alternates: pairRounds, fewer when slices
+// would be shorter than minFanoutSlice.
+func fanoutRounds(d time.Duration) int {
+	return max(1, min(pairRounds, int(d/minFanoutSlice)))
 }
 
 // fanoutMax commits events as fast as the dispatcher delivers them, each in a transaction of
