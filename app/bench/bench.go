@@ -146,7 +146,7 @@ func Run(ctx context.Context, cfg Config, start Starter) (*Report, error) {
 	return rep, nil
 }
 
-// startAppliance starts the server on a fresh data directory (migrations and the demo import
+// startAppliance starts the server on a fresh data directory (a new database and the demo import
 // included) and imports the bench's records; stops it and measures the idle memory of a
 // separate `frontdesk serve` over that data directory (measureServeIdle); and starts the
 // server in this process again. The report gives both times to a 200 from /readyz, the serve

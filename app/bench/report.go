@@ -31,7 +31,7 @@ type Report struct {
 // Process is the figures of the appliance as a whole.
 type Process struct {
 	BinaryBytes int64 `json:"binary_bytes"`
-	// StartToReadyMs is from starting on a fresh data directory (migrations and the demo
+	// StartToReadyMs is from starting on a fresh data directory (a new database and the demo
 	// import included) to the first 200 from /readyz; RestartToReadyMs the same on the data
 	// directory it left.
 	StartToReadyMs   float64 `json:"start_to_ready_ms"`
