@@ -5,22 +5,27 @@ import (
 	"database/sql"
 	"path/filepath"
 	"testing"
-
-	"github.com/pressly/goose/v3"
 )
 
-// migratedTo makes a database file migrated up to version, for a test of the migrations after
-// it: its path and one connection to it, to write what an older appliance would have stored.
-func migratedTo(t *testing.T, version int64) (path string, conn *sql.DB) {
+// emptyDatabase makes a new, empty database file: its path and one writer connection to it.
+func emptyDatabase(t *testing.T) (path string, conn *sql.DB) {
 	t.Helper()
 	path = filepath.Join(t.TempDir(), FileName)
 	conn, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { conn.Close() })
 	conn.SetMaxOpenConns(1)
-	provider, err := goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
+	t.Cleanup(func() { conn.Close() })
+	return path, conn
+}
+
+// migratedTo makes a database file migrated up to version, for a test of the migrations after
+// it: its path and one connection to it, to write what an older appliance would have stored.
+func migratedTo(t *testing.T, version int64) (path string, conn *sql.DB) {
+	t.Helper()
+	path, conn = emptyDatabase(t)
+	provider, err := newProvider(conn)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -48,7 +47,7 @@ func TestSchemaSnapshot(t *testing.T) {
 		t.Fatal("db/schema.sql is not what the migrations produce; regenerate it: go test ./db -run TestSchemaSnapshot -update-snapshot")
 	}
 
-	fromSnapshot := emptyDatabase(t)
+	_, fromSnapshot := emptyDatabase(t)
 	if applied, err := applySnapshot(ctx, fromSnapshot); err != nil || !applied {
 		t.Fatalf("applySnapshot on an empty database: applied %v, %v", applied, err)
 	}
@@ -79,7 +78,8 @@ func TestSchemaSnapshotFreshValues(t *testing.T) {
 			t.Errorf("%s differs between two migrated databases; list it in freshValues with the expression a migration computes it with", column)
 		}
 	}
-	x, y := emptyDatabase(t), emptyDatabase(t)
+	_, x := emptyDatabase(t)
+	_, y := emptyDatabase(t)
 	for _, conn := range []*sql.DB{x, y} {
 		if _, err := applySnapshot(ctx, conn); err != nil {
 			t.Fatal(err)
@@ -91,17 +91,6 @@ func TestSchemaSnapshotFreshValues(t *testing.T) {
 			t.Errorf("%s is the same in two databases made from the snapshot; it must be drawn for each", column)
 		}
 	}
-}
-
-func emptyDatabase(t *testing.T) *sql.DB {
-	t.Helper()
-	conn, err := sql.Open("sqlite", dsn(filepath.Join(t.TempDir(), FileName), true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn.SetMaxOpenConns(1)
-	t.Cleanup(func() { conn.Close() })
-	return conn
 }
 
 // snapshotOf writes the SQL that makes an empty database into the one behind conn: its tables,
