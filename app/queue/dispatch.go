@@ -217,6 +217,16 @@ func (l *loop[P, T, R]) run(ctx context.Context, work chan<- work[P, T], done <-
 	defer soon.Stop()
 	for {
 		l.drain(done)
+		// Stopping is looked at before any attempt starts: when the stop and a finished attempt
+		// arrive together, select may take the attempt first, and the loop must not then hand
+		// the freed worker another job.
+		if ctx.Err() != nil {
+			if l.claiming {
+				l.take(<-rounds, poll)
+			}
+			l.release(l.d.handoff.close(l.d.db))
+			return
+		}
 		l.dispatch(work)
 		l.publishRoom()
 		if !l.claiming {
@@ -227,12 +237,7 @@ func (l *loop[P, T, R]) run(ctx context.Context, work chan<- work[P, T], done <-
 			}
 		}
 		select {
-		case <-ctx.Done():
-			if l.claiming {
-				l.take(<-rounds, poll)
-			}
-			l.release(l.d.handoff.close(l.d.db))
-			return
+		case <-ctx.Done(): // handled at the top
 		case <-l.d.wake:
 			l.woken = true
 		case <-l.d.kick:
