@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"frontdesk/app/nettest"
 )
 
 // The systemd unit in deploy/ is valid for this systemd (systemd-analyze verify prints nothing)
@@ -90,12 +92,7 @@ func TestHealthcheck(t *testing.T) {
 	if code != 0 || !strings.Contains(out.String(), "ready") {
 		t.Fatalf("healthcheck of a ready server: exit %d, %s %s", code, out.String(), errOut.String())
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := ln.Addr().String()
-	ln.Close()
+	closed := nettest.RefusedAddr(t)
 	code, _, stderr := run(t, "", "healthcheck", "--url", "http://"+closed+"/readyz", "--timeout", "2s")
 	if code != exitFail || !strings.Contains(stderr, closed) {
 		t.Fatalf("healthcheck of nothing: exit %d, %s; want 1 naming the address", code, stderr)

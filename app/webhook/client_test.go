@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"frontdesk/app/nettest"
 )
 
 // countingServer is a receiver on 127.0.0.1 that counts the requests it got.
@@ -175,15 +177,7 @@ func TestCategorize(t *testing.T) {
 
 	loopback, _ := countingServer(t, false)
 
-	closedPort := func() string {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr := ln.Addr().String()
-		ln.Close()
-		return "http://" + addr + "/"
-	}()
+	closedPort := "http://" + nettest.RefusedAddr(t) + "/"
 
 	release := make(chan struct{})
 	blocking := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
