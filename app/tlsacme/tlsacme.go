@@ -152,13 +152,18 @@ func (m *Manager) HTTPHandler(next http.Handler) http.Handler {
 	return m.issuer.HTTPChallengeHandler(next)
 }
 
-// Certificate is the certificate being served, nil when there is none yet.
+// Certificate is the certificate being served, nil when there is none yet. It reads certmagic's
+// cache rather than asking GetCertificate as a handshake would: without a certificate that path
+// logs the ClientHello's connection, which a hello made up here does not have (a nil
+// dereference that made every /metrics scrape panic until the first certificate arrived).
 func (m *Manager) Certificate() *x509.Certificate {
-	c, err := m.cfg.GetCertificate(&tls.ClientHelloInfo{ServerName: m.host})
-	if err != nil || c == nil {
-		return nil
+	var leaf *x509.Certificate
+	for _, c := range m.cache.AllMatchingCertificates(m.host) {
+		if c.Leaf != nil && (leaf == nil || c.Leaf.NotAfter.After(leaf.NotAfter)) {
+			leaf = c.Leaf
+		}
 	}
-	return c.Leaf
+	return leaf
 }
 
 func (m *Manager) expiry() float64 {
