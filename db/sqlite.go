@@ -170,8 +170,15 @@ func migrationsFS() fs.FS {
 }
 
 // newProvider is goose over the embedded SQL migrations and the Go ones (migrate_go.go).
+//
+// Migrations are applied out of order when they must be: features are built in parallel, each
+// with its own range of migration numbers, and land on main in any order, so a database made
+// by an earlier build may have 290 but not 250, which landed later (docs/deploy.md,
+// "Upgrades"). goose's default refuses such a database outright, and serve would not start on
+// it; instead the missing migrations are applied, lowest first, then the newer ones.
 func newProvider(conn *sql.DB) (*goose.Provider, error) {
-	return goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(), goose.WithGoMigrations(goMigrations()...))
+	return goose.NewProvider(goose.DialectSQLite3, conn, migrationsFS(),
+		goose.WithGoMigrations(goMigrations()...), goose.WithAllowOutofOrder(true))
 }
 
 // Version reports the schema version, for `frontdesk migrate`.

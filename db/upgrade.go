@@ -150,10 +150,16 @@ func upgrade(ctx context.Context, conn *sql.DB, path string, o OpenOptions) (int
 		}
 		return current, e
 	}
-	if current > 0 && current < known && o.Pending == RefusePending {
+	// Pending, not current < known: a database may lack a migration below its newest one
+	// (newProvider).
+	pending, err := provider.HasPending(ctx)
+	if err != nil {
+		return current, fmt.Errorf("pending migrations: %w", err)
+	}
+	if current > 0 && pending && o.Pending == RefusePending {
 		return current, &BehindError{Path: path, Schema: current, Known: known}
 	}
-	if current > 0 && current < known {
+	if current > 0 && pending {
 		now := time.Now
 		if o.Now != nil {
 			now = o.Now

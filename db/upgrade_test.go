@@ -62,3 +62,54 @@ func TestUpgradeBackupsKept(t *testing.T) {
 		t.Errorf("opening an up-to-date database changed the backups: %v", got)
 	}
 }
+
+// Features land on main in any order, each with its own range of migration numbers, so a
+// database made by an earlier build can lack migrations below its newest one: main at
+// 2026-11-23 (commit cc69bd9) had 290 (messages) before 200–270 were merged. Opening it applies
+// the missing migrations and the newer ones, after a backup; a command that must not migrate
+// refuses it as behind.
+func TestUpgradeAppliesMigrationsMergedBelowTheDatabase(t *testing.T) {
+	ctx := context.Background()
+	mergedLater := map[int64]bool{200: true, 220: true, 221: true, 222: true, 230: true, 231: true, 250: true, 270: true}
+	path, conn := emptyDatabase(t)
+	provider, err := newProvider(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range provider.ListSources() {
+		if s.Version > 290 || mergedLater[s.Version] {
+			continue
+		}
+		if _, err := provider.ApplyVersion(ctx, s.Version, true); err != nil {
+			t.Fatalf("apply %d: %v", s.Version, err)
+		}
+	}
+	conn.Close()
+
+	if _, err := OpenWith(ctx, path, OpenOptions{MustExist: true, Pending: RefusePending}); err == nil {
+		t.Fatal("a command that must not migrate opened a database missing migrations; want a BehindError")
+	}
+	var backups []string
+	d, err := OpenWith(ctx, path, OpenOptions{OnUpgradeBackup: func(p string, from, to int64) { backups = append(backups, p) }})
+	if err != nil {
+		t.Fatalf("open a database missing migrations 200–270 below its 290: %v", err)
+	}
+	defer d.Close()
+	if len(backups) != 1 {
+		t.Fatalf("got %d pre-upgrade backups, want 1", len(backups))
+	}
+	provider, err = newProvider(d.Write)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pending, err := provider.HasPending(ctx); err != nil || pending {
+		t.Fatalf("pending after the upgrade: %v, %v", pending, err)
+	}
+	// What the missing migrations made is there: a table of each.
+	for _, table := range []string{"app_versions", "products", "signing_keys", "site_settings"} {
+		var n int
+		if err := d.Read.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, table).Scan(&n); err != nil || n != 1 {
+			t.Errorf("table %s after the upgrade: %d, %v", table, n, err)
+		}
+	}
+}
