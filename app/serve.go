@@ -155,10 +155,16 @@ func runServe(ctx context.Context, env Env, args []string) error {
 // serveWith runs the appliance with a parsed configuration (tests adjust what has no flag).
 func serveWith(ctx context.Context, env Env, cfg serveConfig) error {
 	log := newLogger(env.Stderr)
-	d, created, err := createData(ctx, env, cfg.Data)
+	unlock, err := lockServe(cfg.Data)
 	if err != nil {
 		return err
 	}
+	d, created, err := createData(ctx, env, cfg.Data)
+	if err != nil {
+		unlock(true)
+		return err
+	}
+	defer unlock(false)
 	defer d.Close()
 	if created {
 		log.Info("created a new database", "path", db.Path(cfg.Data))

@@ -1,0 +1,57 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// serveLockName is the file in the data directory that one running serve holds locked.
+const serveLockName = "serve.lock"
+
+// errServeLocked is returned by lockServe while another serve holds the data directory.
+var errServeLocked = errors.New("locked")
+
+// lockServe makes sure only one serve runs on a data directory. Two would share the database
+// correctly, but each starts by making due again whatever was claimed when the last process
+// stopped — the other's attempts in flight — and then both send them: duplicate webhooks and
+// duplicate emails to customers. Other commands (apikey, backup, import…) run beside serve as
+// before. The lock is the kernel's, so it goes with the process however it ends (SIGKILL
+// included); the file stays, holding the pid of its last holder for the message.
+//
+// unlock releases the lock; unlock(true) also removes the file if this call made it, for a
+// start refused before serving (a downgrade), which leaves the directory as it found it.
+func lockServe(dataDir string) (unlock func(remove bool), err error) {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	path := filepath.Join(dataDir, serveLockName)
+	_, statErr := os.Stat(path)
+	made := errors.Is(statErr, os.ErrNotExist)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		if !errors.Is(err, errServeLocked) {
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		holder := "another frontdesk serve"
+		if b, err := os.ReadFile(path); err == nil && strings.TrimSpace(string(b)) != "" {
+			holder += " (pid " + strings.TrimSpace(string(b)) + ")"
+		}
+		return nil, fmt.Errorf("%s is already serving the data directory %s; stop it first (two servers on one database would both send the webhooks and emails the other has in flight)", holder, dataDir)
+	}
+	if err := f.Truncate(0); err == nil {
+		fmt.Fprintf(f, "%d\n", os.Getpid())
+	}
+	return func(remove bool) {
+		if remove && made {
+			os.Remove(path)
+		}
+		f.Close()
+	}, nil
+}
