@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +21,7 @@ import (
 type flagSet struct {
 	*flag.FlagSet
 	stdout io.Writer
+	getenv func(string) string
 }
 
 func newFlagSet(name, synopsis string, env Env) *flagSet {
@@ -32,7 +34,7 @@ func newFlagSet(name, synopsis string, env Env) *flagSet {
 			fs.PrintDefaults()
 		}
 	}
-	return &flagSet{FlagSet: fs, stdout: env.Stdout}
+	return &flagSet{FlagSet: fs, stdout: env.Stdout, getenv: env.Getenv}
 }
 
 func hasFlags(fs *flag.FlagSet) bool {
@@ -67,7 +69,53 @@ func (fs *flagSet) parse(args []string) error {
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
-	return fs.Parse(append([]string{"--"}, positional...))
+	if err := fs.Parse(append([]string{"--"}, positional...)); err != nil {
+		return err
+	}
+	return fs.checkEnv()
+}
+
+// envKey finds the FRONTDESK_* variable a flag's usage names as its fallback.
+var envKey = regexp.MustCompile(`\(env (FRONTDESK_[A-Z0-9_]+)\)`)
+
+// checkEnv refuses a FRONTDESK_* fallback that its flag could not parse. envBool, envInt and
+// envDuration fall back to the default on a value they cannot read, so without this
+// FRONTDESK_HTTPS=yes served plain HTTP and FRONTDESK_RATE_LIMIT_PER_MINUTE=1,000 kept 70,
+// silently. A flag given on the command line wins, and its variable is not looked at.
+func (fs *flagSet) checkEnv() error {
+	if fs.getenv == nil {
+		return nil
+	}
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		m := envKey.FindStringSubmatch(f.Usage)
+		if err != nil || m == nil || fs.isSet(f.Name) {
+			return
+		}
+		v := fs.getenv(m[1])
+		if v == "" {
+			return
+		}
+		getter, ok := f.Value.(flag.Getter)
+		if !ok {
+			return
+		}
+		switch getter.Get().(type) {
+		case bool:
+			if _, e := strconv.ParseBool(v); e != nil {
+				err = usagef("%s=%q: want true or false (or 1, 0)", m[1], v)
+			}
+		case int:
+			if _, e := strconv.Atoi(v); e != nil {
+				err = usagef("%s=%q: want a whole number", m[1], v)
+			}
+		case time.Duration:
+			if _, e := time.ParseDuration(v); e != nil {
+				err = usagef("%s=%q: want a duration such as 30s, 5m or 720h", m[1], v)
+			}
+		}
+	})
+	return err
 }
 
 // envString, envBool and envDuration give flags their FRONTDESK_* fallbacks.
