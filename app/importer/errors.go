@@ -35,7 +35,10 @@ func (e *Errors) Error() string {
 	for _, p := range e.Problems {
 		lines = append(lines, p.String())
 	}
-	if e.More > 0 {
+	switch {
+	case e.More == 1:
+		lines = append(lines, "… and 1 more problem")
+	case e.More > 1:
 		lines = append(lines, fmt.Sprintf("… and %d more problems", e.More))
 	}
 	return strings.Join(lines, "\n")
