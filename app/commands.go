@@ -21,6 +21,9 @@ func runMigrate(ctx context.Context, env Env, args []string) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 { // `migrate /var/lib/frontdesk` would otherwise create ./data
+		return usagef("unexpected argument %q (the data directory is given with --data)", fs.Arg(0))
+	}
 	d, created, err := createData(ctx, env, *data)
 	if err != nil {
 		return err
@@ -130,6 +133,9 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 		asJSON := fs.Bool("json", false, "print JSON")
 		if err := fs.parse(args); err != nil {
 			return err
+		}
+		if fs.NArg() > 0 {
+			return usagef("unexpected argument %q", fs.Arg(0))
 		}
 		d, err := openData(ctx, env, *data)
 		if err != nil {

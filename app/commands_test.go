@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -212,5 +214,25 @@ func TestServeEnvFallbacks(t *testing.T) {
 	if !cfg.HTTPS || cfg.HTTPSAddr != ":8443" || cfg.HTTPAddr != ":8080" || cfg.ACMECA != "https://ca.example/dir" || cfg.ACMECARoot != "/etc/ca.pem" ||
 		cfg.ACMEEmail != "a@example.com" || cfg.MetricsAddr != "127.0.0.1:9090" || len(cfg.TrustedProxies) != 1 || cfg.PublicURL.String() != "https://book.example.com" {
 		t.Errorf("environment not read: %+v", cfg)
+	}
+}
+
+// A command that takes no positional argument refuses one as a usage error, and does nothing:
+// `frontdesk migrate /var/lib/frontdesk` (without --data) used to create and migrate a
+// database in ./data and report success.
+func TestStrayArgumentRefused(t *testing.T) {
+	existing := newDataDir(t)
+	fresh := filepath.Join(t.TempDir(), "new")
+	for _, args := range [][]string{
+		{"migrate", "--data", fresh, "/var/lib/frontdesk"},
+		{"apikey", "list", "--data", existing, "extra"},
+	} {
+		code, stdout, stderr := run(t, "", args...)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "unexpected argument") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d and no output", args, code, stdout, stderr, exitUsage)
+		}
+	}
+	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+		t.Errorf("migrate with a stray argument made %s (%v)", fresh, err)
 	}
 }
