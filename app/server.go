@@ -56,7 +56,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 		if route == "" {
 			route = "unmatched"
 		}
-		latency.WithLabelValues(route, r.Method, statusClass(status)).Observe(d.Seconds())
+		latency.WithLabelValues(route, metricMethod(r.Method), statusClass(status)).Observe(d.Seconds())
 	}
 
 	// One key checker for every key-authenticated surface (/v3, /mcp): one rate-limit budget per key.
@@ -191,6 +191,18 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Write([]byte("ready\n"))
+}
+
+// metricMethod is a request's method as a metric label: one of the methods frontdesk answers,
+// or "other". Anyone may send any token as a method, and each new one would be a new series
+// kept in memory for the life of the process (and in Prometheus): unbounded, from outside.
+func metricMethod(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, "CANCEL":
+		return m
+	}
+	return "other"
 }
 
 func statusClass(code int) string {
