@@ -54,12 +54,25 @@ func TestDoctor(t *testing.T) {
 	})
 	t.Run("port held by frontdesk", func(t *testing.T) {
 		dir := newDataDir(t)
-		srv := serveInProcess(t, dir, []string{"--addr", "127.0.0.1:0"})
+		srv := serveInProcess(t, dir, []string{"--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"})
 		addr := strings.TrimPrefix(srv.URL, "http://")
 		_, port, _ := net.SplitHostPort(addr)
-		code, out, _ := run(t, "", "doctor", "--data", dir, "--addr", addr, "--public-url", "http://localhost:"+port)
-		if code != 0 || !strings.Contains(out, "in use by a running frontdesk") || !strings.Contains(out, "ok    reachable at localhost:"+port) {
+		metrics := srv.listening["metrics"]
+		code, out, _ := run(t, "", "doctor", "--data", dir, "--addr", addr, "--public-url", "http://localhost:"+port, "--metrics-addr", metrics)
+		if code != 0 || !strings.Contains(out, "in use by a running frontdesk") || !strings.Contains(out, "ok    reachable at localhost:"+port) ||
+			!strings.Contains(out, "ok    port "+metrics+" (metrics): in use by a running frontdesk") {
 			t.Errorf("exit %d:\n%s", code, out)
+		}
+	})
+	// serve cannot open --metrics-addr where another program listens: doctor says so first.
+	t.Run("metrics port held by another program", func(t *testing.T) {
+		other := httptest.NewServer(http.NotFoundHandler())
+		defer other.Close()
+		metrics := strings.TrimPrefix(other.URL, "http://")
+		port := strconv.Itoa(freePort(t))
+		code, out, _ := run(t, "", "doctor", "--data", newDataDir(t), "--addr", "127.0.0.1:"+port, "--metrics-addr", metrics)
+		if code != exitFail || !strings.Contains(out, "FAIL  port "+metrics+" (metrics): in use by another program") {
+			t.Errorf("exit %d, want %d and the metrics port failed:\n%s", code, exitFail, out)
 		}
 	})
 }

@@ -89,6 +89,9 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 	} else {
 		d.port(ctx, "HTTP", cfg.Addr, cfg, false)
 	}
+	if cfg.MetricsAddr != "" {
+		d.metricsPort(ctx, cfg.MetricsAddr)
+	}
 	if d.failed > 0 {
 		return fmt.Errorf("%d check(s) failed", d.failed)
 	}
@@ -234,6 +237,44 @@ func (d *doctor) port(ctx context.Context, what, addr string, cfg serveConfig, t
 	go srv.Serve(ln)
 	defer srv.Close()
 	d.reach(ctx, cfg.PublicURL.Hostname(), port, "/.well-known/frontdesk-doctor", want)
+}
+
+// metricsPort checks the --metrics-addr listener serve would open: free, or held by a running
+// frontdesk's metrics, or by another program (serve would then refuse to start).
+func (d *doctor) metricsPort(ctx context.Context, addr string) {
+	what := "port " + addr + " (metrics)"
+	ln, err := net.Listen("tcp", addr)
+	switch {
+	case err == nil:
+		ln.Close()
+		d.ok(what, "free")
+	case errors.Is(err, syscall.EADDRINUSE) && frontdeskMetrics(ctx, addr):
+		d.ok(what, "in use by a running frontdesk")
+	case errors.Is(err, syscall.EADDRINUSE):
+		d.fail(what, "in use by another program; stop it or choose another address")
+	case errors.Is(err, syscall.EACCES):
+		d.fail(what, "permission denied: ports below 1024 need CAP_NET_BIND_SERVICE or root")
+	default:
+		d.fail(what, "%v", err)
+	}
+}
+
+// frontdeskMetrics reports whether a frontdesk's /metrics is what listens on addr.
+func frontdeskMetrics(ctx context.Context, addr string) bool {
+	host, port, _ := net.SplitHostPort(addr)
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/metrics", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	return res.StatusCode == http.StatusOK && strings.Contains(string(body), "frontdesk_build_info")
 }
 
 // reach fetches http://host:port/path (plain HTTP even on the HTTPS port: only reachability is
