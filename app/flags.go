@@ -168,7 +168,8 @@ func openExisting(ctx context.Context, env Env, dataDir string, pending db.Pendi
 		abs, _ := filepath.Abs(dataDir)
 		return nil, fmt.Errorf("%w\nThe data directory is %s (from --data or FRONTDESK_DATA); is that the right one?\n"+
 			"To start a new installation there run 'frontdesk serve --data %s' (or 'frontdesk migrate --data %s'); "+
-			"to restore a backup, copy it to %s first", err, abs, dataDir, dataDir, db.Path(dataDir))
+			"to restore a backup, delete any %s-wal and %s-shm left there and copy the backup to %s first (README, \"Restoring a backup\")",
+			err, abs, dataDir, dataDir, db.FileName, db.FileName, db.Path(dataDir))
 	}
 	return d, err
 }
