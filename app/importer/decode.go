@@ -39,6 +39,9 @@ func decode(raw []byte) (*File, *problems) {
 		ps.add("", "the file is not valid UTF-8")
 		return nil, ps
 	}
+	// A byte order mark is what Windows editors put before "UTF-8" text; JSON allows a parser to
+	// ignore it (RFC 8259, 8.1), and positions are then counted as the editor shows them.
+	raw = bytes.TrimPrefix(raw, []byte("\uFEFF"))
 	switch trimmed := bytes.TrimSpace(raw); {
 	case len(trimmed) == 0:
 		ps.add("", "the file is empty (want a JSON object)")
