@@ -50,6 +50,9 @@ func runBackup(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if dest == "-" { // import reads "-" as standard input; a backup to it would be a file named "-"
+		return usagef("backup writes a file (VACUUM INTO, mode 0600), not standard output: give a file name (./- if you mean that name)")
+	}
 	// A backup copies whatever schema it finds: before an upgrade, that is the point.
 	d, err := openExisting(ctx, env, *data, db.IgnorePending)
 	if err != nil {

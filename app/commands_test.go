@@ -217,18 +217,20 @@ func TestServeEnvFallbacks(t *testing.T) {
 	}
 }
 
-// A command that takes no positional argument refuses one as a usage error, and does nothing:
+// A positional argument a command does not take is a usage error, and the command does nothing:
 // `frontdesk migrate /var/lib/frontdesk` (without --data) used to create and migrate a
 // database in ./data and report success.
 func TestStrayArgumentRefused(t *testing.T) {
+	t.Chdir(t.TempDir()) // where a wrongly accepted command would write (./data, ./-)
 	existing := newDataDir(t)
 	fresh := filepath.Join(t.TempDir(), "new")
 	for _, args := range [][]string{
 		{"migrate", "--data", fresh, "/var/lib/frontdesk"},
 		{"apikey", "list", "--data", existing, "extra"},
+		{"backup", "--data", existing, "-"}, // import's "-" is standard input; backup cannot write there
 	} {
 		code, stdout, stderr := run(t, "", args...)
-		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "unexpected argument") {
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "Run 'frontdesk") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d and no output", args, code, stdout, stderr, exitUsage)
 		}
 	}
