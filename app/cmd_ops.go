@@ -128,8 +128,12 @@ func (d *doctor) database(ctx context.Context, dir string) {
 		d.fail(what, "%v", st.Err)
 	case st.Schema > st.Known:
 		d.fail(what, "%s has schema %d, newer than this frontdesk knows (%d); it was written by %s", path, st.Schema, st.Known, orUnknown(st.WrittenBy))
-	case st.Schema < st.Known:
-		d.ok(what, "%s at schema %d; serve (or migrate) will back it up and upgrade it to %d", path, st.Schema, st.Known)
+	case st.Schema < st.Known || st.Missing > 0:
+		missing := ""
+		if st.Missing > 0 {
+			missing = fmt.Sprintf(" without %d earlier migration(s)", st.Missing)
+		}
+		d.ok(what, "%s at schema %d%s; serve (or migrate) will back it up and upgrade it to %d", path, st.Schema, missing, st.Known)
 	default:
 		d.ok(what, "%s at schema %d (current)", path, st.Schema)
 	}

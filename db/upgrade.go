@@ -245,6 +245,7 @@ type Status struct {
 	Exists    bool
 	Schema    int64  // 0 when missing or not a frontdesk database
 	Known     int64  // the newest schema this binary knows
+	Missing   int    // migrations this binary knows below Schema that the database lacks (newProvider)
 	WrittenBy string // the version that last recorded itself, "" if unknown
 	Err       error  // why the file is not usable, if it is not
 }
@@ -269,24 +270,44 @@ func Inspect(ctx context.Context, path string) Status {
 		st.Err = err
 		return st
 	}
+	applied := map[int64]bool{}
+	if rows, err := ro.QueryContext(ctx, `SELECT version_id FROM goose_db_version WHERE is_applied`); err == nil {
+		for rows.Next() {
+			var v int64
+			if rows.Scan(&v) == nil {
+				applied[v] = true
+			}
+		}
+		rows.Close()
+	}
+	for _, v := range knownVersions() {
+		if v < st.Schema && !applied[v] {
+			st.Missing++
+		}
+	}
 	if last, err := New(ro).LastAppVersion(ctx); err == nil {
 		st.WrittenBy = last.Version
 	}
 	return st
 }
 
-// KnownSchema is the newest schema version among the embedded migrations, SQL and Go.
-func KnownSchema() int64 {
+// knownVersions lists the versions of the embedded migrations, SQL and Go.
+func knownVersions() []int64 {
 	entries, _ := fs.ReadDir(migrationsFS(), ".")
-	var v int64
+	var vs []int64
 	for _, e := range entries {
 		var n int64
-		if _, err := fmt.Sscanf(e.Name(), "%d_", &n); err == nil && n > v {
-			v = n
+		if _, err := fmt.Sscanf(e.Name(), "%d_", &n); err == nil {
+			vs = append(vs, n)
 		}
 	}
 	for _, m := range goMigrations() {
-		v = max(v, m.Version)
+		vs = append(vs, m.Version)
 	}
-	return v
+	return vs
+}
+
+// KnownSchema is the newest schema version among the embedded migrations, SQL and Go.
+func KnownSchema() int64 {
+	return slices.Max(knownVersions())
 }

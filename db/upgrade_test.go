@@ -100,6 +100,16 @@ func upgradeFrom(t *testing.T, present []int64) {
 	}
 	conn.Close()
 
+	// doctor's reading says what is missing (Inspect).
+	want := 0
+	for _, v := range knownVersions() {
+		if v < slices.Max(present) && !slices.Contains(present, v) {
+			want++
+		}
+	}
+	if st := Inspect(ctx, path); st.Schema != slices.Max(present) || st.Missing != want || want == 0 {
+		t.Errorf("Inspect: schema %d, missing %d; want %d and %d (> 0)", st.Schema, st.Missing, slices.Max(present), want)
+	}
 	if _, err := OpenWith(ctx, path, OpenOptions{MustExist: true, Pending: RefusePending}); err == nil {
 		t.Fatal("a command that must not migrate opened a database missing migrations; want a BehindError")
 	}
