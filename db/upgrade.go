@@ -51,8 +51,12 @@ type BehindError struct {
 }
 
 func (e *BehindError) Error() string {
-	return fmt.Sprintf("%s has schema version %d and this frontdesk uses %d; upgrade it first with 'frontdesk migrate' "+
-		"(which backs it up before changing anything), or run 'frontdesk serve', which does the same", e.Path, e.Schema, e.Known)
+	behind := fmt.Sprintf("has schema version %d and this frontdesk uses %d", e.Schema, e.Known)
+	if e.Schema >= e.Known {
+		behind = fmt.Sprintf("has schema version %d but lacks earlier migrations this frontdesk has", e.Schema)
+	}
+	return fmt.Sprintf("%s %s; upgrade it first with 'frontdesk migrate' "+
+		"(which backs it up before changing anything), or run 'frontdesk serve', which does the same", e.Path, behind)
 }
 
 // UpgradeBackupsKept is how many pre-upgrade backups stay next to the database; older ones

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -163,4 +164,17 @@ func schemaNames(t *testing.T, conn *sql.DB) []string {
 		names = append(names, s)
 	}
 	return names
+}
+
+// A database at the newest schema that lacks an earlier migration is refused as behind in
+// words that fit: not "has schema version 382 and this frontdesk uses 382".
+func TestBehindErrorWithoutNewerSchema(t *testing.T) {
+	e := &BehindError{Path: "data/frontdesk.db", Schema: 382, Known: 382}
+	if msg := e.Error(); !strings.Contains(msg, "lacks earlier migrations") || strings.Contains(msg, "uses 382") {
+		t.Errorf("message %q", msg)
+	}
+	e = &BehindError{Path: "data/frontdesk.db", Schema: 290, Known: 382}
+	if msg := e.Error(); !strings.Contains(msg, "has schema version 290 and this frontdesk uses 382") {
+		t.Errorf("message %q", msg)
+	}
 }
