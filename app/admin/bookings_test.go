@@ -340,4 +340,11 @@ func TestBookingSummaryOnFallBackNight(t *testing.T) {
 	res = c.get(t, "/bookings/"+strconv.FormatInt(id, 10))
 	wantStatus(t, res, http.StatusOK)
 	wantBody(t, res, "Sunday, 7 November 2027, 01:30 (UTC−4)–01:00 (UTC−5) (America/New_York)")
+
+	// Another booking over it is refused with the same times.
+	form.Set("client", w.Pedro)
+	form.Set("time", "01:45")
+	res = c.post(t, "/bookings", form)
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	wantBody(t, res, "Nora already has a booking at 01:30 (UTC−4)–01:00 (UTC−5)")
 }
