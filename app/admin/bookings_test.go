@@ -340,6 +340,8 @@ func TestBookingSummaryOnFallBackNight(t *testing.T) {
 	res = c.get(t, "/bookings/"+strconv.FormatInt(id, 10))
 	wantStatus(t, res, http.StatusOK)
 	wantBody(t, res, "Sunday, 7 November 2027, 01:30 (UTC−4)–01:00 (UTC−5) (America/New_York)")
+	wantBody(t, c.get(t, "/bookings?from=2027-11-07&to=2027-11-07"), "01:30 (UTC−4)–01:00 (UTC−5)")
+	wantBody(t, c.get(t, "/bookings/day?location="+w.Night+"&date=2027-11-07"), "01:30 (UTC−4)–01:00 (UTC−5)")
 
 	// Another booking over it is refused with the same times.
 	form.Set("client", w.Pedro)
