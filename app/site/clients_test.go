@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -74,3 +75,27 @@ func strip(page string) string {
 }
 
 var summaryRE = regexp.MustCompile(`(?s)<dl class="summary.*?</dl>`)
+
+// A refused answer to a question is explained in the visitor's language, not with the
+// validator's English ("This answer is not valid: must be an integer").
+func TestAnswerRefusedInVisitorsLanguage(t *testing.T) {
+	f := newFixture(t)
+	shoe := f.count(`SELECT id FROM custom_attributes WHERE name = 'Shoe size'`)
+	f.exec(`INSERT INTO site_attributes (attribute_id) VALUES (?)`, shoe)
+	at := time.Date(2026, 3, 31, 10, 0, 0, 0, santiago)
+	field := "attr_" + strconv.FormatInt(shoe, 10)
+	for _, tc := range []struct{ lang, want string }{
+		{"en", "Enter a whole number."},
+		{"es", "Ingresa un número entero."},
+	} {
+		f.exec(`UPDATE company SET language = ?`, tc.lang)
+		form := f.details(haircut, f.ana, at)
+		form.Set(field, "forty")
+		res := f.post("/book/1/1/details", form)
+		wantStatus(t, res, http.StatusUnprocessableEntity)
+		wantBody(t, res, `data-testid="error-`+field+`">`+tc.want+`<`, `value="forty"`)
+		if strings.Contains(res.body, "must be") {
+			t.Errorf("%s: the refusal quotes the validator's English", tc.lang)
+		}
+	}
+}

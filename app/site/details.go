@@ -340,7 +340,7 @@ func (s *Site) clientErrors(p *i18n.Printer, form *ui.Form, fields clients.Error
 			form.SetError(f.Field, p.T("site.details.phone.error"))
 		case strings.HasPrefix(f.Field, "custom_attributes."):
 			id, _ := strconv.ParseInt(strings.TrimPrefix(f.Field, "custom_attributes."), 10, 64)
-			form.SetError(attrField(id), p.T("site.details.attribute.error", "reason", f.Message))
+			form.SetError(attrField(id), p.Msg(f.Msg))
 		default:
 			form.SetError("first_name", p.T("site.details.name.error"))
 		}
