@@ -99,3 +99,19 @@ func TestAnswerRefusedInVisitorsLanguage(t *testing.T) {
 		}
 	}
 }
+
+// A Spanish visitor writes a decimal with a comma ("72,5"); it is taken as the number it is and
+// stored as programs read it ("72.5").
+func TestDecimalCommaAnswer(t *testing.T) {
+	f := newFixture(t)
+	f.exec(`UPDATE company SET language = 'es'`)
+	weight := f.exec(`INSERT INTO custom_attributes (name, datatype, mandatory, sort_order) VALUES ('Peso', 'float', 0, 3)`)
+	f.exec(`INSERT INTO site_attributes (attribute_id) VALUES (?)`, weight)
+	form := f.details(haircut, f.ana, time.Date(2026, 3, 31, 10, 0, 0, 0, santiago))
+	form.Set("attr_"+strconv.FormatInt(weight, 10), "72,5")
+	f.book(haircut, form)
+	var stored string
+	if err := f.db.Read.QueryRow(`SELECT value FROM client_attribute_values WHERE attribute_id = ?`, weight).Scan(&stored); err != nil || stored != "72.5" {
+		t.Errorf("stored %q (%v), want 72.5", stored, err)
+	}
+}

@@ -312,6 +312,8 @@ func (s *Site) readDetails(r *http.Request, st step, form *ui.Form) clients.Inpu
 			if t, err := time.ParseInLocation("2006-01-02T15:04", raw, st.loc.zone); err == nil {
 				raw = t.Format(time.RFC3339)
 			}
+		case a.datatype == clients.TypeFloat:
+			raw = p.DecimalInput(raw) // "1,5" as a Spanish visitor writes it
 		}
 		value := raw
 		in.CustomAttributes = append(in.CustomAttributes, clients.AttributeValue{ID: a.id, Value: &value})
