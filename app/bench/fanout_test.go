@@ -2,10 +2,19 @@ package bench
 
 import (
 	"context"
+	"database/sql"
+	"log/slog"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"frontdesk/app/webhook"
+	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // TestFanoutProducersCommitConcurrently: webhook_fanout's producers commit side by side, as
@@ -53,5 +62,52 @@ func TestFanoutRounds(t *testing.T) {
 		if got := fanoutRounds(c.d); got != c.want {
 			t.Errorf("fanoutRounds(%v) = %d, want %d", c.d, got, c.want)
 		}
+	}
+}
+
+// A paced run whose first commit stalls past the end of its planned window (another process
+// holds the write lock) still times its deliveries: the window waits for its commits instead of
+// ending before any of them.
+func TestFanoutPacedSurvivesAStalledCommit(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	path := filepath.Join(t.TempDir(), db.FileName)
+	d := dbtest.Open(t, path)
+	h, err := registerHooks(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.remove(context.WithoutCancel(ctx))
+	disp := webhook.NewDispatcher(d, webhook.Config{AllowPrivate: true, Poll: 10 * time.Millisecond}, slog.New(slog.DiscardHandler), time.Now, prometheus.NewRegistry())
+	d.AfterCommit(disp.Wake)
+	stopped := make(chan error, 1)
+	go func() { stopped <- disp.Run(ctx) }()
+	defer func() { cancel(); <-stopped }()
+
+	l := Load{Warmup: 20 * time.Millisecond, Duration: 100 * time.Millisecond}
+	other, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	lock, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lock.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	held := 3 * (l.Warmup + l.Duration)
+	go func() {
+		time.Sleep(held) // the stall itself, not a wait for a condition
+		lock.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		lock.Close()
+	}()
+	f, err := h.fanoutPaced(ctx, l, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Timed < minPaced*fanoutEndpoints {
+		t.Fatalf("the paced run timed %d deliveries (errors %d: %s), want at least %d", f.Timed, f.Errors, f.FirstError, minPaced*fanoutEndpoints)
 	}
 }

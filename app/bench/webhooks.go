@@ -315,6 +315,12 @@ const minPaced = 20
 
 // fanoutPaced commits events at a steady rate (deliveries per second across all endpoints) and
 // measures each delivery's first-attempt latency from commit to receipt.
+//
+// The recorded window is a number of commits, not only a stretch of time: it opens when the
+// warm-up's commits are done and holds every commit of its schedule, however late they come.
+// A commit that stalls (the machine is loaded, a checkpoint holds the write lock) then delays
+// the window instead of leaving it empty: cut at a fixed time, a window whose commits all came
+// after its end timed no delivery at all.
 func (h *hooks) fanoutPaced(ctx context.Context, l Load, deliveriesPerSecond float64) (Figures, error) {
 	c := newCommits()
 	h.rc.reset(true, nil)
@@ -322,27 +328,35 @@ func (h *hooks) fanoutPaced(ctx context.Context, l Load, deliveriesPerSecond flo
 	// test, under the race detector) can measure a maximum so low that half of it would commit
 	// nothing after the warm-up, and leave no latency to read.
 	interval := min(time.Duration(float64(time.Second)*fanoutEndpoints/deliveriesPerSecond), l.Duration/minPaced)
-	start := time.Now()
-	from, to := start.Add(l.Warmup), start.Add(l.Warmup+l.Duration)
-	var sampler *rssSampler
-	for i := int64(0); ; i++ {
-		due := start.Add(time.Duration(i) * interval)
-		if !due.Before(to) || ctx.Err() != nil {
-			break
+	var n int64
+	commitOnSchedule := func(start time.Time, count int64) error {
+		for i := range count {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			time.Sleep(time.Until(start.Add(time.Duration(i) * interval)))
+			id, at, err := h.commit(ctx, n)
+			if err != nil {
+				return err
+			}
+			n++
+			c.add(id, at)
 		}
-		if sampler == nil && !due.Before(from) {
-			sampler = startRSSSampler()
-		}
-		time.Sleep(time.Until(due))
-		id, at, err := h.commit(ctx, i)
-		if err != nil {
-			return Figures{}, err
-		}
-		c.add(id, at)
+		return nil
 	}
-	var peak int64
-	if sampler != nil {
-		peak = sampler.stop()
+	if err := commitOnSchedule(time.Now(), int64(l.Warmup/interval)); err != nil {
+		return Figures{}, err
+	}
+	from := time.Now()
+	sampler := startRSSSampler()
+	err := commitOnSchedule(from, max(minPaced, int64(l.Duration/interval)))
+	to := from.Add(l.Duration)
+	if last := time.Now().Add(time.Nanosecond); last.After(to) { // the window ends after its last commit
+		to = last
+	}
+	peak := sampler.stop()
+	if err != nil {
+		return Figures{}, err
 	}
 	h.awaitDeliveries(ctx, c)
 	arrivals, _, bad := h.rc.results()
