@@ -285,3 +285,14 @@ func TestDecimalInput(t *testing.T) {
 		}
 	}
 }
+
+// A value that ends with a period (Spanish 12-hour times: "1:00 a. m.") at the end of a
+// sentence does not double it.
+func TestNoDoublePeriod(t *testing.T) {
+	es := NewPrinter("es", Prefs{Clock24: false})
+	at := time.Date(2027, 4, 4, 1, 0, 0, 0, time.UTC)
+	got := es.T("explain.msg.time_off", "provider", "Ana", "from", at, "to", at)
+	if strings.Contains(got, "..") || !strings.HasSuffix(got, "a. m.") {
+		t.Errorf("got %q, want one period after a. m.", got)
+	}
+}
