@@ -19,8 +19,9 @@ const webhookUsage = `Usage: frontdesk webhook <subcommand> [flags]
   create --url URL --events LIST [--description D] [--allow-private]
          [--key-mode standard|secret-text]
                                register a webhook; prints only its signing secret
-  list [--json]                id, URL, events, state, last delivery, success rate and the
-                               error category of the latest attempt if it failed (never secrets)
+  list [--json]                id, URL, events, state (and whether paused), last delivery,
+                               success rate and the error category of the latest attempt if it
+                               failed (never secrets)
   reactivate ID [--replay-missed]
                                resume delivery; optionally queue again what it missed
   rotate-secret ID [--grace 24h]
@@ -147,6 +148,9 @@ type webhookJSON struct {
 	Failed            int           `json:"failed"`
 	Missed            int           `json:"missed"`
 	DeactivatesAt     *string       `json:"deactivates_at"`
+	// PausedAt is when the owner paused the webhook in the admin UI (null: not paused). A paused
+	// webhook keeps state "active" and sends nothing; its events wait as pending deliveries.
+	PausedAt *string `json:"paused_at"`
 	// LastError is why the latest attempt failed; null once an attempt succeeds.
 	LastError *lastErrorJSON `json:"last_error"`
 }
@@ -174,7 +178,7 @@ func toWebhookJSON(o webhook.Overview) webhookJSON {
 		ID: o.ID, URL: o.URL, Events: o.Events, Description: o.Description, KeyMode: o.KeyMode, State: o.State,
 		DeactivatedAt: optTime(o.DeactivatedAt), CreatedAt: stamp(o.CreatedAt), LastSuccessAt: optTime(o.LastSuccessAt),
 		Sample: o.Health.Sample, Pending: o.Health.Pending, Failed: o.Health.Failed, Missed: o.Health.Missed,
-		DeactivatesAt: optTime(o.Health.DeactivatesAt),
+		DeactivatesAt: optTime(o.Health.DeactivatesAt), PausedAt: optTime(o.PausedAt),
 	}
 	if o.DeactivatedReason != "" {
 		j.DeactivatedReason = &o.DeactivatedReason
@@ -247,6 +251,8 @@ func printWebhookTable(w io.Writer, rows []webhookJSON) error {
 		state := r.State
 		if r.DeactivatedReason != nil {
 			state += " (" + *r.DeactivatedReason + ")"
+		} else if r.PausedAt != nil {
+			state += " (paused since " + *r.PausedAt + ")"
 		} else if r.DeactivatesAt != nil {
 			state += " (failing; deactivates at " + *r.DeactivatesAt + ")"
 		}

@@ -1,10 +1,15 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"frontdesk/app/webhook"
+	"frontdesk/db"
 )
 
 func TestWebhookCommands(t *testing.T) {
@@ -143,5 +148,44 @@ func TestWebhookHelp(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, "Usage: frontdesk webhook") {
 			t.Errorf("%v: exit %d, stdout %q; want 0 and usage", args, code, stdout)
 		}
+	}
+}
+
+// TestWebhookListShowsPause: a webhook the owner paused in the admin UI sends nothing, and list
+// says so (text: "active (paused since …)"; JSON: paused_at). It used to show a paused webhook
+// as plain "active", so a script or an operator took it for one that delivers.
+func TestWebhookListShowsPause(t *testing.T) {
+	dir := newDataDir(t)
+	for _, url := range []string{"https://a.example.com/", "https://b.example.com/"} {
+		if code, _, stderr := run(t, "", "webhook", "create", "--data", dir, "--url", url, "--events", "*"); code != 0 {
+			t.Fatalf("create: exit %d, %s", code, stderr)
+		}
+	}
+	d, err := db.Open(context.Background(), db.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pausedAt := time.Date(2026, 11, 21, 11, 30, 0, 0, time.UTC)
+	m := webhook.NewManager(d, webhook.ManagerOptions{Now: func() time.Time { return pausedAt }})
+	if ok, err := m.Pause(context.Background(), 2); err != nil || !ok {
+		t.Fatalf("pause: %v, %v", ok, err)
+	}
+	d.Close()
+
+	code, list, _ := run(t, "", "webhook", "list", "--data", dir)
+	lines := strings.Split(strings.TrimSpace(list), "\n")
+	if code != 0 || len(lines) != 3 || strings.Contains(lines[1], "paused") || !strings.Contains(lines[2], "active (paused since 2026-11-21T11:30:00Z)") {
+		t.Fatalf("list: exit %d\n%s\nwant webhook 2 shown as paused since 11:30, webhook 1 not", code, list)
+	}
+	code, listJSON, _ := run(t, "", "webhook", "list", "--json", "--data", dir)
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(listJSON), &rows); err != nil || code != 0 || len(rows) != 2 {
+		t.Fatalf("list --json: exit %d, %v, %s", code, err, listJSON)
+	}
+	if v, ok := rows[0]["paused_at"]; !ok || v != nil {
+		t.Errorf("webhook 1: paused_at = %v (present %v), want null", v, ok)
+	}
+	if v := rows[1]["paused_at"]; v != "2026-11-21T11:30:00Z" {
+		t.Errorf("webhook 2: paused_at = %v, want 2026-11-21T11:30:00Z", v)
 	}
 }

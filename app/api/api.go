@@ -67,10 +67,17 @@ func New(d *db.DB, o Options) *API {
 func (a *API) Routes() http.Handler {
 	r := chi.NewRouter()
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { a.writeError(w, r, notFound("route")) })
-	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		a.writeError(w, r, newError(http.StatusMethodNotAllowed, "method_not_allowed", r.Method))
+	r.MethodNotAllowed(func(w http.ResponseWriter, req *http.Request) {
+		// RFC 9110 §15.5.6: a 405 says which methods the path has.
+		path := routePath(req)
+		for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPatch, "CANCEL"} {
+			if (m == http.MethodHead && r.Match(chi.NewRouteContext(), http.MethodGet, path)) || r.Match(chi.NewRouteContext(), m, path) {
+				w.Header().Add("Allow", m)
+			}
+		}
+		a.writeError(w, req, newError(http.StatusMethodNotAllowed, "method_not_allowed", req.Method))
 	})
-	r.Use(a.rejectBadQuery)
+	r.Use(headAsGet, a.rejectBadQuery)
 	r.Get("/openapi.json", a.getOpenAPI)
 
 	r.Group(func(r chi.Router) {
@@ -126,6 +133,26 @@ func (a *API) Routes() http.Handler {
 		r.Patch("/waitlist/{id}/cancel", a.requireScope("bookings:write", a.idempotent(a.leaveWaitlist)))
 	})
 	return r
+}
+
+// headAsGet routes HEAD to the GET handler of the path (RFC 9110 §9.1: a server that has GET
+// has HEAD). The handler runs as for GET, authentication, scopes and tags included; net/http
+// sends its status and headers without the body. A path without GET is a 405 as before.
+func headAsGet(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			chi.RouteContext(r.Context()).RouteMethod = http.MethodGet
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// routePath is the path this router matches r by: what is left after the mount ("/v3").
+func routePath(r *http.Request) string {
+	if p := chi.RouteContext(r.Context()).RoutePath; p != "" {
+		return p
+	}
+	return r.URL.Path
 }
 
 // rejectBadQuery refuses query strings Go would silently trim (a pair with ';' or a bad escape

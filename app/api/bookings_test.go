@@ -205,6 +205,9 @@ func TestCreateBookingRefusals(t *testing.T) {
 		{"unknown status", body(map[string]any{"status_id": 9}), 422, "unprocessable_entity", "*"},
 		{"negative price", body(map[string]any{"price": "-1"}), 422, "unprocessable_entity", "*"},
 		{"price with three decimals", body(map[string]any{"price": "1.005"}), 422, "unprocessable_entity", "*"},
+		// A well-formed amount past the bound is told so, not that its form is wrong.
+		{"price too large", body(map[string]any{"price": "9999999999999.99"}), 422, "unprocessable_entity", "price: must be at most 1000000000000.0"},
+		{"price with too many digits", body(map[string]any{"price": "99999999999999"}), 422, "unprocessable_entity", "price: must be at most 1000000000000.0"},
 		{"long notes", body(map[string]any{"notes": strings.Repeat("ñ", 5001)}), 422, "unprocessable_entity", "notes: at most 5000 characters"},
 		{"NUL in notes", body(map[string]any{"notes": "a\u0000b"}), 422, "unprocessable_entity", "*"},
 		{"zero time resource", body(map[string]any{"time_resource_id": 0}), 422, "unprocessable_entity", "time_resource_id: must be a positive integer"},

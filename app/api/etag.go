@@ -86,7 +86,7 @@ func (a *API) counter(r *http.Request, kind string, ref int64) (int64, error) {
 // goes to the handler untouched.
 func (a *API) conditional(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -35,6 +35,12 @@ func TestHostileWrites(t *testing.T) {
 		{"invalid UTF-8", "{\"first_name\":\"A\xff\",\"last_name\":\"B\"}", 400, "invalid_body", "invalid_utf8"},
 		{"raw NUL byte", "{\"first_name\":\"A\x00\",\"last_name\":\"B\"}", 400, "invalid_body", "malformed_json"},
 		{"escaped NUL", `{"first_name":"A\u0000","last_name":"B"}`, 422, "unprocessable_entity", "body: strings must not contain NUL characters"},
+		// encoding/json turns a surrogate escape that is not half of a pair into U+FFFD: the client's
+		// text was stored as "A\uFFFD", a character it never sent.
+		{"lone high surrogate", `{"first_name":"A\ud800","last_name":"B"}`, 422, "unprocessable_entity", "body: strings must not contain unpaired surrogates (\\ud800)"},
+		{"lone low surrogate", `{"first_name":"A","last_name":"\uDC00B"}`, 422, "unprocessable_entity", "body: strings must not contain unpaired surrogates (\\uDC00)"},
+		{"surrogates reversed", `{"first_name":"A\udf89\ud83c","last_name":"B"}`, 422, "unprocessable_entity", "body: strings must not contain unpaired surrogates (\\udf89)"},
+		{"high surrogate then text", `{"first_name":"A\ud83c\n","last_name":"B"}`, 422, "unprocessable_entity", "body: strings must not contain unpaired surrogates (\\ud83c)"},
 		{"first name number", `{"first_name":1,"last_name":"B"}`, 400, "invalid_body", "first_name: expected string"},
 		{"first name object", `{"first_name":{"$ne":null},"last_name":"B"}`, 400, "invalid_body", "first_name: expected string"},
 		{"email array", `{"first_name":"A","email":["a@b.com"]}`, 400, "invalid_body", "email: expected string"},
@@ -71,9 +77,18 @@ func TestHostileWrites(t *testing.T) {
 			})
 		}
 	}
+	// Escapes that only look like the refused ones are text: a surrogate pair is one character,
+	// and an escaped backslash followed by "u0000" is six characters, no NUL.
+	resp, raw := f.call("POST", "/v3/clients", `{"first_name":"Fiesta \ud83c\udf89","last_name":"C:\\u0000\\ud800"}`)
+	wantStatus(t, resp, raw, http.StatusCreated)
+	var first, last string
+	f.db.Read.QueryRow(`SELECT first_name, last_name FROM clients ORDER BY id DESC LIMIT 1`).Scan(&first, &last)
+	if first != "Fiesta 🎉" || last != `C:\u0000\ud800` {
+		t.Fatalf("stored %q %q, want %q %q", first, last, "Fiesta 🎉", `C:\u0000\ud800`)
+	}
 	// Hostile text that is nonetheless a valid name is stored verbatim, and harms nothing.
 	sql := `Robert'); DROP TABLE clients;-- "%_\`
-	resp, raw := f.call("POST", "/v3/clients", map[string]string{"first_name": sql, "last_name": "<script>alert(1)</script>"})
+	resp, raw = f.call("POST", "/v3/clients", map[string]string{"first_name": sql, "last_name": "<script>alert(1)</script>"})
 	wantStatus(t, resp, raw, http.StatusCreated)
 	var stored string
 	f.db.Read.QueryRow(`SELECT first_name FROM clients ORDER BY id DESC LIMIT 1`).Scan(&stored)

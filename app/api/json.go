@@ -115,11 +115,60 @@ func decodeObject(body []byte, dst any) error {
 	if path, dup := duplicateKey(trimmed); dup {
 		return invalidBody(path + ": duplicate key")
 	}
-	if bytes.Contains(body, []byte(`\u0000`)) {
-		return unprocessable("body", "strings must not contain NUL characters")
+	return checkEscapes(trimmed)
+}
+
+// checkEscapes refuses \u escapes whose text cannot be stored as sent: NUL, and a surrogate
+// that is not half of a pair, which encoding/json would silently replace by U+FFFD. It walks
+// the strings of a document that has already parsed, so an escaped backslash followed by
+// "u0000" is text, not an escape.
+func checkEscapes(doc []byte) error {
+	inString := false
+	for i := 0; i < len(doc); i++ {
+		switch c := doc[i]; {
+		case c == '"':
+			inString = !inString
+		case c != '\\' || !inString:
+		case doc[i+1] != 'u':
+			i++ // \" \\ \n …: the escaped byte is not a quote or the start of an escape
+		default:
+			r := hex4(doc[i+2 : i+6])
+			switch {
+			case r == 0:
+				return unprocessable("body", "strings must not contain NUL characters")
+			case r >= 0xD800 && r <= 0xDBFF:
+				if i+12 > len(doc) || doc[i+6] != '\\' || doc[i+7] != 'u' || !isLowSurrogate(hex4(doc[i+8:i+12])) {
+					return unprocessable("body", "strings must not contain unpaired surrogates ("+string(doc[i:i+6])+")")
+				}
+				i += 11
+			case isLowSurrogate(r):
+				return unprocessable("body", "strings must not contain unpaired surrogates ("+string(doc[i:i+6])+")")
+			default:
+				i += 5
+			}
+		}
 	}
 	return nil
 }
+
+// hex4 reads the four hex digits of a \u escape (the document has parsed, so they are digits).
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		}
+	}
+	return r
+}
+
+func isLowSurrogate(r rune) bool { return r >= 0xDC00 && r <= 0xDFFF }
 
 // readIgnoredBody reads the body of an operation that takes none (cancel, deactivate, a payment
 // request): it may be absent, empty or JSON null, or a JSON object whose fields are ignored, as

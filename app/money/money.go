@@ -19,10 +19,14 @@ const MaxCents = 1_000_000_000_000_00
 // fractional digits.
 var ErrInvalid = errors.New("must be a non-negative decimal string with at most 2 decimals, e.g. \"15000\" or \"12.50\"")
 
+// ErrTooLarge is returned for a decimal of the right form above MaxCents, so the message says
+// what is wrong with it.
+var ErrTooLarge = errors.New("must be at most " + Cents(MaxCents).String())
+
 // Parse reads "15000", "15000.0", "12.5" or "12.55".
 func Parse(s string) (Cents, error) {
 	whole, frac, hasDot := strings.Cut(s, ".")
-	if whole == "" || len(whole) > 13 || (hasDot && (frac == "" || len(frac) > 2)) {
+	if whole == "" || (hasDot && (frac == "" || len(frac) > 2)) {
 		return 0, ErrInvalid
 	}
 	for _, part := range []string{whole, frac} {
@@ -31,6 +35,12 @@ func Parse(s string) (Cents, error) {
 				return 0, ErrInvalid
 			}
 		}
+	}
+	if len(whole) > 13 {
+		if len(strings.TrimLeft(whole, "0")) > 13 {
+			return 0, ErrTooLarge
+		}
+		return 0, ErrInvalid
 	}
 	w, err := strconv.ParseInt(whole, 10, 64)
 	if err != nil {
@@ -45,7 +55,7 @@ func Parse(s string) (Cents, error) {
 	}
 	c := Cents(w*100 + f)
 	if c > MaxCents {
-		return 0, ErrInvalid
+		return 0, ErrTooLarge
 	}
 	return c, nil
 }

@@ -52,3 +52,22 @@ func TestPercent(t *testing.T) {
 		t.Errorf("15.5%% of 9.99: got %d, want 155", got)
 	}
 }
+
+// An amount of the right form but past MaxCents is ErrTooLarge, which says the bound: it used to
+// be ErrInvalid, whose message ("at most 2 decimals") does not say what is wrong with 9999999999999.99.
+func TestTooLarge(t *testing.T) {
+	if c, err := Parse("1000000000000"); err != nil || c != MaxCents {
+		t.Fatalf("Parse(MaxCents) = %d, %v", c, err)
+	}
+	for _, s := range []string{"1000000000000.01", "9999999999999.99", "99999999999999", "0099999999999999", "123456789012345678901234567890"} {
+		if _, err := Parse(s); err != ErrTooLarge {
+			t.Errorf("Parse(%q): %v, want ErrTooLarge", s, err)
+		}
+	}
+	if _, err := Parse("99999999999999.999"); err != ErrInvalid {
+		t.Errorf("three decimals: %v, want ErrInvalid", err)
+	}
+	if want := "must be at most 1000000000000.0"; ErrTooLarge.Error() != want {
+		t.Errorf("ErrTooLarge says %q, want %q", ErrTooLarge, want)
+	}
+}
