@@ -8,11 +8,13 @@
       if (btn.dataset.ready) return;
       btn.dataset.ready = "1";
       btn.hidden = false;
+      var label = btn.textContent;
       btn.addEventListener("click", function () {
         var src = document.querySelector(btn.dataset.copy);
         if (!src) return;
         var text = src.textContent.trim();
-        var done = function () { btn.textContent = "Copied"; setTimeout(function () { btn.textContent = "Copy"; }, 2000); };
+        // The page gives both words in its language: the label, and data-copied.
+        var done = function () { btn.textContent = btn.dataset.copied || label; setTimeout(function () { btn.textContent = label; }, 2000); };
         if (navigator.clipboard && window.isSecureContext) {
           navigator.clipboard.writeText(text).then(done, function () { select(src); });
         } else {
@@ -21,10 +23,13 @@
         }
       });
     });
-    // Record timestamps are rendered in UTC; show them in the browser's own zone.
+    // Record timestamps are rendered in UTC; show them in the browser's own zone, in the page's
+    // language and the business's clock (data-local="12h" or "24h").
     root.querySelectorAll("time[data-local]").forEach(function (t) {
       var d = new Date(t.getAttribute("datetime"));
-      if (!isNaN(d)) t.textContent = d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+      var opts = { dateStyle: "medium", timeStyle: "short" };
+      if (t.dataset.local) opts.hour12 = t.dataset.local === "12h";
+      if (!isNaN(d)) t.textContent = d.toLocaleString(document.documentElement.lang || undefined, opts);
     });
   }
 

@@ -191,18 +191,27 @@ func (a *Admin) summary(ctx context.Context, v booking.View) ui.BookingSummary {
 	zone := bookingZone(v)
 	start, end := localTime(b.StartAt, zone), localTime(b.EndAt, zone)
 	p := i18n.From(ctx)
-	until := p.Time(end)
+	from, until := clockOnce(p, start), clockOnce(p, end)
 	if booking.DateOf(end) != booking.DateOf(start) {
-		until = p.DayShort(end) + " " + p.Time(end)
+		until = p.DayShort(end) + " " + until
 	}
 	client := i18n.T(ctx, "bookings.client_number", "id", idText(b.ClientID))
 	if rows, err := a.db.R.AdminClientNames(ctx, []int64{b.ClientID}); err == nil && len(rows) == 1 {
 		client = clientName(rows[0].FirstName, rows[0].LastName)
 	}
 	return ui.BookingSummary{
-		ID: b.ID, When: p.DateLong(start) + ", " + p.Time(start) + "–" + until + " (" + zone.String() + ")",
+		ID: b.ID, When: p.DateLong(start) + ", " + from + "–" + until + " (" + zone.String() + ")",
 		Location: v.LocationName, Provider: v.ProviderName, Service: v.ServiceName, Client: client, ClientID: b.ClientID,
 		Status: bookingStatusName(ctx, b.StatusID), Cancelled: b.StatusID == booking.StatusCancelled,
 		DayURL: dayURL(b.LocationID, booking.DateOf(start), b.ServiceID),
 	}
+}
+
+// clockOnce is t's time of day, with its offset when the clock shows that time twice that day
+// (a fall-back night), so that the reader can tell which one it is.
+func clockOnce(p *i18n.Printer, t time.Time) string {
+	if len(wallInstants(t.Location(), booking.DateOf(t), t.Hour()*60+t.Minute())) > 1 {
+		return p.Time(t) + " (" + i18n.Offset(t) + ")"
+	}
+	return p.Time(t)
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -315,4 +316,37 @@ func TestBookingOutsideTheOfferAndWithoutSettings(t *testing.T) {
 	wantBody(t, c.get(t, w.dayPath()), "Free times appear once the business settings are saved")
 	q := url.Values{"location": {w.Location}, "provider": {w.Ana}, "date": {w.Day}, "time": {"10:00"}}
 	wantBody(t, c.get(t, "/bookings/explain?"+q.Encode()), "Save the business settings first")
+}
+
+// On a fall-back night a booking's summary names the offset of a time the clock shows twice:
+// 01:30 to 02:00 (UTC−4) is 01:30 to 01:00 by the clock, which read bare as "01:30–01:00"
+// looks backwards and says nothing of which 01:30 it is.
+func TestBookingSummaryOnFallBackNight(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	w := seedBookingWorld(t, ts)
+	form := url.Values{
+		"location": {w.Night}, "service": {w.Service}, "provider": {w.Nora}, "client": {w.Maria},
+		"date": {"2027-11-07"}, "time": {"01:30"}, "offset": {"-04:00"}, "status": {"1"},
+	}
+	res := c.post(t, "/bookings", form)
+	if res.Status != http.StatusSeeOther {
+		t.Fatalf("status %d, want 303; body:\n%.2000s", res.Status, res.Body)
+	}
+	var id int64
+	if err := openBookingDB(t, ts).Read.QueryRow(`SELECT id FROM bookings`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	res = c.get(t, "/bookings/"+strconv.FormatInt(id, 10))
+	wantStatus(t, res, http.StatusOK)
+	wantBody(t, res, "Sunday, 7 November 2027, 01:30 (UTC−4)–01:00 (UTC−5) (America/New_York)")
+	wantBody(t, c.get(t, "/bookings?from=2027-11-07&to=2027-11-07"), "01:30 (UTC−4)–01:00 (UTC−5)")
+	wantBody(t, c.get(t, "/bookings/day?location="+w.Night+"&date=2027-11-07"), "01:30 (UTC−4)–01:00 (UTC−5)")
+
+	// Another booking over it is refused with the same times.
+	form.Set("client", w.Pedro)
+	form.Set("time", "01:45")
+	res = c.post(t, "/bookings", form)
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	wantBody(t, res, "Nora already has a booking at 01:30 (UTC−4)–01:00 (UTC−5)")
 }

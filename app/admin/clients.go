@@ -150,7 +150,7 @@ func (a *Admin) updateClient(w http.ResponseWriter, r *http.Request) {
 
 // showClientForm renders the client form with the custom attribute inputs.
 func (a *Admin) showClientForm(w http.ResponseWriter, r *http.Request, status int, form clientForm, v ui.ClientFormView) {
-	v.Attributes = form.fields()
+	v.Attributes = form.fields(r.Context())
 	if v.ID != 0 { // session packs (class_sessions.go)
 		packs, err := a.clientPacks(r.Context(), r, v.ID, nil)
 		if err != nil {

@@ -93,7 +93,7 @@ func clientInts(in *clients.Input) map[string]*clients.Field[int64] {
 }
 
 // fields are the attribute inputs of the form.
-func (cf clientForm) fields() []ui.ClientAttribute {
+func (cf clientForm) fields(ctx context.Context) []ui.ClientAttribute {
 	out := make([]ui.ClientAttribute, 0, len(cf.templates))
 	for _, t := range cf.templates {
 		at := ui.ClientAttribute{Name: attrField(t.ID), Label: t.Name, Datatype: t.Datatype, Hint: t.Description.String, Required: t.Mandatory}
@@ -104,7 +104,7 @@ func (cf clientForm) fields() []ui.ClientAttribute {
 				at.Options = append(at.Options, ui.Option{Value: o, Label: o})
 			}
 		case clients.TypeDatetime:
-			at.Hint = strings.TrimSpace(at.Hint + " Local time in " + cf.zone.String() + ".")
+			at.Hint = strings.TrimSpace(at.Hint + " " + i18n.T(ctx, "clients.attr.datetime_hint", "zone", cf.zone.String()))
 		case clients.TypeBoolean:
 			at.Required = false // a checkbox always has an answer
 		}

@@ -99,7 +99,7 @@ func (a *Admin) explain(r *http.Request, f *ui.Form, haveLocation, zoneKnown boo
 	locationID, serviceID, providerID := formID(f, "location"), formID(f, "service"), formID(f, "provider")
 	switch {
 	case !haveLocation:
-		f.SetError("location", "Choose a location.")
+		f.SetError("location", translate(r, "bookings.choose_location.error"))
 	case !zoneKnown:
 		f.SetError("location", translate(r, "bookings.unknown_zone"))
 	}

@@ -239,6 +239,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 	ms := time.Now().UnixMilli()
 	category := exec(`INSERT INTO categories (name, created_at, updated_at) VALUES ('Corte', ?, ?)`, ms, ms)
 	attribute := exec(`INSERT INTO custom_attributes (name, datatype) VALUES ('Alergias', 'text')`)
+	exec(`INSERT INTO custom_attributes (name, datatype) VALUES ('Visita', 'datetime')`) // its input has a hint of its own
 	product := exec(`INSERT INTO products (name, sku, price_cents, created_at, updated_at) VALUES ('Champú', 'CH-1', 1200, ?, ?)`, ms, ms)
 	exec(`UPDATE services SET category_id = ? WHERE id = ?`, category, w.serviceID)
 

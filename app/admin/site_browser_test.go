@@ -163,6 +163,10 @@ func TestBrowserBookingSite(t *testing.T) {
 		t.Fatal("the phone runs our scripts; want JavaScript off")
 	}
 	narrow("locations")
+	// A long word (a name, a link pasted in a description) wraps instead of widening the list.
+	if _, err := d.Write.Exec(`UPDATE services SET description = ? WHERE id = ?`, "https://www.example.com/"+strings.Repeat("tratamientocapilar", 8), w.Service); err != nil {
+		t.Fatal(err)
+	}
 	audit = func(page string) { t.Helper(); auditPage(t, phone, axe, page+" (390 px, no JavaScript)") }
 	phone.do("phone-services", chromedp.Click(css(`a[href="/book/`+w.Night+`"]`)), chromedp.WaitVisible(testID("service-list")))
 	narrow("services")

@@ -19,6 +19,7 @@ import (
 	"frontdesk/db"
 	"frontdesk/static"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // Settings → Booking site (issue 11; the site itself is app/site, docs/booking-site.md): on or
@@ -156,7 +157,12 @@ func (a *Admin) updateSiteSettings(w http.ResponseWriter, r *http.Request) {
 	if f.Error("logo_url") == "" && s.logoURL != "" && s.logoURL != stored.LogoURL {
 		l, err := fetchLogo(r.Context(), s.logoURL, a.hooks.allowPrivate)
 		if err != nil {
-			f.SetError("logo_url", translate(r, "sitesettings.logo_url.fetch", "reason", err.Error()))
+			// fetchLogo's refusals are catalog messages, in the owner's language.
+			var reason any = err.Error()
+			if m, ok := err.(i18n.Msg); ok {
+				reason = m
+			}
+			f.SetError("logo_url", translate(r, "sitesettings.logo_url.fetch", "reason", reason))
 		}
 		logo = &l
 	}
@@ -266,30 +272,40 @@ func fetchLogo(ctx context.Context, raw string, allowPrivate bool) (fetchedLogo,
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
-		return fetchedLogo{}, err
+		return fetchedLogo{}, i18n.M("sitesettings.logo_err.other")
 	}
 	res, err := webhook.NewHTTPClient(logoTimeout, allowPrivate, 1).Do(req)
 	if err != nil {
 		var addr *webhook.AddressError
 		if errors.As(err, &addr) {
-			return fetchedLogo{}, errors.New("the address is private or local")
+			return fetchedLogo{}, i18n.M("sitesettings.logo_err.private")
 		}
-		return fetchedLogo{}, errors.New(webhook.Categorize(err))
+		switch webhook.Categorize(err) {
+		case webhook.CategoryDNS:
+			return fetchedLogo{}, i18n.M("sitesettings.logo_err.dns")
+		case webhook.CategoryConnect:
+			return fetchedLogo{}, i18n.M("sitesettings.logo_err.connect")
+		case webhook.CategoryTLS:
+			return fetchedLogo{}, i18n.M("sitesettings.logo_err.tls")
+		case webhook.CategoryTimeout:
+			return fetchedLogo{}, i18n.M("sitesettings.logo_err.timeout")
+		}
+		return fetchedLogo{}, i18n.M("sitesettings.logo_err.other")
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
-		return fetchedLogo{}, fmt.Errorf("HTTP %d", res.StatusCode)
+		return fetchedLogo{}, i18n.M("sitesettings.logo_err.status", "status", strconv.Itoa(res.StatusCode))
 	}
 	data, err := io.ReadAll(io.LimitReader(res.Body, maxLogoBytes+1))
 	if err != nil {
-		return fetchedLogo{}, err
+		return fetchedLogo{}, i18n.M("sitesettings.logo_err.other")
 	}
 	if len(data) > maxLogoBytes {
-		return fetchedLogo{}, fmt.Errorf("larger than %d KB", maxLogoBytes>>10)
+		return fetchedLogo{}, i18n.M("sitesettings.logo_err.too_large", "kb", maxLogoBytes>>10)
 	}
 	ct := http.DetectContentType(data)
 	if !slices.Contains(logoTypes, ct) {
-		return fetchedLogo{}, errors.New("not a PNG, JPEG, GIF or WebP image")
+		return fetchedLogo{}, i18n.M("sitesettings.logo_err.type")
 	}
 	return fetchedLogo{contentType: ct, data: data}, nil
 }

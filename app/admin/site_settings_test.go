@@ -58,7 +58,7 @@ func TestSiteSettings(t *testing.T) {
 		t.Fatalf("a refused form switched the site on (%v)", err)
 	}
 
-	for path, msg := range map[string]string{"/logo.svg": "not a PNG, JPEG, GIF or WebP image", "/missing.png": "HTTP 404"} {
+	for path, msg := range map[string]string{"/logo.svg": "it is not a PNG, JPEG, GIF or WebP image", "/missing.png": "its server answered HTTP 404"} {
 		res := c.post(t, "/settings/booking-site", url.Values{"accent": {"#112233"}, "logo_url": {files.URL + path}})
 		wantStatus(t, res, http.StatusUnprocessableEntity)
 		wantBody(t, res, msg)
@@ -103,6 +103,14 @@ func TestSiteSettings(t *testing.T) {
 	res = sc.post(t, "/settings/booking-site", url.Values{"accent": {"#112233"}, "logo_url": {files.URL + "/logo.png"}})
 	wantStatus(t, res, http.StatusUnprocessableEntity)
 	wantBody(t, res, "the address is private or local")
+	// In the owner's language, like the rest of the page.
+	if _, err := openBookingDB(t, strict).Write.Exec(`INSERT INTO company (id, name, language, created_at, updated_at) VALUES (1, 'Estudio', 'es', 0, 0)
+		ON CONFLICT (id) DO UPDATE SET language = 'es'`); err != nil {
+		t.Fatal(err)
+	}
+	res = sc.post(t, "/settings/booking-site", url.Values{"accent": {"#112233"}, "logo_url": {files.URL + "/logo.png"}})
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	wantBody(t, res, "No se pudo obtener el logo: la dirección es privada o local.")
 }
 
 func pngBytes(t *testing.T) []byte {

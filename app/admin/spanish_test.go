@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"frontdesk/app/owner"
+	"frontdesk/db"
 	"frontdesk/ui"
 )
 
@@ -243,6 +244,12 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 		{"/settings/business", url.Values{"name": {""}}},
 		{"/account/password", url.Values{"current": {"x"}}},
 		{"/owners", url.Values{"email": {"x"}}},
+		// Refusals written below the admin (app/catalog's hours and keywords) and by the admin
+		// itself (a delivery range).
+		{"/catalog/locations", url.Values{"name": {"Sur"}, "timezone": {"America/Santiago"}, "hours_1": {"9-18"}, "hours_2": {"24:00-10:00"}}},
+		{"/catalog/services", url.Values{"name": {"Corte"}, "keywords": {strings.Repeat("a", 51)}}},
+		{"/catalog/services", url.Values{"name": {"Corte"}, "keywords": {"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21"}}},
+		{webhooksPath + "/" + webhookID(t, d) + "/recover", url.Values{"from": {""}, "to": {"ayer"}}},
 	} {
 		res := c.post(t, f.path, f.form)
 		if res.Status != http.StatusUnprocessableEntity {
@@ -268,4 +275,14 @@ func TestPasswordHintMatchesRule(t *testing.T) {
 	if ui.MinPassword != owner.MinPasswordLen {
 		t.Fatalf("ui.MinPassword = %d, owner.MinPasswordLen = %d", ui.MinPassword, owner.MinPasswordLen)
 	}
+}
+
+// webhookID is the id of the first webhook.
+func webhookID(t *testing.T, d *db.DB) string {
+	t.Helper()
+	var id string
+	if err := d.Read.QueryRow(`SELECT id FROM webhooks ORDER BY id LIMIT 1`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
 }

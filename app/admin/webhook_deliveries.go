@@ -197,7 +197,7 @@ func (a *Admin) recoverDeliveries(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	from, to := parseUTC(f, "from"), parseUTC(f, "to")
+	from, to := parseUTC(r, f, "from"), parseUTC(r, f, "to")
 	if f.OK() && !from.Before(to) {
 		f.SetError("to", translate(r, "catalog.err.end_after_start"))
 	}
@@ -214,10 +214,10 @@ func (a *Admin) recoverDeliveries(w http.ResponseWriter, r *http.Request) {
 }
 
 // parseUTC reads a datetime-local field as a UTC time, recording an error if it is not one.
-func parseUTC(f *ui.Form, name string) time.Time {
+func parseUTC(r *http.Request, f *ui.Form, name string) time.Time {
 	v := f.Get(name)
 	if v == "" {
-		f.SetError(name, "Enter a date and time.")
+		f.SetError(name, translate(r, "webhooks.recover.err.empty"))
 		return time.Time{}
 	}
 	for _, layout := range []string{recoverLayout, recoverLayout + ":05", recoverLayout + ":05.000"} {
@@ -225,7 +225,7 @@ func parseUTC(f *ui.Form, name string) time.Time {
 			return t
 		}
 	}
-	f.SetError(name, "Enter a date and time such as 2026-11-21T09:30 (UTC).")
+	f.SetError(name, translate(r, "webhooks.recover.err.format"))
 	return time.Time{}
 }
 

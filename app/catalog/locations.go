@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -266,7 +267,7 @@ func AddClosure(ctx context.Context, d *db.DB, locationID int64, in ClosureInput
 		}
 		err := q.CreateLocationClosure(ctx, db.CreateLocationClosureParams{LocationID: locationID, Date: date.String(), Reason: reason})
 		if db.IsConstraint(err, "UNIQUE") {
-			return &Invalid{Fields: map[string]string{"date": "The location is already closed on " + date.String() + "."}}
+			return &Invalid{Fields: map[string]string{"date": fmt.Sprintf("The location is already closed on %s.", date)}}
 		}
 		return err
 	})

@@ -53,6 +53,11 @@ var fieldTexts = []struct {
 	{"The ranges %s and %s overlap.", i18n.M("catalog.err.ranges_overlap")},
 	{"The breaks %s and %s overlap.", i18n.M("catalog.err.breaks_overlap")},
 	{"The shifts %s and %s overlap.", i18n.M("catalog.err.shifts_overlap")},
+	{"“%s” is not a time range; write it like 09:00-13:00.", i18n.M("catalog.err.not_range")},
+	{"24:00 can only end a range.", i18n.M("catalog.err.midnight_start")},
+	{"The location is already closed on %s.", i18n.M("catalog.err.closed_already")},
+	{"Each keyword can have at most %d characters; “%s” is longer.", i18n.M("catalog.err.keyword_long")},
+	{"Use at most %d keywords.", i18n.M("catalog.err.keywords_max")},
 	// A warning, not a refusal (ProviderSaved.Warnings).
 	{"On %s the hours at %s and at %s overlap on the clock. The two locations are in different time zones (%s, %s), so check that they do not overlap in real time.", i18n.M("catalog.warn.hours_overlap_zones")},
 }

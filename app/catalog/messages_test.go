@@ -14,7 +14,7 @@ import (
 // owner's language): each format literal given to problems.add, and each text the hours
 // parser returns, is found by FieldMsg.
 func TestFieldTextsHaveCatalogMessages(t *testing.T) {
-	formats := regexp.MustCompile(`(?:\.add\([^,]+, |return (?:nil, |Span\{\}, )?(?:fmt\.Sprintf\()?)"([A-Z“%][^"]*\.)"`)
+	formats := regexp.MustCompile(`(?:\.add\([^,]+, |fmt\.Sprintf\(|return (?:nil, |Span\{\}, |out, )?)"([A-Z0-9“%][^"]*\.)"`)
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -176,7 +177,7 @@ func ParseKeywords(s string) ([]string, string) {
 			continue
 		}
 		if utf8.RuneCountInString(k) > maxKeywordLen {
-			return out, "Each keyword can have at most 50 characters; “" + clip(k) + "” is longer."
+			return out, fmt.Sprintf("Each keyword can have at most %d characters; “%s” is longer.", maxKeywordLen, clip(k))
 		}
 		if strings.ContainsFunc(k, isControl) {
 			return out, "Remove the control characters."
@@ -185,7 +186,7 @@ func ParseKeywords(s string) ([]string, string) {
 		out = append(out, k)
 	}
 	if len(out) > maxKeywords {
-		return out, "Use at most 20 keywords."
+		return out, fmt.Sprintf("Use at most %d keywords.", maxKeywords)
 	}
 	return out, ""
 }

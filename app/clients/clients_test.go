@@ -195,4 +195,13 @@ func TestFieldErrorsHaveCatalogTexts(t *testing.T) {
 	if got, want := es.Msg(fieldMsg("month 2 has no day 30")), "El mes 2 no tiene día 30."; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	// A year's bounds are not grouped like amounts ("entre 1.900 y 2.026").
+	for _, tc := range []struct {
+		p    *i18n.Printer
+		want string
+	}{{es, "Ingresa un año entre 1900 y 2026."}, {i18n.NewPrinter("en", i18n.Prefs{}), "Enter a year from 1900 to 2026."}} {
+		if got := tc.p.Msg(newFieldError("birth_year", "must be between 1900 and 2026").Msg); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
 }

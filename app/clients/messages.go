@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"sync"
@@ -67,5 +68,10 @@ func fieldMsg(message string) i18n.Msg {
 
 // newFieldError is a FieldError with its catalog message.
 func newFieldError(field, message string) FieldError {
-	return FieldError{Field: field, Message: message, Msg: fieldMsg(message)}
+	msg := fieldMsg(message)
+	if field == "birth_year" && msg.Key == "clients.err.between" {
+		// A year is written without digit grouping: "1900", never "1.900" or "1,900".
+		msg = i18n.M("clients.err.year", "min", fmt.Sprint(msg.Args[1]), "max", fmt.Sprint(msg.Args[3]))
+	}
+	return FieldError{Field: field, Message: message, Msg: msg}
 }

@@ -314,3 +314,18 @@ func TestEveryChannelGetsItsConfirmation(t *testing.T) {
 		}
 	}
 }
+
+// A time the clock shows twice (Santiago's fall-back night, 23:00–24:00 on Saturday 4 April
+// 2026) is named with its offset in the subject too, which has only {{.Date}} and {{.Time}}:
+// "at 23:30" alone could be either.
+func TestRepeatedTimeNamedInSubject(t *testing.T) {
+	e := newEnv(t, envOptions{start: time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)})
+	e.book("María", time.Date(2026, 4, 5, 3, 30, 0, 0, time.UTC)) // the second 23:30, UTC−4
+	got := e.waitFor("Booking confirmed", 1)[0]
+	if !strings.Contains(got.Subject, "Saturday, 4 April 2026 at 23:30 (UTC−4)") {
+		t.Errorf("subject %q does not say which 23:30", got.Subject)
+	}
+	if !strings.Contains(got.Text, "23:30 (America/Santiago, UTC−4)") || strings.Contains(got.Text, "(UTC−4) (") {
+		t.Errorf("body:\n%s", got.Text)
+	}
+}

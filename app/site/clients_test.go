@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -74,3 +75,43 @@ func strip(page string) string {
 }
 
 var summaryRE = regexp.MustCompile(`(?s)<dl class="summary.*?</dl>`)
+
+// A refused answer to a question is explained in the visitor's language, not with the
+// validator's English ("This answer is not valid: must be an integer").
+func TestAnswerRefusedInVisitorsLanguage(t *testing.T) {
+	f := newFixture(t)
+	shoe := f.count(`SELECT id FROM custom_attributes WHERE name = 'Shoe size'`)
+	f.exec(`INSERT INTO site_attributes (attribute_id) VALUES (?)`, shoe)
+	at := time.Date(2026, 3, 31, 10, 0, 0, 0, santiago)
+	field := "attr_" + strconv.FormatInt(shoe, 10)
+	for _, tc := range []struct{ lang, want string }{
+		{"en", "Enter a whole number."},
+		{"es", "Ingresa un número entero."},
+	} {
+		f.exec(`UPDATE company SET language = ?`, tc.lang)
+		form := f.details(haircut, f.ana, at)
+		form.Set(field, "forty")
+		res := f.post("/book/1/1/details", form)
+		wantStatus(t, res, http.StatusUnprocessableEntity)
+		wantBody(t, res, `data-testid="error-`+field+`">`+tc.want+`<`, `value="forty"`)
+		if strings.Contains(res.body, "must be") {
+			t.Errorf("%s: the refusal quotes the validator's English", tc.lang)
+		}
+	}
+}
+
+// A Spanish visitor writes a decimal with a comma ("72,5"); it is taken as the number it is and
+// stored as programs read it ("72.5").
+func TestDecimalCommaAnswer(t *testing.T) {
+	f := newFixture(t)
+	f.exec(`UPDATE company SET language = 'es'`)
+	weight := f.exec(`INSERT INTO custom_attributes (name, datatype, mandatory, sort_order) VALUES ('Peso', 'float', 0, 3)`)
+	f.exec(`INSERT INTO site_attributes (attribute_id) VALUES (?)`, weight)
+	form := f.details(haircut, f.ana, time.Date(2026, 3, 31, 10, 0, 0, 0, santiago))
+	form.Set("attr_"+strconv.FormatInt(weight, 10), "72,5")
+	f.book(haircut, form)
+	var stored string
+	if err := f.db.Read.QueryRow(`SELECT value FROM client_attribute_values WHERE attribute_id = ?`, weight).Scan(&stored); err != nil || stored != "72.5" {
+		t.Errorf("stored %q (%v), want 72.5", stored, err)
+	}
+}

@@ -312,6 +312,8 @@ func (s *Site) readDetails(r *http.Request, st step, form *ui.Form) clients.Inpu
 			if t, err := time.ParseInLocation("2006-01-02T15:04", raw, st.loc.zone); err == nil {
 				raw = t.Format(time.RFC3339)
 			}
+		case a.datatype == clients.TypeFloat:
+			raw = p.DecimalInput(raw) // "1,5" as a Spanish visitor writes it
 		}
 		value := raw
 		in.CustomAttributes = append(in.CustomAttributes, clients.AttributeValue{ID: a.id, Value: &value})
@@ -340,7 +342,7 @@ func (s *Site) clientErrors(p *i18n.Printer, form *ui.Form, fields clients.Error
 			form.SetError(f.Field, p.T("site.details.phone.error"))
 		case strings.HasPrefix(f.Field, "custom_attributes."):
 			id, _ := strconv.ParseInt(strings.TrimPrefix(f.Field, "custom_attributes."), 10, 64)
-			form.SetError(attrField(id), p.T("site.details.attribute.error", "reason", f.Message))
+			form.SetError(attrField(id), p.Msg(f.Msg))
 		default:
 			form.SetError("first_name", p.T("site.details.name.error"))
 		}

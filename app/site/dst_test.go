@@ -88,3 +88,25 @@ func TestRepeatedAndMissingHours(t *testing.T) {
 	}
 	wantBody(t, res, "Sunday, 6 September 2026, 01:30") // the instant, shown as the clock reads it
 }
+
+// When one of the two 23:30s of the fall-back evening is taken, the one left is still labelled
+// with its offset: "23:30" alone does not say that it is the second one, an hour later than the
+// customer may think.
+func TestRepeatedTimeLabelledWhenItsTwinIsTaken(t *testing.T) {
+	f := newFixture(t)
+	f.book(haircut, f.details(haircut, f.ana, time.Date(2026, 4, 5, 2, 30, 0, 0, time.UTC))) // 23:30 UTC−3
+	res := f.get("/book/1/1/times?provider=" + strconv.FormatInt(f.ana, 10) + "&date=2026-04-04")
+	wantStatus(t, res, http.StatusOK)
+	var left []shownTime
+	for _, st := range shownTimes(res.body) {
+		if st.label == "23:30" {
+			left = append(left, st)
+		}
+	}
+	if len(left) != 1 {
+		t.Fatalf("23:30 offered %d times with one of them booked, want 1: %v", len(left), shownTimes(res.body))
+	}
+	if left[0].offset != "UTC−4" || !strings.Contains(left[0].spoken, "23:30 (UTC−4)") {
+		t.Errorf("the 23:30 left is shown as %+v, want it labelled UTC−4", left[0])
+	}
+}

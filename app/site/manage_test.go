@@ -215,3 +215,20 @@ func (f *fixture) calendar(manage string) (uid, seq string, start time.Time) {
 	}
 	return ev[0].GetProperty(ics.ComponentPropertyUniqueId).Value, ev[0].GetProperty(ics.ComponentPropertySequence).Value, start
 }
+
+// A time taken while the customer was choosing brings back the times of the day they chose,
+// weeks ahead, not those of today: they should not have to page forward to that day again.
+func TestRescheduleTakenShowsThatDay(t *testing.T) {
+	f := newFixture(t)
+	link := f.bookAt(time.Date(2026, 3, 31, 10, 0, 0, 0, santiago))
+	taken := time.Date(2026, 4, 28, 15, 0, 0, 0, santiago) // four weeks ahead: beyond the first fortnight
+	f.book(haircut, f.details(haircut, f.ana, taken))      // someone else gets it first
+
+	res := f.post(link+"/reschedule", url.Values{"start": {taken.Format(time.RFC3339)}})
+	wantStatus(t, res, http.StatusConflict)
+	wantBody(t, res, "Sorry, that time was just taken", `data-testid="times-date">Tuesday, 28 April 2026<`)
+	free := link + "/reschedule/confirm?" + url.Values{"start": {taken.Add(30 * time.Minute).Format(time.RFC3339)}}.Encode()
+	if !strings.Contains(res.body, strings.ReplaceAll(free, "&", "&amp;")) {
+		t.Errorf("the answer offers no other time of 28 April (%s)", free)
+	}
+}

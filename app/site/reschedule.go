@@ -108,7 +108,6 @@ func (s *Site) reschedule(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, errUnreadable)
 		return
 	}
-	p := i18n.From(r.Context())
 	sq, err := s.slotsFor(r, m)
 	if err != nil {
 		s.renderError(w, r, err)
@@ -120,7 +119,7 @@ func (s *Site) reschedule(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(providers) == 0 {
-		s.renderReschedule(w, r, m, http.StatusConflict, p.T("site.times.gone"))
+		s.renderRescheduleTaken(w, r, m, start)
 		return
 	}
 	// With anyone available, staying with the same person is kinder than a change of face.
@@ -133,11 +132,20 @@ func (s *Site) reschedule(w http.ResponseWriter, r *http.Request) {
 	var inv *booking.InvalidError
 	switch {
 	case errors.Is(err, booking.ErrSlotUnavailable), errors.Is(err, booking.ErrClassFull), errors.As(err, &inv) && inv.Field != "booking":
-		s.renderReschedule(w, r, m, http.StatusConflict, p.T("site.times.gone"))
+		s.renderRescheduleTaken(w, r, m, start)
 		return
 	case err != nil:
 		s.renderRefusal(w, r, m, err)
 		return
 	}
 	seeOther(w, r, m.path()+"?done=rescheduled")
+}
+
+// renderRescheduleTaken answers a reschedule to a time that is no longer free with the picker on that
+// time's day (the POST carries no date of its own, and today's times, perhaps weeks before the
+// day the customer chose, would send them looking for it again).
+func (s *Site) renderRescheduleTaken(w http.ResponseWriter, r *http.Request, m managed, start time.Time) {
+	r = r.Clone(r.Context())
+	r.URL.RawQuery = url.Values{"date": {booking.DateOf(start.In(m.loc.zone)).String()}}.Encode()
+	s.renderReschedule(w, r, m, http.StatusConflict, i18n.From(r.Context()).T("site.times.gone"))
 }

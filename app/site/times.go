@@ -281,7 +281,9 @@ func timeViews(p *i18n.Printer, list []instant, link func(instant) string) []ui.
 			day, dayText = d, p.DateLong(in.start)
 		}
 		spoken := dayText + ", " + label
-		if seen[label] > 1 {
+		// A time the clock shows twice that day is labelled even when only one of the two is
+		// left: alone, it would not say which one it is.
+		if seen[label] > 1 || repeated(in.start) {
 			t.Offset = i18n.Offset(in.start)
 			spoken += " (" + t.Offset + ")"
 		}

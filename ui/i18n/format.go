@@ -318,3 +318,22 @@ type Day time.Time
 // List is a message argument printed as its items, each as an argument would be, joined by
 // commas.
 type List []any
+
+// DecimalInput rewrites a decimal number typed with the language's decimal comma ("1,5" in
+// Spanish) into the point form that programs store and read ("1.5"). Anything else — a point
+// already, grouping, text — is returned as typed, for the validator to judge.
+func (p *Printer) DecimalInput(s string) string {
+	sep := p.T(fmtDecimal)
+	if sep == "." || strings.Count(s, sep) != 1 {
+		return s
+	}
+	whole, frac, _ := strings.Cut(strings.TrimSpace(s), sep)
+	sign := ""
+	if strings.HasPrefix(whole, "-") || strings.HasPrefix(whole, "+") {
+		sign, whole = whole[:1], whole[1:]
+	}
+	if whole == "" || frac == "" || !digitsOnly(whole) || !digitsOnly(frac) {
+		return s
+	}
+	return sign + whole + "." + frac
+}

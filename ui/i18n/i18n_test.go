@@ -267,3 +267,32 @@ func TestPluralRulesComeFromCLDR(t *testing.T) {
 		t.Fatal("plural forms do not follow CLDR")
 	}
 }
+
+// A number typed with the language's decimal comma is read as the number it is; anything
+// else is left for the validator.
+func TestDecimalInput(t *testing.T) {
+	es, en := NewPrinter("es", Prefs{}), NewPrinter("en", Prefs{})
+	for _, tc := range []struct {
+		p        *Printer
+		in, want string
+	}{
+		{es, "1,5", "1.5"}, {es, "-0,25", "-0.25"}, {es, " 72,3 ", "72.3"}, {es, "1.5", "1.5"},
+		{es, "1.234,5", "1.234,5"}, {es, "1,2,3", "1,2,3"}, {es, ",5", ",5"}, {es, "a,b", "a,b"},
+		{en, "1,5", "1,5"}, {en, "1.5", "1.5"},
+	} {
+		if got := tc.p.DecimalInput(tc.in); got != tc.want {
+			t.Errorf("%s: DecimalInput(%q) = %q, want %q", tc.p.Lang(), tc.in, got, tc.want)
+		}
+	}
+}
+
+// A value that ends with a period (Spanish 12-hour times: "1:00 a. m.") at the end of a
+// sentence does not double it.
+func TestNoDoublePeriod(t *testing.T) {
+	es := NewPrinter("es", Prefs{Clock24: false})
+	at := time.Date(2027, 4, 4, 1, 0, 0, 0, time.UTC)
+	got := es.T("explain.msg.time_off", "provider", "Ana", "from", at, "to", at)
+	if strings.Contains(got, "..") || !strings.HasSuffix(got, "a. m.") {
+		t.Errorf("got %q, want one period after a. m.", got)
+	}
+}

@@ -99,12 +99,19 @@ func (p *Printer) fill(text string, args []any) string {
 		}
 		name := text[open+1 : open+close]
 		b.WriteString(text[:open])
+		rest := text[open+close+1:]
 		if v, ok := argValue(args, name); ok {
-			b.WriteString(p.argString(v))
+			arg := p.argString(v)
+			b.WriteString(arg)
+			// A value that ends a sentence with its own period ("1:00 a. m.") takes the
+			// sentence's: "… a las 1:00 a. m.", never "a. m..".
+			if strings.HasSuffix(arg, ".") && strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, "..") {
+				rest = rest[1:]
+			}
 		} else {
 			b.WriteString(text[open : open+close+1])
 		}
-		text = text[open+close+1:]
+		text = rest
 	}
 	b.WriteString(text)
 	return b.String()
