@@ -108,6 +108,9 @@ func (d *Dispatcher[P, T, R]) Run(ctx context.Context) error {
 		n, err = d.store.ReleaseAll(ctx, q, d.now())
 		return err
 	})
+	if err != nil && ctx.Err() != nil {
+		return nil // stopped before it began: it claimed nothing, and the next start releases
+	}
 	if err != nil {
 		return err
 	}

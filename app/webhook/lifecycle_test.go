@@ -35,6 +35,18 @@ func TestStartReleasesClaimsOfAStoppedProcess(t *testing.T) {
 	eventually(t, 5*time.Second, "the interrupted delivery", func() bool { return len(rc.byID(id)) == 1 })
 }
 
+// A dispatcher stopped before it could begin (serve asked to stop during its start) stops
+// cleanly like any other: Run returns nil, and the claims it never got to release stay for the
+// next start.
+func TestStopBeforeStartIsClean(t *testing.T) {
+	h := newHarness(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := NewDispatcher(h.db, Config{AllowPrivate: true, Workers: 1}, discardLog(), nil, nil).Run(ctx); err != nil {
+		t.Fatalf("Run on a stopped context: %v, want nil", err)
+	}
+}
+
 // Shutdown lets the attempt in flight finish and records it; what was queued behind it goes
 // back to the outbox, due as before.
 func TestShutdownFinishesInFlightAndHandsBackTheRest(t *testing.T) {
