@@ -112,7 +112,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	s.workers = append(s.workers, &db.StorageWatch{DB: d, Log: log, Now: now})
 
 	r := chi.NewRouter()
-	r.Use(middleware.WithRequestID, middleware.RealClient(cfg.TrustedProxies), middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders)
+	r.Use(middleware.WithRequestID, middleware.RealClient(cfg.TrustedProxies), middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders, middleware.HeadAsGet)
 	if cfg.HTTPS {
 		r.Use(hsts)
 	}

@@ -16,6 +16,7 @@ import (
 	"frontdesk/app/idempotency"
 	"frontdesk/app/keyauth"
 	"frontdesk/app/links"
+	"frontdesk/app/middleware"
 	"frontdesk/db"
 )
 
@@ -77,7 +78,7 @@ func (a *API) Routes() http.Handler {
 		}
 		a.writeError(w, req, newError(http.StatusMethodNotAllowed, "method_not_allowed", req.Method))
 	})
-	r.Use(headAsGet, a.rejectBadQuery)
+	r.Use(middleware.HeadAsGet, a.rejectBadQuery) // HEAD here too when the API is served on its own (tests)
 	r.Get("/openapi.json", a.getOpenAPI)
 
 	r.Group(func(r chi.Router) {
@@ -133,18 +134,6 @@ func (a *API) Routes() http.Handler {
 		r.Patch("/waitlist/{id}/cancel", a.requireScope("bookings:write", a.idempotent(a.leaveWaitlist)))
 	})
 	return r
-}
-
-// headAsGet routes HEAD to the GET handler of the path (RFC 9110 §9.1: a server that has GET
-// has HEAD). The handler runs as for GET, authentication, scopes and tags included; net/http
-// sends its status and headers without the body. A path without GET is a 405 as before.
-func headAsGet(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodHead {
-			chi.RouteContext(r.Context()).RouteMethod = http.MethodGet
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // routePath is the path this router matches r by: what is left after the mount ("/v3").
