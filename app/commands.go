@@ -24,10 +24,16 @@ func runMigrate(ctx context.Context, env Env, args []string) error {
 	if fs.NArg() > 0 { // `migrate /var/lib/frontdesk` would otherwise create ./data
 		return usagef("unexpected argument %q (the data directory is given with --data)", fs.Arg(0))
 	}
-	d, created, err := createData(ctx, env, *data)
+	unlock, err := lockServe(*data, "an upgrade must not change the schema under a running server")
 	if err != nil {
 		return err
 	}
+	d, created, err := createData(ctx, env, *data)
+	if err != nil {
+		unlock(true)
+		return err
+	}
+	defer unlock(false)
 	defer d.Close()
 	if created {
 		fmt.Fprintf(env.Stderr, "created a new database at %s\n", db.Path(*data))

@@ -17,13 +17,15 @@ var errServeLocked = errors.New("locked")
 // lockServe makes sure only one serve runs on a data directory. Two would share the database
 // correctly, but each starts by making due again whatever was claimed when the last process
 // stopped — the other's attempts in flight — and then both send them: duplicate webhooks and
-// duplicate emails to customers. Other commands (apikey, backup, import…) run beside serve as
-// before. The lock is the kernel's, so it goes with the process however it ends (SIGKILL
+// duplicate emails to customers. migrate takes the lock too: an upgrade must not change the
+// schema under a server that may be older. Other commands (apikey, backup, import…) run beside
+// serve as before. The lock is the kernel's, so it goes with the process however it ends (SIGKILL
 // included); the file stays, holding the pid of its last holder for the message.
 //
-// unlock releases the lock; unlock(true) also removes the file if this call made it, for a
-// start refused before serving (a downgrade), which leaves the directory as it found it.
-func lockServe(dataDir string) (unlock func(remove bool), err error) {
+// why ends the refusal: what running beside the holder would do. unlock releases the lock;
+// unlock(true) also removes the file if this call made it, for a start refused before serving
+// (a downgrade), which leaves the directory as it found it.
+func lockServe(dataDir, why string) (unlock func(remove bool), err error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
@@ -39,11 +41,11 @@ func lockServe(dataDir string) (unlock func(remove bool), err error) {
 		if !errors.Is(err, errServeLocked) {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
-		holder := "another frontdesk serve"
+		holder := "another frontdesk serve or migrate"
 		if b, err := os.ReadFile(path); err == nil && strings.TrimSpace(string(b)) != "" {
 			holder += " (pid " + strings.TrimSpace(string(b)) + ")"
 		}
-		return nil, fmt.Errorf("%s is already serving the data directory %s; stop it first (two servers on one database would both send the webhooks and emails the other has in flight)", holder, dataDir)
+		return nil, fmt.Errorf("%s is already running on the data directory %s; stop it first (%s)", holder, dataDir, why)
 	}
 	if err := f.Truncate(0); err == nil {
 		fmt.Fprintf(f, "%d\n", os.Getpid())
