@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/pressly/goose/v3"
 )
 
 // OpenOptions change how OpenWith treats the file (docs/deploy.md "Upgrades").
@@ -274,20 +276,9 @@ func Inspect(ctx context.Context, path string) Status {
 		st.Err = err
 		return st
 	}
-	applied := map[int64]bool{}
-	if rows, err := ro.QueryContext(ctx, `SELECT version_id FROM goose_db_version WHERE is_applied`); err == nil {
-		for rows.Next() {
-			var v int64
-			if rows.Scan(&v) == nil {
-				applied[v] = true
-			}
-		}
-		rows.Close()
-	}
-	for _, v := range knownVersions() {
-		if v < st.Schema && !applied[v] {
-			st.Missing++
-		}
+	if st.Missing, err = missingBelow(ctx, ro, st.Schema); err != nil {
+		st.Err = err
+		return st
 	}
 	if last, err := New(ro).LastAppVersion(ctx); err == nil {
 		st.WrittenBy = last.Version
@@ -295,23 +286,38 @@ func Inspect(ctx context.Context, path string) Status {
 	return st
 }
 
-// knownVersions lists the versions of the embedded migrations, SQL and Go.
-func knownVersions() []int64 {
-	entries, _ := fs.ReadDir(migrationsFS(), ".")
-	var vs []int64
-	for _, e := range entries {
-		var n int64
-		if _, err := fmt.Sscanf(e.Name(), "%d_", &n); err == nil {
-			vs = append(vs, n)
+// missingBelow counts the migrations below schema that the database lacks, as goose sees them
+// (newProvider applies them out of order).
+func missingBelow(ctx context.Context, conn *sql.DB, schema int64) (int, error) {
+	provider, err := newProvider(conn)
+	if err != nil {
+		return 0, err
+	}
+	statuses, err := provider.Status(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("migration status: %w", err)
+	}
+	n := 0
+	for _, s := range statuses {
+		if s.State == goose.StatePending && s.Source.Version < schema {
+			n++
 		}
 	}
-	for _, m := range goMigrations() {
-		vs = append(vs, m.Version)
-	}
-	return vs
+	return n, nil
 }
 
 // KnownSchema is the newest schema version among the embedded migrations, SQL and Go.
 func KnownSchema() int64 {
-	return slices.Max(knownVersions())
+	entries, _ := fs.ReadDir(migrationsFS(), ".")
+	var v int64
+	for _, e := range entries {
+		var n int64
+		if _, err := fmt.Sscanf(e.Name(), "%d_", &n); err == nil && n > v {
+			v = n
+		}
+	}
+	for _, m := range goMigrations() {
+		v = max(v, m.Version)
+	}
+	return v
 }

@@ -103,8 +103,8 @@ func upgradeFrom(t *testing.T, present []int64) {
 
 	// doctor's reading says what is missing (Inspect).
 	want := 0
-	for _, v := range knownVersions() {
-		if v < slices.Max(present) && !slices.Contains(present, v) {
+	for _, src := range provider.ListSources() {
+		if v := src.Version; v < slices.Max(present) && !slices.Contains(present, v) {
 			want++
 		}
 	}
