@@ -60,14 +60,7 @@ func defaultHealthURL(env Env) string {
 	if envBool(env, "FRONTDESK_HTTPS", false) {
 		addr = envString(env, "FRONTDESK_HTTP_ADDR", ":80")
 	}
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "http://" + addr + "/readyz"
-	}
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		host = "127.0.0.1"
-	}
-	return "http://" + net.JoinHostPort(host, port) + "/readyz"
+	return "http://" + localAddr(addr) + "/readyz"
 }
 
 // runDoctor is `frontdesk doctor`, a preflight for a real installation: with the same flags and
@@ -265,20 +258,8 @@ func (d *doctor) metricsPort(ctx context.Context, addr string) {
 
 // frontdeskMetrics reports whether a frontdesk's /metrics is what listens on addr.
 func frontdeskMetrics(ctx context.Context, addr string) bool {
-	host, port, _ := net.SplitHostPort(addr)
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		host = "127.0.0.1"
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/metrics", nil)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return false
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	return res.StatusCode == http.StatusOK && strings.Contains(string(body), "frontdesk_build_info")
+	status, body := getLocal(ctx, addr, "/metrics", 1<<20)
+	return status == http.StatusOK && strings.Contains(body, "frontdesk_build_info")
 }
 
 // reach fetches http://host:port/path (plain HTTP even on the HTTPS port: only reachability is
@@ -304,25 +285,41 @@ func (d *doctor) reach(ctx context.Context, host, port, path, want string) {
 
 // frontdeskAnswers reports whether a frontdesk serve is what listens on addr.
 func frontdeskAnswers(ctx context.Context, addr string, tlsPort bool) bool {
-	host, port, _ := net.SplitHostPort(addr)
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		host = "127.0.0.1"
-	}
 	if tlsPort {
-		conn, err := net.DialTimeout("tcp", net.JoinHostPort(host, port), 2*time.Second)
+		conn, err := net.DialTimeout("tcp", localAddr(addr), 2*time.Second)
 		if err == nil {
 			conn.Close()
 		}
 		return err == nil // a TLS listener: cannot tell more without its certificate
 	}
+	status, body := getLocal(ctx, addr, "/healthz", 64)
+	return status == http.StatusOK && strings.TrimSpace(body) == "ok"
+}
+
+// getLocal GETs path over plain HTTP from what listens on addr on this machine, within 2 s,
+// and returns the status and up to limit bytes of the body (status 0 when nothing answered).
+func getLocal(ctx context.Context, addr, path string, limit int64) (int, string) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/healthz", nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+localAddr(addr)+path, nil)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return false
+		return 0, ""
 	}
-	body, _ := io.ReadAll(io.LimitReader(res.Body, 64))
-	res.Body.Close()
-	return res.StatusCode == http.StatusOK && strings.TrimSpace(string(body)) == "ok"
+	defer res.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(res.Body, limit))
+	return res.StatusCode, string(body)
+}
+
+// localAddr is a listen address as this machine reaches it: an unspecified host is loopback.
+// An address that does not parse is left as it is, for the request to fail on.
+func localAddr(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
 }
