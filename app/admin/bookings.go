@@ -96,7 +96,7 @@ func (a *Admin) listBookings(w http.ResponseWriter, r *http.Request) {
 		}
 		start, end := localTime(b.Booking.StartAt, zone), localTime(b.Booking.EndAt, zone)
 		v.Rows = append(v.Rows, ui.BookingListRow{
-			ID: b.Booking.ID, Date: p.Date(start), Time: clockOnce(p, start) + "–" + clockOnce(p, end),
+			ID: b.Booking.ID, Date: p.Date(start), Time: p.TimeOnce(start) + "–" + p.TimeOnce(end),
 			Location: b.LocationName, Provider: b.ProviderName, Service: b.ServiceName, Client: names[b.Booking.ClientID],
 			Status: bookingStatusName(r.Context(), b.Booking.StatusID), Cancelled: b.Booking.StatusID == booking.StatusCancelled,
 		})

@@ -191,7 +191,7 @@ func (a *Admin) summary(ctx context.Context, v booking.View) ui.BookingSummary {
 	zone := bookingZone(v)
 	start, end := localTime(b.StartAt, zone), localTime(b.EndAt, zone)
 	p := i18n.From(ctx)
-	from, until := clockOnce(p, start), clockOnce(p, end)
+	from, until := p.TimeOnce(start), p.TimeOnce(end)
 	if booking.DateOf(end) != booking.DateOf(start) {
 		until = p.DayShort(end) + " " + until
 	}
@@ -205,13 +205,4 @@ func (a *Admin) summary(ctx context.Context, v booking.View) ui.BookingSummary {
 		Status: bookingStatusName(ctx, b.StatusID), Cancelled: b.StatusID == booking.StatusCancelled,
 		DayURL: dayURL(b.LocationID, booking.DateOf(start), b.ServiceID),
 	}
-}
-
-// clockOnce is t's time of day, with its offset when the clock shows that time twice that day
-// (a fall-back night), so that the reader can tell which one it is.
-func clockOnce(p *i18n.Printer, t time.Time) string {
-	if len(wallInstants(t.Location(), booking.DateOf(t), t.Hour()*60+t.Minute())) > 1 {
-		return p.Time(t) + " (" + i18n.Offset(t) + ")"
-	}
-	return p.Time(t)
 }

@@ -92,7 +92,7 @@ func (a *Admin) conflictMessage(ctx context.Context, cq conflictQuery) string {
 	c := rows[0]
 	zone, _ := booking.LoadZone(c.LocationTimezone)
 	s, e := localTime(c.StartAt, zone), localTime(c.EndAt, zone)
-	when := clockOnce(p, s) + "–" + clockOnce(p, e)
+	when := p.TimeOnce(s) + "–" + p.TimeOnce(e)
 	if booking.DateOf(s) != booking.DateOf(cq.start.In(s.Location())) {
 		when = p.DayShort(s) + " " + when
 	}

@@ -44,7 +44,7 @@ func (a *Admin) showDashboard(w http.ResponseWriter, r *http.Request) {
 		for _, b := range rows[:min(len(rows), dashboardRows)] {
 			day.Bookings = append(day.Bookings, ui.BookingRow{
 				ID:        b.ID,
-				Time:      clockOnce(i18n.From(ctx), db.Time(b.StartAt).In(zone)) + "–" + clockOnce(i18n.From(ctx), db.Time(b.EndAt).In(zone)),
+				Time:      i18n.From(ctx).TimeOnce(db.Time(b.StartAt).In(zone)) + "–" + i18n.From(ctx).TimeOnce(db.Time(b.EndAt).In(zone)),
 				Service:   b.ServiceName,
 				Provider:  b.ProviderName,
 				Client:    strings.TrimSpace(b.ClientFirstName + " " + b.ClientLastName.String),

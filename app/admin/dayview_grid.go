@@ -112,7 +112,7 @@ func (a *Admin) loadDayGrid(r *http.Request, locationID int64, zone *time.Locati
 	for _, b := range rows {
 		start, end := db.Time(b.StartAt).In(zone), db.Time(b.EndAt).In(zone)
 		view := ui.DayBooking{
-			ID: b.ID, Time: clockOnce(g.p, start) + "–" + clockOnce(g.p, end), Service: b.ServiceName,
+			ID: b.ID, Time: g.p.TimeOnce(start) + "–" + g.p.TimeOnce(end), Service: b.ServiceName,
 			Client: clientName(b.ClientFirstName, b.ClientLastName), Provider: b.ProviderName,
 			Status: bookingStatusName(ctx, b.StatusID), Unconfirmed: b.StatusID != booking.StatusConfirmed,
 		}
@@ -371,7 +371,7 @@ func (a *Admin) daySessions(r *http.Request, locationID int64, zone *time.Locati
 		out[i] = daySession{
 			provider: s.ProviderID, providerName: s.ProviderName, providerActive: s.ProviderActive, start: start, end: end,
 			session: &ui.DaySession{
-				ID: s.ID, Time: clockOnce(p, start) + "–" + clockOnce(p, end), Class: s.ServiceName, Booked: s.Booked, Capacity: s.Capacity,
+				ID: s.ID, Time: p.TimeOnce(start) + "–" + p.TimeOnce(end), Class: s.ServiceName, Booked: s.Booked, Capacity: s.Capacity,
 				Waiting: s.Waiting, Room: s.Room, Cancelled: s.Status == booking.SessionCancelled, Attendees: bySession[s.ID], Back: back,
 			},
 		}

@@ -94,7 +94,7 @@ func fields(p *i18n.Printer, business string, a appointment) Fields {
 			zone = time.UTC
 		}
 		start, end := a.Start.In(zone), a.End.In(zone)
-		f.Date, f.Time, f.EndTime = p.DateLong(start), clockOnce(p, start), clockOnce(p, end)
+		f.Date, f.Time, f.EndTime = p.DateLong(start), p.TimeOnce(start), p.TimeOnce(end)
 		f.Zone = zoneName(zone, start)
 		f.When = p.T("messages.when", "date", f.Date, "time", p.Time(start), "zone", f.Zone) // the zone names the offset
 		if !a.PreviousStart.IsZero() {
@@ -189,16 +189,4 @@ func sample(now time.Time, zone *time.Location) appointment {
 		AmountCents: 2500000, CheckoutLink: "https://example.com/pay/…", ExpiresAt: now.Add(15 * time.Minute),
 		PaidAt: now, HasAppointment: true, HasPayment: true,
 	}
-}
-
-// clockOnce is t's time of day, with its offset when the clock shows that time twice that day
-// (a fall-back night): a subject with only {{.Date}} and {{.Time}} must still say which one.
-// The clocks go back by 30 minutes, an hour or two somewhere in the world; as in app/site.
-func clockOnce(p *i18n.Printer, t time.Time) string {
-	for _, d := range []time.Duration{-time.Hour, time.Hour, -30 * time.Minute, 30 * time.Minute, -2 * time.Hour, 2 * time.Hour} {
-		if u := t.Add(d); u.Hour() == t.Hour() && u.Minute() == t.Minute() && u.Day() == t.Day() {
-			return p.Time(t) + " (" + i18n.Offset(t) + ")"
-		}
-	}
-	return p.Time(t)
 }

@@ -283,7 +283,7 @@ func timeViews(p *i18n.Printer, list []instant, link func(instant) string) []ui.
 		spoken := dayText + ", " + label
 		// A time the clock shows twice that day is labelled even when only one of the two is
 		// left: alone, it would not say which one it is.
-		if seen[label] > 1 || repeated(in.start) {
+		if seen[label] > 1 || i18n.Repeated(in.start) {
 			t.Offset = i18n.Offset(in.start)
 			spoken += " (" + t.Offset + ")"
 		}
@@ -304,24 +304,7 @@ func timeViews(p *i18n.Printer, list []instant, link func(instant) string) []ui.
 
 // when is an instant in words for summaries: the date, the time and, on a day whose clock
 // repeats that time, the offset.
-func when(p *i18n.Printer, t time.Time) string {
-	s := p.DateLong(t) + ", " + p.Time(t)
-	if repeated(t) {
-		s += " (" + i18n.Offset(t) + ")"
-	}
-	return s
-}
-
-// repeated reports whether t's wall clock time happens twice on its day (a fall-back overlap).
-func repeated(t time.Time) bool {
-	for _, d := range []time.Duration{-time.Hour, time.Hour, -30 * time.Minute, 30 * time.Minute, -2 * time.Hour, 2 * time.Hour} {
-		u := t.Add(d)
-		if u.Hour() == t.Hour() && u.Minute() == t.Minute() && u.Day() == t.Day() {
-			return true
-		}
-	}
-	return false
-}
+func when(p *i18n.Printer, t time.Time) string { return p.DateLong(t) + ", " + p.TimeOnce(t) }
 
 // noon is a time on local date d, for formatting the date.
 func noon(d booking.Date) time.Time { return time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, time.UTC) }

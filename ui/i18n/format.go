@@ -265,6 +265,26 @@ func (p *Printer) DateTime(t time.Time) string {
 	return p.fill(p.T(fmtDateTime), []any{"date", p.Date(t), "time", p.Time(t)})
 }
 
+// TimeOnce is Time, with the offset when the clock shows that time twice on its day
+// ("01:30 (UTC−4)" on a fall-back night): the time alone would not say which instant it is.
+func (p *Printer) TimeOnce(t time.Time) string {
+	if Repeated(t) {
+		return p.Time(t) + " (" + Offset(t) + ")"
+	}
+	return p.Time(t)
+}
+
+// Repeated reports whether t's wall-clock time happens twice on its day (a fall-back overlap;
+// the shifts tried cover every offset change in use, Lord Howe's 30 minutes included).
+func Repeated(t time.Time) bool {
+	for _, d := range []time.Duration{-time.Hour, time.Hour, -30 * time.Minute, 30 * time.Minute, -2 * time.Hour, 2 * time.Hour} {
+		if u := t.Add(d); u.Hour() == t.Hour() && u.Minute() == t.Minute() && u.Day() == t.Day() {
+			return true
+		}
+	}
+	return false
+}
+
 // Offset is the package function Offset, for templates that hold a printer.
 func (p *Printer) Offset(t time.Time) string { return Offset(t) }
 

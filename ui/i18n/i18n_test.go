@@ -258,6 +258,34 @@ func TestOffset(t *testing.T) {
 	}
 }
 
+// A time the clock shows twice on its day carries its offset, in Santiago's hour and Lord
+// Howe's half hour; any other time is the time alone.
+func TestTimeOnce(t *testing.T) {
+	santiago, _ := time.LoadLocation("America/Santiago")
+	lordHowe, _ := time.LoadLocation("Australia/Lord_Howe")
+	p := NewPrinter("en", Prefs{Clock24: true})
+	// Santiago falls back at 2026-04-05 00:00 (UTC−3) to 23:00 (UTC−4); Lord Howe at
+	// 2026-04-05 02:00 (UTC+11) to 01:30 (UTC+10:30).
+	first := time.Date(2026, 4, 5, 2, 30, 0, 0, time.UTC).In(santiago)
+	howe := time.Date(2026, 4, 4, 14, 45, 0, 0, time.UTC).In(lordHowe)
+	cases := []struct {
+		t    time.Time
+		want string
+	}{
+		{first, "23:30 (UTC\u22123)"},
+		{first.Add(time.Hour), "23:30 (UTC\u22124)"},
+		{first.Add(-2 * time.Hour), "21:30"},
+		{howe, "01:45 (UTC+11)"},
+		{howe.Add(30 * time.Minute), "01:45 (UTC+10:30)"},
+		{time.Date(2026, 1, 1, 1, 45, 0, 0, lordHowe), "01:45"},
+	}
+	for _, c := range cases {
+		if got := p.TimeOnce(c.t); got != c.want {
+			t.Errorf("TimeOnce(%s) = %q, want %q", c.t, got, c.want)
+		}
+	}
+}
+
 func TestPluralRulesComeFromCLDR(t *testing.T) {
 	// French counts 0 as singular; English and Spanish do not. A third catalog gets its own
 	// language's rules without code.
