@@ -155,7 +155,7 @@ func runServe(ctx context.Context, env Env, args []string) error {
 // serveWith runs the appliance with a parsed configuration (tests adjust what has no flag).
 func serveWith(ctx context.Context, env Env, cfg serveConfig) error {
 	log := newLogger(env.Stderr)
-	unlock, err := lockServe(cfg.Data, "two servers on one database would both send the webhooks and emails the other has in flight")
+	unlock, err := lockServe(env, cfg.Data, "two servers on one database would both send the webhooks and emails the other has in flight")
 	if err != nil {
 		return err
 	}

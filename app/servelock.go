@@ -25,7 +25,10 @@ var errServeLocked = errors.New("locked")
 // why ends the refusal: what running beside the holder would do. unlock releases the lock;
 // unlock(true) also removes the file if this call made it, for a start refused before serving
 // (a downgrade), which leaves the directory as it found it.
-func lockServe(dataDir, why string) (unlock func(remove bool), err error) {
+func lockServe(env Env, dataDir, why string) (unlock func(remove bool), err error) {
+	if err := checkDataOwner(env, dataDir); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
