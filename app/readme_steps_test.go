@@ -66,6 +66,8 @@ type testHost struct {
 	units map[string]*testUnit // what systemctl starts and stops
 	// service is the running frontdesk unit, nil while stopped.
 	service *runningService
+	// settings are the unit's /etc/frontdesk/frontdesk.env: FRONTDESK_* variables, "KEY=value".
+	settings []string
 }
 
 // testUnit is what a systemd unit stands for: start and stop its process.
@@ -95,7 +97,7 @@ func newTestHost(t *testing.T, more ...string) (h *testHost, dataDir, rootDir st
 		bin: filepath.Join(binDir, "frontdesk"), units: map[string]*testUnit{}}
 	h.paths = strings.NewReplacer(append([]string{"/var/lib/frontdesk", dataDir, "/root", rootDir, "/usr/local/bin", binDir}, more...)...)
 	h.units["frontdesk"] = &testUnit{
-		start: func() { h.service = startService(t, uid, h.frontdesk(), dataDir) },
+		start: func() { h.service = startService(t, uid, h.frontdesk(), dataDir, h.settings...) },
 		stop: func() {
 			if h.service != nil {
 				if code := h.service.stop(); code != 0 {
@@ -199,14 +201,14 @@ type runningService struct {
 }
 
 // startService runs `frontdesk serve` as deploy/frontdesk.service does — as the service's user
-// (uid; -1 for this process's), with FRONTDESK_DATA — on a free loopback port, and waits until
+// (uid; -1 for this process's), with FRONTDESK_DATA and settings — on a free loopback port, and waits until
 // /readyz answers 200. It is stopped with SIGTERM when the test ends, if not before.
-func startService(t *testing.T, uid int, bin, dataDir string) *runningService {
+func startService(t *testing.T, uid int, bin, dataDir string, settings ...string) *runningService {
 	t.Helper()
 	addr := "127.0.0.1:" + strconv.Itoa(freePort(t))
 	s := &runningService{URL: "http://" + addr, logs: &lockedBuffer{}}
 	cmd := asUser(exec.Command(bin, "serve"), uid)
-	cmd.Env = append(envWithoutFrontdeskVars(), "FRONTDESK_DATA="+dataDir, "FRONTDESK_ADDR="+addr)
+	cmd.Env = append(append(envWithoutFrontdeskVars(), "FRONTDESK_DATA="+dataDir, "FRONTDESK_ADDR="+addr), settings...)
 	cmd.Stdout, cmd.Stderr = s.logs, s.logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
