@@ -1,6 +1,7 @@
 package app
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -14,11 +15,26 @@ func (env Env) program() string {
 	if p == "" {
 		return "frontdesk"
 	}
-	// go run builds into $GOTMPDIR/go-build…/b001/exe/<name> and removes it when the program ends.
-	if dir := filepath.ToSlash(filepath.Dir(p)); strings.HasSuffix(dir, "/exe") && strings.Contains(dir, "/go-build") {
+	if builtByGoRun(p) {
 		return "go run ."
 	}
 	return p
+}
+
+// builtByGoRun reports whether the executable at path is one go run built: in a temporary
+// directory, $GOTMPDIR/go-build…/b001/exe/<name>, removed when the program ends, or (Go 1.24
+// and later) in the build cache, $GOCACHE/<xx>/<hash>-d/<name>, which an operator does not
+// run by hand either.
+func builtByGoRun(path string) bool {
+	dir := filepath.ToSlash(filepath.Dir(path))
+	if strings.HasSuffix(dir, "/exe") && strings.Contains(dir, "/go-build") {
+		return true
+	}
+	if strings.HasSuffix(dir, "-d") && strings.Contains(dir, "/go-build/") {
+		return true
+	}
+	cache := os.Getenv("GOCACHE")
+	return cache != "" && strings.HasPrefix(path, filepath.Clean(cache)+string(filepath.Separator))
 }
 
 // commandLine is a command an operator can paste into a shell: the program, then args, each

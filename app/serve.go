@@ -191,7 +191,7 @@ func serveWith(ctx context.Context, env Env, cfg serveConfig) error {
 	if err != nil {
 		return err
 	}
-	srv.notify, srv.stderr = notifier(env), env.Stderr
+	srv.notify, srv.stderr, srv.program = notifier(env), env.Stderr, env.program()
 	srv.workers = append(srv.workers, watchdog{srv.notify, srv})
 	ln, err := srv.listen(plain)
 	if err != nil {
@@ -243,6 +243,9 @@ type server struct {
 	onListening func(name, addr string)
 	// stderr gets the plain first-run message (the log goes there too, as JSON).
 	stderr io.Writer
+	// program is how the operator invoked frontdesk (Env.program), for the command the
+	// first-run message suggests: "go run ." has no frontdesk binary to run.
+	program string
 	ready  atomic.Bool
 	// onListen runs once the listening address is known (the first-run setup URL needs it).
 	onListen []func(addr string)
