@@ -246,7 +246,7 @@ type server struct {
 	// program is how the operator invoked frontdesk (Env.program), for the command the
 	// first-run message suggests: "go run ." has no frontdesk binary to run.
 	program string
-	ready  atomic.Bool
+	ready   atomic.Bool
 	// onListen runs once the listening address is known (the first-run setup URL needs it).
 	onListen []func(addr string)
 }
