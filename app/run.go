@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -136,9 +135,4 @@ func runVersion(_ context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintln(env.Stdout, buildinfo.Get())
 	return nil
-}
-
-// newLogger is the process logger: structured JSON on stderr.
-func newLogger(w io.Writer) *slog.Logger {
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }

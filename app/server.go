@@ -161,7 +161,7 @@ func (s *server) firstRunSetup(ctx context.Context) error {
 	s.onListen = append(s.onListen, func(string) {
 		s.log.Warn("first run: no owner account yet; open the setup URL in a browser to create one",
 			"setup_url", setupURL)
-		// The JSON line is easy to miss among others: say it plainly too.
+		// The log line is easy to miss among others: say it plainly too.
 		fmt.Fprintf(s.stderr, "\n"+
 			"  frontdesk has no owner account yet. Open this one-time link to create it:\n\n"+
 			"      %s\n\n"+
