@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"frontdesk/db"
+	"frontdesk/db/dbtest"
 )
 
 // restoredUnwritable is a data directory that serve has run on (an owner, the version recorded:
@@ -94,5 +95,37 @@ func TestDoctorCountsWarnings(t *testing.T) {
 	code, out, _ := run(t, "", "doctor", "--data", newDataDir(t), "--addr", "127.0.0.1:"+port) // no public URL: a warning
 	if code != 0 || !strings.Contains(out, "warn  public URL: not set") || !strings.HasSuffix(out, "\npassed with 1 warning\n") {
 		t.Errorf("doctor with one warning: exit %d\n%s", code, out)
+	}
+}
+
+// A serve.lock the service's user cannot open (left by a migrate run as root before such runs
+// were refused) stops serve with a message naming the file, its owner and the fix, not only
+// "permission denied".
+func TestForeignServeLockNamed(t *testing.T) {
+	var dir, bin string
+	uid := -1
+	if os.Geteuid() == 0 {
+		dir, uid, bin = filepath.Join(serviceTempDir(t), "data"), serviceUID, binaryFor(t)
+		mkdir(t, dir)
+		dbtest.NewFile(t, db.Path(dir))
+		chownTree(t, dir, uid)
+		write(t, filepath.Join(dir, serveLockName), []byte("1\n")) // root's, 0600
+	} else {
+		dir = newDataDir(t)
+		write(t, filepath.Join(dir, serveLockName), []byte("1\n"))
+		if err := os.Chmod(filepath.Join(dir, serveLockName), 0o400); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var code int
+	var stderr string
+	if bin == "" {
+		code, stderr = serveUntilReady(dir)
+	} else {
+		code, _, stderr = runBinAs(t, uid, bin, "", nil, "serve", "--data", dir, "--addr", "127.0.0.1:0")
+	}
+	want := filepath.Join(dir, serveLockName) + " cannot be written by this user"
+	if code != exitFail || !strings.Contains(stderr, want) || !strings.Contains(stderr, "chown") {
+		t.Errorf("serve with a foreign serve.lock: exit %d\n%s\nwant exit 1 and %q", code, stderr, want)
 	}
 }

@@ -52,14 +52,15 @@ type UnwritableError struct {
 }
 
 func (e *UnwritableError) Error() string {
-	msg := fmt.Sprintf("%s cannot be written by this user (%s): %v", e.Path, UserName(os.Geteuid()), e.Err)
+	me := UserName(os.Geteuid())
+	msg := fmt.Sprintf("%s cannot be written by this user (%s): %v", e.Path, me, e.Err)
 	if fi, err := os.Stat(e.Path); err == nil {
 		if uid, ok := FileOwner(fi); ok {
 			msg += fmt.Sprintf("; it belongs to %s with mode %04o", UserName(uid), fi.Mode().Perm())
 		}
 	}
-	return msg + ". Give it to the user frontdesk runs as, readable by that user only " +
-		"(for example: chown frontdesk:frontdesk FILE && chmod 0600 FILE; README, \"Restoring a backup\")"
+	return msg + fmt.Sprintf(". Give it to the user frontdesk runs as, readable by that user only; as root: chown %s: %s && chmod 0600 %s "+
+		"(README, \"Restoring a backup\", puts a database in place that way)", me, e.Path, e.Path)
 }
 
 func (e *UnwritableError) Unwrap() error { return e.Err }
