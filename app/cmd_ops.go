@@ -163,9 +163,9 @@ func (d *doctor) files(dir string) {
 	}
 	owner, known := db.FileOwner(fi)
 	forOwner := known && os.Geteuid() == 0 && owner != 0
-	user := db.UserName(os.Geteuid())
+	user, chownTo := db.UserName(os.Geteuid()), db.UserArg(os.Geteuid())
 	if forOwner {
-		user = db.UserName(owner)
+		user, chownTo = db.UserName(owner), db.UserArg(owner)
 		d.ok("data directory", "%s belongs to %s; checked as %s, the user serve must run as (this is root)", dir, user, user)
 	}
 	writable := func(path string, fi os.FileInfo) error {
@@ -197,8 +197,8 @@ func (d *doctor) files(dir string) {
 			continue // not there: serve makes it
 		}
 		if err := writable(p, fi); err != nil {
-			d.fail("file", "%s cannot be written by %s (%v): serve would fail; give it to %s, readable by that user only (chown %s: %s && chmod 0600 %s)",
-				p, user, err, user, user, p, p)
+			d.fail("file", "%s cannot be written by %s (%v): serve would fail; give it to %s, readable by that user only (as root: chown %s: %s && chmod 0600 %s)",
+				p, user, err, user, chownTo, p, p)
 			continue
 		}
 		if fi.Mode().Perm()&0o004 != 0 && p != filepath.Join(dir, serveLockName) {

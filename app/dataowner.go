@@ -29,12 +29,11 @@ func checkDataOwner(env Env, dataDir string) error {
 	if !ok || uid == 0 {
 		return nil
 	}
-	name := db.UserName(uid)
-	sudoUser := name
-	if name == fmt.Sprintf("uid %d", uid) {
-		sudoUser = fmt.Sprintf("'#%d'", uid)
+	name, sudoUser := db.UserName(uid), db.UserArg(uid)
+	if sudoUser == fmt.Sprint(uid) {
+		sudoUser = fmt.Sprintf("'#%d'", uid) // sudo -u takes a uid as #N
 	}
 	return fmt.Errorf("the data directory %s belongs to %s, and this is root: a file made now (serve.lock, a backup, "+
-		"the database) would be root's and %s — the user frontdesk serves as — could not open it. Run the command as %s:\n"+
+		"the database) would be root's, and %s, the user frontdesk serves as, could not open it. Run the command as %s:\n"+
 		"    sudo -u %s %s", dataDir, name, name, name, sudoUser, commandLine(env.program(), env.Args...))
 }

@@ -52,23 +52,37 @@ type UnwritableError struct {
 }
 
 func (e *UnwritableError) Error() string {
-	me := UserName(os.Geteuid())
-	msg := fmt.Sprintf("%s cannot be written by this user (%s): %v", e.Path, me, e.Err)
+	msg := fmt.Sprintf("%s cannot be written by this user (%s): %v", e.Path, UserName(os.Geteuid()), e.Err)
 	if fi, err := os.Stat(e.Path); err == nil {
 		if uid, ok := FileOwner(fi); ok {
 			msg += fmt.Sprintf("; it belongs to %s with mode %04o", UserName(uid), fi.Mode().Perm())
 		}
 	}
 	return msg + fmt.Sprintf(". Give it to the user frontdesk runs as, readable by that user only; as root: chown %s: %s && chmod 0600 %s "+
-		"(README, \"Restoring a backup\", puts a database in place that way)", me, e.Path, e.Path)
+		"(README, \"Restoring a backup\", puts a database in place that way)", UserArg(os.Geteuid()), e.Path, e.Path)
 }
 
 func (e *UnwritableError) Unwrap() error { return e.Err }
 
 // UserName is the login name of uid, or "uid N" when it has none.
 func UserName(uid int) string {
-	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil && u.Username != "" {
-		return u.Username
+	if name := loginName(uid); name != "" {
+		return name
 	}
 	return "uid " + strconv.Itoa(uid)
+}
+
+// UserArg is uid as chown takes it: the login name, or the number when it has none.
+func UserArg(uid int) string {
+	if name := loginName(uid); name != "" {
+		return name
+	}
+	return strconv.Itoa(uid)
+}
+
+func loginName(uid int) string {
+	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil {
+		return u.Username
+	}
+	return ""
 }
