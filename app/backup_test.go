@@ -2,8 +2,11 @@ package app
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -140,5 +143,58 @@ func TestBackupWhileWriting(t *testing.T) {
 		case clients != categories || matched != categories:
 			t.Errorf("writer %d: %d categories, %d clients, %d pairs; want whole transactions only", g, categories, clients, matched)
 		}
+	}
+}
+
+// The README's "Restoring a backup" steps exactly as written (the same command lines, paths in
+// temporary directories, as root with the data directory the service's): the backup taken as
+// root while the service ran is what the service serves afterwards, a write made after it is
+// gone, the files are the service's and private, and the service takes writes.
+func TestRestoreBackupAsWritten(t *testing.T) {
+	h, dir, rootDir := newTestHost(t)
+	h.settings = []string{"FRONTDESK_RATE_LIMIT_PER_MINUTE=0"}
+	uid := h.users["frontdesk"]
+	if code, _, stderr := runBinAs(t, uid, h.frontdesk(), "", nil, "migrate", "--data", dir); code != 0 {
+		t.Fatalf("migrate: %d %s", code, stderr)
+	}
+	code, key, stderr := runBinAs(t, uid, h.frontdesk(), "", nil, "apikey", "create", "--data", dir, "--name", "k", "--full-access")
+	if code != 0 {
+		t.Fatalf("apikey create: %d %s", code, stderr)
+	}
+	key = strings.TrimSpace(key)
+	h.units["frontdesk"].start()
+	before, _ := createClient(t, h.service.URL, key, "Before", "Backup")
+	backup := filepath.Join(rootDir, "frontdesk-backup.db")
+	if code, _, stderr := runBinAs(t, -1, h.frontdesk(), "", nil, "backup", "--data", dir, backup); code != 0 || before != 201 {
+		t.Fatalf("backup as root while serving: %d %s (client: %d)", code, stderr, before)
+	}
+	if after, _ := createClient(t, h.service.URL, key, "After", "Backup"); after != 201 {
+		t.Fatalf("client after the backup: %d", after)
+	}
+	for _, step := range readmeSteps(t, "- **Restoring a backup**") {
+		h.step(step)
+	}
+	if h.service == nil {
+		t.Fatal("the README's restore steps do not start frontdesk again")
+	}
+	conn, err := sql.Open("sqlite", "file:"+db.Path(dir)+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var names string
+	if err := conn.QueryRow(`SELECT group_concat(first_name) FROM clients`).Scan(&names); err != nil || names != "Before" {
+		t.Errorf("clients after the restore: %q (%v), want only the one in the backup", names, err)
+	}
+	if fi, err := os.Stat(db.Path(dir)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the restored database: %v (%v), want mode 0600", fi.Mode(), err)
+	}
+	if uid >= 0 {
+		if others := notOwnedBy(t, dir, uid); len(others) > 0 {
+			t.Errorf("after the restore the data directory holds files the service does not own: %v", others)
+		}
+	}
+	if status, _ := createClient(t, h.service.URL, key, "Restored", "Write"); status != 201 {
+		t.Errorf("a write after the restore: %d\n%s", status, h.service.logs)
 	}
 }

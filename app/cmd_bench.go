@@ -91,7 +91,7 @@ func benchStarter(env Env) bench.Starter {
 		if err != nil {
 			return nil, err
 		}
-		log := newLogger(logTo)
+		log := newLogger(logTo, logJSON)
 		d, _, err := createData(ctx, serveEnv, cfg.Data)
 		if err != nil {
 			return nil, err

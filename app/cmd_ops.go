@@ -9,10 +9,13 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
+	"frontdesk/app/secrets"
 	"frontdesk/app/tlsacme"
 	"frontdesk/db"
 )
@@ -85,16 +88,28 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 	if cfg.MetricsAddr != "" {
 		d.metricsPort(ctx, cfg.MetricsAddr)
 	}
-	if d.failed > 0 {
-		return fmt.Errorf("%d check(s) failed", d.failed)
+	switch {
+	case d.failed > 0:
+		return fmt.Errorf("%s failed, %s", plural(d.failed, "check"), plural(d.warned, "warning"))
+	case d.warned > 0:
+		fmt.Fprintf(env.Stdout, "passed with %s\n", plural(d.warned, "warning"))
+	default:
+		fmt.Fprintln(env.Stdout, "all checks passed")
 	}
-	fmt.Fprintln(env.Stdout, "all checks passed")
 	return nil
 }
 
+// plural is "1 warning", "2 warnings".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 type doctor struct {
-	out    io.Writer
-	failed int
+	out            io.Writer
+	failed, warned int
 }
 
 func (d *doctor) ok(what, format string, args ...any) {
@@ -102,6 +117,7 @@ func (d *doctor) ok(what, format string, args ...any) {
 }
 
 func (d *doctor) warn(what, format string, args ...any) {
+	d.warned++
 	fmt.Fprintf(d.out, "warn  %s: %s\n", what, fmt.Sprintf(format, args...))
 }
 
@@ -130,8 +146,64 @@ func (d *doctor) database(ctx context.Context, dir string) {
 	default:
 		d.ok(what, "%s at schema %d (current)", path, st.Schema)
 	}
-	if err := syscall.Access(dir, 2 /* W_OK */); err != nil && !errors.Is(err, syscall.ENOENT) {
-		d.fail("data directory", "%s is not writable by this user: %v", dir, err)
+	d.files(dir)
+}
+
+// files checks that the user serve runs as can write what serve opens for writing in the data
+// directory: the directory itself, the database and its WAL files, serve.lock and secrets.key.
+// Run by that user (or by anyone on a directory of their own) it opens each file for writing
+// and closes it, changing nothing. Run by root on a directory another user owns — the service's
+// — it checks for that user: root may write anything, the service only what is its own, and a
+// file restored or made by root is the usual reason it cannot start (README, "Restoring a
+// backup").
+func (d *doctor) files(dir string) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return // no directory yet: serve makes it
+	}
+	owner, known := db.FileOwner(fi)
+	forOwner := known && os.Geteuid() == 0 && owner != 0
+	user, chownTo := db.UserName(os.Geteuid()), db.UserArg(os.Geteuid())
+	if forOwner {
+		user, chownTo = db.UserName(owner), db.UserArg(owner)
+		d.ok("data directory", "%s belongs to %s; checked as %s, the user serve must run as (this is root)", dir, user, user)
+	}
+	writable := func(path string, fi os.FileInfo) error {
+		if !forOwner {
+			if fi.IsDir() {
+				return syscall.Access(path, 2 /* W_OK */)
+			}
+			f, err := os.OpenFile(path, os.O_RDWR, 0)
+			if err == nil {
+				f.Close()
+			}
+			return err
+		}
+		if uid, ok := db.FileOwner(fi); ok && uid != owner {
+			return fmt.Errorf("it belongs to %s", db.UserName(uid))
+		}
+		if fi.Mode().Perm()&0o200 == 0 {
+			return fmt.Errorf("its mode %04o lets no one write it", fi.Mode().Perm())
+		}
+		return nil
+	}
+	if err := writable(dir, fi); err != nil {
+		d.fail("data directory", "%s is not writable by %s: %v", dir, user, err)
+	}
+	path := db.Path(dir)
+	for _, p := range []string{path, path + "-wal", path + "-shm", filepath.Join(dir, serveLockName), filepath.Join(dir, secrets.KeyFile)} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue // not there: serve makes it
+		}
+		if err := writable(p, fi); err != nil {
+			d.fail("file", "%s cannot be written by %s (%v): serve would fail; give it to %s, readable by that user only (as root: chown %s: %s && chmod 0600 %s)",
+				p, user, err, user, chownTo, p, p)
+			continue
+		}
+		if fi.Mode().Perm()&0o004 != 0 && p != filepath.Join(dir, serveLockName) {
+			d.warn("file", "%s can be read by every user of this machine (mode %04o): chmod 0600 %s", p, fi.Mode().Perm(), p)
+		}
 	}
 }
 

@@ -24,7 +24,7 @@ func runMigrate(ctx context.Context, env Env, args []string) error {
 	if fs.NArg() > 0 { // `migrate /var/lib/frontdesk` would otherwise create ./data
 		return usagef("unexpected argument %q (the data directory is given with --data)", fs.Arg(0))
 	}
-	unlock, err := lockServe(*data, "an upgrade must not change the schema under a running server")
+	unlock, err := lockServe(env, *data, "an upgrade must not change the schema under a running server")
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -74,11 +75,146 @@ func TestContainerRecipe(t *testing.T) {
 	}
 	docker := string(raw)
 	for _, want := range []string{"CGO_ENABLED=0 go build", "FROM gcr.io/distroless/static", "USER 65532:65532",
-		`VOLUME ["/data"]`, "FRONTDESK_DATA=/data", `HEALTHCHECK`, `CMD ["/frontdesk", "healthcheck"]`, "frontdesk/app/buildinfo.version="} {
+		`VOLUME ["/data"]`, "FRONTDESK_DATA=/data", `HEALTHCHECK`, `CMD ["/frontdesk", "healthcheck"]`, "frontdesk/app/buildinfo.version=",
+		"-p 127.0.0.1:8080:8080", "FRONTDESK_TRUSTED_PROXIES=172.17.0.1"} {
 		if !strings.Contains(docker, want) {
 			t.Errorf("deploy/Dockerfile lacks %q", want)
 		}
 	}
+	// docker stop kills the container 10 s after SIGTERM unless told otherwise: the example
+	// gives serve's graceful stop the time it may take.
+	cfg, err := parseServeConfig(Env{Getenv: func(string) string { return "" }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`docker run .*--stop-timeout (\d+)`).FindStringSubmatch(docker)
+	if m == nil {
+		t.Fatal("the Dockerfile's docker run example has no --stop-timeout (docker stop waits 10 s)")
+	}
+	if n, _ := strconv.Atoi(m[1]); time.Duration(n)*time.Second <= cfg.ShutdownTimeout {
+		t.Errorf("--stop-timeout %s is not longer than serve's --shutdown-timeout %s", m[1], cfg.ShutdownTimeout)
+	}
+}
+
+// The commands the Dockerfile's header tells an operator to run in the container work as
+// written, with the image's environment (FRONTDESK_DATA=/data).
+func TestContainerHeaderCommands(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "deploy", "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := newDataDir(t)
+	vars := map[string]string{"FRONTDESK_DATA": dir}
+	n := 0
+	for _, line := range strings.Split(string(raw), "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimLeft(line, "# "), "docker exec frontdesk /frontdesk ")
+		if !ok {
+			continue
+		}
+		if c := strings.Index(rest, " #"); c >= 0 {
+			rest = rest[:c]
+		}
+		n++
+		var out, errOut bytes.Buffer
+		code := Run(t.Context(), Env{Args: strings.Fields(rest), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return vars[k] }})
+		if code != exitOK || out.Len() == 0 {
+			t.Errorf("%q: exit %d\n%s%s", line, code, out.String(), errOut.String())
+		}
+	}
+	if n == 0 {
+		t.Fatal("the Dockerfile's header shows no docker exec command")
+	}
+}
+
+// .dockerignore keeps a local data directory (database, WAL, backups, secrets.key) out of the
+// build context, which `COPY . .` puts in a layer — and keeps every file the build reads: the
+// Go files and embedded files of every package of this module the binary is built from, as go
+// list reports them. Patterns are read as Docker reads them: relative to the context, * within
+// one path element, ** across any number, and a pattern that matches a directory excludes what
+// is under it.
+func TestDockerignore(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", ".dockerignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var patterns []*regexp.Regexp
+	for _, line := range strings.Split(string(raw), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if strings.HasPrefix(line, "!") {
+			t.Fatalf("exceptions (%q) are not read by this test", line)
+		}
+		patterns = append(patterns, dockerPattern(strings.TrimPrefix(filepath.Clean(line), "/")))
+	}
+	excluded := func(path string) bool {
+		for p := path; p != "."; p = filepath.Dir(p) {
+			for _, re := range patterns {
+				if re.MatchString(p) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, p := range []string{"data/frontdesk.db", "data/frontdesk.db-wal", "data/frontdesk.db-shm", "data/secrets.key",
+		"data/serve.lock", "data/frontdesk.db.pre-upgrade-20260101T000000Z-schema120", "data/certificates/acme/key.pem",
+		"frontdesk.db", "other/place/secrets.key", "frontdesk", ".git/config"} {
+		if !excluded(p) {
+			t.Errorf(".dockerignore lets %s into the build context", p)
+		}
+	}
+	out, err := exec.Command("go", "list", "-deps", "-f",
+		`{{if .Module}}{{if eq .Module.Path "frontdesk"}}{{.Dir}}|{{join .GoFiles ","}},{{join .EmbedFiles ","}}{{end}}{{end}}`, "..").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	root, _ := filepath.Abs("..")
+	needed := []string{"go.mod", "go.sum"}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		dir, files, _ := strings.Cut(line, "|")
+		rel, err := filepath.Rel(root, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range strings.Split(files, ",") {
+			if f != "" {
+				needed = append(needed, filepath.Join(rel, f))
+			}
+		}
+	}
+	if len(needed) < 100 {
+		t.Fatalf("go list named only %d files the build reads", len(needed))
+	}
+	for _, f := range needed {
+		if excluded(f) {
+			t.Errorf(".dockerignore keeps out %s, which the build reads", f)
+		}
+	}
+}
+
+// dockerPattern is a .dockerignore pattern as a regular expression over a slash-separated path.
+func dockerPattern(p string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("^")
+	for i := 0; i < len(p); i++ {
+		switch {
+		case strings.HasPrefix(p[i:], "**/"):
+			b.WriteString("(.*/)?")
+			i += 2
+		case strings.HasPrefix(p[i:], "**"):
+			b.WriteString(".*")
+			i++
+		case p[i] == '*':
+			b.WriteString("[^/]*")
+		case p[i] == '?':
+			b.WriteString("[^/]")
+		default:
+			b.WriteString(regexp.QuoteMeta(p[i : i+1]))
+		}
+	}
+	return regexp.MustCompile(b.String() + "$")
 }
 
 // healthcheck exits 0 against a ready server (found from FRONTDESK_ADDR like serve finds its

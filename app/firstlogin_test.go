@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -53,5 +54,27 @@ func TestFirstLoginMessage(t *testing.T) {
 	res.Body.Close()
 	if strings.Contains(string(body), "setup-pending") || strings.Contains(srv.logs.String(), "one-time link") {
 		t.Error("setup is offered although an owner exists")
+	}
+}
+
+// The first-run message's command is the one the operator can run: under go run there is no
+// frontdesk binary (its own is a temporary file, gone when it stops), so it says "go run .";
+// otherwise the program as it was invoked.
+func TestFirstRunCommandAsInvoked(t *testing.T) {
+	dir := newDataDir(t)
+	for program, want := range map[string]string{
+		"/tmp/go-build2739384/b001/exe/frontdesk": "run on this server: go run . owner create --data " + dir + " --email you@example.com\n",
+		"/root/.cache/go-build/b2/b2ed87ae5207680da76b6f672b65c6f4dfb141a5f0c684ec4657f99b477647ab-d/frontdesk": "run on this server: go run . owner create --data " + dir + " --email you@example.com\n",
+		"/usr/local/bin/frontdesk": "run on this server: /usr/local/bin/frontdesk owner create --data " + dir + " --email you@example.com\n",
+		"./frontdesk":              "run on this server: ./frontdesk owner create --data " + dir + " --email you@example.com\n",
+	} {
+		ctx, stop := context.WithCancel(context.Background())
+		var logs lockedBuffer
+		code := Run(ctx, Env{Program: program, Args: []string{"serve", "--addr", "127.0.0.1:0", "--data", dir},
+			Stdout: io.Discard, Stderr: &logs, Ready: func(string) { stop() }})
+		stop()
+		if code != 0 || !strings.Contains(logs.String(), want) {
+			t.Errorf("invoked as %s: exit %d, want %q in\n%s", program, code, want, logs.String())
+		}
 	}
 }

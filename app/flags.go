@@ -161,6 +161,11 @@ func openData(ctx context.Context, env Env, dataDir string) (*db.DB, error) {
 
 // openExisting is openData with a choice of what to do about pending migrations.
 func openExisting(ctx context.Context, env Env, dataDir string, pending db.PendingPolicy) (*db.DB, error) {
+	if pending != db.IgnorePending {
+		if err := checkDataOwner(env, dataDir); err != nil {
+			return nil, err
+		}
+	}
 	o := openOptions(env)
 	o.Pending = pending
 	d, err := db.OpenWith(ctx, db.Path(dataDir), o)
@@ -177,6 +182,9 @@ func openExisting(ctx context.Context, env Env, dataDir string, pending db.Pendi
 // createData opens the database in dataDir, creating the directory and a new database if
 // there is none: for serve, migrate and import, which start installations.
 func createData(ctx context.Context, env Env, dataDir string) (d *db.DB, created bool, err error) {
+	if err := checkDataOwner(env, dataDir); err != nil {
+		return nil, false, err
+	}
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, false, fmt.Errorf("data directory: %w", err)
 	}

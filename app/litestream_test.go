@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"frontdesk/db"
 )
 
 // litestreamBinary finds the pinned Litestream that .ci/run installs (in PATH or GOPATH/bin).
@@ -36,73 +38,78 @@ func litestreamBinary(t *testing.T) string {
 	return ""
 }
 
-// readmeLitestream returns the README's Litestream configuration and restore command with the
-// example paths replaced: the test runs the recipe as the README gives it.
-func readmeLitestream(t *testing.T, dataDir, replicaDir, configPath string) (config string, restore []string) {
+// readmeLitestreamConfig returns the README's Litestream configuration with the example paths
+// replaced: the test replicates as the README says.
+func readmeLitestreamConfig(t *testing.T, h *testHost) string {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(raw)
-	m := regexp.MustCompile("(?s)```yaml\n(\\s*# /etc/litestream.yml\n.*?)```").FindStringSubmatch(readme)
+	m := regexp.MustCompile("(?s)```yaml\n(\\s*# /etc/litestream.yml\n.*?)```").FindStringSubmatch(string(raw))
 	if m == nil {
 		t.Fatal("README has no litestream.yml block")
 	}
-	r := regexp.MustCompile("(?m)^\\s*(litestream restore .*)$").FindStringSubmatch(readme)
-	if r == nil {
-		t.Fatal("README has no litestream restore command")
-	}
-	swap := strings.NewReplacer("/var/lib/frontdesk", dataDir, "/var/backups/frontdesk", replicaDir, "/etc/litestream.yml", configPath)
-	config = swap.Replace(m[1])
+	config := h.paths.Replace(m[1])
 	// The replica syncs continuously; a shorter interval only makes the test quicker.
-	config = strings.Replace(config, "    replica:\n", "    replica:\n        sync-interval: 100ms\n", 1)
-	return config, strings.Fields(swap.Replace(r[1]))[1:]
+	return strings.Replace(config, "    replica:\n", "    replica:\n        sync-interval: 100ms\n", 1)
 }
 
-// The README's Litestream recipe, with real Litestream: replicate while the server writes,
-// restore, and find every committed row and a clean integrity_check.
+// The README's Litestream recipe, with real Litestream: replicate while the service writes,
+// lose its clients, then run the README's restore steps exactly as written (the same command
+// lines, paths in temporary directories; as root, with the service's user as the owner of the
+// data directory, when the test runs as root). Every committed row is back, integrity_check is
+// clean, the files are the service's and private, and the service starts and takes writes.
 func TestLitestreamRoundTrip(t *testing.T) {
 	ls := litestreamBinary(t)
-	root := t.TempDir()
-	dir := filepath.Join(root, "data")
-	replica := filepath.Join(root, "replica")
-	cfgPath := filepath.Join(root, "litestream.yml")
-	config, restoreArgs := readmeLitestream(t, dir, replica, cfgPath)
-	if err := os.WriteFile(cfgPath, []byte(config), 0o600); err != nil {
+	work := t.TempDir()
+	replica := filepath.Join(work, "replica")
+	cfgPath := filepath.Join(work, "litestream.yml")
+	h, dir, _ := newTestHost(t, "/etc/litestream.yml", cfgPath, "/var/backups/frontdesk", replica)
+	if err := os.WriteFile(cfgPath, []byte(readmeLitestreamConfig(t, h)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-
-	if code, _, stderr := run(t, "", "migrate", "--data", dir); code != 0 {
+	h.settings = []string{"FRONTDESK_RATE_LIMIT_PER_MINUTE=0"}
+	uid := h.users["frontdesk"]
+	if code, _, stderr := runBinAs(t, uid, h.frontdesk(), "", nil, "migrate", "--data", dir); code != 0 {
 		t.Fatalf("migrate: %d %s", code, stderr)
 	}
-	_, key, _ := run(t, "", "apikey", "create", "--data", dir, "--name", "litestream", "--full-access")
+	code, key, stderr := runBinAs(t, uid, h.frontdesk(), "", nil, "apikey", "create", "--data", dir, "--name", "litestream", "--full-access")
+	if code != 0 {
+		t.Fatalf("apikey create: %d %s", code, stderr)
+	}
 	key = strings.TrimSpace(key)
-	srv := serveInProcess(t, dir, []string{"--addr", "127.0.0.1:0", "--rate-limit-per-minute", "0"})
 
+	// Litestream runs as root (as its Debian unit does), beside the service.
 	logs := &lockedBuffer{}
-	rep := exec.Command(ls, "replicate", "-config", cfgPath)
-	rep.Stdout, rep.Stderr = logs, logs
-	if err := rep.Start(); err != nil {
-		t.Fatal(err)
+	var rep *exec.Cmd
+	h.units["litestream"] = &testUnit{
+		start: func() {
+			rep = exec.Command(ls, "replicate", "-config", cfgPath)
+			rep.Stdout, rep.Stderr = logs, logs
+			if err := rep.Start(); err != nil {
+				t.Fatal(err)
+			}
+		},
+		stop: func() {
+			if rep == nil {
+				return
+			}
+			rep.Process.Signal(syscall.SIGTERM)
+			done := make(chan error, 1)
+			go func() { done <- rep.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				rep.Process.Kill()
+				t.Errorf("litestream did not stop on SIGTERM:\n%s", logs)
+			}
+			rep = nil
+		},
 	}
-	stopped := false
-	stopReplication := func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		rep.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- rep.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			rep.Process.Kill()
-			t.Errorf("litestream did not stop on SIGTERM:\n%s", logs)
-		}
-	}
-	t.Cleanup(stopReplication)
+	t.Cleanup(h.units["litestream"].stop)
+	h.units["frontdesk"].start()
+	h.units["litestream"].start()
 
 	// Four writers create clients through the API while Litestream replicates; a client counts
 	// as committed once the API answered 201.
@@ -114,21 +121,10 @@ func TestLitestreamRoundTrip(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 60 {
-				body := fmt.Sprintf(`{"first_name":"W%d","last_name":"N%d","email":"w%d.n%d@example.com"}`, w, i, w, i)
-				req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v3/clients", strings.NewReader(body))
-				req.Header.Set("Authorization", "Bearer "+key)
-				req.Header.Set("Content-Type", "application/json")
-				res, err := http.DefaultClient.Do(req)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				var c struct{ ID int64 }
-				json.NewDecoder(res.Body).Decode(&c)
-				res.Body.Close()
-				if res.StatusCode == http.StatusCreated {
+				status, id := createClient(t, h.service.URL, key, fmt.Sprintf("W%d", w), fmt.Sprintf("N%d", i))
+				if status == http.StatusCreated {
 					mu.Lock()
-					committed = append(committed, c.ID)
+					committed = append(committed, id)
 					mu.Unlock()
 				}
 			}
@@ -138,28 +134,38 @@ func TestLitestreamRoundTrip(t *testing.T) {
 	if len(committed) != 240 {
 		t.Fatalf("%d clients committed, want 240", len(committed))
 	}
-
-	// Restore (as the README says) until the replica has caught up with every committed row.
-	restored := filepath.Join(root, "restored", "frontdesk.db")
-	var missing int
-	waitUntil(t, 60*time.Second, "a restore with every committed client", func() bool {
-		os.RemoveAll(filepath.Dir(restored))
-		args := append([]string(nil), restoreArgs...)
-		for i, a := range args {
-			if a == "-o" {
-				args[i+1] = restored
-			}
-		}
-		if out, err := exec.Command(ls, args...).CombinedOutput(); err != nil {
+	// Wait until the replica holds every committed row (restored to a scratch file), so that
+	// what the recipe restores can be compared with what was committed.
+	scratch := filepath.Join(work, "scratch")
+	waitUntil(t, 60*time.Second, "the replica to hold every committed client", func() bool {
+		os.RemoveAll(scratch)
+		path := filepath.Join(scratch, "frontdesk.db")
+		if out, err := exec.Command(ls, "restore", "-config", cfgPath, "-o", path, db.Path(dir)).CombinedOutput(); err != nil {
 			t.Logf("restore: %v %s", err, out)
 			return false
 		}
-		missing = missingClients(t, restored, committed)
-		return missing == 0
+		return missingClients(t, path, committed) == 0
 	})
-	stopReplication()
 
-	conn, err := sql.Open("sqlite", "file:"+restored+"?mode=ro")
+	// The README's restore steps; once the services have stopped, the clients are lost from the
+	// database, which stays where it is (as after a mistaken change, or a damaged file).
+	steps := readmeSteps(t, "To restore, as root: stop frontdesk")
+	var restored bool
+	for _, step := range steps {
+		if step[0] == "litestream" {
+			loseClients(t, db.Path(dir))
+			restored = true
+		}
+		h.step(step)
+	}
+	if !restored || h.service == nil || rep == nil {
+		t.Fatalf("README's restore steps lack a litestream restore or a start of both: %v", steps)
+	}
+
+	if n := missingClients(t, db.Path(dir), committed); n != 0 {
+		t.Errorf("%d committed clients are not in the restored database", n)
+	}
+	conn, err := sql.Open("sqlite", "file:"+db.Path(dir)+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,13 +177,52 @@ func TestLitestreamRoundTrip(t *testing.T) {
 	if rows, err := conn.Query(`PRAGMA foreign_key_check`); err != nil || rows.Next() {
 		t.Errorf("foreign_key_check of the restored database found violations (%v)", err)
 	}
-	// The restored database is one frontdesk opens: serve starts on it.
-	restoredSrv := serveInProcess(t, filepath.Dir(restored), []string{"--addr", "127.0.0.1:0"})
-	res, err := http.Get(restoredSrv.URL + "/readyz")
-	if err != nil || res.StatusCode != http.StatusOK {
-		t.Fatalf("serve on the restored database: %v %v", res, err)
+	if fi, err := os.Stat(db.Path(dir)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the restored database: %v (%v), want mode 0600", fi.Mode(), err)
 	}
-	res.Body.Close()
+	if uid >= 0 {
+		for _, p := range []string{db.Path(dir), db.Path(dir) + "-wal", db.Path(dir) + "-shm"} {
+			if fi, err := os.Stat(p); err == nil {
+				if owner, _ := db.FileOwner(fi); owner != uid {
+					t.Errorf("%s belongs to %s, not to the service's user", p, db.UserName(owner))
+				}
+			}
+		}
+	}
+	// The service (started by the last step) serves the restored database and writes to it.
+	if status, _ := createClient(t, h.service.URL, key, "After", "Restore"); status != http.StatusCreated {
+		t.Errorf("a write after the restore: %d\n%s", status, h.service.logs)
+	}
+}
+
+// loseClients deletes every client from the database at path.
+func loseClients(t *testing.T, path string) {
+	t.Helper()
+	conn, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Exec(`DELETE FROM clients`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// createClient POSTs a client to /v3/clients and returns the status and the new id.
+func createClient(t *testing.T, base, key, first, last string) (int, int64) {
+	body := fmt.Sprintf(`{"first_name":%q,"last_name":%q,"email":"%s.%s@example.com"}`, first, last, strings.ToLower(first), strings.ToLower(last))
+	req, _ := http.NewRequest(http.MethodPost, base+"/v3/clients", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Error(err)
+		return 0, 0
+	}
+	defer res.Body.Close()
+	var c struct{ ID int64 }
+	json.NewDecoder(res.Body).Decode(&c)
+	return res.StatusCode, c.ID
 }
 
 func missingClients(t *testing.T, path string, ids []int64) int {

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -24,12 +23,15 @@ const (
 
 // Env is what a command gets from the process, injected so tests can run any command in-process.
 type Env struct {
-	Args   []string // after the program name
-	Getenv func(string) string
-	Stdin  io.Reader
-	Stdout io.Writer
-	Stderr io.Writer
-	Now    func() time.Time
+	Args []string // after the program name
+	// Program is how the binary was invoked (os.Args[0]), for the commands frontdesk suggests
+	// (program); "" reads as "frontdesk".
+	Program string
+	Getenv  func(string) string
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Now     func() time.Time
 	// Ready, if set, is called by serve with its listening address once it accepts requests.
 	Ready func(addr string)
 	// Listening, if set, is called by serve for each of its other listeners ("http" for
@@ -133,9 +135,4 @@ func runVersion(_ context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintln(env.Stdout, buildinfo.Get())
 	return nil
-}
-
-// newLogger is the process logger: structured JSON on stderr.
-func newLogger(w io.Writer) *slog.Logger {
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"frontdesk/app/api"
+	"frontdesk/app/buildinfo"
 	"frontdesk/app/links"
 	"frontdesk/app/messages"
 	"frontdesk/app/middleware"
@@ -56,6 +57,8 @@ type serveConfig struct {
 	opsConfig
 	// Booking site (issue 11).
 	SitePostsPerHour int
+	// LogFormat is --log-format: logText, logJSON, or "" to choose by where the log goes.
+	LogFormat string
 }
 
 func parseServeConfig(env Env, args []string) (serveConfig, error) {
@@ -73,6 +76,7 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	fs.BoolVar(&c.Demo, "demo", envBool(env, "FRONTDESK_DEMO", false), "load the demo business into an empty database (env FRONTDESK_DEMO)")
 	fs.IntVar(&c.Limits.PerMinute, "rate-limit-per-minute", envInt(env, "FRONTDESK_RATE_LIMIT_PER_MINUTE", 70), "requests per minute per API key, 0 = unlimited (env FRONTDESK_RATE_LIMIT_PER_MINUTE)")
 	fs.IntVar(&c.Limits.PerDay, "rate-limit-per-day", envInt(env, "FRONTDESK_RATE_LIMIT_PER_DAY", 10000), "requests per UTC day per API key, 0 = unlimited (env FRONTDESK_RATE_LIMIT_PER_DAY)")
+	fs.StringVar(&c.LogFormat, "log-format", env.Getenv("FRONTDESK_LOG_FORMAT"), "log as text (for a person at a terminal) or json; default: json under systemd or when standard error is not a terminal, text on a terminal (env FRONTDESK_LOG_FORMAT)")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", envDuration(env, "FRONTDESK_SHUTDOWN_TIMEOUT", 20*time.Second), "how long a graceful stop may take (env FRONTDESK_SHUTDOWN_TIMEOUT)")
 
 	c.WebhookSchedule = webhook.DefaultSchedule()
@@ -135,6 +139,9 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, usagef("--addr %q: want HOST:PORT", c.Addr)
 	}
+	if c.LogFormat != "" && c.LogFormat != logText && c.LogFormat != logJSON {
+		return c, usagef("--log-format %q: want text or json", c.LogFormat)
+	}
 	if c.SitePostsPerHour < 0 {
 		return c, usagef("--booking-site-posts-per-hour must be ≥ 0")
 	}
@@ -154,8 +161,8 @@ func runServe(ctx context.Context, env Env, args []string) error {
 
 // serveWith runs the appliance with a parsed configuration (tests adjust what has no flag).
 func serveWith(ctx context.Context, env Env, cfg serveConfig) error {
-	log := newLogger(env.Stderr)
-	unlock, err := lockServe(cfg.Data, "two servers on one database would both send the webhooks and emails the other has in flight")
+	log := newLogger(env.Stderr, logFormat(env, cfg.LogFormat))
+	unlock, err := lockServe(env, cfg.Data, "two servers on one database would both send the webhooks and emails the other has in flight")
 	if err != nil {
 		return err
 	}
@@ -191,7 +198,7 @@ func serveWith(ctx context.Context, env Env, cfg serveConfig) error {
 	if err != nil {
 		return err
 	}
-	srv.notify, srv.stderr = notifier(env), env.Stderr
+	srv.notify, srv.stderr, srv.program = notifier(env), env.Stderr, env.program()
 	srv.workers = append(srv.workers, watchdog{srv.notify, srv})
 	ln, err := srv.listen(plain)
 	if err != nil {
@@ -243,7 +250,10 @@ type server struct {
 	onListening func(name, addr string)
 	// stderr gets the plain first-run message (the log goes there too, as JSON).
 	stderr io.Writer
-	ready  atomic.Bool
+	// program is how the operator invoked frontdesk (Env.program), for the command the
+	// first-run message suggests: "go run ." has no frontdesk binary to run.
+	program string
+	ready   atomic.Bool
 	// onListen runs once the listening address is known (the first-run setup URL needs it).
 	onListen []func(addr string)
 }
@@ -297,7 +307,7 @@ func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string
 			s.log.Warn("open the read pool", "err", err)
 		}
 	})
-	s.log.Info("listening", "addr", ln.Addr().String(), "data", s.cfg.Data, "https", s.cfg.HTTPS)
+	s.log.Info("listening", "addr", ln.Addr().String(), "data", s.cfg.Data, "https", s.cfg.HTTPS, "version", buildinfo.Version())
 	if err := s.notify.Notify("READY=1\nSTATUS=serving " + s.links.String()); err != nil {
 		s.log.Warn("systemd notify", "err", err)
 	}

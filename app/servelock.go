@@ -3,9 +3,12 @@ package app
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"frontdesk/db"
 )
 
 // serveLockName is the file in the data directory that one running serve holds locked.
@@ -25,7 +28,10 @@ var errServeLocked = errors.New("locked")
 // why ends the refusal: what running beside the holder would do. unlock releases the lock;
 // unlock(true) also removes the file if this call made it, for a start refused before serving
 // (a downgrade), which leaves the directory as it found it.
-func lockServe(dataDir, why string) (unlock func(remove bool), err error) {
+func lockServe(env Env, dataDir, why string) (unlock func(remove bool), err error) {
+	if err := checkDataOwner(env, dataDir); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
@@ -33,6 +39,11 @@ func lockServe(dataDir, why string) (unlock func(remove bool), err error) {
 	_, statErr := os.Stat(path)
 	made := errors.Is(statErr, os.ErrNotExist)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if errors.Is(err, fs.ErrPermission) && !made {
+		// Left by a command run as another user (root, before commands refused that): say whose
+		// it is and what to do rather than only "permission denied".
+		return nil, &db.UnwritableError{Path: path, Err: err}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}

@@ -36,7 +36,7 @@ import (
 
 // newServer builds the appliance: the one chi root with every surface, and its workers.
 func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger, now func() time.Time, base links.Base) (*server, error) {
-	s := &server{cfg: cfg, db: d, log: log, now: now, links: base, stderr: io.Discard}
+	s := &server{cfg: cfg, db: d, log: log, now: now, links: base, stderr: io.Discard, program: "frontdesk"}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	latency := prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -161,12 +161,12 @@ func (s *server) firstRunSetup(ctx context.Context) error {
 	s.onListen = append(s.onListen, func(string) {
 		s.log.Warn("first run: no owner account yet; open the setup URL in a browser to create one",
 			"setup_url", setupURL)
-		// The JSON line is easy to miss among others: say it plainly too.
+		// The log line is easy to miss among others: say it plainly too.
 		fmt.Fprintf(s.stderr, "\n"+
 			"  frontdesk has no owner account yet. Open this one-time link to create it:\n\n"+
 			"      %s\n\n"+
-			"  or run on this server: frontdesk owner create --data %s --email you@example.com\n\n",
-			setupURL, s.cfg.Data)
+			"  or run on this server: %s\n\n",
+			setupURL, commandLine(s.program, "owner", "create", "--data", s.cfg.Data, "--email", "you@example.com"))
 	})
 	return nil
 }

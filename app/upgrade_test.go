@@ -28,52 +28,62 @@ func copyFixture(t *testing.T) string {
 	return dir
 }
 
-// The README's upgrade steps, exactly as written there, on the committed fixture database
-// from an earlier schema: back up, migrate, start. Every record survives, the automatic
-// pre-upgrade backup is there (0600, at the old schema), and the server starts on it.
+// The README's upgrade steps, exactly as written there (README "Upgrading": the same command
+// lines, with the binary built from this tree and the paths in temporary directories), on the
+// committed fixture database from an earlier schema put in the service's data directory: as
+// root where the README says nothing, as the service's user where it says sudo -u. Every record
+// survives, the automatic pre-upgrade backup is there (0600, at the old schema), every file in
+// the data directory is the service's, and the service, started as its unit starts it, serves.
 func TestUpgradeFromFixture(t *testing.T) {
-	dir := copyFixture(t)
-	manual := filepath.Join(t.TempDir(), "before-upgrade.db")
-
-	// 1. frontdesk backup --data DIR FILE (the service is stopped)
-	if code, _, stderr := run(t, "", "backup", "--data", dir, manual); code != 0 {
-		t.Fatalf("backup: exit %d, %s", code, stderr)
+	h, dir, _ := newTestHost(t)
+	raw, err := os.ReadFile(filepath.Join("testdata", "upgrade", "schema-120.db"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The new binary's other commands do not change the schema behind the operator's back.
-	before := snapshot(t, dir)
-	if code, _, stderr := run(t, "", "apikey", "list", "--data", dir); code != exitFail || !strings.Contains(stderr, "frontdesk migrate") {
-		t.Errorf("apikey list on the old schema: exit %d, %s; want exit 1 pointing to frontdesk migrate", code, stderr)
+	write(t, db.Path(dir), raw)
+	uid := h.users["frontdesk"]
+	if uid >= 0 {
+		chownTree(t, dir, uid)
 	}
-	if after := snapshot(t, dir); after != before {
-		t.Error("apikey list changed the old database")
+	steps := readmeSteps(t, "## Upgrading")
+	var manual string
+	var migrated, checked bool
+	for _, step := range steps {
+		line := strings.Join(step, " ")
+		switch {
+		case strings.Contains(line, "systemctl start") && migrated:
+			// Before the service runs (and delivers the webhooks pending in the fixture).
+			checkUpgraded(t, dir, manual, uid)
+			checked = true
+		case strings.Contains(line, "frontdesk backup "):
+			manual = h.paths.Replace(step[len(step)-1])
+		case strings.Contains(line, "frontdesk migrate "):
+			// Before it, the new binary's other commands do not change the schema behind the
+			// operator's back.
+			before := snapshot(t, dir)
+			if code, _, stderr := runBinAs(t, uid, h.frontdesk(), "", nil, "apikey", "list", "--data", dir); code != exitFail || !strings.Contains(stderr, "frontdesk migrate") {
+				t.Errorf("apikey list on the old schema: exit %d, %s; want exit 1 pointing to frontdesk migrate", code, stderr)
+			}
+			if after := snapshot(t, dir); after != before {
+				t.Error("apikey list changed the old database")
+			}
+		}
+		out := h.step(step)
+		if strings.Contains(line, "frontdesk migrate ") {
+			migrated = true
+			if strings.Contains(out, "created a new database") {
+				t.Fatalf("migrate created a new database instead of upgrading: %s", out)
+			}
+			if !strings.Contains(out, "upgrading the database schema from 120 to") || !strings.Contains(out, "schema version") {
+				t.Errorf("migrate said %q, want the upgrade and its backup named", out)
+			}
+		}
 	}
-	// 2. the new binary: frontdesk migrate --data DIR
-	code, stdout, stderr := run(t, "", "migrate", "--data", dir)
-	if code != 0 {
-		t.Fatalf("migrate: exit %d, %s", code, stderr)
+	if manual == "" || !migrated || !checked || h.service == nil {
+		t.Fatalf("README's upgrade steps lack a backup, a migrate or a start after it: %v", steps)
 	}
-	if strings.Contains(stderr, "created a new database") {
-		t.Fatalf("migrate created a new database instead of upgrading: %s", stderr)
-	}
-	if !strings.Contains(stderr, "upgrading the database schema from 120 to") || !strings.Contains(stdout, "schema version") {
-		t.Errorf("migrate said %q / %q, want the upgrade and its backup named", stdout, stderr)
-	}
-	backups, _ := filepath.Glob(db.Path(dir) + ".pre-upgrade-*-schema120")
-	if len(backups) != 1 {
-		t.Fatalf("got pre-upgrade backups %v, want one", backups)
-	}
-	if fi, err := os.Stat(backups[0]); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("pre-upgrade backup mode %v (%v), want 0600", fi.Mode(), err)
-	}
-	assertKeepsEveryRecord(t, manual, db.Path(dir), upgradeRewrites)
-	assertKeepsEveryRecord(t, manual, backups[0], nil)
-	if got := schemaOf(t, backups[0]); got != fixtureSchema {
-		t.Errorf("the pre-upgrade backup has schema %d, want %d (taken before migrating)", got, fixtureSchema)
-	}
-
-	// 3. start it.
-	srv := serveInProcess(t, dir, []string{"--addr", "127.0.0.1:0"})
-	res, err := http.Get(srv.URL + "/readyz")
+	// The service runs on the upgraded database (step 5 started it) and has its owner.
+	res, err := http.Get(h.service.URL + "/readyz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,8 +92,32 @@ func TestUpgradeFromFixture(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("readyz after the upgrade: %d %s", res.StatusCode, body)
 	}
-	if len(srv.logEntries("first run: no owner account yet; open the setup URL in a browser to create one")) != 0 {
+	if strings.Contains(h.service.logs.String(), "setup_url") {
 		t.Error("the upgraded database lost its owner: serve offers first-run setup")
+	}
+}
+
+// checkUpgraded checks a data directory after migrate: every record of the manual backup is in
+// the database, the pre-upgrade backup is there (0600, every record, the old schema), and every
+// file is the service's (uid; -1: not checked).
+func checkUpgraded(t *testing.T, dir, manual string, uid int) {
+	t.Helper()
+	backups, _ := filepath.Glob(db.Path(dir) + ".pre-upgrade-*-schema120")
+	if len(backups) != 1 {
+		t.Fatalf("got pre-upgrade backups %v, want one", backups)
+	}
+	if fi, err := os.Stat(backups[0]); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("pre-upgrade backup mode %v (%v), want 0600", fi.Mode(), err)
+	}
+	if uid >= 0 {
+		if others := notOwnedBy(t, dir, uid); len(others) > 0 {
+			t.Errorf("after the upgrade the data directory holds files the service does not own: %v", others)
+		}
+	}
+	assertKeepsEveryRecord(t, manual, db.Path(dir), upgradeRewrites)
+	assertKeepsEveryRecord(t, manual, backups[0], nil)
+	if got := schemaOf(t, backups[0]); got != fixtureSchema {
+		t.Errorf("the pre-upgrade backup has schema %d, want %d (taken before migrating)", got, fixtureSchema)
 	}
 }
 

@@ -72,6 +72,15 @@ func OpenWith(ctx context.Context, path string, o OpenOptions) (*DB, error) {
 		if err := checkExisting(path); err != nil {
 			return nil, err
 		}
+	} else if err := createPrivate(path); err != nil {
+		return nil, err
+	}
+	// Whoever may change the database must be able to write it: refused here, before serve
+	// listens, rather than at the first booking. A backup (IgnorePending) only reads.
+	if o.Pending != IgnorePending {
+		if err := CheckWritable(path); err != nil {
+			return nil, err
+		}
 	}
 	write, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {

@@ -36,10 +36,11 @@ func IsFull(err error) bool {
 // merely asks the watcher to probe now: a transaction that changed nothing commits even on a
 // full disk, and must not make a full disk look fixed. Safe for concurrent use.
 type Storage struct {
-	fullSince atomic.Int64 // Unix milliseconds; 0: not full
-	refused   atomic.Uint64
-	spells    atomic.Uint64 // how many times it became full
-	changed   chan struct{} // a state change, for StorageWatch; made by Open
+	fullSince  atomic.Int64 // Unix milliseconds; 0: not full
+	spellStart atomic.Int64 // Unix milliseconds the latest spell began; kept after it ends
+	refused    atomic.Uint64
+	spells     atomic.Uint64 // how many times it became full
+	changed    chan struct{} // a state change, for StorageWatch; made by Open
 }
 
 // Full reports whether the last write failed for lack of space, and since when.
@@ -64,7 +65,9 @@ func (s *Storage) observe(err error) {
 		}
 	case IsFull(err):
 		s.refused.Add(1)
-		if s.fullSince.CompareAndSwap(0, max(time.Now().UnixMilli(), 1)) {
+		now := max(time.Now().UnixMilli(), 1)
+		if s.fullSince.CompareAndSwap(0, now) {
+			s.spellStart.Store(now) // before spells moves: whoever sees the count sees its start
 			s.spells.Add(1)
 			s.notify()
 		}
@@ -98,7 +101,9 @@ func (d *DB) NoteWriteError(err error) bool {
 // StorageWatch notices that writes work again after a full disk, without waiting for a request
 // to try: while Storage says full, it makes one tiny write every Every (the storage_probe row),
 // and at once when some other transaction commits. Only this probe clears the full state. Each
-// change of state is logged once. It is a background worker: Run until ctx ends.
+// spell of a full disk is logged twice, once when it begins (with the time it began) and once
+// when it ends (with how long it lasted) — a spell that began and ended between two looks too.
+// It is a background worker: Run until ctx ends.
 type StorageWatch struct {
 	DB    *DB
 	Every time.Duration // default 5 s
@@ -122,8 +127,13 @@ func (p *StorageWatch) Run(ctx context.Context) error {
 	st := p.DB.Storage()
 	t := time.NewTicker(every)
 	defer t.Stop()
-	var spells uint64 // the spells already reported
-	reported := false // the last report was "full"
+	var spells uint64       // the spells already reported
+	var openSince time.Time // the start of the spell reported as begun and not yet as ended
+	ended := func() {
+		log.InfoContext(ctx, "disk space is back: writes are accepted again",
+			slog.Time("since", openSince), slog.Duration("lasted", time.Since(openSince)))
+		openSince = time.Time{}
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -142,19 +152,20 @@ func (p *StorageWatch) Run(ctx context.Context) error {
 				log.WarnContext(ctx, "storage probe", slog.Any("err", err))
 			}
 		}
-		// Report every spell once, even one that began and ended between two looks.
-		full, since := st.Full()
+		// Report every spell's start and end once, even of one that began and ended between
+		// two looks: the start is the spell's own (Full's is zero once it is over).
+		full, _ := st.Full()
 		if n := st.spells.Load(); n != spells {
 			spells = n
-			if !reported {
-				log.ErrorContext(ctx, "the disk is full: writes are refused (507 in the API) until space is freed; reads go on",
-					slog.Time("since", since), slog.String("database", p.DB.path))
-				reported = true
+			if !openSince.IsZero() { // the reported spell ended, and another began
+				ended()
 			}
+			openSince = time.UnixMilli(st.spellStart.Load()).UTC()
+			log.ErrorContext(ctx, "the disk is full: writes are refused (507 in the API) until space is freed; reads go on",
+				slog.Time("since", openSince), slog.String("database", p.DB.path))
 		}
-		if !full && reported {
-			log.InfoContext(ctx, "disk space is back: writes are accepted again")
-			reported = false
+		if !full && !openSince.IsZero() {
+			ended()
 		}
 	}
 }

@@ -1,12 +1,15 @@
 package db_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -116,4 +119,77 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// A full-disk spell is logged once when it begins, with the time it began, and once when it
+// ends — also a spell that began and ended between two looks of the watcher, as on a disk that
+// fills and frees again and again. No line carries a zero time.
+func TestFullDiskSpellsLoggedOnce(t *testing.T) {
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
+	var logs lockedLog
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- (&db.StorageWatch{DB: d, Every: time.Hour, Log: slog.New(slog.NewJSONHandler(&logs, nil))}).Run(ctx)
+	}()
+	const spells = 3
+	for i := range spells {
+		// A write refused for lack of space; the watcher's probe then finds room at once.
+		if !d.NoteWriteError(fmt.Errorf("write: %w", syscall.ENOSPC)) {
+			t.Fatal("ENOSPC is not a full disk")
+		}
+		waitUntil(t, fmt.Sprintf("spell %d to end", i+1), func() bool {
+			return strings.Count(logs.String(), "disk space is back") == i+1
+		})
+	}
+	stop()
+	<-done
+	var starts, ends []string
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var e struct {
+			Msg, Since string
+			Lasted     any
+		}
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if e.Since == "" || strings.HasPrefix(e.Since, "0001-01-01") {
+			t.Errorf("a line without the spell's start: %s", line)
+		}
+		switch {
+		case strings.HasPrefix(e.Msg, "the disk is full"):
+			starts = append(starts, e.Since)
+		case strings.HasPrefix(e.Msg, "disk space is back"):
+			ends = append(ends, e.Since)
+			if e.Lasted == nil {
+				t.Errorf("the end of a spell without how long it lasted: %s", line)
+			}
+		}
+	}
+	if len(starts) != spells || len(ends) != spells {
+		t.Fatalf("%d starts and %d ends logged for %d spells:\n%s", len(starts), len(ends), spells, logs.String())
+	}
+	for i := range starts {
+		if starts[i] != ends[i] {
+			t.Errorf("spell %d began %s but ended as the one of %s", i+1, starts[i], ends[i])
+		}
+	}
+}
+
+// lockedLog is a log buffer the watcher writes while the test reads.
+type lockedLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -46,6 +48,7 @@ type result struct {
 	subject   string
 	permanent bool
 	sent      bool
+	about     about
 }
 
 // LogAttrs names the attempt in the queue's log lines.
@@ -147,12 +150,14 @@ func (s store) ReleaseAll(ctx context.Context, q *db.Queries, now time.Time) (in
 // (a permanent refusal, or the schedule exhausted).
 func (s store) Record(ctx context.Context, q *db.Queries, batch []result) (queue.Committed, error) {
 	var t tally
+	lines := make([]emailLine, 0, len(batch))
 	for _, r := range batch {
 		if r.skip != "" {
 			if err := q.SkipClaimedMessage(ctx, db.SkipClaimedMessageParams{ID: r.id, Note: r.skip, Now: db.Millis(r.startedAt)}); err != nil {
 				return queue.Committed{}, fmt.Errorf("message %d: %w", r.id, err)
 			}
 			t.skipped++
+			lines = append(lines, emailLine{r: r, outcome: "skipped"})
 			continue
 		}
 		end := r.startedAt.Add(r.duration)
@@ -167,23 +172,87 @@ func (s store) Record(ctx context.Context, q *db.Queries, batch []result) (queue
 			ID: r.id, Attempts: int64(r.attempt), At: nullMs(end), Code: sql.NullInt64{Int64: int64(r.code), Valid: r.code != 0},
 			Note: clip(r.reply, 500), ToAddress: r.to, Subject: clip(r.subject, 500),
 		}
+		line := emailLine{r: r}
 		switch {
 		case r.sent:
 			p.NewState = StateSent
 			t.sent++
+			line.outcome = "sent"
 		case !r.permanent && !s.d.s.schedule.Exhausted(r.series):
 			p.NewState = StatePending
 			p.NextAttemptAt = nullMs(end.Add(s.d.s.schedule.Delay(r.series, s.d.rnd)))
 			t.retried++
+			line.outcome, line.next = "retry", db.Time(p.NextAttemptAt.Int64)
 		default:
 			p.NewState = StateFailed
 			t.failed++
+			line.outcome = "failed"
 		}
 		if err := q.RecordMessageAttempt(ctx, p); err != nil {
 			return queue.Committed{}, fmt.Errorf("message %d: record attempt: %w", r.id, err)
 		}
+		lines = append(lines, line)
 	}
-	return queue.Committed{Reschedule: t.retried > 0, After: func() { s.d.s.metrics.count(t) }}, nil
+	return queue.Committed{Reschedule: t.retried > 0, After: func() {
+		s.d.s.metrics.count(t)
+		for _, l := range lines {
+			s.d.s.logEmail(l)
+		}
+	}}, nil
+}
+
+// emailLine is one attempt (or skip) as recorded, for the log once it has committed.
+type emailLine struct {
+	r       result
+	outcome string    // sent, retry, failed (permanently, or out of retries), skipped
+	next    time.Time // the next attempt, for a retry
+}
+
+// logEmail writes the one log line each customer email gets per attempt (docs/messages.md,
+// "The log"): what it is (kind, message, booking or payment request, client or owner), what
+// became of it, and for a failure the mail server's code and words. The recipient's address is
+// never logged — it is personal data, kept in the database's message log for the owner —
+// only its domain (a provider refusing every address of its own shows there), and the server's
+// reply has the address replaced by that domain.
+func (s *Service) logEmail(l emailLine) {
+	r := l.r
+	attrs := []slog.Attr{slog.String("outcome", l.outcome), slog.Int64("message", r.id),
+		slog.String("kind", string(r.about.kind)), slog.String("recipient", r.about.recipient)}
+	if r.about.booking != 0 {
+		attrs = append(attrs, slog.Int64("booking", r.about.booking))
+	}
+	if r.about.paymentRequest != 0 {
+		attrs = append(attrs, slog.Int64("payment_request", r.about.paymentRequest))
+	}
+	domain := ""
+	if at := strings.LastIndexByte(r.to, '@'); at >= 0 {
+		domain = r.to[at+1:]
+		attrs = append(attrs, slog.String("to_domain", domain))
+	}
+	level := slog.LevelInfo
+	if l.outcome == "skipped" {
+		attrs = append(attrs, slog.String("reason", r.skip))
+	} else {
+		attrs = append(attrs, slog.Int("attempt", r.attempt), slog.Duration("took", r.duration))
+	}
+	if l.outcome == "retry" || l.outcome == "failed" {
+		level = slog.LevelWarn
+		if l.outcome == "failed" {
+			level = slog.LevelError
+		}
+		if r.code != 0 {
+			attrs = append(attrs, slog.Int("code", r.code))
+		}
+		reply := r.reply
+		if r.to != "" {
+			reply = regexp.MustCompile(`(?i)`+regexp.QuoteMeta(r.to)).ReplaceAllLiteralString(reply, "…@"+domain)
+		}
+		attrs = append(attrs, slog.String("category", r.category), slog.String("reply", clip(reply, 300)))
+	}
+	if l.outcome == "retry" {
+		attrs = append(attrs, slog.Time("next_attempt", l.next))
+	}
+	s.log.LogAttrs(context.Background(), level, "customer email", attrs...)
 }
 
 // tally counts what one recorded batch did, for the metrics.
@@ -197,6 +266,7 @@ func (d *dispatcher) Send(j queue.Job[ref], t Transport) result {
 	// Not the dispatcher's context: an attempt under way finishes within the timeout.
 	ctx := context.Background()
 	out, err := d.s.prepare(ctx, j.ID, t, start)
+	r.about = out.about
 	switch {
 	case err != nil:
 		r.category, r.reply, r.permanent = CategoryOther, err.Error(), false

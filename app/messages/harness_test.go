@@ -90,6 +90,7 @@ type envOptions struct {
 	realClock bool
 	schedule  queue.Schedule
 	start     time.Time
+	log       io.Writer // the service's JSON log; discarded when nil
 }
 
 func newEnv(t *testing.T, o envOptions) *env {
@@ -119,8 +120,12 @@ func newEnv(t *testing.T, o envOptions) *env {
 		now = time.Now
 	}
 	e.smtp = smtptest.Start(t)
+	logTo := o.log
+	if logTo == nil {
+		logTo = io.Discard
+	}
 	e.s = messages.New(d, messages.Options{
-		Now: now, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Secrets: box, Schedule: o.schedule,
+		Now: now, Log: slog.New(slog.NewJSONHandler(logTo, nil)), Secrets: box, Schedule: o.schedule,
 		Timeout: 5 * time.Second, Links: links{},
 	})
 	err = e.s.SaveTransport(ctx, messages.TransportInput{Host: e.smtp.Host(), Port: e.smtp.Port(), Security: messages.SecurityOff,

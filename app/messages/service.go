@@ -147,6 +147,19 @@ type prepared struct {
 	env        envelope
 	skip       string
 	badAddress string
+	about      about // what the message is, for the log; zero when it could not be read
+}
+
+// about is what the log says a message is: its kind, who it is for, and what it is about.
+type about struct {
+	kind           Kind
+	recipient      string // ToClient or ToOwner
+	booking        int64  // 0: none
+	paymentRequest int64  // 0: none
+}
+
+func aboutOf(m db.Message) about {
+	return about{kind: Kind(m.Kind), recipient: m.Recipient, booking: m.BookingID.Int64, paymentRequest: m.PaymentRequestID.Int64}
 }
 
 // prepare reads message id and what it is about as they are now, and renders it for its
@@ -161,8 +174,11 @@ func (s *Service) prepare(ctx context.Context, id int64, t Transport, now time.T
 	if err != nil {
 		return prepared{}, err
 	}
+	ab := aboutOf(r.msg)
 	if r.done != nil {
-		return *r.done, nil
+		p := *r.done
+		p.about = ab
+		return p, nil
 	}
 	// Writes and the other reads come after the snapshot is let go: the read pool is small, and
 	// a sender holding a connection while it waits for the writer would starve the requests.
@@ -174,16 +190,16 @@ func (s *Service) prepare(ctx context.Context, id int64, t Transport, now time.T
 	// made for this email (app/managelink).
 	if a.HasAppointment && r.msg.Recipient == ToClient && r.kind != Cancelled && s.links != nil {
 		if a.ManageLink, err = s.manageLink(ctx, a.ID, now); err != nil {
-			return prepared{}, err
+			return prepared{about: ab}, err
 		}
 	}
 	content, err := render(r.tpl, fields(r.printer, r.biz.Name, a.appointment), r.biz.Name)
 	if err != nil {
-		return prepared{}, err
+		return prepared{about: ab}, err
 	}
 	if a.unsubscribe != "" {
 		if content, err = withUnsubscribe(r.printer, content, a.unsubscribe, r.biz.Name); err != nil {
-			return prepared{}, err
+			return prepared{about: ab}, err
 		}
 	}
 	domain := messageIDDomain(t.From)
@@ -199,7 +215,7 @@ func (s *Service) prepare(ctx context.Context, id int64, t Transport, now time.T
 			URL: a.ManageLink, Cancelled: r.kind == Cancelled,
 		})
 	}
-	return prepared{env: env}, nil
+	return prepared{env: env, about: ab}, nil
 }
 
 // reading is what prepare reads in one snapshot: the message, what it is about, who it goes
