@@ -11,6 +11,7 @@ import (
 	"github.com/a-h/templ"
 
 	"frontdesk/app/middleware"
+	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
@@ -38,6 +39,11 @@ var (
 	errInternal         = &pageError{http.StatusInternalServerError, i18n.M("error.title.internal"), i18n.M("error.internal")}
 )
 
+// errStorageFull answers a write refused for a full disk (db/storage.go): nothing was written,
+// reads go on. The status and Retry-After are the API's and the admin's (507); the words are
+// for a customer.
+var errStorageFull = &pageError{http.StatusInsufficientStorage, i18n.M("site.error.full_title"), i18n.M("site.error.full")}
+
 // repeatedField refuses a form that sent a field more than once (input.ReadForm).
 func repeatedField(name string) *pageError {
 	return &pageError{http.StatusBadRequest, i18n.M("error.title.bad_request"), i18n.M("form.repeated", "field", name)}
@@ -48,6 +54,10 @@ func (s *Site) renderError(w http.ResponseWriter, r *http.Request, err error) {
 	var pe *pageError
 	switch {
 	case errors.As(err, &pe):
+	case db.IsFull(err):
+		s.db.NoteWriteError(err)
+		w.Header().Set("Retry-After", "60")
+		pe = errStorageFull
 	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
 		// The client went away while we worked: nothing of ours failed, and nobody reads
 		// the answer.
