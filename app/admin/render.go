@@ -126,10 +126,13 @@ func redirect(to string) http.HandlerFunc {
 // (ui.Checkboxes and the webhook events). Any other field sent twice refuses the form
 // (input.ReadForm); a new checkbox group must be added here.
 var multiValued = []string{
-	"scopes",                                      // API keys
-	"location_ids", "service_ids", "provider_ids", // providers, services (catalog form tags)
-	"locations", "attributes", // booking-site settings
-	"events", // webhooks
+	"scopes",       // API keys
+	"location_ids", // providers: where they work (catalog.ProviderInput)
+	"service_ids",  // providers: what they offer
+	"provider_ids", // services: who gives them (catalog.ServiceInput)
+	"locations",    // booking-site settings: the locations on the site
+	"attributes",   // booking-site settings: the questions asked
+	"events",       // webhooks
 }
 
 // readForm reads the body of every POST whole before any handler runs (input.ReadForm, the
