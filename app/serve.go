@@ -59,7 +59,17 @@ type serveConfig struct {
 	SitePostsPerHour int
 	// LogFormat is --log-format: logText, logJSON, or "" to choose by where the log goes.
 	LogFormat string
+	// Connections (connlimit.go): how many one client may hold open, and how long an idle
+	// keep-alive connection is kept.
+	MaxConnsPerClient int
+	IdleTimeout       time.Duration
 }
+
+// DefaultIdleTimeout is how long an idle keep-alive connection is kept open (--idle-timeout):
+// long enough for a page and the files it loads to share one connection, short enough that
+// idle connections do not pile up (Go's default would be the read timeout, 30 s; nginx keeps
+// 75 s).
+const DefaultIdleTimeout = 60 * time.Second
 
 func parseServeConfig(env Env, args []string) (serveConfig, error) {
 	return parseServeFlags("serve", "[--addr HOST:PORT] [--data DIR] [--demo] [flags]", env, args)
@@ -114,6 +124,9 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	addOpsFlags(fs, env, &c.opsConfig)
 	// Booking site (issue 11).
 	fs.IntVar(&c.SitePostsPerHour, "booking-site-posts-per-hour", envInt(env, "FRONTDESK_BOOKING_SITE_POSTS_PER_HOUR", 60), "bookings, reschedules and cancels one client address may send the booking site per hour, in bursts of up to 10; 0 = unlimited (env FRONTDESK_BOOKING_SITE_POSTS_PER_HOUR)")
+	// Connections.
+	fs.IntVar(&c.MaxConnsPerClient, "max-conns-per-client", envInt(env, "FRONTDESK_MAX_CONNS_PER_CLIENT", DefaultMaxConnsPerClient), "connections one client address (an IPv6 /64) may hold open at once; trusted proxies are not limited; 0 = unlimited (env FRONTDESK_MAX_CONNS_PER_CLIENT)")
+	fs.DurationVar(&c.IdleTimeout, "idle-timeout", envDuration(env, "FRONTDESK_IDLE_TIMEOUT", DefaultIdleTimeout), "how long an idle keep-alive connection is kept open (env FRONTDESK_IDLE_TIMEOUT)")
 	if err := fs.parse(args); err != nil {
 		return c, err
 	}
@@ -144,6 +157,9 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	}
 	if c.SitePostsPerHour < 0 {
 		return c, usagef("--booking-site-posts-per-hour must be ≥ 0")
+	}
+	if c.MaxConnsPerClient < 0 || c.IdleTimeout <= 0 {
+		return c, usagef("--max-conns-per-client must be ≥ 0 and --idle-timeout > 0")
 	}
 	if c.Limits.PerMinute < 0 || c.Limits.PerDay < 0 || c.WebhookWorkers < 1 || c.WebhookTimeout <= 0 {
 		return c, usagef("rate limits must be ≥ 0, --webhook-workers ≥ 1 and --webhook-timeout > 0")
@@ -264,7 +280,7 @@ func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
+		IdleTimeout:       s.cfg.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
@@ -288,7 +304,7 @@ func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string
 	extras := make([]*http.Server, len(s.extra))
 	for i, x := range s.extra {
 		extras[i] = &http.Server{Handler: x.handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-			WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: httpSrv.ErrorLog}
+			WriteTimeout: 60 * time.Second, IdleTimeout: s.cfg.IdleTimeout, ErrorLog: httpSrv.ErrorLog}
 		go func() {
 			if err := extras[i].Serve(x.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				errs <- fmt.Errorf("%s listener: %w", x.name, err)

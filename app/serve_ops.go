@@ -62,7 +62,8 @@ func checkOps(c serveConfig) error {
 
 // listen opens what serve listens on besides the plain main listener (given without --https):
 // with --https the TLS main listener and the HTTP challenge/redirect listener, and the metrics
-// listener. It returns the main listener.
+// listener. It returns the main listener. The public listeners cap each client's connections
+// (connlimit.go); the metrics listener, for the operator's scraper, does not.
 func (s *server) listen(main net.Listener) (net.Listener, error) {
 	cfg := s.cfg
 	if s.metrics != nil && cfg.MetricsAddr != "" {
@@ -72,8 +73,11 @@ func (s *server) listen(main net.Listener) (net.Listener, error) {
 		}
 		s.extra = append(s.extra, extraListener{"metrics", ln, s.metrics})
 	}
+	public := func(ln net.Listener) net.Listener {
+		return limitPerClient(ln, cfg.MaxConnsPerClient, cfg.TrustedProxies, s.log)
+	}
 	if !cfg.HTTPS {
-		return main, nil
+		return public(main), nil
 	}
 	plain, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
@@ -103,8 +107,8 @@ func (s *server) listen(main net.Listener) (net.Listener, error) {
 		return nil, err
 	}
 	s.workers = append(s.workers, m)
-	s.extra = append(s.extra, extraListener{"http", plain, m.HTTPHandler(s.redirectToHTTPS())})
-	return tls.NewListener(secure, m.TLSConfig()), nil
+	s.extra = append(s.extra, extraListener{"http", public(plain), m.HTTPHandler(s.redirectToHTTPS())})
+	return tls.NewListener(public(secure), m.TLSConfig()), nil
 }
 
 // redirectToHTTPS answers plain HTTP with a permanent redirect to the same path on the public

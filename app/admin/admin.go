@@ -67,7 +67,7 @@ func New(d *db.DB, o Options) *Admin {
 // owner go in the second group; tests walk this table to check that each one does.
 func (a *Admin) Routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(limitBody, pageHeaders, a.loadSession, a.localize, a.crossOriginProtection)
+	r.Use(limitBody, pageHeaders, a.loadSession, a.localize, a.crossOriginProtection, a.readForm)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { a.renderError(w, r, errNotFound) })
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { a.renderError(w, r, errMethodNotAllowed) })
 

@@ -3,13 +3,15 @@ package admin_test
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // TestCatalogHostileInput: whatever arrives in a catalog form — control characters, markup,
-// huge values, repeated fields, ids that do not exist — the answer is a page with the problems
-// (422) or not found (404), never a 500, and nothing is written.
+// huge values, ids that do not exist — the answer is a page with the problems (422) or not
+// found (404), never a 500, and nothing is written. The same fields each sent twice are refused
+// before any handler (400: which copy was meant cannot be known), except the checkbox groups.
 func TestCatalogHostileInput(t *testing.T) {
 	ts := startServer(t)
 	c := ts.setupOwner(t)
@@ -47,17 +49,24 @@ func TestCatalogHostileInput(t *testing.T) {
 		{"/catalog/providers/77/time-off", http.StatusNotFound},
 	}
 	for _, v := range values {
-		form := url.Values{}
-		for _, f := range fields {
-			form[f] = []string{v, v}
-		}
-		for _, p := range paths {
-			res := c.post(t, p.path, form)
-			if res.Status != p.want {
-				t.Errorf("POST %s with %.20q: got %d, want %d\n%.1500s", p.path, v, res.Status, p.want, res.Body)
+		for _, copies := range []int{1, 2} {
+			form := url.Values{}
+			for _, f := range fields {
+				form[f] = slices.Repeat([]string{v}, copies)
 			}
-			if strings.Contains(res.Body, "<script>alert(1)") {
-				t.Errorf("POST %s: the page echoes markup unescaped", p.path)
+			for _, p := range paths {
+				res := c.post(t, p.path, form)
+				want := p.want
+				if copies == 2 {
+					want = http.StatusBadRequest
+					wantBody(t, res, "more than once")
+				}
+				if res.Status != want {
+					t.Errorf("POST %s with %.20q ×%d: got %d, want %d\n%.1500s", p.path, v, copies, res.Status, want, res.Body)
+				}
+				if strings.Contains(res.Body, "<script>alert(1)") {
+					t.Errorf("POST %s: the page echoes markup unescaped", p.path)
+				}
 			}
 		}
 	}

@@ -122,11 +122,42 @@ func redirect(to string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) { seeOther(w, r, to) }
 }
 
-// parseForm reads a submitted form (the body size is bounded by limitBody). A body that cannot
-// be read — cut short, too slow for the server's read timeout, too large, not a form — is the
-// client's problem: 400 (413 for the size), never a 500.
+// multiValued lists the fields an admin form may send more than once: its checkbox groups
+// (ui.Checkboxes and the webhook events). Any other field sent twice refuses the form
+// (input.ReadForm); a new checkbox group must be added here.
+var multiValued = []string{
+	"scopes",       // API keys
+	"location_ids", // providers: where they work (catalog.ProviderInput)
+	"service_ids",  // providers: what they offer
+	"provider_ids", // services: who gives them (catalog.ServiceInput)
+	"locations",    // booking-site settings: the locations on the site
+	"attributes",   // booking-site settings: the questions asked
+	"events",       // webhooks
+}
+
+// readForm reads the body of every POST whole before any handler runs (input.ReadForm, the
+// body size bounded by limitBody), so nothing acts on a request that did not arrive in full —
+// not even a button that sends no field, such as deactivating a client. A body that cannot be
+// read — cut short, too slow for the server's read timeout, too large — or a field sent twice
+// is the client's problem: 400 (413 for the size), never a 500 and never an error in the log.
+func (a *Admin) readForm(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if err := input.ReadForm(r, multiValued); err != nil {
+			a.renderError(w, r, formError(err))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// parseForm is the submitted form. readForm has read it on every route; reading again costs
+// nothing (ParseForm keeps what it parsed) and keeps a handler safe outside Routes.
 func parseForm(r *http.Request) (*ui.Form, error) {
-	if err := r.ParseForm(); err != nil {
+	if err := input.ReadForm(r, multiValued); err != nil {
 		return nil, formError(err)
 	}
 	return ui.NewForm(r.PostForm), nil
@@ -134,8 +165,12 @@ func parseForm(r *http.Request) (*ui.Form, error) {
 
 func formError(err error) error {
 	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
+	var repeated *input.RepeatedFieldError
+	switch {
+	case errors.As(err, &tooLarge):
 		return errBodyTooLarge
+	case errors.As(err, &repeated):
+		return &pageError{http.StatusBadRequest, i18n.M("form.repeated", "field", repeated.Field)}
 	}
 	return errFormUnreadable
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/net/publicsuffix"
+
 	"frontdesk/app/webhook"
 	"frontdesk/db"
 	"frontdesk/static"
@@ -205,9 +207,9 @@ func siteSettingsFromForm(r *http.Request, f *ui.Form) siteSettings {
 	if utf8.RuneCountInString(s.row.PolicyText) > 2000 {
 		f.SetError("policy_text", translate(r, "sitesettings.policy.error"))
 	}
-	origins, ok := parseFrameOrigins(f.Get("frame_origins"))
-	if !ok {
-		f.SetError("frame_origins", translate(r, "sitesettings.frame_origins.error", "max", maxFrameOrigin))
+	origins, problem := parseFrameOrigins(f.Get("frame_origins"))
+	if problem != nil {
+		f.SetError("frame_origins", i18n.From(r.Context()).Msg(*problem))
 	}
 	s.row.FrameOrigins = strings.Join(origins, "\n")
 	for _, name := range []string{"locations", "attributes"} {
@@ -231,8 +233,11 @@ func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
 // parseFrameOrigins reads the origins allowed to frame the site, one per line, as CSP
 // frame-ancestors sources: scheme://host[:port], the host may start with "*." for subdomains.
-// They are normalised (lower case, no trailing slash) and deduplicated.
-func parseFrameOrigins(text string) ([]string, bool) {
+// They are normalised (lower case, no trailing slash) and deduplicated. A problem is said in
+// the owner's words: a line that is no such origin, too many lines, or a wildcard over a
+// public suffix.
+func parseFrameOrigins(text string) ([]string, *i18n.Msg) {
+	malformed := i18n.M("sitesettings.frame_origins.error", "max", maxFrameOrigin)
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSuffix(strings.TrimSpace(line), "/")
@@ -241,18 +246,35 @@ func parseFrameOrigins(text string) ([]string, bool) {
 		}
 		scheme, host, ok := strings.Cut(strings.ToLower(line), "://")
 		if !ok || (scheme != "https" && scheme != "http") || host == "" {
-			return nil, false
+			return nil, &malformed
 		}
-		name := strings.TrimPrefix(host, "*.")
+		name, wildcard := strings.CutPrefix(host, "*.")
 		u, err := url.Parse(scheme + "://" + name)
 		if err != nil || u.Host != name || u.Hostname() == "" || strings.ContainsAny(name, "*'\"; ,") {
-			return nil, false
+			return nil, &malformed
+		}
+		if wildcard && isPublicSuffix(u.Hostname()) {
+			m := i18n.M("sitesettings.frame_origins.public_suffix", "origin", scheme+"://"+host, "suffix", u.Hostname())
+			return nil, &m
 		}
 		if origin := scheme + "://" + host; !slices.Contains(out, origin) {
 			out = append(out, origin)
 		}
 	}
-	return out, len(out) <= maxFrameOrigin
+	if len(out) > maxFrameOrigin {
+		return nil, &malformed
+	}
+	return out, nil
+}
+
+// isPublicSuffix reports whether name is one under which anyone may register a domain of their
+// own: a top-level domain ("com"), a registry's second level ("co.uk"), or a shared hosting
+// domain ("github.io"), as the Public Suffix List has them; a name the list does not know is
+// taken as a top-level domain when it has one label. "*." over one of them would let every site
+// under it frame the booking pages, not only the owner's.
+func isPublicSuffix(name string) bool {
+	suffix, _ := publicsuffix.PublicSuffix(strings.TrimSuffix(name, "."))
+	return suffix == strings.TrimSuffix(name, ".")
 }
 
 // fetchedLogo is a logo read from its URL.

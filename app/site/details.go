@@ -153,7 +153,7 @@ func (st step) slots() slotQuery {
 }
 
 // postedDetails reads the step and the posted details form of a booking or a waitlist join; a
-// request it cannot take (a bad step, an unreadable body, a filled honeypot) is answered here,
+// request it cannot take (a bad step, a filled honeypot) is answered here,
 // logging what did not happen, and ok is false.
 func (s *Site) postedDetails(w http.ResponseWriter, r *http.Request, notDone string) (st step, form *ui.Form, ok bool) {
 	st, err := s.detailsStep(r)
@@ -161,11 +161,7 @@ func (s *Site) postedDetails(w http.ResponseWriter, r *http.Request, notDone str
 		s.renderError(w, r, err)
 		return st, nil, false
 	}
-	if err := r.ParseForm(); err != nil {
-		s.renderError(w, r, errUnreadable)
-		return st, nil, false
-	}
-	form = ui.NewForm(r.PostForm)
+	form = ui.NewForm(r.PostForm)  // read whole by readForm
 	if form.Raw("website") != "" { // the honeypot: people never see it, form-filling robots do
 		s.log.WarnContext(r.Context(), "booking site: honeypot filled, "+notDone, slog.String("client", s.clientIP(r)))
 		s.renderError(w, r, errRefused)

@@ -87,9 +87,15 @@ var start = time.Date(2026, 3, 30, 9, 0, 0, 0, santiago)
 
 func newFixture(t testing.TB, opts ...func(*site.Options)) *fixture {
 	t.Helper()
+	return newFixtureIn(t, t.TempDir(), opts...)
+}
+
+// newFixtureIn is newFixture with its database in dir (a small tmpfs, for a full disk).
+func newFixtureIn(t testing.TB, dir string, opts ...func(*site.Options)) *fixture {
+	t.Helper()
 	// Every fixture starts from a copy of one migrated database: migrating takes seconds under
 	// the race detector, copying a file nothing.
-	path := filepath.Join(t.TempDir(), db.FileName)
+	path := filepath.Join(dir, db.FileName)
 	if err := os.WriteFile(path, migrated(t), 0o600); err != nil {
 		t.Fatal(err)
 	}

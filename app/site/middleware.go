@@ -2,11 +2,14 @@ package site
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net"
 	"net/http"
 	"strings"
 
+	"frontdesk/app/input"
+	"frontdesk/app/middleware"
 	"frontdesk/ui/i18n"
 )
 
@@ -77,17 +80,52 @@ func (s *Site) crossOriginProtection(next http.Handler) http.Handler {
 	return cop.Handler(next)
 }
 
-// limitPosts applies the per-address limit on public POSTs.
+// limitPosts applies the per-address limit on public POSTs. An IPv6 client is counted by its
+// /64 (middleware.LimitKey): it has the whole block to pick addresses from.
 func (s *Site) limitPosts(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ip := s.clientIP(r)
-		if wait, ok := s.limiter.allow(ip); !ok {
+		if wait, ok := s.limiter.allow(middleware.LimitKey(ip)); !ok {
 			s.log.WarnContext(r.Context(), "booking site: too many requests", slog.String("client", ip))
 			w.Header().Set("Retry-After", retryAfter(wait))
 			s.renderError(w, r, errTooMany)
 			return
 		}
 		next.ServeHTTP(w, r)
+	})
+}
+
+// multiValued lists the fields a booking-site form may send more than once. The site's forms
+// have none (a yes/no question is one checkbox, an alternative time one radio button); a field
+// added here must be one the form really repeats.
+var multiValued []string
+
+// readForm reads the body of every POST whole before any handler runs (input.ReadForm), so
+// nothing acts on a request that did not arrive in full — not even a cancel, which reads no
+// field — and a field sent twice cannot slip past the honeypot. What it refuses is the
+// client's doing: a 400 (413 over the size cap) page, and nothing logged but the access line.
+func (s *Site) readForm(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		err := input.ReadForm(r, multiValued)
+		if err == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		var tooLarge *http.MaxBytesError
+		var repeated *input.RepeatedFieldError
+		switch {
+		case errors.As(err, &tooLarge):
+			err = errTooLarge
+		case errors.As(err, &repeated):
+			err = repeatedField(repeated.Field)
+		default:
+			err = errUnreadable
+		}
+		s.renderError(w, r, err)
 	})
 }
 

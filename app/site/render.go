@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"github.com/a-h/templ"
 
 	"frontdesk/app/middleware"
+	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
@@ -32,13 +34,37 @@ var (
 	errSiteOff          = &pageError{http.StatusNotFound, i18n.M("site.error.off_title"), i18n.M("site.error.off")}
 	errRefused          = &pageError{http.StatusBadRequest, i18n.M("error.title.bad_request"), i18n.M("site.error.refused")}
 	errUnreadable       = &pageError{http.StatusBadRequest, i18n.M("error.title.bad_request"), i18n.M("form.unreadable")}
+	errTooLarge         = &pageError{http.StatusRequestEntityTooLarge, i18n.M("guard.title.too_large"), i18n.M("guard.error.too_large")}
+	errAbandoned        = &pageError{http.StatusBadRequest, i18n.M("error.title.bad_request"), i18n.M("guard.error.abandoned")}
 	errInternal         = &pageError{http.StatusInternalServerError, i18n.M("error.title.internal"), i18n.M("error.internal")}
 )
+
+// errStorageFull answers a write refused for a full disk (db/storage.go): nothing was written,
+// reads go on. The status and Retry-After are the API's and the admin's (507); the words are
+// for a customer.
+var errStorageFull = &pageError{http.StatusInsufficientStorage, i18n.M("site.error.full_title"), i18n.M("site.error.full")}
+
+// repeatedField refuses a form that sent a field more than once (input.ReadForm).
+func repeatedField(name string) *pageError {
+	return &pageError{http.StatusBadRequest, i18n.M("error.title.bad_request"), i18n.M("form.repeated", "field", name)}
+}
 
 // renderError is the one place errors become pages of the booking site.
 func (s *Site) renderError(w http.ResponseWriter, r *http.Request, err error) {
 	var pe *pageError
-	if !errors.As(err, &pe) {
+	switch {
+	case errors.As(err, &pe):
+	case db.IsFull(err):
+		s.db.NoteWriteError(err)
+		w.Header().Set("Retry-After", "60")
+		pe = errStorageFull
+	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
+		// The client went away while we worked: nothing of ours failed, and nobody reads
+		// the answer.
+		s.log.InfoContext(r.Context(), "booking site: request abandoned by the client", slog.String("path", r.URL.Path),
+			slog.String("request_id", middleware.RequestID(r.Context())))
+		pe = errAbandoned
+	default:
 		s.log.ErrorContext(r.Context(), "booking site", slog.String("path", r.URL.Path), slog.Any("err", err),
 			slog.String("request_id", middleware.RequestID(r.Context())))
 		pe = errInternal
@@ -53,10 +79,12 @@ func (s *Site) renderError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // render writes a page. It renders into a buffer first, so a failing component gives a clean
-// 500 instead of half a page.
+// 500 instead of half a page. The page is rendered even when the request's context is already
+// cancelled (a body that broke off cancels it): the answer may still reach a client that only
+// stopped sending.
 func (s *Site) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
 	var buf bytes.Buffer
-	if err := c.Render(r.Context(), &buf); err != nil {
+	if err := c.Render(context.WithoutCancel(r.Context()), &buf); err != nil {
 		s.log.ErrorContext(r.Context(), "booking site render", slog.String("path", r.URL.Path), slog.Any("err", err))
 		http.Error(w, i18n.From(r.Context()).Msg(errInternal.msg), http.StatusInternalServerError)
 		return

@@ -7,12 +7,12 @@ import (
 )
 
 // Routes is the whole route table of the booking site, to be mounted at /book. Every page
-// works without JavaScript; POSTs are refused from other origins and limited per client
-// address. Manage links keep working while the site is switched off: they belong to bookings
-// that exist.
+// works without JavaScript; POSTs are refused from other origins, read whole before any
+// handler acts (readForm) and limited per client address. Manage links keep working while the
+// site is switched off: they belong to bookings that exist.
 func (s *Site) Routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(limitBody, s.withConfig, s.crossOriginProtection)
+	r.Use(limitBody, s.withConfig, s.crossOriginProtection, s.readForm)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.renderError(w, r, errNotFound) })
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { s.renderError(w, r, errMethodNotAllowed) })
 
