@@ -132,7 +132,7 @@ func (a *Admin) addFreeSlots(r *http.Request, g *dayGrid, locationID, serviceID 
 	for _, sl := range slots {
 		link := "/bookings/new?" + url.Values{
 			"location": {idText(locationID)}, "service": {idText(serviceID)}, "provider": {idText(sl.ProviderID)},
-			"date": {date.String()}, "time": {sl.Start.Format("15:04")}, "offset": {sl.Start.Format("-07:00")},
+			"date": {date.String()}, "time": {p.Time(sl.Start)}, "offset": {sl.Start.Format("-07:00")},
 		}.Encode()
 		g.addSlot(sl.ProviderID, sl.Start, ui.DaySlot{
 			Time: p.Time(sl.Start), URL: link,
