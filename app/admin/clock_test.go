@@ -11,7 +11,7 @@ import (
 )
 
 // clockInput finds the admin's time-of-day inputs: the booking forms' time, a class's start,
-// the two ends of a provider's time off.
+// the two ends of a provider's time off or of a webhook's recovery range.
 var clockInput = regexp.MustCompile(`<input id="f-(time|start|from_time|to_time)" name="[^"]+" type="([^"]+)"[^>]*>`)
 
 // No admin page asks for a time of day with <input type=time>, which draws the browser's
@@ -25,6 +25,10 @@ func TestTimeOfDayFieldsAreTextOnTheBusinessClock(t *testing.T) {
 		body := p.get(t, ts, c).Body
 		if strings.Contains(body, `type="time"`) {
 			t.Errorf("%s has an <input type=time>", p.Path)
+		}
+		// A client's answer to a date-and-time question is the one date-time input left.
+		if strings.Contains(body, `type="datetime-local"`) && !strings.HasPrefix(p.Path, "/clients/") {
+			t.Errorf("%s has an <input type=datetime-local>", p.Path)
 		}
 		inputs := clockInput.FindAllStringSubmatch(body, -1)
 		if len(inputs) > 0 {
@@ -41,7 +45,8 @@ func TestTimeOfDayFieldsAreTextOnTheBusinessClock(t *testing.T) {
 		}
 	}
 	slices.Sort(withClock)
-	want := []string{"/bookings/", "/bookings/explain", "/bookings/new", "/catalog/providers/", "/catalog/timetable", "/catalog/timetable/"}
+	want := []string{"/bookings/", "/bookings/explain", "/bookings/new", "/catalog/providers/", "/catalog/timetable", "/catalog/timetable/",
+		"/settings/integrations/webhooks/"}
 	if !slices.Equal(slices.Compact(withClock), want) {
 		t.Errorf("time-of-day fields on %v, want on %v", slices.Compact(withClock), want)
 	}
