@@ -42,3 +42,12 @@ WHERE b.provider_id = sqlc.arg(provider_id) AND b.status_id <> 5
   AND b.block_start_at > sqlc.arg(block_start) - 172800000 AND b.id <> sqlc.arg(ignore_id)
 ORDER BY b.block_start_at
 LIMIT 1;
+
+-- How often each service was booked at a location in [from_ms, to_ms), cancelled bookings left
+-- out, most first: the day view offers free times of the location's most-booked service first.
+-- name: AdminLocationServiceUse :many
+SELECT service_id, count(*) AS bookings FROM bookings
+WHERE location_id = sqlc.arg(location_id) AND start_at >= sqlc.arg(from_ms) AND start_at < sqlc.arg(to_ms)
+  AND status_id <> sqlc.arg(cancelled)
+GROUP BY service_id
+ORDER BY count(*) DESC, service_id;

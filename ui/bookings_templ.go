@@ -978,7 +978,7 @@ func whenFields(v BookingFormView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = Input(Field{Form: v.Form, Name: "time", Label: i18n.T(ctx, "bookings.start_time"), Type: "time", Required: true, Attrs: map[string]any{"step": "60"}}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Input(ClockField(ctx, Field{Form: v.Form, Name: "time", Label: i18n.T(ctx, "bookings.start_time"), Required: true})).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -252,7 +252,7 @@ func ExplainPage(p Page, v ExplainView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = Input(Field{Form: v.Form, Name: "time", Label: i18n.T(ctx, "bookings.start_time"), Type: "time", Required: true, Hint: i18n.T(ctx, "explain.local_time"), Attrs: map[string]any{"step": "60"}}).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = Input(ClockField(ctx, Field{Form: v.Form, Name: "time", Label: i18n.T(ctx, "bookings.start_time"), Required: true, Hint: i18n.T(ctx, "explain.local_time")})).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

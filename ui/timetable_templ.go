@@ -553,7 +553,7 @@ func TimetablePage(p Page, v TimetableView) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = Input(Field{Form: v.OneOff, Name: "start", Label: i18n.T(ctx, "classes.start"), Type: "time", Required: true, Hint: i18n.T(ctx, "classes.start.hint", "zone", v.Zone)}).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = Input(ClockField(ctx, Field{Form: v.OneOff, Name: "start", Label: i18n.T(ctx, "classes.start"), Required: true, Hint: i18n.T(ctx, "classes.start.hint", "zone", v.Zone)})).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -626,7 +626,7 @@ func timetableFields(f *Form, c TimetableChoices) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = Input(Field{Form: f, Name: "start", Label: i18n.T(ctx, "classes.start"), Type: "time", Required: true, Hint: i18n.T(ctx, "classes.timetable.start.hint")}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Input(ClockField(ctx, Field{Form: f, Name: "start", Label: i18n.T(ctx, "classes.start"), Required: true, Hint: i18n.T(ctx, "classes.timetable.start.hint")})).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -25,6 +25,8 @@ type Page struct {
 	// UnconfiguredLinkBase is set (to the base links use instead, the listen address) when no
 	// public URL is configured; owner pages then show a notice saying so.
 	UnconfiguredLinkBase string
+	// Here is the page's path and query, where hiding the notice comes back to.
+	Here string
 	// StorageFullSince is when the disk under the database filled up; while it is set, every
 	// page of a signed-in owner carries a banner saying that nothing can be saved.
 	StorageFullSince time.Time

@@ -90,6 +90,8 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/logout", a.logout)
 
 		r.Get("/", a.showDashboard)
+		// Hiding the no-public-URL notice for a week (notices.go).
+		r.Post("/notices/public-url/hide", a.hidePublicURLNotice)
 
 		r.Get("/account", a.showAccount)
 		r.Post("/account/password", a.changePassword)

@@ -27,7 +27,7 @@ func (a *Admin) showBooking(w http.ResponseWriter, r *http.Request) {
 	start := localTime(v.Booking.StartAt, zone)
 	f := ui.NewForm(nil)
 	f.Set("date", booking.DateOf(start).String())
-	f.Set("time", start.Format("15:04")) // the input's own format, not the reader's
+	f.Set("time", clockText(r.Context(), start.Hour()*60+start.Minute())) // as the owner types it
 	f.Set("offset", start.Format("-07:00"))
 	f.Set("provider", idText(v.Booking.ProviderID))
 	f.Set("status", idText(v.Booking.StatusID))

@@ -32,6 +32,7 @@ func (a *Admin) newBooking(w http.ResponseWriter, r *http.Request) {
 	for _, name := range newBookingFields {
 		f.Set(name, q.Get(name))
 	}
+	normalizeClock(ctx, f, "time") // a link's time, on the business's clock
 	if f.Get("status") == "" {
 		f.Set("status", "1")
 	}
@@ -215,15 +216,14 @@ func bookingStart(ctx context.Context, f *ui.Form, zone *time.Location) (time.Ti
 		f.SetError("date", i18n.T(ctx, "bookings.date.error"))
 		return time.Time{}, nil, false
 	}
-	clock, err := time.Parse("15:04", f.Get("time"))
-	if err != nil {
-		f.SetError("time", i18n.T(ctx, "bookings.time.error"))
+	minute, ok := readClock(ctx, f, "time")
+	if !ok {
 		return time.Time{}, nil, false
 	}
-	at := wallInstants(zone, d, clock.Hour()*60+clock.Minute())
+	at := wallInstants(zone, d, minute)
 	switch len(at) {
 	case 0:
-		f.SetError("time", i18n.T(ctx, "bookings.time.skipped", "time", i18n.From(ctx).Clock(clock.Hour(), clock.Minute()), "date", d.String(), "zone", zone.String()))
+		f.SetError("time", i18n.T(ctx, "bookings.time.skipped", "time", clockText(ctx, minute), "date", d.String(), "zone", zone.String()))
 		return time.Time{}, nil, false
 	case 1:
 		return at[0], nil, true

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
 	"slices"
@@ -63,13 +64,30 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 	}
 	f.Set("date", date.String())
 	serviceID := defaultService(services, q)
+	// Without the owner's choice, free times are shown for a service that has some that day.
+	var chosenFree []booking.Slot
+	if !q.Has("service") {
+		var none string
+		if serviceID, chosenFree, none, err = a.serviceWithFreeTimes(r, loc.ID, services, date, now); err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		if none != "" {
+			v.Notes = append(v.Notes, none)
+		}
+	}
 	f.Set("service", strconv.FormatInt(serviceID, 10))
+	// Links to other days keep a service the owner chose; the default is picked again there.
+	linkService := serviceID
+	if !q.Has("service") {
+		linkService = 0
+	}
 
 	v.Location, v.Zone = loc.Name, zone.String()
 	v.DateLabel = i18n.From(r.Context()).DateLong(booking.DayStart(zone, date))
-	v.PrevURL = dayURL(loc.ID, date.AddDays(-1), serviceID)
-	v.NextURL = dayURL(loc.ID, date.AddDays(1), serviceID)
-	v.TodayURL = dayURL(loc.ID, today, serviceID)
+	v.PrevURL = dayURL(loc.ID, date.AddDays(-1), linkService)
+	v.NextURL = dayURL(loc.ID, date.AddDays(1), linkService)
+	v.TodayURL = dayURL(loc.ID, today, linkService)
 	v.NewURL = "/bookings/new?" + url.Values{"location": {idText(loc.ID)}, "date": {date.String()}}.Encode()
 	v.ExplainURL = "/bookings/explain?" + url.Values{"location": {idText(loc.ID)}, "service": {idText(serviceID)}, "date": {date.String()}}.Encode()
 	if n := dayLengthNote(i18n.From(r.Context()), zone, date); n != "" {
@@ -85,7 +103,7 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 		v.Notes = append(v.Notes, translate(r, "day.closed"))
 	}
 	if serviceID != 0 {
-		note, err := a.addFreeSlots(r, &g, loc.ID, serviceID, date, now)
+		note, err := a.addFreeSlots(r, &g, loc.ID, serviceID, date, now, chosenFree)
 		if err != nil {
 			a.renderError(w, r, err)
 			return
@@ -102,37 +120,97 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 	a.render(w, r, http.StatusOK, ui.DayPage(a.page(r, translate(r, "day.title")), v))
 }
 
-// addFreeSlots puts the engine's free start times for the service into the grid. The owner is
-// not held to the clients' notice and advance window, so those two policies are left out;
-// everything else (hours, breaks, time off, bookings anywhere, buffers) applies.
-func (a *Admin) addFreeSlots(r *http.Request, g *dayGrid, locationID, serviceID int64, date booking.Date, now time.Time) (string, error) {
+// freeSlots are the engine's free start times of the service at the location on date, as the
+// owner may book them: the owner is not held to the clients' notice and advance window, so
+// those two policies are left out; everything else (hours, breaks, time off, bookings anywhere,
+// buffers) applies. note says why there are none to look for (no business settings yet, an
+// inactive location or service, a class), in the reader's language.
+func (a *Admin) freeSlots(r *http.Request, locationID, serviceID int64, date booking.Date, now time.Time) (slots []booking.Slot, service, note string, err error) {
 	ctx := r.Context()
-	p := i18n.From(ctx)
 	if _, err := a.db.R.SchedulePolicy(ctx); db.IsNotFound(err) {
-		return translate(r, "day.need_policies"), nil
+		return nil, "", translate(r, "day.need_policies"), nil
 	} else if err != nil {
-		return "", err
+		return nil, "", "", err
 	}
-	l, err := booking.LoadSchedule(ctx, a.db.R, booking.ScheduleQuery{LocationID: locationID, ServiceID: serviceID, First: date, Last: date})
+	l, err := booking.LoadScheduleCached(ctx, a.db, booking.ScheduleQuery{LocationID: locationID, ServiceID: serviceID, First: date, Last: date})
 	if err != nil {
-		return "", err
+		return nil, "", "", err
 	}
-	if !l.Location.Active {
-		return translate(r, "day.location_inactive"), nil
-	}
-	if !l.Service.Active {
-		return translate(r, "day.service_inactive", "service", l.Service.Name), nil
-	}
-	if l.Schedule.Service.IsClass() { // a class is booked in its sessions, shown in the grid
-		return translate(r, "classes.day.class_note", "class", l.Service.Name), nil
+	switch {
+	case !l.Location.Active:
+		return nil, l.Service.Name, translate(r, "day.location_inactive"), nil
+	case !l.Service.Active:
+		return nil, l.Service.Name, translate(r, "day.service_inactive", "service", l.Service.Name), nil
+	case l.Schedule.Service.IsClass(): // a class is booked in its sessions, shown in the grid
+		return nil, l.Service.Name, translate(r, "classes.day.class_note", "class", l.Service.Name), nil
 	}
 	s := l.Schedule
 	s.Policy.MinNotice, s.Policy.MaxAdvance = 0, 0
-	slots := booking.Slots(s, date, date, now)
+	return booking.Slots(s, date, date, now), l.Service.Name, "", nil
+}
+
+// serviceWithFreeTimes picks the service the day view shows free times for when the owner has
+// not chosen one: among the active services, the most booked at the location in the 90 days up
+// to date (then by name) that has a free time that day, with those free times. When none has
+// any it returns 0 and says so.
+func (a *Admin) serviceWithFreeTimes(r *http.Request, locationID int64, services []db.AdminBookingServicesRow, date booking.Date, now time.Time) (int64, []booking.Slot, string, error) {
+	ctx := r.Context()
+	if _, err := a.db.R.SchedulePolicy(ctx); db.IsNotFound(err) {
+		return defaultService(services, url.Values{}), nil, "", nil // freeSlots says what is missing
+	} else if err != nil {
+		return 0, nil, "", err
+	}
+	loc, err := a.db.R.ScheduleLocation(ctx, locationID)
+	if err != nil {
+		return 0, nil, "", err
+	}
+	if !loc.Active {
+		return defaultService(services, url.Values{}), nil, "", nil // freeSlots says so
+	}
+	zone, err := booking.LoadZone(loc.Timezone)
+	if err != nil {
+		zone = time.UTC
+	}
+	use, err := a.db.R.AdminLocationServiceUse(ctx, db.AdminLocationServiceUseParams{LocationID: locationID,
+		FromMs: db.Millis(booking.DayStart(zone, date.AddDays(-90))), ToMs: db.Millis(booking.DayStart(zone, date.AddDays(1))),
+		Cancelled: booking.StatusCancelled})
+	if err != nil {
+		return 0, nil, "", err
+	}
+	booked := map[int64]int64{}
+	for _, u := range use {
+		booked[u.ServiceID] = u.Bookings
+	}
+	candidates := slices.DeleteFunc(slices.Clone(services), func(s db.AdminBookingServicesRow) bool { return !s.Active })
+	slices.SortStableFunc(candidates, func(x, y db.AdminBookingServicesRow) int { return cmp.Compare(booked[y.ID], booked[x.ID]) })
+	for _, s := range candidates {
+		slots, _, note, err := a.freeSlots(r, locationID, s.ID, date, now)
+		if err != nil {
+			return 0, nil, "", err
+		}
+		if note == "" && len(slots) > 0 {
+			return s.ID, slots, "", nil
+		}
+	}
+	return 0, nil, translate(r, "day.no_service_free"), nil
+}
+
+// addFreeSlots puts the service's free start times (freeSlots; known, when the default choice
+// has just found them) into the grid, each a link to the booking form; it returns what the
+// view should say when there are none.
+func (a *Admin) addFreeSlots(r *http.Request, g *dayGrid, locationID, serviceID int64, date booking.Date, now time.Time, known []booking.Slot) (string, error) {
+	p := i18n.From(r.Context())
+	slots, service, note := known, "", ""
+	if slots == nil {
+		var err error
+		if slots, service, note, err = a.freeSlots(r, locationID, serviceID, date, now); err != nil || note != "" {
+			return note, err
+		}
+	}
 	for _, sl := range slots {
 		link := "/bookings/new?" + url.Values{
 			"location": {idText(locationID)}, "service": {idText(serviceID)}, "provider": {idText(sl.ProviderID)},
-			"date": {date.String()}, "time": {sl.Start.Format("15:04")}, "offset": {sl.Start.Format("-07:00")},
+			"date": {date.String()}, "time": {p.Time(sl.Start)}, "offset": {sl.Start.Format("-07:00")},
 		}.Encode()
 		g.addSlot(sl.ProviderID, sl.Start, ui.DaySlot{
 			Time: p.Time(sl.Start), URL: link,
@@ -140,7 +218,7 @@ func (a *Admin) addFreeSlots(r *http.Request, g *dayGrid, locationID, serviceID 
 		})
 	}
 	if len(slots) == 0 {
-		return translate(r, "day.no_free", "service", l.Service.Name), nil
+		return translate(r, "day.no_free", "service", service), nil
 	}
 	return "", nil
 }

@@ -49,7 +49,7 @@ func (a *Admin) showLocation(w http.ResponseWriter, r *http.Request) {
 
 // showStoredLocation renders the edit page of location id as stored, with closure form cf.
 func (a *Admin) showStoredLocation(w http.ResponseWriter, r *http.Request, status int, id int64, cf *ui.Form) {
-	in, err := catalog.EditLocation(r.Context(), a.db.R, id)
+	in, err := catalog.EditLocation(r.Context(), a.db.R, id, hoursClock(r.Context()))
 	if err != nil {
 		a.renderError(w, r, catalogError(err))
 		return
@@ -65,6 +65,7 @@ func (a *Admin) createLocation(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.LocationInput
 	inputFrom(f, &in)
+	in.Clock12 = clock12(r.Context())
 	if _, err := catalog.CreateLocation(r.Context(), a.db, in, a.now()); refused(r.Context(), f, err) {
 		a.showLocationForm(w, r, invalid, 0, f, nil)
 		return
@@ -89,6 +90,7 @@ func (a *Admin) updateLocation(w http.ResponseWriter, r *http.Request) {
 	}
 	var in catalog.LocationInput
 	inputFrom(f, &in)
+	in.Clock12 = clock12(r.Context())
 	if err := catalog.UpdateLocation(r.Context(), a.db, id, in, a.now()); refused(r.Context(), f, err) {
 		a.showLocationForm(w, r, invalid, id, f, ui.NewForm(nil))
 		return

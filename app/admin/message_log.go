@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"time"
 
+	"frontdesk/app/booking"
 	"frontdesk/app/messages"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // The message log: every message with its state, attempts and the server's answers, with
@@ -29,7 +31,58 @@ func stateLabel(r *http.Request, state string) string {
 	return translate(r, "messages.state.skipped")
 }
 
-func (a *Admin) messageRow(r *http.Request, e messages.Entry) ui.MessageRow {
+// messageTimes writes the times of messages: each in the zone of what the message is about
+// (its booking's location; the business's zone when it has none), on the business's clock, the
+// zone named beside the time when the business's locations are in more than one zone.
+type messageTimes struct {
+	p        *i18n.Printer
+	business *time.Location
+	zones    map[string]*time.Location
+	named    bool
+}
+
+func (a *Admin) messageTimes(ctx context.Context) (*messageTimes, error) {
+	locs, err := a.db.R.AdminBookingLocations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	business, err := a.businessZone(ctx)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, l := range locs {
+		seen[l.Timezone] = true
+	}
+	return &messageTimes{p: i18n.From(ctx), business: business, zones: map[string]*time.Location{}, named: len(seen) > 1}, nil
+}
+
+// zone is the zone named name, the business's when it is "" or unknown to this program.
+func (m *messageTimes) zone(name string) *time.Location {
+	if z, ok := m.zones[name]; ok {
+		return z
+	}
+	z, err := booking.LoadZone(name)
+	if name == "" || err != nil {
+		z = m.business
+	}
+	m.zones[name] = z
+	return z
+}
+
+// at is instant t in zone name as the log shows it, and the zone's name when it must be given.
+func (m *messageTimes) at(t time.Time, zone string) (when, name string) {
+	if t.IsZero() {
+		return "", ""
+	}
+	z := m.zone(zone)
+	if m.named {
+		name = z.String()
+	}
+	return m.p.DateTimeOnce(t.In(z)), name
+}
+
+func (a *Admin) messageRow(r *http.Request, times *messageTimes, e messages.Entry) ui.MessageRow {
 	label := kindLabel(r, e.Kind)
 	if e.Kind == messages.Reminder {
 		label = translate(r, "messages.kind.reminder_before", "offset", formatOffsets([]time.Duration{e.Offset}))
@@ -41,8 +94,10 @@ func (a *Admin) messageRow(r *http.Request, e messages.Entry) ui.MessageRow {
 	if e.InFlight {
 		state = translate(r, "messages.state.sending")
 	}
-	return ui.MessageRow{ID: e.ID, Href: messageHref(e.ID), Kind: label, To: e.To, SendAt: e.SendAt, State: state,
+	row := ui.MessageRow{ID: e.ID, Href: messageHref(e.ID), Kind: label, To: e.To, SendAt: e.SendAt, State: state,
 		StateKey: e.State, Note: e.Note, Attempts: e.Attempts, Code: e.LastCode}
+	row.When, row.Zone = times.at(e.SendAt, e.Zone)
+	return row
 }
 
 func (a *Admin) showMessageLog(w http.ResponseWriter, r *http.Request) {
@@ -67,9 +122,14 @@ func (a *Admin) showMessageLog(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
+	times, err := a.messageTimes(r.Context())
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
 	v := ui.MessageLogView{Filter: f, States: states, Kinds: kinds, Page: lp.Page, TotalPages: lp.TotalPages, Total: lp.Total}
 	for _, e := range lp.Entries {
-		v.Rows = append(v.Rows, a.messageRow(r, e))
+		v.Rows = append(v.Rows, a.messageRow(r, times, e))
 	}
 	link := func(p int) string {
 		vals := url.Values{"state": {f.Get("state")}, "kind": {f.Get("kind")}, "q": {f.Get("q")}, "page": {strconv.Itoa(p)}}
@@ -98,14 +158,21 @@ func (a *Admin) showMessage(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	v := ui.MessageDetailView{Row: a.messageRow(r, d.Entry), MessageID: d.MessageID, Subject: d.Subject,
+	times, err := a.messageTimes(r.Context())
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.MessageDetailView{Row: a.messageRow(r, times, d.Entry), MessageID: d.MessageID, Subject: d.Subject,
 		Resendable: d.State == messages.StateSent || d.State == messages.StateFailed, ResendHref: messageHref(id) + "/resend"}
 	if d.BookingID != 0 {
 		v.BookingHref = "/bookings/" + strconv.FormatInt(d.BookingID, 10)
 	}
 	for _, at := range d.Attempts {
-		v.Attempts = append(v.Attempts, ui.MessageAttemptRow{Number: at.Number, StartedAt: at.StartedAt,
-			Duration: at.Duration.String(), Code: at.Code, Category: at.Category, Reply: at.Reply, To: at.To, Header: at.Header})
+		row := ui.MessageAttemptRow{Number: at.Number, StartedAt: at.StartedAt,
+			Duration: at.Duration.String(), Code: at.Code, Category: at.Category, Reply: at.Reply, To: at.To, Header: at.Header}
+		row.When, row.Zone = times.at(at.StartedAt, d.Zone)
+		v.Attempts = append(v.Attempts, row)
 	}
 	a.render(w, r, http.StatusOK, ui.MessageDetailPage(a.page(r, v.Row.Kind), v))
 }
@@ -137,9 +204,13 @@ func (a *Admin) bookingMessages(ctx context.Context, r *http.Request, bookingID 
 	if err != nil {
 		return nil, err
 	}
+	times, err := a.messageTimes(ctx)
+	if err != nil {
+		return nil, err
+	}
 	rows := make([]ui.MessageRow, len(entries))
 	for i, e := range entries {
-		rows[i] = a.messageRow(r, e)
+		rows[i] = a.messageRow(r, times, e)
 	}
 	return rows, nil
 }

@@ -1,10 +1,13 @@
 package admin
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
+	"frontdesk/app/booking"
 	"frontdesk/app/catalog"
 	"frontdesk/db"
 	"frontdesk/ui"
@@ -16,9 +19,6 @@ import (
 // their time off (add, remove), entered in the main location's time zone.
 
 const providersPath = "/catalog/providers"
-
-// timeOffLayout shows time off in the provider's zone, and fills datetime-local inputs.
-const timeOffLayout = "2006-01-02 15:04"
 
 func (a *Admin) listProviders(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
@@ -55,7 +55,7 @@ func (a *Admin) showProvider(w http.ResponseWriter, r *http.Request) {
 
 // showStoredProvider renders the edit page of provider id as stored, with time-off form tf.
 func (a *Admin) showStoredProvider(w http.ResponseWriter, r *http.Request, status int, id int64, tf *ui.Form) {
-	in, err := catalog.EditProvider(r.Context(), a.db.R, id)
+	in, err := catalog.EditProvider(r.Context(), a.db.R, id, hoursClock(r.Context()))
 	if err != nil {
 		a.renderError(w, r, catalogError(err))
 		return
@@ -78,6 +78,7 @@ func providerForm(in catalog.ProviderInput) *ui.Form {
 func (a *Admin) providerInput(r *http.Request, f *ui.Form) (catalog.ProviderInput, error) {
 	var in catalog.ProviderInput
 	inputFrom(f, &in)
+	in.Clock12 = clock12(r.Context())
 	locations, err := a.db.R.ListAllLocations(r.Context())
 	if err != nil {
 		return in, err
@@ -162,9 +163,24 @@ func (a *Admin) addTimeOff(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	var in catalog.TimeOffInput
-	inputFrom(f, &in)
-	if err := catalog.AddTimeOff(r.Context(), a.db, id, in); refused(r.Context(), f, err) {
+	ctx := r.Context()
+	in := catalog.TimeOffInput{From: timeOffField(ctx, f, "from"), To: timeOffField(ctx, f, "to"), Reason: f.Get("reason")}
+	if !f.OK() {
+		a.showStoredProvider(w, r, invalid, id, f)
+		return
+	}
+	got := ui.NewForm(nil)
+	if err := catalog.AddTimeOff(ctx, a.db, id, in); refused(ctx, got, err) {
+		// The catalog names the from and to instants; the form asks for each as a date and a
+		// time, and what can be wrong with a valid date is its time (one the clocks skip, an
+		// end before the start).
+		for _, name := range got.ErrorFields() {
+			field := name
+			if name == "from" || name == "to" {
+				field = name + "_time"
+			}
+			f.SetError(field, got.Error(name))
+		}
 		a.showStoredProvider(w, r, invalid, id, f)
 		return
 	} else if err != nil {
@@ -237,9 +253,10 @@ func (a *Admin) showProviderForm(w http.ResponseWriter, r *http.Request, status 
 			a.renderError(w, r, err)
 			return
 		}
+		p := i18n.From(ctx)
 		for _, o := range offs {
 			v.TimeOff = append(v.TimeOff, ui.TimeOffRow{ID: o.ID, Reason: o.Reason,
-				From: localStamp(o.StartsAt, zone), To: localStamp(o.EndsAt, zone)})
+				From: p.DateTimeOnce(db.Time(o.StartsAt).In(zone)), To: p.DateTimeOnce(db.Time(o.EndsAt).In(zone))})
 		}
 	}
 	title := translate(r, "providers.new")
@@ -249,6 +266,17 @@ func (a *Admin) showProviderForm(w http.ResponseWriter, r *http.Request, status 
 	a.render(w, r, status, ui.ProviderFormPage(a.page(r, title), v))
 }
 
-func localStamp(ms int64, zone *time.Location) string {
-	return db.Time(ms).In(zone).Format(timeOffLayout)
+// timeOffField reads one end of an absence, typed as a date (name_date) and a time of day on
+// the business's clock (name_time), into the local date-time catalog.TimeOffInput takes;
+// problems are recorded on f.
+func timeOffField(ctx context.Context, f *ui.Form, name string) string {
+	d, err := booking.ParseDate(f.Get(name + "_date"))
+	if err != nil || d.Year < 1970 || d.Year > 9000 {
+		f.SetError(name+"_date", i18n.T(ctx, "bookings.date.error"))
+	}
+	m, ok := readClock(ctx, f, name+"_time")
+	if err != nil || !ok {
+		return ""
+	}
+	return fmt.Sprintf("%sT%02d:%02d", d, m/60, m%60)
 }

@@ -78,18 +78,27 @@ func TestProviderPages(t *testing.T) {
 
 	t.Run("time off", func(t *testing.T) {
 		path := "/catalog/providers/" + id + "/time-off"
-		wantRedirect(t, c.post(t, path, url.Values{"from": {"2026-12-24T09:00"}, "to": {"2026-12-26T18:00"}, "reason": {"<b>Holidays</b>"}}), "/catalog/providers/"+id)
+		off := func(from, fromTime, to, toTime, reason string) url.Values {
+			return url.Values{"from_date": {from}, "from_time": {fromTime}, "to_date": {to}, "to_time": {toTime}, "reason": {reason}}
+		}
+		wantRedirect(t, c.post(t, path, off("2026-12-24", "09:00", "2026-12-26", "18:00", "<b>Holidays</b>")), "/catalog/providers/"+id)
 		page := c.get(t, "/catalog/providers/"+id)
-		wantBody(t, page, "2026-12-24 09:00", "2026-12-26 18:00", "&lt;b&gt;Holidays&lt;/b&gt;")
-		res := c.post(t, path, url.Values{"from": {"2026-09-06T00:30"}, "to": {"2026-09-06T10:00"}, "reason": {"kept"}})
+		wantBody(t, page, "24 Dec 2026, 09:00", "26 Dec 2026, 18:00", "&lt;b&gt;Holidays&lt;/b&gt;")
+		res := c.post(t, path, off("2026-09-06", "00:30", "2026-09-06", "10:00", "kept"))
 		wantStatus(t, res, http.StatusUnprocessableEntity)
-		wantBody(t, res, `data-testid="error-from"`, "the clocks skip it", `value="kept"`, `value="Camila"`)
+		wantBody(t, res, `data-testid="error-from_time"`, "the clocks skip it", `value="kept"`, `value="Camila"`)
+		res = c.post(t, path, off("2026-12-24", "10:00", "2026-12-24", "9:00", "kept"))
+		wantStatus(t, res, http.StatusUnprocessableEntity)
+		wantBody(t, res, `data-testid="error-to_time"`, "The end must be after the start.")
+		res = c.post(t, path, off("2026-12-24", "9 o'clock", "24/12/2026", "10:00", "kept"))
+		wantStatus(t, res, http.StatusUnprocessableEntity)
+		wantBody(t, res, `data-testid="error-from_time"`, "Enter a time like 14:30.", `data-testid="error-to_date"`)
 
-		off := between(page.Body, path+"/", "/delete")
-		wantRedirect(t, c.post(t, path+"/"+off+"/delete", nil), "/catalog/providers/"+id)
+		offID := between(page.Body, path+"/", "/delete")
+		wantRedirect(t, c.post(t, path+"/"+offID+"/delete", nil), "/catalog/providers/"+id)
 		wantBody(t, c.get(t, "/catalog/providers/"+id), "No time off.")
-		wantStatus(t, c.post(t, path+"/"+off+"/delete", nil), http.StatusNotFound)
-		wantStatus(t, c.post(t, "/catalog/providers/999/time-off", url.Values{"from": {"2026-12-24T09:00"}, "to": {"2026-12-24T10:00"}}), http.StatusNotFound)
+		wantStatus(t, c.post(t, path+"/"+offID+"/delete", nil), http.StatusNotFound)
+		wantStatus(t, c.post(t, "/catalog/providers/999/time-off", off("2026-12-24", "09:00", "2026-12-24", "10:00", "")), http.StatusNotFound)
 	})
 
 	wantStatus(t, c.get(t, "/catalog/providers/999"), http.StatusNotFound)

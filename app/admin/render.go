@@ -100,10 +100,10 @@ func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, c tem
 
 // page is the layout's model for the current request; it takes the pending flash messages.
 func (a *Admin) page(r *http.Request, title string) ui.Page {
-	p := ui.Page{Title: title, Path: r.URL.Path, Flashes: a.popFlashes(r.Context())}
+	p := ui.Page{Title: title, Path: r.URL.Path, Here: r.URL.RequestURI(), Flashes: a.popFlashes(r.Context())}
 	if o, ok := ownerFrom(r.Context()); ok {
 		p.Owner = o.Email
-		if !a.links.Configured() {
+		if !a.links.Configured() && !a.publicURLNoticeHidden(r) {
 			p.UnconfiguredLinkBase = a.links.String()
 		}
 	}

@@ -170,14 +170,10 @@ func timetableInput(r *http.Request, f *ui.Form) booking.TimetableInput {
 	return in
 }
 
-// formClock reads an "HH:MM" field as minutes after midnight.
+// formClock reads a time-of-day field (on the business's clock) as minutes after midnight.
 func formClock(r *http.Request, f *ui.Form, name string) int {
-	t, err := time.Parse("15:04", f.Get(name))
-	if err != nil {
-		f.SetError(name, translate(r, "classes.timetable.error.start"))
-		return 0
-	}
-	return t.Hour()*60 + t.Minute()
+	m, _ := readClock(r.Context(), f, name)
+	return m
 }
 
 // formSeats reads the optional capacity (empty: the class's) and room.
@@ -313,7 +309,7 @@ func (a *Admin) showTimetableEntry(w http.ResponseWriter, r *http.Request) {
 	f.Set("service", idText(e.ServiceID))
 	f.Set("provider", idText(e.ProviderID))
 	f.Set("day", strconv.FormatInt(e.DayID, 10))
-	f.Set("start", resourceClock(e.StartMin))
+	f.Set("start", resourceClock(r.Context(), e.StartMin))
 	if e.Capacity.Valid {
 		f.Set("capacity", strconv.FormatInt(e.Capacity.Int64, 10))
 	}
@@ -323,9 +319,8 @@ func (a *Admin) showTimetableEntry(w http.ResponseWriter, r *http.Request) {
 	a.renderTimetableEntry(w, r, http.StatusOK, id, f, ui.NewForm(nil))
 }
 
-func resourceClock(min int64) string {
-	return time.Date(2000, 1, 1, int(min/60), int(min%60), 0, 0, time.UTC).Format("15:04")
-}
+// resourceClock is a stored start (minutes after midnight) as the start field shows it.
+func resourceClock(ctx context.Context, min int64) string { return clockText(ctx, int(min)) }
 
 func (a *Admin) renderTimetableEntry(w http.ResponseWriter, r *http.Request, status int, id int64, f, cancel *ui.Form) {
 	ctx := r.Context()
@@ -414,7 +409,7 @@ func (a *Admin) showTimetableEntryWith(w http.ResponseWriter, r *http.Request, i
 	}
 	f := ui.NewForm(nil)
 	for k, v := range map[string]string{"location": idText(e.LocationID), "service": idText(e.ServiceID), "provider": idText(e.ProviderID),
-		"day": strconv.FormatInt(e.DayID, 10), "start": resourceClock(e.StartMin), "room": e.Room.String, "valid_from": e.ValidFrom, "valid_to": e.ValidTo.String} {
+		"day": strconv.FormatInt(e.DayID, 10), "start": resourceClock(r.Context(), e.StartMin), "room": e.Room.String, "valid_from": e.ValidFrom, "valid_to": e.ValidTo.String} {
 		f.Set(k, v)
 	}
 	if e.Capacity.Valid {

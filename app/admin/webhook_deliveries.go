@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"frontdesk/app/booking"
 	"frontdesk/app/webhook"
 	"frontdesk/ui"
 )
@@ -18,11 +19,7 @@ import (
 // failed deliveries of a time range, resend one delivery). The actions only queue deliveries;
 // the running dispatcher sends them.
 
-const (
-	deliveriesPerPage = 25
-	// recoverLayout is how a datetime-local input sends a time (seconds only if typed).
-	recoverLayout = "2006-01-02T15:04"
-)
+const deliveriesPerPage = 25
 
 func deliveryStateOptions(r *http.Request) []ui.Option {
 	return []ui.Option{
@@ -49,8 +46,10 @@ func hasOption(opts []ui.Option, v string) bool {
 func (a *Admin) showWebhook(w http.ResponseWriter, r *http.Request) {
 	now := a.now().UTC()
 	f := ui.NewForm(nil)
-	f.Set("from", now.Add(-24*time.Hour).Format(recoverLayout))
-	f.Set("to", now.Truncate(time.Minute).Add(time.Minute).Format(recoverLayout))
+	for name, t := range map[string]time.Time{"from": now.Add(-24 * time.Hour), "to": now.Truncate(time.Minute).Add(time.Minute)} {
+		f.Set(name+"_date", t.Format(time.DateOnly))
+		f.Set(name+"_time", clockText(r.Context(), t.Hour()*60+t.Minute()))
+	}
 	a.renderWebhook(w, r, http.StatusOK, f)
 }
 
@@ -199,7 +198,7 @@ func (a *Admin) recoverDeliveries(w http.ResponseWriter, r *http.Request) {
 	}
 	from, to := parseUTC(r, f, "from"), parseUTC(r, f, "to")
 	if f.OK() && !from.Before(to) {
-		f.SetError("to", translate(r, "catalog.err.end_after_start"))
+		f.SetError("to_time", translate(r, "catalog.err.end_after_start"))
 	}
 	if !f.OK() {
 		a.renderWebhook(w, r, http.StatusUnprocessableEntity, f)
@@ -213,20 +212,18 @@ func (a *Admin) recoverDeliveries(w http.ResponseWriter, r *http.Request) {
 	a.afterAction(w, r, err, ui.WebhookURL(h.ID), msg)
 }
 
-// parseUTC reads a datetime-local field as a UTC time, recording an error if it is not one.
+// parseUTC reads one end of the recovery range, a date (name_date) and a time of day on the
+// business's clock (name_time), as a UTC time, recording on f what is not one.
 func parseUTC(r *http.Request, f *ui.Form, name string) time.Time {
-	v := f.Get(name)
-	if v == "" {
-		f.SetError(name, translate(r, "webhooks.recover.err.empty"))
+	d, err := booking.ParseDate(f.Get(name + "_date"))
+	if err != nil {
+		f.SetError(name+"_date", translate(r, "bookings.date.error"))
+	}
+	m, ok := readClock(r.Context(), f, name+"_time")
+	if err != nil || !ok {
 		return time.Time{}
 	}
-	for _, layout := range []string{recoverLayout, recoverLayout + ":05", recoverLayout + ":05.000"} {
-		if t, err := time.ParseInLocation(layout, v, time.UTC); err == nil {
-			return t
-		}
-	}
-	f.SetError(name, translate(r, "webhooks.recover.err.format"))
-	return time.Time{}
+	return time.Date(d.Year, d.Month, d.Day, m/60, m%60, 0, 0, time.UTC)
 }
 
 // findDelivery loads the delivery named by {delivery} if it belongs to webhook {id}.

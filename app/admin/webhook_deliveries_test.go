@@ -176,7 +176,7 @@ func TestWebhookCountdownDeactivateRecover(t *testing.T) {
 	// What would queue deliveries is refused with a message, not an error page.
 	wantRedirect(t, c.post(t, path+"/test", nil), path)
 	wantBody(t, c.get(t, path), `flash-error`, "is deactivated")
-	wantRedirect(t, c.post(t, path+"/recover", url.Values{"from": {"2026-01-01T00:00"}, "to": {"2027-01-01T00:00"}}), path)
+	wantRedirect(t, c.post(t, path+"/recover", recoverRange("2026-01-01", "00:00", "2027-01-01", "00:00")), path)
 	wantBody(t, c.get(t, path), `flash-error`, "reactivate it first")
 
 	// Reactivate without replay: the failed delivery stays failed.
@@ -187,27 +187,32 @@ func TestWebhookCountdownDeactivateRecover(t *testing.T) {
 
 	// The recover form: bad ranges are field errors with the input kept.
 	ranges := []struct {
-		name, from, to, field string
+		name, fromTime, to, field string
 	}{
-		{"empty", "", "", "from"},
-		{"not a time", "yesterday", "2026-01-01T00:00", "from"},
-		{"end before start", "2026-02-01T00:00", "2026-01-01T00:00", "to"},
-		{"empty range", "2026-02-01T00:00", "2026-02-01T00:00", "to"},
-		{"markup", "<b>x</b>", "2026-01-01T00:00", "from"},
+		{"empty", "", "", "from_time"},
+		{"not a time", "yesterday", "2026-01-01", "from_time"},
+		{"not a date", "10:00", "2026-13-01", "to_date"},
+		{"end before start", "10:00", "2026-01-01", "to_time"},
+		{"empty range", "00:00", "2026-02-01", "to_time"},
+		{"markup", "<b>x</b>", "2026-01-01", "from_time"},
 	}
 	for _, tc := range ranges {
 		t.Run("recover "+tc.name, func(t *testing.T) {
-			res := c.post(t, path+"/recover", url.Values{"from": {tc.from}, "to": {tc.to}})
+			res := c.post(t, path+"/recover", recoverRange("2026-02-01", tc.fromTime, tc.to, "00:00"))
 			wantStatus(t, res, http.StatusUnprocessableEntity)
-			wantBody(t, res, `data-testid="error-`+tc.field+`"`, `value="`+strings.ReplaceAll(strings.ReplaceAll(tc.from, "<", "&lt;"), ">", "&gt;")+`"`)
+			wantBody(t, res, `data-testid="error-`+tc.field+`"`, `value="`+strings.ReplaceAll(strings.ReplaceAll(tc.fromTime, "<", "&lt;"), ">", "&gt;")+`"`)
 		})
 	}
+	at := func(t time.Time) (string, string) { return t.Format(time.DateOnly), t.Format("15:04") }
 	long := time.Now().UTC().AddDate(-1, 0, 0)
-	wantRedirect(t, c.post(t, path+"/recover", url.Values{"from": {long.Format("2006-01-02T15:04")}, "to": {long.Add(time.Hour).Format("2006-01-02T15:04")}}), path)
+	fromDate, fromTime := at(long)
+	toDate, toTime := at(long.Add(time.Hour))
+	wantRedirect(t, c.post(t, path+"/recover", recoverRange(fromDate, fromTime, toDate, toTime)), path)
 	wantBody(t, c.get(t, path), "nothing to recover")
 	now := time.Now().UTC()
-	from, to := now.Add(-time.Hour).Format("2006-01-02T15:04"), now.Add(2*time.Minute).Format("2006-01-02T15:04:05")
-	wantRedirect(t, c.post(t, path+"/recover", url.Values{"from": {from}, "to": {to}}), path)
+	fromDate, fromTime = at(now.Add(-time.Hour))
+	toDate, toTime = at(now.Add(2 * time.Minute))
+	wantRedirect(t, c.post(t, path+"/recover", recoverRange(fromDate, fromTime, toDate, toTime)), path)
 	wantBody(t, c.get(t, path), "1 failed delivery from that range is being sent again.")
 	verify(t, secret, rc.waitForID(t, failed))
 	waitForPage(t, c, path, "1 succeeded · 0 failed")
@@ -239,4 +244,9 @@ func createClientV3(t *testing.T, ts *testServer, key string, n int) {
 	if got := postV3(t, ts, key, "/v3/clients", `{"first_name":"Client","last_name":"`+strconv.Itoa(n)+`"}`); got != http.StatusCreated {
 		t.Fatalf("POST /v3/clients: got %d, want 201", got)
 	}
+}
+
+// recoverRange is the recover form's range, each end a UTC date and time of day.
+func recoverRange(fromDate, fromTime, toDate, toTime string) url.Values {
+	return url.Values{"from_date": {fromDate}, "from_time": {fromTime}, "to_date": {toDate}, "to_time": {toTime}}
 }

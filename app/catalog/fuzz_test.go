@@ -13,7 +13,7 @@ func FuzzParseDay(f *testing.F) {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, s string, breaks bool) {
-		shifts, msg := parseDay(s, breaks)
+		shifts, msg := parseDay(s, breaks, false)
 		if msg != "" {
 			return
 		}
@@ -37,7 +37,7 @@ func FuzzParseDay(f *testing.F) {
 			}
 			text = append(text, part)
 		}
-		again, msg := parseDay(strings.Join(text, ", "), breaks)
+		again, msg := parseDay(strings.Join(text, ", "), breaks, false)
 		if msg != "" || len(again) != len(shifts) {
 			t.Fatalf("parseDay(%q) = %+v, printed %q, which parses to %+v (%s)", s, shifts, strings.Join(text, ", "), again, msg)
 		}

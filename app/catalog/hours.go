@@ -2,10 +2,12 @@ package catalog
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
+
+	"frontdesk/ui/i18n"
 )
 
 // Weekly hours are typed one weekday per field, as text: a location's opening hours as
@@ -33,9 +35,22 @@ type Shift struct {
 
 func clock(min int64) string { return fmt.Sprintf("%02d:%02d", min/60, min%60) }
 
-// parseDay reads one weekday's ranges; breaks in parentheses only when allowBreaks. Ranges come
-// back in order; it returns a message when the text is not valid hours.
-func parseDay(s string, allowBreaks bool) ([]Shift, string) {
+// Clock writes a time of day (minutes after midnight, 1440 ending a day) as a form shows it:
+// the admin passes one on the business's clock ("9:00 AM"); nil writes "09:00".
+type Clock func(minute int64) string
+
+func (c Clock) span(s Span) string {
+	if c == nil {
+		return s.String()
+	}
+	return c(s.Open) + "-" + c(s.Close)
+}
+
+// parseDay reads one weekday's ranges; breaks in parentheses only when allowBreaks. Times are
+// read as i18n.ParseClock reads them on the business's clock (clock12: a 12-hour one, where
+// 1:00 to 12:59 need am or pm). Ranges come back in order; it returns a message when the text is
+// not valid hours.
+func parseDay(s string, allowBreaks, clock12 bool) ([]Shift, string) {
 	var out []Shift
 	for _, part := range splitTop(s) {
 		part = strings.TrimSpace(part)
@@ -46,7 +61,7 @@ func parseDay(s string, allowBreaks bool) ([]Shift, string) {
 		if hasBreaks && !allowBreaks {
 			return nil, "Write the opening ranges only, like 09:00-13:00, 14:00-19:00."
 		}
-		span, msg := parseSpan(rng)
+		span, msg := parseSpan(rng, clock12)
 		if msg != "" {
 			return nil, msg
 		}
@@ -57,7 +72,7 @@ func parseDay(s string, allowBreaks bool) ([]Shift, string) {
 				return nil, "Put the breaks of a shift in one pair of parentheses, like 09:00-18:00 (13:00-14:00)."
 			}
 			for b := range strings.SplitSeq(inner, ",") {
-				br, msg := parseSpan(b)
+				br, msg := parseSpan(b, clock12)
 				if msg != "" {
 					return nil, msg
 				}
@@ -104,17 +119,19 @@ func splitTop(s string) []string {
 }
 
 // parseSpan reads "09:00-13:00" (an en dash or "to" also separate; 24:00 only ends a range).
-func parseSpan(s string) (Span, string) {
+func parseSpan(s string, clock12 bool) (Span, string) {
 	s = strings.NewReplacer("–", "-", "—", "-", " to ", "-").Replace(strings.TrimSpace(s))
 	from, to, ok := strings.Cut(s, "-")
 	bad := fmt.Sprintf("“%s” is not a time range; write it like 09:00-13:00.", clip(strings.TrimSpace(s)))
 	if !ok {
 		return Span{}, bad
 	}
-	open, okOpen := parseClock(strings.TrimSpace(from))
-	close, okClose := parseClock(strings.TrimSpace(to))
+	open, errOpen := parseClock(strings.TrimSpace(from), clock12)
+	close, errClose := parseClock(strings.TrimSpace(to), clock12)
 	switch {
-	case !okOpen || !okClose:
+	case errors.Is(errOpen, i18n.ErrClockAmPm) || errors.Is(errClose, i18n.ErrClockAmPm):
+		return Span{}, fmt.Sprintf("“%s” could be morning or evening: add am or pm, like 9:00 am-1:00 pm.", clip(strings.TrimSpace(s)))
+	case errOpen != nil || errClose != nil:
 		return Span{}, bad
 	case open == 1440:
 		return Span{}, "24:00 can only end a range."
@@ -124,27 +141,13 @@ func parseSpan(s string) (Span, string) {
 	return Span{open, close}, ""
 }
 
-// parseClock reads "9:30", "09:30" or "24:00" into minutes since midnight.
-func parseClock(s string) (int64, bool) {
-	h, m, ok := strings.Cut(s, ":")
-	if !ok || len(h) < 1 || len(h) > 2 || len(m) != 2 || !digits(h) || !digits(m) {
-		return 0, false
+// parseClock reads "9:30", "09:30", "9:30 pm" or "24:00" into minutes since midnight.
+func parseClock(s string, clock12 bool) (int64, error) {
+	if s == "24:00" {
+		return 24 * 60, nil
 	}
-	hh, _ := strconv.ParseInt(h, 10, 64)
-	mm, _ := strconv.ParseInt(m, 10, 64)
-	if mm > 59 || hh > 24 || (hh == 24 && mm != 0) {
-		return 0, false
-	}
-	return hh*60 + mm, true
-}
-
-func digits(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	h, m, err := i18n.ParseClock(s, !clock12)
+	return int64(h*60 + m), err
 }
 
 // overlapping returns a message when two spans overlap (touching is fine).
@@ -159,15 +162,15 @@ func overlapping(spans []Span, what string) string {
 	return ""
 }
 
-// formatDay writes one weekday's shifts in the syntax parseDay reads.
-func formatDay(shifts []Shift) string {
+// formatDay writes one weekday's shifts in the syntax parseDay reads, its times by clock.
+func formatDay(shifts []Shift, clock Clock) string {
 	parts := make([]string, 0, len(shifts))
 	for _, sh := range shifts {
-		s := sh.Span.String()
+		s := clock.span(sh.Span)
 		if len(sh.Breaks) > 0 {
 			bs := make([]string, len(sh.Breaks))
 			for i, b := range sh.Breaks {
-				bs[i] = b.String()
+				bs[i] = clock.span(b)
 			}
 			s += " (" + strings.Join(bs, ", ") + ")"
 		}

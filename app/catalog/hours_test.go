@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 	_ "time/tzdata" // the zone list is checked against the zones the binary embeds
+
+	"frontdesk/ui/i18n"
 )
 
 func TestParseDay(t *testing.T) {
@@ -40,7 +42,7 @@ func TestParseDay(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			shifts, msg := parseDay(tc.in, tc.breaks)
+			shifts, msg := parseDay(tc.in, tc.breaks, false)
 			if tc.err != "" {
 				if !strings.Contains(msg, tc.err) {
 					t.Fatalf("got message %q, want one containing %q", msg, tc.err)
@@ -50,13 +52,13 @@ func TestParseDay(t *testing.T) {
 			if msg != "" {
 				t.Fatalf("got message %q, want none", msg)
 			}
-			if got := formatDay(shifts); got != tc.want {
+			if got := formatDay(shifts, nil); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 			// What is shown in the form reads back to the same hours.
-			again, msg := parseDay(formatDay(shifts), tc.breaks)
-			if msg != "" || formatDay(again) != tc.want {
-				t.Errorf("round trip: got %q (%s), want %q", formatDay(again), msg, tc.want)
+			again, msg := parseDay(formatDay(shifts, nil), tc.breaks, false)
+			if msg != "" || formatDay(again, nil) != tc.want {
+				t.Errorf("round trip: got %q (%s), want %q", formatDay(again, nil), msg, tc.want)
 			}
 		})
 	}
@@ -127,6 +129,45 @@ func TestZonesAndCountries(t *testing.T) {
 	for _, c := range cs {
 		if len(c.Code) != 2 || c.Name == "" {
 			t.Errorf("malformed country %+v", c)
+		}
+	}
+}
+
+// On a 12-hour clock hours are typed and shown with am and pm: a time of 1:00 to 12:59 without
+// them is refused (morning or evening?), 24-hour times past noon and 24:00 are still read, and
+// what the form shows reads back to the same hours.
+func TestParseDayTwelveHourClock(t *testing.T) {
+	p := i18n.NewPrinter("es", i18n.Prefs{})
+	twelve := Clock(func(m int64) string {
+		if m == 1440 {
+			return "24:00"
+		}
+		return p.Clock(int(m/60), int(m%60))
+	})
+	for _, tc := range []struct{ in, want, err string }{
+		{"9:00 am-1:00 pm, 2:00 PM-7:30 p. m.", "9:00 a. m.-1:00 p. m., 2:00 p. m.-7:30 p. m.", ""},
+		{"14:00-19:00 (15:00-3:30 pm)", "2:00 p. m.-7:00 p. m. (3:00 p. m.-3:30 p. m.)", ""},
+		{"6 pm-24:00", "6:00 p. m.-24:00", ""},
+		{"9:00-1:00 pm", "", "morning or evening"},
+		{"9:00 am-5:00", "", "morning or evening"},
+		{"13:00 pm-14:00", "", "not a time range"},
+	} {
+		shifts, msg := parseDay(tc.in, true, true)
+		if tc.err != "" {
+			if !strings.Contains(msg, tc.err) {
+				t.Errorf("%q: got message %q, want one containing %q", tc.in, msg, tc.err)
+			}
+			continue
+		}
+		if msg != "" {
+			t.Errorf("%q: got message %q", tc.in, msg)
+			continue
+		}
+		if got := formatDay(shifts, twelve); got != tc.want {
+			t.Errorf("%q: shown as %q, want %q", tc.in, got, tc.want)
+		}
+		if again, msg := parseDay(formatDay(shifts, twelve), true, true); msg != "" || formatDay(again, nil) != formatDay(shifts, nil) {
+			t.Errorf("%q: round trip gives %q (%s)", tc.in, formatDay(again, nil), msg)
 		}
 	}
 }

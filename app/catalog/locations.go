@@ -32,6 +32,9 @@ type LocationInput struct {
 	Timezone       string    `form:"timezone"`
 	CountryCode    string    `form:"country_code"`
 	Hours          [7]string `form:"hours"`
+	// Clock12 says the business writes times on a 12-hour clock: the hours' 1:00 to 12:59 then
+	// need am or pm (parseDay). The admin sets it from the business's setting.
+	Clock12 bool `form:"-"`
 }
 
 // NewLocationInput is the form of a new location: active, open nowhere yet.
@@ -86,7 +89,7 @@ func (in LocationInput) check(ctx context.Context, q *db.Queries) (location, err
 		p.add("timezone", "Choose the time zone from the list.")
 	}
 	for day, text := range in.Hours {
-		shifts, msg := parseDay(text, false)
+		shifts, msg := parseDay(text, false, in.Clock12)
 		if msg != "" {
 			p.add("hours_"+strconv.Itoa(day), "%s", msg)
 		}
@@ -205,8 +208,8 @@ func compact(m map[string]string) map[string]string {
 	return m
 }
 
-// EditLocation returns location id as its form shows it.
-func EditLocation(ctx context.Context, q *db.Queries, id int64) (LocationInput, error) {
+// EditLocation returns location id as its form shows it, its hours' times written by clock.
+func EditLocation(ctx context.Context, q *db.Queries, id int64, clock Clock) (LocationInput, error) {
 	row, err := q.GetLocation(ctx, id)
 	if db.IsNotFound(err) {
 		return LocationInput{}, ErrNotFound
@@ -237,7 +240,7 @@ func EditLocation(ctx context.Context, q *db.Queries, id int64) (LocationInput, 
 		days[h.DayID] = append(days[h.DayID], Shift{Span: Span{h.OpenMin, h.CloseMin}})
 	}
 	for day, shifts := range days {
-		in.Hours[day] = formatDay(shifts)
+		in.Hours[day] = formatDay(shifts, clock)
 	}
 	return in, nil
 }

@@ -54,6 +54,7 @@ var fieldTexts = []struct {
 	{"The breaks %s and %s overlap.", i18n.M("catalog.err.breaks_overlap")},
 	{"The shifts %s and %s overlap.", i18n.M("catalog.err.shifts_overlap")},
 	{"“%s” is not a time range; write it like 09:00-13:00.", i18n.M("catalog.err.not_range")},
+	{"“%s” could be morning or evening: add am or pm, like 9:00 am-1:00 pm.", i18n.M("catalog.err.range_ampm")},
 	{"24:00 can only end a range.", i18n.M("catalog.err.midnight_start")},
 	{"The location is already closed on %s.", i18n.M("catalog.err.closed_already")},
 	{"Each keyword can have at most %d characters; “%s” is longer.", i18n.M("catalog.err.keyword_long")},

@@ -23,6 +23,8 @@ type ProviderInput struct {
 	MainLocation  string              `form:"location_id"`
 	ServiceIDs    []string            `form:"service_ids"`
 	Hours         map[int64][7]string `form:"-"`
+	// Clock12 is LocationInput.Clock12 for the provider's hours.
+	Clock12 bool `form:"-"`
 }
 
 // HoursField is the form field of a provider's hours at one location on one weekday.
@@ -79,7 +81,7 @@ func (in ProviderInput) check(ctx context.Context, q *db.Queries) (provider, err
 		var week [7][]Shift
 		for day, text := range days {
 			field := HoursField(loc, day)
-			shifts, msg := parseDay(text, true)
+			shifts, msg := parseDay(text, true, in.Clock12)
 			switch {
 			case msg != "":
 				p.add(field, "%s", msg)
@@ -218,8 +220,8 @@ func (pr provider) writeLinks(ctx context.Context, q *db.Queries, id int64) erro
 	return nil
 }
 
-// EditProvider returns provider id as its form shows it.
-func EditProvider(ctx context.Context, q *db.Queries, id int64) (ProviderInput, error) {
+// EditProvider returns provider id as its form shows it, its hours' times written by clock.
+func EditProvider(ctx context.Context, q *db.Queries, id int64, clock Clock) (ProviderInput, error) {
 	row, err := q.GetProvider(ctx, id)
 	if db.IsNotFound(err) {
 		return ProviderInput{}, ErrNotFound
@@ -264,7 +266,7 @@ func EditProvider(ctx context.Context, q *db.Queries, id int64) (ProviderInput, 
 	for loc, days := range week {
 		var texts [7]string
 		for day, shifts := range days {
-			texts[day] = formatDay(shifts)
+			texts[day] = formatDay(shifts, clock)
 		}
 		in.Hours[loc] = texts
 	}

@@ -33,7 +33,7 @@ func TestLocationSaveKeepsWhatTheFormDoesNotShow(t *testing.T) {
 		address_json = '{"route":"Old","postal_code":"8320000"}' WHERE id = ?`, id); err != nil {
 		t.Fatal(err)
 	}
-	in, err := EditLocation(ctx, d.R, id)
+	in, err := EditLocation(ctx, d.R, id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestProviderRoundTripAndTimeOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := EditProvider(ctx, d.R, saved.ID)
+	got, err := EditProvider(ctx, d.R, saved.ID, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestProviderRoundTripAndTimeOff(t *testing.T) {
 	if _, err := UpdateProvider(ctx, d, saved.ID, got, t0); err != nil {
 		t.Fatal(err)
 	}
-	again, err := EditProvider(ctx, d.R, saved.ID)
+	again, err := EditProvider(ctx, d.R, saved.ID, nil)
 	if err != nil || !jsonEqual(again.Hours, map[int64][7]string{norte: {6: "10:00-14:00"}}) {
 		t.Errorf("after clearing Centro's hours got %v (%v)", again.Hours, err)
 	}

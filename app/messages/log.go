@@ -12,11 +12,13 @@ import (
 
 // Entry is one message in the log or on a booking's page.
 type Entry struct {
-	ID               int64
-	MessageID        string // the left part of the Message-ID header
-	Kind             Kind
-	Recipient        string // ToClient, ToOwner or ToAddress
-	To               string // the address it went to ("" before the first attempt)
+	ID        int64
+	MessageID string // the left part of the Message-ID header
+	Kind      Kind
+	Recipient string // ToClient, ToOwner or ToAddress
+	// To is the address it went to; before the first attempt, the one it is to go to as things
+	// stand (the client's, the owner copies' address), "" when there is none.
+	To               string
 	BookingID        int64
 	PaymentRequestID int64
 	Offset           time.Duration // reminders
@@ -29,6 +31,9 @@ type Entry struct {
 	LastAttemptAt    time.Time
 	LastCode         int
 	Subject          string
+	// Zone is the IANA zone of what the message is about: its booking's location, or its
+	// payment request's (its cart's location, else the business's first); "" for neither.
+	Zone string
 }
 
 func entryOf(r db.ListMessagesRow) Entry {
@@ -87,7 +92,7 @@ func (s *Service) Log(ctx context.Context, f LogFilter) (LogPage, error) {
 	for _, r := range rows {
 		page.Entries = append(page.Entries, entryOf(r))
 	}
-	return page, nil
+	return page, s.about(ctx, page.Entries)
 }
 
 // ForBooking lists every message sent or planned for a booking, in time order.
@@ -100,7 +105,98 @@ func (s *Service) ForBooking(ctx context.Context, bookingID int64) ([]Entry, err
 	for i, r := range rows {
 		out[i] = entryOf(db.ListMessagesRow(r))
 	}
-	return out, nil
+	return out, s.about(ctx, out)
+}
+
+// about fills in what the log shows beside each entry's own row: the zone of what it is about
+// and, for a message not yet attempted, the address it is to go to — read as the sender reads
+// them (facts, ownerAddress), in one snapshot, each booking and payment request once.
+func (s *Service) about(ctx context.Context, entries []Entry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	type subject struct{ zone, email string }
+	return s.db.ReadTx(ctx, func(q *db.Queries) error {
+		bookings, payments := map[int64]*subject{}, map[int64]*subject{}
+		bookingOf := func(id int64) (*subject, error) {
+			if b, ok := bookings[id]; ok {
+				return b, nil
+			}
+			row, err := q.MessageBooking(ctx, id)
+			if db.IsNotFound(err) {
+				bookings[id] = nil
+				return nil, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			bookings[id] = &subject{zone: row.Timezone, email: row.Email}
+			return bookings[id], nil
+		}
+		paymentOf := func(id int64) (*subject, error) {
+			if p, ok := payments[id]; ok {
+				return p, nil
+			}
+			row, err := q.MessagePaymentRequest(ctx, id)
+			if db.IsNotFound(err) {
+				payments[id] = nil
+				return nil, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			payments[id] = &subject{zone: row.Timezone, email: row.Email}
+			return payments[id], nil
+		}
+		owner := ""
+		for i := range entries {
+			e := &entries[i]
+			var onBooking, onPayment *subject
+			var err error
+			if e.BookingID != 0 {
+				if onBooking, err = bookingOf(e.BookingID); err != nil {
+					return err
+				}
+			}
+			if e.PaymentRequestID != 0 {
+				if onPayment, err = paymentOf(e.PaymentRequestID); err != nil {
+					return err
+				}
+			}
+			if onBooking != nil {
+				e.Zone = onBooking.zone
+			} else if onPayment != nil {
+				e.Zone = onPayment.zone
+			}
+			if e.To != "" {
+				continue
+			}
+			switch {
+			case e.Recipient == ToOwner:
+				if owner == "" {
+					t, err := q.MessageTransportSettings(ctx)
+					if err != nil {
+						return err
+					}
+					biz, err := q.MessageBusiness(ctx)
+					if err != nil {
+						return err
+					}
+					owner = ownerAddress(Transport{ownerCopy: t.OwnerAddress}, biz.OwnerEmail).Address
+				}
+				e.To = owner
+			// A client message goes to its booking's client or its payment request's, as facts
+			// decides; a test message always has its address.
+			case e.Recipient == ToClient && e.BookingID != 0 && (e.Kind.aboutBooking() || e.PaymentRequestID == 0):
+				if onBooking != nil {
+					e.To = onBooking.email
+				}
+			case e.Recipient == ToClient && onPayment != nil:
+				e.To = onPayment.email
+			}
+		}
+		return nil
+	})
 }
 
 // Attempt is one hand-over to the mail server as the log records it.
@@ -139,6 +235,11 @@ func (s *Service) Message(ctx context.Context, id int64) (Detail, error) {
 		Note: r.Note, SendAt: r.SendAt, NextAttemptAt: r.NextAttemptAt, Attempts: r.Attempts, SeriesBase: r.SeriesBase,
 		LastAttemptAt: r.LastAttemptAt, LastCode: r.LastCode, Subject: r.Subject, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	})}
+	entries := []Entry{d.Entry}
+	if err := s.about(ctx, entries); err != nil {
+		return d, err
+	}
+	d.Entry = entries[0]
 	rows, err := s.db.R.ListMessageAttempts(ctx, id)
 	if err != nil {
 		return d, err

@@ -357,3 +357,70 @@ func (p *Printer) DecimalInput(s string) string {
 	}
 	return sign + whole + "." + frac
 }
+
+// DateTimeOnce is DateTime with TimeOnce's time: the offset is added when the clock shows that
+// time twice on its day.
+func (p *Printer) DateTimeOnce(t time.Time) string {
+	return p.fill(p.T(fmtDateTime), []any{"date", p.Date(t), "time", p.TimeOnce(t)})
+}
+
+// Errors of ParseClock.
+var (
+	// ErrClock is text that is not a time of day.
+	ErrClock = errors.New("not a time of day")
+	// ErrClockAmPm is a time a 12-hour clock cannot place without "am" or "pm" (2:30).
+	ErrClockAmPm = errors.New("a 12-hour time needs am or pm")
+)
+
+// ParseClock reads a time of day typed on the printer's clock, the counterpart of Clock: on a
+// 24-hour clock "14:30" or "9:05"; on a 12-hour one "2:30 pm", "2:30 PM", "2:30 p. m." or
+// "2 pm". Each clock also reads the other's forms where they cannot be misread: "2:30 pm" on a
+// 24-hour clock, "14:30" and "00:15" on a 12-hour one. A 12-hour clock refuses 1:00 to 12:59
+// without am or pm (ErrClockAmPm): the reader cannot tell whether morning or evening was meant.
+func (p *Printer) ParseClock(s string) (hour, minute int, err error) {
+	return ParseClock(s, p.prefs.Clock24)
+}
+
+// ParseClock is Printer.ParseClock for code that holds the clock setting, not a printer.
+func ParseClock(s string, clock24 bool) (hour, minute int, err error) {
+	s = strings.ToLower(strings.TrimSpace(strings.NewReplacer("\u00a0", " ", "\u202f", " ").Replace(s)))
+	if s == "" || len(s) > 16 {
+		return 0, 0, ErrClock
+	}
+	end := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != ':' })
+	num, suffix := s, ""
+	if end >= 0 {
+		num, suffix = s[:end], strings.NewReplacer(" ", "", ".", "").Replace(s[end:])
+	}
+	h, m, hasMinutes := strings.Cut(num, ":")
+	if len(h) < 1 || len(h) > 2 || !digitsOnly(h) || (hasMinutes && (len(m) != 2 || !digitsOnly(m))) {
+		return 0, 0, ErrClock
+	}
+	hour, _ = strconv.Atoi(h)
+	if hasMinutes {
+		minute, _ = strconv.Atoi(m)
+	}
+	if minute > 59 {
+		return 0, 0, ErrClock
+	}
+	switch suffix {
+	case "am", "pm":
+		if hour < 1 || hour > 12 {
+			return 0, 0, ErrClock
+		}
+		hour %= 12
+		if suffix == "pm" {
+			hour += 12
+		}
+		return hour, minute, nil
+	case "":
+		switch {
+		case !hasMinutes || hour > 23:
+			return 0, 0, ErrClock
+		case !clock24 && hour >= 1 && hour <= 12:
+			return 0, 0, ErrClockAmPm
+		}
+		return hour, minute, nil
+	}
+	return 0, 0, ErrClock
+}

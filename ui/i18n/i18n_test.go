@@ -324,3 +324,55 @@ func TestNoDoublePeriod(t *testing.T) {
 		t.Errorf("got %q, want one period after a. m.", got)
 	}
 }
+
+// A time typed on the business's clock reads back as the time Clock printed, in either
+// language; the other clock's forms are read where they cannot be misread, and a 12-hour clock
+// refuses 1:00–12:59 without am or pm.
+func TestParseClock(t *testing.T) {
+	en24, en12 := NewPrinter("en", Prefs{Clock24: true}), NewPrinter("en", Prefs{})
+	es24, es12 := NewPrinter("es", Prefs{Clock24: true}), NewPrinter("es", Prefs{})
+	for _, p := range []*Printer{en24, en12, es24, es12} {
+		for _, hm := range [][2]int{{0, 0}, {0, 30}, {9, 5}, {12, 0}, {12, 45}, {14, 30}, {23, 59}} {
+			text := p.Clock(hm[0], hm[1])
+			h, m, err := p.ParseClock(text)
+			if err != nil || h != hm[0] || m != hm[1] {
+				t.Errorf("%s 24h=%v: ParseClock(%q) = %d:%02d, %v; want %d:%02d", p.Lang(), p.Prefs().Clock24, text, h, m, err, hm[0], hm[1])
+			}
+		}
+	}
+	cases := []struct {
+		p    *Printer
+		in   string
+		h, m int
+		err  error
+	}{
+		{en24, "14:30", 14, 30, nil}, {en24, " 9:05 ", 9, 5, nil}, {en24, "2:30 pm", 14, 30, nil}, {en24, "2 PM", 14, 0, nil},
+		{en24, "12 am", 0, 0, nil}, {en24, "12:10 p.m.", 12, 10, nil},
+		{en12, "2:30 pm", 14, 30, nil}, {en12, "2:30pm", 14, 30, nil}, {en12, "2:30 P.M.", 14, 30, nil}, {en12, "14:30", 14, 30, nil},
+		{en12, "00:15", 0, 15, nil}, {es12, "2:30 p. m.", 14, 30, nil}, {es12, "11:00 a. m.", 11, 0, nil},
+		{en12, "2:30", 0, 0, ErrClockAmPm}, {en12, "12:00", 0, 0, ErrClockAmPm}, {es12, "10:00", 0, 0, ErrClockAmPm},
+		{en24, "", 0, 0, ErrClock}, {en24, "14", 0, 0, ErrClock}, {en24, "24:00", 0, 0, ErrClock}, {en24, "9:60", 0, 0, ErrClock},
+		{en24, "13 pm", 0, 0, ErrClock}, {en24, "0 am", 0, 0, ErrClock}, {en24, "9:5", 0, 0, ErrClock}, {en24, "9:00 xm", 0, 0, ErrClock},
+		{en24, "123:00", 0, 0, ErrClock}, {en24, "9:00:00", 0, 0, ErrClock}, {en24, "-9:00", 0, 0, ErrClock}, {en24, "noon", 0, 0, ErrClock},
+	}
+	for _, c := range cases {
+		h, m, err := c.p.ParseClock(c.in)
+		if err != c.err || (err == nil && (h != c.h || m != c.m)) {
+			t.Errorf("%s 24h=%v: ParseClock(%q) = %d:%02d, %v; want %d:%02d, %v", c.p.Lang(), c.p.Prefs().Clock24, c.in, h, m, err, c.h, c.m, c.err)
+		}
+	}
+}
+
+// DateTimeOnce is the date and time of DateTime, with the offset on a time the clock shows
+// twice.
+func TestDateTimeOnce(t *testing.T) {
+	santiago, _ := time.LoadLocation("America/Santiago")
+	p := NewPrinter("es", Prefs{Clock24: true})
+	first := time.Date(2026, 4, 5, 2, 30, 0, 0, time.UTC).In(santiago)
+	if got, want := p.DateTimeOnce(first), "4 abr 2026, 23:30 (UTC\u22123)"; got != want {
+		t.Errorf("DateTimeOnce = %q, want %q", got, want)
+	}
+	if got, want := p.DateTimeOnce(first.Add(-2*time.Hour)), p.DateTime(first.Add(-2*time.Hour)); got != want {
+		t.Errorf("DateTimeOnce = %q, want DateTime's %q", got, want)
+	}
+}
