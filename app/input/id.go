@@ -1,6 +1,7 @@
 // Package input holds the checks every surface applies to what it is sent, so the API, the admin
-// UI and the importer agree: ids are canonical decimal numbers (id.go), and names are free of
-// characters that hide or reorder text (name.go). See docs/api.md, "Conventions".
+// UI and the importer agree: ids are canonical decimal numbers (id.go), names are free of
+// characters that hide or reorder text (name.go), and a JSON document never has a key twice in
+// one object (jsondup.go). See docs/api.md, "Conventions".
 package input
 
 // maxIDDigits is the length of the largest int64, 9223372036854775807.
