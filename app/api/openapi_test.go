@@ -216,11 +216,11 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 // "required" as "always there": openapi-typescript makes every other field "possibly
 // undefined", which strict TypeScript refuses to use without a check.
 var sometimesAbsent = map[string]string{
-	"AvailableSlot.session_id":           "a class's sessions only (docs/classes.md)",
-	"AvailableSlot.capacity":             "a class's sessions only",
-	"AvailableSlot.seats_left":           "a class's sessions only",
-	"AvailableSlotsMetadata.service_id":  "only when the query named a service",
-	"PaymentRequestEvent.sale_id":        "payment_request.paid only: the sale it created",
+	"AvailableSlot.session_id":          "a class's sessions only (docs/classes.md)",
+	"AvailableSlot.capacity":            "a class's sessions only",
+	"AvailableSlot.seats_left":          "a class's sessions only",
+	"AvailableSlotsMetadata.service_id": "only when the query named a service",
+	"PaymentRequestEvent.sale_id":       "payment_request.paid only: the sale it created",
 }
 
 // TestResponseSchemasRequireWhatIsAlwaysSent walks every schema a response or a webhook of our
