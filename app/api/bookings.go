@@ -163,7 +163,7 @@ func (a *API) createBooking(w http.ResponseWriter, r *http.Request) {
 	}
 	v, err := booking.Create(bookingCtx(r), a.db, a.now(), nb)
 	if err != nil {
-		a.writeError(w, r, bookingError(err))
+		a.writeError(w, r, bookingError(utcHint(err, body.StartTime, nb.StartWall)))
 		return
 	}
 	a.writeBooking(w, r, http.StatusCreated, v)
@@ -243,7 +243,7 @@ func (a *API) updateBooking(w http.ResponseWriter, r *http.Request) {
 	}
 	v, err := booking.Update(bookingCtx(r), a.db, a.now(), id, ch, booking.SourceConnect)
 	if err != nil {
-		a.writeError(w, r, bookingError(err))
+		a.writeError(w, r, bookingError(utcHint(err, body.StartTime, ch.StartWall)))
 		return
 	}
 	a.writeBooking(w, r, http.StatusOK, v)
