@@ -95,6 +95,23 @@ func TestWebhookKeyModeCommand(t *testing.T) {
 	}
 }
 
+// `webhook create --events webhook.test` subscribes to the test event the catalogue lists
+// (docs/webhooks.md); `webhook test` then queues one for that webhook.
+func TestWebhookCreateForTheTestEvent(t *testing.T) {
+	dir := newDataDir(t)
+	code, _, stderr := run(t, "", "webhook", "create", "--data", dir, "--url", "https://hooks.example.com/dev", "--events", "webhook.test")
+	if code != 0 {
+		t.Fatalf("create --events webhook.test: exit %d, %s", code, stderr)
+	}
+	code, list, _ := run(t, "", "webhook", "list", "--data", dir)
+	if code != 0 || !strings.Contains(list, "webhook.test") {
+		t.Fatalf("list: exit %d\n%s\nwant the webhook subscribed to webhook.test", code, list)
+	}
+	if code, eventID, stderr := run(t, "", "webhook", "test", "--data", dir, "1"); code != 0 || !strings.HasPrefix(eventID, "evt_") {
+		t.Fatalf("test: exit %d, printed %q (%s)", code, eventID, stderr)
+	}
+}
+
 func TestWebhookCommandErrors(t *testing.T) {
 	dir := newDataDir(t)
 	tests := []struct {

@@ -29,6 +29,42 @@ func (q *Queries) MCPAccess(ctx context.Context, id int64) (MCPAccessRow, error)
 	return i, err
 }
 
+const mCPClientBookingOverlapping = `-- name: MCPClientBookingOverlapping :one
+SELECT id FROM bookings
+WHERE client_id = ?1 AND provider_id = ?2 AND status_id <> 5
+    AND id <> ?3
+    AND start_at < ?4 AND end_at > ?5
+    AND start_at > ?6
+ORDER BY start_at, id LIMIT 1
+`
+
+type MCPClientBookingOverlappingParams struct {
+	ClientID   int64
+	ProviderID int64
+	ExceptID   int64
+	EndAt      int64
+	StartAt    int64
+	Since      int64
+}
+
+// The client's own booking with a provider that overlaps [start_at, end_at), not cancelled: what
+// holds a time the client asks to book again (an answer then names it rather than calling the
+// time taken by someone else). except_id is the booking being moved, which never counts; since
+// bounds the index scan as in MCPUpcomingBookings.
+func (q *Queries) MCPClientBookingOverlapping(ctx context.Context, arg MCPClientBookingOverlappingParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, mCPClientBookingOverlapping,
+		arg.ClientID,
+		arg.ProviderID,
+		arg.ExceptID,
+		arg.EndAt,
+		arg.StartAt,
+		arg.Since,
+	)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
+
 const mCPClientByEmail = `-- name: MCPClientByEmail :one
 SELECT id, first_name, last_name, email, phone FROM clients
 WHERE active = 1 AND email = ? ORDER BY id LIMIT 1

@@ -54,3 +54,15 @@ SELECT id FROM bookings
 WHERE client_id = sqlc.arg(client_id) AND start_at >= sqlc.arg(since) AND end_at > sqlc.arg(now)
     AND status_id <> 5
 ORDER BY start_at, id LIMIT CAST(sqlc.arg(limit) AS INTEGER);
+
+-- The client's own booking with a provider that overlaps [start_at, end_at), not cancelled: what
+-- holds a time the client asks to book again (an answer then names it rather than calling the
+-- time taken by someone else). except_id is the booking being moved, which never counts; since
+-- bounds the index scan as in MCPUpcomingBookings.
+-- name: MCPClientBookingOverlapping :one
+SELECT id FROM bookings
+WHERE client_id = sqlc.arg(client_id) AND provider_id = sqlc.arg(provider_id) AND status_id <> 5
+    AND id <> sqlc.arg(except_id)
+    AND start_at < sqlc.arg(end_at) AND end_at > sqlc.arg(start_at)
+    AND start_at > sqlc.arg(since)
+ORDER BY start_at, id LIMIT 1;

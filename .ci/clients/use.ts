@@ -27,3 +27,30 @@ export function cancelled(e: BookingUpdated): boolean {
 export function start(b: Booking): string {
   return b.start_time;
 }
+
+// What every answer carries is required in the document, so strict TypeScript reads it without
+// a check: the slots answer and its slots, a quick-search hit, a cart and its payment request.
+type SlotsAnswer = paths["/v3/available_slots"]["get"]["responses"][200]["content"]["application/json"];
+type AvailableSlot = components["schemas"]["AvailableSlot"];
+type QuickSearchHit = components["schemas"]["ClientQuickSearchResult"];
+type Cart = components["schemas"]["Cart"];
+type PaymentRequest = components["schemas"]["PaymentRequest"];
+
+export function slotLabels(a: SlotsAnswer): string[] {
+  const m = a.data.metadata;
+  return a.data.slots.map((s: AvailableSlot) =>
+    `${s.date} ${s.start_time}-${s.end_time} ${s.provider_name} (${s.starts_at}, ${m.duration} min, ${m.date}..${m.end_date}, ${m.slots_count})`);
+}
+
+export function hitLabel(h: QuickSearchHit): string {
+  return `${h.id} ${h.full_name.trim()}` + (h.email === null ? "" : ` <${h.email}>`);
+}
+
+export function checkoutURL(c: Cart): string | null {
+  const names = c.items.map((i) => `${i.quantity} × ${i.item_name ?? i.item_id} = ${i.total_price}`);
+  return names.length > 0 && c.payment_request !== null ? c.payment_request.params.checkout_url : null;
+}
+
+export function expires(p: PaymentRequest): string {
+  return `${p.id} ${p.status} ${p.amount} until ${p.params.expires_at ?? "never"}`;
+}

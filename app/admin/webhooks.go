@@ -174,6 +174,7 @@ var eventLabels = map[string]i18n.Msg{
 	webhook.PaymentRequestPaid:    i18n.M("webhooks.event.payment_request_paid"),
 	webhook.PaymentRequestExpired: i18n.M("webhooks.event.payment_request_expired"),
 	webhook.ServiceUpdated:        i18n.M("webhooks.event.service_updated"),
+	webhook.TestEvent:             i18n.M("webhooks.event.webhook_test"),
 }
 
 func (a *Admin) webhookForm(r *http.Request, id int64, url string, f *ui.Form) ui.WebhookFormView {
@@ -181,7 +182,7 @@ func (a *Admin) webhookForm(r *http.Request, id int64, url string, f *ui.Form) u
 	types := webhook.EventTypes()
 	for _, p := range webhook.Patterns() {
 		c := ui.EventChoice{Value: p, Label: i18n.From(r.Context()).Msg(eventLabels[p])}
-		if slices.Contains(types, p) {
+		if slices.Contains(types, p) || p == webhook.TestEvent {
 			v.Types = append(v.Types, c)
 		} else {
 			v.Wildcards = append(v.Wildcards, c)

@@ -106,15 +106,11 @@ func parseBookingFilter(r *http.Request) (booking.Filter, error) {
 			*p.dst = &d
 		}
 	}
-	if f.From != nil && f.To != nil {
-		// The same 31 dates as available_slots: refused here, before any query, a range of a
-		// century costs nothing. One bound alone is an open range, which paging keeps cheap.
-		switch {
-		case f.To.Before(*f.From):
-			return f, badRequest("end_date_before_start_date")
-		case f.From.AddDays(maxRangeDays - 1).Before(*f.To):
-			return f, badRequest("date_range_exceeds_31_days")
-		}
+	// Any range may be asked for (a six-week month view, a year, every date there is): the page
+	// is bounded (per_page), and the pages and their count are read on the (entity, start)
+	// indexes (booking.List), so a long range costs what an open one does.
+	if f.From != nil && f.To != nil && f.To.Before(*f.From) {
+		return f, badRequest("end_date_before_start_date")
 	}
 	if f.ClientID == 0 && f.LocationID == 0 && f.ServiceID == 0 && f.ProviderID == 0 {
 		return f, newError(http.StatusBadRequest, "required", "params")
@@ -167,7 +163,7 @@ func (a *API) createBooking(w http.ResponseWriter, r *http.Request) {
 	}
 	v, err := booking.Create(bookingCtx(r), a.db, a.now(), nb)
 	if err != nil {
-		a.writeError(w, r, bookingError(err))
+		a.writeError(w, r, bookingError(utcHint(err, body.StartTime, nb.StartWall)))
 		return
 	}
 	a.writeBooking(w, r, http.StatusCreated, v)
@@ -247,7 +243,7 @@ func (a *API) updateBooking(w http.ResponseWriter, r *http.Request) {
 	}
 	v, err := booking.Update(bookingCtx(r), a.db, a.now(), id, ch, booking.SourceConnect)
 	if err != nil {
-		a.writeError(w, r, bookingError(err))
+		a.writeError(w, r, bookingError(utcHint(err, body.StartTime, ch.StartWall)))
 		return
 	}
 	a.writeBooking(w, r, http.StatusOK, v)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -344,26 +345,100 @@ func TestTwoAuthorizationHeadersAreRefused(t *testing.T) {
 	}
 }
 
-// GET /v3/bookings accepted a 100-year range although docs/api.md promised 31 days. Now both
-// lists refuse longer ranges before reading anything.
-func TestBookingsDateRangeLimit(t *testing.T) {
+// GET /v3/bookings refused ranges over 31 days, so a CRM module asking for its six-week month
+// view (42 dates) got 400 date_range_exceeds_31_days. Any range is answered now, paged like any
+// list (per_page at most 100): a six-week view, a year, every date there is — also for a
+// provider who works in two zones, whose bookings belong to the local date of their own
+// location. The answers are checked against the bookings' local dates computed here.
+func TestBookingsAnyDateRange(t *testing.T) {
 	f := newFixture(t)
-	f.book(t, nil)
-	resp, raw := f.call("GET", "/v3/bookings?location_id=1&start_date=2026-11-01&end_date=2026-12-01", nil)
-	wantStatus(t, resp, raw, http.StatusOK) // 31 dates
-	if !strings.Contains(string(raw), `"total_records":1`) {
-		t.Fatalf("31-day range: %s, want the booking", raw)
+	// Ana works at Providencia (Santiago) and Manhattan (New York): one booking a day from
+	// 2026-09-01, alternating between them, at 23:30 local time, where the UTC date is already
+	// the next one, so a range computed in the wrong zone would miss or add bookings at its ends.
+	type seeded struct {
+		id   int64
+		date string // the local date at the booking's location
+		loc  int64
 	}
-	for _, q := range []string{"start_date=2026-11-01&end_date=2026-12-02", "start_date=1926-01-01&end_date=2026-12-31", "start_date=0001-01-01&end_date=9999-12-31"} {
-		resp, raw := f.call("GET", "/v3/bookings?location_id=1&"+q, nil)
-		wantError(t, resp, raw, http.StatusBadRequest, "bad_request", "date_range_exceeds_31_days")
+	var all []seeded
+	zones := map[int64]*time.Location{}
+	for _, l := range []struct {
+		id   int64
+		zone string
+	}{{1, "America/Santiago"}, {2, "America/New_York"}} {
+		z, err := time.LoadLocation(l.zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zones[l.id] = z
 	}
-	// One bound alone is an open range.
-	resp, raw = f.call("GET", "/v3/bookings?location_id=1&start_date=1926-01-01", nil)
-	wantStatus(t, resp, raw, http.StatusOK)
-	if !strings.Contains(string(raw), `"total_records":1`) {
-		t.Fatalf("open range: %s, want the booking", raw)
+	for i := range 150 {
+		loc := int64(1 + i%2)
+		start := time.Date(2026, 9, 1+i, 23, 30, 0, 0, zones[loc])
+		ms := start.UnixMilli()
+		id := int64(100 + i)
+		bkExec(t, f, `INSERT INTO bookings (id, location_id, service_id, provider_id, client_id, status_id, start_at, end_at,
+			block_start_at, block_end_at, price_cents, list_price_cents, source, created_at, updated_at)
+			VALUES (?, ?, 1, 1, 1, 1, ?, ?, ?, ?, 0, 0, 'admin', 0, 0)`, id, loc, ms, ms+1_800_000, ms, ms+1_800_000)
+		all = append(all, seeded{id, start.Format(time.DateOnly), loc})
 	}
+	want := func(from, to string, loc int64) []int64 {
+		ids := []int64{}
+		for _, b := range all {
+			if b.date >= from && b.date <= to && (loc == 0 || b.loc == loc) {
+				ids = append(ids, b.id)
+			}
+		}
+		return ids
+	}
+	// pages reads every page of a query and returns the ids in order and total_records.
+	pages := func(query string, perPage int) ([]int64, int) {
+		t.Helper()
+		ids := []int64{}
+		total := -1
+		for page := 1; ; page++ {
+			resp, raw := f.call("GET", "/v3/bookings?"+query+"&per_page="+strconv.Itoa(perPage)+"&page="+strconv.Itoa(page), nil)
+			wantStatus(t, resp, raw, http.StatusOK)
+			validateResponse(t, "listBookings", resp, raw)
+			got := decodeAs[struct {
+				Data       []bkResource `json:"data"`
+				Pagination struct {
+					TotalRecords int `json:"total_records"`
+					TotalPages   int `json:"total_pages"`
+				} `json:"pagination"`
+			}](t, raw)
+			total = got.Pagination.TotalRecords
+			for _, b := range got.Data {
+				ids = append(ids, b.ID)
+			}
+			if len(got.Data) < perPage {
+				if page < got.Pagination.TotalPages {
+					t.Fatalf("%s: page %d of %d has %d bookings", query, page, got.Pagination.TotalPages, len(got.Data))
+				}
+				return ids, total
+			}
+		}
+	}
+	for _, c := range []struct {
+		query, from, to string
+		loc             int64
+		perPage         int
+	}{
+		{"provider_id=1&start_date=2026-10-26&end_date=2026-12-06", "2026-10-26", "2026-12-06", 0, 30}, // a six-week month view
+		{"provider_id=1&start_date=2026-09-01&end_date=2027-08-31", "2026-09-01", "2027-08-31", 0, 100},
+		{"provider_id=1&start_date=0001-01-01&end_date=9999-12-31", "0001-01-01", "9999-12-31", 0, 100},
+		{"location_id=2&start_date=2026-09-02&end_date=2026-12-31", "2026-09-02", "2026-12-31", 2, 7},
+		{"client_id=1&start_date=2026-10-15&end_date=2027-01-15", "2026-10-15", "2027-01-15", 0, 100},
+	} {
+		ids, total := pages(c.query, c.perPage)
+		w := want(c.from, c.to, c.loc)
+		if fmt.Sprint(ids) != fmt.Sprint(w) || total != len(w) {
+			t.Errorf("%s: got %d of %d: %v\nwant %d: %v", c.query, len(ids), total, ids, len(w), w)
+		}
+	}
+	// The page is what stays bounded.
+	resp, raw := f.call("GET", "/v3/bookings?provider_id=1&start_date=0001-01-01&end_date=9999-12-31&per_page=101", nil)
+	wantError(t, resp, raw, http.StatusBadRequest, "bad_request", "invalid_per_page")
 }
 
 // Names with bidirectional controls or zero-width characters used to be stored as sent, so

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"frontdesk/app/input"
 )
 
 // maxBody bounds every request body; a larger one is refused with 413 before it is parsed.
@@ -112,7 +114,7 @@ func decodeObject(body []byte, dst any) error {
 	if len(bytes.TrimSpace(trimmed[dec.InputOffset():])) > 0 {
 		return invalidBody("trailing_data")
 	}
-	if path, dup := duplicateKey(trimmed); dup {
+	if path, dup := input.DuplicateKey(trimmed); dup {
 		return invalidBody(path + ": duplicate key")
 	}
 	return checkEscapes(trimmed)

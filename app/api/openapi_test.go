@@ -146,6 +146,23 @@ func TestValidationCatchesMismatches(t *testing.T) {
 	if err := checkResponse(findRoute(ours, "getClient"), &http.Response{StatusCode: 418, Header: resp.Header, Request: resp.Request}, nil, true); err == nil {
 		t.Error("our document accepted an undocumented status 418")
 	}
+	// Fields every answer carries are required in ours, so an answer without one is refused:
+	// a slot without its instant, metadata without its end date, a search hit without its name.
+	for _, c := range []struct{ operation, path, field string }{
+		{"listAvailableSlots", "/v3/available_slots?location_id=1&service_id=1&start_date=2026-11-24", `"starts_at":"2026-11-24T09:00:00-03:00",`},
+		{"listAvailableSlots", "/v3/available_slots?location_id=1&service_id=1&start_date=2026-11-24", `,"end_date":"2026-11-24"`},
+		{"quickSearchClients", "/v3/clients/quick-search?q=maria", `"full_name":"Maria Lopez",`},
+	} {
+		resp, raw := f.call("GET", c.path, nil)
+		wantStatus(t, resp, raw, http.StatusOK)
+		body := strings.Replace(string(raw), c.field, "", 1)
+		if body == string(raw) {
+			t.Fatalf("%s: %s is not in %s", c.operation, c.field, raw)
+		}
+		if err := checkResponse(findRoute(ours, c.operation), resp, []byte(body), true); err == nil {
+			t.Errorf("%s: our document accepted an answer without %s", c.operation, c.field)
+		}
+	}
 }
 
 // TestOpenAPIDescribesEveryRoute walks the real route table: every route has an operation in
@@ -190,5 +207,102 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 	const classes = 4  // packs and waitlists (classes.go)
 	if want := 30 + products + classes; len(routed) != want {
 		t.Errorf("got %d routes, want %d: the 28 reference operations, the CANCEL alias, openapi.json and the additions", len(routed), want)
+	}
+}
+
+// sometimesAbsent lists the properties of response and webhook schemas that a server answer may
+// leave out, each with when; every other property of every such object schema must be listed
+// in its required, because it is always sent (as a value or null). Generated clients read
+// "required" as "always there": openapi-typescript makes every other field "possibly
+// undefined", which strict TypeScript refuses to use without a check.
+var sometimesAbsent = map[string]string{
+	"AvailableSlot.session_id":          "a class's sessions only (docs/classes.md)",
+	"AvailableSlot.capacity":            "a class's sessions only",
+	"AvailableSlot.seats_left":          "a class's sessions only",
+	"AvailableSlotsMetadata.service_id": "only when the query named a service",
+	"PaymentRequestEvent.sale_id":       "payment_request.paid only: the sale it created",
+}
+
+// TestResponseSchemasRequireWhatIsAlwaysSent walks every schema a response or a webhook of our
+// document can carry (following $ref, allOf/oneOf/anyOf, items and nested objects) and holds
+// every object with properties to listing in required all but the properties of
+// sometimesAbsent. The conformance tests (TestResponsesMatchOpenAPI and every test calling
+// validateResponse) validate real answers against these required lists, so a property listed
+// here as always sent that an answer leaves out fails there: together they keep required true.
+func TestResponseSchemasRequireWhatIsAlwaysSent(t *testing.T) {
+	ours, err := ourDoc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[*openapi3.Schema]bool{}
+	allowed := map[string]bool{}
+	var walk func(path string, ref *openapi3.SchemaRef)
+	walk = func(path string, ref *openapi3.SchemaRef) {
+		if ref == nil || ref.Value == nil {
+			return
+		}
+		if ref.Ref != "" {
+			path = ref.Ref[strings.LastIndex(ref.Ref, "/")+1:]
+		}
+		s := ref.Value
+		if seen[s] {
+			return
+		}
+		seen[s] = true
+		for _, parts := range [][]*openapi3.SchemaRef{s.AllOf, s.OneOf, s.AnyOf} {
+			for _, p := range parts {
+				if p.Ref != "" {
+					walk(path, p)
+				} else {
+					walk(path, &openapi3.SchemaRef{Value: p.Value}) // the same object, in parts
+				}
+			}
+		}
+		required := map[string]bool{}
+		for _, r := range s.Required {
+			required[r] = true
+		}
+		for name, prop := range s.Properties {
+			key := path + "." + name
+			if _, ok := sometimesAbsent[key]; ok {
+				allowed[key] = true
+				if required[name] {
+					t.Errorf("%s is required, but sometimesAbsent says it may be left out", key)
+				}
+			} else if !required[name] {
+				t.Errorf("%s is always sent but not in %s's required", key, path)
+			}
+			walk(key, prop)
+		}
+		walk(path+"[]", s.Items)
+		if s.AdditionalProperties.Schema != nil {
+			walk(path+"{}", s.AdditionalProperties.Schema)
+		}
+	}
+	for path, item := range ours.Paths.Map() {
+		for method, op := range item.Operations() {
+			for status, resp := range op.Responses.Map() {
+				if resp.Value == nil {
+					continue
+				}
+				for _, media := range resp.Value.Content {
+					walk(method+" "+path+" "+status, media.Schema)
+				}
+			}
+		}
+	}
+	for name, hook := range ours.Webhooks {
+		for _, op := range hook.Operations() {
+			if op.RequestBody != nil && op.RequestBody.Value != nil {
+				for _, media := range op.RequestBody.Value.Content {
+					walk("webhook "+name, media.Schema)
+				}
+			}
+		}
+	}
+	for key := range sometimesAbsent {
+		if !allowed[key] {
+			t.Errorf("sometimesAbsent names %s, which no response or webhook schema has", key)
+		}
 	}
 }

@@ -9,8 +9,9 @@ import (
 	"frontdesk/app/resource"
 )
 
-// maxRangeDays is the longest range of local dates one available_slots or bookings query may
-// cover (inclusive).
+// maxRangeDays is the longest range of local dates one available_slots query may cover
+// (inclusive): every date is computed. A bookings list has no such limit; its page is bounded
+// instead (per_page), and its count is read on an index.
 const maxRangeDays = 31
 
 // slotsQuery is a validated GET /v3/available_slots request.

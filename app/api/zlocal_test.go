@@ -249,3 +249,49 @@ func TestZMeansLocalCarts(t *testing.T) {
 		t.Errorf("carts %d → %d after a refusal", before, after)
 	}
 }
+
+// A booking time sent with "Z" (or +00:00) that is refused as outside the location's hours
+// probably meant the location's clock: the 422's detail — same status, same error, same
+// leading "start_time: outside_hours: …" — goes on to say what the instant is there, in which
+// zone, and how to book the time meant (its offset, or the key's z_means_local option). Other
+// refusals, and times sent with an offset, keep their detail as it was.
+func TestUTCTimeOutsideHoursNamesTheZone(t *testing.T) {
+	f := newFixture(t)
+	hint := func(utc, local, meant string) string {
+		return ". The time was sent with Z, so it was read as UTC: " + utc + " UTC is " + local +
+			" in America/Santiago, the location's time zone. To book " + utc + " there, send " + meant +
+			", or ask the business owner to turn on this API key's z_means_local option (docs/api.md, Local times sent with Z)"
+	}
+	for _, c := range []struct {
+		name, method, path string
+		body               map[string]any
+		detail             string
+	}{
+		{"create, before opening", "POST", "/v3/bookings", haircut(2, "2026-11-24T09:00:00Z"),
+			"start_time: outside_hours: 06:00–06:30 is outside the location's opening hours" + hint("2026-11-24 09:00", "2026-11-24 06:00", "2026-11-24T09:00:00-03:00")},
+		{"create, a closed day", "POST", "/v3/bookings", haircut(2, "2026-11-30T01:00:00Z"),
+			"start_time: closed: the location is closed on Sunday 2026-11-29" + hint("2026-11-30 01:00", "2026-11-29 22:00", "2026-11-30T01:00:00-03:00")},
+		{"create, +00:00", "POST", "/v3/bookings", haircut(2, "2026-11-24T09:30:00+00:00"),
+			"start_time: outside_hours: 06:30–07:00 is outside the location's opening hours" +
+				strings.Replace(hint("2026-11-24 09:30", "2026-11-24 06:30", "2026-11-24T09:30:00-03:00"), "sent with Z", "sent with +00:00", 1)},
+		{"reschedule", "PATCH", "/v3/bookings/1", map[string]any{"start_time": "2026-11-25T08:00:00Z"},
+			"start_time: outside_hours: 05:00–05:30 is outside the location's opening hours" + hint("2026-11-25 08:00", "2026-11-25 05:00", "2026-11-25T08:00:00-03:00")},
+		{"with the location's offset", "POST", "/v3/bookings", haircut(2, "2026-11-24T06:00:00-03:00"),
+			"start_time: outside_hours: 06:00–06:30 is outside the location's opening hours"},
+		{"open, but Ben is not working", "POST", "/v3/bookings", haircut(2, "2026-11-24T21:30:00Z"),
+			"start_time: not_working: Ben is not working all of 18:30–19:00"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.method == "PATCH" && f.count("bookings") == 0 {
+				f.book(t, nil) // booking 1: Ben, Tuesday 10:00
+			}
+			resp, raw := f.call(c.method, c.path, c.body)
+			wantError(t, resp, raw, http.StatusUnprocessableEntity, "unprocessable_entity", c.detail)
+			validateResponse(t, map[string]string{"POST": "createBooking", "PATCH": "updateBooking"}[c.method], resp, raw)
+		})
+	}
+	// For a key whose Z means local, 06:00Z is 06:00 there: refused without the hint.
+	local := f.createKey(apikey.NewKey{Name: "assistant", Scopes: apikey.FullAccess, ZMeansLocal: true})
+	resp, raw := f.callWithKey(local, "POST", "/v3/bookings", haircut(2, "2026-11-24T06:00:00Z"))
+	wantError(t, resp, raw, http.StatusUnprocessableEntity, "unprocessable_entity", "start_time: outside_hours: 06:00–06:30 is outside the location's opening hours")
+}

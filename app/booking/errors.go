@@ -3,6 +3,7 @@ package booking
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"frontdesk/ui/i18n"
 )
@@ -58,6 +59,9 @@ const (
 // request field at fault and Message says what is wrong, for the client to show.
 type InvalidError struct {
 	Field, Message string
+	// Zone is the location's zone when the refusal is about its local hours (a start the engine
+	// does not offer): a client that sent the time in UTC may have meant that clock.
+	Zone *time.Location
 	// Msg is the same refusal as a catalog message (ui/i18n), for the owner's pages in their
 	// language; empty for rules that predate the catalogs, whose Message is shown instead. The
 	// API always answers with Message.

@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 )
@@ -83,6 +84,74 @@ func TestBookingCountsStayExact(t *testing.T) {
 				}
 				if w := want[[2]int64{id, status}]; got != w {
 					t.Fatalf("%s %d, status %d: got %d bookings, want %d", kind, id, status, got, w)
+				}
+			}
+		}
+	}
+}
+
+// TestListQueriesReadTheIndexes: every list and count GET /v3/bookings runs — each entity
+// filter, with no dates, one bound, a month, or every date there is, in a business whose
+// locations keep two time zones — is a search of that entity's (entity, start) index, in start
+// order, never a scan of the table or a sort: a range has no length limit, so its cost must be
+// that of the index entries it covers.
+func TestListQueriesReadTheIndexes(t *testing.T) {
+	ctx := context.Background()
+	d := openStore(t, 3) // locations in America/Santiago and America/New_York
+	month := [2]Date{{2026, time.March, 1}, {2026, time.March, 31}}
+	always := [2]Date{{1, time.January, 1}, {9999, time.December, 31}}
+	yes := true
+	for _, kind := range []string{"location", "client", "service", "provider"} {
+		for _, dates := range []struct {
+			name     string
+			from, to *Date
+		}{
+			{"no dates", nil, nil},
+			{"from", &month[0], nil},
+			{"until", nil, &month[1]},
+			{"month", &month[0], &month[1]},
+			{"every date", &always[0], &always[1]},
+		} {
+			f := Filter{From: dates.from, To: dates.to, StatusID: StatusConfirmed, Scheduled: &yes}
+			switch kind {
+			case "location":
+				f.LocationID = 1
+			case "client":
+				f.ClientID = 1
+			case "service":
+				f.ServiceID = 1
+			case "provider":
+				f.ProviderID = 1
+			}
+			where, args, err := listWhere(ctx, d.R, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range []struct {
+				name, sql string
+				args      []any
+			}{{"page", pageSQL(where), append(args, 30, 0)}, {"count", countSQL(where), args}} {
+				rows, err := d.Read.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q.sql, q.args...)
+				if err != nil {
+					t.Fatalf("%s %s %s: %v", kind, dates.name, q.name, err)
+				}
+				var plan []string
+				for rows.Next() {
+					var id, parent, unused int
+					var detail string
+					if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+						t.Fatal(err)
+					}
+					plan = append(plan, detail)
+				}
+				rows.Close()
+				text := strings.Join(plan, "\n")
+				index := "INDEX bookings_" + kind + "_list (" + kind + "_id=?"
+				if dates.from != nil || dates.to != nil { // an open end is the widest instant
+					index += " AND start_at>? AND start_at<?"
+				}
+				if len(plan) != 1 || !strings.HasPrefix(plan[0], "SEARCH b USING ") || !strings.Contains(plan[0], index) {
+					t.Errorf("%s filter, %s, %s: planned as\n%s\nwant one search of %s…)", kind, dates.name, q.name, text, index)
 				}
 			}
 		}

@@ -98,7 +98,7 @@ func place(ctx context.Context, load scheduleLoader, now time.Time, p placement,
 		return placed{}, fmt.Errorf("location %d: stored schedule is invalid: %s", p.LocationID, r.Message)
 	default:
 		e := invalid("start_time", "%s: %s", r.Code, r.Message)
-		e.Msg = r.Msg
+		e.Msg, e.Zone = r.Msg, l.Location.Zone
 		return placed{}, e
 	}
 }

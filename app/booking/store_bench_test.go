@@ -165,6 +165,7 @@ func BenchmarkList100k(b *testing.B) {
 	d := benchList100k(b)
 	ctx := context.Background()
 	from, to := Date{2026, time.March, 1}, Date{2026, time.March, 31}
+	first, last := Date{1, time.January, 1}, Date{9999, time.December, 31}
 	yes := true
 	for _, c := range []struct {
 		name string
@@ -174,6 +175,11 @@ func BenchmarkList100k(b *testing.B) {
 		{"provider", Filter{ProviderID: 3}},
 		{"client", Filter{ClientID: 2}},
 		{"location month", Filter{LocationID: 1, From: &from, To: &to}},
+		// Ranges are not bounded (a page is): every date there is, for one location's zone and
+		// for a provider, whose bookings may lie in either location's zone.
+		{"location all dates", Filter{LocationID: 1, From: &first, To: &last}},
+		{"provider all dates", Filter{ProviderID: 3, From: &first, To: &last}},
+		{"provider year", Filter{ProviderID: 3, From: &Date{2026, time.January, 1}, To: &Date{2026, time.December, 31}}},
 		{"location status", Filter{LocationID: 1, StatusID: 2}},
 		{"location status scheduled", Filter{LocationID: 1, StatusID: 2, Scheduled: &yes}},
 	} {

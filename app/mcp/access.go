@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,7 +9,9 @@ import (
 	"net/http"
 	"strconv"
 
+	"frontdesk/app/input"
 	"frontdesk/app/keyauth"
+	"frontdesk/app/middleware"
 	"frontdesk/db"
 )
 
@@ -20,6 +23,7 @@ const extraKey = "frontdesk.key"
 // JSON-RPC error codes of refusals before any MCP message is read (the implementation-defined
 // server error range). docs/mcp.md lists them.
 const (
+	codeParseError   = -32700 // JSON-RPC's own: the message is not one unambiguous JSON document
 	codeUnauthorized = -32001
 	codeForbidden    = -32003
 	codeRateLimited  = -32029
@@ -29,7 +33,10 @@ const (
 // guard admits a request: a valid key (app/keyauth: looked up on every request, so a revoked
 // key fails on its next call), counted against the key's rate limits (the same windows as
 // /v3), with the MCP channel switched on by the owner and this key allowed over MCP (both read
-// on every request, so switching either off takes effect at once).
+// on every request, so switching either off takes effect at once). An address that keeps
+// failing authentication is refused before any lookup, on the count /v3 keeps (one Keys value
+// serves both, so failures through either surface add up). A message with a key twice in one
+// object is refused before the SDK reads it (oneMessage).
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -38,8 +45,17 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			refuse(w, r, http.StatusBadRequest, codeUnauthorized, "Send one Authorization header, not several.")
 			return
 		}
+		client := middleware.ClientIP(r) // the real client's, behind a trusted proxy too
+		if wait := s.keys.FailuresBlock(client); wait > 0 {
+			secs := max(int(wait.Seconds()+0.999), 1)
+			w.Header().Set("Retry-After", strconv.Itoa(secs))
+			refuse(w, r, http.StatusTooManyRequests, codeRateLimited,
+				"Too many failed authentications from this address; retry after "+strconv.Itoa(secs)+" seconds with a valid API key.")
+			return
+		}
 		key, err := s.keys.Authenticate(ctx, r.Header.Get("Authorization"))
 		if errors.Is(err, keyauth.ErrInvalidKey) {
+			s.keys.Failed(client)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="frontdesk"`)
 			refuse(w, r, http.StatusUnauthorized, codeUnauthorized,
 				"The API key is missing, unknown or revoked. Ask the business owner for a valid key (Settings → Integrations).")
@@ -74,8 +90,43 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				"This API key may not be used over MCP. The business owner can allow it in Settings → Integrations.")
 			return
 		}
+		if !oneMessage(w, r) {
+			return
+		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, keyCtx{}, key)))
 	})
+}
+
+// oneMessage refuses a POST body that is valid JSON but has a key twice in one object
+// ({"name":"list_services","name":"cancel_booking"}): the SDK would take the last, another
+// reader the first, so which call was meant cannot be known (/v3 refuses the same,
+// docs/api.md). It leaves r.Body readable from the start for whoever reads next. A body that
+// is not JSON, or is over the limit, goes on to the SDK, which answers it in its own words.
+func oneMessage(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method != http.MethodPost || r.Body == nil {
+		return true
+	}
+	raw, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil {
+		raw = nil // the SDK meets the same failure reading on
+	}
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(raw), r.Body), r.Body}
+	if len(raw) > maxBody || !json.Valid(raw) {
+		return true
+	}
+	path, dup := input.DuplicateKey(raw)
+	if !dup {
+		return true
+	}
+	msg := "The JSON-RPC message has the key \"" + path + "\" twice in one object; which value was meant cannot be known. Send each key once."
+	if path == "id" {
+		r.Body = nil // the id itself is the ambiguous key: answer with a null id
+	}
+	refuse(w, r, http.StatusBadRequest, codeParseError, msg)
+	return false
 }
 
 func (s *Server) unavailable(w http.ResponseWriter, r *http.Request, err error) {

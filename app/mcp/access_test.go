@@ -4,8 +4,10 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -247,5 +249,82 @@ func TestOlderProtocolVersions(t *testing.T) {
 			t.Fatalf("%s: mañana is %s", v, out.Date)
 		}
 		cs.Close()
+	}
+}
+
+// A message with a key twice in one object is refused before any tool runs: the SDK would take
+// the last "name" and cancel a booking the first "name" only lists services for. The answer is
+// a JSON-RPC parse error naming the key, for the call's id (or a null id when "id" itself is
+// the key sent twice); nothing is written.
+func TestDuplicateKeysRefused(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	cs := f.connect(f.fullKey)
+	first, _ := fallBackSlots(t, cs)
+	var b bookingOut
+	ok(t, cs, "book", map[string]any{"slot_id": first.SlotID, "client_id": clientMaria, "idempotency_key": "dup"}, &b)
+	events := count(t, f, "SELECT count(*) FROM events")
+	for _, c := range []struct{ name, body, path, id string }{
+		{"tool name", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"list_services","name":"cancel_booking",` +
+			`"arguments":{"booking_id":` + itoa(b.BookingID) + `,"client_id":1}}}`, "params.name", `"id":5`},
+		{"argument, other letter case", `{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"cancel_booking",` +
+			`"arguments":{"booking_id":999,"Booking_ID":` + itoa(b.BookingID) + `,"client_id":1}}}`, "params.arguments.Booking_ID", `"id":"x"`},
+		{"method", `{"jsonrpc":"2.0","id":6,"method":"tools/list","method":"tools/call","params":{"name":"cancel_booking",` +
+			`"arguments":{"booking_id":` + itoa(b.BookingID) + `,"client_id":1}}}`, "method", `"id":6`},
+		{"id", `{"jsonrpc":"2.0","id":7,"id":8,"method":"tools/list"}`, "id", `"id":null`},
+	} {
+		resp, body := rawPost(t, f, f.fullKey, c.body)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, `"code":-32700`) ||
+			!strings.Contains(body, `the key \"`+c.path+`\" twice`) || !strings.Contains(body, c.id) {
+			t.Errorf("%s: %d %s, want 400, a parse error naming %s, and %s", c.name, resp.StatusCode, clipped(body), c.path, c.id)
+		}
+	}
+	if n := count(t, f, "SELECT count(*) FROM bookings WHERE status_id = 5"); n != 0 {
+		t.Fatalf("%d bookings cancelled by refused messages", n)
+	}
+	if n := count(t, f, "SELECT count(*) FROM events"); n != events {
+		t.Fatalf("refused messages wrote %d events", n-events)
+	}
+	// The same message with each key once is answered as usual.
+	resp, body := rawPost(t, f, f.fullKey, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"list_services","arguments":{}}}`)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "Haircut") {
+		t.Fatalf("a well-formed call: %d %s", resp.StatusCode, clipped(body))
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Failed authentications are limited per client address as on /v3, on the same count: after
+// keyauth.MaxFailuresPerMinute failures, through either surface, both answer 429 with
+// Retry-After before looking any key up, until the minute is over.
+func TestFailedAuthenticationLimitedWithAPI(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	half := keyauth.MaxFailuresPerMinute / 2
+	for i := range keyauth.MaxFailuresPerMinute {
+		var status int
+		if i < half {
+			status = v3Status(t, f, "apk_live_wrong")
+		} else {
+			resp, _ := rawPost(t, f, "apk_live_wrong", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+			status = resp.StatusCode
+		}
+		if status != http.StatusUnauthorized {
+			t.Fatalf("failure %d: got %d, want 401", i+1, status)
+		}
+	}
+	// Now even a valid key from this address waits: the address is refused before any lookup.
+	resp, body := rawPost(t, f, f.fullKey, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" ||
+		!strings.Contains(body, `"code":-32029`) || !strings.Contains(body, `"id":3`) || !strings.Contains(body, "failed authentications") {
+		t.Fatalf("after %d failures: %d %v %s, want 429 with Retry-After", keyauth.MaxFailuresPerMinute, resp.StatusCode, resp.Header, clipped(body))
+	}
+	if s := v3Status(t, f, f.fullKey); s != http.StatusTooManyRequests {
+		t.Fatalf("/v3 after the failures: %d, want 429", s)
+	}
+	f.setNow(f.now.Add(time.Minute))
+	resp, body = rawPost(t, f, f.fullKey, `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("a minute later: %d %s, want 200", resp.StatusCode, clipped(body))
 	}
 }

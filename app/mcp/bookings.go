@@ -136,7 +136,7 @@ func (s *Server) bookSlot(ctx context.Context, c call, ref slotRef, clientID int
 	}
 	v, err := booking.Create(db.WithCatalogVersion(ctx, c.key.CatalogVersion), s.db, s.now(), nb)
 	if err != nil {
-		return answer{}, s.takenWithAlternatives(ctx, c, ref, err)
+		return answer{}, s.takenWithAlternatives(ctx, c, ref, clientID, 0, err)
 	}
 	out, err := s.bookingOut(ctx, v)
 	if err != nil {
@@ -146,10 +146,19 @@ func (s *Server) bookSlot(ctx context.Context, c call, ref slotRef, clientID int
 }
 
 // takenWithAlternatives turns "the provider is taken" into just_taken with the day's other free
-// times; any other error passes through.
-func (s *Server) takenWithAlternatives(ctx context.Context, c call, ref slotRef, err error) error {
+// times — or, when what holds the provider is a booking of this same client, into
+// already_booked naming it; any other error passes through. movingID is the booking a
+// reschedule moves (0 for a new booking).
+func (s *Server) takenWithAlternatives(ctx context.Context, c call, ref slotRef, clientID, movingID int64, err error) error {
 	if !errors.Is(err, booking.ErrSlotUnavailable) && !errors.Is(err, booking.ErrClassFull) {
 		return err
+	}
+	if errors.Is(err, booking.ErrSlotUnavailable) {
+		if held, herr := s.clientHolds(ctx, ref, clientID, movingID); herr != nil {
+			s.log.WarnContext(ctx, "mcp: look for the client's own booking at a taken time", "err", herr)
+		} else if held != nil {
+			return held
+		}
 	}
 	te := &toolError{Kind: kindTaken, Field: "slot_id", Message: "that time was just taken by someone else. Offer the customer one of the other free times below (or call find_free_times for another day)"}
 	alt, aerr := s.alternatives(ctx, c, ref)
@@ -161,6 +170,43 @@ func (s *Server) takenWithAlternatives(ctx context.Context, c call, ref slotRef,
 	}
 	te.Details = alt
 	return te
+}
+
+// clientHolds is the already_booked answer when the provider is held at the slot's time by a
+// booking of this same client (booked before, by this assistant or another way), or nil. Telling
+// that customer "someone else just took it" would be wrong, and offering other times would
+// invite a second booking.
+func (s *Server) clientHolds(ctx context.Context, ref slotRef, clientID, movingID int64) (*toolError, error) {
+	svc, err := s.db.R.ScheduleService(ctx, ref.ServiceID)
+	if err != nil {
+		return nil, err
+	}
+	start, end := ref.Start, ref.Start.Add(time.Duration(svc.DurationMin)*time.Minute)
+	id, err := s.db.R.MCPClientBookingOverlapping(ctx, db.MCPClientBookingOverlappingParams{
+		ClientID: clientID, ProviderID: ref.ProviderID, ExceptID: movingID,
+		StartAt: db.Millis(start), EndAt: db.Millis(end), Since: db.Millis(start.Add(-48 * time.Hour)),
+	})
+	if db.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	v, err := booking.Get(ctx, s.db.R, id)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.bookingOut(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	what := fmt.Sprintf("the client already has a booking with %s at that time", out.Provider.Name)
+	if v.Booking.ServiceID == ref.ServiceID && v.Booking.LocationID == ref.LocationID && db.Time(v.Booking.StartAt).Equal(ref.Start) {
+		what = "the client already has this booking"
+	}
+	return &toolError{Kind: kindAlreadyBooked, Field: "slot_id",
+		Message: what + ", so nothing new was booked. Tell the customer they are already booked (upcoming_bookings lists their bookings)",
+		Details: bookingText(out)}, nil
 }
 
 var rescheduleTool = toolSpec{
@@ -196,7 +242,7 @@ func (s *Server) reschedule(ctx context.Context, c call, in *rescheduleArgs) (an
 	ch := booking.Change{Start: &ref.Start, LocationID: &ref.LocationID, ProviderID: &ref.ProviderID}
 	v, err := booking.Update(db.WithCatalogVersion(ctx, c.key.CatalogVersion), s.db, s.now(), cur.Booking.ID, ch, booking.SourceMCP)
 	if err != nil {
-		return answer{}, s.takenWithAlternatives(ctx, c, ref, err)
+		return answer{}, s.takenWithAlternatives(ctx, c, ref, cur.Booking.ClientID, cur.Booking.ID, err)
 	}
 	out, err := s.bookingOut(ctx, v)
 	if err != nil {

@@ -19,13 +19,14 @@ import (
 // lists the kinds. Internal failures are logged and answered with a generic message: a tool
 // never shows a stack trace, a database error or a 500.
 const (
-	kindInvalid  = "invalid_input"  // an argument is wrong: Field names it
-	kindNotFound = "not_found"      // an id names nothing (or nothing this key may see)
-	kindTaken    = "just_taken"     // someone else booked that time first; alternatives follow
-	kindRefused  = "not_allowed"    // the business's policy refuses it, in plain words
-	kindScope    = "scope_denied"   // the API key may not do this
-	kindRetry    = "try_again"      // a transient conflict: the same call may succeed shortly
-	kindInternal = "internal_error" // our failure; nothing to fix in the call
+	kindInvalid       = "invalid_input"  // an argument is wrong: Field names it
+	kindNotFound      = "not_found"      // an id names nothing (or nothing this key may see)
+	kindTaken         = "just_taken"     // someone else booked that time first; alternatives follow
+	kindAlreadyBooked = "already_booked" // the client already holds that time: the booking follows
+	kindRefused       = "not_allowed"    // the business's policy refuses it, in plain words
+	kindScope         = "scope_denied"   // the API key may not do this
+	kindRetry         = "try_again"      // a transient conflict: the same call may succeed shortly
+	kindInternal      = "internal_error" // our failure; nothing to fix in the call
 )
 
 // toolError is an error a tool answers with.

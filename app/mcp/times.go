@@ -138,12 +138,16 @@ func (s *Server) findFreeTimes(ctx context.Context, c call, in *findFreeTimesArg
 	if err != nil {
 		return answer{}, err
 	}
+	reason, closedToday := emptyReason(l, first, last, now, len(all))
+	if closedToday {
+		reason = joinNotes(reason, s.nextFreeDay(ctx, c, in.LocationID, in.ServiceID, provider, today, now))
+	}
 	out := freeTimesOut{
 		Location: nameRef{l.Location.ID, l.Location.Name}, TimeZone: zone.String(),
 		Service: nameRef{l.Service.ID, l.Service.Name}, DurationMinutes: l.Service.DurationMin,
 		FromDate: first.String(), ToDate: last.String(), TotalFound: len(all),
 		Slots: slotOuts(key, l, all[:min(len(all), int(limit))]),
-		Note:  joinNotes(rd.Note, emptyReason(l, first, last, now, len(all))),
+		Note:  joinNotes(rd.Note, reason),
 	}
 	if len(all) > int(limit) {
 		out.Note = joinNotes(out.Note, fmt.Sprintf("%d more times not shown; narrow with after/before, provider_id or fewer days", len(all)-int(limit)))
@@ -223,31 +227,67 @@ func repeatedNote(t time.Time) string {
 }
 
 // emptyReason explains an empty answer when a rule explains it for every date asked.
-func emptyReason(l booking.Loaded, first, last booking.Date, now time.Time, found int) string {
+// closedToday reports the reason is that the location has closed for today, the one date asked
+// that it opens on: the caller then names the next day with free times.
+func emptyReason(l booking.Loaded, first, last booking.Date, now time.Time, found int) (reason string, closedToday bool) {
 	if found > 0 {
-		return ""
+		return "", false
 	}
 	zone := l.Schedule.Zone
-	today := booking.DateOf(now.In(zone))
+	local := now.In(zone)
+	today := booking.DateOf(local)
 	p := l.Schedule.Policy
 	switch {
 	case last.Before(today):
-		return "those dates have passed"
+		return "those dates have passed", false
 	case p.MaxAdvance > 0 && booking.DateOf(now.Add(p.MaxAdvance).In(zone)).Before(first):
 		return fmt.Sprintf("bookings open %s ahead; the latest date that can be booked now is %s",
-			minutes(int64(p.MaxAdvance/time.Minute)), booking.DateOf(now.Add(p.MaxAdvance).In(zone)))
+			minutes(int64(p.MaxAdvance/time.Minute)), booking.DateOf(now.Add(p.MaxAdvance).In(zone))), false
 	}
-	n, closed := 0, 0
+	n, closed, over := 0, 0, false
+	closing := -1 // today's last closing time, minutes after midnight
 	for d := first; !last.Before(d); d = d.AddDays(1) {
 		n++
 		if slices.Contains(l.Schedule.Closures, d) || !slices.ContainsFunc(l.Schedule.Hours, func(h booking.WeeklyHours) bool { return h.Weekday == d.Weekday() }) {
 			closed++
+			continue
+		}
+		if d == today {
+			for _, h := range l.Schedule.Hours {
+				if h.Weekday == d.Weekday() {
+					closing = max(closing, h.Close)
+				}
+			}
+			over = local.Hour()*60+local.Minute() >= closing
 		}
 	}
-	if closed == n {
-		return fmt.Sprintf("%s is closed then", l.Location.Name)
+	switch {
+	case closed == n:
+		return fmt.Sprintf("%s is closed then", l.Location.Name), false
+	case over && closed == n-1:
+		return fmt.Sprintf("%s has closed for today: it closed at %02d:%02d, and it is %s there now", l.Location.Name,
+			closing/60, closing%60, local.Format("15:04")), true
 	}
-	return "no free times then; try other dates or another provider"
+	return "no free times then; try other dates or another provider", false
+}
+
+// nextFreeDay names the first day after today, within two weeks, with free times for the same
+// service (and provider, if one was asked for): what to offer once the location has closed for
+// today.
+func (s *Server) nextFreeDay(ctx context.Context, c call, locationID, serviceID, providerID int64, today booking.Date, now time.Time) string {
+	first, last := today.AddDays(1), today.AddDays(maxDays)
+	l, err := s.offered(ctx, c, locationID, serviceID, providerID, first, last)
+	if err != nil {
+		s.log.WarnContext(ctx, "mcp: the next day with free times", "err", err)
+		return "call find_free_times with date " + first.String() + " for the next days"
+	}
+	slots := freeSlots(l, first, last, now)
+	if len(slots) == 0 {
+		return fmt.Sprintf("there are no free times in the next %d days either", maxDays)
+	}
+	next := slots[0]
+	return fmt.Sprintf("the next free times are on %s %s, from %s: call find_free_times with date %s and offer the customer one of them",
+		next.Start.Weekday(), next.Date, next.Start.Format("15:04"), next.Date)
 }
 
 func freeTimesText(o freeTimesOut) string {

@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -41,10 +42,52 @@ func TestBookIsIdempotent(t *testing.T) {
 	// A refusal does not use the key up: after the reason is gone, the same call books.
 	args["idempotency_key"] = "after-refusal"
 	args["slot_id"] = first.SlotID
-	fails(t, cs, "book", args, "just_taken")
+	fails(t, cs, "book", args, "already_booked") // María holds it herself
 	cs2 := f.connect(f.fullKey)
 	ok(t, cs2, "cancel_booking", map[string]any{"booking_id": a.BookingID, "client_id": clientMaria}, nil)
 	ok(t, cs, "book", args, nil)
+}
+
+// A client who asks for a time she already holds is told so, with the booking — not that
+// "someone else" just took it, with other times to book a second time. Another client asking for
+// that time is told it was just taken, with the alternatives.
+func TestBookingATimeTheClientHolds(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	cs := f.connect(f.fullKey)
+	first, second := fallBackSlots(t, cs)
+	var held bookingOut
+	ok(t, cs, "book", map[string]any{"slot_id": first.SlotID, "client_id": clientMaria, "idempotency_key": "first"}, &held)
+	r := fails(t, cs, "book", map[string]any{"slot_id": first.SlotID, "client_id": clientMaria, "idempotency_key": "again"}, "already_booked")
+	for _, want := range []string{"already has this booking", "nothing new was booked", fmt.Sprintf("Booking %d (confirmed)", held.BookingID), "23:30-23:00 (UTC-03:00"} {
+		if !strings.Contains(r.text, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, r.text)
+		}
+	}
+	if strings.Contains(r.text, "someone else") || strings.Contains(r.text, "slot_id slot_") {
+		t.Errorf("the answer calls the client's own booking someone else's, or offers times:\n%s", r.text)
+	}
+	// Her booking moved to 23:15 (by the owner, say) still holds Ben at 23:30: the answer names it.
+	exec(t, f, `UPDATE bookings SET start_at = start_at - 900000, end_at = end_at - 900000,
+		block_start_at = block_start_at - 900000, block_end_at = block_end_at - 900000 WHERE id = ?`, held.BookingID)
+	r = fails(t, cs, "book", map[string]any{"slot_id": first.SlotID, "client_id": clientMaria, "idempotency_key": "overlap"}, "already_booked")
+	if !strings.Contains(r.text, "already has a booking with Ben at that time") || !strings.Contains(r.text, fmt.Sprintf("Booking %d", held.BookingID)) {
+		t.Errorf("an overlapping booking of hers: %s", r.text)
+	}
+	r = fails(t, cs, "book", map[string]any{"slot_id": first.SlotID, "client_id": clientJohn, "idempotency_key": "john"}, "just_taken")
+	if !strings.Contains(r.text, "someone else") || !strings.Contains(r.text, "slot_id") {
+		t.Errorf("another client: %s", r.text)
+	}
+	// Moving another booking of hers onto the time she holds says the same.
+	var other bookingOut
+	ok(t, cs, "book", map[string]any{"slot_id": second.SlotID, "client_id": clientMaria, "idempotency_key": "second"}, &other)
+	r = fails(t, cs, "reschedule_booking", map[string]any{"booking_id": other.BookingID, "client_id": clientMaria, "slot_id": first.SlotID}, "already_booked")
+	if !strings.Contains(r.text, fmt.Sprintf("Booking %d", held.BookingID)) {
+		t.Errorf("a reschedule onto her own booking: %s", r.text)
+	}
+	if n := count(t, f, "SELECT count(*) FROM bookings"); n != 2 {
+		t.Fatalf("%d bookings, want her 2", n)
+	}
 }
 
 // Policy refusals name the policy in plain words, with its numbers.
@@ -214,6 +257,41 @@ func TestCatalogAndEmptyAnswers(t *testing.T) {
 		"days": 2, "after": "23:00", "limit": 3}, &many)
 	if len(many.Slots) != 3 || many.TotalFound != 8 || many.Slots[0].LocalTime != "23:00" {
 		t.Fatalf("after 23:00, limit 3: %+v", many)
+	}
+}
+
+// Asked for "today" after the location has closed, the answer says it has closed for the day
+// and names the next day with free times — not "try another provider", which no provider can
+// help with. On a day it is still open but fully booked, the old words stay.
+func TestTodayAfterClosing(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	cs := f.connect(f.fullKey)
+	f.setNow(time.Date(2027, 4, 2, 23, 0, 0, 0, time.UTC)) // Friday 20:00 in Santiago; Providencia closes at 19:00
+	var ft struct {
+		Slots []any  `json:"slots"`
+		Note  string `json:"note"`
+	}
+	r := ok(t, cs, "find_free_times", map[string]any{"location_id": 1, "service_id": 1, "date": "today"}, &ft)
+	for _, want := range []string{"Providencia has closed for today: it closed at 19:00, and it is 20:00 there now",
+		"the next free times are on Saturday 2027-04-03, from 22:00: call find_free_times with date 2027-04-03"} {
+		if !strings.Contains(ft.Note, want) || !strings.Contains(r.text, want) {
+			t.Errorf("today after closing: note %q, want %q", ft.Note, want)
+		}
+	}
+	if len(ft.Slots) != 0 || strings.Contains(r.text, "another provider") {
+		t.Errorf("today after closing: %d slots, text %q", len(ft.Slots), r.text)
+	}
+	// Only with Ana, who works again on Monday.
+	ok(t, cs, "find_free_times", map[string]any{"location_id": 1, "service_id": 1, "provider_id": 2, "date": "today"}, &ft)
+	if !strings.Contains(ft.Note, "the next free times are on Monday 2027-04-05, from 09:00") {
+		t.Errorf("today after closing, with Ana: note %q", ft.Note)
+	}
+	// Friday 17:50: still open, but Ana's day is over (she works until 18:00, a cut lasts 30 minutes).
+	f.setNow(time.Date(2027, 4, 2, 20, 50, 0, 0, time.UTC))
+	ok(t, cs, "find_free_times", map[string]any{"location_id": 1, "service_id": 1, "provider_id": 2, "date": "today"}, &ft)
+	if len(ft.Slots) != 0 || strings.Contains(ft.Note, "has closed") || !strings.Contains(ft.Note, "no free times then") {
+		t.Errorf("today before closing: %+v", ft)
 	}
 }
 

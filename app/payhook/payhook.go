@@ -22,7 +22,8 @@ const maxBody = 1 << 20
 //
 //   - 200 {"received": true, "outcome": …}: applied, or already known, or not about anything
 //     frontdesk made (the provider must not retry);
-//   - 400: the signature does not verify, or the body cannot be read (nothing changed);
+//   - 400: the signature does not verify, or the body cannot be read: not an event, or a key
+//     twice in one object (nothing changed);
 //   - 413: the body is over 1 MiB;
 //   - 503: the provider's secrets are not set in Settings → Payments (the provider retries);
 //   - 500: anything else (logged; the provider retries, which is harmless).

@@ -3,11 +3,13 @@ package payments
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"time"
 
+	"frontdesk/app/input"
 	"frontdesk/db"
 )
 
@@ -40,6 +42,13 @@ func (o *Online) HandleEvent(ctx context.Context, name string, payload []byte, h
 	ev, err := prov.ParseEvent(payload, header)
 	if err != nil {
 		return "", err
+	}
+	// Signed, but with a key twice in one object: the provider's reader takes one value, and
+	// which one the provider meant cannot be known (every JSON surface refuses these, app/input).
+	if json.Valid(payload) {
+		if path, dup := input.DuplicateKey(payload); dup {
+			return "", fmt.Errorf("%w: the key %q appears twice in one object", ErrUnreadableEvent, path)
+		}
 	}
 	now := o.now()
 	var outcome string

@@ -20,9 +20,12 @@ const (
 )
 
 // TestEvent is the type of the event sent by "send a test event" in
-// Integrations. It is internal: it cannot be subscribed to, and Matches
-// reports true for it whatever the patterns are, because the owner asked
-// for that one endpoint to receive it (the dispatcher targets it directly).
+// Integrations (and `frontdesk webhook test`), to that one endpoint. Matches
+// reports true for it whatever the patterns are, because the owner asked for
+// that endpoint to receive it (the dispatcher targets it directly; no other
+// webhook gets it). It may also be subscribed to, as docs/webhooks.md lists it
+// in the catalogue: a receiver developer's webhook subscribed to it alone gets
+// test events and nothing else.
 const TestEvent = "webhook.test"
 
 // MatchAll is the pattern that subscribes to every event type, including
@@ -49,14 +52,15 @@ var ErrInvalidPatterns = errors.New("invalid webhook events")
 func EventTypes() []string { return slices.Clone(eventTypes) }
 
 // Patterns returns every valid subscription pattern: the wildcards first,
-// then the exact event types, in the order the admin UI lists them.
-func Patterns() []string { return slices.Concat(groupPatterns, eventTypes) }
+// then the exact event types, then the test event, in the order the admin UI
+// lists them.
+func Patterns() []string { return slices.Concat(groupPatterns, eventTypes, []string{TestEvent}) }
 
 // ValidatePatterns checks a webhook's subscription list before it is stored.
 // At least one pattern is required, since a webhook that matches nothing is
 // a mistake rather than a way to pause it (that is deactivation). Every
-// pattern must be "*", a group wildcard such as "booking.*", or a known
-// event type, matched exactly: case and surrounding spaces count. Duplicates
+// pattern must be "*", a group wildcard such as "booking.*", a known event
+// type or TestEvent, matched exactly: case and surrounding spaces count. Duplicates
 // are rejected rather than silently removed, so what is stored is exactly
 // what the caller sent; overlapping patterns ("*" with "booking.created")
 // are allowed because they are not wrong, only redundant.
@@ -67,9 +71,7 @@ func ValidatePatterns(patterns []string) error {
 	seen := make(map[string]bool, len(patterns))
 	for _, p := range patterns {
 		switch {
-		case p == TestEvent:
-			return fmt.Errorf("%w: %q is internal and cannot be subscribed to; test events reach every webhook", ErrInvalidPatterns, p)
-		case !slices.Contains(groupPatterns, p) && !slices.Contains(eventTypes, p):
+		case !slices.Contains(groupPatterns, p) && !slices.Contains(eventTypes, p) && p != TestEvent:
 			return fmt.Errorf("%w: unknown event type or pattern %q (want one of %s)", ErrInvalidPatterns, p, strings.Join(Patterns(), ", "))
 		case seen[p]:
 			return fmt.Errorf("%w: %q is listed more than once", ErrInvalidPatterns, p)

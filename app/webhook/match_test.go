@@ -71,7 +71,9 @@ func TestValidatePatterns(t *testing.T) {
 		{name: "surrounding space", patterns: []string{" booking.created"}, wantErr: `" booking.created"`},
 		{name: "partial wildcard", patterns: []string{"booking.cre*"}, wantErr: `"booking.cre*"`},
 		{name: "double star", patterns: []string{"**"}, wantErr: `"**"`},
-		{name: "internal test type", patterns: []string{"webhook.test"}, wantErr: `"webhook.test" is internal`},
+		{name: "the test event", patterns: []string{"webhook.test"}},
+		{name: "the test event with others", patterns: []string{"booking.*", "webhook.test"}},
+		{name: "the test event as a group", patterns: []string{"webhook.*"}, wantErr: `"webhook.*"`},
 		{name: "duplicate", patterns: []string{"client.*", "booking.created", "client.*"}, wantErr: `"client.*" is listed more than once`},
 	}
 	for _, tt := range tests {

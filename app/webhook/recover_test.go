@@ -215,3 +215,31 @@ func TestSendTestReachesOnlyThatWebhook(t *testing.T) {
 		t.Errorf("another webhook subscribed to * got %d requests, want 0", n)
 	}
 }
+
+// A webhook subscribed to webhook.test alone — what a developer does while building a receiver
+// — gets the test events sent to it and no other event: an event of any other type creates no
+// delivery for it.
+func TestSubscribedToTheTestEventOnly(t *testing.T) {
+	h := newHarness(t)
+	rc := newReceiver(t, nil)
+	w, secret := h.create(rc.srv.URL, TestEvent)
+	h.startDispatcher(Config{AllowPrivate: true})
+	for _, typ := range EventTypes() {
+		id := h.enqueue(typ, map[string]any{"id": 1})
+		for _, d := range h.deliveriesOf(id) {
+			if d.WebhookID == w.ID {
+				t.Errorf("a %s event was queued for a webhook subscribed only to %s", typ, TestEvent)
+			}
+		}
+	}
+	id, err := h.m.SendTest(context.Background(), w.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 5*time.Second, "the test event", func() bool { return len(rc.byID(id)) == 1 })
+	verifyWith(t, secret, rc.byID(id)[0])
+	eventually(t, 5*time.Second, "the delivery to be recorded", func() bool { return h.deliveryOf(id, w.ID).State == StateSucceeded })
+	if n := rc.count(); n != 1 {
+		t.Errorf("the receiver got %d requests, want only the test event", n)
+	}
+}

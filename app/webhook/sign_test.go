@@ -2,9 +2,15 @@ package webhook
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"net/http"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -179,5 +185,65 @@ func BenchmarkSign1KiB(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Sign(key, vectorID, ts, body)
+	}
+}
+
+// TestDocumentedVectorStepByStep recomputes every step of the test vector docs/webhooks.md walks
+// a receiver developer through — the key and its length, the signed content and its length,
+// the HMAC in hex and base64, the header — from the inputs the page gives, so the page cannot
+// say anything our signer (and any verifier) would not.
+func TestDocumentedVectorStepByStep(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/webhooks.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	start := strings.Index(doc, "### The published test vector, step by step")
+	if start < 0 {
+		t.Fatal("docs/webhooks.md has no step-by-step test vector")
+	}
+	section := doc[start:]
+	if end := strings.Index(section[4:], "\n### "); end >= 0 {
+		section = section[:end+4]
+	}
+	find := func(what, pattern string) []string {
+		t.Helper()
+		m := regexp.MustCompile(pattern).FindStringSubmatch(section)
+		if m == nil {
+			t.Fatalf("the vector section has no %s (%s)", what, pattern)
+		}
+		return m
+	}
+	input := func(name string) string {
+		return find(name, "\\| "+regexp.QuoteMeta(name)+" \\| `([^`]+)` \\|")[1]
+	}
+	secret, id, stamp, body := input("secret"), input("`webhook-id`"), input("`webhook-timestamp`"), input("body")
+	if secret != vectorSecret || id != vectorID || stamp != strconv.Itoa(vectorUnix) || body != vectorBody {
+		t.Fatalf("the page's inputs %q %q %q %q are not the published vector", secret, id, stamp, body)
+	}
+
+	key := mustParseSecret(t, secret)
+	step1 := find("step 1", "→ (\\d+) bytes,\\s+hex `([0-9a-f]+)`")
+	if step1[1] != strconv.Itoa(len(key)) || step1[2] != hex.EncodeToString(key) {
+		t.Errorf("step 1 says %s bytes, hex %s; the key is %d bytes, hex %x", step1[1], step1[2], len(key), key)
+	}
+	content := id + "." + stamp + "." + body
+	step2 := find("step 2", "Signed content \\(one line, (\\d+) bytes\\):\\s+`([^`]+)`")
+	if step2[2] != content {
+		t.Errorf("step 2 shows the signed content %q, want %q", step2[2], content)
+	}
+	if step2[1] != strconv.Itoa(len(content)) {
+		t.Errorf("step 2 says the signed content is %s bytes; it is %d", step2[1], len(content))
+	}
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(content))
+	sum := mac.Sum(nil)
+	step3 := find("step 3", "HMAC-SHA256 → hex `([0-9a-f]+)`;\\s+base64 → `([^`]+)`")
+	if step3[1] != hex.EncodeToString(sum) || step3[2] != base64.StdEncoding.EncodeToString(sum) {
+		t.Errorf("step 3 says hex %s, base64 %s; the HMAC is %x, %s", step3[1], step3[2], sum, base64.StdEncoding.EncodeToString(sum))
+	}
+	step4 := find("step 4", "Header: `webhook-signature: ([^`]+)`")
+	if want := Sign(key, id, time.Unix(vectorUnix, 0), []byte(body)); step4[1] != want {
+		t.Errorf("step 4 says %s; the signer sends %s", step4[1], want)
 	}
 }

@@ -241,3 +241,34 @@ func TestWebhookOtherAnswers(t *testing.T) {
 		t.Errorf("something was written: %d rows", got)
 	}
 }
+
+// A properly signed event with a key twice in one object is refused as unreadable (400) and
+// changes nothing: which value Stripe meant cannot be known, and Go's reader would silently
+// take the last — here the amount that matches, settling a request for whatever the first said.
+// The signature is still checked over the raw bytes first, so a forged one stays a bad signature.
+func TestDuplicateKeysInSignedEventRefused(t *testing.T) {
+	w := newWorld(t, "CLP")
+	pr := w.request("haircut", 10, "15000")
+	_, session := w.checkout(pr)
+	event := stripetest.Event("evt_dup", "checkout.session.completed", paid(session))
+	dup := []byte(strings.Replace(string(event), `"amount_total":15000`, `"amount_total":1,"amount_total":15000`, 1))
+	if string(dup) == string(event) {
+		t.Fatal("the duplication found nothing to change")
+	}
+	code, body := w.deliver(dup, webhookSecret)
+	if code != http.StatusBadRequest || !strings.Contains(body, "unreadable_event") {
+		t.Fatalf("signed event with a duplicate key: got %d %s, want 400 unreadable_event", code, body)
+	}
+	if got := w.status(pr.ID); got != "pending" {
+		t.Fatalf("got request status %s, want pending", got)
+	}
+	if got := w.count(`SELECT count(*) FROM sales`) + w.count(`SELECT count(*) FROM online_payment_events`); got != 0 {
+		t.Fatalf("the refused event wrote %d rows", got)
+	}
+	if code, body := w.deliver(dup, "whsec_someoneElsesSecret000000"); code != http.StatusBadRequest || !strings.Contains(body, "invalid_signature") {
+		t.Fatalf("forged event with a duplicate key: got %d %s, want 400 invalid_signature", code, body)
+	}
+	if code, _ := w.deliver(event, webhookSecret); code != http.StatusOK || w.status(pr.ID) != "paid" {
+		t.Fatalf("the event without the duplicate: got %d and status %s, want 200 and paid", code, w.status(pr.ID))
+	}
+}

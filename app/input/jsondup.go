@@ -1,4 +1,4 @@
-package api
+package input
 
 import (
 	"bytes"
@@ -9,11 +9,13 @@ import (
 	"unicode/utf8"
 )
 
-// duplicateKey finds the first object key that appears twice in one object of body, a valid
+// DuplicateKey finds the first object key that appears twice in one object of body, a valid
 // JSON document, and returns its path ("client_id", "items[0].quantity"). Keys are compared as
 // encoding/json matches them to struct fields — after unescaping and ignoring case — because
-// that is what would silently keep only the last of {"client_id":1,"Client_ID":2}.
-func duplicateKey(body []byte) (string, bool) {
+// that is what would silently keep only the last of {"client_id":1,"Client_ID":2}. Every surface
+// that reads JSON refuses such a document (/v3, /mcp, payment notifications): which value was
+// meant cannot be known, and two readers of one document could each take a different one.
+func DuplicateKey(body []byte) (string, bool) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	w := dupWalker{dec: dec}
