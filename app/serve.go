@@ -24,6 +24,7 @@ import (
 	"frontdesk/app/queue"
 	"frontdesk/app/systemd"
 	"frontdesk/app/webhook"
+	"frontdesk/app/webhook/dispatch"
 	"frontdesk/db"
 )
 
@@ -84,7 +85,7 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 		c.WebhookSchedule = s
 	}
 	fs.Var(&c.WebhookSchedule, "webhook-retry-schedule", "waits before each webhook delivery attempt, e.g. 0s,5s,5m (env FRONTDESK_WEBHOOK_RETRY_SCHEDULE)")
-	fs.DurationVar(&c.WebhookTimeout, "webhook-timeout", envDuration(env, "FRONTDESK_WEBHOOK_TIMEOUT", webhook.DefaultTimeout), "timeout of one webhook delivery attempt (env FRONTDESK_WEBHOOK_TIMEOUT)")
+	fs.DurationVar(&c.WebhookTimeout, "webhook-timeout", envDuration(env, "FRONTDESK_WEBHOOK_TIMEOUT", dispatch.DefaultTimeout), "timeout of one webhook delivery attempt (env FRONTDESK_WEBHOOK_TIMEOUT)")
 	fs.BoolVar(&c.WebhookAllowPrivate, "webhook-allow-private", envBool(env, "FRONTDESK_WEBHOOK_ALLOW_PRIVATE", false), "allow webhook targets on loopback, private and link-local addresses (env FRONTDESK_WEBHOOK_ALLOW_PRIVATE)")
 	fs.IntVar(&c.WebhookWorkers, "webhook-workers", envInt(env, "FRONTDESK_WEBHOOK_WORKERS", 16), "concurrent webhook deliveries (env FRONTDESK_WEBHOOK_WORKERS)")
 	fs.DurationVar(&c.WebhookRetention, "webhook-retention", envDuration(env, "FRONTDESK_WEBHOOK_RETENTION", 30*24*time.Hour), "how long delivery logs are kept (env FRONTDESK_WEBHOOK_RETENTION)")

@@ -30,6 +30,7 @@ import (
 	"frontdesk/app/secrets"
 	"frontdesk/app/site"
 	"frontdesk/app/webhook"
+	"frontdesk/app/webhook/dispatch"
 	"frontdesk/db"
 	"frontdesk/static"
 )
@@ -63,8 +64,11 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	keys := keyauth.New(d, keyauth.Options{Now: now, Log: log, Limits: cfg.Limits})
 	v3 := api.New(d, api.Options{Now: now, Log: log, Keys: keys, Links: base})
 
-	hooks := webhook.NewDispatcher(d, webhook.Config{Schedule: cfg.WebhookSchedule, Timeout: cfg.WebhookTimeout,
-		AllowPrivate: cfg.WebhookAllowPrivate, Workers: cfg.WebhookWorkers, UserAgent: "frontdesk-webhooks/" + buildinfo.Version()}, log, now, reg)
+	// New deliveries written in this process reach the running dispatcher in memory through
+	// the database's hand-off (docs/webhooks.md, "How a first attempt reaches the dispatcher").
+	hooks := dispatch.New(d, dispatch.Config{Schedule: cfg.WebhookSchedule, Timeout: cfg.WebhookTimeout,
+		AllowPrivate: cfg.WebhookAllowPrivate, Workers: cfg.WebhookWorkers, UserAgent: "frontdesk-webhooks/" + buildinfo.Version(),
+		Handoff: webhook.NewHandoff(d)}, log, now, reg)
 	d.AfterCommit(hooks.Wake)
 	s.workers = append(s.workers, hooks, webhook.NewPruner(d, cfg.WebhookRetention, log, now))
 	expirer := payments.NewExpirer(d, log, now)

@@ -33,7 +33,7 @@ type WebhookOptions struct {
 	// AllowPrivate mirrors --webhook-allow-private: whether deliveries to loopback and
 	// private addresses are allowed at all. Without it the forms say such targets are refused.
 	AllowPrivate bool
-	// Live, if set, is the running dispatcher's (webhook.Dispatcher.Live): each endpoint's
+	// Live, if set, is the running dispatcher's (dispatch.Dispatcher.Live): each endpoint's
 	// concurrency and delivery rate, for the backlog's drain estimate.
 	Live func(id int64) (queue.TargetStats, bool)
 }

@@ -22,6 +22,7 @@ import (
 	"frontdesk/app/keyauth"
 	"frontdesk/app/mcp"
 	"frontdesk/app/webhook"
+	"frontdesk/app/webhook/dispatch"
 	"frontdesk/db"
 	"frontdesk/db/dbtest"
 	_ "time/tzdata" // Santiago's rules must not depend on the host
@@ -122,7 +123,7 @@ func newFixture(t *testing.T, opts ...func(*fixtureOptions)) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dispatcher := webhook.NewDispatcher(d, webhook.Config{AllowPrivate: true, Poll: 50 * time.Millisecond}, log, now, nil)
+	dispatcher := dispatch.New(d, dispatch.Config{AllowPrivate: true, Poll: 50 * time.Millisecond, Handoff: webhook.NewHandoff(d)}, log, now, nil)
 	d.AfterCommit(dispatcher.Wake)
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})

@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"frontdesk/app/queue"
+	"frontdesk/app/webhook"
 	"frontdesk/db"
 )
 
@@ -68,16 +69,16 @@ func (d *Dispatcher) apply(ctx context.Context, q *db.Queries, batch []result, t
 		}
 		switch r.decision.Verdict {
 		case Delivered:
-			p.NewState = StateSucceeded
+			p.NewState = webhook.StateSucceeded
 			tally.succeeded++
 		case Retry:
-			p.NewState, p.NextAttemptAt = StatePending, sqlMillis(db.Millis(r.decision.Next))
+			p.NewState, p.NextAttemptAt = webhook.StatePending, sqlMillis(db.Millis(r.decision.Next))
 			tally.retried++
 		case Gone:
-			p.NewState = StateFailed
+			p.NewState = webhook.StateFailed
 			tally.gone++
 		default:
-			p.NewState = StateFailed
+			p.NewState = webhook.StateFailed
 			tally.failed++
 		}
 		n, err := q.RecordDeliveryAttempt(ctx, p)
@@ -157,7 +158,7 @@ func roughly(d time.Duration) string {
 	if d < time.Second {
 		return d.Round(time.Millisecond).String()
 	}
-	return formatStep(d.Round(time.Second))
+	return queue.FormatStep(d.Round(time.Second))
 }
 
 // LogAttrs names the attempt in the queue's log lines.
@@ -175,16 +176,12 @@ func (r result) Healthy() bool {
 
 func (r result) LogAttrs() []any { return []any{"delivery", r.deliveryID, "event", r.eventID} }
 
-// textRefresh is how stale a text's last_used_at may get before the writer refreshes it; the
-// pruner keeps texts that much longer than the attempts (00332_delivery_log_texts.sql).
-const textRefresh = time.Hour
-
 // textIDs returns the ids of the delivery log texts, stored once each (log.go): from the cache
 // of committed texts while their last use is fresh, else looked up, inserted or refreshed in
 // the transaction and noted in tally for the cache.
 func (d *Dispatcher) textIDs(ctx context.Context, q *db.Queries, at int64, tally *outcomeTally, texts ...string) ([]int64, error) {
 	ids := make([]int64, len(texts))
-	fresh := at - textRefresh.Milliseconds()
+	fresh := at - webhook.LogTextRefresh.Milliseconds()
 	for i, t := range texts {
 		if ref, ok := tally.texts[t]; ok && ref.lastUsed >= fresh {
 			ids[i] = ref.id

@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"time"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"frontdesk/app/webhook"
 )
 
 // literalVerify is a receiver written from the sentence "HMAC-SHA256 with the secret as key",
@@ -49,27 +51,27 @@ func TestSigningKeyPublishedVector(t *testing.T) {
 		body   = `{"test": 2432232314}`
 	)
 	ts := time.Unix(1614265330, 0)
-	key, err := SigningKey(secret, KeyModeStandard)
+	key, err := webhook.SigningKey(secret, webhook.KeyModeStandard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Sign(key, id, ts, []byte(body)); got != "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=" {
+	if got := webhook.Sign(key, id, ts, []byte(body)); got != "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=" {
 		t.Errorf("standard mode: %s, want the published signature", got)
 	}
-	key, err = SigningKey(secret, KeyModeSecretText)
+	key, err = webhook.SigningKey(secret, webhook.KeyModeSecretText)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := http.Header{}
 	SetHeaders(h, [][]byte{key}, id, ts, []byte(body))
 	if err := literalVerify(secret, h, []byte(body)); err != nil {
-		t.Errorf("secret-text mode %s: %v", h.Get(HeaderSignature), err)
+		t.Errorf("secret-text mode %s: %v", h.Get(webhook.HeaderSignature), err)
 	}
-	if got := h.Get(HeaderSignature); got != "v1,TcxlhK9b6UD6iVI1ZU2tTqp8PEVfYRseNNfa6b+LcUg=" {
+	if got := h.Get(webhook.HeaderSignature); got != "v1,TcxlhK9b6UD6iVI1ZU2tTqp8PEVfYRseNNfa6b+LcUg=" {
 		t.Errorf("secret-text mode: %s, want the documented vector (docs/webhooks.md)", got)
 	}
-	for _, bad := range []struct{ secret, mode string }{{secret, "hex"}, {secret, ""}, {"whsec_short", KeyModeSecretText}} {
-		if _, err := SigningKey(bad.secret, bad.mode); err == nil {
+	for _, bad := range []struct{ secret, mode string }{{secret, "hex"}, {secret, ""}, {"whsec_short", webhook.KeyModeSecretText}} {
+		if _, err := webhook.SigningKey(bad.secret, bad.mode); err == nil {
 			t.Errorf("SigningKey(%q, %q): no error", bad.secret, bad.mode)
 		}
 	}
@@ -84,18 +86,18 @@ func TestKeyModesEndToEnd(t *testing.T) {
 	std, lit := newReceiver(t, nil), newReceiver(t, nil)
 	ctx := context.Background()
 	stdHook, stdSecret := h.create(std.srv.URL, "*")
-	litHook, litSecret, err := h.m.Create(ctx, CreateInput{URL: lit.srv.URL, Events: []string{"*"}, AllowPrivate: true, KeyMode: KeyModeSecretText})
+	litHook, litSecret, err := h.m.Create(ctx, webhook.CreateInput{URL: lit.srv.URL, Events: []string{"*"}, AllowPrivate: true, KeyMode: webhook.KeyModeSecretText})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if stdHook.KeyMode != KeyModeStandard || litHook.KeyMode != KeyModeSecretText {
+	if stdHook.KeyMode != webhook.KeyModeStandard || litHook.KeyMode != webhook.KeyModeSecretText {
 		t.Fatalf("key modes %q and %q", stdHook.KeyMode, litHook.KeyMode)
 	}
 	h.startDispatcher(Config{AllowPrivate: true})
 
 	deliver := func(what string) (received, received) {
 		t.Helper()
-		id := h.enqueue(ServiceUpdated, map[string]any{"what": what})
+		id := h.enqueue(webhook.ServiceUpdated, map[string]any{"what": what})
 		eventually(t, 5*time.Second, what, func() bool { return len(std.byID(id)) == 1 && len(lit.byID(id)) == 1 })
 		return std.byID(id)[0], lit.byID(id)[0]
 	}
@@ -147,8 +149,8 @@ func TestKeyModesEndToEnd(t *testing.T) {
 	}
 
 	// The owner switches the standard webhook to secret-text: the next delivery is signed so.
-	mode := KeyModeSecretText
-	if _, err := h.m.Update(ctx, stdHook.ID, UpdateInput{KeyMode: &mode}); err != nil {
+	mode := webhook.KeyModeSecretText
+	if _, err := h.m.Update(ctx, stdHook.ID, webhook.UpdateInput{KeyMode: &mode}); err != nil {
 		t.Fatal(err)
 	}
 	s, _ = deliver("after the switch")
@@ -163,17 +165,17 @@ func TestKeyModesEndToEnd(t *testing.T) {
 func TestKeyModeValidated(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
-	_, _, err := h.m.Create(ctx, CreateInput{URL: "https://example.com/h", Events: []string{"*"}, KeyMode: "hex"})
-	var fe *FieldError
-	if !errors.As(err, &fe) || fe.Field != "key_mode" || !errors.Is(err, ErrInvalidKeyMode) {
+	_, _, err := h.m.Create(ctx, webhook.CreateInput{URL: "https://example.com/h", Events: []string{"*"}, KeyMode: "hex"})
+	var fe *webhook.FieldError
+	if !errors.As(err, &fe) || fe.Field != "key_mode" || !errors.Is(err, webhook.ErrInvalidKeyMode) {
 		t.Fatalf("create with key mode hex: %v, want a key_mode field error", err)
 	}
 	w, _ := h.create("https://example.com/h", "*")
 	bad := "Standard"
-	if _, err := h.m.Update(ctx, w.ID, UpdateInput{KeyMode: &bad}); !errors.As(err, &fe) || fe.Field != "key_mode" {
+	if _, err := h.m.Update(ctx, w.ID, webhook.UpdateInput{KeyMode: &bad}); !errors.As(err, &fe) || fe.Field != "key_mode" {
 		t.Fatalf("update with key mode %q: %v", bad, err)
 	}
-	if got := h.webhook(w.ID).KeyMode; got != KeyModeStandard {
+	if got := h.webhook(w.ID).KeyMode; got != webhook.KeyModeStandard {
 		t.Errorf("after a refused update the mode is %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"context"
@@ -11,14 +11,15 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"frontdesk/app/queue"
+	"frontdesk/app/webhook"
 	"frontdesk/db"
 )
 
 // Config tunes the dispatcher; the zero value is the default of docs/webhooks.md.
 type Config struct {
-	Schedule     Schedule      // nil: DefaultSchedule
-	Timeout      time.Duration // one attempt, dial to last body byte; <= 0: DefaultTimeout
-	AllowPrivate bool          // deliver to loopback, private and link-local addresses
+	Schedule     webhook.Schedule // nil: DefaultSchedule
+	Timeout      time.Duration    // one attempt, dial to last body byte; <= 0: DefaultTimeout
+	AllowPrivate bool             // deliver to loopback, private and link-local addresses
 	// Workers is the most attempts in flight overall (< 1: DefaultWorkers); PerEndpoint the
 	// most to one webhook (< 1: a quarter of Workers, at least 1). The cap is what keeps a
 	// hanging endpoint from taking every worker: it can hold PerEndpoint of them for a
@@ -27,6 +28,10 @@ type Config struct {
 	PerEndpoint int
 	UserAgent   string        // "": "frontdesk-webhooks"
 	Poll        time.Duration // longest sleep between looks at the outbox; <= 0: 1 s
+	// Handoff, if set, is the database's (webhook.NewHandoff): while Run runs, new deliveries
+	// written in this process reach the dispatcher through it in memory. nil: every delivery
+	// is claimed from the table.
+	Handoff *webhook.Handoff
 }
 
 // Defaults of Config.
@@ -42,7 +47,7 @@ const (
 // events leave at once.
 type Dispatcher struct {
 	db      *db.DB
-	q       *queue.Dispatcher[payload, target, result]
+	q       *queue.Dispatcher[webhook.Payload, target, result]
 	cfg     Config
 	log     *slog.Logger
 	now     func() time.Time
@@ -62,11 +67,10 @@ type Dispatcher struct {
 	reqHeader string
 }
 
-// NewDispatcher returns a dispatcher over d. Its metrics are registered on reg unless reg is
-// nil.
-func NewDispatcher(d *db.DB, cfg Config, log *slog.Logger, now func() time.Time, reg prometheus.Registerer) *Dispatcher {
+// New returns a dispatcher over d. Its metrics are registered on reg unless reg is nil.
+func New(d *db.DB, cfg Config, log *slog.Logger, now func() time.Time, reg prometheus.Registerer) *Dispatcher {
 	if len(cfg.Schedule) == 0 {
-		cfg.Schedule = DefaultSchedule()
+		cfg.Schedule = webhook.DefaultSchedule()
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
@@ -115,22 +119,8 @@ func (d *Dispatcher) Wake() { d.q.Wake() }
 // (each is bounded by the timeout), records them, hands queued deliveries back to the outbox
 // and returns nil.
 func (d *Dispatcher) Run(ctx context.Context) error {
-	running.Store(d.db, d)
-	defer running.CompareAndDelete(d.db, d)
-	return d.q.Run(ctx)
-}
-
-// running is each database's running dispatcher in this process, which Enqueue hands new
-// deliveries to (app/queue/handoff.go).
-var running sync.Map // *db.DB → *Dispatcher
-
-// runningOn is the dispatcher running on the database q writes to, nil if none.
-func runningOn(q *db.Queries) *Dispatcher {
-	w := q.Writer()
-	if w == nil {
-		return nil
+	if d.cfg.Handoff != nil {
+		defer d.cfg.Handoff.Serve(d.q)()
 	}
-	d, _ := running.Load(w)
-	disp, _ := d.(*Dispatcher)
-	return disp
+	return d.q.Run(ctx)
 }

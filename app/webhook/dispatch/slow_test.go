@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"frontdesk/app/webhook"
 )
 
 // slowReceiver answers every request after delay and remembers the most requests it held at
@@ -49,7 +51,7 @@ func TestSlowEndpointDrainsPastItsShare(t *testing.T) {
 	slowHook, _ := h.create(slow.srv.URL, "*")
 	h.create(fast.srv.URL, "*")
 	n := bound
-	if _, err := h.m.Update(context.Background(), slowHook.ID, UpdateInput{MaxConcurrency: &n}); err != nil {
+	if _, err := h.m.Update(context.Background(), slowHook.ID, webhook.UpdateInput{MaxConcurrency: &n}); err != nil {
 		t.Fatal(err)
 	}
 	if got := h.webhook(slowHook.ID).MaxConcurrency; got != bound {
@@ -78,7 +80,7 @@ func TestSlowEndpointDrainsPastItsShare(t *testing.T) {
 func TestConcurrencyBoundBelowShare(t *testing.T) {
 	h := newHarness(t)
 	slow := newSlowReceiver(t, 20*time.Millisecond)
-	w, _, err := h.m.Create(context.Background(), CreateInput{URL: slow.srv.URL, Events: []string{"*"}, AllowPrivate: true, MaxConcurrency: 1})
+	w, _, err := h.m.Create(context.Background(), webhook.CreateInput{URL: slow.srv.URL, Events: []string{"*"}, AllowPrivate: true, MaxConcurrency: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,16 +100,16 @@ func TestConcurrencyBoundBelowShare(t *testing.T) {
 func TestMaxConcurrencyValidation(t *testing.T) {
 	h := newHarness(t)
 	for _, n := range []int{-1, 257, 1000} {
-		if _, _, err := h.m.Create(context.Background(), CreateInput{URL: "https://example.com/hook", Events: []string{"*"}, MaxConcurrency: n}); err == nil {
+		if _, _, err := h.m.Create(context.Background(), webhook.CreateInput{URL: "https://example.com/hook", Events: []string{"*"}, MaxConcurrency: n}); err == nil {
 			t.Errorf("MaxConcurrency %d accepted", n)
 		}
 	}
 	w, _ := h.create("https://example.com/hook", "*")
-	if w.MaxConcurrency != DefaultConcurrency {
-		t.Fatalf("default MaxConcurrency %d, want %d", w.MaxConcurrency, DefaultConcurrency)
+	if w.MaxConcurrency != webhook.DefaultConcurrency {
+		t.Fatalf("default MaxConcurrency %d, want %d", w.MaxConcurrency, webhook.DefaultConcurrency)
 	}
 	bad := 0
-	if _, err := h.m.Update(context.Background(), w.ID, UpdateInput{MaxConcurrency: &bad}); err == nil {
+	if _, err := h.m.Update(context.Background(), w.ID, webhook.UpdateInput{MaxConcurrency: &bad}); err == nil {
 		t.Fatal("MaxConcurrency 0 accepted on update")
 	}
 }

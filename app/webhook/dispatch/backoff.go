@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"math"
@@ -8,30 +8,8 @@ import (
 	"time"
 
 	"frontdesk/app/queue"
+	"frontdesk/app/webhook"
 )
-
-// Schedule lists, for each attempt of a delivery, how long to wait before making it: s[0] is
-// counted from the moment the event is enqueued, every later s[i] from the end of attempt i
-// (app/queue owns the type, shared with customer messages).
-type Schedule = queue.Schedule
-
-// DefaultSchedule is the default of docs/webhooks.md: immediately, 5 s, 5 min, 30 min, 2 h, 5 h,
-// 10 h, 14 h, 20 h, 24 h — ten attempts over about three days, so an
-// endpoint that is down over a weekend still gets its events.
-func DefaultSchedule() Schedule {
-	return Schedule{0, 5 * time.Second, 5 * time.Minute, 30 * time.Minute,
-		2 * time.Hour, 5 * time.Hour, 10 * time.Hour, 14 * time.Hour, 20 * time.Hour, 24 * time.Hour}
-}
-
-// ErrInvalidSchedule is wrapped by every ParseSchedule error.
-var ErrInvalidSchedule = queue.ErrInvalidSchedule
-
-// ParseSchedule parses the --webhook-retry-schedule flag: Go durations
-// separated by commas, e.g. "0s,1s,2s" for tests. Spaces around entries are
-// ignored. Each entry must be between 0 and 7 days.
-func ParseSchedule(v string) (Schedule, error) { return queue.ParseSchedule(v) }
-
-func formatStep(d time.Duration) string { return queue.FormatStep(d) }
 
 // Outcome is what one attempt produced, as far as scheduling cares.
 type Outcome struct {
@@ -127,7 +105,7 @@ const (
 // lengthen the jittered schedule delay, never shorten it, so a receiver can
 // neither make us hammer it nor push a retry further than 24 h past the
 // schedule's own step.
-func NextAttempt(s Schedule, attempt int, o Outcome, now time.Time, rnd func() float64) Decision {
+func NextAttempt(s webhook.Schedule, attempt int, o Outcome, now time.Time, rnd func() float64) Decision {
 	attempt = max(attempt, 1) // a corrupt counter must not crash the dispatcher
 	switch {
 	case o.Status >= 200 && o.Status <= 299:

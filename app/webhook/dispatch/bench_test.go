@@ -1,8 +1,9 @@
-package webhook
+package dispatch
 
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"frontdesk/app/webhook"
 	"frontdesk/db"
 )
 
@@ -40,9 +42,9 @@ func newBenchReceiver(b *testing.B) *benchReceiver {
 	rc := &benchReceiver{arrived: map[string]time.Time{}}
 	rc.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		id := r.Header.Get(HeaderID)
-		ts, _ := strconv.ParseInt(r.Header.Get(HeaderTimestamp), 10, 64)
-		if !strings.Contains(r.Header.Get(HeaderSignature), Sign(rc.key, id, time.Unix(ts, 0), body)) {
+		id := r.Header.Get(webhook.HeaderID)
+		ts, _ := strconv.ParseInt(r.Header.Get(webhook.HeaderTimestamp), 10, 64)
+		if !strings.Contains(r.Header.Get(webhook.HeaderSignature), webhook.Sign(rc.key, id, time.Unix(ts, 0), body)) {
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
@@ -73,7 +75,7 @@ func benchSetup(b *testing.B, cfg Config) (*harness, *benchReceiver) {
 	h := newHarness(b)
 	rc := newBenchReceiver(b)
 	_, secret := h.create(rc.srv.URL, "*")
-	rc.key, _ = ParseSecret(secret)
+	rc.key, _ = webhook.ParseSecret(secret)
 	cfg.AllowPrivate = true
 	h.startDispatcher(cfg)
 	return h, rc
@@ -116,7 +118,7 @@ func BenchmarkDeliveryLatency(b *testing.B) {
 		var id string
 		err := h.db.InTx(ctx, func(q *db.Queries) error {
 			var err error
-			id, err = Enqueue(ctx, q, time.Now(), ClientUpdated, benchData)
+			id, err = webhook.Enqueue(ctx, q, time.Now(), webhook.ClientUpdated, benchData)
 			return err
 		})
 		if err != nil {
@@ -142,10 +144,10 @@ func BenchmarkDeliveryLatency(b *testing.B) {
 // same receiver, with no database at all.
 func BenchmarkBarePOSTLoop(b *testing.B) {
 	rc := newBenchReceiver(b)
-	secret, _ := NewSecret()
-	rc.key, _ = ParseSecret(secret)
+	secret, _ := webhook.NewSecret()
+	rc.key, _ = webhook.ParseSecret(secret)
 	client := NewHTTPClient(5*time.Second, true, 16)
-	body, _ := encodeEnvelope(Envelope{Type: ClientUpdated, Timestamp: "2026-11-21T00:00:00.000Z", Data: benchData})
+	body, _ := json.Marshal(webhook.Envelope{Type: webhook.ClientUpdated, Timestamp: "2026-11-21T00:00:00.000Z", Data: benchData})
 	var next atomic.Int64
 	b.ResetTimer()
 	start := time.Now()
@@ -157,7 +159,7 @@ func BenchmarkBarePOSTLoop(b *testing.B) {
 				if i > int64(b.N) {
 					return
 				}
-				id, _ := NewEventID(time.Now())
+				id, _ := webhook.NewEventID(time.Now())
 				req, _ := http.NewRequest(http.MethodPost, rc.srv.URL, bytes.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
 				SetHeaders(req.Header, [][]byte{rc.key}, id, time.Now(), body)
@@ -195,7 +197,7 @@ func enqueueEvents(b *testing.B, d *db.DB, n int) {
 		k := min(100, n-done)
 		err := d.InTx(ctx, func(q *db.Queries) error {
 			for range k {
-				if _, err := Enqueue(ctx, q, time.Now(), ClientUpdated, benchData); err != nil {
+				if _, err := webhook.Enqueue(ctx, q, time.Now(), webhook.ClientUpdated, benchData); err != nil {
 					return err
 				}
 			}

@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"net/http"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+
+	"frontdesk/app/webhook"
 )
 
 func counterValue(t *testing.T, c prometheus.Counter) float64 {
@@ -30,7 +32,7 @@ func TestMetrics(t *testing.T) {
 	h.create(rc.srv.URL, "*")
 	disp := h.startDispatcher(Config{AllowPrivate: true, Schedule: fastSchedule(10 * time.Millisecond)})
 	for i := range 3 {
-		h.enqueue(ClientCreated, map[string]any{"id": i})
+		h.enqueue(webhook.ClientCreated, map[string]any{"id": i})
 	}
 	outcome := func(l string) float64 { return counterValue(t, disp.metrics.outcomes.WithLabelValues(l)) }
 	eventually(t, 5*time.Second, "three successes", func() bool { return outcome("succeeded") == 3 })
@@ -63,8 +65,8 @@ func TestQueueGauges(t *testing.T) {
 	h.now = func() time.Time { return clock }
 	h.create("https://example.com/", "*")
 	_ = newMetrics(h.db, h.now, h.reg) // no dispatcher: the deliveries wait
-	h.enqueue(ClientCreated, map[string]any{"id": 1})
-	h.enqueue(ClientCreated, map[string]any{"id": 2})
+	h.enqueue(webhook.ClientCreated, map[string]any{"id": 1})
+	h.enqueue(webhook.ClientCreated, map[string]any{"id": 2})
 	clock = clock.Add(90 * time.Second)
 
 	gauge := func(name string) float64 {

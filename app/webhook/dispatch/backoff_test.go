@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"errors"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"frontdesk/app/webhook"
 )
 
 const defaultScheduleFlag = "0s,5s,5m,30m,2h,5h,10h,14h,20h,24h"
@@ -17,11 +19,11 @@ const defaultScheduleFlag = "0s,5s,5m,30m,2h,5h,10h,14h,20h,24h"
 func constRnd(v float64) func() float64 { return func() float64 { return v } }
 
 func TestDefaultSchedule(t *testing.T) {
-	s := DefaultSchedule()
+	s := webhook.DefaultSchedule()
 	if got := s.String(); got != defaultScheduleFlag {
 		t.Errorf("DefaultSchedule().String() = %q, want %q", got, defaultScheduleFlag)
 	}
-	parsed, err := ParseSchedule(defaultScheduleFlag)
+	parsed, err := webhook.ParseSchedule(defaultScheduleFlag)
 	if err != nil {
 		t.Fatalf("ParseSchedule(%q): %v", defaultScheduleFlag, err)
 	}
@@ -43,14 +45,14 @@ func TestParseSchedule(t *testing.T) {
 	tests := []struct {
 		name    string
 		in      string
-		want    Schedule
+		want    webhook.Schedule
 		wantErr string
 	}{
-		{name: "test schedule", in: "0s,1s,2s", want: Schedule{0, time.Second, 2 * time.Second}},
-		{name: "single", in: "0s", want: Schedule{0}},
-		{name: "spaces", in: " 0s , 100ms,1m30s ", want: Schedule{0, 100 * time.Millisecond, 90 * time.Second}},
-		{name: "bare zero", in: "0", want: Schedule{0}},
-		{name: "seven days", in: "168h", want: Schedule{168 * time.Hour}},
+		{name: "test schedule", in: "0s,1s,2s", want: webhook.Schedule{0, time.Second, 2 * time.Second}},
+		{name: "single", in: "0s", want: webhook.Schedule{0}},
+		{name: "spaces", in: " 0s , 100ms,1m30s ", want: webhook.Schedule{0, 100 * time.Millisecond, 90 * time.Second}},
+		{name: "bare zero", in: "0", want: webhook.Schedule{0}},
+		{name: "seven days", in: "168h", want: webhook.Schedule{168 * time.Hour}},
 		{name: "empty", in: "", wantErr: "empty"},
 		{name: "blank", in: "   ", wantErr: "empty"},
 		{name: "empty entry", in: "0s,,5m", wantErr: "entry 2 is empty"},
@@ -63,9 +65,9 @@ func TestParseSchedule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseSchedule(tt.in)
+			got, err := webhook.ParseSchedule(tt.in)
 			if tt.wantErr != "" {
-				if err == nil || !errors.Is(err, ErrInvalidSchedule) || !strings.Contains(err.Error(), tt.wantErr) {
+				if err == nil || !errors.Is(err, webhook.ErrInvalidSchedule) || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Errorf("ParseSchedule(%q) = %v, %v; want ErrInvalidSchedule containing %q", tt.in, got, err, tt.wantErr)
 				}
 				return
@@ -76,7 +78,7 @@ func TestParseSchedule(t *testing.T) {
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("ParseSchedule(%q) = %v, want %v", tt.in, got, tt.want)
 			}
-			if again, err := ParseSchedule(got.String()); err != nil || !slices.Equal(again, got) {
+			if again, err := webhook.ParseSchedule(got.String()); err != nil || !slices.Equal(again, got) {
 				t.Errorf("round trip via %q = %v, %v; want %v", got.String(), again, err, got)
 			}
 		})
@@ -84,14 +86,14 @@ func TestParseSchedule(t *testing.T) {
 }
 
 func TestScheduleIsAFlag(t *testing.T) {
-	s := DefaultSchedule()
+	s := webhook.DefaultSchedule()
 	fs := flag.NewFlagSet("frontdesk", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Var(&s, "webhook-retry-schedule", "delays before each delivery attempt")
 	if err := fs.Parse([]string{"--webhook-retry-schedule=0s,10ms,20ms"}); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	if want := (Schedule{0, 10 * time.Millisecond, 20 * time.Millisecond}); !slices.Equal(s, want) {
+	if want := (webhook.Schedule{0, 10 * time.Millisecond, 20 * time.Millisecond}); !slices.Equal(s, want) {
 		t.Errorf("after flag parse got %v, want %v", s, want)
 	}
 	if err := fs.Parse([]string{"--webhook-retry-schedule=-1s"}); err == nil || !strings.Contains(err.Error(), "negative") {
@@ -101,7 +103,7 @@ func TestScheduleIsAFlag(t *testing.T) {
 
 func TestNextAttempt(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	s := DefaultSchedule()
+	s := webhook.DefaultSchedule()
 	tests := []struct {
 		name    string
 		attempt int
@@ -179,7 +181,7 @@ func TestNextAttempt(t *testing.T) {
 // and the same rnd always gives the same answer.
 func TestNextAttemptJitterBounds(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
-	s := DefaultSchedule()
+	s := webhook.DefaultSchedule()
 	for attempt := 1; attempt < len(s); attempt++ {
 		step := s[attempt]
 		lo := time.Duration(math.Floor(float64(step) * 0.8))
@@ -198,7 +200,7 @@ func TestNextAttemptJitterBounds(t *testing.T) {
 
 func TestZeroDelayScheduleStaysZero(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
-	s := Schedule{0, 0, 0}
+	s := webhook.Schedule{0, 0, 0}
 	for _, r := range []float64{0, 1} {
 		if d := NextAttempt(s, 1, Outcome{Status: 500}, now, constRnd(r)); d.Delay != 0 || !d.Next.Equal(now) {
 			t.Errorf("rnd %v: got %+v, want Delay 0 and Next now", r, d)

@@ -1,18 +1,14 @@
-package webhook
+package dispatch
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"frontdesk/app/queue"
+	"frontdesk/app/webhook"
 	"frontdesk/db"
 )
-
-// payload is what a claimed delivery carries: its event's id and exact body.
-type payload struct {
-	eventID string
-	body    []byte
-}
 
 // target is where and how one webhook's deliveries are sent right now.
 type target struct {
@@ -39,15 +35,17 @@ type job struct {
 	keys       [][]byte // signing keys, newest first
 }
 
-func jobOf(j queue.Job[payload], t target) job {
+func jobOf(j queue.Job[webhook.Payload], t target) job {
 	return job{
-		deliveryID: j.ID, webhookID: j.Target, eventID: j.Payload.eventID, body: j.Payload.body,
+		deliveryID: j.ID, webhookID: j.Target, eventID: j.Payload.EventID, body: j.Payload.Body,
 		attempt: j.Attempt, series: j.Series, seriesAt: j.SeriesAt, url: t.url, keys: t.keys,
 	}
 }
 
 // Send makes one attempt (queue.Sender).
-func (d *Dispatcher) Send(j queue.Job[payload], t target) result { return d.attempt(jobOf(j, t)) }
+func (d *Dispatcher) Send(j queue.Job[webhook.Payload], t target) result {
+	return d.attempt(jobOf(j, t))
+}
 
 // store is the deliveries table as app/queue claims from it: one target per active webhook.
 // Reading per webhook through deliveries_pending (migration 00100) means a round reads only
@@ -55,19 +53,19 @@ func (d *Dispatcher) Send(j queue.Job[payload], t target) result { return d.atte
 // db/migrations/00030_webhook_engine.sql).
 type store struct{ d *Dispatcher }
 
-func (s store) ClaimFirst(ctx context.Context, q *db.Queries, webhookID int64, now time.Time, lim int) ([]queue.Job[payload], error) {
+func (s store) ClaimFirst(ctx context.Context, q *db.Queries, webhookID int64, now time.Time, lim int) ([]queue.Job[webhook.Payload], error) {
 	rows, err := q.ClaimDueFirstAttempts(ctx, db.ClaimDueFirstAttemptsParams{WebhookID: webhookID, Now: sqlMillis(db.Millis(now)), Lim: int64(lim)})
 	if err != nil {
 		return nil, err
 	}
-	jobs := make([]queue.Job[payload], len(rows))
+	jobs := make([]queue.Job[webhook.Payload], len(rows))
 	for i, r := range rows {
 		seriesAt := db.Time(r.CreatedAt)
 		if r.RestartedAt.Valid {
 			seriesAt = db.Time(r.RestartedAt.Int64)
 		}
-		jobs[i] = queue.Job[payload]{
-			ID: r.ID, Target: webhookID, Payload: payload{eventID: r.EventID, body: r.Body},
+		jobs[i] = queue.Job[webhook.Payload]{
+			ID: r.ID, Target: webhookID, Payload: webhook.Payload{EventID: r.EventID, Body: r.Body},
 			Attempt: int(r.Attempts) + 1, Series: 1, SeriesAt: seriesAt, Due: seriesAt,
 			// A restarted series (replay of missed events, recover, resend) is sent one at a
 			// time in the log's order, so the receiver gets the oldest first.
@@ -79,20 +77,20 @@ func (s store) ClaimFirst(ctx context.Context, q *db.Queries, webhookID int64, n
 
 // ClaimRetries reads due retries first and claims them by id in the same transaction, so each
 // keeps the time it became due.
-func (s store) ClaimRetries(ctx context.Context, q *db.Queries, webhookID int64, now time.Time, lim int) ([]queue.Job[payload], error) {
+func (s store) ClaimRetries(ctx context.Context, q *db.Queries, webhookID int64, now time.Time, lim int) ([]queue.Job[webhook.Payload], error) {
 	rows, err := q.ListDueRetries(ctx, db.ListDueRetriesParams{WebhookID: webhookID, Now: sqlMillis(db.Millis(now)), Lim: int64(lim)})
 	if err != nil {
 		return nil, err
 	}
-	var jobs []queue.Job[payload]
+	var jobs []queue.Job[webhook.Payload]
 	for _, r := range rows {
 		ok, err := q.ClaimDelivery(ctx, r.ID)
 		if err != nil {
 			return jobs, err
 		}
 		if ok == 1 {
-			jobs = append(jobs, queue.Job[payload]{
-				ID: r.ID, Target: webhookID, Payload: payload{eventID: r.EventID, body: r.Body},
+			jobs = append(jobs, queue.Job[webhook.Payload]{
+				ID: r.ID, Target: webhookID, Payload: webhook.Payload{EventID: r.EventID, Body: r.Body},
 				Attempt: int(r.Attempts) + 1, Series: int(r.Attempts-r.SeriesBase) + 1,
 				SeriesAt: db.Time(r.SeriesAt), Due: nullTime(r.NextAttemptAt),
 			})
@@ -132,7 +130,7 @@ func (s store) Targets(ctx context.Context, q *db.Queries, now time.Time) (map[i
 		id := keyCacheID(r.KeyMode, r.Secret)
 		key, ok := keys[id]
 		if !ok {
-			key, err = SigningKey(r.Secret, r.KeyMode)
+			key, err = webhook.SigningKey(r.Secret, r.KeyMode)
 			if err != nil {
 				s.d.log.Error("webhook secret unusable; not signing with it", "webhook", r.ID, "err", err)
 				continue
@@ -156,3 +154,13 @@ func (s store) Targets(ctx context.Context, q *db.Queries, now time.Time) (map[i
 // keyCacheID names a signing key in the dispatcher's cache: the same secret gives another key
 // in another mode.
 func keyCacheID(mode, secret string) string { return mode + " " + secret }
+
+func sqlMillis(ms int64) sql.NullInt64 { return sql.NullInt64{Int64: ms, Valid: true} }
+
+// nullTime is a nullable millisecond column as a time, zero when NULL.
+func nullTime(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return db.Time(v.Int64)
+}

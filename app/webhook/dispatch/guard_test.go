@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"testing"
 	"time"
+
+	"frontdesk/app/webhook"
 )
 
 // The dial-time guard as the dispatcher uses it: every refused target is logged as a
@@ -38,7 +40,7 @@ func TestDispatcherRefusesPrivateTargets(t *testing.T) {
 		ids[tt.name] = w.ID
 	}
 	h.startDispatcherWith(Config{Schedule: fastSchedule(time.Hour)}, newHTTPClient(2*time.Second, false, 4, resolver))
-	event := h.enqueue(BookingCreated, map[string]any{"id": 1})
+	event := h.enqueue(webhook.BookingCreated, map[string]any{"id": 1})
 
 	for _, tt := range targets {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,20 +65,20 @@ func TestDispatcherRefusesPrivateTargets(t *testing.T) {
 	literal, _ := h2.create("http://127.0.0.1:"+port+"/", "*")
 	named, _ := h2.create("http://hooks.example.com:"+port+"/", "*")
 	h2.startDispatcherWith(Config{AllowPrivate: true}, newHTTPClient(2*time.Second, true, 4, resolver))
-	allowed := h2.enqueue(BookingCreated, map[string]any{"id": 2})
+	allowed := h2.enqueue(webhook.BookingCreated, map[string]any{"id": 2})
 	for _, id := range []int64{literal.ID, named.ID} {
-		eventually(t, 5*time.Second, "delivery with allowPrivate", func() bool { return h2.deliveryOf(allowed, id).State == StateSucceeded })
+		eventually(t, 5*time.Second, "delivery with allowPrivate", func() bool { return h2.deliveryOf(allowed, id).State == webhook.StateSucceeded })
 	}
 	if n := len(rc.byID(allowed)); n != 2 {
 		t.Errorf("receiver got %d requests with allowPrivate, want 2", n)
 	}
 }
 
-// NewDispatcher's own client is guarded unless AllowPrivate.
+// A dispatcher's own client is guarded unless AllowPrivate.
 func TestDispatcherClientFollowsConfig(t *testing.T) {
 	h := newHarness(t)
 	for _, allow := range []bool{false, true} {
-		d := NewDispatcher(h.db, Config{AllowPrivate: allow, Workers: 8}, discardLog(), nil, nil)
+		d := New(h.db, Config{AllowPrivate: allow, Workers: 8}, discardLog(), nil, nil)
 		_, err := d.client.Get("http://127.0.0.1:1/")
 		refused := Categorize(err) == CategoryForbiddenAddress
 		if refused == allow {

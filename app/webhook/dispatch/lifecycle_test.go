@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"frontdesk/app/webhook"
 	"frontdesk/db"
 )
 
@@ -14,7 +15,7 @@ func TestStartReleasesClaimsOfAStoppedProcess(t *testing.T) {
 	h := newHarness(t)
 	rc := newReceiver(t, nil)
 	w, _ := h.create(rc.srv.URL, "*")
-	id := h.enqueue(ClientCreated, map[string]any{"id": 1})
+	id := h.enqueue(webhook.ClientCreated, map[string]any{"id": 1})
 	d := h.deliveryOf(id, w.ID)
 	// What a crash mid-delivery leaves behind: the row claimed, nobody holding it.
 	err := h.db.InTx(context.Background(), func(q *db.Queries) error {
@@ -42,7 +43,7 @@ func TestStopBeforeStartIsClean(t *testing.T) {
 	h := newHarness(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := NewDispatcher(h.db, Config{AllowPrivate: true, Workers: 1}, discardLog(), nil, nil).Run(ctx); err != nil {
+	if err := New(h.db, Config{AllowPrivate: true, Workers: 1, Handoff: h.handoff}, discardLog(), nil, nil).Run(ctx); err != nil {
 		t.Fatalf("Run on a stopped context: %v, want nil", err)
 	}
 }
@@ -60,10 +61,10 @@ func TestShutdownFinishesInFlightAndHandsBackTheRest(t *testing.T) {
 	w, _ := h.create(rc.srv.URL, "*")
 	var ids []string
 	for i := range 5 {
-		ids = append(ids, h.enqueue(BookingCreated, map[string]any{"id": i}))
+		ids = append(ids, h.enqueue(webhook.BookingCreated, map[string]any{"id": i}))
 	}
 
-	disp := NewDispatcher(h.db, Config{AllowPrivate: true, Workers: 1}, discardLog(), nil, nil)
+	disp := New(h.db, Config{AllowPrivate: true, Workers: 1, Handoff: h.handoff}, discardLog(), nil, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan error, 1)
 	go func() { stopped <- disp.Run(ctx) }()
@@ -86,9 +87,9 @@ func TestShutdownFinishesInFlightAndHandsBackTheRest(t *testing.T) {
 	for _, id := range ids {
 		d := h.deliveryOf(id, w.ID)
 		switch {
-		case d.State == StateSucceeded && d.Attempts == 1:
+		case d.State == webhook.StateSucceeded && d.Attempts == 1:
 			succeeded++
-		case d.State == StatePending && !d.InFlight && d.Attempts == 0:
+		case d.State == webhook.StatePending && !d.InFlight && d.Attempts == 0:
 			due++
 		default:
 			t.Errorf("after shutdown: delivery %+v, want succeeded or pending and due", d)
@@ -115,14 +116,14 @@ func TestDeleteDuringFlightIsHarmless(t *testing.T) {
 	kept, _ := h.create(fast.srv.URL, "*")
 	h.startDispatcher(Config{AllowPrivate: true})
 
-	id := h.enqueue(ClientUpdated, map[string]any{"id": 1})
+	id := h.enqueue(webhook.ClientUpdated, map[string]any{"id": 1})
 	<-arrived
 	if err := h.m.Delete(context.Background(), doomed.ID); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 5*time.Second, "the other delivery", func() bool { return h.deliveryOf(id, kept.ID).State == StateSucceeded })
-	later := h.enqueue(ClientUpdated, map[string]any{"id": 2})
-	eventually(t, 5*time.Second, "a later delivery", func() bool { return h.deliveryOf(later, kept.ID).State == StateSucceeded })
+	eventually(t, 5*time.Second, "the other delivery", func() bool { return h.deliveryOf(id, kept.ID).State == webhook.StateSucceeded })
+	later := h.enqueue(webhook.ClientUpdated, map[string]any{"id": 2})
+	eventually(t, 5*time.Second, "a later delivery", func() bool { return h.deliveryOf(later, kept.ID).State == webhook.StateSucceeded })
 	if _, err := h.m.Get(context.Background(), doomed.ID); err == nil {
 		t.Errorf("deleted webhook still found")
 	}

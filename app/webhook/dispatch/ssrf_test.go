@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"frontdesk/app/webhook"
 )
 
 // dialCheck runs the dialer's Control hook the way net.Dialer does, without
@@ -88,8 +90,8 @@ func TestDialGuardAddresses(t *testing.T) {
 			case tt.wantReason != "" && err == nil:
 				t.Errorf("default guard allowed %s, want refused as %q", address, tt.wantReason)
 			case tt.wantReason != "":
-				ae, ok := errors.AsType[*AddressError](err)
-				if !ok || !errors.Is(err, ErrForbiddenAddress) {
+				ae, ok := errors.AsType[*webhook.AddressError](err)
+				if !ok || !errors.Is(err, webhook.ErrForbiddenAddress) {
 					t.Fatalf("error %v (%T), want an *AddressError matching ErrForbiddenAddress", err, err)
 				}
 				if !strings.Contains(ae.Reason, tt.wantReason) {
@@ -109,61 +111,11 @@ func TestDialGuardAddresses(t *testing.T) {
 
 func TestDialGuardFailsClosed(t *testing.T) {
 	for _, address := range []string{"not-an-address", "example.com:443", "127.0.0.1"} {
-		if err := dialCheck(t, false, address); !errors.Is(err, ErrForbiddenAddress) {
+		if err := dialCheck(t, false, address); !errors.Is(err, webhook.ErrForbiddenAddress) {
 			t.Errorf("guard on %q: got %v, want ErrForbiddenAddress", address, err)
 		}
 	}
-	if err := CheckAddr(netip.Addr{}); !errors.Is(err, ErrForbiddenAddress) {
+	if err := webhook.CheckAddr(netip.Addr{}); !errors.Is(err, webhook.ErrForbiddenAddress) {
 		t.Errorf("CheckAddr(zero Addr) = %v, want ErrForbiddenAddress", err)
-	}
-}
-
-func TestValidateURL(t *testing.T) {
-	tests := []struct {
-		name    string
-		raw     string
-		wantErr string // empty: valid
-	}{
-		{name: "https", raw: "https://hooks.example.com/frontdesk"},
-		{name: "http with port and query", raw: "http://example.com:8080/hook?tenant=3"},
-		{name: "upper-case scheme", raw: "HTTPS://example.com/"},
-		{name: "IP literal", raw: "http://127.0.0.1:9000/"}, // refused at dial time unless allowed
-		{name: "IPv6 literal", raw: "https://[2001:db8::1]/hook"},
-		{name: "empty", raw: "", wantErr: "empty"},
-		{name: "relative", raw: "/hooks", wantErr: "must start with http"},
-		{name: "no scheme", raw: "example.com/hook", wantErr: "must start with http"},
-		{name: "ftp", raw: "ftp://example.com/", wantErr: "must start with http"},
-		{name: "javascript", raw: "javascript:alert(1)", wantErr: "must start with http"},
-		{name: "opaque", raw: "http:example.com", wantErr: "must be absolute"},
-		{name: "no host", raw: "https:///path", wantErr: "must be absolute"},
-		{name: "port only", raw: "http://:8080/", wantErr: "no host"},
-		{name: "credentials", raw: "https://user:hunter2@example.com/", wantErr: "credentials"},
-		{name: "user only", raw: "https://user@example.com/", wantErr: "credentials"},
-		{name: "fragment", raw: "https://example.com/hook#frag", wantErr: "fragment"},
-		{name: "empty fragment", raw: "https://example.com/hook#", wantErr: "fragment"},
-		{name: "port zero", raw: "https://example.com:0/", wantErr: "port 0"},
-		{name: "port too big", raw: "https://example.com:70000/", wantErr: "port 70000"},
-		{name: "bad port", raw: "https://example.com:http/", wantErr: "not a URL"},
-		{name: "spaces", raw: " https://example.com/", wantErr: "spaces"},
-		{name: "trailing newline", raw: "https://example.com/\n", wantErr: "spaces"},
-		{name: "control character", raw: "https://exa\x7fmple.com/", wantErr: "not a URL"},
-		{name: "too long", raw: "https://example.com/" + strings.Repeat("a", 2048), wantErr: "longer than 2048"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := ValidateURL(tt.raw)
-			if tt.wantErr == "" {
-				if err != nil {
-					t.Errorf("ValidateURL(%q) = %v, want nil", tt.raw, err)
-				}
-				return
-			}
-			if err == nil || !errors.Is(err, ErrInvalidURL) || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("ValidateURL(%q) = %v, want ErrInvalidURL containing %q", tt.raw, err, tt.wantErr)
-			}
-		})
-	}
-	if err := ValidateURL("https://user:hunter2@example.com/"); err != nil && strings.Contains(err.Error(), "hunter2") {
-		t.Errorf("ValidateURL error %q repeats the password, want it redacted", err)
 	}
 }

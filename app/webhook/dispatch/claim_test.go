@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"context"
@@ -7,16 +7,17 @@ import (
 	"time"
 
 	"frontdesk/app/queue"
+	"frontdesk/app/webhook"
 )
 
 // claimSetup registers a webhook (nothing listens: the tests only claim) with firsts fresh
 // events and retries deliveries that failed once and are due again, and returns a claimer.
-func claimSetup(t *testing.T, firsts, retries int) (*harness, *queue.Dispatcher[payload, target, result], Webhook) {
+func claimSetup(t *testing.T, firsts, retries int) (*harness, *queue.Dispatcher[webhook.Payload, target, result], webhook.Webhook) {
 	t.Helper()
 	h := newHarness(t)
 	w, _ := h.create("https://example.com/hook", "*")
 	for i := range retries {
-		id := h.enqueue(ClientUpdated, map[string]any{"retry": i})
+		id := h.enqueue(webhook.ClientUpdated, map[string]any{"retry": i})
 		d := h.deliveryOf(id, w.ID)
 		// What a failed first attempt leaves: one attempt made, the next one due a minute ago.
 		if _, err := h.db.Write.Exec("UPDATE deliveries SET attempts = 1, next_attempt_at = ? WHERE id = ?",
@@ -25,11 +26,11 @@ func claimSetup(t *testing.T, firsts, retries int) (*harness, *queue.Dispatcher[
 		}
 	}
 	for i := range firsts {
-		h.enqueue(ClientUpdated, map[string]any{"first": i})
+		h.enqueue(webhook.ClientUpdated, map[string]any{"first": i})
 	}
 	// PerEndpoint 1 gives each webhook a lane of 16 (the prefetch depth); the cases below ask
 	// with a room of 8 where they do not name one.
-	d := NewDispatcher(h.db, Config{AllowPrivate: true, Workers: 8, PerEndpoint: 1}, discardLog(), nil, nil)
+	d := New(h.db, Config{AllowPrivate: true, Workers: 8, PerEndpoint: 1}, discardLog(), nil, nil)
 	return h, d.q, w
 }
 
@@ -90,7 +91,7 @@ func TestClaimRound(t *testing.T) {
 				} else {
 					retries++
 				}
-				if d := h.deliveryOf(j.Payload.eventID, w.ID); !d.InFlight {
+				if d := h.deliveryOf(j.Payload.EventID, w.ID); !d.InFlight {
 					t.Errorf("claimed delivery %d: %+v, want it in flight", j.ID, d)
 				}
 			}
@@ -118,8 +119,8 @@ func TestClaimedJobs(t *testing.T) {
 	ids := make([]int64, len(got.Jobs))
 	for i, j := range got.Jobs {
 		ids[i] = j.ID
-		d := h.deliveryOf(j.Payload.eventID, w.ID)
-		if j.Attempt != 1 || j.Series != 1 || !j.Due.Equal(d.CreatedAt) || !j.SeriesAt.Equal(d.CreatedAt) || len(j.Payload.body) == 0 {
+		d := h.deliveryOf(j.Payload.EventID, w.ID)
+		if j.Attempt != 1 || j.Series != 1 || !j.Due.Equal(d.CreatedAt) || !j.SeriesAt.Equal(d.CreatedAt) || len(j.Payload.Body) == 0 {
 			t.Errorf("job %+v, want attempt 1 of series 1, due and series start at %v, with the body", j, d.CreatedAt)
 		}
 	}
@@ -130,7 +131,7 @@ func TestClaimedJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, j := range got.Jobs {
-		if d := h.deliveryOf(j.Payload.eventID, w.ID); d.InFlight || !d.NextAttemptAt.Equal(j.Due) {
+		if d := h.deliveryOf(j.Payload.EventID, w.ID); d.InFlight || !d.NextAttemptAt.Equal(j.Due) {
 			t.Errorf("handed back: %+v, want due again at %v", d, j.Due)
 		}
 	}
@@ -151,7 +152,7 @@ func TestRoundRecordsAndClaims(t *testing.T) {
 	if second.Err != nil || len(second.Jobs) != 1 {
 		t.Fatalf("second round: %d jobs, err %v; want the other delivery", len(second.Jobs), second.Err)
 	}
-	if d := h.deliveryOf(first.Jobs[0].Payload.eventID, w.ID); d.State != StateSucceeded || d.Attempts != 1 {
+	if d := h.deliveryOf(first.Jobs[0].Payload.EventID, w.ID); d.State != webhook.StateSucceeded || d.Attempts != 1 {
 		t.Errorf("recorded delivery %+v, want succeeded after 1 attempt", d)
 	}
 }

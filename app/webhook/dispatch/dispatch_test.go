@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"frontdesk/app/webhook"
 )
 
 func TestDeliveryIsSignedAndLogged(t *testing.T) {
@@ -23,9 +25,9 @@ func TestDeliveryIsSignedAndLogged(t *testing.T) {
 	h.startDispatcher(Config{AllowPrivate: true, UserAgent: "frontdesk-webhooks/test"})
 
 	data := map[string]any{"id": 7, "first_name": "Ana", "note": "<b>&</b>"}
-	id := h.enqueue(ClientCreated, data)
+	id := h.enqueue(webhook.ClientCreated, data)
 	eventually(t, 5*time.Second, "the delivery to succeed", func() bool {
-		return h.deliveryOf(id, w.ID).State == StateSucceeded
+		return h.deliveryOf(id, w.ID).State == webhook.StateSucceeded
 	})
 
 	reqs := rc.requests()
@@ -41,9 +43,9 @@ func TestDeliveryIsSignedAndLogged(t *testing.T) {
 		t.Errorf("Standard Webhooks Verify: %v; want the delivery to verify with the webhook's secret", err)
 	}
 	for name, want := range map[string]string{
-		"Content-Type": "application/json",
-		"User-Agent":   "frontdesk-webhooks/test",
-		HeaderID:       id,
+		"Content-Type":   "application/json",
+		"User-Agent":     "frontdesk-webhooks/test",
+		webhook.HeaderID: id,
 	} {
 		if v := got.header.Get(name); v != want {
 			t.Errorf("header %s = %q, want %q", name, v, want)
@@ -52,9 +54,9 @@ func TestDeliveryIsSignedAndLogged(t *testing.T) {
 	if !regexp.MustCompile(`^evt_[0-9A-Za-z]{24}$`).MatchString(id) {
 		t.Errorf("webhook-id %q, want evt_ and 24 base62 characters", id)
 	}
-	ts, err := strconv.ParseInt(got.header.Get(HeaderTimestamp), 10, 64)
+	ts, err := strconv.ParseInt(got.header.Get(webhook.HeaderTimestamp), 10, 64)
 	if err != nil || time.Since(time.Unix(ts, 0)).Abs() > 5*time.Second {
-		t.Errorf("webhook-timestamp %q, want the Unix seconds of the attempt", got.header.Get(HeaderTimestamp))
+		t.Errorf("webhook-timestamp %q, want the Unix seconds of the attempt", got.header.Get(webhook.HeaderTimestamp))
 	}
 
 	var env map[string]json.RawMessage
@@ -88,7 +90,7 @@ func TestDeliveryIsSignedAndLogged(t *testing.T) {
 	if a.Number != 1 || a.StatusCode != http.StatusNoContent || a.ErrorCategory != "" {
 		t.Errorf("attempt %+v, want number 1, status 204, no error category", a)
 	}
-	for _, line := range []string{"Webhook-Id: " + id, "Webhook-Signature: " + got.header.Get(HeaderSignature), "User-Agent: frontdesk-webhooks/test"} {
+	for _, line := range []string{"Webhook-Id: " + id, "Webhook-Signature: " + got.header.Get(webhook.HeaderSignature), "User-Agent: frontdesk-webhooks/test"} {
 		if !strings.Contains(a.RequestHeaders, line+"\n") {
 			t.Errorf("logged request headers %q lack %q", a.RequestHeaders, line)
 		}
@@ -108,12 +110,12 @@ func TestRotationSignsWithBothSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	during := h.enqueue(ServiceUpdated, map[string]any{"id": 1})
+	during := h.enqueue(webhook.ServiceUpdated, map[string]any{"id": 1})
 	eventually(t, 5*time.Second, "the delivery during the grace period", func() bool { return len(rc.byID(during)) == 1 })
 
 	req := rc.byID(during)[0]
-	if sigs := strings.Fields(req.header.Get(HeaderSignature)); len(sigs) != 2 {
-		t.Fatalf("webhook-signature %q during rotation, want two signatures", req.header.Get(HeaderSignature))
+	if sigs := strings.Fields(req.header.Get(webhook.HeaderSignature)); len(sigs) != 2 {
+		t.Fatalf("webhook-signature %q during rotation, want two signatures", req.header.Get(webhook.HeaderSignature))
 	}
 	for name, s := range map[string]string{"old": oldSecret, "new": newSecret} {
 		wh, _ := standardwebhooks.NewWebhook(s)
@@ -130,11 +132,11 @@ func TestRotationSignsWithBothSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := h.enqueue(ServiceUpdated, map[string]any{"id": 2})
+	after := h.enqueue(webhook.ServiceUpdated, map[string]any{"id": 2})
 	eventually(t, 5*time.Second, "the delivery after rotation", func() bool { return len(rc.byID(after)) == 1 })
 	req = rc.byID(after)[0]
-	if sigs := strings.Fields(req.header.Get(HeaderSignature)); len(sigs) != 1 {
-		t.Errorf("webhook-signature %q after a rotation without grace, want one signature", req.header.Get(HeaderSignature))
+	if sigs := strings.Fields(req.header.Get(webhook.HeaderSignature)); len(sigs) != 1 {
+		t.Errorf("webhook-signature %q after a rotation without grace, want one signature", req.header.Get(webhook.HeaderSignature))
 	}
 	wh, _ := standardwebhooks.NewWebhook(newest)
 	if err := wh.Verify(req.body, req.header); err != nil {
@@ -170,8 +172,8 @@ func TestRetriesKeepIDAndRefreshTimestamp(t *testing.T) {
 	w, secret := h.create(rc.srv.URL, "*")
 	h.startDispatcher(Config{AllowPrivate: true, Schedule: fastSchedule(20*time.Millisecond, 20*time.Millisecond, 20*time.Millisecond)})
 
-	id := h.enqueue(BookingCreated, map[string]any{"id": 1})
-	eventually(t, 5*time.Second, "three attempts", func() bool { return h.deliveryOf(id, w.ID).State == StateSucceeded })
+	id := h.enqueue(webhook.BookingCreated, map[string]any{"id": 1})
+	eventually(t, 5*time.Second, "three attempts", func() bool { return h.deliveryOf(id, w.ID).State == webhook.StateSucceeded })
 
 	reqs := rc.requests()
 	if len(reqs) != 3 {
@@ -179,13 +181,13 @@ func TestRetriesKeepIDAndRefreshTimestamp(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for i, r := range reqs {
-		if got := r.header.Get(HeaderID); got != id {
+		if got := r.header.Get(webhook.HeaderID); got != id {
 			t.Errorf("attempt %d webhook-id %q, want %q on every retry", i+1, got, id)
 		}
 		if !bytes.Equal(r.body, reqs[0].body) {
 			t.Errorf("attempt %d body differs from the first attempt's", i+1)
 		}
-		ts := r.header.Get(HeaderTimestamp)
+		ts := r.header.Get(webhook.HeaderTimestamp)
 		if seen[ts] {
 			t.Errorf("attempt %d reuses webhook-timestamp %s, want a fresh one per attempt", i+1, ts)
 		}
@@ -221,8 +223,8 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 	w, _ := h.create(rc.srv.URL, "*")
 	h.startDispatcher(Config{AllowPrivate: true, Schedule: fastSchedule(10*time.Millisecond, 10*time.Millisecond)})
 
-	id := h.enqueue(BookingUpdated, map[string]any{"id": 1})
-	eventually(t, 5*time.Second, "the retry to succeed", func() bool { return h.deliveryOf(id, w.ID).State == StateSucceeded })
+	id := h.enqueue(webhook.BookingUpdated, map[string]any{"id": 1})
+	eventually(t, 5*time.Second, "the retry to succeed", func() bool { return h.deliveryOf(id, w.ID).State == webhook.StateSucceeded })
 	reqs := rc.requests()
 	if len(reqs) != 2 {
 		t.Fatalf("receiver got %d requests, want 2", len(reqs))
@@ -238,17 +240,17 @@ func TestGoneDeactivatesAtOnce(t *testing.T) {
 	w, _ := h.create(rc.srv.URL, "*")
 	h.startDispatcher(Config{AllowPrivate: true, Schedule: fastSchedule(time.Hour)})
 
-	id := h.enqueue(ClientUpdated, map[string]any{"id": 1})
-	eventually(t, 5*time.Second, "deactivation", func() bool { return h.webhook(w.ID).State == WebhookDeactivated })
+	id := h.enqueue(webhook.ClientUpdated, map[string]any{"id": 1})
+	eventually(t, 5*time.Second, "deactivation", func() bool { return h.webhook(w.ID).State == webhook.WebhookDeactivated })
 	o := h.webhook(w.ID)
 	if o.DeactivatedReason != "410 Gone from receiver" || o.DeactivatedAt.IsZero() {
 		t.Errorf("deactivated with reason %q at %v, want \"410 Gone from receiver\" and a time", o.DeactivatedReason, o.DeactivatedAt)
 	}
-	if d := h.deliveryOf(id, w.ID); d.State != StateFailed || d.Attempts != 1 {
+	if d := h.deliveryOf(id, w.ID); d.State != webhook.StateFailed || d.Attempts != 1 {
 		t.Errorf("the 410'd delivery: state %s after %d attempts, want failed after 1 (no retry)", d.State, d.Attempts)
 	}
-	later := h.enqueue(ClientUpdated, map[string]any{"id": 2})
-	if d := h.deliveryOf(later, w.ID); d.State != StateMissed {
+	later := h.enqueue(webhook.ClientUpdated, map[string]any{"id": 2})
+	if d := h.deliveryOf(later, w.ID); d.State != webhook.StateMissed {
 		t.Errorf("event while deactivated: delivery %s, want missed", d.State)
 	}
 	time.Sleep(100 * time.Millisecond) // give a wrong dispatcher the chance to send it
@@ -276,7 +278,7 @@ func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
 
 	committed := map[string]time.Time{}
 	for i := range 30 {
-		id := h.enqueue(BookingCreated, map[string]any{"id": i})
+		id := h.enqueue(webhook.BookingCreated, map[string]any{"id": i})
 		committed[id] = time.Now()
 		time.Sleep(40 * time.Millisecond)
 	}
@@ -308,7 +310,7 @@ func TestRedirectIsAFailure(t *testing.T) {
 	w, _ := h.create(rc.srv.URL, "*")
 	h.startDispatcher(Config{AllowPrivate: true, Schedule: fastSchedule(time.Hour)})
 
-	id := h.enqueue(BookingCreated, map[string]any{"id": 1})
+	id := h.enqueue(webhook.BookingCreated, map[string]any{"id": 1})
 	eventually(t, 5*time.Second, "the first attempt", func() bool { return h.deliveryOf(id, w.ID).Attempts == 1 })
 	detail, _ := h.m.Delivery(context.Background(), h.deliveryOf(id, w.ID).ID)
 	if len(detail.AttemptLog) != 1 {
@@ -318,7 +320,7 @@ func TestRedirectIsAFailure(t *testing.T) {
 	if a.StatusCode != http.StatusMovedPermanently || a.ErrorCategory != CategoryHTTPStatus || !strings.Contains(a.ErrorMessage, "not followed") {
 		t.Errorf("attempt %d %q %q, want 301 recorded as an http_status failure", a.StatusCode, a.ErrorCategory, a.ErrorMessage)
 	}
-	if d := h.deliveryOf(id, w.ID); d.State != StatePending || d.NextAttemptAt.IsZero() {
+	if d := h.deliveryOf(id, w.ID); d.State != webhook.StatePending || d.NextAttemptAt.IsZero() {
 		t.Errorf("after a redirect: state %s next %v, want pending with a retry scheduled", d.State, d.NextAttemptAt)
 	}
 	if n := target.count(); n != 0 {

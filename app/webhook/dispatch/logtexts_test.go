@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"frontdesk/app/webhook"
 )
 
 // TestDeliveryLogStoresTextsOnce: an attempt row keeps only what differs per attempt (the
@@ -23,11 +25,11 @@ func TestDeliveryLogStoresTextsOnce(t *testing.T) {
 	const events = 5
 	var ids []string
 	for i := range events {
-		ids = append(ids, h.enqueue(ClientCreated, map[string]int{"id": i}))
+		ids = append(ids, h.enqueue(webhook.ClientCreated, map[string]int{"id": i}))
 	}
 	eventually(t, 10*time.Second, "every delivery", func() bool {
 		for _, id := range ids {
-			if h.deliveryOf(id, w.ID).State != StateSucceeded {
+			if h.deliveryOf(id, w.ID).State != webhook.StateSucceeded {
 				return false
 			}
 		}
@@ -56,7 +58,7 @@ func TestDeliveryLogStoresTextsOnce(t *testing.T) {
 			t.Fatalf("delivery log of %s: %+v, %v", id, d, err)
 		}
 		a := d.AttemptLog[0]
-		for _, name := range []string{HeaderID, HeaderTimestamp, HeaderSignature, "Content-Type", "User-Agent"} {
+		for _, name := range []string{webhook.HeaderID, webhook.HeaderTimestamp, webhook.HeaderSignature, "Content-Type", "User-Agent"} {
 			line := http.CanonicalHeaderKey(name) + ": " + got[0].header.Get(name) + "\n"
 			if !strings.Contains(a.RequestHeaders, line) {
 				t.Errorf("logged request headers %q lack %q as the receiver got it", a.RequestHeaders, line)

@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"frontdesk/app/webhook"
 	"frontdesk/db"
 )
 
@@ -51,13 +52,13 @@ func (h *harness) enqueueClaimed(id int64, eventType string, data any) (string, 
 	var claimed bool
 	err := h.db.InTx(context.Background(), func(q *db.Queries) error {
 		var err error
-		if eventID, err = Enqueue(context.Background(), q, h.now(), eventType, data); err != nil {
+		if eventID, err = webhook.Enqueue(context.Background(), q, h.now(), eventType, data); err != nil {
 			return err
 		}
 		ds, err := q.ListEventDeliveries(context.Background(), eventID)
 		for _, d := range ds {
 			if d.WebhookID == id {
-				claimed = d.State == StatePending && !d.NextAttemptAt.Valid
+				claimed = d.State == webhook.StatePending && !d.NextAttemptAt.Valid
 			}
 		}
 		return err
@@ -82,7 +83,7 @@ func TestHandedOffDeliveriesAreSentOnce(t *testing.T) {
 
 	var ids []string
 	for i := range 12 { // a lane of one attempt at a time holds 16
-		id, claimed := h.enqueueClaimed(w.ID, BookingCreated, map[string]any{"id": i})
+		id, claimed := h.enqueueClaimed(w.ID, webhook.BookingCreated, map[string]any{"id": i})
 		if !claimed {
 			t.Fatalf("delivery %d was inserted due, want it inserted claimed and handed off", i)
 		}
@@ -91,13 +92,13 @@ func TestHandedOffDeliveriesAreSentOnce(t *testing.T) {
 	eventually(t, 5*time.Second, "the first attempt to hang", func() bool { return rc.count() == 1 })
 	for range 5 { // claim rounds while the rest wait in memory, claimed
 		disp.q.Kick()
-		h.enqueue(ClientCreated, nil)    // a commit that wakes the dispatcher, for no webhook
-		time.Sleep(2 * time.Millisecond) // spaces the rounds out; nothing to await
+		h.enqueue(webhook.ClientCreated, nil) // a commit that wakes the dispatcher, for no webhook
+		time.Sleep(2 * time.Millisecond)      // spaces the rounds out; nothing to await
 	}
 	release()
 	eventually(t, 10*time.Second, "every delivery to succeed", func() bool {
 		for _, id := range ids {
-			if h.deliveryOf(id, w.ID).State != StateSucceeded {
+			if h.deliveryOf(id, w.ID).State != webhook.StateSucceeded {
 				return false
 			}
 		}
@@ -130,7 +131,7 @@ func TestRolledBackWriteHandsNothingOff(t *testing.T) {
 	var gone []string
 	for i := range 600 { // a lane holds at most 32 × 16 (the largest bound, prefetchDepth)
 		h.db.InTx(context.Background(), func(q *db.Queries) error {
-			id, err := Enqueue(context.Background(), q, h.now(), BookingCreated, map[string]any{"id": i})
+			id, err := webhook.Enqueue(context.Background(), q, h.now(), webhook.BookingCreated, map[string]any{"id": i})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -138,7 +139,7 @@ func TestRolledBackWriteHandsNothingOff(t *testing.T) {
 			return errRollBack
 		})
 	}
-	id, claimed := h.enqueueClaimed(w.ID, BookingCreated, map[string]any{"id": "kept"})
+	id, claimed := h.enqueueClaimed(w.ID, webhook.BookingCreated, map[string]any{"id": "kept"})
 	if !claimed {
 		t.Error("after rolled-back writes, a new delivery was not handed off: their reserved room leaked")
 	}
@@ -166,7 +167,7 @@ func TestHandedOffDeliveryOutlivesACrash(t *testing.T) {
 	eventually(t, 5*time.Second, "the dispatcher to take hand-offs", func() bool { return h.handsOff(disp, w.ID) })
 	var ids []string
 	for i := range 3 {
-		id, claimed := h.enqueueClaimed(w.ID, BookingCreated, map[string]any{"id": i})
+		id, claimed := h.enqueueClaimed(w.ID, webhook.BookingCreated, map[string]any{"id": i})
 		if !claimed {
 			t.Fatalf("delivery %d was not handed off", i)
 		}
@@ -185,14 +186,14 @@ func TestHandedOffDeliveryOutlivesACrash(t *testing.T) {
 	}
 	t.Cleanup(func() { reopened.Close() })
 	after := &harness{t: t, db: reopened, now: time.Now, reg: prometheus.NewRegistry()}
-	after.m = NewManager(after.db, ManagerOptions{})
+	after.m = webhook.NewManager(after.db, webhook.ManagerOptions{})
 	for _, id := range ids {
-		if d := after.deliveryOf(id, w.ID); d.State != StatePending || !d.InFlight {
+		if d := after.deliveryOf(id, w.ID); d.State != webhook.StatePending || !d.InFlight {
 			t.Fatalf("at the crash, delivery %+v: want pending and claimed", d)
 		}
 	}
 	rc2 := newReceiver(t, nil)
-	if _, err := after.m.Update(context.Background(), w.ID, UpdateInput{URL: &rc2.srv.URL, AllowPrivate: true}); err != nil {
+	if _, err := after.m.Update(context.Background(), w.ID, webhook.UpdateInput{URL: &rc2.srv.URL, AllowPrivate: true}); err != nil {
 		t.Fatal(err)
 	}
 	after.startDispatcher(Config{AllowPrivate: true})
@@ -212,7 +213,7 @@ func TestStopHandsBackHandedOff(t *testing.T) {
 	h := newHarness(t)
 	rc, release := holdingReceiver(t, true)
 	w, _ := h.create(rc.srv.URL, "*")
-	disp := NewDispatcher(h.db, Config{AllowPrivate: true, Workers: 1, PerEndpoint: 1}, discardLog(), nil, nil)
+	disp := New(h.db, Config{AllowPrivate: true, Workers: 1, PerEndpoint: 1, Handoff: h.handoff}, discardLog(), nil, nil)
 	h.db.AfterCommit(disp.Wake)
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan error, 1)
@@ -220,7 +221,7 @@ func TestStopHandsBackHandedOff(t *testing.T) {
 	eventually(t, 5*time.Second, "the dispatcher to take hand-offs", func() bool { return h.handsOff(disp, w.ID) })
 	var ids []string
 	for i := range 4 {
-		id, claimed := h.enqueueClaimed(w.ID, BookingCreated, map[string]any{"id": i})
+		id, claimed := h.enqueueClaimed(w.ID, webhook.BookingCreated, map[string]any{"id": i})
 		if !claimed {
 			t.Fatalf("delivery %d was not handed off", i)
 		}
@@ -235,9 +236,9 @@ func TestStopHandsBackHandedOff(t *testing.T) {
 	var sent, due int
 	for _, id := range ids {
 		switch d := h.deliveryOf(id, w.ID); {
-		case d.State == StateSucceeded:
+		case d.State == webhook.StateSucceeded:
 			sent++
-		case d.State == StatePending && !d.InFlight:
+		case d.State == webhook.StatePending && !d.InFlight:
 			due++
 		default:
 			t.Errorf("after the stop, delivery %+v: want sent, or pending and due", d)
@@ -248,5 +249,26 @@ func TestStopHandsBackHandedOff(t *testing.T) {
 	}
 	if h.handsOff(disp, w.ID) {
 		t.Error("a stopped dispatcher still takes hand-offs")
+	}
+}
+
+// TestHandoffIsTheOneTheDatabaseWasGiven: Enqueue finds a running dispatcher only through the
+// hand-off the wiring set on the database (webhook.NewHandoff; app/server.go gives the same one
+// to the dispatcher). A dispatcher serving another hand-off takes no deliveries in memory:
+// they are inserted due and reach it through a claim round, once each.
+func TestHandoffIsTheOneTheDatabaseWasGiven(t *testing.T) {
+	h := newHarness(t)
+	rc := newReceiver(t, nil)
+	w, _ := h.create(rc.srv.URL, "*")
+	disp := h.startDispatcher(Config{AllowPrivate: true, Handoff: &webhook.Handoff{}})
+	eventually(t, 5*time.Second, "the dispatcher to have room for hand-offs", func() bool { return h.handsOff(disp, w.ID) })
+
+	id, claimed := h.enqueueClaimed(w.ID, webhook.BookingCreated, map[string]any{"id": 1})
+	if claimed {
+		t.Fatal("the delivery was inserted claimed, want it due: the database's hand-off is not the one the dispatcher serves")
+	}
+	eventually(t, 5*time.Second, "the delivery to succeed", func() bool { return h.deliveryOf(id, w.ID).State == webhook.StateSucceeded })
+	if n := len(rc.byID(id)); n != 1 {
+		t.Errorf("the event reached the receiver %d times, want once", n)
 	}
 }

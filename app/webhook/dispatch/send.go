@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"bytes"
@@ -7,19 +7,21 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"frontdesk/app/webhook"
 )
 
 // Bounds of what the delivery log keeps of one attempt. The body a receiver sends back is read
-// up to MaxResponseBody for the log and drained up to drainLimit so the connection can be
-// reused; anything longer is cut off with the connection. Nothing is read without a bound.
+// up to webhook.MaxResponseBody for the log and drained up to drainLimit so the connection can
+// be reused; anything longer is cut off with the connection. Nothing is read without a bound.
 const (
-	MaxResponseBody = 4 << 10
-	maxHeaderLog    = 8 << 10
-	maxErrorLog     = 1 << 10
-	drainLimit      = 64 << 10
+	maxHeaderLog = 8 << 10
+	maxErrorLog  = 1 << 10
+	drainLimit   = 64 << 10
 )
 
 // result is one finished attempt, for the writer to record.
@@ -56,7 +58,7 @@ func (d *Dispatcher) attempt(j job) result {
 	} else {
 		req.Header = d.baseHeader()
 		SetHeaders(req.Header, j.keys, j.eventID, start, j.body)
-		res.signature = req.Header.Get(HeaderSignature)
+		res.signature = req.Header.Get(webhook.HeaderSignature)
 		res.reqHeader = d.reqHeader // the headers but the Standard Webhooks ones, rendered once
 		d.send(req, &res)
 		if res.category == CategoryForbiddenAddress {
@@ -80,7 +82,7 @@ func (d *Dispatcher) send(req *http.Request, res *result) {
 		return
 	}
 	defer resp.Body.Close()
-	body, readErr := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBody))
+	body, readErr := io.ReadAll(io.LimitReader(resp.Body, webhook.MaxResponseBody))
 	if readErr == nil {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, drainLimit))
 	}
@@ -141,4 +143,11 @@ func clip(s string, limit int) string {
 		cut--
 	}
 	return strings.ToValidUTF8(s[:cut], "\uFFFD") + "…"
+}
+
+// SetHeaders sets the three Standard Webhooks headers of one attempt on h.
+func SetHeaders(h http.Header, keys [][]byte, msgID string, ts time.Time, body []byte) {
+	h.Set(webhook.HeaderID, msgID)
+	h.Set(webhook.HeaderTimestamp, strconv.FormatInt(ts.Unix(), 10))
+	h.Set(webhook.HeaderSignature, webhook.SignatureHeader(keys, msgID, ts, body))
 }

@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"frontdesk/app/webhook"
 )
 
 // "Replay missed" sends oldest first, truly: a real receiver that takes its time over the
@@ -32,22 +34,22 @@ func TestReplayArrivesOldestFirst(t *testing.T) {
 		defer inFlight.Add(-1)
 		for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
 		}
-		if r.Header.Get(HeaderID) == slowID.Load() {
+		if r.Header.Get(webhook.HeaderID) == slowID.Load() {
 			time.Sleep(150 * time.Millisecond) // the oldest is the slowest to handle
 		}
 		mu.Lock()
-		done = append(done, r.Header.Get(HeaderID))
+		done = append(done, r.Header.Get(webhook.HeaderID))
 		mu.Unlock()
 		w.WriteHeader(http.StatusNoContent)
 	})
 	w, _ := h.create(rc.srv.URL, "*")
 	h.startDispatcher(Config{AllowPrivate: true, Workers: 16, PerEndpoint: 4, Schedule: fastSchedule(20 * time.Millisecond)})
-	h.enqueue(BookingCreated, map[string]any{"id": 0})
-	eventually(t, 5*time.Second, "deactivation", func() bool { return h.webhook(w.ID).State == WebhookDeactivated })
+	h.enqueue(webhook.BookingCreated, map[string]any{"id": 0})
+	eventually(t, 5*time.Second, "deactivation", func() bool { return h.webhook(w.ID).State == webhook.WebhookDeactivated })
 
 	var missed []string
 	for i := range 8 {
-		missed = append(missed, h.enqueue(BookingUpdated, map[string]any{"id": i + 1}))
+		missed = append(missed, h.enqueue(webhook.BookingUpdated, map[string]any{"id": i + 1}))
 	}
 	slowID.Store(missed[0])
 	fixed.Store(true)
@@ -87,24 +89,24 @@ func TestPauseQueuesAndResumeDelivers(t *testing.T) {
 	if ok, err := h.m.Pause(context.Background(), w.ID); err != nil || ok {
 		t.Errorf("Pause again = %v, %v; want no change and no error", ok, err)
 	}
-	if got := h.webhook(w.ID); got.PausedAt.IsZero() || got.State != WebhookActive {
+	if got := h.webhook(w.ID); got.PausedAt.IsZero() || got.State != webhook.WebhookActive {
 		t.Errorf("paused webhook: state %s, paused at %v; want active and paused", got.State, got.PausedAt)
 	}
 	var queued []string
 	for i := range 3 {
-		queued = append(queued, h.enqueue(BookingCreated, map[string]any{"id": i}))
+		queued = append(queued, h.enqueue(webhook.BookingCreated, map[string]any{"id": i}))
 	}
-	marker := h.enqueue(ClientCreated, map[string]any{"id": 1})
+	marker := h.enqueue(webhook.ClientCreated, map[string]any{"id": 1})
 	eventually(t, 5*time.Second, "the other webhook's event", func() bool { return len(other.byID(marker)) == 1 })
 	// One more round of the dispatcher after the marker, so a send to the paused webhook
 	// would have happened by now.
-	marker2 := h.enqueue(ClientCreated, map[string]any{"id": 2})
+	marker2 := h.enqueue(webhook.ClientCreated, map[string]any{"id": 2})
 	eventually(t, 5*time.Second, "the other webhook's second event", func() bool { return len(other.byID(marker2)) == 1 })
 	if n := paused.count(); n != 0 {
 		t.Fatalf("the paused webhook received %d requests", n)
 	}
 	for _, id := range queued {
-		if d := h.deliveryOf(id, w.ID); d.State != StatePending || d.Attempts != 0 {
+		if d := h.deliveryOf(id, w.ID); d.State != webhook.StatePending || d.Attempts != 0 {
 			t.Errorf("event %s for the paused webhook: %s after %d attempts, want pending and unsent", id, d.State, d.Attempts)
 		}
 	}
@@ -118,7 +120,7 @@ func TestPauseQueuesAndResumeDelivers(t *testing.T) {
 			t.Errorf("after resume event %s arrived %d times, want once", id, len(paused.byID(id)))
 		}
 	}
-	if _, err := h.m.Resume(context.Background(), 9999); !errors.Is(err, ErrNotFound) {
+	if _, err := h.m.Resume(context.Background(), 9999); !errors.Is(err, webhook.ErrNotFound) {
 		t.Errorf("Resume of no webhook: %v, want ErrNotFound", err)
 	}
 }
@@ -135,9 +137,9 @@ func TestPauseNeedsAnActiveWebhook(t *testing.T) {
 	if _, err := h.m.Resume(context.Background(), w.ID); err != nil {
 		t.Fatal(err)
 	}
-	h.enqueue(BookingCreated, map[string]any{"id": 1})
-	eventually(t, 5*time.Second, "deactivation", func() bool { return h.webhook(w.ID).State == WebhookDeactivated })
-	if _, err := h.m.Pause(context.Background(), w.ID); !errors.Is(err, ErrInvalidState) {
+	h.enqueue(webhook.BookingCreated, map[string]any{"id": 1})
+	eventually(t, 5*time.Second, "deactivation", func() bool { return h.webhook(w.ID).State == webhook.WebhookDeactivated })
+	if _, err := h.m.Pause(context.Background(), w.ID); !errors.Is(err, webhook.ErrInvalidState) {
 		t.Errorf("Pause of a deactivated webhook: %v, want ErrInvalidState", err)
 	}
 	if _, err := h.db.Write.Exec(`INSERT INTO webhook_pauses (webhook_id, paused_at) VALUES (?, 0)`, w.ID); err == nil {

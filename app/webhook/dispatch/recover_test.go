@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"frontdesk/app/webhook"
 )
 
 // A receiver that answers 500 until it is fixed gets every event once it recovers.
@@ -27,7 +29,7 @@ func TestRecoveringReceiverGetsEveryEvent(t *testing.T) {
 
 	var ids []string
 	for i := range 5 {
-		ids = append(ids, h.enqueue(ClientCreated, map[string]any{"id": i}))
+		ids = append(ids, h.enqueue(webhook.ClientCreated, map[string]any{"id": i}))
 	}
 	eventually(t, 5*time.Second, "every event to fail at least twice", func() bool {
 		for _, id := range ids {
@@ -43,7 +45,7 @@ func TestRecoveringReceiverGetsEveryEvent(t *testing.T) {
 	fixed.Store(true)
 	eventually(t, 5*time.Second, "every delivery to succeed", func() bool {
 		for _, id := range ids {
-			if h.deliveryOf(id, w.ID).State != StateSucceeded {
+			if h.deliveryOf(id, w.ID).State != webhook.StateSucceeded {
 				return false
 			}
 		}
@@ -51,11 +53,11 @@ func TestRecoveringReceiverGetsEveryEvent(t *testing.T) {
 	})
 	for _, id := range ids {
 		got := rc.byID(id)
-		if last := got[len(got)-1]; len(got) < 3 || last.header.Get(HeaderID) != id {
+		if last := got[len(got)-1]; len(got) < 3 || last.header.Get(webhook.HeaderID) != id {
 			t.Errorf("event %s: %d requests, want ≥ 3 (two failures, then success)", id, len(got))
 		}
 	}
-	if o := h.webhook(w.ID); o.State != WebhookActive || o.Health.Failing() {
+	if o := h.webhook(w.ID); o.State != webhook.WebhookActive || o.Health.Failing() {
 		t.Errorf("after recovery: state %s, failing %v; want active and not failing", o.State, o.Health.Failing())
 	}
 }
@@ -76,26 +78,26 @@ func TestDeadReceiverIsDeactivatedAndReplayed(t *testing.T) {
 	// One attempt at a time, so the replay's order is observable.
 	h.startDispatcher(Config{AllowPrivate: true, Workers: 4, PerEndpoint: 1, Schedule: fastSchedule(20*time.Millisecond, 20*time.Millisecond)})
 
-	first := h.enqueue(BookingCreated, map[string]any{"id": 1})
-	eventually(t, 5*time.Second, "deactivation", func() bool { return h.webhook(w.ID).State == WebhookDeactivated })
+	first := h.enqueue(webhook.BookingCreated, map[string]any{"id": 1})
+	eventually(t, 5*time.Second, "deactivation", func() bool { return h.webhook(w.ID).State == webhook.WebhookDeactivated })
 	o := h.webhook(w.ID)
 	if !strings.Contains(o.DeactivatedReason, "failed 3 times") || !strings.Contains(o.DeactivatedReason, "no successful delivery") {
 		t.Errorf("reason %q, want it to say the schedule was exhausted with no success", o.DeactivatedReason)
 	}
-	if d := h.deliveryOf(first, w.ID); d.State != StateFailed || d.Attempts != 3 {
+	if d := h.deliveryOf(first, w.ID); d.State != webhook.StateFailed || d.Attempts != 3 {
 		t.Errorf("exhausted delivery: %s after %d attempts, want failed after 3", d.State, d.Attempts)
 	}
 
 	var missed []string
 	for i := range 3 {
-		missed = append(missed, h.enqueue(BookingUpdated, map[string]any{"id": i}))
+		missed = append(missed, h.enqueue(webhook.BookingUpdated, map[string]any{"id": i}))
 	}
 	for _, id := range missed {
-		if d := h.deliveryOf(id, w.ID); d.State != StateMissed {
+		if d := h.deliveryOf(id, w.ID); d.State != webhook.StateMissed {
 			t.Errorf("event during deactivation: %s, want missed", d.State)
 		}
 	}
-	if _, err := h.m.SendTest(context.Background(), w.ID); !errors.Is(err, ErrInvalidState) {
+	if _, err := h.m.SendTest(context.Background(), w.ID); !errors.Is(err, webhook.ErrInvalidState) {
 		t.Errorf("SendTest to a deactivated webhook: %v, want ErrInvalidState", err)
 	}
 	before := rc.count()
@@ -121,8 +123,8 @@ func TestDeadReceiverIsDeactivatedAndReplayed(t *testing.T) {
 	}
 	got := rc.requests()[before:]
 	for i, id := range missed {
-		if got[i].header.Get(HeaderID) != id {
-			t.Errorf("replay order: request %d is %s, want %s (events in their original order)", i, got[i].header.Get(HeaderID), id)
+		if got[i].header.Get(webhook.HeaderID) != id {
+			t.Errorf("replay order: request %d is %s, want %s (events in their original order)", i, got[i].header.Get(webhook.HeaderID), id)
 		}
 	}
 
@@ -130,7 +132,7 @@ func TestDeadReceiverIsDeactivatedAndReplayed(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("Recover = %d, %v; want 1 failed delivery queued", n, err)
 	}
-	eventually(t, 5*time.Second, "the recovered delivery", func() bool { return h.deliveryOf(first, w.ID).State == StateSucceeded })
+	eventually(t, 5*time.Second, "the recovered delivery", func() bool { return h.deliveryOf(first, w.ID).State == webhook.StateSucceeded })
 	if d := h.deliveryOf(first, w.ID); d.Attempts != 4 || d.SeriesAttempts != 1 {
 		t.Errorf("recovered delivery: %d attempts, %d in this series; want 4 and 1", d.Attempts, d.SeriesAttempts)
 	}
@@ -154,13 +156,13 @@ func TestExhaustionAfterSuccessKeepsEndpointActive(t *testing.T) {
 	w, _ := h.create(rc.srv.URL, "*")
 	h.startDispatcher(Config{AllowPrivate: true, Schedule: fastSchedule(150*time.Millisecond, 150*time.Millisecond)})
 
-	bad := h.enqueue(ClientCreated, map[string]any{"ok": false})
-	good := h.enqueue(ClientCreated, map[string]any{"ok": true})
-	eventually(t, 5*time.Second, "the bad event to exhaust", func() bool { return h.deliveryOf(bad, w.ID).State == StateFailed })
-	if d := h.deliveryOf(good, w.ID); d.State != StateSucceeded {
+	bad := h.enqueue(webhook.ClientCreated, map[string]any{"ok": false})
+	good := h.enqueue(webhook.ClientCreated, map[string]any{"ok": true})
+	eventually(t, 5*time.Second, "the bad event to exhaust", func() bool { return h.deliveryOf(bad, w.ID).State == webhook.StateFailed })
+	if d := h.deliveryOf(good, w.ID); d.State != webhook.StateSucceeded {
 		t.Errorf("good event: %s, want succeeded", d.State)
 	}
-	if o := h.webhook(w.ID); o.State != WebhookActive {
+	if o := h.webhook(w.ID); o.State != webhook.WebhookActive {
 		t.Errorf("endpoint %s (%s), want active: it accepted another event meanwhile", o.State, o.DeactivatedReason)
 	}
 }
@@ -171,13 +173,13 @@ func TestResendStartsANewSeries(t *testing.T) {
 	w, _ := h.create(rc.srv.URL, "*")
 	h.startDispatcher(Config{AllowPrivate: true})
 
-	id := h.enqueue(ServiceUpdated, map[string]any{"id": 3})
-	eventually(t, 5*time.Second, "the first delivery", func() bool { return h.deliveryOf(id, w.ID).State == StateSucceeded })
+	id := h.enqueue(webhook.ServiceUpdated, map[string]any{"id": 3})
+	eventually(t, 5*time.Second, "the first delivery", func() bool { return h.deliveryOf(id, w.ID).State == webhook.StateSucceeded })
 	d, err := h.m.Resend(context.Background(), h.deliveryOf(id, w.ID).ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.State != StatePending {
+	if d.State != webhook.StatePending {
 		t.Errorf("Resend returned state %s, want pending", d.State)
 	}
 	eventually(t, 5*time.Second, "the resent delivery", func() bool { return len(rc.byID(id)) == 2 })
@@ -185,7 +187,7 @@ func TestResendStartsANewSeries(t *testing.T) {
 	if string(reqs[0].body) != string(reqs[1].body) {
 		t.Errorf("resent body differs: %s vs %s", reqs[0].body, reqs[1].body)
 	}
-	eventually(t, 5*time.Second, "the resend to be recorded", func() bool { return h.deliveryOf(id, w.ID).State == StateSucceeded })
+	eventually(t, 5*time.Second, "the resend to be recorded", func() bool { return h.deliveryOf(id, w.ID).State == webhook.StateSucceeded })
 	detail, _ := h.m.Delivery(context.Background(), d.ID)
 	if len(detail.AttemptLog) != 2 || detail.AttemptLog[1].Number != 2 {
 		t.Errorf("attempt log %+v, want attempts 1 and 2", detail.AttemptLog)
