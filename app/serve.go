@@ -19,6 +19,7 @@ import (
 	"frontdesk/app/api"
 	"frontdesk/app/links"
 	"frontdesk/app/messages"
+	"frontdesk/app/messages/mailer"
 	"frontdesk/app/middleware"
 	"frontdesk/app/payments/stripe"
 	"frontdesk/app/queue"
@@ -92,7 +93,7 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	// Customer messages (issue 12).
 	smtpURL := fs.String("smtp-url", env.Getenv("FRONTDESK_SMTP_URL"), "mail server for customer messages, smtp://user:pass@host:port[?starttls=required|opportunistic|off] or smtps://…; wins over Settings → Messages (env FRONTDESK_SMTP_URL)")
 	mailFrom := fs.String("mail-from", env.Getenv("FRONTDESK_MAIL_FROM"), "sender of customer messages, \"Name <address>\"; wins over Settings → Messages (env FRONTDESK_MAIL_FROM)")
-	c.MessageSchedule = messages.DefaultSchedule()
+	c.MessageSchedule = mailer.DefaultSchedule()
 	if v := env.Getenv("FRONTDESK_MESSAGE_RETRY_SCHEDULE"); v != "" {
 		s, err := queue.ParseSchedule(v)
 		if err != nil {

@@ -22,6 +22,7 @@ import (
 	"frontdesk/app/links"
 	"frontdesk/app/mcp"
 	"frontdesk/app/messages"
+	"frontdesk/app/messages/mailer"
 	"frontdesk/app/middleware"
 	"frontdesk/app/owner"
 	"frontdesk/app/payhook"
@@ -94,7 +95,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	expirer.Checkouts = online
 
 	// Customer messages (issue 12); their links (unsubscribe) come from the public URL.
-	msgs := messages.New(d, messages.Options{Now: now, Log: log, Secrets: box, Override: cfg.Messages, Links: base,
+	msgs := mailer.New(d, mailer.Options{Messages: messages.Options{Now: now, Log: log, Secrets: box, Override: cfg.Messages, Links: base},
 		Schedule: cfg.MessageSchedule, Registerer: reg})
 	d.AfterCommit(msgs.Wake)
 	s.workers = append(s.workers, msgs.Dispatcher(), msgs.Pruner())

@@ -15,6 +15,7 @@ import (
 
 	"frontdesk/app/links"
 	"frontdesk/app/messages"
+	"frontdesk/app/messages/mailer"
 	"frontdesk/app/payments"
 	"frontdesk/db"
 )
@@ -24,8 +25,8 @@ type Options struct {
 	Now      func() time.Time
 	Log      *slog.Logger
 	Webhooks WebhookOptions
-	// Messages is customer messaging (issue 12); nil: one without a key for passwords.
-	Messages *messages.Service
+	// Messages is customer messaging (docs/messages.md); nil: one without a key for passwords.
+	Messages *mailer.Mailer
 	// Online is online payments through a provider (Settings → Payments, the checkout page's
 	// card payment, refunds); nil in tests that do not need it.
 	Online *payments.Online
@@ -43,7 +44,7 @@ type Admin struct {
 	throttle *throttle
 	devices  *devices
 	hooks    webhookPages
-	msgs     *messages.Service
+	msgs     *mailer.Mailer
 	online   *payments.Online
 	links    links.Base
 }
@@ -57,7 +58,7 @@ func New(d *db.DB, o Options) *Admin {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	if o.Messages == nil {
-		o.Messages = messages.New(d, messages.Options{Now: o.Now, Log: o.Log})
+		o.Messages = mailer.New(d, mailer.Options{Messages: messages.Options{Now: o.Now, Log: o.Log}})
 	}
 	return &Admin{db: d, now: o.Now, log: o.Log, sessions: newSessionManager(d), throttle: newThrottle(o.Now),
 		devices: &devices{db: d, now: o.Now}, hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages, online: o.Online, links: o.Links}

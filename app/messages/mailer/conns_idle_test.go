@@ -1,4 +1,4 @@
-package messages
+package mailer
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"frontdesk/app/messages"
 	"frontdesk/app/messages/smtptest"
 )
 
@@ -15,9 +16,9 @@ func TestIdleConnectionsAreClosed(t *testing.T) {
 	p := newSMTPConns()
 	p.idleTimeout = 50 * time.Millisecond
 	defer p.close()
-	tr := Transport{Host: srv.Host(), Port: srv.Port(), Security: SecurityOff, From: mail.Address{Address: "hola@studio-ana.example"}}
-	m, err := compose(envelope{From: tr.From, To: mail.Address{Address: "maria@example.com"}, MessageID: "k@studio-ana.example",
-		Date: time.Now(), Content: Rendered{Subject: "Hi", Text: "Hello\n"}})
+	tr := messages.Transport{Host: srv.Host(), Port: srv.Port(), Security: messages.SecurityOff, From: mail.Address{Address: "hola@studio-ana.example"}}
+	m, err := compose(messages.Envelope{From: tr.From, To: mail.Address{Address: "maria@example.com"}, MessageID: "k@studio-ana.example",
+		Date: time.Now(), Content: messages.Rendered{Subject: "Hi", Text: "Hello\n"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package messages
+package mailer
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/messages"
 	"frontdesk/app/queue"
 	"frontdesk/db"
 )
@@ -53,16 +54,16 @@ func (r result) LogAttrs() []any { return []any{"message", r.id} }
 
 // dispatcher sends the messages outbox through app/queue.
 type dispatcher struct {
-	s     *Service
-	q     *queue.Dispatcher[ref, Transport, result]
+	m     *Mailer
+	q     *queue.Dispatcher[ref, messages.Transport, result]
 	rnd   func() float64
 	cache map[string]string // opened passwords by sealed value
 	conns *smtpConns        // connections kept open between messages (conns.go)
 }
 
-func newDispatcher(s *Service, workers int) *dispatcher {
-	d := &dispatcher{s: s, rnd: rand.Float64, cache: map[string]string{}, conns: newSMTPConns()}
-	d.q = queue.New(s.db, queue.Config{Name: "message", Workers: workers, PerTarget: workers}, store{d}, d, s.log, s.now)
+func newDispatcher(m *Mailer, workers int) *dispatcher {
+	d := &dispatcher{m: m, rnd: rand.Float64, cache: map[string]string{}, conns: newSMTPConns()}
+	d.q = queue.New(m.db, queue.Config{Name: "message", Workers: workers, PerTarget: workers}, store{d}, d, m.log, m.now)
 	return d
 }
 
@@ -78,16 +79,16 @@ type store struct{ d *dispatcher }
 
 // Targets is the mail server while one is set up; without one nothing is claimed, and the
 // messages wait (Settings → Messages says so).
-func (s store) Targets(ctx context.Context, q *db.Queries, now time.Time) (map[int64]Transport, error) {
-	t, err := s.d.s.transport(ctx, q, s.d.cache)
+func (s store) Targets(ctx context.Context, q *db.Queries, now time.Time) (map[int64]messages.Transport, error) {
+	t, err := s.d.m.Transport(ctx, q, s.d.cache)
 	if err != nil {
-		s.d.s.log.Error("message settings unusable; messages wait", "err", err)
-		return map[int64]Transport{}, nil
+		s.d.m.log.Error("message settings unusable; messages wait", "err", err)
+		return map[int64]messages.Transport{}, nil
 	}
 	if !t.Ready() {
-		return map[int64]Transport{}, nil
+		return map[int64]messages.Transport{}, nil
 	}
-	return map[int64]Transport{transportTarget: t}, nil
+	return map[int64]messages.Transport{transportTarget: t}, nil
 }
 
 func (s store) ClaimFirst(ctx context.Context, q *db.Queries, _ int64, now time.Time, lim int) ([]queue.Job[ref], error) {
@@ -169,21 +170,21 @@ func (s store) Record(ctx context.Context, q *db.Queries, batch []result) (queue
 		}
 		switch {
 		case r.sent:
-			p.NewState = StateSent
+			p.NewState = messages.StateSent
 			t.sent++
-		case !r.permanent && !s.d.s.schedule.Exhausted(r.series):
-			p.NewState = StatePending
-			p.NextAttemptAt = nullMs(end.Add(s.d.s.schedule.Delay(r.series, s.d.rnd)))
+		case !r.permanent && !s.d.m.schedule.Exhausted(r.series):
+			p.NewState = messages.StatePending
+			p.NextAttemptAt = nullMs(end.Add(s.d.m.schedule.Delay(r.series, s.d.rnd)))
 			t.retried++
 		default:
-			p.NewState = StateFailed
+			p.NewState = messages.StateFailed
 			t.failed++
 		}
 		if err := q.RecordMessageAttempt(ctx, p); err != nil {
 			return queue.Committed{}, fmt.Errorf("message %d: record attempt: %w", r.id, err)
 		}
 	}
-	return queue.Committed{Reschedule: t.retried > 0, After: func() { s.d.s.metrics.count(t) }}, nil
+	return queue.Committed{Reschedule: t.retried > 0, After: func() { s.d.m.metrics.count(t) }}, nil
 }
 
 // tally counts what one recorded batch did, for the metrics.
@@ -191,26 +192,27 @@ type tally struct{ sent, retried, failed, skipped int }
 
 // Send makes one attempt at message j: it reads the message and what it is about, skips it if
 // there is nothing to say any more, and otherwise renders and sends it.
-func (d *dispatcher) Send(j queue.Job[ref], t Transport) result {
-	start := d.s.now()
+func (d *dispatcher) Send(j queue.Job[ref], t messages.Transport) result {
+	start := d.m.now()
 	r := result{id: j.ID, attempt: j.Attempt, series: j.Series, startedAt: start}
 	// Not the dispatcher's context: an attempt under way finishes within the timeout.
 	ctx := context.Background()
-	out, err := d.s.prepare(ctx, j.ID, t, start)
+	out, err := d.m.Prepare(ctx, j.ID, t, start)
 	switch {
 	case err != nil:
-		r.category, r.reply, r.permanent = CategoryOther, err.Error(), false
-		if te, ok := err.(*TemplateError); ok {
-			r.category, r.reply, r.permanent = CategoryTemplate, te.Error(), true
+		r.category, r.reply, r.permanent = messages.CategoryOther, err.Error(), false
+		if te, ok := err.(*messages.TemplateError); ok {
+			r.category, r.reply, r.permanent = messages.CategoryTemplate, te.Error(), true
 		}
-	case out.skip != "":
-		r.skip = out.skip
+	case out.Skip != "":
+		r.skip = out.Skip
 		return r
-	case out.badAddress != "":
-		r.category, r.reply, r.permanent, r.to = CategoryAddress, out.badAddress, true, out.env.To.Address
+	case out.BadAddress != "":
+		r.category, r.reply, r.permanent, r.to = messages.CategoryAddress, out.BadAddress, true, out.Envelope.To.Address
 	default:
-		r.to, r.header, r.subject = out.env.To.Address, "<"+out.env.MessageID+">", out.env.Content.Subject
-		r.reply, err = d.s.send(ctx, t, out.env, d.conns)
+		e := out.Envelope
+		r.to, r.header, r.subject = e.To.Address, "<"+e.MessageID+">", e.Content.Subject
+		r.reply, err = d.m.send(ctx, t, e, d.conns)
 		if err != nil {
 			e := classify(err)
 			r.code, r.category, r.reply, r.permanent = e.code, e.category, e.text, e.permanent
@@ -218,8 +220,8 @@ func (d *dispatcher) Send(j queue.Job[ref], t Transport) result {
 			r.sent = true
 		}
 	}
-	r.duration = d.s.now().Sub(start)
-	d.s.metrics.latency.Observe(r.duration.Seconds())
+	r.duration = d.m.now().Sub(start)
+	d.m.metrics.latency.Observe(r.duration.Seconds())
 	return r
 }
 

@@ -1,4 +1,4 @@
-package messages
+package mailer
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	gomail "github.com/wneessen/go-mail"
+
+	"frontdesk/app/messages"
 )
 
 // Connections to the mail server are kept open between messages (docs/messages.md, "Sending").
@@ -36,7 +38,7 @@ type serverKey struct {
 	port                               int
 }
 
-func keyOf(t Transport) serverKey {
+func keyOf(t messages.Transport) serverKey {
 	return serverKey{host: t.Host, security: t.Security, username: t.Username, password: t.Password, port: t.Port}
 }
 
@@ -62,7 +64,7 @@ func newSMTPConns() *smtpConns { return &smtpConns{idleTimeout: connIdleTimeout}
 
 // deliver sends m through t on a kept connection, or a new one, and returns the server's final
 // answer.
-func (p *smtpConns) deliver(ctx context.Context, t Transport, m *gomail.Msg, timeout time.Duration) (string, error) {
+func (p *smtpConns) deliver(ctx context.Context, t messages.Transport, m *gomail.Msg, timeout time.Duration) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	key := keyOf(t)
@@ -73,7 +75,7 @@ func (p *smtpConns) deliver(ctx context.Context, t Transport, m *gomail.Msg, tim
 		}
 		go oc.c.Close() // the server let it go while it was idle: the message was not given to it
 	}
-	c, err := t.client(timeout)
+	c, err := client(t, timeout)
 	if err != nil {
 		return "", err
 	}

@@ -1,4 +1,4 @@
-package messages_test
+package mailer_test
 
 import (
 	"fmt"

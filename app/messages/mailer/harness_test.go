@@ -1,4 +1,4 @@
-package messages_test
+package mailer_test
 
 import (
 	"bytes"
@@ -18,17 +18,18 @@ import (
 	"frontdesk/app/booking"
 	"frontdesk/app/importer"
 	"frontdesk/app/messages"
+	"frontdesk/app/messages/mailer"
 	"frontdesk/app/messages/smtptest"
 	"frontdesk/app/queue"
 	"frontdesk/app/secrets"
 	"frontdesk/db"
 )
 
-// fixture (testdata/business.json) is a business in America/Santiago open around the clock,
+// fixture (app/messages/testdata/business.json) is a business in America/Santiago open around the clock,
 // with one provider, one service and clients with addresses; app and admin tests use it too.
 func fixture(t *testing.T) []byte {
 	t.Helper()
-	raw, err := os.ReadFile("testdata/business.json")
+	raw, err := os.ReadFile("../testdata/business.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func templateDB(t *testing.T) []byte {
 type env struct {
 	t    *testing.T
 	db   *db.DB
-	s    *messages.Service
+	s    *mailer.Mailer
 	smtp *smtptest.Server
 	mu   sync.Mutex
 	at   time.Time
@@ -119,9 +120,9 @@ func newEnv(t *testing.T, o envOptions) *env {
 		now = time.Now
 	}
 	e.smtp = smtptest.Start(t)
-	e.s = messages.New(d, messages.Options{
-		Now: now, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Secrets: box, Schedule: o.schedule,
-		Timeout: 5 * time.Second, Links: links{},
+	e.s = mailer.New(d, mailer.Options{
+		Messages: messages.Options{Now: now, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Secrets: box, Links: links{}},
+		Schedule: o.schedule, Timeout: 5 * time.Second,
 	})
 	err = e.s.SaveTransport(ctx, messages.TransportInput{Host: e.smtp.Host(), Port: e.smtp.Port(), Security: messages.SecurityOff,
 		FromName: "Studio Ana", FromAddress: "hola@studio-ana.example"})
