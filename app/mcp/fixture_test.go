@@ -21,6 +21,7 @@ import (
 	"frontdesk/app/importer"
 	"frontdesk/app/keyauth"
 	"frontdesk/app/mcp"
+	"frontdesk/app/mcp/channel"
 	"frontdesk/app/webhook"
 	"frontdesk/app/webhook/dispatch"
 	"frontdesk/db"
@@ -153,7 +154,7 @@ func (f *fixture) newKey(scopes string, overMCP bool) string {
 		f.t.Fatal(err)
 	}
 	if overMCP {
-		if err := mcp.AllowKey(context.Background(), f.db, row.ID, true); err != nil {
+		if err := channel.AllowKey(context.Background(), f.db, row.ID, true); err != nil {
 			f.t.Fatal(err)
 		}
 	}

@@ -1,4 +1,8 @@
-package mcp
+// Package channel holds the owner's switches of the MCP endpoint (docs/mcp.md): the channel as
+// a whole, and per API key whether it may be used over MCP. The admin's Settings → Integrations
+// and the CLI write them here; app/mcp (access.go) reads both on every request. A package of
+// its own so that the admin and the CLI need nothing of the endpoint itself.
+package channel
 
 import (
 	"context"
@@ -7,9 +11,6 @@ import (
 
 	"frontdesk/db"
 )
-
-// The owner's controls (Settings → Integrations, and the CLI): the MCP channel as a whole, and
-// per API key whether it may be used over MCP. access.go reads both on every request.
 
 // ErrKeyNotFound is AllowKey for a key that does not exist or is revoked.
 var ErrKeyNotFound = errors.New("no such active API key")
