@@ -18,6 +18,7 @@ import (
 	"frontdesk/app/api"
 	"frontdesk/app/booking"
 	"frontdesk/app/buildinfo"
+	"frontdesk/app/customer"
 	"frontdesk/app/keyauth"
 	"frontdesk/app/links"
 	"frontdesk/app/mcp"
@@ -142,6 +143,9 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	}
 	r.Mount("/book", site.New(d, site.Options{Now: now, Log: log, Links: s.links, PostsPerHour: postsPerHour, ClientIP: middleware.ClientIP}).Routes())
 	// End of booking site.
+	// The pages customers open from a link they were sent (app/customer): a payment request's
+	// checkout page, /pay/…, and the reminder opt-out, /messages/unsubscribe/….
+	customer.New(d, customer.Options{Now: now, Log: log, Online: online, Messages: msgs.Service}).Mount(r)
 	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log, Online: online, Links: s.links,
 		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate,
 			Live: hooks.Live}, // slow endpoints (issue 15): backlog drain estimates

@@ -16,6 +16,7 @@ import (
 	"frontdesk/app/links"
 	"frontdesk/app/messages"
 	"frontdesk/app/messages/mailer"
+	"frontdesk/app/middleware"
 	"frontdesk/app/payments"
 	"frontdesk/db"
 )
@@ -27,8 +28,8 @@ type Options struct {
 	Webhooks WebhookOptions
 	// Messages is customer messaging (docs/messages.md); nil: one without a key for passwords.
 	Messages *mailer.Mailer
-	// Online is online payments through a provider (Settings → Payments, the checkout page's
-	// card payment, refunds); nil in tests that do not need it.
+	// Online is online payments through a provider (Settings → Payments, refunds); nil in
+	// tests that do not need it.
 	Online *payments.Online
 	// Links is the base of generated links; when it is not a configured public URL, every
 	// owner page says so (docs/deploy.md "Public URL").
@@ -68,23 +69,16 @@ func New(d *db.DB, o Options) *Admin {
 // owner go in the second group; tests walk this table to check that each one does.
 func (a *Admin) Routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(limitBody, pageHeaders, a.loadSession, a.localize, a.crossOriginProtection)
+	r.Use(limitBody, middleware.PageHeaders, a.loadSession, a.localize, a.crossOriginProtection)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { a.renderError(w, r, errNotFound) })
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { a.renderError(w, r, errMethodNotAllowed) })
 
-	// First run, sign-in and checkout: the only pages open without a session.
+	// First run and sign-in: the only pages open without a session. (The pages customers open
+	// from a link, /pay and /messages/unsubscribe, are app/customer's.)
 	r.Get("/setup", a.showSetup)
 	r.Post("/setup", a.createFirstOwner)
 	r.Get("/login", a.showLogin)
 	r.Post("/login", a.login)
-	// A payment request's checkout page (pay.go): public on purpose, for the paying client; the
-	// unguessable UUID is its credential.
-	r.Get("/pay/{uuid}", a.showCheckout)
-	// Customer messages (unsubscribe.go): a reminder's opt-out link; its token is the credential.
-	r.Get("/messages/unsubscribe/{token}", a.showUnsubscribe)
-	r.Post("/messages/unsubscribe/{token}", a.unsubscribe)
-	// Online payments (pay.go): the pay button sends the customer to the provider's page.
-	r.Post("/pay/{uuid}/checkout", a.startCheckout)
 
 	r.Group(func(r chi.Router) {
 		r.Use(a.requireOwner)

@@ -58,28 +58,7 @@ func (a *Admin) renderError(w http.ResponseWriter, r *http.Request, err error) {
 		pe = errInternal
 	}
 	p := i18n.From(r.Context())
-	a.render(w, r, pe.status, ui.ErrorPage(a.page(r, p.Msg(statusTitle(pe.status))), pe.status, p.Msg(pe.msg)))
-}
-
-// statusTitle heads an error page.
-func statusTitle(status int) i18n.Msg {
-	switch status {
-	case http.StatusBadRequest:
-		return i18n.M("error.title.bad_request")
-	case http.StatusForbidden:
-		return i18n.M("error.title.forbidden")
-	case http.StatusNotFound:
-		return i18n.M("error.title.not_found")
-	case http.StatusMethodNotAllowed:
-		return i18n.M("error.title.method_not_allowed")
-	case http.StatusInternalServerError:
-		return i18n.M("error.title.internal")
-	case http.StatusRequestEntityTooLarge:
-		return i18n.M("guard.title.too_large")
-	case http.StatusInsufficientStorage:
-		return i18n.M("guard.title.storage_full")
-	}
-	return i18n.M("error.title.other")
+	a.render(w, r, pe.status, ui.ErrorPage(a.page(r, p.Msg(ui.StatusTitle(pe.status))), pe.status, p.Msg(pe.msg)))
 }
 
 // render writes a page. It renders into a buffer first, so a failing component gives a clean
@@ -161,21 +140,6 @@ func pathID(r *http.Request, name string) (int64, error) {
 // limitBody caps request bodies: admin forms are small.
 func limitBody(next http.Handler) http.Handler {
 	return http.MaxBytesHandler(next, 1<<20)
-}
-
-// contentSecurityPolicy allows only our own files: no inline script or style, so markup that
-// slipped through escaping still could not run.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-	"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
-
-// pageHeaders: admin pages may show secrets once, so nothing is stored by caches or history.
-func pageHeaders(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("Cache-Control", "no-store")
-		next.ServeHTTP(w, r)
-	})
 }
 
 // crossOriginProtection refuses state-changing requests a browser sent from another origin

@@ -1,4 +1,4 @@
-package admin
+package customer
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"frontdesk/app/messages"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // The reminder opt-out page a reminder links to, and the target of its List-Unsubscribe
@@ -16,50 +17,50 @@ import (
 // mail client's one-click request (RFC 8058), which carries no Origin and so passes the
 // cross-origin check like any non-browser request.
 
-func (a *Admin) unsubscribeView(r *http.Request, optedOut bool) (ui.UnsubscribeView, error) {
-	biz, err := a.db.R.MessageBusiness(r.Context())
+func (c *Customer) unsubscribeView(r *http.Request, optedOut bool) (ui.UnsubscribeView, error) {
+	biz, err := c.db.R.MessageBusiness(r.Context())
 	if err != nil {
 		return ui.UnsubscribeView{}, err
 	}
 	return ui.UnsubscribeView{Business: biz.Name, OptedOut: optedOut, Action: r.URL.Path}, nil
 }
 
-func (a *Admin) showUnsubscribe(w http.ResponseWriter, r *http.Request) {
-	out, err := a.msgs.Subscription(r.Context(), chi.URLParam(r, "token"))
+func (c *Customer) showUnsubscribe(w http.ResponseWriter, r *http.Request) {
+	out, err := c.msgs.Subscription(r.Context(), chi.URLParam(r, "token"))
 	if errors.Is(err, messages.ErrBadToken) {
 		err = errNotFound
 	}
 	if err != nil {
-		a.renderError(w, r, err)
+		c.renderError(w, r, err)
 		return
 	}
-	v, err := a.unsubscribeView(r, out)
+	v, err := c.unsubscribeView(r, out)
 	if err != nil {
-		a.renderError(w, r, err)
+		c.renderError(w, r, err)
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.UnsubscribePage(ui.Page{Title: translate(r, "messages.unsubscribe.title"), Path: r.URL.Path}, v))
+	c.render(w, r, http.StatusOK, ui.UnsubscribePage(ui.Page{Title: i18n.T(r.Context(), "messages.unsubscribe.title"), Path: r.URL.Path}, v))
 }
 
-func (a *Admin) unsubscribe(w http.ResponseWriter, r *http.Request) {
+func (c *Customer) unsubscribe(w http.ResponseWriter, r *http.Request) {
 	f, err := parseForm(r)
 	if err != nil {
-		a.renderError(w, r, err)
+		c.renderError(w, r, err)
 		return
 	}
 	resume := f.Get("action") == "resume"
-	err = a.msgs.SetReminders(r.Context(), chi.URLParam(r, "token"), resume)
+	err = c.msgs.SetReminders(r.Context(), chi.URLParam(r, "token"), resume)
 	if errors.Is(err, messages.ErrBadToken) {
 		err = errNotFound
 	}
 	if err != nil {
-		a.renderError(w, r, err)
+		c.renderError(w, r, err)
 		return
 	}
-	v, err := a.unsubscribeView(r, !resume)
+	v, err := c.unsubscribeView(r, !resume)
 	if err != nil {
-		a.renderError(w, r, err)
+		c.renderError(w, r, err)
 		return
 	}
-	a.render(w, r, http.StatusOK, ui.UnsubscribePage(ui.Page{Title: translate(r, "messages.unsubscribe.title"), Path: r.URL.Path}, v))
+	c.render(w, r, http.StatusOK, ui.UnsubscribePage(ui.Page{Title: i18n.T(r.Context(), "messages.unsubscribe.title"), Path: r.URL.Path}, v))
 }
