@@ -43,7 +43,7 @@ type serveConfig struct {
 	WebhookWorkers      int
 	WebhookRetention    time.Duration
 
-	// Customer messages (issue 12): --smtp-url and --mail-from win over Settings → Messages.
+	// Customer messages: --smtp-url and --mail-from win over Settings → Messages (docs/messages.md).
 	Messages        messages.Override
 	MessageSchedule queue.Schedule
 	// Online payments (docs/payments.md): where Stripe's API is (stripe-mock in tests and local
@@ -56,7 +56,7 @@ type serveConfig struct {
 	TrustedProxies []netip.Prefix
 	// HTTPS, metrics listener (serve_ops.go).
 	opsConfig
-	// Booking site (issue 11).
+	// The booking site's per-address POST limit (docs/booking-site.md).
 	SitePostsPerHour int
 }
 
@@ -90,7 +90,7 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	fs.BoolVar(&c.WebhookAllowPrivate, "webhook-allow-private", envBool(env, "FRONTDESK_WEBHOOK_ALLOW_PRIVATE", false), "allow webhook targets on loopback, private and link-local addresses (env FRONTDESK_WEBHOOK_ALLOW_PRIVATE)")
 	fs.IntVar(&c.WebhookWorkers, "webhook-workers", envInt(env, "FRONTDESK_WEBHOOK_WORKERS", 16), "concurrent webhook deliveries (env FRONTDESK_WEBHOOK_WORKERS)")
 	fs.DurationVar(&c.WebhookRetention, "webhook-retention", envDuration(env, "FRONTDESK_WEBHOOK_RETENTION", 30*24*time.Hour), "how long delivery logs are kept (env FRONTDESK_WEBHOOK_RETENTION)")
-	// Customer messages (issue 12).
+	// Customer messages (docs/messages.md).
 	smtpURL := fs.String("smtp-url", env.Getenv("FRONTDESK_SMTP_URL"), "mail server for customer messages, smtp://user:pass@host:port[?starttls=required|opportunistic|off] or smtps://…; wins over Settings → Messages (env FRONTDESK_SMTP_URL)")
 	mailFrom := fs.String("mail-from", env.Getenv("FRONTDESK_MAIL_FROM"), "sender of customer messages, \"Name <address>\"; wins over Settings → Messages (env FRONTDESK_MAIL_FROM)")
 	c.MessageSchedule = mailer.DefaultSchedule()
@@ -110,7 +110,7 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	trusted := fs.String("trusted-proxies", env.Getenv("FRONTDESK_TRUSTED_PROXIES"), "comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For/-Proto are believed, e.g. 127.0.0.1,::1 (env FRONTDESK_TRUSTED_PROXIES)")
 	// HTTPS, metrics listener.
 	addOpsFlags(fs, env, &c.opsConfig)
-	// Booking site (issue 11).
+	// The booking site (docs/booking-site.md).
 	fs.IntVar(&c.SitePostsPerHour, "booking-site-posts-per-hour", envInt(env, "FRONTDESK_BOOKING_SITE_POSTS_PER_HOUR", 60), "bookings, reschedules and cancels one client address may send the booking site per hour, in bursts of up to 10; 0 = unlimited (env FRONTDESK_BOOKING_SITE_POSTS_PER_HOUR)")
 	if err := fs.parse(args); err != nil {
 		return c, err

@@ -91,14 +91,14 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/account/language", a.setLanguage)
 		r.Get("/owners", a.listOwners)
 		r.Post("/owners", a.createOwner)
-		// Removing an owner (issue 13).
+		// Removing an owner (owner_remove.go).
 		r.Get("/owners/{id}/remove", a.confirmRemoveOwner)
 		r.Post("/owners/{id}/remove", a.removeOwner)
 
 		r.Get("/settings/business", a.showBusiness)
 		r.Post("/settings/business", a.updateBusiness)
 
-		// Booking site settings (site_settings.go; issue 11).
+		// Booking site settings (site_settings.go; docs/booking-site.md).
 		r.Get("/settings/booking-site", a.showSiteSettings)
 		r.Post("/settings/booking-site", a.updateSiteSettings)
 
@@ -107,7 +107,7 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/settings/integrations/api-keys", a.createAPIKey)
 		r.Get("/settings/integrations/api-keys/{id}/revoke", a.confirmRevokeAPIKey)
 		r.Post("/settings/integrations/api-keys/{id}/revoke", a.revokeAPIKey)
-		// MCP endpoint (issue 16): the channel switch and per-key permission (mcp.go).
+		// MCP endpoint (docs/mcp.md): the channel switch and per-key permission (mcp.go).
 		r.Get("/settings/integrations/mcp", a.showMCP)
 		r.Post("/settings/integrations/mcp", a.switchMCP)
 		r.Post("/settings/integrations/api-keys/{id}/mcp", a.switchKeyMCP)
@@ -146,7 +146,7 @@ func (a *Admin) Routes() chi.Router {
 		r.Get("/catalog/custom-attributes/{id}/delete", a.confirmDeleteAttribute)
 		r.Post("/catalog/custom-attributes/{id}/delete", a.deleteAttribute)
 
-		// Products (issue 10; products.go).
+		// Products (products.go; docs/api.md, "Products").
 		r.Get("/catalog/products", a.listProducts)
 		r.Get("/catalog/products/new", a.newProduct)
 		r.Post("/catalog/products", a.createProduct)
@@ -166,7 +166,7 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/settings/integrations/webhooks/{id}/rotate", a.rotateSecret)
 		r.Post("/settings/integrations/webhooks/{id}/test", a.sendTestEvent)
 		r.Post("/settings/integrations/webhooks/{id}/reactivate", a.reactivateWebhook)
-		// Pausing a webhook by hand (issue 13).
+		// Pausing a webhook by hand (webhook_pause.go; docs/webhooks.md, "Pause and resume").
 		r.Post("/settings/integrations/webhooks/{id}/pause", a.pauseWebhook)
 		r.Post("/settings/integrations/webhooks/{id}/resume", a.resumeWebhook)
 		r.Post("/settings/integrations/webhooks/{id}/recover", a.recoverDeliveries)
@@ -192,7 +192,7 @@ func (a *Admin) Routes() chi.Router {
 		r.Get("/bookings/{id}/cancel", a.confirmCancelBooking)
 		r.Post("/bookings/{id}/cancel", a.cancelBooking)
 
-		// Customer messages (messages.go, message_templates.go, message_log.go; issue 12).
+		// Customer messages (messages.go, message_templates.go, message_log.go; docs/messages.md).
 		r.Get("/settings/messages", a.showMessageSettings)
 		r.Post("/settings/messages/transport", a.saveMessageTransport)
 		r.Post("/settings/messages/options", a.saveMessageOptions)

@@ -23,7 +23,7 @@ import (
 	"frontdesk/ui/i18n"
 )
 
-// Settings → Booking site (issue 11; the site itself is app/site, docs/booking-site.md): on or
+// Settings → Booking site (the site itself is app/site, docs/booking-site.md): on or
 // off, per location; the name, logo and accent colour visitors see; the policy shown before
 // confirming; which custom attributes the form asks; and the origins allowed to embed it.
 

@@ -204,11 +204,11 @@ func (a *Admin) webhookInput(f *ui.Form) (url string, events []string, descripti
 	return f.Get("url"), events, f.Get("description"), a.hooks.allowPrivate && f.Checked("allow_private", "1")
 }
 
-// keyModeInput is the form's signature key mode (issue 10): "" when the form has none, which
+// keyModeInput is the form's signature key mode (docs/webhooks.md, "Signature key mode"): "" when the form has none, which
 // creates a standard webhook and leaves an existing one's mode alone.
 func keyModeInput(f *ui.Form) string { return f.Get("key_mode") }
 
-// concurrencyInput is the form's most deliveries at once (issue 15): 0 when the form has none
+// concurrencyInput is the form's most deliveries at once (docs/webhooks.md, "Slow endpoints"): 0 when the form has none
 // (the default on create, unchanged on edit), -1 when it is not a whole number or is 0 (the
 // Manager refuses it).
 func concurrencyInput(f *ui.Form) int {

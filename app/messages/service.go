@@ -149,7 +149,7 @@ func (s *Service) Prepare(ctx context.Context, id int64, t Transport, now time.T
 	if r.kind == Reminder && r.msg.Recipient == ToClient && s.links != nil {
 		a.unsubscribe = s.UnsubscribeURL(ctx, a.clientID)
 	}
-	// Booking site (issue 11): the client's emails about a booking carry a personal manage link,
+	// The client's emails about a booking carry a personal manage link to the booking site,
 	// made for this email (app/managelink).
 	if a.HasAppointment && r.msg.Recipient == ToClient && r.kind != Cancelled && s.links != nil {
 		if a.ManageLink, err = s.manageLink(ctx, a.ID, now); err != nil {
