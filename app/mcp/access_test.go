@@ -196,7 +196,7 @@ func TestHTTPRefusals(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Fatalf("body over 1 MiB: %d, want 413", resp.StatusCode)
 	}
-	// Two Authorization headers (issue 10): refused, whichever is valid.
+	// Two Authorization headers are ambiguous credentials: refused, whichever is valid.
 	two, _ := http.NewRequest("POST", f.srv.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	two.Header.Set("Content-Type", "application/json")
 	two.Header.Set("Accept", "application/json, text/event-stream")

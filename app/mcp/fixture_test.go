@@ -147,7 +147,7 @@ func (f *fixture) setNow(t time.Time) {
 func (f *fixture) newKey(scopes string, overMCP bool) string {
 	f.t.Helper()
 	if scopes == "" {
-		scopes = apikey.FullAccess // full access is an explicit choice (issue 10)
+		scopes = apikey.FullAccess // full access is an explicit choice, never a default
 	}
 	row, key, err := apikey.Create(context.Background(), f.db, apikey.NewKey{Name: "test", Scopes: scopes}, f.now)
 	if err != nil {
