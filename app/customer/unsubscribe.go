@@ -12,7 +12,7 @@ import (
 )
 
 // The reminder opt-out page a reminder links to, and the target of its List-Unsubscribe
-// header. It is public: the token in the URL is the credential (messages/unsubscribe.go).
+// header. It is public: the token in the URL is the credential (app/messages/unsubscribe.go).
 // Opening the link changes nothing (link checkers open links); a POST does — the button, or a
 // mail client's one-click request (RFC 8058), which carries no Origin and so passes the
 // cross-origin check like any non-browser request.
