@@ -101,7 +101,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	d.AfterCommit(msgs.Wake)
 	s.workers = append(s.workers, msgs.Dispatcher(), msgs.Pruner())
 
-	// Full disk (db/storage.go): a metric while it lasts, /readyz says so, and a watcher notices
+	// Full disk: a metric while it lasts, /readyz says so, and a watcher notices
 	// when writes work again (db/storage.go).
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "frontdesk_storage_full",

@@ -9,8 +9,9 @@ import (
 )
 
 // compose builds the MIME message. Names and the subject have lost their control characters
-// already (fields, render); the library encodes whatever is not plain ASCII (RFC 2047), and
-// addresses were parsed by ParseAddress, so no value can start a header of its own.
+// already (app/messages: fields, render; OneLine again here); the library encodes whatever is
+// not plain ASCII (RFC 2047), and addresses were parsed by messages.ParseAddress, so no value
+// can start a header of its own.
 func compose(e messages.Envelope) (*gomail.Msg, error) {
 	m := gomail.NewMsg()
 	from := e.From
