@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"frontdesk/app/messages"
+	"frontdesk/app/messages/mailer"
 	"frontdesk/app/secrets"
 )
 
@@ -59,7 +60,7 @@ func runMessages(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	reply, err := messages.New(d, messages.Options{Secrets: box, Override: o}).SendTest(ctx, *to)
+	reply, err := mailer.New(d, mailer.Options{Messages: messages.Options{Secrets: box, Override: o}}).SendTest(ctx, *to)
 	if err != nil {
 		return fmt.Errorf("test email not sent: %w", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"frontdesk/app/apikey"
-	"frontdesk/app/mcp"
+	"frontdesk/app/mcp/channel"
 	"frontdesk/app/resource"
 	"frontdesk/db"
 )
@@ -130,7 +130,7 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 		if *overMCP {
-			if err := mcp.AllowKey(ctx, d, row.ID, true); err != nil {
+			if err := channel.AllowKey(ctx, d, row.ID, true); err != nil {
 				return fmt.Errorf("allow the key over MCP: %w (key %d was created without it)", err, row.ID)
 			}
 		}

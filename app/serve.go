@@ -20,11 +20,13 @@ import (
 	"frontdesk/app/buildinfo"
 	"frontdesk/app/links"
 	"frontdesk/app/messages"
+	"frontdesk/app/messages/mailer"
 	"frontdesk/app/middleware"
 	"frontdesk/app/payments/stripe"
 	"frontdesk/app/queue"
 	"frontdesk/app/systemd"
 	"frontdesk/app/webhook"
+	"frontdesk/app/webhook/dispatch"
 	"frontdesk/db"
 )
 
@@ -42,7 +44,7 @@ type serveConfig struct {
 	WebhookWorkers      int
 	WebhookRetention    time.Duration
 
-	// Customer messages (issue 12): --smtp-url and --mail-from win over Settings → Messages.
+	// Customer messages: --smtp-url and --mail-from win over Settings → Messages (docs/messages.md).
 	Messages        messages.Override
 	MessageSchedule queue.Schedule
 	// Online payments (docs/payments.md): where Stripe's API is (stripe-mock in tests and local
@@ -55,7 +57,7 @@ type serveConfig struct {
 	TrustedProxies []netip.Prefix
 	// HTTPS, metrics listener (serve_ops.go).
 	opsConfig
-	// Booking site (issue 11).
+	// The booking site's per-address POST limit (docs/booking-site.md).
 	SitePostsPerHour int
 	// LogFormat is --log-format: logText, logJSON, or "" to choose by where the log goes.
 	LogFormat string
@@ -98,14 +100,14 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 		c.WebhookSchedule = s
 	}
 	fs.Var(&c.WebhookSchedule, "webhook-retry-schedule", "waits before each webhook delivery attempt, e.g. 0s,5s,5m (env FRONTDESK_WEBHOOK_RETRY_SCHEDULE)")
-	fs.DurationVar(&c.WebhookTimeout, "webhook-timeout", envDuration(env, "FRONTDESK_WEBHOOK_TIMEOUT", webhook.DefaultTimeout), "timeout of one webhook delivery attempt (env FRONTDESK_WEBHOOK_TIMEOUT)")
+	fs.DurationVar(&c.WebhookTimeout, "webhook-timeout", envDuration(env, "FRONTDESK_WEBHOOK_TIMEOUT", dispatch.DefaultTimeout), "timeout of one webhook delivery attempt (env FRONTDESK_WEBHOOK_TIMEOUT)")
 	fs.BoolVar(&c.WebhookAllowPrivate, "webhook-allow-private", envBool(env, "FRONTDESK_WEBHOOK_ALLOW_PRIVATE", false), "allow webhook targets on loopback, private and link-local addresses (env FRONTDESK_WEBHOOK_ALLOW_PRIVATE)")
 	fs.IntVar(&c.WebhookWorkers, "webhook-workers", envInt(env, "FRONTDESK_WEBHOOK_WORKERS", 16), "concurrent webhook deliveries (env FRONTDESK_WEBHOOK_WORKERS)")
 	fs.DurationVar(&c.WebhookRetention, "webhook-retention", envDuration(env, "FRONTDESK_WEBHOOK_RETENTION", 30*24*time.Hour), "how long delivery logs are kept (env FRONTDESK_WEBHOOK_RETENTION)")
-	// Customer messages (issue 12).
+	// Customer messages (docs/messages.md).
 	smtpURL := fs.String("smtp-url", env.Getenv("FRONTDESK_SMTP_URL"), "mail server for customer messages, smtp://user:pass@host:port[?starttls=required|opportunistic|off] or smtps://…; wins over Settings → Messages (env FRONTDESK_SMTP_URL)")
 	mailFrom := fs.String("mail-from", env.Getenv("FRONTDESK_MAIL_FROM"), "sender of customer messages, \"Name <address>\"; wins over Settings → Messages (env FRONTDESK_MAIL_FROM)")
-	c.MessageSchedule = messages.DefaultSchedule()
+	c.MessageSchedule = mailer.DefaultSchedule()
 	if v := env.Getenv("FRONTDESK_MESSAGE_RETRY_SCHEDULE"); v != "" {
 		s, err := queue.ParseSchedule(v)
 		if err != nil {
@@ -122,7 +124,7 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	trusted := fs.String("trusted-proxies", env.Getenv("FRONTDESK_TRUSTED_PROXIES"), "comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For/-Proto are believed, e.g. 127.0.0.1,::1 (env FRONTDESK_TRUSTED_PROXIES)")
 	// HTTPS, metrics listener.
 	addOpsFlags(fs, env, &c.opsConfig)
-	// Booking site (issue 11).
+	// The booking site (docs/booking-site.md).
 	fs.IntVar(&c.SitePostsPerHour, "booking-site-posts-per-hour", envInt(env, "FRONTDESK_BOOKING_SITE_POSTS_PER_HOUR", 60), "bookings, reschedules and cancels one client address may send the booking site per hour, in bursts of up to 10; 0 = unlimited (env FRONTDESK_BOOKING_SITE_POSTS_PER_HOUR)")
 	// Connections.
 	fs.IntVar(&c.MaxConnsPerClient, "max-conns-per-client", envInt(env, "FRONTDESK_MAX_CONNS_PER_CLIENT", DefaultMaxConnsPerClient), "connections one client address (an IPv6 /64) may hold open at once; trusted proxies are not limited; 0 = unlimited (env FRONTDESK_MAX_CONNS_PER_CLIENT)")

@@ -18,10 +18,12 @@ import (
 	"frontdesk/app/api"
 	"frontdesk/app/booking"
 	"frontdesk/app/buildinfo"
+	"frontdesk/app/customer"
 	"frontdesk/app/keyauth"
 	"frontdesk/app/links"
 	"frontdesk/app/mcp"
 	"frontdesk/app/messages"
+	"frontdesk/app/messages/mailer"
 	"frontdesk/app/middleware"
 	"frontdesk/app/owner"
 	"frontdesk/app/payhook"
@@ -30,6 +32,7 @@ import (
 	"frontdesk/app/secrets"
 	"frontdesk/app/site"
 	"frontdesk/app/webhook"
+	"frontdesk/app/webhook/dispatch"
 	"frontdesk/db"
 	"frontdesk/static"
 )
@@ -63,8 +66,11 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	keys := keyauth.New(d, keyauth.Options{Now: now, Log: log, Limits: cfg.Limits})
 	v3 := api.New(d, api.Options{Now: now, Log: log, Keys: keys, Links: base})
 
-	hooks := webhook.NewDispatcher(d, webhook.Config{Schedule: cfg.WebhookSchedule, Timeout: cfg.WebhookTimeout,
-		AllowPrivate: cfg.WebhookAllowPrivate, Workers: cfg.WebhookWorkers, UserAgent: "frontdesk-webhooks/" + buildinfo.Version()}, log, now, reg)
+	// New deliveries written in this process reach the running dispatcher in memory through
+	// the database's hand-off (docs/webhooks.md, "How a first attempt reaches the dispatcher").
+	hooks := dispatch.New(d, dispatch.Config{Schedule: cfg.WebhookSchedule, Timeout: cfg.WebhookTimeout,
+		AllowPrivate: cfg.WebhookAllowPrivate, Workers: cfg.WebhookWorkers, UserAgent: "frontdesk-webhooks/" + buildinfo.Version(),
+		Handoff: webhook.NewHandoff(d)}, log, now, reg)
 	d.AfterCommit(hooks.Wake)
 	s.workers = append(s.workers, hooks, webhook.NewPruner(d, cfg.WebhookRetention, log, now))
 	expirer := payments.NewExpirer(d, log, now)
@@ -89,13 +95,13 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	s.workers = append(s.workers, reconciler)
 	expirer.Checkouts = online
 
-	// Customer messages (issue 12); their links (unsubscribe) come from the public URL.
-	msgs := messages.New(d, messages.Options{Now: now, Log: log, Secrets: box, Override: cfg.Messages, Links: base,
+	// Customer messages (docs/messages.md); their links (unsubscribe) come from the public URL.
+	msgs := mailer.New(d, mailer.Options{Messages: messages.Options{Now: now, Log: log, Secrets: box, Override: cfg.Messages, Links: base},
 		Schedule: cfg.MessageSchedule, Registerer: reg})
 	d.AfterCommit(msgs.Wake)
 	s.workers = append(s.workers, msgs.Dispatcher(), msgs.Pruner())
 
-	// Full disk (issue 10): a metric while it lasts, /readyz says so, and a watcher notices
+	// Full disk: a metric while it lasts, /readyz says so, and a watcher notices
 	// when writes work again (db/storage.go).
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "frontdesk_storage_full",
@@ -121,25 +127,26 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	// Metrics are served on their own listener (--metrics-addr), never here.
 	s.reg, s.metrics = reg, promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
 	r.Mount("/v3", http.MaxBytesHandler(v3.Routes(), 2<<20))
-	// MCP endpoint (issue 16, docs/mcp.md): AI assistants book through the same stores, keys and limits.
+	// MCP endpoint (docs/mcp.md): AI assistants book through the same stores, keys and limits.
 	r.Handle("/mcp", mcp.New(d, mcp.Options{Now: now, Log: log, Keys: keys, Version: buildinfo.Version()}).Handler())
-	// end MCP endpoint
 	r.Handle(static.Prefix+"*", static.Handler())
 	// Payment providers' notifications (app/payhook): POST /stripe/webhook.
 	for _, reg := range online.Registrations() {
 		r.Post("/"+reg.Name+"/webhook", payhook.Handler(online, reg.Name, log).ServeHTTP)
 	}
-	// Booking site (issue 11): the public pages at /book (app/site, docs/booking-site.md).
+	// Booking site: the public pages at /book (app/site, docs/booking-site.md).
 	// Its absolute links (manage links, checkout URLs, the embed snippet) start with the public URL.
 	postsPerHour := cfg.SitePostsPerHour
 	if postsPerHour == 0 {
 		postsPerHour = -1 // the flag's 0 is "unlimited"
 	}
 	r.Mount("/book", site.New(d, site.Options{Now: now, Log: log, Links: s.links, PostsPerHour: postsPerHour, ClientIP: middleware.ClientIP}).Routes())
-	// End of booking site.
+	// The pages customers open from a link they were sent (app/customer): a payment request's
+	// checkout page, /pay/…, and the reminder opt-out, /messages/unsubscribe/….
+	customer.New(d, customer.Options{Now: now, Log: log, Online: online, Messages: msgs.Service}).Mount(r)
 	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log, Online: online, Links: s.links,
 		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate,
-			Live: hooks.Live}, // slow endpoints (issue 15): backlog drain estimates
+			Live: hooks.Live}, // slow endpoints (docs/webhooks.md): backlog drain estimates
 		Messages: msgs}).Routes())
 	if err := s.firstRunSetup(ctx); err != nil {
 		return nil, err

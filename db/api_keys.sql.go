@@ -179,7 +179,7 @@ type SetAPIKeyZMeansLocalParams struct {
 	ID          int64
 }
 
-// API key options (issue 10, migration 00220). Set right after CreateAPIKey in the same
+// API key options (migration 00220). Set right after CreateAPIKey in the same
 // transaction, so CreateAPIKey stays as it is for the other per-key options.
 func (q *Queries) SetAPIKeyZMeansLocal(ctx context.Context, arg SetAPIKeyZMeansLocalParams) error {
 	_, err := q.db.ExecContext(ctx, setAPIKeyZMeansLocal, arg.ZMeansLocal, arg.ID)

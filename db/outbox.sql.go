@@ -247,7 +247,7 @@ type InsertDeliveryAttemptParams struct {
 // An attempt's record: the delivery's new state first (RecordDeliveryAttempt), then its line in
 // the log (InsertDeliveryAttempt). The delivery may have been deleted with its webhook while the
 // attempt was in flight; then the update changes no row, and there is nothing to log it against:
-// the dispatcher skips the insert (app/webhook/record.go), which needs no check of its own.
+// the dispatcher skips the insert (app/webhook/dispatch/record.go), which needs no check of its own.
 func (q *Queries) InsertDeliveryAttempt(ctx context.Context, arg InsertDeliveryAttemptParams) error {
 	_, err := q.db.ExecContext(ctx, insertDeliveryAttempt,
 		arg.DeliveryID,
@@ -284,7 +284,7 @@ type ListDispatchTargetsRow struct {
 	MaxConcurrency int64
 }
 
-// The dispatcher (app/webhook/dispatch.go, claim.go, record.go). See
+// The dispatcher (app/webhook/dispatch: dispatch.go, claim.go, record.go). See
 // db/migrations/00030_webhook_engine.sql for what a NULL next_attempt_at on a pending row means,
 // and 00100_webhook_claim_indexes.sql for the index the dispatcher reads the outbox through.
 func (q *Queries) ListDispatchTargets(ctx context.Context, expiresAt sql.NullInt64) ([]ListDispatchTargetsRow, error) {

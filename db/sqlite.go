@@ -46,6 +46,7 @@ type DB struct {
 	committer   *committer // runs every InTx (groupcommit.go)
 	shm         shmFile    // the WAL index, read by Stamp (stamp.go)
 	unchanged   unchangedReadings
+	handoffs    handoffs // what each outbox's Enqueue hands new rows to (handoff.go)
 }
 
 // AfterCommit registers fn to run after every successful InTx commit. The webhook dispatcher

@@ -27,7 +27,7 @@ UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL;
 -- name: TouchAPIKey :exec
 UPDATE api_keys SET last_used_at = ? WHERE id = ?;
 
--- API key options (issue 10, migration 00220). Set right after CreateAPIKey in the same
+-- API key options (migration 00220). Set right after CreateAPIKey in the same
 -- transaction, so CreateAPIKey stays as it is for the other per-key options.
 -- name: SetAPIKeyZMeansLocal :exec
 UPDATE api_keys SET z_means_local = ? WHERE id = ?;

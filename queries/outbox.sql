@@ -16,7 +16,7 @@ VALUES (?, ?, ?, ?, ?, ?);
 INSERT INTO deliveries (event_id, webhook_id, state, next_attempt_at, created_at, updated_at)
 VALUES (sqlc.arg(event_id), sqlc.arg(webhook_id), 'pending', NULL, sqlc.arg(created_at), sqlc.arg(created_at));
 
--- The dispatcher (app/webhook/dispatch.go, claim.go, record.go). See
+-- The dispatcher (app/webhook/dispatch: dispatch.go, claim.go, record.go). See
 -- db/migrations/00030_webhook_engine.sql for what a NULL next_attempt_at on a pending row means,
 -- and 00100_webhook_claim_indexes.sql for the index the dispatcher reads the outbox through.
 
@@ -74,7 +74,7 @@ WHERE webhook_id = sqlc.arg(webhook_id) AND state = 'pending' AND (attempts > se
 -- An attempt's record: the delivery's new state first (RecordDeliveryAttempt), then its line in
 -- the log (InsertDeliveryAttempt). The delivery may have been deleted with its webhook while the
 -- attempt was in flight; then the update changes no row, and there is nothing to log it against:
--- the dispatcher skips the insert (app/webhook/record.go), which needs no check of its own.
+-- the dispatcher skips the insert (app/webhook/dispatch/record.go), which needs no check of its own.
 -- name: InsertDeliveryAttempt :exec
 INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code,
     error_category, error_message, request_headers_id, signature, response_headers_id,

@@ -18,7 +18,7 @@ import (
 var IntegrationsNav = []NavItem{
 	{Key: "integrations.api_keys", Href: "/settings/integrations/api-keys"},
 	{Key: "integrations.webhooks", Href: "/settings/integrations/webhooks"},
-	{Key: "integrations.mcp", Href: MCPPath}, // MCP endpoint (issue 16)
+	{Key: "integrations.mcp", Href: MCPPath}, // the MCP endpoint's page (docs/mcp.md)
 }
 
 // Tabs is a row of links with the current one marked, for pages with sub-pages.

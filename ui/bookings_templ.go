@@ -77,7 +77,7 @@ type BookingFormView struct {
 	Offsets []Option
 	// ClientNote says how the client search went.
 	ClientNote string
-	// Messages are the customer messages sent or planned for the booking (issue 12).
+	// Messages are the customer messages sent or planned for the booking (docs/messages.md).
 	Messages []MessageRow
 	Zone     string
 	// Overrides are the owner's confirmed bookings outside the staff rules (booking_hours.templ).

@@ -74,7 +74,7 @@ var Nav = []NavItem{
 		{Key: "nav.providers", Href: "/catalog/providers"},
 		{Key: "nav.locations", Href: "/catalog/locations"},
 		{Key: "nav.custom_attributes", Href: "/catalog/custom-attributes"},
-		// Products (issue 10).
+		// Products (docs/api.md, "Products").
 		{Key: "nav.products", Href: "/catalog/products"},
 		{Key: "nav.timetable", Href: "/catalog/timetable"}, // classes
 	}},
@@ -82,11 +82,11 @@ var Nav = []NavItem{
 	{Key: "nav.settings", Href: "/settings/business", Children: []NavItem{
 		{Key: "nav.business", Href: "/settings/business"},
 		{Key: "nav.integrations", Href: "/settings/integrations"},
-		{Key: "nav.messages", Href: "/settings/messages"}, // customer messages (issue 12)
+		{Key: "nav.messages", Href: "/settings/messages"}, // customer messages (docs/messages.md)
 		// Online payments.
 		{Key: "nav.payment_settings", Href: "/settings/payments"},
 		{Key: "nav.owners", Href: "/owners"},
-		// Booking site (issue 11).
+		// Booking site (docs/booking-site.md).
 		{Key: "nav.booking_site", Href: "/settings/booking-site"},
 		{Key: "nav.classes", Href: "/settings/classes"}, // classes and packs
 	}},

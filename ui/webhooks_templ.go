@@ -54,7 +54,7 @@ type WebhookRow struct {
 	Chart OutcomeChart
 	// PausedAt is when the owner paused it by hand (zero: not paused).
 	PausedAt time.Time
-	// Backlog is what waits for the endpoint and how fast it drains (issue 15).
+	// Backlog is what waits for the endpoint and how fast it drains (docs/webhooks.md, "Slow endpoints").
 	Backlog Backlog
 }
 

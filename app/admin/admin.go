@@ -15,6 +15,8 @@ import (
 
 	"frontdesk/app/links"
 	"frontdesk/app/messages"
+	"frontdesk/app/messages/mailer"
+	"frontdesk/app/middleware"
 	"frontdesk/app/payments"
 	"frontdesk/db"
 )
@@ -24,10 +26,10 @@ type Options struct {
 	Now      func() time.Time
 	Log      *slog.Logger
 	Webhooks WebhookOptions
-	// Messages is customer messaging (issue 12); nil: one without a key for passwords.
-	Messages *messages.Service
-	// Online is online payments through a provider (Settings → Payments, the checkout page's
-	// card payment, refunds); nil in tests that do not need it.
+	// Messages is customer messaging (docs/messages.md); nil: one without a key for passwords.
+	Messages *mailer.Mailer
+	// Online is online payments through a provider (Settings → Payments, refunds); nil in
+	// tests that do not need it.
 	Online *payments.Online
 	// Links is the base of generated links; when it is not a configured public URL, every
 	// owner page says so (docs/deploy.md "Public URL").
@@ -43,7 +45,7 @@ type Admin struct {
 	throttle *throttle
 	devices  *devices
 	hooks    webhookPages
-	msgs     *messages.Service
+	msgs     *mailer.Mailer
 	online   *payments.Online
 	links    links.Base
 }
@@ -57,7 +59,7 @@ func New(d *db.DB, o Options) *Admin {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	if o.Messages == nil {
-		o.Messages = messages.New(d, messages.Options{Now: o.Now, Log: o.Log})
+		o.Messages = mailer.New(d, mailer.Options{Messages: messages.Options{Now: o.Now, Log: o.Log}})
 	}
 	return &Admin{db: d, now: o.Now, log: o.Log, sessions: newSessionManager(d), throttle: newThrottle(o.Now),
 		devices: &devices{db: d, now: o.Now}, hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages, online: o.Online, links: o.Links}
@@ -67,23 +69,16 @@ func New(d *db.DB, o Options) *Admin {
 // owner go in the second group; tests walk this table to check that each one does.
 func (a *Admin) Routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(limitBody, pageHeaders, a.loadSession, a.localize, a.crossOriginProtection, a.readForm)
+	r.Use(limitBody, middleware.PageHeaders, a.loadSession, a.localize, a.crossOriginProtection, a.readForm)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { a.renderError(w, r, errNotFound) })
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { a.renderError(w, r, errMethodNotAllowed) })
 
-	// First run, sign-in and checkout: the only pages open without a session.
+	// First run and sign-in: the only pages open without a session. (The pages customers open
+	// from a link, /pay and /messages/unsubscribe, are app/customer's.)
 	r.Get("/setup", a.showSetup)
 	r.Post("/setup", a.createFirstOwner)
 	r.Get("/login", a.showLogin)
 	r.Post("/login", a.login)
-	// A payment request's checkout page (pay.go): public on purpose, for the paying client; the
-	// unguessable UUID is its credential.
-	r.Get("/pay/{uuid}", a.showCheckout)
-	// Customer messages (unsubscribe.go): a reminder's opt-out link; its token is the credential.
-	r.Get("/messages/unsubscribe/{token}", a.showUnsubscribe)
-	r.Post("/messages/unsubscribe/{token}", a.unsubscribe)
-	// Online payments (pay.go): the pay button sends the customer to the provider's page.
-	r.Post("/pay/{uuid}/checkout", a.startCheckout)
 
 	r.Group(func(r chi.Router) {
 		r.Use(a.requireOwner)
@@ -98,14 +93,14 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/account/language", a.setLanguage)
 		r.Get("/owners", a.listOwners)
 		r.Post("/owners", a.createOwner)
-		// Removing an owner (issue 13).
+		// Removing an owner (owner_remove.go).
 		r.Get("/owners/{id}/remove", a.confirmRemoveOwner)
 		r.Post("/owners/{id}/remove", a.removeOwner)
 
 		r.Get("/settings/business", a.showBusiness)
 		r.Post("/settings/business", a.updateBusiness)
 
-		// Booking site settings (site_settings.go; issue 11).
+		// Booking site settings (site_settings.go; docs/booking-site.md).
 		r.Get("/settings/booking-site", a.showSiteSettings)
 		r.Post("/settings/booking-site", a.updateSiteSettings)
 
@@ -114,7 +109,7 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/settings/integrations/api-keys", a.createAPIKey)
 		r.Get("/settings/integrations/api-keys/{id}/revoke", a.confirmRevokeAPIKey)
 		r.Post("/settings/integrations/api-keys/{id}/revoke", a.revokeAPIKey)
-		// MCP endpoint (issue 16): the channel switch and per-key permission (mcp.go).
+		// MCP endpoint (docs/mcp.md): the channel switch and per-key permission (mcp.go).
 		r.Get("/settings/integrations/mcp", a.showMCP)
 		r.Post("/settings/integrations/mcp", a.switchMCP)
 		r.Post("/settings/integrations/api-keys/{id}/mcp", a.switchKeyMCP)
@@ -153,7 +148,7 @@ func (a *Admin) Routes() chi.Router {
 		r.Get("/catalog/custom-attributes/{id}/delete", a.confirmDeleteAttribute)
 		r.Post("/catalog/custom-attributes/{id}/delete", a.deleteAttribute)
 
-		// Products (issue 10; products.go).
+		// Products (products.go; docs/api.md, "Products").
 		r.Get("/catalog/products", a.listProducts)
 		r.Get("/catalog/products/new", a.newProduct)
 		r.Post("/catalog/products", a.createProduct)
@@ -173,7 +168,7 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/settings/integrations/webhooks/{id}/rotate", a.rotateSecret)
 		r.Post("/settings/integrations/webhooks/{id}/test", a.sendTestEvent)
 		r.Post("/settings/integrations/webhooks/{id}/reactivate", a.reactivateWebhook)
-		// Pausing a webhook by hand (issue 13).
+		// Pausing a webhook by hand (webhook_pause.go; docs/webhooks.md, "Pause and resume").
 		r.Post("/settings/integrations/webhooks/{id}/pause", a.pauseWebhook)
 		r.Post("/settings/integrations/webhooks/{id}/resume", a.resumeWebhook)
 		r.Post("/settings/integrations/webhooks/{id}/recover", a.recoverDeliveries)
@@ -199,7 +194,7 @@ func (a *Admin) Routes() chi.Router {
 		r.Get("/bookings/{id}/cancel", a.confirmCancelBooking)
 		r.Post("/bookings/{id}/cancel", a.cancelBooking)
 
-		// Customer messages (messages.go, message_templates.go, message_log.go; issue 12).
+		// Customer messages (messages.go, message_templates.go, message_log.go; docs/messages.md).
 		r.Get("/settings/messages", a.showMessageSettings)
 		r.Post("/settings/messages/transport", a.saveMessageTransport)
 		r.Post("/settings/messages/options", a.saveMessageOptions)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"frontdesk/app/apikey"
-	"frontdesk/app/mcp"
+	"frontdesk/app/mcp/channel"
 	"frontdesk/db"
 	"frontdesk/ui"
 )
@@ -120,9 +120,9 @@ func (a *Admin) createAPIKey(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	if f.Get("mcp") == "1" { // MCP endpoint (issue 16)
+	if f.Get("mcp") == "1" { // allowed on the MCP endpoint too (docs/mcp.md)
 		// The key exists and must still be shown once: a failure here only leaves it without MCP.
-		if err := mcp.AllowKey(r.Context(), a.db, k.ID, true); err != nil {
+		if err := channel.AllowKey(r.Context(), a.db, k.ID, true); err != nil {
 			a.log.ErrorContext(r.Context(), "allow new key over MCP", "err", err)
 			a.flash(r.Context(), ui.FlashError, translate(r, "mcp.keys.create_failed"))
 		}

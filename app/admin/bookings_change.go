@@ -52,7 +52,7 @@ func (a *Admin) showBookingPage(w http.ResponseWriter, r *http.Request, status i
 		a.renderError(w, r, err)
 		return
 	}
-	// Customer messages sent or planned for the booking (issue 12).
+	// Customer messages sent or planned for the booking (docs/messages.md).
 	if v.Messages, err = a.bookingMessages(ctx, r, b.Booking.ID); err != nil {
 		a.renderError(w, r, err)
 		return

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"strings"
 
-	"frontdesk/app/mcp"
+	"frontdesk/app/mcp/channel"
 	"frontdesk/ui"
 )
 
@@ -15,7 +15,7 @@ import (
 
 func (a *Admin) showMCP(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	on, err := mcp.Enabled(ctx, a.db)
+	on, err := channel.Enabled(ctx, a.db)
 	if err != nil {
 		a.renderError(w, r, err)
 		return
@@ -51,7 +51,7 @@ func (a *Admin) switchMCP(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, errFormUnreadable)
 		return
 	}
-	if err := mcp.SetEnabled(r.Context(), a.db, a.now(), on); err != nil {
+	if err := channel.SetEnabled(r.Context(), a.db, a.now(), on); err != nil {
 		a.renderError(w, r, err)
 		return
 	}
@@ -80,8 +80,8 @@ func (a *Admin) switchKeyMCP(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, errFormUnreadable)
 		return
 	}
-	err = mcp.AllowKey(r.Context(), a.db, k.ID, allowed)
-	if errors.Is(err, mcp.ErrKeyNotFound) { // revoked meanwhile
+	err = channel.AllowKey(r.Context(), a.db, k.ID, allowed)
+	if errors.Is(err, channel.ErrKeyNotFound) { // revoked meanwhile
 		a.flash(r.Context(), ui.FlashInfo, translate(r, "mcp.keys.revoked", "name", k.Name))
 		seeOther(w, r, ui.MCPPath)
 		return

@@ -13,7 +13,7 @@ import (
 	"frontdesk/ui/i18n"
 )
 
-// Settings → Messages (issue 12): the mail server and sender, a test email, which messages go
+// Settings → Messages (docs/messages.md): the mail server and sender, a test email, which messages go
 // and when reminders go. The messages package does the work; these handlers read forms and
 // show its answers (docs/messages.md).
 

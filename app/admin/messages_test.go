@@ -18,14 +18,10 @@ import (
 	"frontdesk/db"
 )
 
-type publicURL struct{ base string }
-
-func (p publicURL) URL(path string, _ url.Values) string { return p.base + path }
-
 // Settings → Messages end to end: SMTP settings refuse header injection and then work, the test
 // email reaches a real SMTP server, a broken template is shown with its error and not saved, a
-// booking's page lists its messages, a 5xx shows in the log and resend delivers, and the
-// reminder opt-out link works without a session.
+// booking's page lists its messages, and a 5xx shows in the log and resend delivers. (The
+// reminder opt-out page is app/customer's: unsubscribe_test.go there.)
 func TestMessagesPages(t *testing.T) {
 	smtp := smtptest.Start(t)
 	ts := startServer(t)
@@ -113,30 +109,4 @@ func TestMessagesPages(t *testing.T) {
 	smtp.SetReply(nil)
 	wantRedirect(t, c.post(t, detail+"/resend", nil), detail)
 	waitFor(t, "the resent message", func() bool { return len(smtp.Messages()) == 3 })
-
-	// The opt-out link: no session needed; opening it changes nothing, the button does.
-	svc := messages.New(d, messages.Options{Links: publicURL{ts.URL}})
-	link := svc.UnsubscribeURL(ctx, 1)
-	anon := ts.newClient(t)
-	path := strings.TrimPrefix(link, ts.URL)
-	wantBody(t, anon.get(t, path), `data-testid="unsubscribe-form"`)
-	if out, _ := svc.Subscription(ctx, strings.TrimPrefix(path, messages.UnsubscribePath)); out {
-		t.Fatalf("opening the link unsubscribed")
-	}
-	// A mail client's one-click POST (RFC 8058) has no Origin and no cookie.
-	req, _ := http.NewRequest(http.MethodPost, link, strings.NewReader("List-Unsubscribe=One-Click"))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("one-click unsubscribe: %d", resp.StatusCode)
-	}
-	if out, _ := svc.Subscription(ctx, strings.TrimPrefix(path, messages.UnsubscribePath)); !out {
-		t.Errorf("one-click POST did not unsubscribe")
-	}
-	wantBody(t, anon.get(t, path), `data-testid="unsubscribed"`)
-	wantStatus(t, anon.get(t, messages.UnsubscribePath+"1.forged"), http.StatusNotFound)
 }

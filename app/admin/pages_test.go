@@ -217,8 +217,9 @@ func TestLoginRedirectsOnlyWithinSite(t *testing.T) {
 // every kind an owner can open — the booking world of seedPayWorld, a booking, a paid and a
 // pending payment request, a category, a custom attribute, a product, an API key, a webhook
 // with a delivery, a sent message — and returns the path of every GET page of the admin for
-// it, the public ones (sign-in, checkout, unsubscribe) and error pages included. First-run
-// setup is not among them: it exists only before the first owner, so a test opens it itself.
+// it, the public ones (sign-in, and the customer pages of app/customer: checkout, unsubscribe)
+// and error pages included. First-run setup is not among them: it exists only before the
+// first owner, so a test opens it itself.
 // The server must allow private webhook targets (FRONTDESK_WEBHOOK_ALLOW_PRIVATE=true).
 //
 // TestPagesCoverEveryRoute keeps the list complete: a GET route of the route table without a

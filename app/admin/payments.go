@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"frontdesk/app/payments"
 	"frontdesk/db"
@@ -275,29 +274,12 @@ func (a *Admin) paymentRefused(r *http.Request, err error) bool {
 	return true
 }
 
-// paymentLines describes a cart's lines for the pages, with the times of the bookings they sell
-// in the cart location's zone.
+// paymentLines are v's items as the page lists them (payments.RequestView.Lines).
 func paymentLines(r *http.Request, v payments.RequestView) []ui.PaymentLine {
-	p := i18n.From(r.Context())
-	out := make([]ui.PaymentLine, 0, len(v.Cart.Items))
-	for _, it := range v.Cart.Items {
-		l := ui.PaymentLine{
-			Name: it.Row.ItemName.String, Quantity: it.Row.Quantity,
-			Total: p.Money(it.Amounts.GrossCents - it.Amounts.DiscountCents),
-		}
-		if l.Name == "" {
-			l.Name = it.Row.ItemType + " " + strconv.FormatInt(it.Row.ItemID, 10)
-		}
-		for _, in := range it.Instances {
-			if in.Data == nil {
-				continue
-			}
-			if t, err := time.Parse(time.RFC3339, in.Data.StartTime); err == nil {
-				local := t.In(v.Zone)
-				l.Bookings = append(l.Bookings, p.DateLong(local)+", "+p.Time(local)+" ("+p.Offset(local)+")")
-			}
-		}
-		out = append(out, l)
+	lines := v.Lines(i18n.From(r.Context()))
+	out := make([]ui.PaymentLine, len(lines))
+	for i, l := range lines {
+		out[i] = ui.PaymentLine(l)
 	}
 	return out
 }

@@ -6,8 +6,11 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"frontdesk/app/payments"
 	"frontdesk/db"
@@ -157,4 +160,28 @@ func TestPaymentPagesNotFound(t *testing.T) {
 	wantStatus(t, c.post(t, "/payments/999/settle", url.Values{"method": {"1"}}), http.StatusNotFound)
 	wantStatus(t, c.post(t, "/payments/999/cancel", nil), http.StatusNotFound)
 	wantStatus(t, c.get(t, "/payments?status=%3Cscript%3E&page=-4"), http.StatusOK)
+}
+
+// The checkout page and a payment request's admin page fit a 390-px phone (the route-walking
+// mobile test opens them without data).
+func TestPaymentPagesOnPhone(t *testing.T) {
+	const width = 390
+	ts := startServer(t)
+	setup := ts.setupURL(t)
+	b := newBrowser(t, width, 844, chromedp.EmulateMobile)
+	b.do("setup", chromedp.Navigate(setup), chromedp.WaitVisible(testID("setup-form")),
+		chromedp.SendKeys(css("#f-email"), ownerEmail), chromedp.SendKeys(css("#f-password"), ownerPassword),
+		chromedp.SendKeys(css("#f-confirm"), ownerPassword), chromedp.Submit(testID("setup-form")), chromedp.WaitVisible(testID("webhook-health")))
+	w := seedPayWorld(t, ts)
+	pr := w.request(t, "10:00")
+	for _, page := range []struct{ path, wait string }{
+		{"/pay/" + pr.UUID, "checkout-instructions"},
+		{"/payments", "payment-row"},
+		{"/payments/" + strconv.FormatInt(pr.ID, 10), "settle-form"},
+	} {
+		b.do(strings.ReplaceAll(strings.Trim(page.path, "/"), "/", "-"), chromedp.Navigate(ts.URL+page.path), chromedp.WaitVisible(testID(page.wait)))
+		if got := evalJS[int](b, "document.documentElement.scrollWidth"); got > width {
+			t.Errorf("%s: page is %d px wide on a %d px screen", page.path, got, width)
+		}
+	}
 }

@@ -58,28 +58,7 @@ func (a *Admin) renderError(w http.ResponseWriter, r *http.Request, err error) {
 		pe = errInternal
 	}
 	p := i18n.From(r.Context())
-	a.render(w, r, pe.status, ui.ErrorPage(a.page(r, p.Msg(statusTitle(pe.status))), pe.status, p.Msg(pe.msg)))
-}
-
-// statusTitle heads an error page.
-func statusTitle(status int) i18n.Msg {
-	switch status {
-	case http.StatusBadRequest:
-		return i18n.M("error.title.bad_request")
-	case http.StatusForbidden:
-		return i18n.M("error.title.forbidden")
-	case http.StatusNotFound:
-		return i18n.M("error.title.not_found")
-	case http.StatusMethodNotAllowed:
-		return i18n.M("error.title.method_not_allowed")
-	case http.StatusInternalServerError:
-		return i18n.M("error.title.internal")
-	case http.StatusRequestEntityTooLarge:
-		return i18n.M("guard.title.too_large")
-	case http.StatusInsufficientStorage:
-		return i18n.M("guard.title.storage_full")
-	}
-	return i18n.M("error.title.other")
+	a.render(w, r, pe.status, ui.ErrorPage(a.page(r, p.Msg(ui.StatusTitle(pe.status))), pe.status, p.Msg(pe.msg)))
 }
 
 // render writes a page. It renders into a buffer first, so a failing component gives a clean
@@ -124,7 +103,7 @@ func redirect(to string) http.HandlerFunc {
 
 // multiValued lists the fields an admin form may send more than once: its checkbox groups
 // (ui.Checkboxes and the webhook events). Any other field sent twice refuses the form
-// (input.ReadForm); a new checkbox group must be added here.
+// (middleware.ReadForm); a new checkbox group must be added here.
 var multiValued = []string{
 	"scopes",       // API keys
 	"location_ids", // providers: where they work (catalog.ProviderInput)
@@ -135,7 +114,7 @@ var multiValued = []string{
 	"events",       // webhooks
 }
 
-// readForm reads the body of every POST whole before any handler runs (input.ReadForm, the
+// readForm reads the body of every POST whole before any handler runs (middleware.ReadForm, the
 // body size bounded by limitBody), so nothing acts on a request that did not arrive in full —
 // not even a button that sends no field, such as deactivating a client. A body that cannot be
 // read — cut short, too slow for the server's read timeout, too large — or a field sent twice
@@ -146,7 +125,7 @@ func (a *Admin) readForm(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if err := input.ReadForm(r, multiValued); err != nil {
+		if err := middleware.ReadForm(r, multiValued); err != nil {
 			a.renderError(w, r, formError(err))
 			return
 		}
@@ -157,7 +136,7 @@ func (a *Admin) readForm(next http.Handler) http.Handler {
 // parseForm is the submitted form. readForm has read it on every route; reading again costs
 // nothing (ParseForm keeps what it parsed) and keeps a handler safe outside Routes.
 func parseForm(r *http.Request) (*ui.Form, error) {
-	if err := input.ReadForm(r, multiValued); err != nil {
+	if err := middleware.ReadForm(r, multiValued); err != nil {
 		return nil, formError(err)
 	}
 	return ui.NewForm(r.PostForm), nil
@@ -165,7 +144,7 @@ func parseForm(r *http.Request) (*ui.Form, error) {
 
 func formError(err error) error {
 	var tooLarge *http.MaxBytesError
-	var repeated *input.RepeatedFieldError
+	var repeated *middleware.RepeatedFieldError
 	switch {
 	case errors.As(err, &tooLarge):
 		return errBodyTooLarge
@@ -196,21 +175,6 @@ func pathID(r *http.Request, name string) (int64, error) {
 // limitBody caps request bodies: admin forms are small.
 func limitBody(next http.Handler) http.Handler {
 	return http.MaxBytesHandler(next, 1<<20)
-}
-
-// contentSecurityPolicy allows only our own files: no inline script or style, so markup that
-// slipped through escaping still could not run.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-	"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
-
-// pageHeaders: admin pages may show secrets once, so nothing is stored by caches or history.
-func pageHeaders(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("Cache-Control", "no-store")
-		next.ServeHTTP(w, r)
-	})
 }
 
 // crossOriginProtection refuses state-changing requests a browser sent from another origin

@@ -13,16 +13,12 @@ import (
 	"frontdesk/app/admin"
 )
 
-// publicRoutes are the only admin routes open without a session. The checkout page is public
-// on purpose: the paying client has no account, and its random UUID is the credential
-// (pay_test.go checks it).
+// publicRoutes are the only admin routes open without a session: first run and sign-in. The
+// pages a customer opens from a link (checkout, opt-out) are not the admin's but app/customer's,
+// whose URL is its credential.
 var publicRoutes = map[string]bool{
 	"GET /setup": true, "POST /setup": true,
 	"GET /login": true, "POST /login": true,
-	"GET /pay/1": true,
-	// A reminder's opt-out link (issue 12): the token is the credential.
-	"GET /messages/unsubscribe/1": true, "POST /messages/unsubscribe/1": true,
-	"POST /pay/1/checkout": true, // online payments: the pay button of the checkout page
 }
 
 // adminRoutes lists the route table as "METHOD /path" with URL parameters filled in, so a

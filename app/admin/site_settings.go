@@ -18,13 +18,14 @@ import (
 	"golang.org/x/net/publicsuffix"
 
 	"frontdesk/app/webhook"
+	"frontdesk/app/webhook/dispatch"
 	"frontdesk/db"
 	"frontdesk/static"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
 
-// Settings → Booking site (issue 11; the site itself is app/site, docs/booking-site.md): on or
+// Settings → Booking site (the site itself is app/site, docs/booking-site.md): on or
 // off, per location; the name, logo and accent colour visitors see; the policy shown before
 // confirming; which custom attributes the form asks; and the origins allowed to embed it.
 
@@ -296,20 +297,20 @@ func fetchLogo(ctx context.Context, raw string, allowPrivate bool) (fetchedLogo,
 	if err != nil {
 		return fetchedLogo{}, i18n.M("sitesettings.logo_err.other")
 	}
-	res, err := webhook.NewHTTPClient(logoTimeout, allowPrivate, 1).Do(req)
+	res, err := dispatch.NewHTTPClient(logoTimeout, allowPrivate, 1).Do(req)
 	if err != nil {
 		var addr *webhook.AddressError
 		if errors.As(err, &addr) {
 			return fetchedLogo{}, i18n.M("sitesettings.logo_err.private")
 		}
-		switch webhook.Categorize(err) {
-		case webhook.CategoryDNS:
+		switch dispatch.Categorize(err) {
+		case dispatch.CategoryDNS:
 			return fetchedLogo{}, i18n.M("sitesettings.logo_err.dns")
-		case webhook.CategoryConnect:
+		case dispatch.CategoryConnect:
 			return fetchedLogo{}, i18n.M("sitesettings.logo_err.connect")
-		case webhook.CategoryTLS:
+		case dispatch.CategoryTLS:
 			return fetchedLogo{}, i18n.M("sitesettings.logo_err.tls")
-		case webhook.CategoryTimeout:
+		case dispatch.CategoryTimeout:
 			return fetchedLogo{}, i18n.M("sitesettings.logo_err.timeout")
 		}
 		return fetchedLogo{}, i18n.M("sitesettings.logo_err.other")

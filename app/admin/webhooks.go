@@ -33,7 +33,7 @@ type WebhookOptions struct {
 	// AllowPrivate mirrors --webhook-allow-private: whether deliveries to loopback and
 	// private addresses are allowed at all. Without it the forms say such targets are refused.
 	AllowPrivate bool
-	// Live, if set, is the running dispatcher's (webhook.Dispatcher.Live): each endpoint's
+	// Live, if set, is the running dispatcher's (dispatch.Dispatcher.Live): each endpoint's
 	// concurrency and delivery rate, for the backlog's drain estimate.
 	Live func(id int64) (queue.TargetStats, bool)
 }
@@ -205,11 +205,11 @@ func (a *Admin) webhookInput(f *ui.Form) (url string, events []string, descripti
 	return f.Get("url"), events, f.Get("description"), a.hooks.allowPrivate && f.Checked("allow_private", "1")
 }
 
-// keyModeInput is the form's signature key mode (issue 10): "" when the form has none, which
+// keyModeInput is the form's signature key mode (docs/webhooks.md, "Signature key mode"): "" when the form has none, which
 // creates a standard webhook and leaves an existing one's mode alone.
 func keyModeInput(f *ui.Form) string { return f.Get("key_mode") }
 
-// concurrencyInput is the form's most deliveries at once (issue 15): 0 when the form has none
+// concurrencyInput is the form's most deliveries at once (docs/webhooks.md, "Slow endpoints"): 0 when the form has none
 // (the default on create, unchanged on edit), -1 when it is not a whole number or is 0 (the
 // Manager refuses it).
 func concurrencyInput(f *ui.Form) int {

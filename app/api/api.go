@@ -124,7 +124,7 @@ func (a *API) Routes() http.Handler {
 		r.Post("/carts/{id}/payment_requests", a.requireScope("carts:write", a.idempotent(a.createPaymentRequest)))
 		r.Patch("/payment_requests/{id}/cancel", a.requireScope("payment_requests:write", a.idempotent(a.cancelPaymentRequest)))
 
-		// Products (issue 10; products.go): an addition, with its own scope.
+		// Products (products.go; docs/api.md, "Products"): an addition, with its own scope.
 		r.Get("/products", a.requireScope("products:read", a.listProducts))
 		r.Get("/products/{id}", a.requireScope("products:read", a.getProduct))
 		// Classes and session packs (classes.go, docs/classes.md): additions to Connect v3.

@@ -1,4 +1,4 @@
-// Package bench measures frontdesk against this machine's own limits (issue 6): it runs the
+// Package bench measures frontdesk against this machine's own limits (README "Performance"): it runs the
 // real appliance in-process on a loopback port and, with a built-in closed-loop load generator,
 // drives each scenario and a baseline measured in the same run with the same client — a bare
 // chi handler, a raw SQLite booking loop, a bare webhook POST loop. Absolute numbers on a

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// dayMix is the shape of a busy installation's traffic (issue 15): mostly reads and lists,
+// dayMix is the shape of a busy installation's traffic: mostly reads and lists,
 // then slot searches, a few creates and reschedules, fewer cancels — with three webhook
 // endpoints receiving every booking event and the customers' emails (confirmations, notices)
 // going to a mail server. Weights are per thousand operations.

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"frontdesk/app/webhook"
+	"frontdesk/app/webhook/dispatch"
 	"frontdesk/db"
 	"frontdesk/db/dbtest"
 )
@@ -78,7 +79,7 @@ func TestFanoutPacedSurvivesAStalledCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.remove(context.WithoutCancel(ctx))
-	disp := webhook.NewDispatcher(d, webhook.Config{AllowPrivate: true, Poll: 10 * time.Millisecond}, slog.New(slog.DiscardHandler), time.Now, prometheus.NewRegistry())
+	disp := dispatch.New(d, dispatch.Config{AllowPrivate: true, Poll: 10 * time.Millisecond, Handoff: webhook.NewHandoff(d)}, slog.New(slog.DiscardHandler), time.Now, prometheus.NewRegistry())
 	d.AfterCommit(disp.Wake)
 	stopped := make(chan error, 1)
 	go func() { stopped <- disp.Run(ctx) }()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"frontdesk/app/webhook"
+	"frontdesk/app/webhook/dispatch"
 )
 
 // The Standard Webhooks reference vector (docs/webhooks.md).
@@ -61,7 +62,7 @@ func TestReceiverRecordsFirstReceiptsAndRefusesBadSignatures(t *testing.T) {
 		t.Helper()
 		body := []byte(`{"type":"booking.created"}`)
 		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, rc.URL+path, bytes.NewReader(body))
-		webhook.SetHeaders(req.Header, [][]byte{key}, id, time.Now(), body)
+		dispatch.SetHeaders(req.Header, [][]byte{key}, id, time.Now(), body)
 		if !sign {
 			req.Header.Set(webhook.HeaderSignature, "v1,AAAA")
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"frontdesk/app/webhook"
+	"frontdesk/app/webhook/dispatch"
 	"frontdesk/db"
 )
 
@@ -415,7 +416,7 @@ func (h *hooks) barePost(ctx context.Context, l Load) (sample, error) {
 			return 0, err
 		}
 		req.Header.Set("Content-Type", "application/json")
-		webhook.SetHeaders(req.Header, [][]byte{h.keys[endpoint]}, id, time.Now(), body)
+		dispatch.SetHeaders(req.Header, [][]byte{h.keys[endpoint]}, id, time.Now(), body)
 		resp, err := hc.Do(req)
 		if err != nil {
 			return 0, err

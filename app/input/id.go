@@ -1,9 +1,8 @@
 // Package input holds the checks every surface applies to what it is sent, so the API, the admin
 // UI and the importer agree: ids are canonical decimal numbers (id.go), names are free of
-// characters that hide or reorder text (name.go), a JSON document never has a key twice in one
-// object (jsondup.go), and the forms of the admin and the booking site are read whole, with no
-// field sent twice, before anything acts on them (form.go). See docs/api.md, "Conventions", and
-// docs/security.md.
+// characters that hide or reorder text (name.go), and a JSON document never has a key twice in
+// one object (jsondup.go). See docs/api.md, "Conventions". Forms are read whole by
+// middleware.ReadForm, which belongs with HTTP.
 package input
 
 // maxIDDigits is the length of the largest int64, 9223372036854775807.

@@ -23,7 +23,7 @@ type Key struct {
 	ID     int64
 	Scopes string // as stored: comma-separated Connect v3 scopes, or apikey.FullAccess ("*")
 	// ZMeansLocal: the key's Z and +00:00 booking and cart times are wall-clock readings of
-	// the location (app/api/zlocal.go, issue 10).
+	// the location (app/api/zlocal.go; docs/api.md, "Local times sent with Z").
 	ZMeansLocal bool
 	// CatalogVersion is the catalog version read with the key (db.CatalogCache): handlers use
 	// it to answer from the catalog cache without a statement of their own.

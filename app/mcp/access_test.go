@@ -13,7 +13,7 @@ import (
 
 	"frontdesk/app/apikey"
 	"frontdesk/app/keyauth"
-	"frontdesk/app/mcp"
+	"frontdesk/app/mcp/channel"
 	"frontdesk/db"
 )
 
@@ -73,29 +73,29 @@ func TestOwnerControls(t *testing.T) {
 
 	cs := f.connect(f.fullKey)
 	ok(t, cs, "list_services", map[string]any{}, nil)
-	if err := mcp.SetEnabled(context.Background(), f.db, f.now, false); err != nil {
+	if err := channel.SetEnabled(context.Background(), f.db, f.now, false); err != nil {
 		t.Fatal(err)
 	}
 	_, err = cs.CallTool(context.Background(), callParams("list_services", map[string]any{}))
 	if err == nil || !strings.Contains(err.Error(), "switched off") {
 		t.Fatalf("channel off: got %v, want a refusal", err)
 	}
-	if on, err := mcp.Enabled(context.Background(), f.db); err != nil || on {
+	if on, err := channel.Enabled(context.Background(), f.db); err != nil || on {
 		t.Fatalf("Enabled = %v, %v; want false", on, err)
 	}
-	if err := mcp.SetEnabled(context.Background(), f.db, f.now, true); err != nil {
+	if err := channel.SetEnabled(context.Background(), f.db, f.now, true); err != nil {
 		t.Fatal(err)
 	}
 	ok(t, cs, "list_services", map[string]any{}, nil)
 
 	// Allowing a key takes effect at once; a revoked key cannot be allowed.
 	id := keyID(t, f, notAllowed)
-	if err := mcp.AllowKey(context.Background(), f.db, id, true); err != nil {
+	if err := channel.AllowKey(context.Background(), f.db, id, true); err != nil {
 		t.Fatal(err)
 	}
 	f.connect(notAllowed)
 	revoke(t, f, notAllowed)
-	if err := mcp.AllowKey(context.Background(), f.db, id, true); err != mcp.ErrKeyNotFound {
+	if err := channel.AllowKey(context.Background(), f.db, id, true); err != channel.ErrKeyNotFound {
 		t.Fatalf("AllowKey on a revoked key: %v, want ErrKeyNotFound", err)
 	}
 }
@@ -198,7 +198,7 @@ func TestHTTPRefusals(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Fatalf("body over 1 MiB: %d, want 413", resp.StatusCode)
 	}
-	// Two Authorization headers (issue 10): refused, whichever is valid.
+	// Two Authorization headers are ambiguous credentials: refused, whichever is valid.
 	two, _ := http.NewRequest("POST", f.srv.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	two.Header.Set("Content-Type", "application/json")
 	two.Header.Set("Accept", "application/json, text/event-stream")

@@ -21,7 +21,9 @@ import (
 	"frontdesk/app/importer"
 	"frontdesk/app/keyauth"
 	"frontdesk/app/mcp"
+	"frontdesk/app/mcp/channel"
 	"frontdesk/app/webhook"
+	"frontdesk/app/webhook/dispatch"
 	"frontdesk/db"
 	"frontdesk/db/dbtest"
 	_ "time/tzdata" // Santiago's rules must not depend on the host
@@ -122,7 +124,7 @@ func newFixture(t *testing.T, opts ...func(*fixtureOptions)) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dispatcher := webhook.NewDispatcher(d, webhook.Config{AllowPrivate: true, Poll: 50 * time.Millisecond}, log, now, nil)
+	dispatcher := dispatch.New(d, dispatch.Config{AllowPrivate: true, Poll: 50 * time.Millisecond, Handoff: webhook.NewHandoff(d)}, log, now, nil)
 	d.AfterCommit(dispatcher.Wake)
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -145,14 +147,14 @@ func (f *fixture) setNow(t time.Time) {
 func (f *fixture) newKey(scopes string, overMCP bool) string {
 	f.t.Helper()
 	if scopes == "" {
-		scopes = apikey.FullAccess // full access is an explicit choice (issue 10)
+		scopes = apikey.FullAccess // full access is an explicit choice, never a default
 	}
 	row, key, err := apikey.Create(context.Background(), f.db, apikey.NewKey{Name: "test", Scopes: scopes}, f.now)
 	if err != nil {
 		f.t.Fatal(err)
 	}
 	if overMCP {
-		if err := mcp.AllowKey(context.Background(), f.db, row.ID, true); err != nil {
+		if err := channel.AllowKey(context.Background(), f.db, row.ID, true); err != nil {
 			f.t.Fatal(err)
 		}
 	}

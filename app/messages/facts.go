@@ -43,7 +43,7 @@ func (s *Service) facts(ctx context.Context, q *db.Queries, m db.Message, kind K
 			}
 		}
 		f.clientID = b.ClientID
-		to = mail.Address{Name: clean(b.FirstName + " " + b.LastName), Address: b.Email}
+		to = mail.Address{Name: OneLine(b.FirstName + " " + b.LastName), Address: b.Email}
 		if kind == Reminder && m.Recipient == ToClient {
 			out, err := q.ClientOptedOut(ctx, b.ClientID)
 			if err != nil {
@@ -89,7 +89,7 @@ func (s *Service) facts(ctx context.Context, q *db.Queries, m db.Message, kind K
 		}
 	}
 	f.Zone = zoneOr(f.Zone)
-	to = mail.Address{Name: clean(pr.FirstName + " " + pr.LastName), Address: pr.Email}
+	to = mail.Address{Name: OneLine(pr.FirstName + " " + pr.LastName), Address: pr.Email}
 	return f, to, "", nil
 }
 

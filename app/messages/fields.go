@@ -83,10 +83,10 @@ type appointment struct {
 // spaces here, so no field can carry a line break into a subject.
 func fields(p *i18n.Printer, business string, a appointment) Fields {
 	f := Fields{
-		Business: clean(business), ClientFirstName: clean(a.ClientFirst),
-		ClientName: clean(strings.TrimSpace(a.ClientFirst + " " + a.ClientLast)),
-		Service:    clean(a.Service), Provider: clean(a.Provider), Location: clean(a.Location),
-		Address: clean(a.Address), ManageLink: a.ManageLink, CheckoutLink: a.CheckoutLink, BookingID: a.ID,
+		Business: OneLine(business), ClientFirstName: OneLine(a.ClientFirst),
+		ClientName: OneLine(strings.TrimSpace(a.ClientFirst + " " + a.ClientLast)),
+		Service:    OneLine(a.Service), Provider: OneLine(a.Provider), Location: OneLine(a.Location),
+		Address: OneLine(a.Address), ManageLink: a.ManageLink, CheckoutLink: a.CheckoutLink, BookingID: a.ID,
 	}
 	if a.HasAppointment {
 		zone := a.Zone
@@ -145,8 +145,8 @@ func offsetText(p *i18n.Printer, d time.Duration) string {
 	return p.T("messages.offset.minutes", "count", int(d/time.Minute))
 }
 
-// clean replaces control characters (line breaks among them) with spaces.
-func clean(s string) string {
+// OneLine replaces control characters (line breaks among them) with spaces.
+func OneLine(s string) string {
 	if strings.IndexFunc(s, unicode.IsControl) < 0 {
 		return s
 	}

@@ -273,3 +273,5 @@ func (s *Service) Resend(ctx context.Context, id int64) error {
 		return nil
 	})
 }
+
+func nullMs(t time.Time) sql.NullInt64 { return sql.NullInt64{Int64: db.Millis(t), Valid: true} }

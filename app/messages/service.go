@@ -1,9 +1,11 @@
-// Package messages sends customers their emails — booking confirmation (with the .ics),
-// reschedule and cancel notices, reminders, payment requests and receipts — with the webhook
-// engine's guarantees (docs/messages.md): rows written in the transaction of the change
-// (enqueue.go), a durable queue shared with webhooks (app/queue, dispatch.go), SMTP through
-// go-mail (transport.go, compose.go), the owner's templates in a safe language over a fixed set
-// of fields (template.go, fields.go), and the owner's settings and log (settings.go, log.go).
+// Package messages is customer email's outbox and the owner's side of it (docs/messages.md):
+// rows written in the transaction of the change (enqueue.go: the booking, waitlist and payment
+// plans, called by booking and payments), the owner's templates in a safe language over a
+// fixed set of fields (template.go, eval.go, fields.go), settings, the log and the opt-out
+// (settings.go, log.go, unsubscribe.go), and what a message says when it is sent (Prepare, read
+// from the booking as it is then). It sends nothing and needs no mail library: the dispatcher,
+// SMTP through go-mail and the metrics are app/messages/mailer, which imports this package,
+// never the other way round (docs/ARCHITECTURE.md, "Layers").
 package messages
 
 import (
@@ -13,8 +15,6 @@ import (
 	"net/mail"
 	"net/url"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 
 	"frontdesk/app/ical"
 	"frontdesk/app/locale"
@@ -38,16 +38,16 @@ type Options struct {
 	Secrets  *secrets.Box // seals the SMTP password; nil: passwords cannot be stored
 	Override Override     // serve --smtp-url / --mail-from
 	Links    Links
-	Schedule queue.Schedule // nil: DefaultSchedule
-	Timeout  time.Duration  // one attempt; <= 0: DefaultTimeout
-	// Workers is how many messages are sent at once (connections to the mail server); < 1: 2.
-	Workers    int
-	Retention  time.Duration // how long the log is kept; <= 0: 30 days
-	Registerer prometheus.Registerer
+	// Retention is how long the log is kept; <= 0: 30 days.
+	Retention time.Duration
+	// TransportSaved, if set, is called after the mail server or sender was saved: the mailer's
+	// dispatcher looks again at once, as messages that waited for a mail server may go now.
+	TransportSaved func()
 }
 
-// Service is customer messaging for one database: the dispatcher and pruner (workers for
-// serve), and the owner's operations for the admin UI and the CLI.
+// Service is customer messaging for one database without the sending: the owner's operations
+// for the admin UI and the CLI, the pruner (a worker for serve), and Prepare, which the
+// mailer's dispatcher asks what to send.
 type Service struct {
 	db        *db.DB
 	now       func() time.Time
@@ -55,47 +55,26 @@ type Service struct {
 	box       *secrets.Box
 	override  Override
 	links     Links
-	schedule  queue.Schedule
-	timeout   time.Duration
 	retention time.Duration
-	metrics   *metrics
-	disp      *dispatcher
+	// transportSaved is Options.TransportSaved.
+	transportSaved func()
 }
 
 // New returns the messaging service over d.
 func New(d *db.DB, o Options) *Service {
 	s := &Service{db: d, now: o.Now, log: o.Log, box: o.Secrets, override: o.Override, links: o.Links,
-		schedule: o.Schedule, timeout: o.Timeout, retention: o.Retention}
+		retention: o.Retention, transportSaved: o.TransportSaved}
 	if s.now == nil {
 		s.now = time.Now
 	}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	if len(s.schedule) == 0 {
-		s.schedule = DefaultSchedule()
-	}
-	if s.timeout <= 0 {
-		s.timeout = DefaultTimeout
-	}
 	if s.retention <= 0 {
 		s.retention = 30 * 24 * time.Hour
 	}
-	workers := o.Workers
-	if workers < 1 {
-		workers = 2
-	}
-	s.metrics = newMetrics(d, o.Registerer)
-	s.disp = newDispatcher(s, workers)
 	return s
 }
-
-// Dispatcher is the background worker that sends due messages; Wake makes it look now (hook it
-// to db.AfterCommit).
-func (s *Service) Dispatcher() interface{ Run(context.Context) error } { return s.disp }
-
-// Wake makes the dispatcher look at the outbox now.
-func (s *Service) Wake() { s.disp.q.Wake() }
 
 // Pruner is the background worker that deletes the message log past its retention.
 func (s *Service) Pruner() *queue.Pruner {
@@ -115,9 +94,9 @@ func (s *Service) Overridden() Override { return s.override }
 // purpose of the sealed SMTP password (app/secrets).
 const passwordPurpose = "smtp_password"
 
-// transport is the effective mail server and sender: the stored settings under serve's flags.
-// cache keeps opened passwords by their sealed value.
-func (s *Service) transport(ctx context.Context, q *db.Queries, cache map[string]string) (Transport, error) {
+// Transport is the effective mail server and sender: the stored settings under serve's flags.
+// cache keeps opened passwords by their sealed value (nil: none kept).
+func (s *Service) Transport(ctx context.Context, q *db.Queries, cache map[string]string) (Transport, error) {
 	row, err := q.MessageTransportSettings(ctx)
 	if err != nil {
 		return Transport{}, err
@@ -142,29 +121,29 @@ func (s *Service) transport(ctx context.Context, q *db.Queries, cache map[string
 	return s.override.apply(t), nil
 }
 
-// prepared is a message ready to go, or the reason it should not.
-type prepared struct {
-	env        envelope
-	skip       string
-	badAddress string
-	about      about // what the message is, for the log; zero when it could not be read
+// Prepared is a message ready to go, or the reason it should not.
+type Prepared struct {
+	Envelope   Envelope
+	Skip       string // not empty: not to be sent, and why
+	BadAddress string // not empty: the recipient's address is unusable, and why
+	About      About  // what the message is, for the log; zero when it could not be read
 }
 
-// about is what the log says a message is: its kind, who it is for, and what it is about.
-type about struct {
-	kind           Kind
-	recipient      string // ToClient or ToOwner
-	booking        int64  // 0: none
-	paymentRequest int64  // 0: none
+// About is what the log says a message is: its kind, who it is for, and what it is about.
+type About struct {
+	Kind           Kind
+	Recipient      string // ToClient or ToOwner
+	Booking        int64  // 0: none
+	PaymentRequest int64  // 0: none
 }
 
-func aboutOf(m db.Message) about {
-	return about{kind: Kind(m.Kind), recipient: m.Recipient, booking: m.BookingID.Int64, paymentRequest: m.PaymentRequestID.Int64}
+func aboutOf(m db.Message) About {
+	return About{Kind: Kind(m.Kind), Recipient: m.Recipient, Booking: m.BookingID.Int64, PaymentRequest: m.PaymentRequestID.Int64}
 }
 
-// prepare reads message id and what it is about as they are now, and renders it for its
-// recipient in the business's language — or says why it must not be sent.
-func (s *Service) prepare(ctx context.Context, id int64, t Transport, now time.Time) (prepared, error) {
+// Prepare reads message id and what it is about as they are now, and renders it for its
+// recipient in the business's language, to leave through t — or says why it must not be sent.
+func (s *Service) Prepare(ctx context.Context, id int64, t Transport, now time.Time) (Prepared, error) {
 	var r reading
 	err := s.db.ReadTx(ctx, func(q *db.Queries) error {
 		var err error
@@ -172,12 +151,12 @@ func (s *Service) prepare(ctx context.Context, id int64, t Transport, now time.T
 		return err
 	})
 	if err != nil {
-		return prepared{}, err
+		return Prepared{}, err
 	}
 	ab := aboutOf(r.msg)
 	if r.done != nil {
 		p := *r.done
-		p.about = ab
+		p.About = ab
 		return p, nil
 	}
 	// Writes and the other reads come after the snapshot is let go: the read pool is small, and
@@ -186,24 +165,24 @@ func (s *Service) prepare(ctx context.Context, id int64, t Transport, now time.T
 	if r.kind == Reminder && r.msg.Recipient == ToClient && s.links != nil {
 		a.unsubscribe = s.UnsubscribeURL(ctx, a.clientID)
 	}
-	// Booking site (issue 11): the client's emails about a booking carry a personal manage link,
+	// The client's emails about a booking carry a personal manage link to the booking site,
 	// made for this email (app/managelink).
 	if a.HasAppointment && r.msg.Recipient == ToClient && r.kind != Cancelled && s.links != nil {
 		if a.ManageLink, err = s.manageLink(ctx, a.ID, now); err != nil {
-			return prepared{about: ab}, err
+			return Prepared{About: ab}, err
 		}
 	}
 	content, err := render(r.tpl, fields(r.printer, r.biz.Name, a.appointment), r.biz.Name)
 	if err != nil {
-		return prepared{about: ab}, err
+		return Prepared{About: ab}, err
 	}
 	if a.unsubscribe != "" {
 		if content, err = withUnsubscribe(r.printer, content, a.unsubscribe, r.biz.Name); err != nil {
-			return prepared{about: ab}, err
+			return Prepared{About: ab}, err
 		}
 	}
 	domain := messageIDDomain(t.From)
-	env := envelope{From: t.From, ReplyTo: t.ReplyTo, To: r.to, MessageID: r.msg.MessageKey + "@" + domain, Date: now,
+	env := Envelope{From: t.From, ReplyTo: t.ReplyTo, To: r.to, MessageID: r.msg.MessageKey + "@" + domain, Date: now,
 		Content: content, Unsubscribe: a.unsubscribe}
 	if r.calendar {
 		d := detailOf(r.msg.DetailJson)
@@ -215,13 +194,13 @@ func (s *Service) prepare(ctx context.Context, id int64, t Transport, now time.T
 			URL: a.ManageLink, Cancelled: r.kind == Cancelled,
 		})
 	}
-	return prepared{env: env, about: ab}, nil
+	return Prepared{Envelope: env, About: ab}, nil
 }
 
 // reading is what prepare reads in one snapshot: the message, what it is about, who it goes
 // to, and the business's wording — or, in done, the outcome already (a skip, a bad address).
 type reading struct {
-	done       *prepared
+	done       *Prepared
 	msg        db.Message
 	kind       Kind
 	facts      facts
@@ -235,7 +214,7 @@ type reading struct {
 
 func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport, now time.Time) (reading, error) {
 	var r reading
-	finished := func(p prepared) (reading, error) { r.done = &p; return r, nil }
+	finished := func(p Prepared) (reading, error) { r.done = &p; return r, nil }
 	m, err := q.GetMessageRow(ctx, id)
 	if err != nil {
 		return r, fmt.Errorf("message %d: %w", id, err)
@@ -246,7 +225,7 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 		return r, err
 	}
 	if skip != "" {
-		return finished(prepared{skip: skip})
+		return finished(Prepared{Skip: skip})
 	}
 	r.facts = a
 	if r.biz, err = q.MessageBusiness(ctx); err != nil {
@@ -256,11 +235,11 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 		to = ownerAddress(t, r.biz.OwnerEmail)
 	}
 	if to.Address == "" {
-		return finished(prepared{skip: "no email address"})
+		return finished(Prepared{Skip: "no email address"})
 	}
 	addr, err := ParseAddress(to.Address)
 	if err != nil {
-		return finished(prepared{badAddress: err.Error(), env: envelope{To: to}})
+		return finished(Prepared{BadAddress: err.Error(), Envelope: Envelope{To: to}})
 	}
 	addr.Name = to.Name
 	r.to = addr
@@ -294,19 +273,6 @@ func (s *Service) template(ctx context.Context, q *db.Queries, kind Kind, p *i18
 		return Template{}, err
 	}
 	return Template{Subject: row.Subject, Body: row.Body}, nil
-}
-
-// send delivers one envelope through t: on one of conns' kept connections, or with conns nil
-// on a connection of its own (a test email, which checks the settings from the handshake on).
-func (s *Service) send(ctx context.Context, t Transport, e envelope, conns *smtpConns) (string, error) {
-	m, err := compose(e)
-	if err != nil {
-		return "", err
-	}
-	if conns != nil {
-		return conns.deliver(ctx, t, m, s.timeout)
-	}
-	return t.deliver(ctx, m, s.timeout)
 }
 
 // ownerAddress is where owner copies go: the address set in Settings, else the first owner's.

@@ -76,7 +76,7 @@ func (s *Service) Settings(ctx context.Context) (Settings, error) {
 	for _, k := range kinds {
 		out.Kinds = append(out.Kinds, KindSetting{Kind: Kind(k.Kind), Enabled: k.Enabled, OwnerCopy: k.OwnerCopy})
 	}
-	t, err := s.transport(ctx, q, nil)
+	t, err := s.Transport(ctx, q, nil)
 	out.Ready = err == nil && t.Ready()
 	return out, nil
 }
@@ -171,8 +171,8 @@ func (s *Service) SaveTransport(ctx context.Context, in TransportInput) error {
 			UpdatedAt: db.Millis(s.now()),
 		})
 	})
-	if err == nil {
-		s.disp.q.Kick() // waiting messages may go now
+	if err == nil && s.transportSaved != nil {
+		s.transportSaved() // waiting messages may go now
 	}
 	return err
 }
@@ -308,43 +308,43 @@ func (s *Service) Preview(ctx context.Context, kind Kind, language string, t Tem
 	return render(t, fields(p, biz.Name, a), biz.Name)
 }
 
-// SendTest sends a test email to address now, with the effective settings, and returns the
-// server's answer. It does not go through the queue: the owner waits for the answer.
-func (s *Service) SendTest(ctx context.Context, address string) (string, error) {
+// TestEmail is the test email to address, with the effective settings it is to leave through
+// (mailer.Mailer.SendTest sends it at once, outside the queue: the owner waits for the answer).
+func (s *Service) TestEmail(ctx context.Context, address string) (Transport, Envelope, error) {
 	to, err := ParseAddress(address)
 	if err != nil {
-		return "", FieldErrors{{"to", i18n.M("messages.settings.error.address")}}
+		return Transport{}, Envelope{}, FieldErrors{{"to", i18n.M("messages.settings.error.address")}}
 	}
-	t, err := s.transport(ctx, s.db.R, nil)
+	t, err := s.Transport(ctx, s.db.R, nil)
 	if err != nil {
-		return "", err
+		return Transport{}, Envelope{}, err
 	}
 	if !t.Ready() {
-		return "", ErrNotSetUp
+		return Transport{}, Envelope{}, ErrNotSetUp
 	}
 	loc, err := locale.Load(ctx, s.db.R)
 	if err != nil {
-		return "", err
+		return Transport{}, Envelope{}, err
 	}
 	p := loc.Printer()
 	biz, err := s.db.R.MessageBusiness(ctx)
 	if err != nil {
-		return "", err
+		return Transport{}, Envelope{}, err
 	}
 	key, err := newKey()
 	if err != nil {
-		return "", err
+		return Transport{}, Envelope{}, err
 	}
 	text := p.T("messages.test.body", "business", biz.Name) + "\n"
 	html, err := htmlPart(text, biz.Name)
 	if err != nil {
-		return "", err
+		return Transport{}, Envelope{}, err
 	}
 	now := s.now()
-	return s.send(ctx, t, envelope{
+	return t, Envelope{
 		From: t.From, ReplyTo: t.ReplyTo, To: to, MessageID: key + "@" + messageIDDomain(t.From), Date: now,
 		Content: Rendered{Subject: p.T("messages.test.subject", "business", biz.Name), Text: text, HTML: html},
-	}, nil)
+	}, nil
 }
 
 // ErrNotSetUp is returned when no mail server or sender is set.

@@ -3,11 +3,13 @@ package payments
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"frontdesk/app/booking"
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 // RequestView is a payment request with what the admin UI and the checkout page show of it.
@@ -21,6 +23,42 @@ type RequestView struct {
 	LocationName string // "" without a location
 	Zone         *time.Location
 	SaleID       int64 // the cart's paid sale, 0 for none
+}
+
+// Line is one item of a payment request as its pages list it — the owner's (app/admin) and the
+// paying customer's (app/customer): its name, quantity and total in the business's money, and
+// when each service booked with it takes place, in the location's zone.
+type Line struct {
+	Name     string
+	Quantity int64
+	Total    string
+	// Bookings says when the booked services take place ("Tue 24 Nov, 10:00").
+	Bookings []string
+}
+
+// Lines are v's items as its pages list them, written by p.
+func (v RequestView) Lines(p *i18n.Printer) []Line {
+	out := make([]Line, 0, len(v.Cart.Items))
+	for _, it := range v.Cart.Items {
+		l := Line{
+			Name: it.Row.ItemName.String, Quantity: it.Row.Quantity,
+			Total: p.Money(it.Amounts.GrossCents - it.Amounts.DiscountCents),
+		}
+		if l.Name == "" {
+			l.Name = it.Row.ItemType + " " + strconv.FormatInt(it.Row.ItemID, 10)
+		}
+		for _, in := range it.Instances {
+			if in.Data == nil {
+				continue
+			}
+			if t, err := time.Parse(time.RFC3339, in.Data.StartTime); err == nil {
+				local := t.In(v.Zone)
+				l.Bookings = append(l.Bookings, p.DateLong(local)+", "+p.Time(local)+" ("+p.Offset(local)+")")
+			}
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // Status is the request's status as of now: a pending request past its expiry is expired,

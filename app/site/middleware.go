@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strings"
 
-	"frontdesk/app/input"
 	"frontdesk/app/middleware"
 	"frontdesk/ui/i18n"
 )
@@ -100,7 +99,7 @@ func (s *Site) limitPosts(next http.Handler) http.Handler {
 // added here must be one the form really repeats.
 var multiValued []string
 
-// readForm reads the body of every POST whole before any handler runs (input.ReadForm), so
+// readForm reads the body of every POST whole before any handler runs (middleware.ReadForm), so
 // nothing acts on a request that did not arrive in full — not even a cancel, which reads no
 // field — and a field sent twice cannot slip past the honeypot. What it refuses is the
 // client's doing: a 400 (413 over the size cap) page, and nothing logged but the access line.
@@ -110,13 +109,13 @@ func (s *Site) readForm(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		err := input.ReadForm(r, multiValued)
+		err := middleware.ReadForm(r, multiValued)
 		if err == nil {
 			next.ServeHTTP(w, r)
 			return
 		}
 		var tooLarge *http.MaxBytesError
-		var repeated *input.RepeatedFieldError
+		var repeated *middleware.RepeatedFieldError
 		switch {
 		case errors.As(err, &tooLarge):
 			err = errTooLarge

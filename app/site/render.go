@@ -44,7 +44,7 @@ var (
 // for a customer.
 var errStorageFull = &pageError{http.StatusInsufficientStorage, i18n.M("site.error.full_title"), i18n.M("site.error.full")}
 
-// repeatedField refuses a form that sent a field more than once (input.ReadForm).
+// repeatedField refuses a form that sent a field more than once (middleware.ReadForm).
 func repeatedField(name string) *pageError {
 	return &pageError{http.StatusBadRequest, i18n.M("error.title.bad_request"), i18n.M("form.repeated", "field", name)}
 }

@@ -1,22 +1,20 @@
-// Package webhook is frontdesk's outgoing webhook engine; docs/webhooks.md is the
-// receiver's and operator's guide and the contract it keeps.
+// Package webhook is the webhook outbox and the owner's side of it; docs/webhooks.md is the
+// receiver's and operator's guide and the contract it keeps. It writes rows and reads them, and
+// never sends anything: the dispatcher that does is app/webhook/dispatch, which imports this
+// package, never the other way round, so the packages that emit events (booking, clients,
+// catalog, payments) need nothing of HTTP delivery (docs/ARCHITECTURE.md, "Layers").
 //
-// Where an event goes, file by file:
+// What is here, file by file:
 //
 //   - outbox.go: Enqueue, called inside the transaction of every change that emits an event,
-//     writes the event (its exact body) and one delivery per matching webhook.
-//   - dispatch.go: the Dispatcher, a Run(ctx) worker woken after each commit, built on the
-//     durable queue that customer messages share (app/queue: claims with crash-safe leases,
-//     first attempts before retries, fair turns under a per-endpoint cap, batched records).
-//     claim.go is the deliveries table as the queue claims from it (one target per active
-//     webhook), send.go makes one signed POST, record.go writes every attempt and its
-//     consequences (retry, success, failure, deactivation).
-//   - manage.go, recover.go, health.go, log.go: the Manager, the owner's side — registration,
-//     reactivation and replay, secret rotation, resend, recover, test events, the delivery log
-//     and each endpoint's health — for the CLI and the admin UI.
+//     writes the event (its exact body) and one delivery per matching webhook; the Handoff
+//     through which a new delivery reaches the dispatcher running in this process in memory.
+//   - match.go: event types and subscription patterns.
+//   - manage.go, recover.go, health.go, log.go, pause.go: the Manager, the owner's side —
+//     registration, reactivation and replay, secret rotation, resend, recover, test events,
+//     the delivery log and each endpoint's health — for the CLI and the admin UI. Resends and
+//     test events are rows like any other: the dispatcher sends them.
 //   - prune.go: the Pruner, which deletes the log past its retention.
-//
-// The pure building blocks underneath: Standard Webhooks signing (sign.go), event types and
-// subscription patterns (match.go), the retry schedule (backoff.go), the SSRF-guarded HTTP
-// client (ssrf.go). metrics.go supports the dispatcher.
+//   - sign.go (Standard Webhooks signing and secrets), schedule.go (the retry schedule),
+//     target.go (which URLs and addresses a webhook may have): pure rules both sides share.
 package webhook

@@ -1,80 +1,33 @@
 package webhook
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
-	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
-	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"frontdesk/db"
 	"frontdesk/db/dbtest"
 )
 
-// harness is a real SQLite file with a Manager over it; startDispatcher adds a running
-// dispatcher that stops when the test ends.
+// harness is a real SQLite file with a Manager over it: the writer's side, with no dispatcher
+// (the dispatcher's tests, in app/webhook/dispatch, have their own harness that runs one).
 type harness struct {
 	t   testing.TB
 	db  *db.DB
 	m   *Manager
 	now func() time.Time
-	reg *prometheus.Registry
 }
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
 	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
-	h := &harness{t: t, db: d, now: time.Now, reg: prometheus.NewRegistry()}
+	h := &harness{t: t, db: d, now: time.Now}
 	h.m = NewManager(d, ManagerOptions{Now: func() time.Time { return h.now() }})
 	return h
 }
 
-func discardLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
-
-// fastSchedule retries quickly so that end-to-end tests take milliseconds per step.
-func fastSchedule(steps ...time.Duration) Schedule { return append(Schedule{0}, steps...) }
-
-// startDispatcher runs a dispatcher until the test ends, woken by commits as in serve.
-func (h *harness) startDispatcher(cfg Config) *Dispatcher {
-	h.t.Helper()
-	return h.startDispatcherWith(cfg, nil)
-}
-
-// startDispatcherWith lets a test swap the HTTP client (e.g. for a fake resolver) before Run.
-func (h *harness) startDispatcherWith(cfg Config, client *http.Client) *Dispatcher {
-	h.t.Helper()
-	d := NewDispatcher(h.db, cfg, discardLog(), func() time.Time { return h.now() }, h.reg)
-	if client != nil {
-		d.client = client
-	}
-	h.db.AfterCommit(d.Wake)
-	ctx, cancel := context.WithCancel(context.Background())
-	stopped := make(chan error, 1)
-	go func() { stopped <- d.Run(ctx) }()
-	h.t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-stopped:
-			if err != nil {
-				h.t.Errorf("dispatcher Run: %v", err)
-			}
-		case <-time.After(30 * time.Second):
-			h.t.Errorf("dispatcher did not stop within 30 s of cancellation")
-		}
-	})
-	return d
-}
-
-// create registers a webhook (private targets allowed: receivers live on loopback).
+// create registers a webhook (private targets allowed, as the dispatcher's tests need).
 func (h *harness) create(url string, events ...string) (Webhook, string) {
 	h.t.Helper()
 	w, secret, err := h.m.Create(context.Background(), CreateInput{URL: url, Events: events, AllowPrivate: true})
@@ -113,101 +66,4 @@ func (h *harness) deliveryOf(eventID string, webhookID int64) Delivery {
 	}
 	h.t.Fatalf("event %s has no delivery to webhook %d (deliveries: %+v)", eventID, webhookID, ds)
 	return Delivery{}
-}
-
-func (h *harness) webhook(id int64) Overview {
-	h.t.Helper()
-	o, err := h.m.Get(context.Background(), id)
-	if err != nil {
-		h.t.Fatalf("Get(%d): %v", id, err)
-	}
-	return o
-}
-
-// eventually polls cond until it holds or the deadline passes.
-func eventually(t testing.TB, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", within, what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// received is one request as a receiver saw it.
-type received struct {
-	at     time.Time
-	header http.Header
-	body   []byte
-}
-
-// receiver is a real HTTP endpoint on loopback that records every request and answers with
-// whatever respond returns (204 by default).
-type receiver struct {
-	srv     *httptest.Server
-	mu      sync.Mutex
-	got     []received
-	respond func(w http.ResponseWriter, r *http.Request, n int) // n: 0-based request number
-}
-
-func newReceiver(t testing.TB, respond func(w http.ResponseWriter, r *http.Request, n int)) *receiver {
-	t.Helper()
-	rc := &receiver{respond: respond}
-	rc.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		rc.mu.Lock()
-		n := len(rc.got)
-		rc.got = append(rc.got, received{at: time.Now(), header: r.Header.Clone(), body: body})
-		rc.mu.Unlock()
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		if rc.respond == nil {
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		rc.respond(w, r, n)
-	}))
-	t.Cleanup(rc.srv.Close)
-	return rc
-}
-
-func (rc *receiver) requests() []received {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	return append([]received(nil), rc.got...)
-}
-
-// byID returns the requests carrying webhook-id id.
-func (rc *receiver) byID(id string) []received {
-	var out []received
-	for _, r := range rc.requests() {
-		if r.header.Get(HeaderID) == id {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-func (rc *receiver) count() int {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	return len(rc.got)
-}
-
-// decodeBody reads a request's JSON body into v, ignoring errors (the caller checks v).
-func decodeBody(r *http.Request, v any) {
-	json.NewDecoder(r.Body).Decode(v)
-}
-
-// verifyWith checks a received request with the independent Standard Webhooks library.
-func verifyWith(t *testing.T, secret string, r received) {
-	t.Helper()
-	wh, err := standardwebhooks.NewWebhook(secret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := wh.Verify(r.body, r.header); err != nil {
-		t.Errorf("Standard Webhooks Verify: %v", err)
-	}
 }

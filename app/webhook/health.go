@@ -119,3 +119,24 @@ func healthIn(ctx context.Context, q *db.Queries, w Webhook, schedule Schedule) 
 	h.DeactivatesAt = from.Add(schedule.Remaining(int(failing.SeriesAttempts)))
 	return h, nil
 }
+
+// LastError is why a webhook's latest attempt failed, for `webhook list`.
+type LastError struct {
+	Category string // dns, connect, tls, timeout, forbidden_address, http_status, other
+	Message  string
+	Status   int // the HTTP status for http_status, 0 otherwise
+	At       time.Time
+}
+
+// LastError returns the failure of the webhook's latest attempt; ok is false when that
+// attempt succeeded or there was none.
+func (m *Manager) LastError(ctx context.Context, webhookID int64) (e LastError, ok bool, err error) {
+	a, err := m.db.R.LastWebhookAttempt(ctx, webhookID)
+	if db.IsNotFound(err) {
+		return e, false, nil
+	}
+	if err != nil || !a.ErrorCategory.Valid {
+		return e, false, err
+	}
+	return LastError{Category: a.ErrorCategory.String, Message: a.ErrorMessage, Status: int(a.StatusCode.Int64), At: db.Time(a.StartedAt)}, true, nil
+}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net/http"
+	"net/textproto"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +12,15 @@ import (
 
 	"frontdesk/db"
 )
+
+// LogTextRefresh is how stale a stored log text's last use (last_used_at) may get before the
+// dispatcher, recording an attempt that uses it again, refreshes it; the pruner keeps texts that
+// much longer than the attempts (00332_delivery_log_texts.sql).
+const LogTextRefresh = time.Hour
+
+// MaxResponseBody is how much of the body a receiver sends back the delivery log keeps of an
+// attempt (the dispatcher reads no more of it for the log).
+const MaxResponseBody = 4 << 10
 
 // Delivery is one event for one endpoint: the delivery log's row.
 type Delivery struct {
@@ -149,7 +158,7 @@ type Attempt struct {
 // attemptRow is an attempt as ListDeliveryAttempts and GetDeliveryAttempt read it.
 type attemptRow = db.ListDeliveryAttemptsRow
 
-// attemptFromRow rebuilds an attempt from its row and its shared texts (send.go,
+// attemptFromRow rebuilds an attempt from its row and its shared texts (app/webhook/dispatch/send.go,
 // 00332_delivery_log_texts.sql): the request's Standard Webhooks headers from the event id,
 // the start and the signature kept on the row, the response's Date from the row.
 func attemptFromRow(r attemptRow) Attempt {
@@ -161,9 +170,9 @@ func attemptFromRow(r attemptRow) Attempt {
 	}
 	if r.Signature.Valid {
 		a.RequestHeaders = withHeaders(a.RequestHeaders,
-			http.CanonicalHeaderKey(HeaderID)+": "+r.EventID,
-			http.CanonicalHeaderKey(HeaderSignature)+": "+r.Signature.String,
-			http.CanonicalHeaderKey(HeaderTimestamp)+": "+strconv.FormatInt(a.StartedAt.Unix(), 10))
+			textproto.CanonicalMIMEHeaderKey(HeaderID)+": "+r.EventID,
+			textproto.CanonicalMIMEHeaderKey(HeaderSignature)+": "+r.Signature.String,
+			textproto.CanonicalMIMEHeaderKey(HeaderTimestamp)+": "+strconv.FormatInt(a.StartedAt.Unix(), 10))
 	}
 	if r.ResponseDate.Valid {
 		a.ResponseHeaders = withHeaders(a.ResponseHeaders, "Date: "+r.ResponseDate.String)

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"frontdesk/app/queue"
@@ -48,7 +49,7 @@ func Enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string
 		return "", fmt.Errorf("event %s: %w", eventType, err)
 	}
 	ms := db.Millis(now)
-	disp := runningOn(q)
+	running := runningOn(q)
 	if err := q.CreateEvent(ctx, db.CreateEventParams{ID: id, Type: eventType, Body: body, CreatedAt: ms}); err != nil {
 		return "", fmt.Errorf("store event: %w", err)
 	}
@@ -63,8 +64,8 @@ func Enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string
 		if eventType == TestEvent || !Matches(h.patterns, eventType) {
 			continue // test events are addressed to one webhook by SendTest, never fanned out
 		}
-		if h.active && disp != nil {
-			if handOff, ok := disp.q.Reserve(q, h.id); ok {
+		if h.active && running != nil {
+			if handOff, ok := running.Reserve(q, h.id); ok {
 				// Inserted claimed and handed to the dispatcher once committed: no claim round
 				// writes it again (app/queue/handoff.go).
 				did, err := q.CreateDeliveryClaimed(ctx, db.CreateDeliveryClaimedParams{EventID: id, WebhookID: h.id, CreatedAt: ms})
@@ -72,8 +73,8 @@ func Enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string
 					return "", fmt.Errorf("store delivery: %w", err)
 				}
 				at := db.Time(ms)
-				handOff(queue.Job[payload]{
-					ID: did, Target: h.id, Payload: payload{eventID: id, body: body},
+				handOff(queue.Job[Payload]{
+					ID: did, Target: h.id, Payload: Payload{EventID: id, Body: body},
 					Attempt: 1, Series: 1, SeriesAt: at, Due: at,
 				})
 				continue
@@ -90,6 +91,56 @@ func Enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string
 		}
 	}
 	return id, nil
+}
+
+// Payload is what a delivery carries to its attempts: its event's id and exact body.
+type Payload struct {
+	EventID string
+	Body    []byte
+}
+
+// Handoff is how Enqueue gives a new delivery to the dispatcher running in this process on
+// the same database, in memory, once its write has committed, instead of leaving it for a claim
+// round (app/queue/handoff.go; docs/webhooks.md, "How a first attempt reaches the
+// dispatcher"). The process's wiring makes one per database (NewHandoff) and hands it to the
+// dispatcher, which serves it while it runs.
+type Handoff struct{ serving atomic.Pointer[serving] }
+
+// Reserver is the running dispatcher's side of a hand-off: app/queue's Dispatcher.Reserve.
+type Reserver interface {
+	Reserve(q *db.Queries, webhookID int64) (handOff func(queue.Job[Payload]), ok bool)
+}
+
+type serving struct{ r Reserver }
+
+// handoffKey names the webhook outbox's hand-off on a database (db.DB.SetHandoff).
+type handoffKey struct{}
+
+// NewHandoff makes the hand-off of d's webhook deliveries: from now on Enqueue, writing to d,
+// finds through it the dispatcher serving it.
+func NewHandoff(d *db.DB) *Handoff {
+	h := &Handoff{}
+	d.SetHandoff(handoffKey{}, h)
+	return h
+}
+
+// Serve makes r the dispatcher new deliveries are handed to, until stop is called.
+func (h *Handoff) Serve(r Reserver) (stop func()) {
+	s := &serving{r}
+	h.serving.Store(s)
+	return func() { h.serving.CompareAndSwap(s, nil) }
+}
+
+// runningOn is the dispatcher serving the hand-off of the database q writes to, nil if none.
+func runningOn(q *db.Queries) Reserver {
+	h, _ := q.Handoff(handoffKey{}).(*Handoff)
+	if h == nil {
+		return nil
+	}
+	if s := h.serving.Load(); s != nil {
+		return s.r
+	}
+	return nil
 }
 
 // enqueueHook is a webhook as the fan-out sees it, its events_json parsed once.

@@ -30,10 +30,10 @@ func NewPruner(d *db.DB, retention time.Duration, log *slog.Logger, now func() t
 		{Name: "attempts", Run: func(ctx context.Context, q *db.Queries, before, lim int64) (int64, error) {
 			return q.PruneDeliveryAttempts(ctx, db.PruneDeliveryAttemptsParams{Before: before, Lim: lim})
 		}},
-		// After the attempts: a text kept by a retained attempt was used at most textRefresh
+		// After the attempts: a text kept by a retained attempt was used at most LogTextRefresh
 		// before that attempt started.
 		{Name: "log texts", Run: func(ctx context.Context, q *db.Queries, before, lim int64) (int64, error) {
-			return q.PruneDeliveryTexts(ctx, db.PruneDeliveryTextsParams{Before: before - 2*textRefresh.Milliseconds(), Lim: lim})
+			return q.PruneDeliveryTexts(ctx, db.PruneDeliveryTextsParams{Before: before - 2*LogTextRefresh.Milliseconds(), Lim: lim})
 		}},
 	}, log, now)}
 }

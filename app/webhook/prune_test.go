@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"context"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -43,7 +44,7 @@ func TestPruneKeepsRecentAndPending(t *testing.T) {
 	h.now = func() time.Time { return later }
 	recent := h.enqueue(ClientCreated, map[string]any{"id": 3})
 
-	p := NewPruner(h.db, 30*24*time.Hour, discardLog(), h.now)
+	p := NewPruner(h.db, 30*24*time.Hour, slog.New(slog.DiscardHandler), h.now)
 	events, attempts, err := p.Prune(ctx)
 	if err != nil {
 		t.Fatal(err)

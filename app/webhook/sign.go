@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -139,11 +138,4 @@ func SignatureHeader(keys [][]byte, msgID string, ts time.Time, body []byte) str
 		sigs[i] = Sign(k, msgID, ts, body)
 	}
 	return strings.Join(sigs, " ")
-}
-
-// SetHeaders sets the three Standard Webhooks headers of one attempt on h.
-func SetHeaders(h http.Header, keys [][]byte, msgID string, ts time.Time, body []byte) {
-	h.Set(HeaderID, msgID)
-	h.Set(HeaderTimestamp, strconv.FormatInt(ts.Unix(), 10))
-	h.Set(HeaderSignature, SignatureHeader(keys, msgID, ts, body))
 }

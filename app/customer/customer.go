@@ -1,0 +1,211 @@
+// Package customer serves the pages a business's customers open from a link they were sent,
+// outside the booking site: a payment request's checkout page, /pay/{uuid} (pay.go), and the
+// reminder opt-out page, /messages/unsubscribe/{token} (unsubscribe.go). They need no session —
+// the UUID or the token in the URL is the credential — and work whether or not the booking site
+// is switched on. They look like the appliance's own pages (the admin's layout, its
+// Content-Security-Policy, no caching) and share nothing else with the admin: no owner session
+// is read or written here.
+package customer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/go-chi/chi/v5"
+
+	"frontdesk/app/locale"
+	"frontdesk/app/messages"
+	"frontdesk/app/middleware"
+	"frontdesk/app/payments"
+	"frontdesk/db"
+	"frontdesk/ui"
+	"frontdesk/ui/i18n"
+)
+
+// Options configure the customer pages.
+type Options struct {
+	Now func() time.Time
+	Log *slog.Logger
+	// Online is online payments through a provider (the checkout page's card payment); nil:
+	// requests are paid at the front desk only.
+	Online *payments.Online
+	// Messages answers the opt-out page (its tokens); nil: one without links.
+	Messages *messages.Service
+}
+
+// Customer holds what the customer pages share.
+type Customer struct {
+	db     *db.DB
+	now    func() time.Time
+	log    *slog.Logger
+	online *payments.Online
+	msgs   *messages.Service
+}
+
+// New returns the customer pages over d.
+func New(d *db.DB, o Options) *Customer {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Messages == nil {
+		o.Messages = messages.New(d, messages.Options{Now: o.Now, Log: o.Log})
+	}
+	return &Customer{db: d, now: o.Now, log: o.Log, online: o.Online, msgs: o.Messages}
+}
+
+// Mount adds the customer pages to r, the appliance's root router (app/server.go): each prefix
+// answers every path and method under it, unknown ones with this package's 404 and 405 pages.
+func (c *Customer) Mount(r chi.Router) {
+	r.Mount("/pay", c.routes(func(r chi.Router) {
+		// A payment request's checkout page: its unguessable UUID is its credential.
+		r.Get("/{uuid}", c.showCheckout)
+		// Online payments: the pay button sends the customer to the provider's page.
+		r.Post("/{uuid}/checkout", c.startCheckout)
+	}))
+	r.Mount(strings.TrimSuffix(messages.UnsubscribePath, "/"), c.routes(func(r chi.Router) {
+		// A reminder's opt-out link (and its List-Unsubscribe target): the token is the
+		// credential.
+		r.Get("/{token}", c.showUnsubscribe)
+		r.Post("/{token}", c.unsubscribe)
+	}))
+}
+
+// routes is one prefix's router: the pages' headers, the business's language, cross-origin
+// protection for the forms, and the error pages.
+func (c *Customer) routes(pages func(chi.Router)) chi.Router {
+	r := chi.NewRouter()
+	r.Use(limitBody, middleware.PageHeaders, c.localize, c.crossOriginProtection)
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) { c.renderError(w, r, errNotFound) })
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { c.renderError(w, r, errMethodNotAllowed) })
+	pages(r)
+	return r
+}
+
+// limitBody caps request bodies: the pages' forms are small.
+func limitBody(next http.Handler) http.Handler {
+	return http.MaxBytesHandler(next, 1<<20)
+}
+
+type businessKey struct{}
+
+// localize writes every page in the business's language, currency and clock.
+func (c *Customer) localize(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		biz, err := locale.Load(r.Context(), c.db.R)
+		if err != nil {
+			c.renderError(w, r, err)
+			return
+		}
+		ctx := context.WithValue(r.Context(), businessKey{}, biz)
+		next.ServeHTTP(w, r.WithContext(i18n.WithPrinter(ctx, biz.Printer())))
+	})
+}
+
+// business is the business's locale setting of the request.
+func business(ctx context.Context) locale.Business {
+	biz, _ := ctx.Value(businessKey{}).(locale.Business)
+	return biz
+}
+
+// crossOriginProtection refuses state-changing requests a browser sent from another origin
+// (Sec-Fetch-Site, or Origin against Host). A mail client's one-click unsubscribe carries no
+// Origin and so passes, like any non-browser request.
+func (c *Customer) crossOriginProtection(next http.Handler) http.Handler {
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.log.WarnContext(r.Context(), "cross-origin request refused", slog.String("path", r.URL.Path),
+			slog.String("origin", r.Header.Get("Origin")), slog.String("sec_fetch_site", r.Header.Get("Sec-Fetch-Site")))
+		c.renderError(w, r, errCrossOrigin)
+	}))
+	return cop.Handler(next)
+}
+
+// pageError is an error the customer may see: a status and a sentence (a catalog message).
+// Every other error is logged and shown as a generic 500.
+type pageError struct {
+	status int
+	msg    i18n.Msg
+}
+
+func (e *pageError) Error() string { return e.msg.Error() }
+
+var (
+	errNotFound         = &pageError{http.StatusNotFound, i18n.M("error.not_found")}
+	errMethodNotAllowed = &pageError{http.StatusMethodNotAllowed, i18n.M("error.method_not_allowed")}
+	errCrossOrigin      = &pageError{http.StatusForbidden, i18n.M("error.cross_origin")}
+	errInternal         = &pageError{http.StatusInternalServerError, i18n.M("error.internal")}
+	errFormUnreadable   = &pageError{http.StatusBadRequest, i18n.M("form.unreadable")}
+	errAbandoned        = &pageError{http.StatusBadRequest, i18n.M("guard.error.abandoned")}
+	errBodyTooLarge     = &pageError{http.StatusRequestEntityTooLarge, i18n.M("guard.error.too_large")}
+	errStorageFull      = &pageError{http.StatusInsufficientStorage, i18n.M("guard.error.storage_full")}
+)
+
+// renderError is the one place errors become HTML responses.
+func (c *Customer) renderError(w http.ResponseWriter, r *http.Request, err error) {
+	var pe *pageError
+	switch {
+	case errors.As(err, &pe):
+	case db.IsFull(err):
+		c.db.NoteWriteError(err)
+		pe = errStorageFull
+	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
+		// The client went away (or its body broke off) while we worked: nothing of ours
+		// failed, and nobody reads the answer.
+		c.log.InfoContext(r.Context(), "customer page: request abandoned by the client", slog.String("path", r.URL.Path),
+			slog.String("request_id", middleware.RequestID(r.Context())))
+		pe = errAbandoned
+	default:
+		c.log.ErrorContext(r.Context(), "customer page", slog.String("path", r.URL.Path), slog.Any("err", err),
+			slog.String("request_id", middleware.RequestID(r.Context())))
+		pe = errInternal
+	}
+	p := i18n.From(r.Context())
+	page := ui.Page{Title: p.Msg(ui.StatusTitle(pe.status)), Path: r.URL.Path}
+	if full, since := c.db.Storage().Full(); full {
+		page.StorageFullSince = since
+	}
+	c.render(w, r, pe.status, ui.ErrorPage(page, pe.status, p.Msg(pe.msg)))
+}
+
+// render writes a page. It renders into a buffer first, so a failing component gives a clean
+// 500 instead of half a page; it renders even when the request's context is already cancelled
+// (a body that broke off cancels it), as the answer may still reach a client that only stopped
+// sending.
+func (c *Customer) render(w http.ResponseWriter, r *http.Request, status int, comp templ.Component) {
+	var buf bytes.Buffer
+	if err := comp.Render(context.WithoutCancel(r.Context()), &buf); err != nil {
+		c.log.ErrorContext(r.Context(), "render", slog.String("path", r.URL.Path), slog.Any("err", err))
+		http.Error(w, i18n.From(r.Context()).Msg(errInternal.msg), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// parseForm reads a submitted form (the body size is bounded by limitBody). A body that cannot
+// be read is the client's problem: 400 (413 for the size), never a 500.
+func parseForm(r *http.Request) (*ui.Form, error) {
+	if err := r.ParseForm(); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, errBodyTooLarge
+		}
+		return nil, errFormUnreadable
+	}
+	return ui.NewForm(r.PostForm), nil
+}
+
+// seeOther ends a POST with a redirect (post-redirect-get).
+func seeOther(w http.ResponseWriter, r *http.Request, to string) {
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}

@@ -1,0 +1,29 @@
+package messages
+
+import (
+	"net/mail"
+	"strings"
+	"time"
+)
+
+// Envelope is one email as it leaves: who, what, and the headers that identify it.
+type Envelope struct {
+	From        mail.Address
+	ReplyTo     string
+	To          mail.Address
+	MessageID   string // without angle brackets
+	Date        time.Time
+	Content     Rendered
+	ICS         []byte // attached as booking.ics when set
+	Unsubscribe string // List-Unsubscribe URL (reminders)
+}
+
+// messageIDDomain is the right part of the Message-IDs we make: the sender's domain, so the
+// header is recognisably ours, and stable for a message as long as the sender is.
+func messageIDDomain(from mail.Address) string {
+	_, domain, ok := strings.Cut(from.Address, "@")
+	if !ok || domain == "" {
+		return "frontdesk.invalid"
+	}
+	return strings.ToLower(domain)
+}

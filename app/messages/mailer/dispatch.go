@@ -1,0 +1,310 @@
+package mailer
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"frontdesk/app/messages"
+	"frontdesk/app/queue"
+	"frontdesk/db"
+)
+
+// DefaultSchedule is the retry schedule of a message that the mail server did not take: at
+// once, then 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h — about two days, so a mail server
+// that is down over a night still delivers everything. A message about an appointment stops
+// being retried when the appointment starts (it is skipped then).
+func DefaultSchedule() queue.Schedule {
+	return queue.Schedule{0, time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour,
+		6 * time.Hour, 12 * time.Hour, 24 * time.Hour}
+}
+
+// transportTarget is the one target messages have: the mail server. Its lane's cap is how many
+// connections we open to it at once.
+const transportTarget = 1
+
+// ref is what a claimed message carries; everything else is read when it is sent, so it says
+// what is true then.
+type ref struct{ key string }
+
+// result is one finished attempt (or a skip), for the queue's writer to record.
+type result struct {
+	id        int64
+	attempt   int
+	series    int
+	skip      string // non-empty: not sent, and why
+	startedAt time.Time
+	duration  time.Duration
+	code      int
+	category  string
+	reply     string
+	to        string
+	header    string // the Message-ID sent
+	subject   string
+	permanent bool
+	sent      bool
+	about     messages.About
+}
+
+// LogAttrs names the attempt in the queue's log lines.
+func (r result) LogAttrs() []any { return []any{"message", r.id} }
+
+// dispatcher sends the messages outbox through app/queue.
+type dispatcher struct {
+	m     *Mailer
+	q     *queue.Dispatcher[ref, messages.Transport, result]
+	rnd   func() float64
+	cache map[string]string // opened passwords by sealed value
+	conns *smtpConns        // connections kept open between messages (conns.go)
+}
+
+func newDispatcher(m *Mailer, workers int) *dispatcher {
+	d := &dispatcher{m: m, rnd: rand.Float64, cache: map[string]string{}, conns: newSMTPConns()}
+	d.q = queue.New(m.db, queue.Config{Name: "message", Workers: workers, PerTarget: workers}, store{d}, d, m.log, m.now)
+	return d
+}
+
+// Run sends due messages until ctx ends, then closes the connections it kept open.
+func (d *dispatcher) Run(ctx context.Context) error {
+	d.conns.open()
+	defer d.conns.close()
+	return d.q.Run(ctx)
+}
+
+// store is the messages table as app/queue claims from it.
+type store struct{ d *dispatcher }
+
+// Targets is the mail server while one is set up; without one nothing is claimed, and the
+// messages wait (Settings → Messages says so).
+func (s store) Targets(ctx context.Context, q *db.Queries, now time.Time) (map[int64]messages.Transport, error) {
+	t, err := s.d.m.Transport(ctx, q, s.d.cache)
+	if err != nil {
+		s.d.m.log.Error("message settings unusable; messages wait", "err", err)
+		return map[int64]messages.Transport{}, nil
+	}
+	if !t.Ready() {
+		return map[int64]messages.Transport{}, nil
+	}
+	return map[int64]messages.Transport{transportTarget: t}, nil
+}
+
+func (s store) ClaimFirst(ctx context.Context, q *db.Queries, _ int64, now time.Time, lim int) ([]queue.Job[ref], error) {
+	rows, err := q.ClaimDueFirstMessages(ctx, db.ClaimDueFirstMessagesParams{Now: nullMs(now), Lim: int64(lim)})
+	if err != nil {
+		return nil, err
+	}
+	jobs := make([]queue.Job[ref], len(rows))
+	for i, r := range rows {
+		at := db.Time(r.SendAt)
+		if r.RestartedAt.Valid {
+			at = db.Time(r.RestartedAt.Int64)
+		}
+		jobs[i] = queue.Job[ref]{ID: r.ID, Target: transportTarget, Attempt: int(r.Attempts) + 1, Series: 1, SeriesAt: at, Due: at}
+	}
+	return jobs, nil
+}
+
+func (s store) ClaimRetries(ctx context.Context, q *db.Queries, _ int64, now time.Time, lim int) ([]queue.Job[ref], error) {
+	rows, err := q.ListDueMessageRetries(ctx, db.ListDueMessageRetriesParams{Now: nullMs(now), Lim: int64(lim)})
+	if err != nil {
+		return nil, err
+	}
+	var jobs []queue.Job[ref]
+	for _, r := range rows {
+		n, err := q.ClaimMessage(ctx, r.ID)
+		if err != nil {
+			return jobs, err
+		}
+		if n == 1 {
+			jobs = append(jobs, queue.Job[ref]{
+				ID: r.ID, Target: transportTarget, Attempt: int(r.Attempts) + 1, Series: int(r.Attempts-r.SeriesBase) + 1,
+				SeriesAt: db.Time(r.SeriesAt), Due: db.Time(r.NextAttemptAt.Int64),
+			})
+		}
+	}
+	return jobs, nil
+}
+
+func (s store) NextRetry(ctx context.Context, q *db.Queries, _ int64, now time.Time) (time.Time, error) {
+	next, err := q.NextMessageRetryAfter(ctx, nullMs(now))
+	if err != nil || next == 0 {
+		return time.Time{}, err
+	}
+	return db.Time(next), nil
+}
+
+func (s store) Release(ctx context.Context, q *db.Queries, id int64, due time.Time) error {
+	return q.ReleaseMessage(ctx, db.ReleaseMessageParams{ID: id, NextAttemptAt: nullMs(due)})
+}
+
+func (s store) ReleaseAll(ctx context.Context, q *db.Queries, now time.Time) (int64, error) {
+	return q.ReleaseAllMessageClaims(ctx, nullMs(now))
+}
+
+// Record writes each attempt and what follows it: sent, a retry on the schedule, or failed
+// (a permanent refusal, or the schedule exhausted).
+func (s store) Record(ctx context.Context, q *db.Queries, batch []result) (queue.Committed, error) {
+	var t tally
+	lines := make([]emailLine, 0, len(batch))
+	for _, r := range batch {
+		if r.skip != "" {
+			if err := q.SkipClaimedMessage(ctx, db.SkipClaimedMessageParams{ID: r.id, Note: r.skip, Now: db.Millis(r.startedAt)}); err != nil {
+				return queue.Committed{}, fmt.Errorf("message %d: %w", r.id, err)
+			}
+			t.skipped++
+			lines = append(lines, emailLine{r: r, outcome: "skipped"})
+			continue
+		}
+		end := r.startedAt.Add(r.duration)
+		if err := q.InsertMessageAttempt(ctx, db.InsertMessageAttemptParams{
+			MessageID: r.id, Attempt: int64(r.attempt), StartedAt: db.Millis(r.startedAt), DurationMs: r.duration.Milliseconds(),
+			Code: sql.NullInt64{Int64: int64(r.code), Valid: r.code != 0}, Category: sql.NullString{String: r.category, Valid: r.category != ""},
+			Reply: clip(r.reply, 2000), ToAddress: r.to, MessageIDHeader: r.header,
+		}); err != nil {
+			return queue.Committed{}, fmt.Errorf("message %d: log attempt: %w", r.id, err)
+		}
+		p := db.RecordMessageAttemptParams{
+			ID: r.id, Attempts: int64(r.attempt), At: nullMs(end), Code: sql.NullInt64{Int64: int64(r.code), Valid: r.code != 0},
+			Note: clip(r.reply, 500), ToAddress: r.to, Subject: clip(r.subject, 500),
+		}
+		line := emailLine{r: r}
+		switch {
+		case r.sent:
+			p.NewState = messages.StateSent
+			t.sent++
+			line.outcome = "sent"
+		case !r.permanent && !s.d.m.schedule.Exhausted(r.series):
+			p.NewState = messages.StatePending
+			p.NextAttemptAt = nullMs(end.Add(s.d.m.schedule.Delay(r.series, s.d.rnd)))
+			t.retried++
+			line.outcome, line.next = "retry", db.Time(p.NextAttemptAt.Int64)
+		default:
+			p.NewState = messages.StateFailed
+			t.failed++
+			line.outcome = "failed"
+		}
+		if err := q.RecordMessageAttempt(ctx, p); err != nil {
+			return queue.Committed{}, fmt.Errorf("message %d: record attempt: %w", r.id, err)
+		}
+		lines = append(lines, line)
+	}
+	return queue.Committed{Reschedule: t.retried > 0, After: func() {
+		s.d.m.metrics.count(t)
+		for _, l := range lines {
+			s.d.m.logEmail(l)
+		}
+	}}, nil
+}
+
+// emailLine is one attempt (or skip) as recorded, for the log once it has committed.
+type emailLine struct {
+	r       result
+	outcome string    // sent, retry, failed (permanently, or out of retries), skipped
+	next    time.Time // the next attempt, for a retry
+}
+
+// logEmail writes the one log line each customer email gets per attempt (docs/messages.md,
+// "The log"): what it is (kind, message, booking or payment request, client or owner), what
+// became of it, and for a failure the mail server's code and words. The recipient's address is
+// never logged — it is personal data, kept in the database's message log for the owner —
+// only its domain (a provider refusing every address of its own shows there), and the server's
+// reply has the address replaced by that domain.
+func (m *Mailer) logEmail(l emailLine) {
+	r := l.r
+	attrs := []slog.Attr{slog.String("outcome", l.outcome), slog.Int64("message", r.id),
+		slog.String("kind", string(r.about.Kind)), slog.String("recipient", r.about.Recipient)}
+	if r.about.Booking != 0 {
+		attrs = append(attrs, slog.Int64("booking", r.about.Booking))
+	}
+	if r.about.PaymentRequest != 0 {
+		attrs = append(attrs, slog.Int64("payment_request", r.about.PaymentRequest))
+	}
+	domain := ""
+	if at := strings.LastIndexByte(r.to, '@'); at >= 0 {
+		domain = r.to[at+1:]
+		attrs = append(attrs, slog.String("to_domain", domain))
+	}
+	level := slog.LevelInfo
+	if l.outcome == "skipped" {
+		attrs = append(attrs, slog.String("reason", r.skip))
+	} else {
+		attrs = append(attrs, slog.Int("attempt", r.attempt), slog.Duration("took", r.duration))
+	}
+	if l.outcome == "retry" || l.outcome == "failed" {
+		level = slog.LevelWarn
+		if l.outcome == "failed" {
+			level = slog.LevelError
+		}
+		if r.code != 0 {
+			attrs = append(attrs, slog.Int("code", r.code))
+		}
+		reply := r.reply
+		if r.to != "" {
+			reply = regexp.MustCompile(`(?i)`+regexp.QuoteMeta(r.to)).ReplaceAllLiteralString(reply, "…@"+domain)
+		}
+		attrs = append(attrs, slog.String("category", r.category), slog.String("reply", clip(reply, 300)))
+	}
+	if l.outcome == "retry" {
+		attrs = append(attrs, slog.Time("next_attempt", l.next))
+	}
+	m.log.LogAttrs(context.Background(), level, "customer email", attrs...)
+}
+
+// tally counts what one recorded batch did, for the metrics.
+type tally struct{ sent, retried, failed, skipped int }
+
+// Send makes one attempt at message j: it reads the message and what it is about, skips it if
+// there is nothing to say any more, and otherwise renders and sends it.
+func (d *dispatcher) Send(j queue.Job[ref], t messages.Transport) result {
+	start := d.m.now()
+	r := result{id: j.ID, attempt: j.Attempt, series: j.Series, startedAt: start}
+	// Not the dispatcher's context: an attempt under way finishes within the timeout.
+	ctx := context.Background()
+	out, err := d.m.Prepare(ctx, j.ID, t, start)
+	r.about = out.About
+	switch {
+	case err != nil:
+		r.category, r.reply, r.permanent = messages.CategoryOther, err.Error(), false
+		if te, ok := err.(*messages.TemplateError); ok {
+			r.category, r.reply, r.permanent = messages.CategoryTemplate, te.Error(), true
+		}
+	case out.Skip != "":
+		r.skip = out.Skip
+		return r
+	case out.BadAddress != "":
+		r.category, r.reply, r.permanent, r.to = messages.CategoryAddress, out.BadAddress, true, out.Envelope.To.Address
+	default:
+		e := out.Envelope
+		r.to, r.header, r.subject = e.To.Address, "<"+e.MessageID+">", e.Content.Subject
+		r.reply, err = d.m.send(ctx, t, e, d.conns)
+		if err != nil {
+			e := classify(err)
+			r.code, r.category, r.reply, r.permanent = e.code, e.category, e.text, e.permanent
+		} else {
+			r.sent = true
+		}
+	}
+	r.duration = d.m.now().Sub(start)
+	d.m.metrics.latency.Observe(r.duration.Seconds())
+	return r
+}
+
+func nullMs(t time.Time) sql.NullInt64 { return sql.NullInt64{Int64: db.Millis(t), Valid: true} }
+
+// clip cuts s to at most n bytes without splitting a UTF-8 sequence.
+func clip(s string, n int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
