@@ -72,7 +72,6 @@ type SiteSummary struct {
 	Duration string
 	Price    string
 	When     string // the chosen date and time in words, "" before one is chosen
-	Zone     string // the location's time zone, named ("America/Santiago")
 	// Classes and packs (docs/classes.md): the seats left in the chosen session, and — instead
 	// of a price — that the booking used one of the client's pack sessions.
 	Seats string
@@ -111,6 +110,7 @@ type SiteTimesView struct {
 	PrevURL  string // the previous fortnight, "" at the start
 	NextURL  string // the next fortnight, "" at the end of the booking window
 	Range    string // "4 Apr – 17 Apr 2026"
+	Zone     string // the location's time on the day shown, for people: "Santiago time (UTC−3)"
 	Date     string // the selected day in words, "" when nothing in the range is free
 	Times    []SiteTime
 	Current  string // rescheduling: the booking's current time in words
@@ -142,6 +142,7 @@ type SiteDetailsView struct {
 	// free that day, offered in the form itself so nothing typed is lost.
 	Taken        bool
 	Alternatives []SiteTime
+	Zone         string // the location's time on the alternatives' day: "Santiago time (UTC−3)"
 	TimesURL     string // the date picker, to choose another day
 	PayNote      string // "" or what will be asked online after confirming
 	TopTarget    bool   // the form leaves an embedding frame (payment pages cannot be framed)

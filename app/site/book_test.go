@@ -32,7 +32,7 @@ func TestBookThroughEveryStep(t *testing.T) {
 
 	res = f.get("/book/1/1/times?provider=" + strconv.FormatInt(f.ana, 10) + "&date=2026-03-31")
 	wantStatus(t, res, http.StatusOK)
-	wantBody(t, res, "Times are local to the business: America/Santiago.", `aria-current="date"`, "Tuesday, 31 March 2026")
+	wantBody(t, res, "All times are Santiago time (UTC−3).", `aria-current="date"`, "Tuesday, 31 March 2026")
 	at := time.Date(2026, 3, 31, 10, 0, 0, 0, santiago)
 	link := detailsPath(haircut, f.ana, at)
 	if !strings.Contains(res.body, strings.ReplaceAll(link, "&", "&amp;")) {

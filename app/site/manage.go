@@ -184,7 +184,6 @@ func (s *Site) bookingSummary(p *i18n.Printer, m managed) ui.SiteSummary {
 	return ui.SiteSummary{
 		Service: m.view.ServiceName, Provider: m.view.ProviderName, Location: m.loc.name, Address: m.loc.address,
 		When: when(p, m.start()), Duration: duration(p, (b.EndAt-b.StartAt)/60000), Price: price(p, b.PriceCents),
-		Zone: m.loc.zone.String(),
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"frontdesk/app/booking"
@@ -202,7 +203,7 @@ func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links 
 	if err != nil {
 		return ui.SiteTimesView{}, err
 	}
-	v := ui.SiteTimesView{Range: p.Date(noon(from)) + " – " + p.Date(noon(last)), Summary: ui.SiteSummary{Zone: sq.loc.zone.String()}}
+	v := ui.SiteTimesView{Range: p.Date(noon(from)) + " – " + p.Date(noon(last))}
 	if !hasDate {
 		for d := from; !d.After(last); d = d.AddDays(1) {
 			if a.count(d) > 0 {
@@ -210,6 +211,11 @@ func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links 
 				break
 			}
 		}
+	}
+	if hasDate {
+		v.Zone = zoneLabel(p, sq.loc.zone, date)
+	} else {
+		v.Zone = zoneLabel(p, sq.loc.zone, from)
 	}
 	for d := from; !d.After(last); d = d.AddDays(1) {
 		n := a.count(d)
@@ -306,6 +312,20 @@ func timeViews(p *i18n.Printer, list []instant, link func(instant) string) []ui.
 // repeats that time, the offset.
 func when(p *i18n.Printer, t time.Time) string { return p.DateLong(t) + ", " + p.TimeOnce(t) }
 
+// zoneLabel names the local time of a location on date d for people, with the offset of that
+// day: "Santiago time (UTC−3)", "hora de Santiago (UTC−4)". The place is the zone's city
+// ("America/Argentina/Buenos_Aires" → "Buenos Aires"); a zone that names no place ("UTC",
+// "Etc/GMT+3") is said by its offset alone.
+func zoneLabel(p *i18n.Printer, zone *time.Location, d booking.Date) string {
+	offset := i18n.Offset(time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, zone))
+	name := zone.String()
+	i := strings.LastIndexByte(name, '/')
+	if i < 0 || strings.HasPrefix(name, "Etc/") {
+		return offset
+	}
+	return p.T("site.zone", "place", strings.ReplaceAll(name[i+1:], "_", " "), "offset", offset)
+}
+
 // noon is a time on local date d, for formatting the date.
 func noon(d booking.Date) time.Time { return time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, time.UTC) }
 
@@ -384,7 +404,7 @@ func (s *Site) providerParam(r *http.Request, loc *location, svc service) (int64
 func (s *Site) summary(p *i18n.Printer, loc *location, svc service, provider string) ui.SiteSummary {
 	return ui.SiteSummary{
 		Service: svc.name, Provider: provider, Location: loc.name, Address: loc.address,
-		Duration: duration(p, svc.durationMin), Price: price(p, svc.priceCents), Zone: loc.zone.String(),
+		Duration: duration(p, svc.durationMin), Price: price(p, svc.priceCents),
 	}
 }
 

@@ -297,7 +297,7 @@ func (s *Site) showWaitlistEntry(w http.ResponseWriter, r *http.Request) {
 	v := ui.SiteWaitlistView{
 		Summary: ui.SiteSummary{
 			Service: sess.ServiceName, Provider: sess.ProviderName, Location: sess.LocationName, Address: Address(sess.AddressJSON),
-			When: when(p, start), Duration: duration(p, (sess.EndAt-sess.StartAt)/60000), Zone: zone.String(),
+			When: when(p, start), Duration: duration(p, (sess.EndAt-sess.StartAt)/60000),
 		},
 		Status: e.Entry.Status,
 	}
