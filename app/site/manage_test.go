@@ -232,3 +232,22 @@ func TestRescheduleTakenShowsThatDay(t *testing.T) {
 		t.Errorf("the answer offers no other time of 28 April (%s)", free)
 	}
 }
+
+// The reschedule picker opens on the booking's own day — three weeks ahead here, beyond the
+// first fortnight — not on the first free day from today; a day asked for, or another
+// fortnight paged to, still wins.
+func TestRescheduleOpensOnBookingDay(t *testing.T) {
+	f := newFixture(t)
+	link := f.bookAt(time.Date(2026, 4, 20, 10, 0, 0, 0, santiago))
+	res := f.get(link + "/reschedule")
+	wantStatus(t, res, http.StatusOK)
+	wantBody(t, res, `data-testid="times-date">Monday, 20 April 2026<`, "20 Apr 2026 – 3 May 2026")
+	wantBody(t, f.get(link+"/reschedule?date=2026-04-02"), `data-testid="times-date">Thursday, 2 April 2026<`)
+	wantBody(t, f.get(link+"/reschedule?from=2026-03-30"), `data-testid="times-date">Monday, 30 March 2026<`)
+
+	// With nothing free on the booking's day any more (Ana is away all of it), the picker opens
+	// on the first day with a free time after it.
+	away := time.Date(2026, 4, 20, 0, 0, 0, 0, santiago)
+	f.exec(`INSERT INTO provider_time_off (provider_id, starts_at, ends_at) VALUES (?, ?, ?)`, f.ana, away.UnixMilli(), away.AddDate(0, 0, 1).UnixMilli())
+	wantBody(t, f.get(link+"/reschedule"), `data-testid="times-date">Tuesday, 21 April 2026<`)
+}

@@ -56,7 +56,8 @@ func (s *Site) renderReschedule(w http.ResponseWriter, r *http.Request, m manage
 			return base + "/confirm?" + url.Values{"start": {in.start.Format(time.RFC3339)}}.Encode()
 		},
 	}
-	v, err := s.picker(r.Context(), r, sq, links)
+	// It opens on the booking's own day: a customer moving a booking mostly moves it a little.
+	v, err := s.picker(r.Context(), r, sq, links, booking.DateOf(m.start()))
 	if err != nil {
 		s.renderError(w, r, err)
 		return

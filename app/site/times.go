@@ -183,8 +183,10 @@ type pickerLinks struct {
 
 // picker builds the date and time step: the fortnight from `from` (never before today, moved to
 // show `date` when that was asked for) and the free times of the selected date — the one asked
-// for, else the first with anything free.
-func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links pickerLinks) (ui.SiteTimesView, error) {
+// for, else the first with anything free. A picker that opens on a day of its own (`open`, the
+// rescheduled booking's: valid only then) shows that day when nothing else was asked for, or the
+// first day with anything free on or after it.
+func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links pickerLinks, open booking.Date) (ui.SiteTimesView, error) {
 	p := i18n.From(ctx)
 	now := s.now()
 	today := booking.DateOf(now.In(sq.loc.zone))
@@ -195,6 +197,10 @@ func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links 
 	}
 	date, dateErr := booking.ParseDate(q.Get("date"))
 	hasDate := dateErr == nil && !date.Before(today)
+	opening := !hasDate && fromErr != nil && open.IsValid() && !open.Before(today)
+	if opening {
+		date, hasDate = open, true
+	}
 	if hasDate && (date.Before(from) || !date.Before(from.AddDays(pickerDays))) {
 		from = date
 	}
@@ -204,8 +210,12 @@ func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links 
 		return ui.SiteTimesView{}, err
 	}
 	v := ui.SiteTimesView{Range: p.Date(noon(from)) + " – " + p.Date(noon(last))}
+	first := from
+	if opening && a.count(date) == 0 {
+		first, hasDate = date, false
+	}
 	if !hasDate {
-		for d := from; !d.After(last); d = d.AddDays(1) {
+		for d := first; !d.After(last); d = d.AddDays(1) {
 			if a.count(d) > 0 {
 				date, hasDate = d, true
 				break
@@ -355,7 +365,7 @@ func (s *Site) showTimes(w http.ResponseWriter, r *http.Request) {
 			return sessionLink(base, provider, in)
 		},
 	}
-	v, err := s.picker(r.Context(), r, slotQuery{loc: loc, service: svc.id, provider: provider, class: svc.class(), full: true}, links)
+	v, err := s.picker(r.Context(), r, slotQuery{loc: loc, service: svc.id, provider: provider, class: svc.class(), full: true}, links, booking.Date{})
 	if err != nil {
 		s.renderError(w, r, err)
 		return
