@@ -82,7 +82,8 @@ type SiteSummary struct {
 type SiteDay struct {
 	Weekday  string // "Sat"
 	Day      string // "4"
-	Spoken   string // "Saturday, 4 April 2026: 12 free times" / "…: nothing free"
+	Spoken   string // "Saturday, 4 April 2026: 12 free times" / "…: closed" / "…: fully booked"
+	Short    string // without a URL: why, in a word ("closed", "full", "no sessions")
 	URL      string // "" when nothing is free that day
 	Count    int
 	Selected bool

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,6 +36,9 @@ type available struct {
 	// is slots[i] with its seats.
 	sessions []booking.SessionSlot
 	class    bool
+	// sessionDays are the dates with a session of the class, full or not: a date without one
+	// has "no sessions", not a full one.
+	sessionDays map[booking.Date]bool
 }
 
 // slotQuery names what to look up: a service at a location, one provider or anyone (0), and a
@@ -88,8 +92,9 @@ func (s *Site) sessionsOn(ctx context.Context, sq slotQuery, first, last booking
 	if err != nil {
 		return available{}, err
 	}
-	a := available{loaded: l, runs: map[booking.Date][2]int{}, class: true}
+	a := available{loaded: l, runs: map[booking.Date][2]int{}, class: true, sessionDays: map[booking.Date]bool{}}
 	for _, x := range list {
+		a.sessionDays[x.Date] = true
 		if x.SeatsLeft == 0 && !sq.full {
 			continue
 		}
@@ -115,6 +120,22 @@ func (a available) session(provider int64, start time.Time) *booking.SessionSlot
 		}
 	}
 	return nil
+}
+
+// openDays are the dates from first to last with a time that would be free if nothing were
+// booked: the location open, someone working, no time off, within the notice and the advance
+// window. A date among them with nothing free is full; any other with nothing free is closed.
+func (a available) openDays(first, last booking.Date, now time.Time) map[booking.Date]bool {
+	s := a.loaded.Schedule
+	s.Providers = slices.Clone(s.Providers) // the loaded schedule is shared (catalog cache)
+	for i := range s.Providers {
+		s.Providers[i].Busy, s.Providers[i].Teaching = nil, nil
+	}
+	out := map[booking.Date]bool{}
+	for _, slot := range booking.Slots(s, first, last, now) {
+		out[slot.Date] = true
+	}
+	return out
 }
 
 // count is how many distinct start times date has.
@@ -227,20 +248,33 @@ func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links 
 	} else {
 		v.Zone = zoneLabel(p, sq.loc.zone, from)
 	}
+	var bookable map[booking.Date]bool // read at the first day with nothing free: a.openDays
 	for d := from; !d.After(last); d = d.AddDays(1) {
 		n := a.count(d)
 		day := ui.SiteDay{
 			Weekday: p.WeekdayShort(d.Weekday()), Day: strconv.Itoa(d.Day), Count: n, Selected: hasDate && d == date,
 		}
+		long := p.DateLong(noon(d))
 		switch {
 		case n > 0 && a.class:
 			day.URL = links.day(from, d)
-			day.Spoken = p.T("site.classes.day_sessions", "date", p.DateLong(noon(d)), "count", n)
+			day.Spoken = p.T("site.classes.day_sessions", "date", long, "count", n)
 		case n > 0:
 			day.URL = links.day(from, d)
-			day.Spoken = p.T("site.times.day_free", "date", p.DateLong(noon(d)), "count", n)
+			day.Spoken = p.T("site.times.day_free", "date", long, "count", n)
+		case a.class && !a.sessionDays[d]:
+			day.Spoken, day.Short = p.T("site.classes.day_none", "date", long), p.T("site.classes.none_short")
+		case a.class: // sessions, every one full (a reschedule does not list full ones)
+			day.Spoken, day.Short = p.T("site.times.day_booked", "date", long), p.T("site.times.full_short")
 		default:
-			day.Spoken = p.T("site.times.day_none", "date", p.DateLong(noon(d)))
+			if bookable == nil {
+				bookable = a.openDays(d, last, now)
+			}
+			if bookable[d] { // there was something to book, and it is booked
+				day.Spoken, day.Short = p.T("site.times.day_booked", "date", long), p.T("site.times.full_short")
+			} else {
+				day.Spoken, day.Short = p.T("site.times.day_closed", "date", long), p.T("site.times.closed_short")
+			}
 		}
 		v.Days = append(v.Days, day)
 	}
