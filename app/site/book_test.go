@@ -115,7 +115,7 @@ func TestFullDaysAreNotLinks(t *testing.T) {
 		time.Date(2026, 4, 1, 0, 0, 0, 0, santiago).UnixMilli(), time.Date(2026, 4, 8, 0, 0, 0, 0, santiago).UnixMilli())
 	res := f.get("/book/1/1/times?provider=" + strconv.FormatInt(f.ana, 10))
 	wantStatus(t, res, http.StatusOK)
-	wantBody(t, res, "Wednesday, 1 April 2026: nothing free", "Tuesday, 7 April 2026: nothing free")
+	wantBody(t, res, "Wednesday, 1 April 2026: closed", "Tuesday, 7 April 2026: closed") // nobody to book: not "full"
 	if strings.Contains(res.body, "date=2026-04-01") {
 		t.Error("a day with nothing free is a link")
 	}
