@@ -195,9 +195,12 @@ type SiteConfirmView struct {
 	From     string // the booking's current time in words
 	To       string // the new time (reschedule), "" for a cancel
 	Start    string
-	Provider string
-	Cancel   bool
-	Back     string
+	Provider string // rescheduling: the provider the booking moves with (the form carries it)
+	// ProviderNote says that the booking moves to another provider, the booking's own not
+	// being free then; "" when it stays with them.
+	ProviderNote string
+	Cancel       bool
+	Back         string
 }
 
 // SiteMessageView is a page that only says something (booking off, not found, refusals).

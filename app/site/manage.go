@@ -89,11 +89,11 @@ func (s *Site) showBooking(w http.ResponseWriter, r *http.Request) {
 		v.Summary.Pack = p.T("site.pack.used", "count", u.SessionsTotal-u.Used, "total", u.SessionsTotal)
 	}
 	switch r.URL.Query().Get("done") {
-	case "booked":
-		v.Message = p.T("site.manage.booked")
+	case "booked": // with anyone available, the customer learns here whom they got
+		v.Message = p.T("site.manage.booked", "provider", m.view.ProviderName)
 		v.ManageURL = s.links.URL(m.path(), nil)
 	case "rescheduled":
-		v.Message = p.T("site.manage.rescheduled")
+		v.Message = p.T("site.manage.rescheduled", "when", when(p, m.start()), "provider", m.view.ProviderName)
 	case "cancelled":
 		v.Message = p.T("site.manage.cancelled_now")
 	}

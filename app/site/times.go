@@ -138,6 +138,16 @@ func (a available) openDays(first, last booking.Date, now time.Time) map[booking
 	return out
 }
 
+// providerName is the name of provider id in the search's schedule, "" if it has none.
+func (a available) providerName(id int64) string {
+	for _, p := range a.loaded.Schedule.Providers {
+		if p.ID == id {
+			return p.Name
+		}
+	}
+	return ""
+}
+
 // count is how many distinct start times date has.
 func (a available) count(date booking.Date) int {
 	r := a.runs[date]
