@@ -186,6 +186,7 @@ type SiteManageView struct {
 	NoCancel     string
 	PayURL       string // a pending payment's checkout page, "" for none
 	Past         bool
+	AgainURL     string // a cancelled booking: the start of booking its service there again, "" when the site cannot
 }
 
 // SiteConfirmView asks before a reschedule or a cancel.
@@ -208,4 +209,5 @@ type SiteMessageView struct {
 	Message  string
 	Link     string
 	LinkText string
+	AgainURL string // "" or where to book again (a refused change of a cancelled booking)
 }

@@ -300,3 +300,26 @@ func TestRescheduleAnyoneSaysWho(t *testing.T) {
 		t.Errorf("a refused move changed the booking: %+v", b)
 	}
 }
+
+// "Please book again" leads somewhere: a cancelled booking's page, and the refusal to change
+// it, link to the booking flow of the same service at the same location — while the site
+// offers it; switched off, there is no link to a page that would not work.
+func TestCancelledSaysWhereToBookAgain(t *testing.T) {
+	f := newFixture(t)
+	link := f.bookAt(time.Date(2026, 3, 31, 10, 0, 0, 0, santiago))
+	wantStatus(t, f.post(link+"/cancel", nil), http.StatusSeeOther)
+	again := `<a class="button" href="/book/1/1" data-testid="book-again">Book again</a>`
+	wantBody(t, f.get(link), "please book again", again)
+	res := f.post(link+"/reschedule", url.Values{"start": {time.Date(2026, 4, 1, 10, 0, 0, 0, santiago).Format(time.RFC3339)}})
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	wantBody(t, res, "Please book again.", again)
+	wantStatus(t, f.get("/book/1/1"), http.StatusOK) // the link works
+
+	f.exec(`UPDATE company SET language = 'es'`)
+	wantBody(t, f.get(link), `data-testid="book-again">Reservar de nuevo</a>`)
+
+	f.exec(`UPDATE site_settings SET enabled = 0, updated_at = updated_at + 1`)
+	if strings.Contains(f.get(link).body, "book-again") {
+		t.Error("with the site off, the cancelled booking links to a booking page that is not there")
+	}
+}
