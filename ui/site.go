@@ -165,11 +165,20 @@ type SiteWaitlistView struct {
 	Message  string // "" or the outcome of the last action (joined, left)
 	Position string // "You are number 2 in the queue." while waiting
 	LinkURL  string // the link itself, shown right after joining
-	LeaveURL string // where the leave button posts, "" when not waiting
+	LeaveURL string // the page that asks before leaving, "" when not waiting
 	// BookingURL is where the "see my booking" button posts once a seat came (a manage link
 	// is made then), "" otherwise.
 	BookingURL string
 	StatusMsg  string // what the status means, in words
+}
+
+// SiteLeaveView asks before leaving a waitlist; the place is given up only on its POST.
+type SiteLeaveView struct {
+	Summary  SiteSummary
+	Position string // "You are number 2 in the queue."
+	Question string
+	Action   string
+	Back     string
 }
 
 // SiteManageView is the page behind a manage link.
