@@ -146,6 +146,7 @@ type SiteDetailsView struct {
 	Zone         string // the location's time on the alternatives' day: "Santiago time (UTC−3)"
 	TimesURL     string // the date picker, to choose another day
 	PayNote      string // "" or what will be asked online after confirming
+	PhoneHint    string // how to write the phone: with the country code, or as in the location's country
 	TopTarget    bool   // the form leaves an embedding frame (payment pages cannot be framed)
 	PackNote     string // "" or that a pack of this service pays for the booking
 	// Waitlist: the form joins a full class session's waitlist instead of booking; WaitNote

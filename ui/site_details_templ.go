@@ -555,7 +555,7 @@ func SiteDetails(p SitePage, v SiteDetailsView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = Input(Field{Form: v.Form, Name: "phone", Label: i18n.T(ctx, "site.details.phone"), Type: "tel", Required: true, Autocomplete: "tel",
-				Hint: i18n.T(ctx, "site.details.phone_hint")}).Render(ctx, templ_7745c5c3_Buffer)
+				Hint: v.PhoneHint}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/catalog"
 	"frontdesk/app/clients"
 	"frontdesk/app/managelink"
 	"frontdesk/app/payments"
@@ -219,6 +220,15 @@ func (s *Site) detailsView(r *http.Request, st step, form *ui.Form) ui.SiteDetai
 		PayNote:  payNote(p, st.svc),
 	}
 	v.TopTarget = v.PayNote != ""
+	if code := clients.CallingCode(st.loc.country); code != "" {
+		country := catalog.CountryName(st.loc.country, p.Lang())
+		if country == "" {
+			country = st.loc.country
+		}
+		v.PhoneHint = p.T("site.details.phone_hint_local", "country", country, "code", code)
+	} else {
+		v.PhoneHint = p.T("site.details.phone_hint")
+	}
 	if st.svc.sessionCount > 1 {
 		v.PackNote = p.T("site.pack.note", "count", st.svc.sessionCount)
 	}
@@ -296,7 +306,9 @@ func (s *Site) readDetails(r *http.Request, st step, form *ui.Form) clients.Inpu
 	in.LastName = clients.Value(required("last_name"))
 	in.Email = clients.Value(strings.ToLower(required("email")))
 	phone := required("phone")
-	if e164, err := clients.NormalizePhone(phone); err == nil { // "+56 9 1234-5678" → +56912345678
+	// "+56 9 1234-5678" → +56912345678; without "+", as dialled in the location's country:
+	// "9 1234 5678" at a location in Chile → +56912345678.
+	if e164, err := clients.NormalizePhoneIn(phone, st.loc.country); err == nil {
 		phone = e164
 	}
 	in.Phone = clients.Value(phone)
