@@ -11,6 +11,15 @@ type SitePage struct {
 	LogoURL  string // our own /book/logo?v=…, "" for none
 	ThemeURL string // the owner's accent colour as a stylesheet
 	Back     string // the previous step, "" on the first page
+	// Languages is the language switch: this page in each other language.
+	Languages []SiteLanguage
+}
+
+// SiteLanguage is a link to the same page in another language.
+type SiteLanguage struct {
+	Code string // "es"
+	Name string // as the language calls itself: "Español"
+	URL  string
 }
 
 // SiteLocation is one location to choose.

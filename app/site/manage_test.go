@@ -167,7 +167,8 @@ func TestManageLinkNotFound(t *testing.T) {
 	f.clock.set(at.Add(30*time.Minute + 24*time.Hour))
 	expired := f.get(manage)
 	wantStatus(t, expired, http.StatusNotFound)
-	if expired.body != f.get(wrong).body {
+	// But for the address itself, which the page's language links repeat.
+	if strings.ReplaceAll(expired.body, manage, "LINK") != strings.ReplaceAll(f.get(wrong).body, wrong, "LINK") {
 		t.Error("an expired link's page differs from a wrong one's")
 	}
 	wantStatus(t, f.post(manage+"/cancel", nil), http.StatusNotFound)
