@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"frontdesk/app/booking"
@@ -35,8 +36,8 @@ const tapTargetsJS = `(() => {
 	return small.join("; ");
 })()`
 
-// TestBrowserTapTargets walks every step of the booking site at 390 px with JavaScript, in
-// English and then — switched with the link on the page — in Spanish: locations, services,
+// TestBrowserTapTargets walks every step of the booking site at 390 px, in English with
+// JavaScript and then — switched with the link on the page — in Spanish without it: locations, services,
 // providers, day and time, details (and with its errors), the manage page after booking, the
 // reschedule picker and its confirmation, the cancel confirmation, the cancelled booking, a
 // refused change, a page not found, and for a class the waitlist form, the place on it and the
@@ -141,11 +142,20 @@ func TestBrowserTapTargets(t *testing.T) {
 	}
 	walk("10:00", "11:30", "lucia@example.com", "+1 646 555 0142")
 
-	// The switch on the page, then the same steps in Spanish.
+	// The switch on the page, then the same steps in Spanish — with JavaScript off: our scripts
+	// are blocked from loading, as in TestBrowserBookingSite.
+	if _, err := chromedp.Call(phone.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{
+		URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/*.js", Block: true}},
+	}); err != nil {
+		t.Fatal(err)
+	}
 	phone.do("switch", chromedp.Navigate(ts.URL+"/book"), chromedp.WaitVisible(testID("site-language")),
 		chromedp.Click(css(`[data-testid=site-language][lang=es]`)), chromedp.WaitVisible(css(`html[lang=es] [data-testid=site-locations]`)))
 	if u := evalJS[string](phone, "location.pathname + location.search"); u != "/book" {
 		t.Errorf("after switching the language the page is %s, want /book again", u)
+	}
+	if evalJS[bool](phone, `typeof htmx !== "undefined"`) {
+		t.Fatal("the phone runs our scripts; want JavaScript off")
 	}
 	lang = "es"
 	walk("14:00", "15:00", "lucia.es@example.com", "+1 646 555 0143")
