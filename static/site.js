@@ -77,6 +77,12 @@
   document.addEventListener("htmx:afterSettle", function (e) {
     var h = document.getElementById("times-h");
     if (h && e.target && e.target.id === "picker") h.focus();
+    // The address bar followed the day chosen in place; the language links follow it too.
+    document.querySelectorAll("a[hreflang]").forEach(function (a) {
+      var u = new URL(location.href);
+      u.searchParams.set("lang", a.hreflang);
+      a.href = u.pathname + u.search;
+    });
     reportHeight(false);
   });
 })();

@@ -109,6 +109,10 @@ func TestBrowserTapTargets(t *testing.T) {
 		phone.do(lang+"-times", chromedp.Click(css(`a[data-testid=provider][href*="provider=`+w.Ana+`"]`)), chromedp.WaitVisible(testID("picker")))
 		phone.do(lang+"-day", chromedp.Click(css(`a[data-testid=day][href*="date=`+w.Day+`"]`)), chromedp.WaitVisible(timeLink(bookAt)))
 		check("day and time")
+		// A day chosen in place (JavaScript): the language link leads to that day too.
+		if href := evalJS[string](phone, `document.querySelector("[data-testid=site-language]").getAttribute("href")`); !strings.Contains(href, "date="+w.Day) {
+			t.Errorf("%s: after choosing %s the language link is %s", lang, w.Day, href)
+		}
 		phone.do(lang+"-details", chromedp.Click(timeLink(bookAt)), chromedp.WaitVisible(testID("details-form")))
 		check("details")
 		phone.do(lang+"-invalid", chromedp.Click(testID("confirm")), chromedp.WaitVisible(testID("error-email")))
