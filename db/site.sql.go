@@ -310,8 +310,9 @@ func (q *Queries) SiteEnable(ctx context.Context, updatedAt int64) error {
 
 const siteLocations = `-- name: SiteLocations :many
 SELECT l.id, l.name, l.active, l.timezone, l.address_json,
-    CAST(coalesce(s.enabled, 1) AS BOOLEAN) AS enabled
+    CAST(coalesce(s.enabled, 1) AS BOOLEAN) AS enabled, c.code AS country_code
 FROM locations l LEFT JOIN site_locations s ON s.location_id = l.id
+JOIN countries c ON c.id = l.country_id
 ORDER BY l.name, l.id
 `
 
@@ -322,6 +323,7 @@ type SiteLocationsRow struct {
 	Timezone    string
 	AddressJSON string
 	Enabled     bool
+	CountryCode string
 }
 
 // Every location with whether the site offers it (no row: offered).
@@ -341,6 +343,7 @@ func (q *Queries) SiteLocations(ctx context.Context) ([]SiteLocationsRow, error)
 			&i.Timezone,
 			&i.AddressJSON,
 			&i.Enabled,
+			&i.CountryCode,
 		); err != nil {
 			return nil, err
 		}

@@ -19,8 +19,9 @@ UPDATE site_settings SET logo_url = ?, logo_type = ?, logo = ?, updated_at = ? W
 -- Every location with whether the site offers it (no row: offered).
 -- name: SiteLocations :many
 SELECT l.id, l.name, l.active, l.timezone, l.address_json,
-    CAST(coalesce(s.enabled, 1) AS BOOLEAN) AS enabled
+    CAST(coalesce(s.enabled, 1) AS BOOLEAN) AS enabled, c.code AS country_code
 FROM locations l LEFT JOIN site_locations s ON s.location_id = l.id
+JOIN countries c ON c.id = l.country_id
 ORDER BY l.name, l.id;
 
 -- name: SetSiteLocation :exec

@@ -51,24 +51,38 @@
     }
   }
 
-  // Embedded in another site's iframe: tell the page around us how tall we are, so the frame
-  // can grow with the content instead of scrolling inside (embed.js listens).
-  function reportHeight() {
+  // Embedded in another site's iframe: tell the page around us how tall our content is, so the
+  // frame fits it instead of scrolling inside (embed.js listens). The document element's own box
+  // is the content's height; its scrollHeight is never less than the frame's, so a frame sized
+  // by it could grow but never shrink. `page` marks the first report of a page: a new step, whose
+  // heading the page around us brings into view.
+  var reported = 0;
+  function reportHeight(page) {
     if (window.parent === window) return;
-    var h = document.documentElement.scrollHeight;
-    window.parent.postMessage({ frontdesk: "height", height: h }, "*");
+    var h = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (h === reported && !page) return;
+    reported = h;
+    var title = document.getElementById("page-title");
+    var heading = title ? Math.max(0, Math.floor(title.getBoundingClientRect().top + window.scrollY)) : 0;
+    window.parent.postMessage({ frontdesk: "height", height: h, page: !!page, heading: heading }, "*");
   }
 
   document.addEventListener("DOMContentLoaded", function () {
     enhance(document);
-    reportHeight();
-    if (window.ResizeObserver) new ResizeObserver(reportHeight).observe(document.documentElement);
+    reportHeight(true);
+    if (window.ResizeObserver) new ResizeObserver(function () { reportHeight(false); }).observe(document.documentElement);
   });
   document.addEventListener("htmx:load", function (e) { enhance(e.target); });
   // After a day's times replace the picker, put the keyboard and screen reader on them.
   document.addEventListener("htmx:afterSettle", function (e) {
     var h = document.getElementById("times-h");
     if (h && e.target && e.target.id === "picker") h.focus();
-    reportHeight();
+    // The address bar followed the day chosen in place; the language links follow it too.
+    document.querySelectorAll("a[hreflang]").forEach(function (a) {
+      var u = new URL(location.href);
+      u.searchParams.set("lang", a.hreflang);
+      a.href = u.pathname + u.search;
+    });
+    reportHeight(false);
   });
 })();

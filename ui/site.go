@@ -11,6 +11,15 @@ type SitePage struct {
 	LogoURL  string // our own /book/logo?v=…, "" for none
 	ThemeURL string // the owner's accent colour as a stylesheet
 	Back     string // the previous step, "" on the first page
+	// Languages is the language switch: this page in each other language.
+	Languages []SiteLanguage
+}
+
+// SiteLanguage is a link to the same page in another language.
+type SiteLanguage struct {
+	Code string // "es"
+	Name string // as the language calls itself: "Español"
+	URL  string
 }
 
 // SiteLocation is one location to choose.
@@ -72,7 +81,6 @@ type SiteSummary struct {
 	Duration string
 	Price    string
 	When     string // the chosen date and time in words, "" before one is chosen
-	Zone     string // the location's time zone, named ("America/Santiago")
 	// Classes and packs (docs/classes.md): the seats left in the chosen session, and — instead
 	// of a price — that the booking used one of the client's pack sessions.
 	Seats string
@@ -83,7 +91,8 @@ type SiteSummary struct {
 type SiteDay struct {
 	Weekday  string // "Sat"
 	Day      string // "4"
-	Spoken   string // "Saturday, 4 April 2026: 12 free times" / "…: nothing free"
+	Spoken   string // "Saturday, 4 April 2026: 12 free times" / "…: closed" / "…: fully booked"
+	Short    string // without a URL: why, in a word ("closed", "full", "no sessions")
 	URL      string // "" when nothing is free that day
 	Count    int
 	Selected bool
@@ -111,6 +120,7 @@ type SiteTimesView struct {
 	PrevURL  string // the previous fortnight, "" at the start
 	NextURL  string // the next fortnight, "" at the end of the booking window
 	Range    string // "4 Apr – 17 Apr 2026"
+	Zone     string // the location's time on the day shown, for people: "Santiago time (UTC−3)"
 	Date     string // the selected day in words, "" when nothing in the range is free
 	Times    []SiteTime
 	Current  string // rescheduling: the booking's current time in words
@@ -142,8 +152,10 @@ type SiteDetailsView struct {
 	// free that day, offered in the form itself so nothing typed is lost.
 	Taken        bool
 	Alternatives []SiteTime
+	Zone         string // the location's time on the alternatives' day: "Santiago time (UTC−3)"
 	TimesURL     string // the date picker, to choose another day
 	PayNote      string // "" or what will be asked online after confirming
+	PhoneHint    string // how to write the phone: with the country code, or as in the location's country
 	TopTarget    bool   // the form leaves an embedding frame (payment pages cannot be framed)
 	PackNote     string // "" or that a pack of this service pays for the booking
 	// Waitlist: the form joins a full class session's waitlist instead of booking; WaitNote
@@ -163,11 +175,20 @@ type SiteWaitlistView struct {
 	Message  string // "" or the outcome of the last action (joined, left)
 	Position string // "You are number 2 in the queue." while waiting
 	LinkURL  string // the link itself, shown right after joining
-	LeaveURL string // where the leave button posts, "" when not waiting
+	LeaveURL string // the page that asks before leaving, "" when not waiting
 	// BookingURL is where the "see my booking" button posts once a seat came (a manage link
 	// is made then), "" otherwise.
 	BookingURL string
 	StatusMsg  string // what the status means, in words
+}
+
+// SiteLeaveView asks before leaving a waitlist; the place is given up only on its POST.
+type SiteLeaveView struct {
+	Summary  SiteSummary
+	Position string // "You are number 2 in the queue."
+	Question string
+	Action   string
+	Back     string
 }
 
 // SiteManageView is the page behind a manage link.
@@ -184,6 +205,7 @@ type SiteManageView struct {
 	NoCancel     string
 	PayURL       string // a pending payment's checkout page, "" for none
 	Past         bool
+	AgainURL     string // a cancelled booking: the start of booking its service there again, "" when the site cannot
 }
 
 // SiteConfirmView asks before a reschedule or a cancel.
@@ -193,9 +215,12 @@ type SiteConfirmView struct {
 	From     string // the booking's current time in words
 	To       string // the new time (reschedule), "" for a cancel
 	Start    string
-	Provider string
-	Cancel   bool
-	Back     string
+	Provider string // rescheduling: the provider the booking moves with (the form carries it)
+	// ProviderNote says that the booking moves to another provider, the booking's own not
+	// being free then; "" when it stays with them.
+	ProviderNote string
+	Cancel       bool
+	Back         string
 }
 
 // SiteMessageView is a page that only says something (booking off, not found, refusals).
@@ -203,4 +228,5 @@ type SiteMessageView struct {
 	Message  string
 	Link     string
 	LinkText string
+	AgainURL string // "" or where to book again (a refused change of a cancelled booking)
 }

@@ -397,9 +397,9 @@ func SiteDetails(p SitePage, v SiteDetailsView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var22 string
-					templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(i18n.T(ctx, "site.times.zone", "zone", v.Summary.Zone))
+					templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(i18n.T(ctx, "site.times.zone", "zone", v.Zone))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `site_details.templ`, Line: 62, Col: 78}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `site_details.templ`, Line: 62, Col: 70}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
 					if templ_7745c5c3_Err != nil {
@@ -555,7 +555,7 @@ func SiteDetails(p SitePage, v SiteDetailsView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = Input(Field{Form: v.Form, Name: "phone", Label: i18n.T(ctx, "site.details.phone"), Type: "tel", Required: true, Autocomplete: "tel",
-				Hint: i18n.T(ctx, "site.details.phone_hint")}).Render(ctx, templ_7745c5c3_Buffer)
+				Hint: v.PhoneHint}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -96,8 +96,11 @@ func TestBrowserClassOnSite(t *testing.T) {
 		t.Errorf("waitlist link %q", phone.text("[data-testid=waitlist-url]"))
 	}
 	check("waitlist place")
+	// Leaving asks first, on a page of its own (no JavaScript needed).
+	phone.do("leave?", chromedp.Click(testID("waitlist-leave")), chromedp.WaitVisible(testID("leave-form")))
+	check("leave confirmation")
 	// The page with the place has a message too: wait for the one without the leave button.
-	phone.do("left", chromedp.Click(testID("waitlist-leave")), chromedp.WaitNotPresent(testID("waitlist-leave")),
+	phone.do("left", chromedp.Click(testID("confirm-leave")), chromedp.WaitNotPresent(testID("leave-form")),
 		chromedp.WaitVisible(testID("waitlist-message")))
 	wantText(t, phone, "[data-testid=waitlist-status]", "You left the waitlist")
 	check("waitlist left")

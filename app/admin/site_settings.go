@@ -124,6 +124,7 @@ func (a *Admin) siteSettingsView(r *http.Request, f *ui.Form) (ui.SiteSettingsVi
 	if s.LogoType != "" {
 		v.LogoURL = "/book/logo?v=" + strconv.FormatInt(s.UpdatedAt, 10)
 	}
+	v.NoOrigins = strings.TrimSpace(s.FrameOrigins) == ""
 	unpayable, err := a.db.R.SiteServicesNeedingPayments(ctx)
 	if err != nil {
 		return v, err

@@ -45,6 +45,10 @@ func TestSiteSettings(t *testing.T) {
 	page := c.get(t, "/settings/booking-site")
 	wantStatus(t, page, http.StatusOK)
 	wantBody(t, page, ts.URL+"/book", "data-frontdesk", "Allergies (mandatory)", "Haircut", "does not take online payments")
+	// The embed code is offered, but no website may frame the site yet: the page says so and
+	// what to add, beside the code.
+	wantBody(t, page, `data-testid="embed-warning"`, "No website may show the booking site in a frame yet",
+		"Add your website’s address (like https://www.example.com) under “Websites allowed to embed the booking site”")
 
 	bad := url.Values{"accent": {"blue"}, "frame_origins": {"ftp://files.example\nhttps://ok.example"}, "logo_url": {"not a url"},
 		"display_name": {strings.Repeat("x", 101)}, "policy_text": {strings.Repeat("p", 2001)}, "enabled": {"1"}}
@@ -95,7 +99,11 @@ func TestSiteSettings(t *testing.T) {
 	if strings.Contains(services.Body, "Haircut") {
 		t.Error("a service needing online payment is offered while the business takes none")
 	}
-	wantBody(t, c.get(t, "/settings/booking-site"), "Booking site settings saved.", `value="Studio online"`)
+	saved := c.get(t, "/settings/booking-site")
+	wantBody(t, saved, "Booking site settings saved.", `value="Studio online"`)
+	if strings.Contains(saved.Body, `data-testid="embed-warning"`) {
+		t.Error("with websites allowed to embed, the page still warns that none may")
+	}
 
 	// Without --webhook-allow-private the logo cannot come from a private address.
 	strict := startServer(t)

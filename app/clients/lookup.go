@@ -18,16 +18,20 @@ func NormalizeEmail(s string) (string, error) {
 // NormalizePhone returns s as a client's phone is stored (E.164), or a FieldError for "phone".
 // Spaces, dots, hyphens and brackets that people write inside numbers are dropped first.
 func NormalizePhone(s string) (string, error) {
-	s = strings.Map(func(r rune) rune {
+	out, msg := checkPhone(stripPhone(s))
+	if msg != "" {
+		return "", Errors{newFieldError("phone", msg+" (with the country code)")}
+	}
+	return out, nil
+}
+
+// stripPhone drops the spaces, dots, hyphens and brackets people write inside phone numbers.
+func stripPhone(s string) string {
+	return strings.Map(func(r rune) rune {
 		switch r {
 		case ' ', '.', '-', '(', ')', '\u00a0':
 			return -1
 		}
 		return r
 	}, strings.TrimSpace(s))
-	out, msg := checkPhone(s)
-	if msg != "" {
-		return "", Errors{newFieldError("phone", msg+" (with the country code)")}
-	}
-	return out, nil
 }

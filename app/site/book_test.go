@@ -32,7 +32,7 @@ func TestBookThroughEveryStep(t *testing.T) {
 
 	res = f.get("/book/1/1/times?provider=" + strconv.FormatInt(f.ana, 10) + "&date=2026-03-31")
 	wantStatus(t, res, http.StatusOK)
-	wantBody(t, res, "Times are local to the business: America/Santiago.", `aria-current="date"`, "Tuesday, 31 March 2026")
+	wantBody(t, res, "All times are Santiago time (UTC−3).", `aria-current="date"`, "Tuesday, 31 March 2026")
 	at := time.Date(2026, 3, 31, 10, 0, 0, 0, santiago)
 	link := detailsPath(haircut, f.ana, at)
 	if !strings.Contains(res.body, strings.ReplaceAll(link, "&", "&amp;")) {
@@ -115,7 +115,7 @@ func TestFullDaysAreNotLinks(t *testing.T) {
 		time.Date(2026, 4, 1, 0, 0, 0, 0, santiago).UnixMilli(), time.Date(2026, 4, 8, 0, 0, 0, 0, santiago).UnixMilli())
 	res := f.get("/book/1/1/times?provider=" + strconv.FormatInt(f.ana, 10))
 	wantStatus(t, res, http.StatusOK)
-	wantBody(t, res, "Wednesday, 1 April 2026: nothing free", "Tuesday, 7 April 2026: nothing free")
+	wantBody(t, res, "Wednesday, 1 April 2026: closed", "Tuesday, 7 April 2026: closed") // nobody to book: not "full"
 	if strings.Contains(res.body, "date=2026-04-01") {
 		t.Error("a day with nothing free is a link")
 	}

@@ -220,7 +220,7 @@ func TestWaitlistOnSite(t *testing.T) {
 	}
 	wantBody(t, f.get(waitlistRE.FindString(again.location())), "You are next in the queue.")
 
-	leave := f.post(first+"/leave", url.Values{})
+	leave := f.post(first+"/leave", url.Values{"confirm": {"1"}})
 	wantStatus(t, leave, http.StatusSeeOther)
 	wantBody(t, f.get(first), "You left the waitlist", "status-left")
 	if strings.Contains(f.get(first).body, `data-testid="waitlist-leave"`) {
@@ -372,4 +372,52 @@ func TestClassLastSeatsRace(t *testing.T) {
 	if n := f.count(`SELECT count(*) FROM bookings WHERE service_id = 5 AND status_id <> 5`); n != 3 {
 		t.Errorf("%d seats taken, want the capacity 3", n)
 	}
+}
+
+// Leaving a waitlist asks first, without JavaScript: the place's page links to a page with the
+// question, whose form alone leaves; a POST without its answer leaves nothing and is shown the
+// question. Once left (or past), the question's page goes back to the place's.
+func TestLeaveWaitlistAsksFirst(t *testing.T) {
+	f, morning, _ := classFixture(t)
+	for _, name := range []string{"Pia", "Rut", "Sol"} {
+		f.seatFor(name, morning)
+	}
+	link, _ := f.joinAs("Elena", "elena@example.com", morning)
+	page := f.get(link)
+	wantBody(t, page, `<a class="button secondary" href="`+link+`/leave" data-testid="waitlist-leave">Leave the waitlist</a>`)
+	if strings.Contains(page.body, `method="post" action="`+link+`/leave"`) {
+		t.Error("the place's page leaves with one click, without asking")
+	}
+
+	ask := f.get(link + "/leave")
+	wantStatus(t, ask, http.StatusOK)
+	wantBody(t, ask, "Leave the waitlist?", "You are next in the queue.",
+		"Do you want to leave the waitlist of the session on Tuesday, 31 March 2026, 10:00?",
+		`<form method="post" action="`+link+`/leave"`, `name="confirm" value="1"`, `data-testid="keep-place"`)
+	if ask.header.Get("Referrer-Policy") != "no-referrer" {
+		t.Error("the question's page must not leak the token as a referrer")
+	}
+
+	res := f.post(link+"/leave", url.Values{})
+	wantStatus(t, res, http.StatusSeeOther)
+	if res.location() != link+"/leave" {
+		t.Errorf("a POST without the answer went to %q, want the question", res.location())
+	}
+	if n := f.count(`SELECT count(*) FROM waitlist_entries WHERE status = 'waiting'`); n != 1 {
+		t.Fatalf("a POST without the answer left the waitlist (%d waiting)", n)
+	}
+
+	wantStatus(t, f.post(link+"/leave", url.Values{"confirm": {"1"}}), http.StatusSeeOther)
+	if n := f.count(`SELECT count(*) FROM waitlist_entries WHERE status = 'left'`); n != 1 {
+		t.Errorf("%d entries left after the confirmed POST, want 1", n)
+	}
+	again := f.get(link + "/leave")
+	wantStatus(t, again, http.StatusFound)
+	if again.location() != link {
+		t.Errorf("the question after leaving went to %q, want the place's page", again.location())
+	}
+
+	other, _ := f.joinAs("Marta", "marta@example.com", morning)
+	f.exec(`UPDATE company SET language = 'es'`)
+	wantBody(t, f.get(other+"/leave"), "¿Salir de la lista de espera?", "Sí, salir de la lista de espera", "Mantener mi lugar")
 }

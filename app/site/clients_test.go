@@ -115,3 +115,49 @@ func TestDecimalCommaAnswer(t *testing.T) {
 		t.Errorf("stored %q (%v), want 72.5", stored, err)
 	}
 }
+
+// A phone number typed as it is dialled in the location's country (Chile here) is taken, in
+// international form — also the one an existing client was stored with, so they are matched —
+// and the form says how numbers without a country code are read.
+func TestLocalPhoneNumbers(t *testing.T) {
+	f := newFixture(t)
+	ms := start.UnixMilli()
+	pedro := f.exec(`INSERT INTO clients (first_name, last_name, phone, created_at, updated_at) VALUES ('Pedro', 'Diaz', '+56922222222', ?, ?)`, ms, ms)
+	at := time.Date(2026, 3, 31, 10, 0, 0, 0, santiago)
+	page := f.get(detailsPath(haircut, f.ana, at))
+	wantBody(t, page, "With the country code, like +56 9 1234 5678; a number without it is read as one in Chile (+56).")
+
+	for i, tc := range []struct {
+		phone, email string
+		stored       string
+	}{
+		{"9 8765 4321", "camila@example.com", "+56987654321"},
+		{"56 9 1234 5678", "ines@example.com", "+56912345678"},
+		{"2 2123-4567", "tomas@example.com", "+56221234567"},
+	} {
+		form := f.details(haircut, f.ana, at.Add(time.Duration(i)*time.Hour))
+		form.Set("phone", tc.phone)
+		form.Set("email", tc.email)
+		f.book(haircut, form)
+		var phone string
+		if err := f.db.Read.QueryRow(`SELECT phone FROM clients WHERE email = ?`, tc.email).Scan(&phone); err != nil || phone != tc.stored {
+			t.Errorf("%q typed, stored %q (%v), want %q", tc.phone, phone, err, tc.stored)
+		}
+	}
+	form := f.details(haircut, f.ana, at.Add(5*time.Hour))
+	form.Set("email", "pedro.diaz@example.com")
+	form.Set("phone", "9 2222 2222")
+	f.book(haircut, form)
+	if got := f.bookings(); got[len(got)-1].client != pedro {
+		t.Errorf("the local number of an existing client booked for client %d, want %d", got[len(got)-1].client, pedro)
+	}
+
+	form = f.details(haircut, f.ana, at.Add(6*time.Hour))
+	form.Set("phone", "12 34")
+	res := f.post("/book/1/1/details", form)
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	wantBody(t, res, "Please enter your phone number with the country code")
+
+	f.exec(`UPDATE company SET language = 'es'`)
+	wantBody(t, f.get(detailsPath(haircut, f.ana, at.Add(7*time.Hour))), "un número sin él se lee como de Chile (+56).")
+}

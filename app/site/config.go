@@ -31,6 +31,7 @@ type location struct {
 	name    string
 	address string
 	zone    *time.Location
+	country string // ISO 3166-1 alpha-2: phone numbers typed without "+" are read as its
 }
 
 // attribute is a custom attribute the booking form asks.
@@ -99,7 +100,7 @@ func readConfig(ctx context.Context, q *db.Queries) (*config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("location %d: %w", l.ID, err)
 		}
-		loc := &location{id: l.ID, name: l.Name, address: Address(l.AddressJSON), zone: zone}
+		loc := &location{id: l.ID, name: l.Name, address: Address(l.AddressJSON), zone: zone, country: l.CountryCode}
 		c.locations = append(c.locations, loc)
 		c.byID[l.ID] = loc
 	}

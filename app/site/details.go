@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/catalog"
 	"frontdesk/app/clients"
 	"frontdesk/app/managelink"
 	"frontdesk/app/payments"
@@ -215,6 +216,15 @@ func (s *Site) detailsView(r *http.Request, st step, form *ui.Form) ui.SiteDetai
 		PayNote:  payNote(p, st.svc),
 	}
 	v.TopTarget = v.PayNote != ""
+	if code := clients.CallingCode(st.loc.country); code != "" {
+		country := catalog.CountryName(st.loc.country, p.Lang())
+		if country == "" {
+			country = st.loc.country
+		}
+		v.PhoneHint = p.T("site.details.phone_hint_local", "country", country, "code", code)
+	} else {
+		v.PhoneHint = p.T("site.details.phone_hint")
+	}
 	if st.svc.sessionCount > 1 {
 		v.PackNote = p.T("site.pack.note", "count", st.svc.sessionCount)
 	}
@@ -239,7 +249,7 @@ func (s *Site) renderDetailsAgain(w http.ResponseWriter, r *http.Request, st ste
 		v.Summary.When = when(i18n.From(r.Context()), start.In(st.loc.zone))
 	} else {
 		v.Taken = true // no time chosen: offer the day's times in the form
-		v.Alternatives = s.alternatives(r, st, time.Time{})
+		v.Alternatives, v.Zone = s.alternatives(r, st, time.Time{})
 	}
 	s.render(w, r, status, ui.SiteDetails(s.detailsPage(r, st), v))
 }
@@ -249,25 +259,28 @@ func (s *Site) renderDetailsAgain(w http.ResponseWriter, r *http.Request, st ste
 func (s *Site) renderTaken(w http.ResponseWriter, r *http.Request, st step, form *ui.Form, start time.Time) {
 	v := s.detailsView(r, st, form)
 	v.Taken = true
-	v.Alternatives = s.alternatives(r, st, start)
+	v.Alternatives, v.Zone = s.alternatives(r, st, start)
 	day := booking.DateOf(start.In(st.loc.zone))
 	v.TimesURL = timesPath(st.loc.id, st.svc.id, st.provider, url.Values{"date": {day.String()}})
 	s.render(w, r, http.StatusConflict, ui.SiteDetails(s.detailsPage(r, st), v))
 }
 
-// alternatives are the times free on the day of start (today when start is zero).
-func (s *Site) alternatives(r *http.Request, st step, start time.Time) []ui.SiteTime {
+// alternatives are the times free on the day of start (today when start is zero), and the
+// location's time on that day in words.
+func (s *Site) alternatives(r *http.Request, st step, start time.Time) ([]ui.SiteTime, string) {
 	now := s.now()
 	if start.IsZero() {
 		start = now
 	}
+	p := i18n.From(r.Context())
 	day := booking.DateOf(start.In(st.loc.zone))
+	zone := zoneLabel(p, st.loc.zone, day)
 	a, err := s.availableOn(r.Context(), st.slots(), day, day, now)
 	if err != nil {
 		s.log.ErrorContext(r.Context(), "booking site: alternatives", slog.Any("err", err))
-		return nil
+		return nil, zone
 	}
-	return timeViews(i18n.From(r.Context()), a.instants(day), func(instant) string { return "" })
+	return timeViews(p, a.instants(day), func(instant) string { return "" }), zone
 }
 
 // readDetails reads the visitor's details into a client input and marks what is missing or
@@ -289,7 +302,9 @@ func (s *Site) readDetails(r *http.Request, st step, form *ui.Form) clients.Inpu
 	in.LastName = clients.Value(required("last_name"))
 	in.Email = clients.Value(strings.ToLower(required("email")))
 	phone := required("phone")
-	if e164, err := clients.NormalizePhone(phone); err == nil { // "+56 9 1234-5678" → +56912345678
+	// "+56 9 1234-5678" → +56912345678; without "+", as dialled in the location's country:
+	// "9 1234 5678" at a location in Chile → +56912345678.
+	if e164, err := clients.NormalizePhoneIn(phone, st.loc.country); err == nil {
 		phone = e164
 	}
 	in.Phone = clients.Value(phone)

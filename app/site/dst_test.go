@@ -110,3 +110,29 @@ func TestRepeatedTimeLabelledWhenItsTwinIsTaken(t *testing.T) {
 		t.Errorf("the 23:30 left is shown as %+v, want it labelled UTC−4", left[0])
 	}
 }
+
+// The zone is said as people say it — the place and the offset of the day shown — not as an
+// IANA name: Santiago is UTC−3 until the night of 4 April 2026 and UTC−4 after it, in English
+// and in Spanish, on the booking picker, the reschedule picker and a form that asks for a
+// time again.
+func TestZoneNamedWithOffset(t *testing.T) {
+	f := newFixture(t)
+	times := "/book/1/1/times?provider=" + strconv.FormatInt(f.ana, 10) + "&date="
+	for date, want := range map[string]string{"2026-03-31": "Santiago time (UTC−3)", "2026-04-06": "Santiago time (UTC−4)"} {
+		res := f.get(times + date)
+		wantStatus(t, res, http.StatusOK)
+		wantBody(t, res, `data-testid="site-zone">All times are `+want+`.<`)
+		if strings.Contains(res.body, "America/Santiago") {
+			t.Errorf("%s: the page names the zone by its IANA name", date)
+		}
+	}
+	manage := f.bookAt(time.Date(2026, 3, 31, 10, 0, 0, 0, santiago))
+	wantBody(t, f.get(manage+"/reschedule?date=2026-04-07"), "All times are Santiago time (UTC−4).")
+	// A form sent without a time offers the day's times, with the zone of that day.
+	form := f.details(haircut, f.ana, time.Date(2026, 3, 31, 11, 0, 0, 0, santiago))
+	form.Del("start")
+	wantBody(t, f.post("/book/1/1/details", form), `<p class="hint">All times are Santiago time (UTC−3).</p>`)
+
+	f.exec(`UPDATE company SET language = 'es'`)
+	wantBody(t, f.get(times+"2026-04-06"), "Todos los horarios están en hora de Santiago (UTC−4).")
+}

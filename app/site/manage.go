@@ -2,7 +2,9 @@ package site
 
 import (
 	"errors"
+	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -89,11 +91,11 @@ func (s *Site) showBooking(w http.ResponseWriter, r *http.Request) {
 		v.Summary.Pack = p.T("site.pack.used", "count", u.SessionsTotal-u.Used, "total", u.SessionsTotal)
 	}
 	switch r.URL.Query().Get("done") {
-	case "booked":
-		v.Message = p.T("site.manage.booked")
+	case "booked": // with anyone available, the customer learns here whom they got
+		v.Message = p.T("site.manage.booked", "provider", m.view.ProviderName)
 		v.ManageURL = s.links.URL(m.path(), nil)
 	case "rescheduled":
-		v.Message = p.T("site.manage.rescheduled")
+		v.Message = p.T("site.manage.rescheduled", "when", when(p, m.start()), "provider", m.view.ProviderName)
 	case "cancelled":
 		v.Message = p.T("site.manage.cancelled_now")
 	}
@@ -102,7 +104,9 @@ func (s *Site) showBooking(w http.ResponseWriter, r *http.Request) {
 			v.PayURL = "/pay/" + co.UUID
 		}
 	}
-	if b.StatusID != booking.StatusCancelled {
+	if b.StatusID == booking.StatusCancelled {
+		v.AgainURL = s.againURL(r, m)
+	} else {
 		rights, err := s.rights(r, m)
 		if err != nil {
 			s.renderError(w, r, err)
@@ -184,7 +188,6 @@ func (s *Site) bookingSummary(p *i18n.Printer, m managed) ui.SiteSummary {
 	return ui.SiteSummary{
 		Service: m.view.ServiceName, Provider: m.view.ProviderName, Location: m.loc.name, Address: m.loc.address,
 		When: when(p, m.start()), Duration: duration(p, (b.EndAt-b.StartAt)/60000), Price: price(p, b.PriceCents),
-		Zone: m.loc.zone.String(),
 	}
 }
 
@@ -315,7 +318,29 @@ func (s *Site) renderRefusal(w http.ResponseWriter, r *http.Request, m managed, 
 	p := i18n.From(r.Context())
 	page := s.page(r, p.T("site.refused.title"))
 	v := ui.SiteMessageView{Message: s.refusal(r, err), Link: m.path(), LinkText: p.T("site.refused.back")}
+	if m.view.Booking.StatusID == booking.StatusCancelled { // "Please book again": say where
+		v.AgainURL = s.againURL(r, m)
+	}
 	s.render(w, r, http.StatusUnprocessableEntity, ui.SiteMessage(page, v))
+}
+
+// againURL is where a cancelled booking's customer books again: the booking flow of the same
+// service at the same location (its provider step), or "" while the site would not offer it
+// (switched off, the location or the service no longer online).
+func (s *Site) againURL(r *http.Request, m managed) string {
+	c := configFrom(r.Context())
+	if c == nil || !c.settings.Enabled || c.byID[m.loc.id] == nil {
+		return ""
+	}
+	services, err := s.services(r.Context(), m.loc.id)
+	if err != nil {
+		s.log.ErrorContext(r.Context(), "booking site: services to book again", slog.Any("err", err))
+		return ""
+	}
+	if !slices.ContainsFunc(services, func(svc service) bool { return svc.id == m.view.Booking.ServiceID }) {
+		return ""
+	}
+	return servicePath(m.loc.id, m.view.Booking.ServiceID)
 }
 
 func nonEmpty(parts ...string) []string {

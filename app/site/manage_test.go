@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -166,7 +167,8 @@ func TestManageLinkNotFound(t *testing.T) {
 	f.clock.set(at.Add(30*time.Minute + 24*time.Hour))
 	expired := f.get(manage)
 	wantStatus(t, expired, http.StatusNotFound)
-	if expired.body != f.get(wrong).body {
+	// But for the address itself, which the page's language links repeat.
+	if strings.ReplaceAll(expired.body, manage, "LINK") != strings.ReplaceAll(f.get(wrong).body, wrong, "LINK") {
 		t.Error("an expired link's page differs from a wrong one's")
 	}
 	wantStatus(t, f.post(manage+"/cancel", nil), http.StatusNotFound)
@@ -230,5 +232,95 @@ func TestRescheduleTakenShowsThatDay(t *testing.T) {
 	free := link + "/reschedule/confirm?" + url.Values{"start": {taken.Add(30 * time.Minute).Format(time.RFC3339)}}.Encode()
 	if !strings.Contains(res.body, strings.ReplaceAll(free, "&", "&amp;")) {
 		t.Errorf("the answer offers no other time of 28 April (%s)", free)
+	}
+}
+
+// The reschedule picker opens on the booking's own day — three weeks ahead here, beyond the
+// first fortnight — not on the first free day from today; a day asked for, or another
+// fortnight paged to, still wins.
+func TestRescheduleOpensOnBookingDay(t *testing.T) {
+	f := newFixture(t)
+	link := f.bookAt(time.Date(2026, 4, 20, 10, 0, 0, 0, santiago))
+	res := f.get(link + "/reschedule")
+	wantStatus(t, res, http.StatusOK)
+	wantBody(t, res, `data-testid="times-date">Monday, 20 April 2026<`, "20 Apr 2026 – 3 May 2026")
+	wantBody(t, f.get(link+"/reschedule?date=2026-04-02"), `data-testid="times-date">Thursday, 2 April 2026<`)
+	wantBody(t, f.get(link+"/reschedule?from=2026-03-30"), `data-testid="times-date">Monday, 30 March 2026<`)
+
+	// With nothing free on the booking's day any more (Ana is away all of it), the picker opens
+	// on the first day with a free time after it.
+	away := time.Date(2026, 4, 20, 0, 0, 0, 0, santiago)
+	f.exec(`INSERT INTO provider_time_off (provider_id, starts_at, ends_at) VALUES (?, ?, ?)`, f.ana, away.UnixMilli(), away.AddDate(0, 0, 1).UnixMilli())
+	wantBody(t, f.get(link+"/reschedule"), `data-testid="times-date">Tuesday, 21 April 2026<`)
+}
+
+// A booking made with "anyone available" names the provider it got; moving it keeps that
+// provider when they are free at the new time, and otherwise the confirmation says before the
+// click who it will be with — the form carries that person, the manage page names them after,
+// and if they are taken meanwhile nothing moves to someone else unannounced.
+func TestRescheduleAnyoneSaysWho(t *testing.T) {
+	f := newFixture(t)
+	first := time.Date(2026, 3, 31, 10, 0, 0, 0, santiago)
+	res := f.post("/book/1/1/details", f.details(haircut, 0, first))
+	wantStatus(t, res, http.StatusSeeOther)
+	link := strings.TrimSuffix(res.location(), "?done=booked")
+	wantBody(t, f.get(res.location()), "You are booked with Ana.")
+
+	busy := time.Date(2026, 4, 2, 14, 30, 0, 0, santiago)
+	f.bookAt(busy) // Ana is taken then
+	confirm := f.get(link + "/reschedule/confirm?" + url.Values{"start": {busy.Format(time.RFC3339)}}.Encode())
+	wantStatus(t, confirm, http.StatusOK)
+	wantBody(t, confirm, "<dt>With</dt><dd>Bruno</dd>", "Ana is not free at that time, so your booking will be with Bruno.",
+		`name="provider" value="`+strconv.FormatInt(f.bruno, 10)+`"`)
+	res = f.post(link+"/reschedule", url.Values{"start": {busy.Format(time.RFC3339)}, "provider": {strconv.FormatInt(f.bruno, 10)}})
+	wantStatus(t, res, http.StatusSeeOther)
+	wantBody(t, f.get(res.location()), "Your booking has been moved to Thursday, 2 April 2026, 14:30, with Bruno.")
+	if b := f.bookings()[0]; b.provider != f.bruno || b.start != busy.UnixMilli() {
+		t.Errorf("after the move the booking is %+v, want Bruno at 14:30", b)
+	}
+
+	// Bruno is free at 15:00 too: he stays, and nothing says otherwise.
+	later := busy.Add(30 * time.Minute)
+	confirm = f.get(link + "/reschedule/confirm?" + url.Values{"start": {later.Format(time.RFC3339)}}.Encode())
+	wantBody(t, confirm, "<dt>With</dt><dd>Bruno</dd>")
+	if strings.Contains(confirm.body, `data-testid="provider-note"`) {
+		t.Error("the confirmation announces a change of provider that is not one")
+	}
+
+	// Told "with Ana", the customer is not moved to someone else when Ana is taken meanwhile.
+	f.exec(`UPDATE provider_hours SET close_min = 600 WHERE provider_id = ? AND day_id = 5`, f.bruno) // Fridays until 10:00
+	friday := time.Date(2026, 4, 3, 11, 0, 0, 0, santiago)
+	confirm = f.get(link + "/reschedule/confirm?" + url.Values{"start": {friday.Format(time.RFC3339)}}.Encode())
+	wantBody(t, confirm, "Bruno is not free at that time, so your booking will be with Ana.")
+	f.exec(`UPDATE provider_hours SET close_min = 1440 WHERE provider_id = ? AND day_id = 5`, f.bruno)
+	f.bookAt(friday) // Ana goes to someone else; Bruno is free again
+	res = f.post(link+"/reschedule", url.Values{"start": {friday.Format(time.RFC3339)}, "provider": {strconv.FormatInt(f.ana, 10)}})
+	wantStatus(t, res, http.StatusConflict)
+	wantBody(t, res, "Sorry, that time was just taken")
+	if b := f.bookings()[0]; b.provider != f.bruno || b.start != busy.UnixMilli() {
+		t.Errorf("a refused move changed the booking: %+v", b)
+	}
+}
+
+// "Please book again" leads somewhere: a cancelled booking's page, and the refusal to change
+// it, link to the booking flow of the same service at the same location — while the site
+// offers it; switched off, there is no link to a page that would not work.
+func TestCancelledSaysWhereToBookAgain(t *testing.T) {
+	f := newFixture(t)
+	link := f.bookAt(time.Date(2026, 3, 31, 10, 0, 0, 0, santiago))
+	wantStatus(t, f.post(link+"/cancel", nil), http.StatusSeeOther)
+	again := `<a class="button" href="/book/1/1" data-testid="book-again">Book again</a>`
+	wantBody(t, f.get(link), "please book again", again)
+	res := f.post(link+"/reschedule", url.Values{"start": {time.Date(2026, 4, 1, 10, 0, 0, 0, santiago).Format(time.RFC3339)}})
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	wantBody(t, res, "Please book again.", again)
+	wantStatus(t, f.get("/book/1/1"), http.StatusOK) // the link works
+
+	f.exec(`UPDATE company SET language = 'es'`)
+	wantBody(t, f.get(link), `data-testid="book-again">Reservar de nuevo</a>`)
+
+	f.exec(`UPDATE site_settings SET enabled = 0, updated_at = updated_at + 1`)
+	if strings.Contains(f.get(link).body, "book-again") {
+		t.Error("with the site off, the cancelled booking links to a booking page that is not there")
 	}
 }

@@ -20,8 +20,9 @@ func configFrom(ctx context.Context) *config {
 	return c
 }
 
-// withConfig loads the site's configuration for the request, writes the business's language,
-// currency and clock into its printer, and sets the headers of every site response: a strict
+// withConfig loads the site's configuration for the request, writes the visitor's language
+// (language.go) and the business's currency and clock into its printer — or answers a switch of
+// language — and sets the headers of every site response: a strict
 // Content-Security-Policy (our own files only; framing only by the origins the owner listed)
 // and no caching of pages whose times change by the minute.
 func (s *Site) withConfig(next http.Handler) http.Handler {
@@ -38,8 +39,13 @@ func (s *Site) withConfig(next http.Handler) http.Handler {
 		// frame-ancestors decides who may frame the site; the appliance-wide X-Frame-Options:
 		// DENY would forbid the owner's own website too.
 		h.Del("X-Frame-Options")
+		h.Add("Vary", "Accept-Language, Cookie")
+		if switchLanguage(w, r) {
+			return
+		}
 		ctx := context.WithValue(r.Context(), configCtxKey{}, c)
-		next.ServeHTTP(w, r.WithContext(i18n.WithPrinter(ctx, c.business.Printer())))
+		p := i18n.NewPrinter(visitorLanguage(r, c.business.Language), c.business.Prefs)
+		next.ServeHTTP(w, r.WithContext(i18n.WithPrinter(ctx, p)))
 	})
 }
 

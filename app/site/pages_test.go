@@ -52,5 +52,5 @@ func TestSpanish(t *testing.T) {
 	res := f.get("/book/1")
 	wantBody(t, res, `lang="es"`, "Elige un servicio", "$15.000", "Otros servicios")
 	res = f.get("/book/1/1/times?provider=" + strconv.FormatInt(f.ana, 10) + "&date=2026-04-04")
-	wantBody(t, res, "sábado, 4 de abril de 2026", "Los horarios son los del negocio: America/Santiago.")
+	wantBody(t, res, "sábado, 4 de abril de 2026", "Todos los horarios están en hora de Santiago (UTC−3).")
 }

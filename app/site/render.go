@@ -96,7 +96,7 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, status int, c temp
 
 // page is the layout's model: the business's name, logo and colours.
 func (s *Site) page(r *http.Request, title string) ui.SitePage {
-	p := ui.SitePage{Title: title}
+	p := ui.SitePage{Title: title, Languages: languageLinks(r, i18n.From(r.Context()).Lang())}
 	c := configFrom(r.Context())
 	if c == nil {
 		return p

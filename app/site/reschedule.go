@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"time"
 
 	"frontdesk/app/booking"
@@ -56,7 +57,8 @@ func (s *Site) renderReschedule(w http.ResponseWriter, r *http.Request, m manage
 			return base + "/confirm?" + url.Values{"start": {in.start.Format(time.RFC3339)}}.Encode()
 		},
 	}
-	v, err := s.picker(r.Context(), r, sq, links)
+	// It opens on the booking's own day: a customer moving a booking mostly moves it a little.
+	v, err := s.picker(r.Context(), r, sq, links, booking.DateOf(m.start()))
 	if err != nil {
 		s.renderError(w, r, err)
 		return
@@ -85,10 +87,32 @@ func (s *Site) confirmReschedule(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, m.path()+"/reschedule", http.StatusFound)
 		return
 	}
+	sq, err := s.slotsFor(r, m)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	providers, a, err := s.offered(r.Context(), sq, start, s.now())
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	if len(providers) == 0 {
+		s.renderRescheduleGone(w, r, m, start, http.StatusOK)
+		return
+	}
+	// The page says with whom the booking will be, and the form carries that person: the POST
+	// moves it with them or not at all, never with someone the customer was not told about.
+	provider := keepProvider(providers, m.view.Booking.ProviderID)
 	p := i18n.From(r.Context())
 	v := ui.SiteConfirmView{
 		Summary: s.bookingSummary(p, m), Action: m.path() + "/reschedule",
 		From: when(p, m.start()), To: when(p, start.In(m.loc.zone)), Start: start.Format(time.RFC3339), Back: m.path() + "/reschedule",
+		Provider: strconv.FormatInt(provider, 10),
+	}
+	v.Summary.Provider = a.providerName(provider)
+	if provider != m.view.Booking.ProviderID {
+		v.ProviderNote = p.T("site.reschedule.other_provider", "current", m.view.ProviderName, "provider", v.Summary.Provider)
 	}
 	page := s.page(r, p.T("site.reschedule.confirm_title"))
 	page.Back = m.path() + "/reschedule"
@@ -118,14 +142,20 @@ func (s *Site) reschedule(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, err)
 		return
 	}
-	if len(providers) == 0 {
+	provider := keepProvider(providers, m.view.Booking.ProviderID)
+	if raw := r.PostFormValue("provider"); raw != "" {
+		// The provider the confirmation named: if they are not free any more, the time is gone
+		// for this customer, even when someone else is.
+		id, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || id < 1 {
+			s.renderError(w, r, errUnreadable)
+			return
+		}
+		provider = id
+	}
+	if !slices.Contains(providers, provider) {
 		s.renderRescheduleTaken(w, r, m, start)
 		return
-	}
-	// With anyone available, staying with the same person is kinder than a change of face.
-	provider := providers[0]
-	if slices.Contains(providers, m.view.Booking.ProviderID) {
-		provider = m.view.Booking.ProviderID
 	}
 	_, err = booking.Update(r.Context(), s.db, s.now(), m.view.Booking.ID,
 		booking.Change{Start: &start, ProviderID: &provider}, booking.SourceOnline)
@@ -145,7 +175,22 @@ func (s *Site) reschedule(w http.ResponseWriter, r *http.Request) {
 // time's day (the POST carries no date of its own, and today's times, perhaps weeks before the
 // day the customer chose, would send them looking for it again).
 func (s *Site) renderRescheduleTaken(w http.ResponseWriter, r *http.Request, m managed, start time.Time) {
+	s.renderRescheduleGone(w, r, m, start, http.StatusConflict)
+}
+
+// renderRescheduleGone is the picker on start's day saying that start is not free any more.
+func (s *Site) renderRescheduleGone(w http.ResponseWriter, r *http.Request, m managed, start time.Time, status int) {
 	r = r.Clone(r.Context())
 	r.URL.RawQuery = url.Values{"date": {booking.DateOf(start.In(m.loc.zone)).String()}}.Encode()
-	s.renderReschedule(w, r, m, http.StatusConflict, i18n.From(r.Context()).T("site.times.gone"))
+	s.renderReschedule(w, r, m, status, i18n.From(r.Context()).T("site.times.gone"))
+}
+
+// keepProvider is whom a reschedule books among the providers free at the new time: the
+// booking's own provider when free — with anyone available, staying with the same person is
+// kinder than a change of face — else the first.
+func keepProvider(free []int64, current int64) int64 {
+	if len(free) == 0 || slices.Contains(free, current) {
+		return current
+	}
+	return free[0]
 }

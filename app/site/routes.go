@@ -47,6 +47,7 @@ func (s *Site) Routes() chi.Router {
 	// Classes: a place on a session's waitlist through a personal link (waitlist.go). Like
 	// manage links, they keep working while the site is off.
 	r.Get("/waitlist/{token}", s.showWaitlistEntry)
+	r.Get("/waitlist/{token}/leave", s.confirmLeave)
 	r.With(s.limitPosts).Post("/waitlist/{token}/leave", s.leaveWaitlist)
 	r.With(s.limitPosts).Post("/waitlist/{token}/booking", s.openBooking)
 	return r

@@ -5,10 +5,10 @@
 //
 // The site is a customer flow like the /v3 API: it books through app/booking with source
 // "online", so every rule an API client meets (online-booking flags, notice, advance window,
-// the edit and cancel policy, no double booking) applies unchanged. It keeps no session and
-// sets no cookie: the steps carry their state in the URL (ids, a date, an instant — never
-// personal data) and the last step in its form, so it works the same embedded in another site's
-// iframe, with JavaScript off, and on a phone.
+// the edit and cancel policy, no double booking) applies unchanged. It keeps no session: the
+// steps carry their state in the URL (ids, a date, an instant — never personal data) and the
+// last step in its form, so it works the same embedded in another site's iframe, with
+// JavaScript off, and on a phone. Its one cookie is the language a visitor chose (language.go).
 //
 // routes.go is the route table; errors become pages in render.go (renderError), the one place.
 package site

@@ -4,7 +4,9 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"frontdesk/app/booking"
@@ -34,6 +36,9 @@ type available struct {
 	// is slots[i] with its seats.
 	sessions []booking.SessionSlot
 	class    bool
+	// sessionDays are the dates with a session of the class, full or not: a date without one
+	// has "no sessions", not a full one.
+	sessionDays map[booking.Date]bool
 }
 
 // slotQuery names what to look up: a service at a location, one provider or anyone (0), and a
@@ -87,8 +92,9 @@ func (s *Site) sessionsOn(ctx context.Context, sq slotQuery, first, last booking
 	if err != nil {
 		return available{}, err
 	}
-	a := available{loaded: l, runs: map[booking.Date][2]int{}, class: true}
+	a := available{loaded: l, runs: map[booking.Date][2]int{}, class: true, sessionDays: map[booking.Date]bool{}}
 	for _, x := range list {
+		a.sessionDays[x.Date] = true
 		if x.SeatsLeft == 0 && !sq.full {
 			continue
 		}
@@ -114,6 +120,32 @@ func (a available) session(provider int64, start time.Time) *booking.SessionSlot
 		}
 	}
 	return nil
+}
+
+// openDays are the dates from first to last with a time that would be free if nothing were
+// booked: the location open, someone working, no time off, within the notice and the advance
+// window. A date among them with nothing free is full; any other with nothing free is closed.
+func (a available) openDays(first, last booking.Date, now time.Time) map[booking.Date]bool {
+	s := a.loaded.Schedule
+	s.Providers = slices.Clone(s.Providers) // the loaded schedule is shared (catalog cache)
+	for i := range s.Providers {
+		s.Providers[i].Busy, s.Providers[i].Teaching = nil, nil
+	}
+	out := map[booking.Date]bool{}
+	for _, slot := range booking.Slots(s, first, last, now) {
+		out[slot.Date] = true
+	}
+	return out
+}
+
+// providerName is the name of provider id in the search's schedule, "" if it has none.
+func (a available) providerName(id int64) string {
+	for _, p := range a.loaded.Schedule.Providers {
+		if p.ID == id {
+			return p.Name
+		}
+	}
+	return ""
 }
 
 // count is how many distinct start times date has.
@@ -182,8 +214,10 @@ type pickerLinks struct {
 
 // picker builds the date and time step: the fortnight from `from` (never before today, moved to
 // show `date` when that was asked for) and the free times of the selected date — the one asked
-// for, else the first with anything free.
-func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links pickerLinks) (ui.SiteTimesView, error) {
+// for, else the first with anything free. A picker that opens on a day of its own (`open`, the
+// rescheduled booking's: valid only then) shows that day when nothing else was asked for, or the
+// first day with anything free on or after it.
+func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links pickerLinks, open booking.Date) (ui.SiteTimesView, error) {
 	p := i18n.From(ctx)
 	now := s.now()
 	today := booking.DateOf(now.In(sq.loc.zone))
@@ -194,6 +228,10 @@ func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links 
 	}
 	date, dateErr := booking.ParseDate(q.Get("date"))
 	hasDate := dateErr == nil && !date.Before(today)
+	opening := !hasDate && fromErr != nil && open.IsValid() && !open.Before(today)
+	if opening {
+		date, hasDate = open, true
+	}
 	if hasDate && (date.Before(from) || !date.Before(from.AddDays(pickerDays))) {
 		from = date
 	}
@@ -202,29 +240,51 @@ func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links 
 	if err != nil {
 		return ui.SiteTimesView{}, err
 	}
-	v := ui.SiteTimesView{Range: p.Date(noon(from)) + " – " + p.Date(noon(last)), Summary: ui.SiteSummary{Zone: sq.loc.zone.String()}}
+	v := ui.SiteTimesView{Range: p.Date(noon(from)) + " – " + p.Date(noon(last))}
+	first := from
+	if opening && a.count(date) == 0 {
+		first, hasDate = date, false
+	}
 	if !hasDate {
-		for d := from; !d.After(last); d = d.AddDays(1) {
+		for d := first; !d.After(last); d = d.AddDays(1) {
 			if a.count(d) > 0 {
 				date, hasDate = d, true
 				break
 			}
 		}
 	}
+	if hasDate {
+		v.Zone = zoneLabel(p, sq.loc.zone, date)
+	} else {
+		v.Zone = zoneLabel(p, sq.loc.zone, from)
+	}
+	var bookable map[booking.Date]bool // read at the first day with nothing free: a.openDays
 	for d := from; !d.After(last); d = d.AddDays(1) {
 		n := a.count(d)
 		day := ui.SiteDay{
 			Weekday: p.WeekdayShort(d.Weekday()), Day: strconv.Itoa(d.Day), Count: n, Selected: hasDate && d == date,
 		}
+		long := p.DateLong(noon(d))
 		switch {
 		case n > 0 && a.class:
 			day.URL = links.day(from, d)
-			day.Spoken = p.T("site.classes.day_sessions", "date", p.DateLong(noon(d)), "count", n)
+			day.Spoken = p.T("site.classes.day_sessions", "date", long, "count", n)
 		case n > 0:
 			day.URL = links.day(from, d)
-			day.Spoken = p.T("site.times.day_free", "date", p.DateLong(noon(d)), "count", n)
+			day.Spoken = p.T("site.times.day_free", "date", long, "count", n)
+		case a.class && !a.sessionDays[d]:
+			day.Spoken, day.Short = p.T("site.classes.day_none", "date", long), p.T("site.classes.none_short")
+		case a.class: // sessions, every one full (a reschedule does not list full ones)
+			day.Spoken, day.Short = p.T("site.times.day_booked", "date", long), p.T("site.times.full_short")
 		default:
-			day.Spoken = p.T("site.times.day_none", "date", p.DateLong(noon(d)))
+			if bookable == nil {
+				bookable = a.openDays(d, last, now)
+			}
+			if bookable[d] { // there was something to book, and it is booked
+				day.Spoken, day.Short = p.T("site.times.day_booked", "date", long), p.T("site.times.full_short")
+			} else {
+				day.Spoken, day.Short = p.T("site.times.day_closed", "date", long), p.T("site.times.closed_short")
+			}
 		}
 		v.Days = append(v.Days, day)
 	}
@@ -306,6 +366,20 @@ func timeViews(p *i18n.Printer, list []instant, link func(instant) string) []ui.
 // repeats that time, the offset.
 func when(p *i18n.Printer, t time.Time) string { return p.DateLong(t) + ", " + p.TimeOnce(t) }
 
+// zoneLabel names the local time of a location on date d for people, with the offset of that
+// day: "Santiago time (UTC−3)", "hora de Santiago (UTC−4)". The place is the zone's city
+// ("America/Argentina/Buenos_Aires" → "Buenos Aires"); a zone that names no place ("UTC",
+// "Etc/GMT+3") is said by its offset alone.
+func zoneLabel(p *i18n.Printer, zone *time.Location, d booking.Date) string {
+	offset := i18n.Offset(time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, zone))
+	name := zone.String()
+	i := strings.LastIndexByte(name, '/')
+	if i < 0 || strings.HasPrefix(name, "Etc/") {
+		return offset
+	}
+	return p.T("site.zone", "place", strings.ReplaceAll(name[i+1:], "_", " "), "offset", offset)
+}
+
 // noon is a time on local date d, for formatting the date.
 func noon(d booking.Date) time.Time { return time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, time.UTC) }
 
@@ -335,7 +409,7 @@ func (s *Site) showTimes(w http.ResponseWriter, r *http.Request) {
 			return sessionLink(base, provider, in)
 		},
 	}
-	v, err := s.picker(r.Context(), r, slotQuery{loc: loc, service: svc.id, provider: provider, class: svc.class(), full: true}, links)
+	v, err := s.picker(r.Context(), r, slotQuery{loc: loc, service: svc.id, provider: provider, class: svc.class(), full: true}, links, booking.Date{})
 	if err != nil {
 		s.renderError(w, r, err)
 		return
@@ -384,7 +458,7 @@ func (s *Site) providerParam(r *http.Request, loc *location, svc service) (int64
 func (s *Site) summary(p *i18n.Printer, loc *location, svc service, provider string) ui.SiteSummary {
 	return ui.SiteSummary{
 		Service: svc.name, Provider: provider, Location: loc.name, Address: loc.address,
-		Duration: duration(p, svc.durationMin), Price: price(p, svc.priceCents), Zone: loc.zone.String(),
+		Duration: duration(p, svc.durationMin), Price: price(p, svc.priceCents),
 	}
 }
 

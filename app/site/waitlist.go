@@ -282,31 +282,19 @@ func (s *Site) showWaitlistEntry(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, err)
 		return
 	}
-	sess, err := s.db.R.SiteWaitlistSession(r.Context(), e.Entry.SessionID)
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	zone, err := booking.LoadZone(sess.Timezone)
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
 	p := i18n.From(r.Context())
-	start := db.Time(sess.StartAt).In(zone)
-	v := ui.SiteWaitlistView{
-		Summary: ui.SiteSummary{
-			Service: sess.ServiceName, Provider: sess.ProviderName, Location: sess.LocationName, Address: Address(sess.AddressJSON),
-			When: when(p, start), Duration: duration(p, (sess.EndAt-sess.StartAt)/60000), Zone: zone.String(),
-		},
-		Status: e.Entry.Status,
+	summary, start, err := s.waitlistSummary(r, e)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
 	}
+	v := ui.SiteWaitlistView{Summary: summary, Status: e.Entry.Status}
 	switch e.Entry.Status {
 	case booking.WaitlistWaiting:
 		v.StatusMsg = p.T("site.waitlist.status.waiting")
 		v.Position = p.T("site.waitlist.position", "count", e.Position)
 		if s.now().Before(start) {
-			v.LeaveURL = waitlistPathPrefix + token + "/leave"
+			v.LeaveURL = waitlistPathPrefix + token + "/leave" // a page that asks first
 		}
 	case booking.WaitlistBooked:
 		v.StatusMsg = p.T("site.waitlist.status.booked")
@@ -326,13 +314,65 @@ func (s *Site) showWaitlistEntry(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, ui.SiteWaitlist(s.page(r, p.T("site.waitlist.place_title")), v))
 }
 
+// waitlistSummary is the session of a waitlist entry as its pages show it, and its start.
+func (s *Site) waitlistSummary(r *http.Request, e booking.WaitlistView) (ui.SiteSummary, time.Time, error) {
+	sess, err := s.db.R.SiteWaitlistSession(r.Context(), e.Entry.SessionID)
+	if err != nil {
+		return ui.SiteSummary{}, time.Time{}, err
+	}
+	zone, err := booking.LoadZone(sess.Timezone)
+	if err != nil {
+		return ui.SiteSummary{}, time.Time{}, err
+	}
+	p := i18n.From(r.Context())
+	start := db.Time(sess.StartAt).In(zone)
+	return ui.SiteSummary{
+		Service: sess.ServiceName, Provider: sess.ProviderName, Location: sess.LocationName, Address: Address(sess.AddressJSON),
+		When: when(p, start), Duration: duration(p, (sess.EndAt-sess.StartAt)/60000),
+	}, start, nil
+}
+
+// confirmLeave asks before a place on the waitlist is given up: a place left cannot be had back
+// (joining again goes to the end of the queue). Nothing to leave any more: the waitlist page.
+func (s *Site) confirmLeave(w http.ResponseWriter, r *http.Request) {
+	manageHeaders(w)
+	token, e, err := s.loadEntry(r)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	summary, start, err := s.waitlistSummary(r, e)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	if e.Entry.Status != booking.WaitlistWaiting || !s.now().Before(start) {
+		http.Redirect(w, r, waitlistPathPrefix+token, http.StatusFound)
+		return
+	}
+	p := i18n.From(r.Context())
+	v := ui.SiteLeaveView{
+		Summary: summary, Position: p.T("site.waitlist.position", "count", e.Position),
+		Question: p.T("site.waitlist.leave_question", "when", summary.When),
+		Action:   waitlistPathPrefix + token + "/leave", Back: waitlistPathPrefix + token,
+	}
+	page := s.page(r, p.T("site.waitlist.leave_title"))
+	page.Back = v.Back
+	s.render(w, r, http.StatusOK, ui.SiteWaitlistLeave(page, v))
+}
+
 // leaveWaitlist takes the visitor off the list (booking.LeaveWaitlist: leaving twice, or after
-// a seat came, changes nothing).
+// a seat came, changes nothing) — only from the confirmation's form: a POST without its answer
+// is shown the question.
 func (s *Site) leaveWaitlist(w http.ResponseWriter, r *http.Request) {
 	manageHeaders(w)
 	token, e, err := s.loadEntry(r)
 	if err != nil {
 		s.renderError(w, r, err)
+		return
+	}
+	if r.PostFormValue("confirm") != "1" {
+		seeOther(w, r, waitlistPathPrefix+token+"/leave")
 		return
 	}
 	if err := booking.LeaveWaitlist(r.Context(), s.db, s.now(), e.Entry.ID); err != nil {
