@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"frontdesk/app/apikey"
 	"frontdesk/app/mcp/channel"
@@ -220,11 +219,11 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 		defer d.Close()
-		n, err := d.W.RevokeAPIKey(ctx, dbRevoke(id, env.Now()))
+		revoked, err := apikey.Revoke(ctx, d, id, env.Now())
 		if err != nil {
 			return err
 		}
-		if n == 0 {
+		if !revoked {
 			return fmt.Errorf("no active key with id %d", id)
 		}
 		fmt.Fprintf(env.Stderr, "key %d revoked\n", id)
@@ -232,8 +231,4 @@ func runAPIKey(ctx context.Context, env Env, args []string) error {
 	default:
 		return usagef("unknown subcommand %q (want create, list or revoke)", sub)
 	}
-}
-
-func dbRevoke(id int64, now time.Time) db.RevokeAPIKeyParams {
-	return db.RevokeAPIKeyParams{RevokedAt: db.NullMillis(&now), ID: id}
 }

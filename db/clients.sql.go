@@ -11,6 +11,72 @@ import (
 	"strings"
 )
 
+const clientAnsweredAttributeIDs = `-- name: ClientAnsweredAttributeIDs :many
+SELECT attribute_id FROM client_attribute_values WHERE client_id = ? AND value IS NOT NULL AND value <> ''
+`
+
+// The custom attributes a client has answered.
+func (q *Queries) ClientAnsweredAttributeIDs(ctx context.Context, clientID int64) ([]int64, error) {
+	rows, err := q.db.QueryContext(ctx, clientAnsweredAttributeIDs, clientID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var attribute_id int64
+		if err := rows.Scan(&attribute_id); err != nil {
+			return nil, err
+		}
+		items = append(items, attribute_id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const clientMatchByEmail = `-- name: ClientMatchByEmail :one
+SELECT id, first_name, last_name FROM clients WHERE email = ? AND active = 1 ORDER BY id LIMIT 1
+`
+
+type ClientMatchByEmailRow struct {
+	ID        int64
+	FirstName string
+	LastName  sql.NullString
+}
+
+// Telling who a customer is from what they give (app/clients Find: the booking site, MCP): the
+// oldest active client with that email (stored lower-case), else with that phone (stored
+// E.164). Deactivated clients are never matched. Exact matches only: whoever knows an email or
+// phone learns that client, never a list to browse.
+func (q *Queries) ClientMatchByEmail(ctx context.Context, email sql.NullString) (ClientMatchByEmailRow, error) {
+	row := q.db.QueryRowContext(ctx, clientMatchByEmail, email)
+	var i ClientMatchByEmailRow
+	err := row.Scan(&i.ID, &i.FirstName, &i.LastName)
+	return i, err
+}
+
+const clientMatchByPhone = `-- name: ClientMatchByPhone :one
+SELECT id, first_name, last_name FROM clients WHERE phone = ? AND active = 1 ORDER BY id LIMIT 1
+`
+
+type ClientMatchByPhoneRow struct {
+	ID        int64
+	FirstName string
+	LastName  sql.NullString
+}
+
+func (q *Queries) ClientMatchByPhone(ctx context.Context, phone sql.NullString) (ClientMatchByPhoneRow, error) {
+	row := q.db.QueryRowContext(ctx, clientMatchByPhone, phone)
+	var i ClientMatchByPhoneRow
+	err := row.Scan(&i.ID, &i.FirstName, &i.LastName)
+	return i, err
+}
+
 const clientRecordNumberTaken = `-- name: ClientRecordNumberTaken :one
 SELECT EXISTS (SELECT 1 FROM clients WHERE record_number = ?1 AND id <> ?2)
 `

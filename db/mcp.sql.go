@@ -65,60 +65,6 @@ func (q *Queries) MCPClientBookingOverlapping(ctx context.Context, arg MCPClient
 	return id, err
 }
 
-const mCPClientByEmail = `-- name: MCPClientByEmail :one
-SELECT id, first_name, last_name, email, phone FROM clients
-WHERE active = 1 AND email = ? ORDER BY id LIMIT 1
-`
-
-type MCPClientByEmailRow struct {
-	ID        int64
-	FirstName string
-	LastName  sql.NullString
-	Email     sql.NullString
-	Phone     sql.NullString
-}
-
-// Exact matches only: a caller who knows a client's email or phone learns that client, never a
-// list to browse. The oldest record wins when several share the address.
-func (q *Queries) MCPClientByEmail(ctx context.Context, email sql.NullString) (MCPClientByEmailRow, error) {
-	row := q.db.QueryRowContext(ctx, mCPClientByEmail, email)
-	var i MCPClientByEmailRow
-	err := row.Scan(
-		&i.ID,
-		&i.FirstName,
-		&i.LastName,
-		&i.Email,
-		&i.Phone,
-	)
-	return i, err
-}
-
-const mCPClientByPhone = `-- name: MCPClientByPhone :one
-SELECT id, first_name, last_name, email, phone FROM clients
-WHERE active = 1 AND phone = ? ORDER BY id LIMIT 1
-`
-
-type MCPClientByPhoneRow struct {
-	ID        int64
-	FirstName string
-	LastName  sql.NullString
-	Email     sql.NullString
-	Phone     sql.NullString
-}
-
-func (q *Queries) MCPClientByPhone(ctx context.Context, phone sql.NullString) (MCPClientByPhoneRow, error) {
-	row := q.db.QueryRowContext(ctx, mCPClientByPhone, phone)
-	var i MCPClientByPhoneRow
-	err := row.Scan(
-		&i.ID,
-		&i.FirstName,
-		&i.LastName,
-		&i.Email,
-		&i.Phone,
-	)
-	return i, err
-}
-
 const mCPLocations = `-- name: MCPLocations :many
 SELECT id, name, address_json, phone, email, timezone FROM locations WHERE active = 1 ORDER BY id
 `

@@ -248,57 +248,6 @@ func (q *Queries) SiteBookingByNonce(ctx context.Context, nonceHash []byte) (int
 	return booking_id, err
 }
 
-const siteClientAttributeIDs = `-- name: SiteClientAttributeIDs :many
-SELECT attribute_id FROM client_attribute_values WHERE client_id = ? AND value IS NOT NULL AND value <> ''
-`
-
-func (q *Queries) SiteClientAttributeIDs(ctx context.Context, clientID int64) ([]int64, error) {
-	rows, err := q.db.QueryContext(ctx, siteClientAttributeIDs, clientID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []int64{}
-	for rows.Next() {
-		var attribute_id int64
-		if err := rows.Scan(&attribute_id); err != nil {
-			return nil, err
-		}
-		items = append(items, attribute_id)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const siteClientByEmail = `-- name: SiteClientByEmail :one
-SELECT id FROM clients WHERE email = ? AND active = 1 ORDER BY id LIMIT 1
-`
-
-// Matching a visitor to an existing client: the oldest active client with that email (stored
-// lower-case) or phone (stored E.164). Deactivated clients are never matched.
-func (q *Queries) SiteClientByEmail(ctx context.Context, email sql.NullString) (int64, error) {
-	row := q.db.QueryRowContext(ctx, siteClientByEmail, email)
-	var id int64
-	err := row.Scan(&id)
-	return id, err
-}
-
-const siteClientByPhone = `-- name: SiteClientByPhone :one
-SELECT id FROM clients WHERE phone = ? AND active = 1 ORDER BY id LIMIT 1
-`
-
-func (q *Queries) SiteClientByPhone(ctx context.Context, phone sql.NullString) (int64, error) {
-	row := q.db.QueryRowContext(ctx, siteClientByPhone, phone)
-	var id int64
-	err := row.Scan(&id)
-	return id, err
-}
-
 const siteEnable = `-- name: SiteEnable :exec
 UPDATE site_settings SET enabled = 1, updated_at = ? WHERE id = 1
 `

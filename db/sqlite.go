@@ -206,8 +206,16 @@ func (d *DB) Version(ctx context.Context) (int64, error) {
 // while another is running commit together, each in its own savepoint (groupcommit.go): fn sees
 // every write committed or batched before it, and its changes commit all or none. A transaction
 // refused for lack of disk space marks the storage full; one that commits while it is full asks
-// the storage watcher to check (storage.go). fn must not call InTx itself.
+// the storage watcher to check (storage.go).
+//
+// fn calls InTx again only with a context marked by WithTx: InTx then joins fn's transaction,
+// running in a savepoint of it (joined.go), which is how a use case that owns its transaction
+// also serves as one step of a larger write. Called with fn's q but without the mark, InTx
+// would wait for the committer that is running fn, for ever.
 func (d *DB) InTx(ctx context.Context, fn func(q *Queries) error) error {
+	if j, ok := d.joined(ctx); ok {
+		return d.inJoined(ctx, j, fn)
+	}
 	return d.submit(ctx, fn, false)
 }
 
@@ -216,8 +224,12 @@ func (d *DB) InTx(ctx context.Context, fn func(q *Queries) error) error {
 // needs them. The hooks wake dispatchers when someone else commits outbox rows; a dispatcher's
 // own writes must not wake it, or every round would trigger another. Going through the
 // committer rather than around it, such writes share a commit with whatever else is waiting
-// and never compete with InTx for the writer connection.
+// and never compete with InTx for the writer connection. Joined (WithTx), it is InTx: the
+// commit belongs to the caller's write.
 func (d *DB) InTxQuiet(ctx context.Context, fn func(q *Queries) error) error {
+	if j, ok := d.joined(ctx); ok {
+		return d.inJoined(ctx, j, fn)
+	}
 	return d.submit(ctx, fn, true)
 }
 

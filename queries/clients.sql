@@ -26,6 +26,20 @@ UPDATE clients SET active = 0, updated_at = ? WHERE id = ? AND active = 1;
 -- name: ClientRecordNumberTaken :one
 SELECT EXISTS (SELECT 1 FROM clients WHERE record_number = sqlc.arg(record_number) AND id <> sqlc.arg(id));
 
+-- Telling who a customer is from what they give (app/clients Find: the booking site, MCP): the
+-- oldest active client with that email (stored lower-case), else with that phone (stored
+-- E.164). Deactivated clients are never matched. Exact matches only: whoever knows an email or
+-- phone learns that client, never a list to browse.
+-- name: ClientMatchByEmail :one
+SELECT id, first_name, last_name FROM clients WHERE email = ? AND active = 1 ORDER BY id LIMIT 1;
+
+-- name: ClientMatchByPhone :one
+SELECT id, first_name, last_name FROM clients WHERE phone = ? AND active = 1 ORDER BY id LIMIT 1;
+
+-- The custom attributes a client has answered.
+-- name: ClientAnsweredAttributeIDs :many
+SELECT attribute_id FROM client_attribute_values WHERE client_id = ? AND value IS NOT NULL AND value <> '';
+
 -- name: ListClientAttributeValues :many
 SELECT v.client_id, v.attribute_id, v.value, a.name, a.datatype
 FROM client_attribute_values v JOIN custom_attributes a ON a.id = v.attribute_id

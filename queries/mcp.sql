@@ -37,16 +37,6 @@ JOIN provider_locations pl ON pl.provider_id = p.id
 JOIN locations l ON l.id = pl.location_id AND l.active = 1
 ORDER BY sp.service_id, p.id, pl.location_id;
 
--- Exact matches only: a caller who knows a client's email or phone learns that client, never a
--- list to browse. The oldest record wins when several share the address.
--- name: MCPClientByEmail :one
-SELECT id, first_name, last_name, email, phone FROM clients
-WHERE active = 1 AND email = ? ORDER BY id LIMIT 1;
-
--- name: MCPClientByPhone :one
-SELECT id, first_name, last_name, email, phone FROM clients
-WHERE active = 1 AND phone = ? ORDER BY id LIMIT 1;
-
 -- A client's bookings that have not ended, soonest first. since bounds the index scan: no
 -- booking lasts longer than the schema's block limit, so one that has not ended started after it.
 -- name: MCPUpcomingBookings :many

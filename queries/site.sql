@@ -73,17 +73,6 @@ SELECT o.attribute_id, o.label
 FROM attribute_options o JOIN site_attributes sa ON sa.attribute_id = o.attribute_id
 ORDER BY o.attribute_id, o.sort_order, o.id;
 
--- Matching a visitor to an existing client: the oldest active client with that email (stored
--- lower-case) or phone (stored E.164). Deactivated clients are never matched.
--- name: SiteClientByEmail :one
-SELECT id FROM clients WHERE email = ? AND active = 1 ORDER BY id LIMIT 1;
-
--- name: SiteClientByPhone :one
-SELECT id FROM clients WHERE phone = ? AND active = 1 ORDER BY id LIMIT 1;
-
--- name: SiteClientAttributeIDs :many
-SELECT attribute_id FROM client_attribute_values WHERE client_id = ? AND value IS NOT NULL AND value <> '';
-
 -- name: InsertSiteBooking :exec
 INSERT INTO site_bookings (booking_id, nonce_hash, any_provider, created_at) VALUES (?, ?, ?, ?);
 

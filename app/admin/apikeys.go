@@ -164,8 +164,7 @@ func (a *Admin) revokeAPIKey(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	now := a.now()
-	if _, err := a.db.W.RevokeAPIKey(r.Context(), db.RevokeAPIKeyParams{RevokedAt: db.NullMillis(&now), ID: k.ID}); err != nil {
+	if _, err := apikey.Revoke(r.Context(), a.db, k.ID, a.now()); err != nil {
 		a.renderError(w, r, err)
 		return
 	}

@@ -134,7 +134,7 @@ func (a *Admin) loadDayGrid(r *http.Request, locationID int64, zone *time.Locati
 	for _, o := range open {
 		widen(o[0], o[1])
 	}
-	if g.working, err = a.providerWorking(r, locationID, d, g.columns, open); err != nil {
+	if g.working, err = a.providerWorking(r, locationID, d, g.columns); err != nil {
 		return g, err
 	}
 	for _, spans := range g.working {
@@ -177,76 +177,36 @@ func (a *Admin) locationOpen(r *http.Request, locationID int64, d booking.Date) 
 }
 
 // providerWorking returns, per column, the wall-minute ranges the provider works at the
-// location on d: shifts less breaks, within the opening hours.
-func (a *Admin) providerWorking(r *http.Request, locationID int64, d booking.Date, columns []ui.DayProvider, open [][2]int) ([][][2]int, error) {
+// location on d: the working time the engine books by (booking.WorkingTime: shifts less breaks,
+// within the opening hours, none on a closure date), read as the day's wall clock.
+func (a *Admin) providerWorking(r *http.Request, locationID int64, d booking.Date, columns []ui.DayProvider) ([][][2]int, error) {
 	out := make([][][2]int, len(columns))
 	if len(columns) == 0 {
 		return out, nil
 	}
 	ids := make([]int64, len(columns))
-	index := map[int64]int{}
 	for i, c := range columns {
-		ids[i], index[c.ID] = c.ID, i
+		ids[i] = c.ID
 	}
-	rows, err := a.db.R.ScheduleShifts(r.Context(), db.ScheduleShiftsParams{LocationID: locationID, ProviderIds: ids})
+	working, err := booking.WorkingTime(r.Context(), a.db.R, locationID, ids, d)
 	if err != nil {
 		return nil, err
 	}
-	type shift struct {
-		col         int
-		open, close int
-		breaks      [][2]int
-	}
-	shifts := map[int64]*shift{}
-	var order []int64
-	for _, s := range rows {
-		if time.Weekday(s.DayID) != d.Weekday() {
-			continue
-		}
-		sh := shifts[s.ID]
-		if sh == nil {
-			sh = &shift{col: index[s.ProviderID], open: int(s.OpenMin), close: int(s.CloseMin)}
-			shifts[s.ID] = sh
-			order = append(order, s.ID)
-		}
-		if s.BreakStart.Valid && s.BreakEnd.Valid {
-			sh.breaks = append(sh.breaks, [2]int{int(s.BreakStart.Int64), int(s.BreakEnd.Int64)})
-		}
-	}
-	for _, id := range order {
-		sh := shifts[id]
-		for _, o := range open {
-			for _, span := range subtract([2]int{max(sh.open, o[0]), min(sh.close, o[1])}, sh.breaks) {
-				out[sh.col] = append(out[sh.col], span)
-			}
+	for i, id := range ids {
+		for _, w := range working[id] {
+			out[i] = append(out[i], [2]int{wallMinute(w.Start, d, 0), wallMinute(w.End, d, 24*60)})
 		}
 	}
 	return out, nil
 }
 
-// subtract removes the cuts from the wall-minute range span.
-func subtract(span [2]int, cuts [][2]int) [][2]int {
-	if span[0] >= span[1] {
-		return nil
+// wallMinute is t's wall-clock minute on local date d, or edge when t is not on d (the end of
+// the day is midnight after it).
+func wallMinute(t time.Time, d booking.Date, edge int) int {
+	if booking.DateOf(t) != d {
+		return edge
 	}
-	parts := [][2]int{span}
-	for _, c := range cuts {
-		var next [][2]int
-		for _, p := range parts {
-			if c[1] <= p[0] || c[0] >= p[1] {
-				next = append(next, p)
-				continue
-			}
-			if p[0] < c[0] {
-				next = append(next, [2]int{p[0], c[0]})
-			}
-			if c[1] < p[1] {
-				next = append(next, [2]int{c[1], p[1]})
-			}
-		}
-		parts = next
-	}
-	return parts
+	return t.Hour()*60 + t.Minute()
 }
 
 // rowOf is the row t falls in: the last row starting at or before t (the first row for

@@ -142,13 +142,3 @@ func equalCell(span, wantSpan int, ids, wantIDs []int64, skip, wantSkip bool) bo
 	}
 	return span == wantSpan && slices.Equal(ids, wantIDs)
 }
-
-func TestSubtract(t *testing.T) {
-	got := subtract([2]int{540, 1020}, [][2]int{{720, 780}, {1000, 1100}, {100, 200}})
-	if want := [][2]int{{540, 720}, {780, 1000}}; !slices.Equal(got, want) {
-		t.Errorf("got %v, want %v", got, want)
-	}
-	if got := subtract([2]int{600, 600}, nil); got != nil {
-		t.Errorf("empty range: got %v, want none", got)
-	}
-}

@@ -160,3 +160,19 @@ func Create(ctx context.Context, d *db.DB, nk NewKey, now time.Time) (db.APIKey,
 	}
 	return row, key, nil
 }
+
+// Revoke revokes key id at now: the key stops authenticating on the very next request of every
+// surface (app/keyauth reads the keys' change counter), and it stays listed as revoked. revoked
+// is false when there is no such key or it was revoked already (nothing is written then). Every
+// revocation goes through here: the owner's settings page, `frontdesk apikey revoke`.
+func Revoke(ctx context.Context, d *db.DB, id int64, now time.Time) (revoked bool, err error) {
+	err = d.InTx(ctx, func(q *db.Queries) error {
+		n, err := q.RevokeAPIKey(ctx, db.RevokeAPIKeyParams{RevokedAt: db.NullMillis(&now), ID: id})
+		revoked = n == 1
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("revoke key %d: %w", id, err)
+	}
+	return revoked, nil
+}

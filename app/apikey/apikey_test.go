@@ -102,3 +102,33 @@ func TestCreateStoresExplicitAccess(t *testing.T) {
 		t.Fatalf("keys after refusals: %d, %v; want 2", len(keys), err)
 	}
 }
+
+// TestRevoke: a key is revoked once, at the given time, and no longer authenticates; revoking
+// it again, or a key that does not exist, reports false and writes nothing.
+func TestRevoke(t *testing.T) {
+	ctx := context.Background()
+	d := dbtest.Open(t, filepath.Join(t.TempDir(), db.FileName))
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	k, key, err := Create(ctx, d, NewKey{Name: "shop", Scopes: FullAccess}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if revoked, err := Revoke(ctx, d, k.ID, now.Add(time.Hour)); err != nil || !revoked {
+		t.Fatalf("Revoke: %v, %v; want revoked", revoked, err)
+	}
+	row, err := d.R.GetAPIKeyByID(ctx, k.ID)
+	if err != nil || row.RevokedAt.Int64 != now.Add(time.Hour).UnixMilli() {
+		t.Fatalf("revoked key: %+v, %v; want revoked_at an hour after creation", row, err)
+	}
+	if _, err := d.R.AuthenticateAPIKey(ctx, Hash(key)); err == nil {
+		t.Error("a revoked key still authenticates")
+	}
+	for _, id := range []int64{k.ID, k.ID + 1} {
+		if revoked, err := Revoke(ctx, d, id, now.Add(2*time.Hour)); err != nil || revoked {
+			t.Errorf("Revoke(%d) again or unknown: %v, %v; want false", id, revoked, err)
+		}
+	}
+	if row, _ := d.R.GetAPIKeyByID(ctx, k.ID); row.RevokedAt.Int64 != now.Add(time.Hour).UnixMilli() {
+		t.Error("a second revoke moved revoked_at")
+	}
+}

@@ -3,7 +3,9 @@ package booking
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -49,40 +51,145 @@ func (nb NewBooking) placement() placement {
 // maxNotes bounds free-text notes (in characters).
 const maxNotes = 5000
 
-// Create books nb and records booking.created in the same transaction. Errors: *NotFoundError
-// for a missing location, service, provider or client; *InvalidError for a rule about the
-// request itself (status, times, inactive or unsuitable records, a time the engine does not
-// offer, a second seat for a client in a class session, an unusable pack); ErrSlotUnavailable
-// when another booking holds the provider; ErrClassFull when a class session has no seat left.
+// Create books nb and records booking.created in the same transaction: Prepare, then Book. It
+// owns its transaction, or joins the caller's (db.WithTx), reading through it. Errors:
+// *NotFoundError for a missing location, service, provider or client; *InvalidError for a rule
+// about the request itself (status, times, inactive or unsuitable records, a time the engine
+// does not offer, a second seat for a client in a class session, an unusable pack);
+// ErrSlotUnavailable when another booking holds the provider; ErrClassFull when a class session
+// has no seat left.
 func Create(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (View, error) {
-	if err := validSource(nb.Source); err != nil {
+	p, err := Prepare(ctx, d, now, nb)
+	if err != nil {
 		return View{}, err
+	}
+	return Book(ctx, d, now, p)
+}
+
+// Prepared is a booking that passed the rules checked before the write transaction (Prepare):
+// the placement of each candidate provider, in the order Book tries them.
+type Prepared struct {
+	// NewBooking is the booking as asked, which the caller may still complete before Book: a
+	// customer flow that matches the client inside the write transaction (app/reserve) sets
+	// ClientID then, and a payment request sets its own StatusID and Price.
+	NewBooking
+	places  []placed
+	checked int64 // the client Prepare checked; any other is checked inside the transaction
+}
+
+// Prepare applies the rules of a booking that do not need the write transaction: the request
+// itself, the client, and the placement — the records, working time, other bookings, notice
+// and advance window, through the slot engine for the customer flows (place). It reads the read
+// pool (the catalog cache, kept busy time), so most refusals cost the single writer nothing; a
+// context joined to a write transaction (db.WithTx) reads through that transaction instead.
+//
+// A customer flow may leave two things open. ProviderID 0 is anyone available: the candidates
+// are the providers the engine offers at nb.Start, in id order (ErrSlotUnavailable when there
+// is none), and Book takes the first still free. ClientID 0 is a client not known yet (matched
+// or created in the write transaction): Book checks the one set by then.
+func Prepare(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (Prepared, error) {
+	if err := validSource(nb.Source); err != nil {
+		return Prepared{}, err
 	}
 	if err := validStatus(nb.StatusID); err != nil {
-		return View{}, err
+		return Prepared{}, err
 	}
 	if err := validExtras(nb.Notes, nb.TimeResourceID); err != nil {
+		return Prepared{}, err
+	}
+	r := d.Reader(ctx)
+	p := Prepared{NewBooking: nb}
+	if nb.ClientID != 0 || !customerFlow(nb.Source) {
+		if err := checkClient(ctx, r, nb.ClientID); err != nil {
+			return Prepared{}, err
+		}
+		p.checked = nb.ClientID
+	}
+	if nb.ProviderID == 0 && customerFlow(nb.Source) {
+		places, err := anyone(ctx, d, now, nb)
+		p.places = places
+		return p, err
+	}
+	pl, err := place(ctx, d, now, nb.placement(), nb.Source, 0)
+	if err != nil {
+		return Prepared{}, seatedOr(ctx, r, nb, err)
+	}
+	p.places = []placed{pl}
+	return p, nil
+}
+
+// anyone places nb with each provider of its location and service in id order and keeps those
+// the rules accept: the providers free at nb.Start.
+func anyone(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) ([]placed, error) {
+	day := DateOf(nb.Start.UTC())
+	l, err := LoadScheduleCached(ctx, d, ScheduleQuery{
+		LocationID: nb.LocationID, ServiceID: nb.ServiceID, First: day.AddDays(-1), Last: day.AddDays(2), OnlineOnly: true,
+	})
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, 0, len(l.Schedule.Providers))
+	for _, p := range l.Schedule.Providers {
+		ids = append(ids, p.ID)
+	}
+	slices.Sort(ids)
+	var out []placed
+	for _, id := range ids {
+		at := nb.placement()
+		at.ProviderID = id
+		pl, err := place(ctx, d, now, at, nb.Source, 0)
+		var inv *InvalidError
+		switch {
+		case err == nil:
+			out = append(out, pl)
+		case errors.Is(err, ErrSlotUnavailable), errors.Is(err, ErrClassFull), errors.As(err, &inv):
+		default:
+			return nil, err
+		}
+	}
+	if len(out) == 0 {
+		return nil, ErrSlotUnavailable
+	}
+	return out, nil
+}
+
+// Book writes a prepared booking inside one write transaction — its own, or the caller's it
+// joins (db.WithTx) — doing only what must be atomic there: the client's check when Prepare
+// did not make it, the overlap check (or, in a class, the seat check) that takes the first
+// candidate still free, the pack, the insert and booking.created. Errors are Create's.
+func Book(ctx context.Context, d *db.DB, now time.Time, p Prepared) (View, error) {
+	if len(p.places) == 0 {
+		return View{}, errors.New("booking: Book of a booking that was not prepared")
+	}
+	if err := validStatus(p.StatusID); err != nil {
 		return View{}, err
 	}
-	if err := checkClient(ctx, d.R, nb.ClientID); err != nil {
-		return View{}, err
-	}
-	pl, err := place(ctx, readPool(d), now, nb.placement(), nb.Source, 0)
+	status, err := cachedStatus(ctx, d, p.places[0].loaded, p.StatusID)
 	if err != nil {
-		return View{}, seatedOr(ctx, d.R, nb, err)
+		return View{}, fmt.Errorf("booking status %d: %w", p.StatusID, err)
 	}
-	status, err := cachedStatus(ctx, d, pl.loaded, nb.StatusID)
-	if err != nil {
-		return View{}, fmt.Errorf("booking status %d: %w", nb.StatusID, err)
-	}
-	// The transaction holds the one writer: it does only what must be atomic (the overlap or
-	// seat check, the pack, the insert, the event).
 	var b db.Booking
+	var at placed
 	err = d.InTx(ctx, func(q *db.Queries) error {
-		var err error
-		b, err = book(ctx, q, now, nb, pl, status)
-		if err != nil {
-			return err
+		if p.ClientID != p.checked {
+			if err := checkClient(ctx, q, p.ClientID); err != nil {
+				return err
+			}
+		}
+		nb := p.NewBooking
+		for i, pl := range p.places {
+			if at = pl; p.ProviderID == 0 {
+				nb.ProviderID = pl.loaded.Provider.ID
+			}
+			var err error
+			b, err = book(ctx, q, now, nb, pl, status)
+			if i < len(p.places)-1 && (errors.Is(err, ErrSlotUnavailable) || errors.Is(err, ErrClassFull)) {
+				continue // taken since Prepare: the next candidate (nothing was written)
+			}
+			if err != nil {
+				return err
+			}
+			break
 		}
 		return recordOverride(ctx, q, b.ID, nb.Override, now)
 	})
@@ -90,9 +197,9 @@ func Create(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (View, 
 		return View{}, err
 	}
 	if b.SaleID.Valid { // not set on insert today; if it ever is, its sale is read with the rest
-		return getView(ctx, d.R, b.ID)
+		return getView(ctx, d.Reader(ctx), b.ID)
 	}
-	return createdView(b, status, pl.loaded), nil
+	return createdView(b, status, at.loaded), nil
 }
 
 // createdView is the view of booking b as just inserted (the row as stored, defaults included)
@@ -112,9 +219,9 @@ func createdView(b db.Booking, status db.BookingStatus, l Loaded) View {
 type statusKey int64
 
 // cachedStatus reads booking status id through the catalog cache, at the catalog version l
-// was loaded at (or straight from the read pool when l was not loaded through the cache).
+// was loaded at (or straight from the reader when l was not loaded through the cache).
 func cachedStatus(ctx context.Context, d *db.DB, l Loaded, id int64) (db.BookingStatus, error) {
-	load := func() (db.BookingStatus, error) { return d.R.BookingStatusByID(ctx, id) }
+	load := func() (db.BookingStatus, error) { return d.Reader(ctx).BookingStatusByID(ctx, id) }
 	if !l.cached {
 		return load()
 	}

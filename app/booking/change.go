@@ -53,7 +53,7 @@ func Update(ctx context.Context, d *db.DB, now time.Time, id int64, ch Change, s
 		return View{}, err
 	}
 	for range 3 {
-		cur, err := getView(ctx, d.R, id)
+		cur, err := getView(ctx, d.Reader(ctx), id)
 		if err != nil {
 			return View{}, err
 		}
@@ -96,7 +96,7 @@ func Update(ctx context.Context, d *db.DB, now time.Time, id int64, ch Change, s
 		if err != nil {
 			return View{}, err
 		}
-		return getView(ctx, d.R, id)
+		return getView(ctx, d.Reader(ctx), id)
 	}
 	return View{}, ErrConcurrentChange
 }
@@ -134,7 +134,7 @@ func (p *plan) recheck(ctx context.Context, q *db.Queries, now time.Time, n *db.
 // planUpdate validates ch against cur and returns the update to write, or nil when nothing
 // changes.
 func planUpdate(ctx context.Context, d *db.DB, now time.Time, view View, ch Change, source string) (*plan, error) {
-	q := d.R
+	q := d.Reader(ctx)
 	cur := view.Booking
 	if cur.StatusID == StatusCancelled {
 		return nil, invalid("booking", "a cancelled booking cannot be changed")
@@ -224,7 +224,7 @@ func planUpdate(ctx context.Context, d *db.DB, now time.Time, view View, ch Chan
 		}
 		return &plan{next: next, status: status, zone: zone}, nil
 	}
-	placed, err := place(ctx, readPool(d), now, pl, source, cur.ID)
+	placed, err := place(ctx, d, now, pl, source, cur.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -332,14 +332,15 @@ func CancelWith(ctx context.Context, d *db.DB, now time.Time, id int64, o Cancel
 	if err := validSource(source); err != nil {
 		return err
 	}
-	cur, err := getView(ctx, d.R, id)
+	r := d.Reader(ctx)
+	cur, err := getView(ctx, r, id)
 	if err != nil {
 		return err
 	}
 	if cur.Booking.StatusID == StatusCancelled {
 		return nil
 	}
-	pol, err := d.R.SchedulePolicy(ctx)
+	pol, err := r.SchedulePolicy(ctx)
 	if err != nil {
 		return err
 	}
@@ -348,7 +349,7 @@ func CancelWith(ctx context.Context, d *db.DB, now time.Time, id int64, o Cancel
 			return err
 		}
 	}
-	status, err := d.R.BookingStatusByID(ctx, StatusCancelled)
+	status, err := r.BookingStatusByID(ctx, StatusCancelled)
 	if err != nil {
 		return fmt.Errorf("booking status %d: %w", StatusCancelled, err)
 	}
@@ -369,6 +370,46 @@ func CancelWith(ctx context.Context, d *db.DB, now time.Time, id int64, o Cancel
 			returned = *o.ReturnSession
 		}
 		return cancelRow(ctx, q, now, row, status, zone, returned)
+	})
+}
+
+// Release cancels booking id as the business giving back its own hold on the time (a payment
+// request that expired or was cancelled releases the bookings it reserved): no cancel policy
+// applies and a pack session goes back. A booking already cancelled is left alone without an
+// event. It owns its transaction or joins the caller's (db.WithTx).
+func Release(ctx context.Context, d *db.DB, now time.Time, id int64) error {
+	returned := true
+	return CancelWith(ctx, d, now, id, CancelOptions{Source: SourceAdmin, ReturnSession: &returned})
+}
+
+// Confirm turns reserved booking id into a confirmed one and records booking.updated (a payment
+// request paid). A booking that is no longer reserved (the owner changed or cancelled it
+// meanwhile) is left as it is. It owns its transaction or joins the caller's (db.WithTx).
+func Confirm(ctx context.Context, d *db.DB, now time.Time, id int64) error {
+	return d.InTx(ctx, func(q *db.Queries) error {
+		view, err := getView(ctx, q, id)
+		if err != nil {
+			return err
+		}
+		row := view.Booking
+		if row.StatusID != StatusReserved {
+			return nil
+		}
+		status, err := q.BookingStatusByID(ctx, StatusConfirmed)
+		if err != nil {
+			return fmt.Errorf("booking status %d: %w", StatusConfirmed, err)
+		}
+		zone, err := LoadZone(view.LocationTimezone)
+		if err != nil {
+			return err
+		}
+		next := rowParams(row)
+		next.StatusID, next.UpdatedAt = StatusConfirmed, db.Millis(now)
+		if err := q.UpdateBookingRow(ctx, next); err != nil {
+			return writeError(err)
+		}
+		row.StatusID, row.UpdatedAt = StatusConfirmed, db.Millis(now)
+		return enqueue(ctx, q, now, webhook.BookingUpdated, row, status, zone)
 	})
 }
 

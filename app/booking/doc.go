@@ -11,10 +11,12 @@
 // The engine files (schedule, engine, explain, clock, span, date) stay pure.
 // The database edge lives beside them: [LoadSchedule] reads a Schedule
 // (store.go; [LoadScheduleCached] keeps its catalog part in the database's
-// catalog cache, db.CatalogCache); [Create], [Update] and [Cancel] write bookings under the same
-// rules inside one transaction with their webhook events (book.go,
-// change.go, place.go); [List] and [Get] read them (list.go); [ExplainAt]
-// answers the admin UI's "why is this slot not offered?" (explain_at.go).
+// catalog cache, db.CatalogCache); [Create] ([Prepare] then [Book]), [Update] and [Cancel] write
+// bookings under the same rules inside one transaction with their webhook events, owning it or
+// joining the caller's (book.go, change.go, place.go; docs/ARCHITECTURE.md "Use cases"); [List]
+// and [Get] read them (list.go); [ExplainAt] answers the admin UI's "why is this slot not
+// offered?" (explain_at.go); [Working] is a provider's working time on a date by the rule below,
+// which the admin's day view shades (working.go).
 //
 // Classes are the exception to the slot grid (docs/classes.md): a service with capacity above 1
 // is offered in its sessions (sessions.go, SessionSlots), which a weekly timetable makes a year

@@ -48,30 +48,43 @@ func WeeklyStart(zone *time.Location, d Date, minute int) (time.Time, bool) {
 	return at[0], true
 }
 
-// GenerateEntryInTx makes timetable entry id's sessions from today to SessionHorizon ahead
-// inside the caller's transaction q (an import writes entries in its own).
-func GenerateEntryInTx(ctx context.Context, q *db.Queries, now time.Time, id int64) (Generated, error) {
-	return generateAhead(ctx, q, now, id)
+// GenerateEntry makes timetable entry id's sessions from today to SessionHorizon ahead, as saving
+// the entry does (the Timetabler moves that horizon later). It owns its transaction or joins the
+// caller's (db.WithTx): an import writes its entries and their sessions in one.
+func GenerateEntry(ctx context.Context, d *db.DB, now time.Time, id int64) (Generated, error) {
+	var g Generated
+	err := d.InTx(ctx, func(q *db.Queries) error {
+		var err error
+		g, err = generateAhead(ctx, q, now, id)
+		return err
+	})
+	return g, err
 }
 
-// SessionForBookingInTx is the scheduled session a booking of a class at start takes a seat in,
-// read inside q — made from the timetable when no row exists yet (a past date an import
-// records attendees for). Errors: *InvalidError when no session starts then or it was
-// cancelled; ErrSlotUnavailable when its provider is taken then.
-func SessionForBookingInTx(ctx context.Context, q *db.Queries, now time.Time, locationID, serviceID, providerID int64, start time.Time) (int64, error) {
-	s, err := q.ClassSessionAt(ctx, db.ClassSessionAtParams{ProviderID: providerID, StartAt: db.Millis(start), LocationID: locationID, ServiceID: serviceID})
-	if db.IsNotFound(err) {
-		s, err = sessionFromTimetable(ctx, q, now, locationID, serviceID, providerID, start)
-	}
-	switch {
-	case errors.Is(err, errNoSession):
-		return 0, errNotSessionTime()
-	case err != nil:
-		return 0, err
-	case s.Status != SessionScheduled:
-		return 0, errSessionCancelled()
-	}
-	return s.ID, nil
+// SessionForBooking is the scheduled session a booking of a class at start takes a seat in —
+// made from the timetable when no row exists yet (a past date an import records attendees
+// for), which is why it writes: it owns its transaction or joins the caller's (db.WithTx).
+// Errors: *InvalidError when no session starts then or it was cancelled; ErrSlotUnavailable
+// when its provider is taken then.
+func SessionForBooking(ctx context.Context, d *db.DB, now time.Time, locationID, serviceID, providerID int64, start time.Time) (int64, error) {
+	var id int64
+	err := d.InTx(ctx, func(q *db.Queries) error {
+		s, err := q.ClassSessionAt(ctx, db.ClassSessionAtParams{ProviderID: providerID, StartAt: db.Millis(start), LocationID: locationID, ServiceID: serviceID})
+		if db.IsNotFound(err) {
+			s, err = sessionFromTimetable(ctx, q, now, locationID, serviceID, providerID, start)
+		}
+		switch {
+		case errors.Is(err, errNoSession):
+			return errNotSessionTime()
+		case err != nil:
+			return err
+		case s.Status != SessionScheduled:
+			return errSessionCancelled()
+		}
+		id = s.ID
+		return nil
+	})
+	return id, err
 }
 
 // sessionParams is the row of entry e's session starting at start on local date d.

@@ -70,7 +70,7 @@ func TestOverlapCheckInTransactionHoldsAlone(t *testing.T) {
 	}
 	// A create inside the caller's transaction.
 	err = d.InTx(ctx, func(q *db.Queries) error {
-		_, err := CreateInTx(ctx, q, storeNow, ownerBooking(t, "2026-11-24 09:45"))
+		_, err := Create(db.WithTx(ctx, q), d, storeNow, ownerBooking(t, "2026-11-24 09:45"))
 		return err
 	})
 	if !errors.Is(err, ErrSlotUnavailable) {

@@ -84,11 +84,8 @@ type PackCredit struct {
 	SaleID              sql.NullInt64 // the sale that paid (none: recorded by the owner)
 }
 
-// CreditPackInTx credits a pack of service c.ServiceID (a pack service: session_count > 1)
-// to the client inside the caller's transaction q: as many sessions as the service's
-// session_count, expiring PackExpiryDays after now (ClassSettings; never when 0). It returns the
-// new pack. Errors: *InvalidError when the service is not sold in packs; *NotFoundError.
-func CreditPackInTx(ctx context.Context, q *db.Queries, now time.Time, c PackCredit) (db.ClientPack, error) {
+// creditPack is CreditPack inside the write transaction q.
+func creditPack(ctx context.Context, q *db.Queries, now time.Time, c PackCredit) (db.ClientPack, error) {
 	svc, err := q.ScheduleService(ctx, c.ServiceID)
 	if err != nil {
 		return db.ClientPack{}, notFoundAs(err, "service")
@@ -114,13 +111,17 @@ func CreditPackInTx(ctx context.Context, q *db.Queries, now time.Time, c PackCre
 	})
 }
 
-// CreditPack is CreditPackInTx in a transaction of its own: the owner recording a pack sold
-// outside a cart (at the desk, as a gift).
+// CreditPack credits a pack of service c.ServiceID (a pack service: session_count > 1) to the
+// client: as many sessions as the service's session_count, expiring PackExpiryDays after now
+// (ClassSettings; never when 0). It returns the new pack. It owns its transaction — the owner
+// recording a pack sold outside a cart (at the desk, as a gift) — or joins the caller's
+// (db.WithTx): a paid cart credits its packs with the sale. Errors: *InvalidError when the
+// service is not sold in packs; *NotFoundError.
 func CreditPack(ctx context.Context, d *db.DB, now time.Time, c PackCredit) (db.ClientPack, error) {
 	var p db.ClientPack
 	err := d.InTx(ctx, func(q *db.Queries) error {
 		var err error
-		p, err = CreditPackInTx(ctx, q, now, c)
+		p, err = creditPack(ctx, q, now, c)
 		return err
 	})
 	return p, err

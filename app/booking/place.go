@@ -42,15 +42,18 @@ const maxLength = 24 * time.Hour
 //
 // This runs on the read pool before the write transaction, so most losers of a race are turned
 // away without queueing for the writer; the transaction checks overlap again (and the database
-// trigger a third time), which is what makes double booking impossible.
-func place(ctx context.Context, load scheduleLoader, now time.Time, p placement, source string, ignoreID int64) (placed, error) {
+// trigger a third time), which is what makes double booking impossible. Joined to a caller's
+// write transaction (db.WithTx), it reads through that transaction instead (LoadScheduleCached),
+// whose own writes count: a payment request that releases its earlier bookings books the same
+// times again.
+func place(ctx context.Context, d *db.DB, now time.Time, p placement, source string, ignoreID int64) (placed, error) {
 	if err := validStart(p.Start); err != nil {
 		return placed{}, err
 	}
 	// The start's local date is within a day of its UTC date; two days after it also cover a
 	// booking of the longest length, whatever the zone.
 	day := DateOf(p.Start.UTC())
-	l, err := load(ctx, ScheduleQuery{
+	l, err := LoadScheduleCached(ctx, d, ScheduleQuery{
 		LocationID: p.LocationID, ServiceID: p.ServiceID, ProviderID: p.ProviderID,
 		First: day.AddDays(-1), Last: day.AddDays(2),
 		OnlineOnly: customerFlow(source), IgnoreBookingID: ignoreID,
@@ -101,18 +104,6 @@ func place(ctx context.Context, load scheduleLoader, now time.Time, p placement,
 		e.Msg, e.Zone = r.Msg, l.Location.Zone
 		return placed{}, e
 	}
-}
-
-// scheduleLoader is where place reads the schedule: the read pool with the catalog cache
-// (readPool), or the caller's transaction (inTx).
-type scheduleLoader func(context.Context, ScheduleQuery) (Loaded, error)
-
-func readPool(d *db.DB) scheduleLoader {
-	return func(ctx context.Context, sq ScheduleQuery) (Loaded, error) { return LoadScheduleCached(ctx, d, sq) }
-}
-
-func inTx(q *db.Queries) scheduleLoader {
-	return func(ctx context.Context, sq ScheduleQuery) (Loaded, error) { return LoadSchedule(ctx, q, sq) }
 }
 
 // bookable checks the records a placement refers to, in the order a client would fix them.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"frontdesk/db"
@@ -67,6 +68,7 @@ const blockLimit = 48 * time.Hour
 //
 // q may be a transaction's; on the read pool LoadScheduleCached gives the same answer faster.
 func LoadSchedule(ctx context.Context, q *db.Queries, sq ScheduleQuery) (Loaded, error) {
+	countLoad(q)
 	b, err := loadBase(ctx, q, sq)
 	if err != nil {
 		return Loaded{}, err
@@ -80,13 +82,36 @@ func LoadSchedule(ctx context.Context, q *db.Queries, sq ScheduleQuery) (Loaded,
 // and the providers' time off and bookings kept until their counters move (busy.go). One
 // statement instead of ten — the busy-time counters' read — and the catalog version unless ctx
 // carries it (db.WithCatalogVersion).
+//
+// With a context joined to a write transaction (db.WithTx) it is LoadSchedule on that
+// transaction: what the transaction wrote counts, and nothing read there is kept.
 func LoadScheduleCached(ctx context.Context, d *db.DB, sq ScheduleQuery) (Loaded, error) {
+	if d.Joined(ctx) {
+		return LoadSchedule(ctx, d.Reader(ctx), sq)
+	}
+	loads.all.Add(1)
 	v, err := CurrentSchedule(ctx, d, sq)
 	if err != nil {
 		return Loaded{}, err
 	}
 	return v.Load(ctx, d)
 }
+
+// loads counts schedule loads: all of them, and those inside a write transaction.
+var loads struct{ all, inWriter atomic.Int64 }
+
+func countLoad(q *db.Queries) {
+	loads.all.Add(1)
+	if q.Writer() != nil {
+		loads.inWriter.Add(1)
+	}
+}
+
+// ScheduleLoads counts the schedules loaded so far in this process (LoadSchedule and
+// LoadScheduleCached): all of them, and those loaded inside a write transaction, where the slot
+// engine that follows would hold the single writer while it runs. Tests hold a use case to a
+// number of each (app/reserve: a customer booking loads none inside the writer).
+func ScheduleLoads() (all, inWriter int64) { return loads.all.Load(), loads.inWriter.Load() }
 
 // ScheduleVersion names the state of everything a schedule is built from: the catalog part
 // at one catalog version and the providers' busy time at one reading of its counters, for one
@@ -255,9 +280,24 @@ func (b *scheduleBase) loadProviders(ctx context.Context, q *db.Queries, sq Sche
 	if err != nil {
 		return fmt.Errorf("shifts: %w", err)
 	}
-	shiftAt := make(map[int64]int, len(shifts)) // provider_hours.id → index in its provider's Shifts
-	for _, r := range shifts {
-		p := &s.Providers[index[r.ProviderID]]
+	setShifts(s.Providers, index, shifts)
+	// Shared slices get no spare capacity, so an append by a user of the schedule copies.
+	for i := range s.Providers {
+		p := &s.Providers[i]
+		for j := range p.Shifts {
+			p.Shifts[j].Breaks = slices.Clip(p.Shifts[j].Breaks)
+		}
+		p.Shifts = slices.Clip(p.Shifts)
+	}
+	return nil
+}
+
+// setShifts gives providers (index: provider id → position) their shifts and breaks from
+// ScheduleShifts rows, one row per break.
+func setShifts(providers []Provider, index map[int64]int, rows []db.ScheduleShiftsRow) {
+	shiftAt := make(map[int64]int, len(rows)) // provider_hours.id → index in its provider's Shifts
+	for _, r := range rows {
+		p := &providers[index[r.ProviderID]]
 		i, ok := shiftAt[r.ID]
 		if !ok {
 			i = len(p.Shifts)
@@ -269,15 +309,6 @@ func (b *scheduleBase) loadProviders(ctx context.Context, q *db.Queries, sq Sche
 			sh.Breaks = append(sh.Breaks, Break{Start: int(r.BreakStart.Int64), End: int(r.BreakEnd.Int64)})
 		}
 	}
-	// Shared slices get no spare capacity, so an append by a user of the schedule copies.
-	for i := range s.Providers {
-		p := &s.Providers[i]
-		for j := range p.Shifts {
-			p.Shifts[j].Breaks = slices.Clip(p.Shifts[j].Breaks)
-		}
-		p.Shifts = slices.Clip(p.Shifts)
-	}
-	return nil
 }
 
 // schedule completes the base for sq's dates: its own copy of the records, the closures in

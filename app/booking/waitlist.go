@@ -57,12 +57,13 @@ type WaitlistView struct {
 
 // JoinWaitlist puts the client at the end of a full session's waitlist. The customer flow
 // (customer flows: the API, the booking site, MCP) may join only a session it could book were a seat free (online booking,
-// notice, advance window, …). Errors: *NotFoundError (client, session); *InvalidError (the
-// client already has a seat or is already waiting, the waitlist is closed, not a session
-// time); ErrSeatsAvailable.
+// notice, advance window, …). It owns its transaction, or joins the caller's (db.WithTx), as the
+// booking site does to commit the join with the client it matched or created and the visitor's
+// personal link. Errors: *NotFoundError (client, session); *InvalidError (the client already has
+// a seat or is already waiting, the waitlist is closed, not a session time); ErrSeatsAvailable.
 func JoinWaitlist(ctx context.Context, d *db.DB, now time.Time, jr JoinRequest) (WaitlistView, error) {
 	// The read-side check: most refusals are answered without queueing for the writer.
-	if err := checkJoin(ctx, d.R, readPool(d), now, &jr); err != nil {
+	if err := checkJoin(ctx, d, now, &jr); err != nil {
 		return WaitlistView{}, err
 	}
 	var v WaitlistView
@@ -74,19 +75,10 @@ func JoinWaitlist(ctx context.Context, d *db.DB, now time.Time, jr JoinRequest) 
 	return v, err
 }
 
-// JoinWaitlistInTx is JoinWaitlist inside the caller's transaction q, every check made there:
-// for a writer that commits the join together with other rows (the booking site, with the
-// client it matched or created and the visitor's personal link). Same errors.
-func JoinWaitlistInTx(ctx context.Context, q *db.Queries, now time.Time, jr JoinRequest) (WaitlistView, error) {
-	if err := checkJoin(ctx, q, inTx(q), now, &jr); err != nil {
-		return WaitlistView{}, err
-	}
-	return joinInTx(ctx, q, now, jr)
-}
-
-// checkJoin checks a join against the offer rules, read through q and load; it fills in the
-// session's placement when jr names it by id.
-func checkJoin(ctx context.Context, q *db.Queries, load scheduleLoader, now time.Time, jr *JoinRequest) error {
+// checkJoin checks a join against the offer rules, read through d's reader (the read pool, or
+// the joined transaction); it fills in the session's placement when jr names it by id.
+func checkJoin(ctx context.Context, d *db.DB, now time.Time, jr *JoinRequest) error {
+	q := d.Reader(ctx)
 	if err := validSource(jr.Source); err != nil {
 		return err
 	}
@@ -100,7 +92,7 @@ func checkJoin(ctx context.Context, q *db.Queries, load scheduleLoader, now time
 		}
 		jr.LocationID, jr.ServiceID, jr.ProviderID, jr.Start = s.LocationID, s.ServiceID, s.ProviderID, db.Time(s.StartAt)
 	}
-	pl, err := place(ctx, load, now, placement{
+	pl, err := place(ctx, d, now, placement{
 		LocationID: jr.LocationID, ServiceID: jr.ServiceID, ProviderID: jr.ProviderID, Start: jr.Start,
 	}, jr.Source, 0)
 	switch {

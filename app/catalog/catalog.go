@@ -178,12 +178,18 @@ func (p problems) amount(field, s string) int64 {
 // link checks an absolute http(s) URL.
 func (p problems) link(field, s string) string {
 	s = strings.TrimSpace(s)
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(s) > maxURL ||
-		strings.ContainsFunc(s, func(r rune) bool { return r <= 0x20 || r == 0x7f }) {
+	if !IsLink(s) {
 		p.add(field, "Enter an absolute http or https address (up to %d characters).", maxURL)
 	}
 	return s
+}
+
+// IsLink reports whether s is what the catalog stores as a picture's address: an absolute
+// http or https URL of at most 2048 characters, without spaces or control characters.
+func IsLink(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && len(s) <= maxURL &&
+		!strings.ContainsFunc(s, func(r rune) bool { return r <= 0x20 || r == 0x7f })
 }
 
 // email checks an address and returns it in lower case ("" stays "").

@@ -26,10 +26,14 @@ const (
 // PaymentModes lists the modes in the order the form offers them.
 var PaymentModes = []string{PaymentNotAvailable, PaymentOptional, PaymentMandatoryPartly, PaymentMandatoryTotal}
 
-// Keyword bounds (docs/contract.md: services carry keywords).
+// Bounds of a service: what the owner's form accepts, and an import file too (app/importer).
 const (
-	maxKeywords   = 20
-	maxKeywordLen = 50
+	MinDuration, MaxDuration = 5, 1439 // minutes
+	MaxBuffer                = 240     // minutes before or after
+	MaxCapacity              = 10000   // clients per session
+	MaxSessionCount          = 1000    // sessions in a pack
+	// Keywords (docs/contract.md: services carry keywords).
+	MaxKeywords, MaxKeywordLength = 20, 50
 	// MaxServiceImages is how many picture URLs a service has at most.
 	MaxServiceImages = 3
 )
@@ -103,12 +107,12 @@ func (in ServiceInput) check(ctx context.Context, q *db.Queries) (service, error
 	if r.HasDiscount && (!r.DiscountBp.Valid || r.DiscountBp.Int64 == 0) {
 		p.add("discount", "Enter the discount, or untick “Has a discount”.")
 	}
-	r.DurationMin = p.whole("duration", in.Duration, 0, 5, 1439)
+	r.DurationMin = p.whole("duration", in.Duration, 0, MinDuration, MaxDuration)
 	if strings.TrimSpace(in.Duration) == "" {
-		p.add("duration", "Enter the duration in minutes (5 to 1439).")
+		p.add("duration", "Enter the duration in minutes (5 to 1439).") // MinDuration to MaxDuration
 	}
-	r.BufferBeforeMin = p.whole("buffer_before", in.BufferBefore, 0, 0, 240)
-	r.BufferAfterMin = p.whole("buffer_after", in.BufferAfter, 0, 0, 240)
+	r.BufferBeforeMin = p.whole("buffer_before", in.BufferBefore, 0, 0, MaxBuffer)
+	r.BufferAfterMin = p.whole("buffer_after", in.BufferAfter, 0, 0, MaxBuffer)
 	if d := p.longText("description", in.Description, maxDescription); d != "" {
 		r.Description = sql.NullString{String: d, Valid: true}
 	}
@@ -118,8 +122,8 @@ func (in ServiceInput) check(ctx context.Context, q *db.Queries) (service, error
 	}
 	kw, _ := json.Marshal(keywords) // a list of strings always marshals
 	r.KeywordsJSON = string(kw)
-	r.Capacity = p.whole("capacity", in.Capacity, 1, 1, 10000)
-	r.SessionCount = p.whole("session_count", in.SessionCount, 1, 1, 1000)
+	r.Capacity = p.whole("capacity", in.Capacity, 1, 1, MaxCapacity)
+	r.SessionCount = p.whole("session_count", in.SessionCount, 1, 1, MaxSessionCount)
 	r.OnlineBooking, r.Outcall, r.IsVideo, r.Favorite, r.Active = in.OnlineBooking, in.Outcall, in.Video, in.Favorite, in.Active
 
 	r.OnlinePaymentMode = in.PaymentMode
@@ -176,8 +180,8 @@ func ParseKeywords(s string) ([]string, string) {
 		if k == "" || seen[strings.ToLower(k)] {
 			continue
 		}
-		if utf8.RuneCountInString(k) > maxKeywordLen {
-			return out, fmt.Sprintf("Each keyword can have at most %d characters; “%s” is longer.", maxKeywordLen, clip(k))
+		if utf8.RuneCountInString(k) > MaxKeywordLength {
+			return out, fmt.Sprintf("Each keyword can have at most %d characters; “%s” is longer.", MaxKeywordLength, clip(k))
 		}
 		if strings.ContainsFunc(k, isControl) {
 			return out, "Remove the control characters."
@@ -185,8 +189,8 @@ func ParseKeywords(s string) ([]string, string) {
 		seen[strings.ToLower(k)] = true
 		out = append(out, k)
 	}
-	if len(out) > maxKeywords {
-		return out, fmt.Sprintf("Use at most %d keywords.", maxKeywords)
+	if len(out) > MaxKeywords {
+		return out, fmt.Sprintf("Use at most %d keywords.", MaxKeywords)
 	}
 	return out, ""
 }

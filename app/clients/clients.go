@@ -104,20 +104,21 @@ func (e Errors) Error() string {
 	return strings.Join(parts, "; ")
 }
 
-// Create validates in and stores a new client with its client.created event.
+// Create validates in and stores a new client with its client.created event. It owns its
+// transaction, or joins the caller's (db.WithTx) for a client created together with something
+// else.
 func Create(ctx context.Context, d *db.DB, now time.Time, in Input, o Options) (resource.Client, error) {
 	var out resource.Client
 	err := d.InTx(ctx, func(q *db.Queries) error {
 		var err error
-		out, err = CreateInTx(ctx, q, now, in, o)
+		out, err = create(ctx, q, now, in, o)
 		return err
 	})
 	return out, err
 }
 
-// CreateInTx is Create inside the caller's transaction q, for a client that is created together
-// with something else (the booking site creates a client and its booking at once).
-func CreateInTx(ctx context.Context, q *db.Queries, now time.Time, in Input, o Options) (resource.Client, error) {
+// create is Create inside the write transaction q.
+func create(ctx context.Context, q *db.Queries, now time.Time, in Input, o Options) (resource.Client, error) {
 	templates, err := loadTemplates(ctx, q)
 	if err != nil {
 		return resource.Client{}, err
@@ -129,99 +130,91 @@ func CreateInTx(ctx context.Context, q *db.Queries, now time.Time, in Input, o O
 	if err := checkRecordNumber(ctx, q, row); err != nil {
 		return resource.Client{}, err
 	}
-	var out resource.Client
-	err = func() error {
-		ms := db.Millis(now)
-		created, err := q.CreateClient(ctx, db.CreateClientParams{
-			FirstName: row.FirstName, LastName: row.LastName, Email: row.Email, Phone: row.Phone,
-			SecondPhone: row.SecondPhone, IdentificationNumber: row.IdentificationNumber, Address: row.Address,
-			District: row.District, City: row.City, Region: row.Region, Age: row.Age, Gender: row.Gender,
-			BirthDay: row.BirthDay, BirthMonth: row.BirthMonth, BirthYear: row.BirthYear,
-			RecordNumber: row.RecordNumber, Photo: row.Photo, Nationality: row.Nationality,
-			PhoneCountry: row.PhoneCountry, Active: row.Active, CreatedAt: ms, UpdatedAt: ms,
-		})
-		if err != nil {
-			return err
-		}
-		if err := writeAttributes(ctx, q, created.ID, nil, attrs); err != nil {
-			return err
-		}
-		out, err = Load(ctx, q, created.ID)
-		if err != nil {
-			return err
-		}
-		_, err = webhook.Enqueue(ctx, q, now, EventCreated, out)
-		return err
-	}()
+	ms := db.Millis(now)
+	created, err := q.CreateClient(ctx, db.CreateClientParams{
+		FirstName: row.FirstName, LastName: row.LastName, Email: row.Email, Phone: row.Phone,
+		SecondPhone: row.SecondPhone, IdentificationNumber: row.IdentificationNumber, Address: row.Address,
+		District: row.District, City: row.City, Region: row.Region, Age: row.Age, Gender: row.Gender,
+		BirthDay: row.BirthDay, BirthMonth: row.BirthMonth, BirthYear: row.BirthYear,
+		RecordNumber: row.RecordNumber, Photo: row.Photo, Nationality: row.Nationality,
+		PhoneCountry: row.PhoneCountry, Active: row.Active, CreatedAt: ms, UpdatedAt: ms,
+	})
+	if err != nil {
+		return resource.Client{}, err
+	}
+	if err := writeAttributes(ctx, q, created.ID, nil, attrs); err != nil {
+		return resource.Client{}, err
+	}
+	out, err := Load(ctx, q, created.ID)
+	if err != nil {
+		return resource.Client{}, err
+	}
+	_, err = webhook.Enqueue(ctx, q, now, EventCreated, out)
 	return out, err
 }
 
 // Update merges in into client id. An input that changes nothing writes nothing and emits no
-// event; anything else bumps updated_at and emits client.updated.
+// event; anything else bumps updated_at and emits client.updated. It owns its transaction, or
+// joins the caller's (db.WithTx).
 func Update(ctx context.Context, d *db.DB, now time.Time, id int64, in Input, o Options) (resource.Client, error) {
 	var out resource.Client
 	err := d.InTx(ctx, func(q *db.Queries) error {
 		var err error
-		out, err = UpdateInTx(ctx, q, now, id, in, o)
+		out, err = update(ctx, q, now, id, in, o)
 		return err
 	})
 	return out, err
 }
 
-// UpdateInTx is Update inside the caller's transaction q.
-func UpdateInTx(ctx context.Context, q *db.Queries, now time.Time, id int64, in Input, o Options) (resource.Client, error) {
-	var out resource.Client
-	err := func() error {
-		current, err := q.GetClient(ctx, id)
-		if db.IsNotFound(err) {
-			return ErrNotFound
-		}
-		if err != nil {
-			return err
-		}
-		stored, err := q.ListClientAttributeValues(ctx, id)
-		if err != nil {
-			return err
-		}
-		before := map[int64]string{}
-		for _, v := range stored {
-			before[v.AttributeID] = v.Value.String
-		}
-		templates, err := loadTemplates(ctx, q)
-		if err != nil {
-			return err
-		}
-		row, attrs, err := merge(current, before, in, templates, o, now)
-		if err != nil {
-			return err
-		}
-		if row == current && !attributesChange(before, attrs) {
-			out, err = Load(ctx, q, id)
-			return err
-		}
-		if err := checkRecordNumber(ctx, q, row); err != nil {
-			return err
-		}
-		if err := q.UpdateClient(ctx, db.UpdateClientParams{
-			FirstName: row.FirstName, LastName: row.LastName, Email: row.Email, Phone: row.Phone,
-			SecondPhone: row.SecondPhone, IdentificationNumber: row.IdentificationNumber, Address: row.Address,
-			District: row.District, City: row.City, Region: row.Region, Age: row.Age, Gender: row.Gender,
-			BirthDay: row.BirthDay, BirthMonth: row.BirthMonth, BirthYear: row.BirthYear,
-			RecordNumber: row.RecordNumber, Photo: row.Photo, Nationality: row.Nationality,
-			PhoneCountry: row.PhoneCountry, Active: row.Active, UpdatedAt: db.Millis(now), ID: id,
-		}); err != nil {
-			return err
-		}
-		if err := writeAttributes(ctx, q, id, before, attrs); err != nil {
-			return err
-		}
-		out, err = Load(ctx, q, id)
-		if err != nil {
-			return err
-		}
-		_, err = webhook.Enqueue(ctx, q, now, EventUpdated, out)
-		return err
-	}()
+// update is Update inside the write transaction q.
+func update(ctx context.Context, q *db.Queries, now time.Time, id int64, in Input, o Options) (resource.Client, error) {
+	current, err := q.GetClient(ctx, id)
+	if db.IsNotFound(err) {
+		return resource.Client{}, ErrNotFound
+	}
+	if err != nil {
+		return resource.Client{}, err
+	}
+	stored, err := q.ListClientAttributeValues(ctx, id)
+	if err != nil {
+		return resource.Client{}, err
+	}
+	before := map[int64]string{}
+	for _, v := range stored {
+		before[v.AttributeID] = v.Value.String
+	}
+	templates, err := loadTemplates(ctx, q)
+	if err != nil {
+		return resource.Client{}, err
+	}
+	row, attrs, err := merge(current, before, in, templates, o, now)
+	if err != nil {
+		return resource.Client{}, err
+	}
+	if row == current && !attributesChange(before, attrs) {
+		return Load(ctx, q, id)
+	}
+	if err := checkRecordNumber(ctx, q, row); err != nil {
+		return resource.Client{}, err
+	}
+	if err := q.UpdateClient(ctx, db.UpdateClientParams{
+		FirstName: row.FirstName, LastName: row.LastName, Email: row.Email, Phone: row.Phone,
+		SecondPhone: row.SecondPhone, IdentificationNumber: row.IdentificationNumber, Address: row.Address,
+		District: row.District, City: row.City, Region: row.Region, Age: row.Age, Gender: row.Gender,
+		BirthDay: row.BirthDay, BirthMonth: row.BirthMonth, BirthYear: row.BirthYear,
+		RecordNumber: row.RecordNumber, Photo: row.Photo, Nationality: row.Nationality,
+		PhoneCountry: row.PhoneCountry, Active: row.Active, UpdatedAt: db.Millis(now), ID: id,
+	}); err != nil {
+		return resource.Client{}, err
+	}
+	if err := writeAttributes(ctx, q, id, before, attrs); err != nil {
+		return resource.Client{}, err
+	}
+	out, err := Load(ctx, q, id)
+	if err != nil {
+		return resource.Client{}, err
+	}
+	_, err = webhook.Enqueue(ctx, q, now, EventUpdated, out)
 	return out, err
 }
 

@@ -2,8 +2,8 @@ package clients
 
 import "strings"
 
-// Lookups by contact (the MCP endpoint's find-or-create, app/mcp) must compare what is stored,
-// so they normalise an email or phone exactly as Create would store it.
+// Lookups by contact (Find: the MCP endpoint's find-or-create, the booking site) compare what
+// is stored, so their callers normalise an email or phone exactly as Create would store it.
 
 // NormalizeEmail returns s as a client's email is stored (trimmed, lower-cased), or a
 // FieldError for "email" when it is not a plain address.

@@ -154,9 +154,9 @@ func merge(c db.Client, before map[int64]string, in Input, t templates, o Option
 	if in.Region.Set {
 		c.Region = region.String // the reference's region is a non-null string: cleared is ""
 	}
-	v.integer("age", in.Age, &c.Age, 1, 150)
+	v.integer("age", in.Age, &c.Age, MinAge, MaxAge)
 	if in.Gender.Set {
-		if in.Gender.Null || in.Gender.V < 0 || in.Gender.V > 2 {
+		if in.Gender.Null || in.Gender.V < MinGender || in.Gender.V > MaxGender {
 			v.fail("gender", "must be 0 (other), 1 (female) or 2 (male)")
 		} else {
 			c.Gender = in.Gender.V
@@ -164,7 +164,7 @@ func merge(c db.Client, before map[int64]string, in Input, t templates, o Option
 	}
 	v.integer("birth_day", in.BirthDay, &c.BirthDay, 1, 31)
 	v.integer("birth_month", in.BirthMonth, &c.BirthMonth, 1, 12)
-	v.integer("birth_year", in.BirthYear, &c.BirthYear, 1900, int64(now.Year()))
+	v.integer("birth_year", in.BirthYear, &c.BirthYear, MinBirthYear, int64(now.Year()))
 	v.text("record_number", in.RecordNumber, &c.RecordNumber, nil)
 	v.text("photo", in.Photo, &c.Photo, checkURL)
 	v.text("nationality", in.Nationality, &c.Nationality, nil)
@@ -203,12 +203,7 @@ func checkBirthDate(v *validator, c db.Client) {
 	if !c.BirthDay.Valid || !c.BirthMonth.Valid {
 		return
 	}
-	year := int64(2000) // a leap year: 29 February is possible while the year is unknown
-	if c.BirthYear.Valid {
-		year = c.BirthYear.Int64
-	}
-	date := time.Date(int(year), time.Month(c.BirthMonth.Int64), int(c.BirthDay.Int64), 0, 0, 0, 0, time.UTC)
-	if date.Day() != int(c.BirthDay.Int64) {
+	if !ValidBirthDate(c.BirthDay.Int64, c.BirthMonth.Int64, c.BirthYear.Int64) { // 0: year unknown
 		v.fail("birth_day", "month %d has no day %d", c.BirthMonth.Int64, c.BirthDay.Int64)
 	}
 }

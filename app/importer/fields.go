@@ -3,7 +3,6 @@ package importer
 import (
 	"database/sql"
 	"net/mail"
-	"net/url"
 	"regexp"
 	"strings"
 	"unicode"
@@ -141,10 +140,10 @@ func (v *validator) email(path, s string) string {
 	return strings.ToLower(s)
 }
 
-// link checks an absolute http(s) URL.
-func (v *validator) link(path, s string) {
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(s) > 2048 {
+// link reports an address the rule of the record it belongs to refuses (catalog.IsLink for a
+// location, service or provider, clients.IsWebURL for a client).
+func (v *validator) link(path, s string, valid func(string) bool) {
+	if !valid(s) {
 		v.ps.add(path, "%q is not an absolute http(s) URL", s)
 	}
 }

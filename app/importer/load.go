@@ -33,7 +33,7 @@ func Load(ctx context.Context, d *db.DB, raw []byte, now time.Time) (Summary, er
 		if err := checkDatabase(ctx, q, p); err != nil {
 			return err
 		}
-		return write(ctx, q, p, now)
+		return write(ctx, d, q, p, now)
 	})
 	if err != nil {
 		return Summary{}, err

@@ -132,6 +132,16 @@ func TestLoadRefusesBrokenFiles(t *testing.T) {
 			[]string{`clients[1].phone: "212 555 0123" is not a phone number in E.164 form`}},
 		{"bad email", edit(t, example, map[string]any{"clients[1].email": "john@"}),
 			[]string{`clients[1].email: "john@" is not an email address`}},
+		// The values of clients and services follow the rules of app/clients and app/catalog, the
+		// ones the API and the admin apply: an import stores nothing they would refuse.
+		{"email without a dotted domain", edit(t, example, map[string]any{"clients[1].email": "john@localhost"}),
+			[]string{`clients[1].email: "john@localhost" is not an email address`}},
+		{"a day the month has not, year unknown", edit(t, example, map[string]any{"clients[1].birth_day": 31, "clients[1].birth_month": 4}),
+			[]string{`clients[1].birth_day: month 4 has no day 31`}},
+		{"phone country not letters", edit(t, example, map[string]any{"clients[1].phone_country": "C1"}),
+			[]string{`clients[1].phone_country: "C1" is not an ISO 3166-1 alpha-2 code`}},
+		{"service image with a space", edit(t, example, map[string]any{"services[0].images": []any{"https://example.com/a cut.jpg"}}),
+			[]string{`services[0].images[0]: "https://example.com/a cut.jpg" is not an absolute http(s) URL`}},
 		{"product without a price", edit(t, example, map[string]any{"products[0].price": ""}),
 			[]string{`products[0].price: is required`}},
 		{"product SKU twice, other case", edit(t, example, map[string]any{"products[1].sku": "arg-50"}),

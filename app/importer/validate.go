@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/catalog"
 	"frontdesk/app/locale"
 	"frontdesk/db"
 	"frontdesk/ui/i18n"
@@ -226,7 +227,7 @@ func (v *validator) location(i int) {
 		url  *string
 	}{{"image", l.Image}, {"image_map", l.ImageMap}} {
 		if img.url != nil {
-			v.link(at(path, img.name), *img.url)
+			v.link(at(path, img.name), *img.url, catalog.IsLink)
 		}
 	}
 	lp := locationPlan{

@@ -3,13 +3,13 @@ package importer
 import (
 	"database/sql"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
+	"frontdesk/app/catalog"
 	"frontdesk/db"
 )
-
-var paymentModes = map[string]bool{"NOT_AVAILABLE": true, "OPTIONAL": true, "MANDATORY_PARTIAL": true, "MANDATORY_TOTAL": true}
 
 func (v *validator) service(i int) {
 	s := v.f.Services[i]
@@ -31,18 +31,19 @@ func (v *validator) service(i int) {
 	if s.Discount != nil {
 		discount = sql.NullInt64{Int64: v.percent(at(path, "discount"), *s.Discount), Valid: true}
 	}
+	// The bounds are the catalog's, the admin form's.
 	if s.Duration == 0 {
-		v.ps.add(at(path, "duration"), "is required (minutes, 5 to 1439)")
+		v.ps.add(at(path, "duration"), "is required (minutes, %d to %d)", catalog.MinDuration, catalog.MaxDuration)
 	} else {
-		v.between(at(path, "duration"), s.Duration, 5, 1439)
+		v.between(at(path, "duration"), s.Duration, catalog.MinDuration, catalog.MaxDuration)
 	}
-	v.between(at(path, "buffer_before"), s.BufferBefore, 0, 240)
-	v.between(at(path, "buffer_after"), s.BufferAfter, 0, 240)
+	v.between(at(path, "buffer_before"), s.BufferBefore, 0, catalog.MaxBuffer)
+	v.between(at(path, "buffer_after"), s.BufferAfter, 0, catalog.MaxBuffer)
 
 	seen := map[string]int{}
 	for j, k := range s.Keywords {
 		kp := at(at(path, "keywords"), j)
-		if !v.text(kp, k, true, 50) {
+		if !v.text(kp, k, true, catalog.MaxKeywordLength) {
 			continue
 		}
 		if first, dup := seen[strings.ToLower(k)]; dup {
@@ -50,32 +51,32 @@ func (v *validator) service(i int) {
 		}
 		seen[strings.ToLower(k)] = j
 	}
-	if len(s.Keywords) > 20 {
-		v.ps.add(at(path, "keywords"), "has %d keywords (at most 20)", len(s.Keywords))
+	if len(s.Keywords) > catalog.MaxKeywords {
+		v.ps.add(at(path, "keywords"), "has %d keywords (at most %d)", len(s.Keywords), catalog.MaxKeywords)
 	}
 	keywordList := s.Keywords
 	if keywordList == nil {
 		keywordList = []string{}
 	}
 	keywords, _ := json.Marshal(keywordList) // a list of strings always marshals
-	if len(s.Images) > 3 {
-		v.ps.add(at(path, "images"), "has %d images (at most 3)", len(s.Images))
+	if len(s.Images) > catalog.MaxServiceImages {
+		v.ps.add(at(path, "images"), "has %d images (at most %d)", len(s.Images), catalog.MaxServiceImages)
 	}
 	for j, u := range s.Images {
-		v.link(at(at(path, "images"), j), u)
+		v.link(at(at(path, "images"), j), u, catalog.IsLink)
 	}
 
-	mode, payAmount := "NOT_AVAILABLE", sql.NullInt64{}
+	mode, payAmount := catalog.PaymentNotAvailable, sql.NullInt64{}
 	if op := s.OnlinePayment; op != nil {
 		mode = op.Mode
-		if !paymentModes[mode] {
-			v.ps.add(at(path, "online_payment.mode"), "%q is not one of NOT_AVAILABLE, OPTIONAL, MANDATORY_PARTIAL, MANDATORY_TOTAL", mode)
+		if !slices.Contains(catalog.PaymentModes, mode) {
+			v.ps.add(at(path, "online_payment.mode"), "%q is not one of %s", mode, strings.Join(catalog.PaymentModes, ", "))
 		}
 		switch {
-		case op.Amount != nil && mode != "MANDATORY_PARTIAL":
-			v.ps.add(at(path, "online_payment.amount"), "is only for mode MANDATORY_PARTIAL")
-		case op.Amount == nil && mode == "MANDATORY_PARTIAL":
-			v.ps.add(at(path, "online_payment.amount"), "is required for mode MANDATORY_PARTIAL")
+		case op.Amount != nil && mode != catalog.PaymentMandatoryPartly:
+			v.ps.add(at(path, "online_payment.amount"), "is only for mode %s", catalog.PaymentMandatoryPartly)
+		case op.Amount == nil && mode == catalog.PaymentMandatoryPartly:
+			v.ps.add(at(path, "online_payment.amount"), "is required for mode %s", catalog.PaymentMandatoryPartly)
 		case op.Amount != nil:
 			a := v.amount(at(path, "online_payment.amount"), *op.Amount)
 			if a > price {
@@ -85,8 +86,8 @@ func (v *validator) service(i int) {
 		}
 	}
 	capacity, sessions := orDefault(s.Capacity, 1), orDefault(s.SessionCount, 1)
-	v.between(at(path, "capacity"), capacity, 1, 10000)
-	v.between(at(path, "session_count"), sessions, 1, 1000)
+	v.between(at(path, "capacity"), capacity, 1, catalog.MaxCapacity)
+	v.between(at(path, "session_count"), sessions, 1, catalog.MaxSessionCount)
 	sp.row = db.CreateServiceParams{
 		Name: s.Name, Active: orDefault(s.Active, true),
 		PriceCents: price, HasDiscount: discount.Valid && discount.Int64 > 0, DiscountBp: discount,
@@ -113,10 +114,10 @@ func (v *validator) provider(i int) {
 	pp.services = v.refList(at(path, "services"), p.Services, v.services, "services")
 	for j, img := range p.Images {
 		ip := at(at(path, "images"), j)
-		v.link(at(ip, "url"), img.URL)
+		v.link(at(ip, "url"), img.URL, catalog.IsLink)
 		thumb := orDefault(img.ThumbnailURL, img.URL)
 		if img.ThumbnailURL != nil {
-			v.link(at(ip, "thumbnail_url"), thumb)
+			v.link(at(ip, "thumbnail_url"), thumb, catalog.IsLink)
 		}
 		pp.images = append(pp.images, db.CreateProviderImageParams{URL: img.URL, ThumbnailURL: thumb, Position: int64(j)})
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/catalog"
 	"frontdesk/db"
 )
 
@@ -133,7 +134,7 @@ func (v *validator) classRefs(path, location, service, provider string) (loc, sv
 
 func (v *validator) classSeats(path string, capacity *int64, room *string) (sql.NullInt64, sql.NullString) {
 	if capacity != nil {
-		v.between(at(path, "capacity"), *capacity, 1, 10000)
+		v.between(at(path, "capacity"), *capacity, 1, catalog.MaxCapacity)
 	}
 	return nullInt(capacity), v.optText(at(path, "room"), room, maxRoom)
 }

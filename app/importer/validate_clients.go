@@ -2,23 +2,22 @@ package importer
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"slices"
 	"strconv"
-	"time"
+	"strings"
 
-	"frontdesk/app/booking"
+	"frontdesk/app/clients"
 	"frontdesk/db"
 )
-
-var datatypes = []string{"boolean", "categoric", "date", "datetime", "file", "float", "integer", "text", "textarea"}
 
 func (v *validator) attribute(i int) {
 	a := v.f.CustomAttributes[i]
 	path := at("custom_attributes", i)
 	v.name(at(path, "name"), a.Name, true, maxText)
-	if !slices.Contains(datatypes, a.Datatype) {
-		v.ps.add(at(path, "datatype"), "%q is not one of %q", a.Datatype, datatypes)
+	if !slices.Contains(clients.Datatypes, a.Datatype) {
+		v.ps.add(at(path, "datatype"), "%q is not one of %q", a.Datatype, clients.Datatypes)
 	}
 	switch {
 	case a.Datatype == "categoric" && len(a.Options) == 0:
@@ -46,6 +45,8 @@ func (v *validator) attribute(i int) {
 	v.p.attributes = append(v.p.attributes, ap)
 }
 
+// client checks a client by the rules of app/clients (the values a client may have) and the
+// file's own (keys, record numbers unique in the file), each problem reported at its path.
 func (v *validator) client(i int) {
 	c := v.f.Clients[i]
 	path := at("clients", i)
@@ -54,8 +55,8 @@ func (v *validator) client(i int) {
 	row := db.ImportClientParams{
 		FirstName:            c.FirstName,
 		LastName:             v.optName(at(path, "last_name"), c.LastName, maxText),
-		Phone:                v.phone(at(path, "phone"), c.Phone),
-		SecondPhone:          v.phone(at(path, "second_phone"), c.SecondPhone),
+		Phone:                v.clientPhone(at(path, "phone"), c.Phone),
+		SecondPhone:          v.clientPhone(at(path, "second_phone"), c.SecondPhone),
 		IdentificationNumber: v.optText(at(path, "identification_number"), c.IdentificationNumber, maxText),
 		Address:              v.optText(at(path, "address"), c.Address, maxText),
 		District:             v.optText(at(path, "district"), c.District, maxText),
@@ -73,18 +74,22 @@ func (v *validator) client(i int) {
 		Active:               orDefault(c.Active, true),
 	}
 	if c.Email != nil {
-		row.Email.String, row.Email.Valid = v.email(at(path, "email"), *c.Email), true
+		row.Email = sql.NullString{String: v.clientEmail(at(path, "email"), *c.Email), Valid: true}
 	}
 	if c.Photo != nil {
-		v.link(at(path, "photo"), *c.Photo)
+		v.link(at(path, "photo"), *c.Photo, clients.IsWebURL)
 	}
-	if c.PhoneCountry != nil && (len(*c.PhoneCountry) != 2 || !isLetters(*c.PhoneCountry)) {
-		v.ps.add(at(path, "phone_country"), "%q is not an ISO 3166-1 alpha-2 code (want e.g. \"CL\")", *c.PhoneCountry)
+	if c.PhoneCountry != nil {
+		country, err := clients.NormalizeCountry(*c.PhoneCountry)
+		if err != nil {
+			v.ps.add(at(path, "phone_country"), "%q is not an ISO 3166-1 alpha-2 code (want e.g. \"CL\")", *c.PhoneCountry)
+		}
+		row.PhoneCountry.String = country
 	}
 	if c.Age != nil {
-		v.between(at(path, "age"), *c.Age, 1, 150)
+		v.between(at(path, "age"), *c.Age, clients.MinAge, clients.MaxAge)
 	}
-	v.between(at(path, "gender"), c.Gender, 0, 2)
+	v.between(at(path, "gender"), c.Gender, clients.MinGender, clients.MaxGender)
 	if c.BirthDay != nil {
 		v.between(at(path, "birth_day"), *c.BirthDay, 1, 31)
 	}
@@ -92,12 +97,14 @@ func (v *validator) client(i int) {
 		v.between(at(path, "birth_month"), *c.BirthMonth, 1, 12)
 	}
 	if c.BirthYear != nil {
-		v.between(at(path, "birth_year"), *c.BirthYear, 1900, int64(v.now.Year()))
+		v.between(at(path, "birth_year"), *c.BirthYear, clients.MinBirthYear, int64(v.now.Year()))
 	}
-	if c.BirthDay != nil && c.BirthMonth != nil && c.BirthYear != nil {
-		d := booking.Date{Year: int(*c.BirthYear), Month: time.Month(*c.BirthMonth), Day: int(*c.BirthDay)}
-		if !d.IsValid() {
+	if c.BirthDay != nil && c.BirthMonth != nil && *c.BirthDay >= 1 && *c.BirthDay <= 31 && *c.BirthMonth >= 1 && *c.BirthMonth <= 12 &&
+		!clients.ValidBirthDate(*c.BirthDay, *c.BirthMonth, orDefault(c.BirthYear, 0)) {
+		if c.BirthYear != nil {
 			v.ps.add(at(path, "birth_day"), "%d-%02d-%02d is not a date", *c.BirthYear, *c.BirthMonth, *c.BirthDay)
+		} else {
+			v.ps.add(at(path, "birth_day"), "month %d has no day %d", *c.BirthMonth, *c.BirthDay)
 		}
 	}
 	if c.RecordNumber != nil {
@@ -137,14 +144,14 @@ func (v *validator) attributeValue(path string, a CustomAttribute, raw json.RawM
 	var s string
 	isString := json.Unmarshal(raw, &s) == nil
 	switch a.Datatype {
-	case "boolean":
+	case clients.TypeBoolean:
 		var b bool
 		if json.Unmarshal(raw, &b) != nil {
 			v.ps.add(path, "want true or false for a boolean attribute, got %s", raw)
 			return "", false
 		}
 		return strconv.FormatBool(b), true
-	case "integer":
+	case clients.TypeInteger:
 		var n json.Number
 		if json.Unmarshal(raw, &n) != nil || isString {
 			v.ps.add(path, "want an integer, got %s", raw)
@@ -155,7 +162,7 @@ func (v *validator) attributeValue(path string, a CustomAttribute, raw json.RawM
 			return "", false
 		}
 		return n.String(), true
-	case "float":
+	case clients.TypeFloat:
 		var n json.Number
 		if json.Unmarshal(raw, &n) != nil || isString {
 			v.ps.add(path, "want a number, got %s", raw)
@@ -171,25 +178,48 @@ func (v *validator) attributeValue(path string, a CustomAttribute, raw json.RawM
 		v.ps.add(path, "want a string for a %s attribute, got %s", a.Datatype, raw)
 		return "", false
 	}
+	if a.Datatype == clients.TypeText && !v.text(path, s, false, maxText) {
+		return "", false
+	}
+	// The value as text, by the rule of app/clients; the problem in the file's words.
+	stored, err := clients.AttributeValueText(a.Datatype, a.Options, s)
+	if err == nil {
+		return stored, true
+	}
 	switch a.Datatype {
-	case "date":
-		if d, err := booking.ParseDate(s); err != nil || !d.IsValid() {
-			v.ps.add(path, "%q is not a date (want YYYY-MM-DD)", s)
-		}
-	case "datetime":
-		if _, err := time.Parse(time.RFC3339, s); err != nil {
-			v.ps.add(path, "%q is not an RFC 3339 time with an offset", s)
-		}
-	case "categoric":
-		if !slices.Contains(a.Options, s) {
-			v.ps.add(path, "%q is not one of the options %q", s, a.Options)
-		}
-	case "file":
-		v.link(path, s)
-	case "textarea":
-		v.longText(path, s)
-	default: // text
-		v.text(path, s, false, maxText)
+	case clients.TypeDate:
+		v.ps.add(path, "%q is not a date (want YYYY-MM-DD)", s)
+	case clients.TypeDatetime:
+		v.ps.add(path, "%q is not an RFC 3339 time with an offset", s)
+	case clients.TypeCategoric:
+		v.ps.add(path, "%q is not one of the options %q", s, a.Options)
+	case clients.TypeFile:
+		v.ps.add(path, "%q is not an absolute http(s) URL", s)
+	default:
+		v.ps.add(path, "%q: %v", s, err)
 	}
 	return s, true
+}
+
+// clientPhone checks a client's phone by the rule of app/clients, as it is stored (E.164): the
+// file gives it in that form.
+func (v *validator) clientPhone(path string, s *string) sql.NullString {
+	if s == nil {
+		return sql.NullString{}
+	}
+	if e164, err := clients.NormalizePhone(*s); err != nil || e164 != *s {
+		v.ps.add(path, "%q is not a phone number in E.164 form (want e.g. \"+56912345678\")", *s)
+	}
+	return sql.NullString{String: *s, Valid: true}
+}
+
+// clientEmail checks a client's email by the rule of app/clients and returns it as stored (lower
+// case).
+func (v *validator) clientEmail(path, s string) string {
+	email, err := clients.NormalizeEmail(s)
+	if err != nil || email != strings.ToLower(s) || len(s) > maxText {
+		v.ps.add(path, "%q is not an email address", s)
+		return strings.ToLower(s)
+	}
+	return email
 }

@@ -103,14 +103,15 @@ func (p *plan) keys() []importKey {
 // writer writes a checked plan inside one transaction, turning plan indexes into database ids.
 type writer struct {
 	ctx context.Context
+	d   *db.DB
 	q   *db.Queries
 	now int64
 
 	locations, categories, services, providers, attributes, clients []int64
 }
 
-func write(ctx context.Context, q *db.Queries, p *plan, now time.Time) error {
-	w := &writer{ctx: ctx, q: q, now: db.Millis(now)}
+func write(ctx context.Context, d *db.DB, q *db.Queries, p *plan, now time.Time) error {
+	w := &writer{ctx: ctx, d: d, q: q, now: db.Millis(now)}
 	if p.company != nil {
 		row := *p.company
 		row.CreatedAt, row.UpdatedAt = w.now, w.now
@@ -126,6 +127,10 @@ func write(ctx context.Context, q *db.Queries, p *plan, now time.Time) error {
 	}
 	return nil
 }
+
+// joined is the writer's context joined to its transaction (db.WithTx), for the use cases of
+// app/booking the import runs as steps of its one write.
+func (w *writer) joined() context.Context { return db.WithTx(w.ctx, w.q) }
 
 // remember records a created record's key so the same file cannot be imported twice.
 func (w *writer) remember(kind, key string, id int64) error {

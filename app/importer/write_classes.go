@@ -38,7 +38,7 @@ func (w *writer) writeClasses(p *plan) error {
 				return fmt.Errorf("%s.cancelled %s: %w", path, d, err)
 			}
 		}
-		if _, err := booking.GenerateEntryInTx(w.ctx, w.q, now, id); err != nil {
+		if _, err := booking.GenerateEntry(w.joined(), w.d, now, id); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		if err := w.remember("timetable", e.key, id); err != nil {
@@ -88,6 +88,6 @@ func (w *writer) seat(b bookingPlan, row db.ImportBookingParams) (sql.NullInt64,
 		}
 		return sql.NullInt64{Int64: s.ID, Valid: err == nil}, err
 	}
-	id, err := booking.SessionForBookingInTx(w.ctx, w.q, db.Time(w.now), row.LocationID, row.ServiceID, row.ProviderID, db.Time(row.StartAt))
+	id, err := booking.SessionForBooking(w.joined(), w.d, db.Time(w.now), row.LocationID, row.ServiceID, row.ProviderID, db.Time(row.StartAt))
 	return sql.NullInt64{Int64: id, Valid: err == nil}, err
 }

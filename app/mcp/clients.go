@@ -2,11 +2,9 @@ package mcp
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"frontdesk/app/clients"
-	"frontdesk/db"
 )
 
 var findClientTool = toolSpec{
@@ -62,12 +60,20 @@ func (s *Server) findOrCreateClient(ctx context.Context, c call, in *findClientA
 			return answer{}, err
 		}
 	}
-	found, by, err := s.lookupClient(ctx, email, phone)
+	// The one matching rule, the booking site's too: email, then phone, among active clients.
+	m, found, err := clients.Find(ctx, s.db.R, email, phone)
 	if err != nil {
 		return answer{}, err
 	}
-	if found != nil {
-		return clientAnswer(*found), nil
+	if found {
+		return clientAnswer(clientOut{ClientID: m.ID, FirstName: m.FirstName, LastName: m.LastName, MatchedBy: m.By}), nil
+	}
+	by := "email" // what was looked for, for the answer
+	switch {
+	case phone != "" && email != "":
+		by = "email or phone"
+	case phone != "":
+		by = "phone"
 	}
 	first, err := text("first_name", in.FirstName, 255, false)
 	if err != nil {
@@ -99,36 +105,6 @@ func (s *Server) findOrCreateClient(ctx context.Context, c call, in *findClientA
 		return answer{}, err
 	}
 	return clientAnswer(clientOut{ClientID: created.ID, FirstName: created.FirstName, LastName: deref(created.LastName), Created: true}), nil
-}
-
-// lookupClient finds an active client by email, then by phone. by says what was searched for
-// (for the "not found" message).
-func (s *Server) lookupClient(ctx context.Context, email, phone string) (*clientOut, string, error) {
-	by := "email"
-	if email != "" {
-		r, err := s.db.R.MCPClientByEmail(ctx, sql.NullString{String: email, Valid: true})
-		if err == nil {
-			return &clientOut{ClientID: r.ID, FirstName: r.FirstName, LastName: r.LastName.String, MatchedBy: "email"}, by, nil
-		}
-		if !db.IsNotFound(err) {
-			return nil, by, err
-		}
-	}
-	if phone != "" {
-		if email != "" {
-			by = "email or phone"
-		} else {
-			by = "phone"
-		}
-		r, err := s.db.R.MCPClientByPhone(ctx, sql.NullString{String: phone, Valid: true})
-		if err == nil {
-			return &clientOut{ClientID: r.ID, FirstName: r.FirstName, LastName: r.LastName.String, MatchedBy: "phone"}, by, nil
-		}
-		if !db.IsNotFound(err) {
-			return nil, by, err
-		}
-	}
-	return nil, by, nil
 }
 
 func clientAnswer(o clientOut) answer {

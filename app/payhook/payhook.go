@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/textproto"
 
 	"frontdesk/app/payments"
 )
@@ -38,7 +39,7 @@ func Handler(o *payments.Online, name string, log *slog.Logger) http.Handler {
 			reply(w, http.StatusBadRequest, map[string]any{"error": "unreadable_body"})
 			return
 		}
-		outcome, err := o.HandleEvent(r.Context(), name, body, r.Header)
+		outcome, err := o.HandleEvent(r.Context(), name, body, textproto.MIMEHeader(r.Header))
 		switch {
 		case errors.Is(err, payments.ErrBadSignature):
 			log.WarnContext(r.Context(), "payment notification with a bad signature refused", "provider", name, "err", err)

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
+	"net/textproto"
 	"time"
 
 	"frontdesk/app/input"
@@ -34,7 +34,7 @@ const (
 //
 // Errors: ErrUnknownProvider, ErrNotConfigured, ErrBadSignature, ErrUnreadableEvent (nothing is
 // written for any of them); others are the database's.
-func (o *Online) HandleEvent(ctx context.Context, name string, payload []byte, header http.Header) (string, error) {
+func (o *Online) HandleEvent(ctx context.Context, name string, payload []byte, header textproto.MIMEHeader) (string, error) {
 	prov, err := o.provider(ctx, o.db.R, name)
 	if err != nil {
 		return "", err

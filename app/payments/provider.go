@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
+	"net/textproto"
 	"time"
 
 	"frontdesk/ui/i18n"
@@ -32,7 +32,7 @@ type Provider interface {
 	// ParseEvent verifies a notification's signature and says what it reports. A notification
 	// that fails verification is ErrBadSignature; one about something else is an Event with
 	// neither Checkout nor Refund.
-	ParseEvent(payload []byte, header http.Header) (Event, error)
+	ParseEvent(payload []byte, header textproto.MIMEHeader) (Event, error)
 	// Test checks that the credentials work and that the provider notifies notifyURL (where
 	// it can tell).
 	Test(ctx context.Context, notifyURL string) (TestResult, error)

@@ -146,7 +146,8 @@ func reserve(ctx context.Context, q *db.Queries, now time.Time, v CartView, prID
 			if err != nil {
 				return err
 			}
-			id, err := booking.CreateInTx(ctx, q, now, booking.NewBooking{
+			jctx, d := joined(ctx, q)
+			b, err := booking.Create(jctx, d, now, booking.NewBooking{
 				LocationID: v.Cart.LocationID.Int64, ServiceID: it.Row.ItemID, ProviderID: in.Data.ProviderID,
 				ClientID: v.Cart.ClientID.Int64, StatusID: booking.StatusReserved, Start: start, Price: &net,
 				Source: source,
@@ -154,7 +155,7 @@ func reserve(ctx context.Context, q *db.Queries, now time.Time, v CartView, prID
 			if err != nil {
 				return reservationError(fmt.Sprintf("items[%d]", i), path, err)
 			}
-			if err := q.LinkBookingToPaymentRequest(ctx, db.LinkBookingToPaymentRequestParams{PaymentRequestID: nullInt(prID), ID: id}); err != nil {
+			if err := link(ctx, q, b.Booking.ID, prID); err != nil {
 				return err
 			}
 		}
@@ -167,6 +168,19 @@ func reserve(ctx context.Context, q *db.Queries, now time.Time, v CartView, prID
 		lines[i] = line{row: db.InsertCartItemParams{ItemID: it.Row.ItemID}, instances: it.Instances}
 	}
 	return checkRefs(ctx, q, lines, cartRefs{ClientID: v.Cart.ClientID, LocationID: v.Cart.LocationID})
+}
+
+// link records that request prID reserved booking id.
+func link(ctx context.Context, q *db.Queries, id, prID int64) error {
+	return q.LinkBookingToPaymentRequest(ctx, db.LinkBookingToPaymentRequestParams{PaymentRequestID: nullInt(prID), ID: id})
+}
+
+// joined is what a use case of another package (booking.Create, Release, Confirm, CreditPack)
+// needs to run as one step of the payment write that holds q: the context joined to q's
+// transaction (db.WithTx) and the database whose committer runs it. The request and its
+// bookings commit together or not at all.
+func joined(ctx context.Context, q *db.Queries) (context.Context, *db.DB) {
+	return db.WithTx(ctx, q), q.Writer()
 }
 
 // utcStart reads an on-demand booking's start, which must be in UTC (the reference rejects
@@ -303,11 +317,12 @@ func release(ctx context.Context, q *db.Queries, now time.Time, prID int64) ([]i
 		return nil, err
 	}
 	released := []int64{}
+	jctx, d := joined(ctx, q)
 	for _, b := range bs {
 		if b.StatusID != booking.StatusReserved {
 			continue
 		}
-		if err := booking.ReleaseInTx(ctx, q, now, b.ID); err != nil {
+		if err := booking.Release(jctx, d, now, b.ID); err != nil {
 			return nil, fmt.Errorf("release booking %d: %w", b.ID, err)
 		}
 		released = append(released, b.ID)

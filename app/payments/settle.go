@@ -145,9 +145,10 @@ func settle(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequ
 		return 0, err
 	}
 	ids := make([]int64, 0, len(sold))
+	jctx, d := joined(ctx, q)
 	for _, b := range sold {
 		if b.reserved {
-			if err := booking.ConfirmInTx(ctx, q, now, b.id); err != nil {
+			if err := booking.Confirm(jctx, d, now, b.id); err != nil {
 				return 0, fmt.Errorf("confirm booking %d: %w", b.id, err)
 			}
 		}
@@ -178,8 +179,9 @@ func creditPacks(ctx context.Context, q *db.Queries, now time.Time, c db.Cart, s
 			return refused(CodeUnprocessable, "client_id", "is required when an item sells a session pack")
 		}
 		price := it.UnitPriceCents - unitDiscount(it.UnitPriceCents, it.UnitDiscountCents, it.UnitDiscountType)
+		jctx, d := joined(ctx, q)
 		for range it.Quantity {
-			_, err := booking.CreditPackInTx(ctx, q, now, booking.PackCredit{
+			_, err := booking.CreditPack(jctx, d, now, booking.PackCredit{
 				ClientID: c.ClientID.Int64, ServiceID: it.ItemID, PriceCents: price, SaleID: nullInt(saleID),
 			})
 			if err != nil {

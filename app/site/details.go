@@ -127,11 +127,11 @@ func (s *Site) book(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, err)
 		return
 	}
-	if res.checkout != "" {
-		seeOther(w, r, "/pay/"+res.checkout+"?"+url.Values{"manage": {res.token}}.Encode())
+	if res.Checkout != "" {
+		seeOther(w, r, "/pay/"+res.Checkout+"?"+url.Values{"manage": {res.Token}}.Encode())
 		return
 	}
-	seeOther(w, r, managelink.Path(res.token)+"?done=booked")
+	seeOther(w, r, managelink.Path(res.Token)+"?done=booked")
 }
 
 // nonceUsed reports whether a booking was made with the form's nonce (read errors say no: the

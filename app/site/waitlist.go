@@ -23,10 +23,11 @@ import (
 
 // The waitlist of a full class session (docs/classes.md, docs/booking-site.md). A full
 // session's time leads to a form like the booking form; joining puts the visitor (matched or
-// created as a client, as a booking does) at the end of the session's waitlist
-// (booking.JoinWaitlistInTx) and gives them a personal link, like a manage link: the page
-// behind it shows their place in the queue, lets them leave, and later says whether a seat
-// came to them (then the "you got a seat" email carries the booking's manage link).
+// created as a client, as a booking does: clients.FindOrCreate) at the end of the session's
+// waitlist (booking.JoinWaitlist, both joined to the transaction that writes the link:
+// db.WithTx) and gives them a personal link, like a manage link: the page behind it shows their
+// place in the queue, lets them leave, and later says whether a seat came to them (then the
+// "you got a seat" email carries the booking's manage link).
 
 // waitlistPathPrefix is where waitlist pages are served; a link's path is the prefix and the token.
 const waitlistPathPrefix = "/book/waitlist/"
@@ -223,11 +224,12 @@ func (s *Site) join(ctx context.Context, st step, start time.Time, in clients.In
 		case !db.IsNotFound(err):
 			return err
 		}
-		clientID, err := matchClient(ctx, q, now, in)
+		jctx := db.WithTx(ctx, q) // the client and the join commit with the link
+		clientID, err := clients.FindOrCreate(jctx, s.db, now, in)
 		if err != nil {
 			return err
 		}
-		v, err := booking.JoinWaitlistInTx(ctx, q, now, booking.JoinRequest{
+		v, err := booking.JoinWaitlist(jctx, s.db, now, booking.JoinRequest{
 			LocationID: st.loc.id, ServiceID: st.svc.id, ProviderID: st.provider, Start: start,
 			ClientID: clientID, Source: booking.SourceOnline,
 		})

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/textproto"
 	"net/url"
 	"strconv"
 	"strings"
@@ -202,7 +203,7 @@ const (
 // signing secret, and a timestamp at most 5 minutes old, against replays). Events are read
 // whatever API version the endpoint sends: the fields used (status, payment_status,
 // amount_total, currency, metadata, payment_intent, expires_at) mean the same in every version.
-func (p *provider) ParseEvent(payload []byte, header http.Header) (payments.Event, error) {
+func (p *provider) ParseEvent(payload []byte, header textproto.MIMEHeader) (payments.Event, error) {
 	if err := verifySignature(payload, header.Get("Stripe-Signature"), p.creds.WebhookSecret, time.Now()); err != nil {
 		return payments.Event{}, fmt.Errorf("%w: %v", payments.ErrBadSignature, err)
 	}

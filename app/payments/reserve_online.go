@@ -7,28 +7,24 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/booking"
 	"frontdesk/app/messages"
 	"frontdesk/app/resource"
 	"frontdesk/db"
 )
 
-// MustPayOnline reports whether a service with online payment mode mode is booked online only
-// by paying for it: the booking site then reserves the time through a payment request.
+// MustPayOnline reports whether a service with online payment mode mode is booked by a customer
+// only by paying for it: the booking is then reserved through a payment request (ReserveOnline).
 func MustPayOnline(mode string) bool { return mode == PaymentPartial || mode == PaymentTotal }
 
-// OnlineBooking is one booking a customer reserves by paying for it online (the booking site).
-type OnlineBooking struct {
-	ClientID, LocationID, ServiceID, ProviderID int64
-	Start                                       time.Time
-	Source                                      string // who books: booking.SourceOnline
-}
-
-// ReserveInTx raises, inside the caller's transaction q, what a customer who books a service
-// with mandatory online payment needs: a cart for the client at the location with the service
-// (at its price less its discount), a pending payment request that expires after the business's
-// payment expiry, and the booking reserved (status 2) through the same rules as every customer
-// booking (booking.CreateInTx with ob.Source), linked to the request. checkoutBase is the public
-// URL the checkout URL starts with.
+// ReserveOnline books what a customer who books a service with mandatory online payment needs:
+// the booking reserved (status 2) through the booking rules like every customer booking
+// (booking.Book of b, prepared by the caller with booking.Prepare, at the service's price less
+// its discount), a cart for the client at the location with the service, and a pending payment
+// request for it that expires after the business's payment expiry, the booking linked to it.
+// checkoutBase is the public URL the checkout URL starts with. It owns its transaction or joins
+// the caller's (db.WithTx): a customer booking (app/reserve) commits it with the client and the
+// manage link.
 //
 // The request is for the price; what is paid online is DueOnline's (the whole price, or for
 // MANDATORY_PARTIAL the service's deposit, the rest at the business). When the request expires
@@ -37,7 +33,18 @@ type OnlineBooking struct {
 // It returns the request and the reserved booking's id. Errors: *RefusedError
 // (company_payments_disabled when the business takes no online payments or the service is not
 // payable online; validation), booking.ErrSlotUnavailable (wrapped) when the time is taken.
-func ReserveInTx(ctx context.Context, q *db.Queries, now time.Time, ob OnlineBooking, checkoutBase string) (db.PaymentRequest, int64, error) {
+func ReserveOnline(ctx context.Context, d *db.DB, now time.Time, b booking.Prepared, checkoutBase string) (db.PaymentRequest, int64, error) {
+	var pr db.PaymentRequest
+	var bookingID int64
+	err := d.InTx(ctx, func(q *db.Queries) error {
+		var err error
+		pr, bookingID, err = reserveOnline(ctx, q, now, b, checkoutBase)
+		return err
+	})
+	return pr, bookingID, err
+}
+
+func reserveOnline(ctx context.Context, q *db.Queries, now time.Time, b booking.Prepared, checkoutBase string) (db.PaymentRequest, int64, error) {
 	settings, err := q.CartPaymentSettings(ctx)
 	if err != nil && !db.IsNotFound(err) {
 		return db.PaymentRequest{}, 0, err
@@ -45,7 +52,7 @@ func ReserveInTx(ctx context.Context, q *db.Queries, now time.Time, ob OnlineBoo
 	if err != nil || !settings.OnlinePayments {
 		return db.PaymentRequest{}, 0, refused(CodePaymentsDisabled, "", "online payments are not enabled for this business")
 	}
-	row, err := q.GetService(ctx, ob.ServiceID)
+	row, err := q.GetService(ctx, b.ServiceID)
 	if db.IsNotFound(err) {
 		return db.PaymentRequest{}, 0, invalid("service_id", "no such service")
 	} else if err != nil {
@@ -64,8 +71,16 @@ func ReserveInTx(ctx context.Context, q *db.Queries, now time.Time, ob OnlineBoo
 		item.UnitDiscountCents = svc.DiscountBp
 		item.UnitDiscountType = sql.NullString{String: DiscountPercentage, Valid: true}
 	}
+	// The booking first: with anyone available, the provider the cart records is the one it got.
+	net := item.UnitPriceCents - unitDiscount(item.UnitPriceCents, item.UnitDiscountCents, item.UnitDiscountType)
+	b.StatusID, b.Price = booking.StatusReserved, &net
+	jctx, d := joined(ctx, q)
+	v, err := booking.Book(jctx, d, now, b)
+	if err != nil {
+		return db.PaymentRequest{}, 0, reservationError("items[0]", "items[0].instances[0]", err)
+	}
 	instances, err := json.Marshal([]resource.CartInstance{{InstanceType: "booking", Data: &resource.CartInstanceData{
-		StartTime: ob.Start.UTC().Format(time.RFC3339), ProviderID: ob.ProviderID, CreativeSource: ob.Source,
+		StartTime: b.Start.UTC().Format(time.RFC3339), ProviderID: v.Booking.ProviderID, CreativeSource: b.Source,
 	}}})
 	if err != nil {
 		return db.PaymentRequest{}, 0, err
@@ -74,7 +89,7 @@ func ReserveInTx(ctx context.Context, q *db.Queries, now time.Time, ob OnlineBoo
 
 	ms := db.Millis(now)
 	cartID, err := q.InsertCart(ctx, db.InsertCartParams{
-		UUID: newUUID(), ClientID: nullInt(ob.ClientID), LocationID: nullInt(ob.LocationID),
+		UUID: newUUID(), ClientID: nullInt(b.ClientID), LocationID: nullInt(b.LocationID),
 		CreatedAt: ms, UpdatedAt: ms, ExpiresAt: db.Millis(now.Add(CartTTL)),
 	})
 	if err != nil {
@@ -84,7 +99,7 @@ func ReserveInTx(ctx context.Context, q *db.Queries, now time.Time, ob OnlineBoo
 	if err := q.InsertCartItem(ctx, item); err != nil {
 		return db.PaymentRequest{}, 0, fmt.Errorf("insert cart item: %w", err)
 	}
-	v, err := LoadCart(ctx, q, cartID)
+	cart, err := LoadCart(ctx, q, cartID)
 	if err != nil {
 		return db.PaymentRequest{}, 0, err
 	}
@@ -92,32 +107,24 @@ func ReserveInTx(ctx context.Context, q *db.Queries, now time.Time, ob OnlineBoo
 	if err != nil {
 		return db.PaymentRequest{}, 0, err
 	}
-	amount := v.TotalCents()
 	uuid := newUUID()
 	prID, err := q.InsertPaymentRequest(ctx, db.InsertPaymentRequestParams{
-		UUID: uuid, CartID: cartID, AmountCents: amount, CheckoutURL: checkoutBase + "/pay/" + uuid,
+		UUID: uuid, CartID: cartID, AmountCents: cart.TotalCents(), CheckoutURL: checkoutBase + "/pay/" + uuid,
 		ExpiresAt: nullInt(db.Millis(now.Add(expiry))), CreatedAt: ms, UpdatedAt: ms,
 	})
 	if err != nil {
 		return db.PaymentRequest{}, 0, fmt.Errorf("insert payment request: %w", err)
 	}
-	if err := reserve(ctx, q, now, v, prID, ob.Source); err != nil {
+	if err := link(ctx, q, v.Booking.ID, prID); err != nil {
 		return db.PaymentRequest{}, 0, err
 	}
 	// Customer messages: the checkout link, by email, as for every payment request.
 	if err := messages.PaymentRequestCreated(ctx, q, now, prID); err != nil {
 		return db.PaymentRequest{}, 0, err
 	}
-	booked, err := q.PaymentRequestBookings(ctx, nullInt(prID))
-	if err != nil {
-		return db.PaymentRequest{}, 0, err
-	}
-	if len(booked) != 1 {
-		return db.PaymentRequest{}, 0, fmt.Errorf("payment request %d reserved %d bookings, want 1", prID, len(booked))
-	}
 	pr, err := q.GetPaymentRequest(ctx, prID)
 	if err != nil {
 		return db.PaymentRequest{}, 0, err
 	}
-	return pr, booked[0].ID, nil
+	return pr, v.Booking.ID, nil
 }
