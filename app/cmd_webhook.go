@@ -147,7 +147,10 @@ type webhookJSON struct {
 	Pending           int           `json:"pending"`
 	Failed            int           `json:"failed"`
 	Missed            int           `json:"missed"`
-	DeactivatesAt     *string       `json:"deactivates_at"`
+	// DrainSeconds estimates how long the pending backlog takes to deliver at the rate of the
+	// last five minutes; null when nothing was delivered in that time (no rate to go by).
+	DrainSeconds  *int64  `json:"drain_seconds"`
+	DeactivatesAt *string `json:"deactivates_at"`
 	// PausedAt is when the owner paused the webhook in the admin UI (null: not paused). A paused
 	// webhook keeps state "active" and sends nothing; its events wait as pending deliveries.
 	PausedAt *string `json:"paused_at"`
@@ -185,6 +188,10 @@ func toWebhookJSON(o webhook.Overview) webhookJSON {
 	}
 	if o.Health.Sample > 0 {
 		j.SuccessRate = &o.Health.SuccessRate
+	}
+	if d, ok := o.Health.DrainIn(); ok {
+		secs := int64(d.Round(time.Second) / time.Second)
+		j.DrainSeconds = &secs
 	}
 	if d := o.Health.LastDelivery; d != nil {
 		j.LastDelivery = &deliveryJSON{ID: d.ID, EventID: d.EventID, EventType: d.EventType, State: d.State,
@@ -246,7 +253,7 @@ func webhookList(ctx context.Context, env Env, args []string) error {
 
 func printWebhookTable(w io.Writer, rows []webhookJSON) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tURL\tEVENTS\tKEY MODE\tSTATE\tLAST DELIVERY\tSUCCESS\tLAST ERROR")
+	fmt.Fprintln(tw, "ID\tURL\tEVENTS\tKEY MODE\tSTATE\tLAST DELIVERY\tSUCCESS\tBACKLOG\tLAST ERROR")
 	for _, r := range rows {
 		state := r.State
 		if r.DeactivatedReason != nil {
@@ -274,9 +281,21 @@ func printWebhookTable(w io.Writer, rows []webhookJSON) error {
 				lastErr += " " + strconv.Itoa(*e.Status)
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.URL, strings.Join(r.Events, ","), r.KeyMode, state, last, rate, lastErr)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.URL, strings.Join(r.Events, ","), r.KeyMode, state, last, rate, backlog(r), lastErr)
 	}
 	return tw.Flush()
+}
+
+// backlog says how many deliveries wait and, when there is a recent rate, how long they take:
+// "0", "1200 (drains in ~4m0s)", "1200 (no recent deliveries)".
+func backlog(r webhookJSON) string {
+	switch {
+	case r.Pending == 0:
+		return "0"
+	case r.DrainSeconds == nil:
+		return fmt.Sprintf("%d (no recent deliveries)", r.Pending)
+	}
+	return fmt.Sprintf("%d (drains in ~%s)", r.Pending, time.Duration(*r.DrainSeconds)*time.Second)
 }
 
 // idCommand parses the flags of a subcommand that takes one webhook ID.

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -204,5 +205,56 @@ func TestWebhookListShowsPause(t *testing.T) {
 	}
 	if v := rows[1]["paused_at"]; v != "2026-11-21T11:30:00Z" {
 		t.Errorf("webhook 2: paused_at = %v, want 2026-11-21T11:30:00Z", v)
+	}
+}
+
+// TestWebhookListShowsBacklog: `webhook list` says how many deliveries wait for each endpoint
+// and, from the rate of the last five minutes in the database, how long they take to go out.
+func TestWebhookListShowsBacklog(t *testing.T) {
+	dir := newDataDir(t)
+	for _, url := range []string{"https://a.example.com/", "https://b.example.com/"} {
+		if code, _, stderr := run(t, "", "webhook", "create", "--data", dir, "--url", url, "--events", "*"); code != 0 {
+			t.Fatalf("create: exit %d, %s", code, stderr)
+		}
+	}
+	d, err := db.Open(context.Background(), db.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recent := db.Millis(time.Now().Add(-time.Minute))
+	seed := func(webhookID int64, state string, n int, attemptedAt any) {
+		t.Helper()
+		for i := range n {
+			id := fmt.Sprintf("evt_%d_%s_%04d", webhookID, state, i)
+			if _, err := d.Write.Exec(`INSERT INTO events (id, type, body, created_at) VALUES (?, 'client.created', '{}', ?)`, id, recent); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.Write.Exec(`INSERT INTO deliveries (event_id, webhook_id, state, attempts, next_attempt_at, last_attempt_at, created_at, updated_at)
+				VALUES (?, ?, ?, 0, ?, ?, ?, ?)`, id, webhookID, state, recent, attemptedAt, recent, recent); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	seed(1, "pending", 600, nil)
+	seed(1, "succeeded", 300, recent) // 300 in five minutes: one a second
+	seed(2, "pending", 40, nil)       // nothing delivered lately
+	d.Close()
+
+	code, list, _ := run(t, "", "webhook", "list", "--data", dir)
+	lines := strings.Split(strings.TrimSpace(list), "\n")
+	if code != 0 || len(lines) != 3 || !strings.Contains(lines[0], "BACKLOG") ||
+		!strings.Contains(lines[1], "600 (drains in ~10m0s)") || !strings.Contains(lines[2], "40 (no recent deliveries)") {
+		t.Fatalf("list: exit %d\n%s\nwant webhook 1's 600 draining in ~10m, webhook 2's 40 with no rate", code, list)
+	}
+	code, listJSON, _ := run(t, "", "webhook", "list", "--json", "--data", dir)
+	var rows []webhookJSON
+	if err := json.Unmarshal([]byte(listJSON), &rows); err != nil || code != 0 || len(rows) != 2 {
+		t.Fatalf("list --json: exit %d, %v, %s", code, err, listJSON)
+	}
+	if rows[0].Pending != 600 || rows[0].DrainSeconds == nil || *rows[0].DrainSeconds != 600 {
+		t.Errorf("webhook 1: pending %d, drain_seconds %v; want 600 and 600", rows[0].Pending, rows[0].DrainSeconds)
+	}
+	if rows[1].Pending != 40 || rows[1].DrainSeconds != nil {
+		t.Errorf("webhook 2: pending %d, drain_seconds %v; want 40 and null", rows[1].Pending, rows[1].DrainSeconds)
 	}
 }

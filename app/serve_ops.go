@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -71,7 +72,7 @@ func (s *server) listen(main net.Listener) (net.Listener, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--metrics-addr: %w", err)
 		}
-		s.extra = append(s.extra, extraListener{"metrics", ln, s.metrics})
+		s.extra = append(s.extra, extraListener{"metrics", ln, operatorHandler(s.metrics)})
 	}
 	public := func(ln net.Listener) net.Listener {
 		return limitPerClient(ln, cfg.MaxConnsPerClient, cfg.TrustedProxies, s.log)
@@ -151,4 +152,18 @@ type watchdog struct {
 func (w watchdog) Run(ctx context.Context) error {
 	return w.n.Watchdog(ctx, func(ctx context.Context) error { return w.s.db.Read.PingContext(ctx) },
 		func(err error) { w.s.log.Warn("systemd watchdog: not pinging", "err", err) })
+}
+
+// operatorHandler is what the --metrics-addr listener serves: Prometheus /metrics and Go's
+// profiler under /debug/pprof/ (docs/deploy.md, "Profiling"). Both tell more about the
+// installation than a stranger should learn, so neither is ever on the public listeners. The
+// command line (pprof's cmdline) is left out: it may hold a secret passed as a flag.
+func operatorHandler(metrics http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", metrics)
+	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
+	return mux
 }

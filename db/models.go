@@ -777,6 +777,12 @@ type Webhook struct {
 	KeyMode           string
 }
 
+type WebhookDeliveryCount struct {
+	WebhookID int64
+	State     string
+	N         int64
+}
+
 type WebhookDeliverySetting struct {
 	WebhookID      int64
 	MaxConcurrency int64

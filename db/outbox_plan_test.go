@@ -23,7 +23,10 @@ var outboxPlans = []struct {
 	// The delivery log, per webhook and per event, and the endpoint's health.
 	{"ListWebhookDeliveries", listWebhookDeliveries, "deliveries_webhook"},
 	{"LastWebhookDelivery", lastWebhookDelivery, "deliveries_webhook"},
-	{"RecentWebhookOutcomes", recentWebhookOutcomes, "deliveries_webhook"},
+	{"RecentWebhookOutcomes", recentWebhookOutcomes, "deliveries_attempted"},
+	{"LastWebhookAttempt", lastWebhookAttempt, "deliveries_attempted"},
+	{"WebhookDeliveredSince", webhookDeliveredSince, "deliveries_attempted"},
+	{"AdminRecentWebhookAttempts", adminRecentWebhookAttempts, "deliveries_attempted"},
 	{"ListEventDeliveries", listEventDeliveries, "deliveries_event"},
 	{"ListDeliveryAttempts", listDeliveryAttempts, "delivery_attempts_delivery"},
 	// Retention and the dashboard.

@@ -41,7 +41,7 @@ func (q *Queries) CountWebhookDeliveries(ctx context.Context, arg CountWebhookDe
 }
 
 const countWebhookDeliveriesByState = `-- name: CountWebhookDeliveriesByState :many
-SELECT state, count(*) AS n FROM deliveries WHERE webhook_id = ? GROUP BY state ORDER BY state
+SELECT state, n FROM webhook_delivery_counts WHERE webhook_id = ? AND n > 0 ORDER BY state
 `
 
 type CountWebhookDeliveriesByStateRow struct {
@@ -49,6 +49,7 @@ type CountWebhookDeliveriesByStateRow struct {
 	N     int64
 }
 
+// Kept by triggers on deliveries (migration 00450): a few rows, however long the backlog.
 func (q *Queries) CountWebhookDeliveriesByState(ctx context.Context, webhookID int64) ([]CountWebhookDeliveriesByStateRow, error) {
 	rows, err := q.db.QueryContext(ctx, countWebhookDeliveriesByState, webhookID)
 	if err != nil {
@@ -713,8 +714,8 @@ const recentWebhookOutcomes = `-- name: RecentWebhookOutcomes :one
 SELECT count(*) AS attempted,
     CAST(coalesce(sum(last_status BETWEEN 200 AND 299), 0) AS INTEGER) AS succeeded
 FROM (SELECT last_status FROM deliveries
-      WHERE webhook_id = ?1 AND attempts > 0
-      ORDER BY created_at DESC, id DESC LIMIT CAST(?2 AS INTEGER))
+      WHERE webhook_id = ?1 AND last_attempt_at IS NOT NULL
+      ORDER BY last_attempt_at DESC, id DESC LIMIT CAST(?2 AS INTEGER))
 `
 
 type RecentWebhookOutcomesParams struct {
@@ -727,6 +728,7 @@ type RecentWebhookOutcomesRow struct {
 	Succeeded int64
 }
 
+// The endpoint's latest outcomes: its most recently attempted deliveries (deliveries_attempted).
 func (q *Queries) RecentWebhookOutcomes(ctx context.Context, arg RecentWebhookOutcomesParams) (RecentWebhookOutcomesRow, error) {
 	row := q.db.QueryRowContext(ctx, recentWebhookOutcomes, arg.WebhookID, arg.Sample)
 	var i RecentWebhookOutcomesRow
@@ -828,4 +830,23 @@ func (q *Queries) UpdateWebhook(ctx context.Context, arg UpdateWebhookParams) (i
 		return 0, err
 	}
 	return result.RowsAffected()
+}
+
+const webhookDeliveredSince = `-- name: WebhookDeliveredSince :one
+SELECT count(*) FROM deliveries
+WHERE webhook_id = ?1 AND last_attempt_at >= ?2 AND state = 'succeeded'
+`
+
+type WebhookDeliveredSinceParams struct {
+	WebhookID int64
+	Since     sql.NullInt64
+}
+
+// How many of the endpoint's deliveries succeeded at an attempt since a time, for its drain
+// estimate when no running dispatcher reports a rate (deliveries_attempted).
+func (q *Queries) WebhookDeliveredSince(ctx context.Context, arg WebhookDeliveredSinceParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, webhookDeliveredSince, arg.WebhookID, arg.Since)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
 }

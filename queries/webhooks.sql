@@ -70,15 +70,23 @@ FROM deliveries d JOIN events e ON e.id = d.event_id
 WHERE d.webhook_id = ?
 ORDER BY d.created_at DESC, d.id DESC LIMIT 1;
 
+-- The endpoint's latest outcomes: its most recently attempted deliveries (deliveries_attempted).
 -- name: RecentWebhookOutcomes :one
 SELECT count(*) AS attempted,
     CAST(coalesce(sum(last_status BETWEEN 200 AND 299), 0) AS INTEGER) AS succeeded
 FROM (SELECT last_status FROM deliveries
-      WHERE webhook_id = sqlc.arg(webhook_id) AND attempts > 0
-      ORDER BY created_at DESC, id DESC LIMIT CAST(sqlc.arg(sample) AS INTEGER));
+      WHERE webhook_id = sqlc.arg(webhook_id) AND last_attempt_at IS NOT NULL
+      ORDER BY last_attempt_at DESC, id DESC LIMIT CAST(sqlc.arg(sample) AS INTEGER));
 
+-- How many of the endpoint's deliveries succeeded at an attempt since a time, for its drain
+-- estimate when no running dispatcher reports a rate (deliveries_attempted).
+-- name: WebhookDeliveredSince :one
+SELECT count(*) FROM deliveries
+WHERE webhook_id = sqlc.arg(webhook_id) AND last_attempt_at >= sqlc.arg(since) AND state = 'succeeded';
+
+-- Kept by triggers on deliveries (migration 00450): a few rows, however long the backlog.
 -- name: CountWebhookDeliveriesByState :many
-SELECT state, count(*) AS n FROM deliveries WHERE webhook_id = ? GROUP BY state ORDER BY state;
+SELECT state, n FROM webhook_delivery_counts WHERE webhook_id = ? AND n > 0 ORDER BY state;
 
 -- Written as (attempts > series_base) = 1 to read the endpoint's retries through
 -- deliveries_pending (migration 00100) rather than its whole delivery history.

@@ -33,19 +33,30 @@ type Health struct {
 	// bound, its delivery rate), when it has sent to it since it started (HasServing).
 	Serving    queue.TargetStats
 	HasServing bool
+	// RecentRate is the deliveries per second that succeeded over the last RateWindow, from the
+	// database: the drain estimate of a process that runs no dispatcher (`webhook list`).
+	RecentRate float64
 }
 
+// RateWindow is how far back RecentRate looks.
+const RateWindow = 5 * time.Minute
+
 // DrainIn estimates how long the endpoint's backlog (Pending) takes to deliver at its current
-// rate; ok is false when there is no rate to go by (nothing sent lately). Zero when there is no
-// backlog.
+// rate (the running dispatcher's, else the recent rate in the database); ok is false when there
+// is no rate to go by (nothing sent lately). Zero when there is no backlog.
 func (h Health) DrainIn() (d time.Duration, ok bool) {
 	switch {
 	case h.Pending == 0:
 		return 0, true
-	case !h.HasServing || h.Serving.Rate < 0.01:
+	}
+	rate := h.RecentRate
+	if h.HasServing {
+		rate = h.Serving.Rate
+	}
+	if rate < 0.01 {
 		return 0, false
 	}
-	return time.Duration(float64(h.Pending) / h.Serving.Rate * float64(time.Second)), true
+	return time.Duration(float64(h.Pending) / rate * float64(time.Second)), true
 }
 
 // Failing reports whether the endpoint is counting down to deactivation.
@@ -55,7 +66,7 @@ func (m *Manager) health(ctx context.Context, w Webhook) (h Health, err error) {
 	// One snapshot: a delivery attempt committing between two of these queries would otherwise
 	// show a countdown next to a last delivery that has not failed yet.
 	err = m.db.ReadTx(ctx, func(q *db.Queries) error {
-		h, err = healthIn(ctx, q, w, m.schedule)
+		h, err = healthIn(ctx, q, w, m.schedule, m.now())
 		return err
 	})
 	if m.live != nil {
@@ -64,7 +75,7 @@ func (m *Manager) health(ctx context.Context, w Webhook) (h Health, err error) {
 	return h, err
 }
 
-func healthIn(ctx context.Context, q *db.Queries, w Webhook, schedule Schedule) (Health, error) {
+func healthIn(ctx context.Context, q *db.Queries, w Webhook, schedule Schedule, now time.Time) (Health, error) {
 	var h Health
 	last, err := q.LastWebhookDelivery(ctx, w.ID)
 	switch {
@@ -97,6 +108,13 @@ func healthIn(ctx context.Context, q *db.Queries, w Webhook, schedule Schedule) 
 		case StateMissed:
 			h.Missed = int(c.N)
 		}
+	}
+	if h.Pending > 0 {
+		n, err := q.WebhookDeliveredSince(ctx, db.WebhookDeliveredSinceParams{WebhookID: w.ID, Since: sqlMillis(db.Millis(now.Add(-RateWindow)))})
+		if err != nil {
+			return h, err
+		}
+		h.RecentRate = float64(n) / RateWindow.Seconds()
 	}
 	if w.State != WebhookActive {
 		return h, nil
