@@ -2,11 +2,11 @@ package api
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/fail"
 	"frontdesk/app/money"
 	"frontdesk/app/resource"
 	"frontdesk/db"
@@ -384,30 +384,17 @@ func positiveBookingRef(field string, v int64) error {
 	return nil
 }
 
-// bookingError turns the booking package's errors into reference answers.
+// bookingError is writeError's table but for a record the body refers to: one that does not
+// exist is a validation failure of the body (422 "client_id: no such client"), not a missing
+// resource at the URL, which only the booking and the waitlist entry are.
 func bookingError(err error) error {
-	var nf *booking.NotFoundError
-	var re *booking.RestrictedError
-	var ie *booking.InvalidError
-	switch {
-	case errors.As(err, &nf) && (nf.Resource == "booking" || nf.Resource == "waitlist_entry"):
-		return notFound(nf.Resource)
-	case errors.As(err, &nf):
-		// A reference in the body to a record that does not exist is a validation failure of
-		// the body, not a missing resource at the URL.
-		return unprocessable(nf.Resource+"_id", "no such "+nf.Resource)
-	case errors.As(err, &re):
-		return newError(http.StatusUnprocessableEntity, "restricted", re.Rule)
-	case errors.As(err, &ie):
-		return unprocessable(ie.Field, ie.Message)
-	case errors.Is(err, booking.ErrSlotUnavailable):
-		return newError(http.StatusConflict, "conflict", "slot_unavailable")
-	case errors.Is(err, booking.ErrClassFull):
-		return newError(http.StatusConflict, "conflict", "class_full")
-	case errors.Is(err, booking.ErrSeatsAvailable):
-		return newError(http.StatusConflict, "conflict", "seats_available")
-	case errors.Is(err, booking.ErrConcurrentChange):
-		return newError(http.StatusConflict, "conflict", "concurrent_update")
+	if fail.CodeOf(err) != fail.CodeNotFound {
+		return err
 	}
-	return err
+	switch res := fail.ReasonOf(err); res {
+	case "booking", "waitlist_entry":
+		return err
+	default:
+		return unprocessable(res+"_id", "no such "+res)
+	}
 }

@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"reflect"
 
-	"frontdesk/app/booking"
+	"frontdesk/app/fail"
 	"frontdesk/app/payments"
 )
 
@@ -218,19 +217,15 @@ func pathCartID(r *http.Request) (int64, error) {
 // the refusal's own code (cart_expired, cart_paid, company_payments_disabled,
 // payment_request_invalid_status, item_invalid_type, invalid_start_time, booking_already_sold,
 // unprocessable_entity) and a detail naming the field, and 409 for a reserved time taken.
+// Only what differs from writeError's table is translated here.
 func paymentError(err error) error {
-	var refusal *payments.RefusedError
+	f, ok := fail.As(err)
 	switch {
-	case errors.Is(err, payments.ErrCartNotFound):
-		return newError(http.StatusNotFound, "cart_not_found", "")
-	case errors.Is(err, payments.ErrPaymentRequestNotFound):
-		return newError(http.StatusNotFound, "payment_request_not_found", "")
-	case errors.Is(err, payments.ErrSaleNotFound):
-		return notFound("sale")
-	case errors.As(err, &refusal):
-		return newError(http.StatusUnprocessableEntity, refusal.Code, refusal.Detail)
-	case errors.Is(err, booking.ErrSlotUnavailable):
-		return newError(http.StatusConflict, "conflict", "slot_unavailable")
+	case !ok:
+	case f.Code == fail.CodeNotFound && (f.Reason == "cart" || f.Reason == "payment_request"):
+		return newError(http.StatusNotFound, f.Reason+"_not_found", "")
+	case f.Code == fail.CodeInvalid && f.Field == "" && f.Reason != "":
+		return newError(http.StatusUnprocessableEntity, f.Reason, f.Message)
 	}
 	return err
 }

@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 
@@ -53,7 +52,7 @@ func (a *API) createClient(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := clients.Create(r.Context(), a.db, a.now(), in, clients.Options{})
 	if err != nil {
-		a.writeError(w, r, clientError(err))
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, c)
@@ -67,7 +66,7 @@ func (a *API) getClient(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := clients.Load(r.Context(), a.db.R, id)
 	if err != nil {
-		a.writeError(w, r, clientError(err))
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, c)
@@ -86,7 +85,7 @@ func (a *API) updateClient(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := clients.Update(r.Context(), a.db, a.now(), id, in, clients.Options{})
 	if err != nil {
-		a.writeError(w, r, clientError(err))
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, c)
@@ -103,7 +102,7 @@ func (a *API) deactivateClient(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if _, err := clients.Deactivate(r.Context(), a.db, a.now(), id); err != nil {
-		a.writeError(w, r, clientError(err))
+		a.writeError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -135,20 +134,6 @@ func (a *API) listClientCustomAttributes(w http.ResponseWriter, r *http.Request)
 		out = append(out, resource.NewCustomAttribute(v.ID, v.Name, v.Datatype, v.Value))
 	}
 	writeJSON(w, http.StatusOK, out)
-}
-
-// clientError maps the clients package's errors to API answers.
-func clientError(err error) error {
-	var fields clients.Errors
-	switch {
-	case errors.Is(err, clients.ErrNotFound):
-		return notFound("client")
-	case errors.Is(err, clients.ErrAlreadyDeactivated):
-		return newError(http.StatusUnprocessableEntity, "unprocessable_entity", "client_already_deactivated")
-	case errors.As(err, &fields) && len(fields) > 0:
-		return unprocessable(fields[0].Field, fields[0].Message)
-	}
-	return err
 }
 
 // clientBody is the JSON a client create or update may carry: the fields of the reference's

@@ -1,11 +1,13 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
 	"net/http"
 
+	"frontdesk/app/fail"
 	"frontdesk/app/middleware"
 	"frontdesk/db"
 )
@@ -46,11 +48,34 @@ type errorBody struct {
 	Detail *string `json:"detail"`
 }
 
+// fromFail is the /v3 answer for each code of the shared vocabulary (app/fail): the one table
+// of the domain's refusals. Handlers whose reference answers differ for a resource translate
+// those first (bookingError, paymentError, slotsError).
+func fromFail(f *fail.Error) *Error {
+	switch f.Code {
+	case fail.CodeNotFound:
+		return notFound(cmp.Or(f.Reason, "resource"))
+	case fail.CodeInvalid:
+		if f.Field == "" {
+			return newError(http.StatusUnprocessableEntity, "unprocessable_entity", cmp.Or(f.Reason, f.Message))
+		}
+		return unprocessable(f.Field, f.Message)
+	case fail.CodeConflict:
+		return newError(http.StatusConflict, "conflict", f.Reason)
+	case fail.CodeForbidden:
+		return newError(http.StatusUnprocessableEntity, "restricted", f.Reason)
+	}
+	return nil
+}
+
 // writeError is the one place an error becomes a /v3 response.
 func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var e *Error
+	f, refused := fail.As(err)
 	switch {
 	case errors.As(err, &e):
+	case refused && fromFail(f) != nil:
+		e = fromFail(f)
 	case db.IsNotFound(err):
 		// A handler that forgot to translate "no rows" still must not answer 500.
 		e = notFound("resource")

@@ -2,10 +2,10 @@ package api
 
 import (
 	"context"
-	"errors"
 	"net/http"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/fail"
 	"frontdesk/app/resource"
 )
 
@@ -66,13 +66,10 @@ func (a *API) listAvailableSlots(w http.ResponseWriter, r *http.Request) {
 }
 
 // slotsError turns the schedule's not-found errors into the answers of available_slots.
+// A missing location is the reference's location_not_found; the rest is writeError's table.
 func slotsError(err error) error {
-	var nf *booking.NotFoundError
-	switch {
-	case errors.As(err, &nf) && nf.Resource == "location":
+	if fail.Is(err, fail.CodeNotFound, "location") {
 		return newError(http.StatusNotFound, "location_not_found", "")
-	case errors.As(err, &nf):
-		return notFound(nf.Resource)
 	}
 	return err
 }

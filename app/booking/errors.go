@@ -1,10 +1,10 @@
 package booking
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
+	"frontdesk/app/fail"
 	"frontdesk/ui/i18n"
 )
 
@@ -36,16 +36,29 @@ func customerFlow(source string) bool {
 // ErrSlotUnavailable says the provider is already taken for some of the requested time by
 // another non-cancelled booking (buffers included). The database refuses the same write with a
 // trigger, so no code path can get around it.
-var ErrSlotUnavailable = errors.New("slot_unavailable")
+var ErrSlotUnavailable = fail.Conflict(ConflictSlotUnavailable, "slot_unavailable")
 
 // ErrConcurrentChange says the booking kept changing under a PATCH; the caller may retry.
-var ErrConcurrentChange = errors.New("booking changed concurrently")
+var ErrConcurrentChange = fail.Conflict(ConflictConcurrentUpdate, "booking changed concurrently")
+
+// The reasons of the booking rules' conflicts (fail.CodeConflict), as /v3 names them.
+const (
+	ConflictSlotUnavailable  = "slot_unavailable"
+	ConflictClassFull        = "class_full"
+	ConflictSeatsAvailable   = "seats_available"
+	ConflictConcurrentUpdate = "concurrent_update"
+)
 
 // RestrictedError is a refusal by the merchant's customer policy. Rule is the reference's
 // detail: can_edit, can_cancel, before_edit_booking or max_changes.
 type RestrictedError struct{ Rule string }
 
 func (e *RestrictedError) Error() string { return "restricted: " + e.Rule }
+
+// Fail is the refusal as the shared vocabulary says it: forbidden by the named rule.
+func (e *RestrictedError) Fail() *fail.Error {
+	return &fail.Error{Code: fail.CodeForbidden, Reason: e.Rule, Message: e.Error(), Msg: RestrictedMsg(e.Rule)}
+}
 
 // Policy rules, as the reference names them.
 const (
@@ -75,6 +88,11 @@ func (e *InvalidError) with(m i18n.Msg) *InvalidError {
 }
 
 func (e *InvalidError) Error() string { return e.Field + ": " + e.Message }
+
+// Fail is the refusal as the shared vocabulary says it: the field at fault and what is wrong.
+func (e *InvalidError) Fail() *fail.Error {
+	return &fail.Error{Code: fail.CodeInvalid, Field: e.Field, Message: e.Message, Msg: e.Msg}
+}
 
 // invalidTexts are the owner's words for the refusals the admin UI can meet, by the format of
 // their Message; the first argument, if any, is the text's {value}.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"frontdesk/app/fail"
 	"frontdesk/db"
 	"frontdesk/ui/i18n"
 )
@@ -20,7 +21,7 @@ import (
 // three layers, the last a partial unique index.
 
 // ErrClassFull says every seat of the session is taken.
-var ErrClassFull = errors.New("class_full")
+var ErrClassFull = fail.Conflict(ConflictClassFull, "class_full")
 
 // errAlreadySeated is the refusal of a second seat for the same client.
 func errAlreadySeated() *InvalidError {

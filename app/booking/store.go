@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"frontdesk/app/fail"
 	"frontdesk/db"
 )
 
@@ -55,6 +56,9 @@ type ServiceInfo = db.ScheduleServiceRow
 type NotFoundError struct{ Resource string }
 
 func (e *NotFoundError) Error() string { return e.Resource + " not found" }
+
+// Fail is the error as the shared vocabulary says it: not found, the resource as its reason.
+func (e *NotFoundError) Fail() *fail.Error { return fail.NotFound(e.Resource) }
 
 // blockLimit is the longest block the schema allows (a CHECK on bookings): it bounds every
 // overlap search from below.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/fail"
 	"frontdesk/app/messages"
 	"frontdesk/db"
 	"frontdesk/ui/i18n"
@@ -35,7 +36,7 @@ const (
 )
 
 // ErrSeatsAvailable refuses a waitlist join for a session that still has a seat: book it.
-var ErrSeatsAvailable = errors.New("seats_available")
+var ErrSeatsAvailable = fail.Conflict(ConflictSeatsAvailable, "seats_available")
 
 // JoinRequest names the session to wait for — by id, or like a booking by its location,
 // class, provider and start — and the client.

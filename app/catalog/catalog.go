@@ -23,6 +23,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"frontdesk/app/fail"
 	"frontdesk/app/input"
 	"frontdesk/app/money"
 	"frontdesk/db"
@@ -30,7 +31,7 @@ import (
 )
 
 // ErrNotFound: the record to change does not exist (any more).
-var ErrNotFound = errors.New("catalog: not found")
+var ErrNotFound = &fail.Error{Code: fail.CodeNotFound, Reason: "record", Message: "catalog: not found"}
 
 // Invalid is a refused input: one message per form field, keyed by the field's form name.
 // Nothing was written. Fields are English texts; Msgs (products.go) are catalog messages the
@@ -38,6 +39,26 @@ var ErrNotFound = errors.New("catalog: not found")
 type Invalid struct {
 	Fields map[string]string
 	Msgs   map[string]i18n.Msg
+}
+
+// Fail is the refusal as the shared vocabulary says it: invalid, naming the first field at
+// fault in the order of the field names.
+func (e *Invalid) Fail() *fail.Error {
+	var first string
+	for k := range e.Fields {
+		if first == "" || k < first {
+			first = k
+		}
+	}
+	for k := range e.Msgs {
+		if first == "" || k < first {
+			first = k
+		}
+	}
+	if m, ok := e.Msgs[first]; ok {
+		return &fail.Error{Code: fail.CodeInvalid, Field: first, Message: m.Error(), Msg: m}
+	}
+	return &fail.Error{Code: fail.CodeInvalid, Field: first, Message: e.Fields[first]}
 }
 
 func (e *Invalid) Error() string {

@@ -6,10 +6,10 @@ package clients
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
+	"frontdesk/app/fail"
 	"frontdesk/app/resource"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
@@ -24,9 +24,9 @@ const (
 
 var (
 	// ErrNotFound means there is no client with that id.
-	ErrNotFound = errors.New("client not found")
+	ErrNotFound = fail.NotFound("client")
 	// ErrAlreadyDeactivated refuses to deactivate a client twice.
-	ErrAlreadyDeactivated = errors.New("client already deactivated")
+	ErrAlreadyDeactivated = fail.Refused("client_already_deactivated", "client already deactivated")
 )
 
 // Field is one optional input value, so one Input serves create and merge-style update: absent
@@ -95,6 +95,14 @@ type FieldError struct {
 
 // Errors lists every rejected field of an input, in field order.
 type Errors []FieldError
+
+// Fail is the first rejected field as the shared vocabulary says it.
+func (e Errors) Fail() *fail.Error {
+	if len(e) == 0 {
+		return nil
+	}
+	return &fail.Error{Code: fail.CodeInvalid, Field: e[0].Field, Message: e[0].Message, Msg: e[0].Msg}
+}
 
 func (e Errors) Error() string {
 	parts := make([]string, len(e))

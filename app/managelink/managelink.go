@@ -19,9 +19,9 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"errors"
 	"time"
 
+	"frontdesk/app/fail"
 	"frontdesk/db"
 )
 
@@ -36,7 +36,7 @@ const tokenLen = 43
 
 // ErrNotFound says a token is malformed, unknown or expired: the three look the same from
 // outside.
-var ErrNotFound = errors.New("manage link not found")
+var ErrNotFound = &fail.Error{Code: fail.CodeNotFound, Reason: "manage_link", Message: "manage link not found"}
 
 // New creates a link to booking bookingID inside the caller's transaction q and returns its
 // token, which exists nowhere else: show it or send it now.

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,7 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"frontdesk/app/booking"
-	"frontdesk/app/clients"
+	"frontdesk/app/fail"
 	"frontdesk/db"
 )
 
@@ -76,41 +77,62 @@ func (s *Server) errorResult(ctx context.Context, tool string, err error) *sdk.C
 	return res
 }
 
-// toToolError translates the stores' errors. Arguments a tool got from a slot id are reported
-// as slot_id, since that is what the model sent.
+// toToolError translates the domain's refusals by their code (app/fail), the one table of this
+// surface. Arguments a tool got from a slot id are reported as slot_id, since that is what the
+// model sent.
 func (s *Server) toToolError(ctx context.Context, err error) *toolError {
 	var te *toolError
-	var nf *booking.NotFoundError
-	var re *booking.RestrictedError
-	var ie *booking.InvalidError
-	var ce clients.Errors
-	switch {
-	case errors.As(err, &te):
+	if errors.As(err, &te) {
 		return te
-	case errors.Is(err, booking.ErrSlotUnavailable):
-		return &toolError{Kind: kindTaken, Field: "slot_id", Message: "that time was just taken by someone else; call find_free_times again and offer the customer another time"}
-	case errors.Is(err, booking.ErrClassFull): // classes (docs/classes.md)
-		return &toolError{Kind: kindTaken, Field: "slot_id", Message: "the last seat of that class session was just taken; call find_free_times again and offer the customer another session"}
-	case errors.Is(err, booking.ErrConcurrentChange):
-		return &toolError{Kind: kindRetry, Message: "the booking was being changed at the same moment; call again"}
-	case errors.As(err, &nf) && nf.Resource == "booking":
-		return notFound("booking_id", "no such booking")
-	case errors.As(err, &nf) && nf.Resource == "client":
-		return notFound("client_id", "no such client; use find_or_create_client first")
-	case errors.As(err, &nf):
-		return notFound("slot_id", "the %s of that slot no longer exists; call find_free_times again", nf.Resource)
-	case errors.As(err, &re):
-		return s.policyError(ctx, re.Rule)
-	case errors.As(err, &ie):
-		return bookingInvalid(ie)
-	case errors.As(err, &ce) && len(ce) > 0:
-		return invalid(ce[0].Field, "%s", ce[0].Message)
-	case db.IsFull(err):
+	}
+	if f, ok := fail.As(err); ok {
+		switch f.Code {
+		case fail.CodeNotFound:
+			return notFoundError(f.Reason)
+		case fail.CodeConflict:
+			return conflictError(f.Reason)
+		case fail.CodeForbidden:
+			return s.policyError(ctx, f.Reason)
+		case fail.CodeInvalid:
+			var ie *booking.InvalidError
+			if errors.As(err, &ie) {
+				return bookingInvalid(ie) // its reason codes tell a refused time from a typo
+			}
+			return invalid(f.Field, "%s", cmp.Or(f.Message, f.Reason))
+		}
+	}
+	if db.IsFull(err) {
 		// A full disk (docs/api.md, "Full disk"): nothing was saved; reported once elsewhere.
 		s.db.NoteWriteError(err)
 		return &toolError{Kind: kindRetry, Message: "the business's server is out of disk space, so nothing was saved; try again later, or ask the customer to contact the business directly"}
 	}
 	return &toolError{Kind: kindInternal, Message: "something went wrong on our side; try again in a moment, and if it keeps failing, ask the customer to contact the business directly"}
+}
+
+// notFoundError names the argument that pointed at nothing: the booking, the client, or else
+// something a slot id carried.
+func notFoundError(resource string) *toolError {
+	switch resource {
+	case "booking":
+		return notFound("booking_id", "no such booking")
+	case "client":
+		return notFound("client_id", "no such client; use find_or_create_client first")
+	}
+	return notFound("slot_id", "the %s of that slot no longer exists; call find_free_times again", resource)
+}
+
+// conflictError says what changed under the call: a time or a seat just taken (alternatives are
+// the caller's to add), or a change at the same moment, which a second call may get past.
+func conflictError(reason string) *toolError {
+	switch reason {
+	case booking.ConflictSlotUnavailable:
+		return &toolError{Kind: kindTaken, Field: "slot_id", Message: "that time was just taken by someone else; call find_free_times again and offer the customer another time"}
+	case booking.ConflictClassFull: // classes (docs/classes.md)
+		return &toolError{Kind: kindTaken, Field: "slot_id", Message: "the last seat of that class session was just taken; call find_free_times again and offer the customer another session"}
+	case booking.ConflictConcurrentUpdate:
+		return &toolError{Kind: kindRetry, Message: "the booking was being changed at the same moment; call again"}
+	}
+	return &toolError{Kind: kindRetry, Message: "that changed at the same moment (" + reason + "); call again"}
 }
 
 // bookingInvalid words app/booking's rule failures. A start the engine does not offer carries

@@ -3,10 +3,10 @@ package messages
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
+	"frontdesk/app/fail"
 	"frontdesk/db"
 )
 
@@ -218,7 +218,7 @@ type Detail struct {
 }
 
 // ErrNotFound is returned for a message that does not exist.
-var ErrNotFound = errors.New("no such message")
+var ErrNotFound = &fail.Error{Code: fail.CodeNotFound, Reason: "message", Message: "no such message"}
 
 // Message returns one message with its attempts.
 func (s *Service) Message(ctx context.Context, id int64) (Detail, error) {
@@ -254,7 +254,7 @@ func (s *Service) Message(ctx context.Context, id int64) (Detail, error) {
 }
 
 // ErrNotResendable is returned by Resend for a message that is pending or was skipped.
-var ErrNotResendable = errors.New("only a sent or failed message can be sent again")
+var ErrNotResendable = fail.Refused("not_resendable", "only a sent or failed message can be sent again")
 
 // Resend sends a sent or failed message again, now, as a new series of attempts with the same
 // Message-ID. It is rendered from the booking as it is now; the checks at sending still apply.

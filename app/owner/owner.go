@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/fail"
 	"frontdesk/db"
 )
 
@@ -32,7 +33,7 @@ var (
 	ErrPasswordTooLong    = fmt.Errorf("use at most %d characters", MaxPasswordLen)
 	ErrEmailTaken         = errors.New("an owner with this email already exists")
 	ErrInvalidCredentials = errors.New("wrong email or password")
-	ErrNotFound           = errors.New("no such owner")
+	ErrNotFound           = &fail.Error{Code: fail.CodeNotFound, Reason: "owner", Message: "no such owner"}
 	ErrSetupClosed        = errors.New("setup is closed: an owner exists or the setup link is invalid")
 )
 

@@ -1,15 +1,16 @@
 package payments
 
 import (
-	"errors"
 	"fmt"
+
+	"frontdesk/app/fail"
 )
 
 // Lookups that find nothing.
 var (
-	ErrCartNotFound           = errors.New("cart not found")
-	ErrPaymentRequestNotFound = errors.New("payment request not found")
-	ErrSaleNotFound           = errors.New("sale not found")
+	ErrCartNotFound           = &fail.Error{Code: fail.CodeNotFound, Reason: "cart", Message: "cart not found"}
+	ErrPaymentRequestNotFound = &fail.Error{Code: fail.CodeNotFound, Reason: "payment_request", Message: "payment request not found"}
+	ErrSaleNotFound           = &fail.Error{Code: fail.CodeNotFound, Reason: "sale", Message: "sale not found"}
 )
 
 // Codes of RefusedError: the reference's own where it has one.
@@ -32,6 +33,12 @@ type RefusedError struct {
 }
 
 func (e *RefusedError) Error() string { return e.Code + ": " + e.Detail }
+
+// Fail is the refusal as the shared vocabulary says it: invalid, with the refusal's code as the
+// reason and its detail (which names the field) as the message.
+func (e *RefusedError) Fail() *fail.Error {
+	return &fail.Error{Code: fail.CodeInvalid, Reason: e.Code, Message: e.Detail}
+}
 
 // refused builds a RefusedError whose detail names field (a path into the request) first.
 func refused(code, field, format string, args ...any) *RefusedError {

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/fail"
 	"frontdesk/app/queue"
 	"frontdesk/db"
 )
@@ -50,7 +51,7 @@ const maxDescription = 500
 // Errors a caller turns into messages. Every Manager error that is the caller's fault wraps
 // one of these (or is a *FieldError); anything else is an internal failure.
 var (
-	ErrNotFound           = errors.New("not found")
+	ErrNotFound           = &fail.Error{Code: fail.CodeNotFound, Reason: "webhook", Message: "not found"}
 	ErrInvalidState       = errors.New("not allowed in the current state")
 	ErrInvalidDescription = errors.New("invalid webhook description")
 	ErrTooManyWebhooks    = errors.New("webhook limit reached")
