@@ -36,7 +36,7 @@ func TestLoadProviderContact(t *testing.T) {
 		{"email", map[string]any{"providers[0].email": "ana at studio"}, "providers[0].email: Enter an email address like name@example.com."},
 		{"phone", map[string]any{"providers[0].phone": "12"}, "providers[0].phone: Enter the number in international form"},
 		{"agenda time", map[string]any{"providers[0].email": "a@b.example", "providers[0].agenda_time": "7h"}, "providers[0].agenda_time: \"7h\" is not a time"},
-		{"emailed without an address", map[string]any{"providers[0].notify_bookings": true}, "providers[0].email: is required when the provider is emailed"},
+		{"emailed without an address", map[string]any{"providers[0].email": "", "providers[0].notify_bookings": true}, "providers[0].email: is required when the provider is emailed"},
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
