@@ -814,6 +814,40 @@ func (q *Queries) ListServiceProviderIDs(ctx context.Context, serviceID int64) (
 	return items, nil
 }
 
+const locationCountryCodes = `-- name: LocationCountryCodes :many
+SELECT l.id, c.code FROM locations l JOIN countries c ON c.id = l.country_id ORDER BY l.id
+`
+
+type LocationCountryCodesRow struct {
+	ID   int64
+	Code string
+}
+
+// The country of each location: a provider's phone written without "+" is read as dialled in
+// their main location's.
+func (q *Queries) LocationCountryCodes(ctx context.Context) ([]LocationCountryCodesRow, error) {
+	rows, err := q.db.QueryContext(ctx, locationCountryCodes)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []LocationCountryCodesRow{}
+	for rows.Next() {
+		var i LocationCountryCodesRow
+		if err := rows.Scan(&i.ID, &i.Code); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const nextAttributeGroupOrder = `-- name: NextAttributeGroupOrder :one
 SELECT CAST(coalesce(max(sort_order), 0) + 1 AS INTEGER) FROM attribute_groups
 `
@@ -893,17 +927,22 @@ func (q *Queries) UpdateCustomAttribute(ctx context.Context, arg UpdateCustomAtt
 }
 
 const updateProvider = `-- name: UpdateProvider :exec
-UPDATE providers SET public_name = ?, active = ?, online_booking = ?, location_id = ?, updated_at = ?
+UPDATE providers SET public_name = ?, active = ?, online_booking = ?, location_id = ?, email = ?, phone = ?,
+    notify_bookings = ?, agenda_min = ?, updated_at = ?
 WHERE id = ?
 `
 
 type UpdateProviderParams struct {
-	PublicName    string
-	Active        bool
-	OnlineBooking bool
-	LocationID    int64
-	UpdatedAt     int64
-	ID            int64
+	PublicName     string
+	Active         bool
+	OnlineBooking  bool
+	LocationID     int64
+	Email          string
+	Phone          string
+	NotifyBookings bool
+	AgendaMin      sql.NullInt64
+	UpdatedAt      int64
+	ID             int64
 }
 
 func (q *Queries) UpdateProvider(ctx context.Context, arg UpdateProviderParams) error {
@@ -912,6 +951,10 @@ func (q *Queries) UpdateProvider(ctx context.Context, arg UpdateProviderParams) 
 		arg.Active,
 		arg.OnlineBooking,
 		arg.LocationID,
+		arg.Email,
+		arg.Phone,
+		arg.NotifyBookings,
+		arg.AgendaMin,
 		arg.UpdatedAt,
 		arg.ID,
 	)

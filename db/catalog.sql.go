@@ -80,18 +80,23 @@ func (q *Queries) CreateCustomAttribute(ctx context.Context, arg CreateCustomAtt
 }
 
 const createProvider = `-- name: CreateProvider :one
-INSERT INTO providers (public_name, active, online_booking, location_id, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?)
-RETURNING id, public_name, active, online_booking, location_id, created_at, updated_at
+INSERT INTO providers (public_name, active, online_booking, location_id, email, phone, notify_bookings, agenda_min,
+    created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING id, public_name, active, online_booking, location_id, created_at, updated_at, email, phone, notify_bookings, agenda_min
 `
 
 type CreateProviderParams struct {
-	PublicName    string
-	Active        bool
-	OnlineBooking bool
-	LocationID    int64
-	CreatedAt     int64
-	UpdatedAt     int64
+	PublicName     string
+	Active         bool
+	OnlineBooking  bool
+	LocationID     int64
+	Email          string
+	Phone          string
+	NotifyBookings bool
+	AgendaMin      sql.NullInt64
+	CreatedAt      int64
+	UpdatedAt      int64
 }
 
 func (q *Queries) CreateProvider(ctx context.Context, arg CreateProviderParams) (Provider, error) {
@@ -100,6 +105,10 @@ func (q *Queries) CreateProvider(ctx context.Context, arg CreateProviderParams) 
 		arg.Active,
 		arg.OnlineBooking,
 		arg.LocationID,
+		arg.Email,
+		arg.Phone,
+		arg.NotifyBookings,
+		arg.AgendaMin,
 		arg.CreatedAt,
 		arg.UpdatedAt,
 	)
@@ -112,6 +121,10 @@ func (q *Queries) CreateProvider(ctx context.Context, arg CreateProviderParams) 
 		&i.LocationID,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Email,
+		&i.Phone,
+		&i.NotifyBookings,
+		&i.AgendaMin,
 	)
 	return i, err
 }

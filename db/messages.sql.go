@@ -11,8 +11,8 @@ import (
 )
 
 const bookingMessages = `-- name: BookingMessages :many
-SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, state, note,
-    send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
+SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
+    note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
 FROM messages WHERE booking_id = ? ORDER BY send_at, id
 `
 
@@ -24,6 +24,7 @@ type BookingMessagesRow struct {
 	ToAddress        string
 	BookingID        sql.NullInt64
 	PaymentRequestID sql.NullInt64
+	ProviderID       sql.NullInt64
 	OffsetMin        sql.NullInt64
 	State            string
 	Note             string
@@ -55,6 +56,7 @@ func (q *Queries) BookingMessages(ctx context.Context, bookingID sql.NullInt64) 
 			&i.ToAddress,
 			&i.BookingID,
 			&i.PaymentRequestID,
+			&i.ProviderID,
 			&i.OffsetMin,
 			&i.State,
 			&i.Note,
@@ -243,7 +245,7 @@ func (q *Queries) GetMessageBooking(ctx context.Context, bookingID int64) (Messa
 }
 
 const getMessageRow = `-- name: GetMessageRow :one
-SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, detail_json, state, note, send_at, next_attempt_at, attempts, series_base, restarted_at, last_attempt_at, last_code, subject, created_at, updated_at FROM messages WHERE id = ?
+SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, detail_json, state, note, send_at, next_attempt_at, attempts, series_base, restarted_at, last_attempt_at, last_code, subject, created_at, updated_at, provider_id FROM messages WHERE id = ?
 `
 
 func (q *Queries) GetMessageRow(ctx context.Context, id int64) (Message, error) {
@@ -271,6 +273,7 @@ func (q *Queries) GetMessageRow(ctx context.Context, id int64) (Message, error) 
 		&i.Subject,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ProviderID,
 	)
 	return i, err
 }
@@ -325,11 +328,12 @@ func (q *Queries) GetMessageTemplate(ctx context.Context, arg GetMessageTemplate
 }
 
 const insertMessage = `-- name: InsertMessage :exec
-INSERT INTO messages (message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min,
-    detail_json, state, note, send_at, next_attempt_at, created_at, updated_at)
+INSERT INTO messages (message_key, kind, recipient, to_address, booking_id, payment_request_id, provider_id,
+    offset_min, detail_json, state, note, send_at, next_attempt_at, created_at, updated_at)
 VALUES (?1, ?2, ?3, ?4, ?5,
-    ?6, ?7, ?8, ?9, ?10,
-    ?11, ?12, ?13, ?13)
+    ?6, ?7, ?8, ?9,
+    ?10, ?11, ?12, ?13, ?14,
+    ?14)
 `
 
 type InsertMessageParams struct {
@@ -339,6 +343,7 @@ type InsertMessageParams struct {
 	ToAddress        string
 	BookingID        sql.NullInt64
 	PaymentRequestID sql.NullInt64
+	ProviderID       sql.NullInt64
 	OffsetMin        sql.NullInt64
 	DetailJson       string
 	State            string
@@ -356,6 +361,7 @@ func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) er
 		arg.ToAddress,
 		arg.BookingID,
 		arg.PaymentRequestID,
+		arg.ProviderID,
 		arg.OffsetMin,
 		arg.DetailJson,
 		arg.State,
@@ -531,8 +537,8 @@ func (q *Queries) ListMessageKinds(ctx context.Context) ([]MessageKind, error) {
 }
 
 const listMessages = `-- name: ListMessages :many
-SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, state, note,
-    send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
+SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
+    note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
 FROM messages
 WHERE (CAST(?1 AS TEXT) = '' OR state = ?1)
   AND (CAST(?2 AS TEXT) = '' OR kind = ?2)
@@ -558,6 +564,7 @@ type ListMessagesRow struct {
 	ToAddress        string
 	BookingID        sql.NullInt64
 	PaymentRequestID sql.NullInt64
+	ProviderID       sql.NullInt64
 	OffsetMin        sql.NullInt64
 	State            string
 	Note             string
@@ -595,6 +602,7 @@ func (q *Queries) ListMessages(ctx context.Context, arg ListMessagesParams) ([]L
 			&i.ToAddress,
 			&i.BookingID,
 			&i.PaymentRequestID,
+			&i.ProviderID,
 			&i.OffsetMin,
 			&i.State,
 			&i.Note,
@@ -772,6 +780,39 @@ func (q *Queries) MessagePlanSettings(ctx context.Context) (MessagePlanSettingsR
 	return i, err
 }
 
+const messageProvider = `-- name: MessageProvider :one
+
+SELECT p.id, p.public_name, p.email, p.notify_bookings, p.agenda_min, l.timezone
+FROM providers p JOIN locations l ON l.id = p.location_id
+WHERE p.id = ?
+`
+
+type MessageProviderRow struct {
+	ID             int64
+	PublicName     string
+	Email          string
+	NotifyBookings bool
+	AgendaMin      sql.NullInt64
+	Timezone       string
+}
+
+// Messages to providers (app/messages/providers.go) -------------------------------------------
+// Whether and when a provider is emailed: read when a booking of theirs is written, and again
+// when a message to them is sent.
+func (q *Queries) MessageProvider(ctx context.Context, id int64) (MessageProviderRow, error) {
+	row := q.db.QueryRowContext(ctx, messageProvider, id)
+	var i MessageProviderRow
+	err := row.Scan(
+		&i.ID,
+		&i.PublicName,
+		&i.Email,
+		&i.NotifyBookings,
+		&i.AgendaMin,
+		&i.Timezone,
+	)
+	return i, err
+}
+
 const messageTransportSettings = `-- name: MessageTransportSettings :one
 
 SELECT smtp_host, smtp_port, smtp_security, smtp_username, smtp_password_sealed, from_name, from_address,
@@ -870,6 +911,147 @@ func (q *Queries) PendingBookingReminders(ctx context.Context, bookingID sql.Nul
 			return nil, err
 		}
 		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const providerAgendaBookings = `-- name: ProviderAgendaBookings :many
+SELECT b.id, b.start_at, b.end_at, b.status_id, c.first_name, coalesce(c.last_name, '') AS last_name,
+    s.name AS service_name, l.name AS location_name, l.timezone
+FROM bookings b
+JOIN clients c ON c.id = b.client_id
+JOIN services s ON s.id = b.service_id
+JOIN locations l ON l.id = b.location_id
+WHERE b.provider_id = ?1 AND b.status_id <> 5
+  AND b.start_at >= ?2 AND b.start_at < ?3
+ORDER BY b.start_at, b.id
+`
+
+type ProviderAgendaBookingsParams struct {
+	ProviderID int64
+	FromAt     int64
+	ToAt       int64
+}
+
+type ProviderAgendaBookingsRow struct {
+	ID           int64
+	StartAt      int64
+	EndAt        int64
+	StatusID     int64
+	FirstName    string
+	LastName     string
+	ServiceName  string
+	LocationName string
+	Timezone     string
+}
+
+// A provider's day as the agenda lists it: the bookings not cancelled that start in it.
+func (q *Queries) ProviderAgendaBookings(ctx context.Context, arg ProviderAgendaBookingsParams) ([]ProviderAgendaBookingsRow, error) {
+	rows, err := q.db.QueryContext(ctx, providerAgendaBookings, arg.ProviderID, arg.FromAt, arg.ToAt)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProviderAgendaBookingsRow{}
+	for rows.Next() {
+		var i ProviderAgendaBookingsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.StartAt,
+			&i.EndAt,
+			&i.StatusID,
+			&i.FirstName,
+			&i.LastName,
+			&i.ServiceName,
+			&i.LocationName,
+			&i.Timezone,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const providerAgendaFor = `-- name: ProviderAgendaFor :many
+SELECT id, state, next_attempt_at FROM messages
+WHERE provider_id = ?1 AND kind = 'provider_agenda' AND state IN ('pending', 'sent')
+  AND json_extract(detail_json, '$.day') = CAST(?2 AS TEXT)
+`
+
+type ProviderAgendaForParams struct {
+	ProviderID sql.NullInt64
+	Day        string
+}
+
+type ProviderAgendaForRow struct {
+	ID            int64
+	State         string
+	NextAttemptAt sql.NullInt64
+}
+
+// A provider's daily agenda messages for one local day (detail_json's "day"), planned or sent.
+func (q *Queries) ProviderAgendaFor(ctx context.Context, arg ProviderAgendaForParams) ([]ProviderAgendaForRow, error) {
+	rows, err := q.db.QueryContext(ctx, providerAgendaFor, arg.ProviderID, arg.Day)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProviderAgendaForRow{}
+	for rows.Next() {
+		var i ProviderAgendaForRow
+		if err := rows.Scan(&i.ID, &i.State, &i.NextAttemptAt); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const providerBookingStarts = `-- name: ProviderBookingStarts :many
+SELECT start_at FROM bookings
+WHERE provider_id = ?1 AND status_id <> 5 AND start_at >= ?2
+ORDER BY start_at
+`
+
+type ProviderBookingStartsParams struct {
+	ProviderID int64
+	FromAt     int64
+}
+
+// The starts of a provider's bookings from a time on that are not cancelled: the days their
+// agenda is planned for.
+func (q *Queries) ProviderBookingStarts(ctx context.Context, arg ProviderBookingStartsParams) ([]int64, error) {
+	rows, err := q.db.QueryContext(ctx, providerBookingStarts, arg.ProviderID, arg.FromAt)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var start_at int64
+		if err := rows.Scan(&start_at); err != nil {
+			return nil, err
+		}
+		items = append(items, start_at)
 	}
 	if err := rows.Close(); err != nil {
 		return nil, err
@@ -1069,6 +1251,23 @@ type SkipPendingMessageParams struct {
 
 func (q *Queries) SkipPendingMessage(ctx context.Context, arg SkipPendingMessageParams) error {
 	_, err := q.db.ExecContext(ctx, skipPendingMessage, arg.Note, arg.Now, arg.ID)
+	return err
+}
+
+const skipProviderAgenda = `-- name: SkipProviderAgenda :exec
+UPDATE messages SET state = 'skipped', note = ?1, next_attempt_at = NULL, updated_at = ?2
+WHERE provider_id = ?3 AND kind = 'provider_agenda' AND state = 'pending'
+  AND next_attempt_at IS NOT NULL
+`
+
+type SkipProviderAgendaParams struct {
+	Note       string
+	Now        int64
+	ProviderID sql.NullInt64
+}
+
+func (q *Queries) SkipProviderAgenda(ctx context.Context, arg SkipProviderAgendaParams) error {
+	_, err := q.db.ExecContext(ctx, skipProviderAgenda, arg.Note, arg.Now, arg.ProviderID)
 	return err
 }
 

@@ -18,6 +18,8 @@ func goMigrations() []*goose.Migration {
 		goose.NewGoMigration(360, &goose.GoFunc{RunTx: addSeatMessageKind}, nil),
 		// CHECKs of the hot tables as comparisons, not IN lists: migrate_00382.go.
 		goose.NewGoMigration(382, &goose.GoFunc{RunTx: checksWithoutInLists}, nil),
+		// Messages to providers: migrate_00411.go.
+		goose.NewGoMigration(411, &goose.GoFunc{RunTx: addProviderMessages}, nil),
 	}
 }
 

@@ -406,6 +406,7 @@ type Message struct {
 	Subject          string
 	CreatedAt        int64
 	UpdatedAt        int64
+	ProviderID       sql.NullInt64
 }
 
 type MessageAttempt struct {
@@ -572,13 +573,17 @@ type ProductSearch struct {
 }
 
 type Provider struct {
-	ID            int64
-	PublicName    string
-	Active        bool
-	OnlineBooking bool
-	LocationID    int64
-	CreatedAt     int64
-	UpdatedAt     int64
+	ID             int64
+	PublicName     string
+	Active         bool
+	OnlineBooking  bool
+	LocationID     int64
+	CreatedAt      int64
+	UpdatedAt      int64
+	Email          string
+	Phone          string
+	NotifyBookings bool
+	AgendaMin      sql.NullInt64
 }
 
 type ProviderBreak struct {

@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 )
 
@@ -75,6 +76,31 @@ func (q *Queries) GetProvider(ctx context.Context, id int64) (GetProviderRow, er
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.HasHours,
+	)
+	return i, err
+}
+
+const getProviderContact = `-- name: GetProviderContact :one
+SELECT email, phone, notify_bookings, agenda_min FROM providers WHERE id = ?
+`
+
+type GetProviderContactRow struct {
+	Email          string
+	Phone          string
+	NotifyBookings bool
+	AgendaMin      sql.NullInt64
+}
+
+// What the admin's provider form shows besides GetProvider: how to reach them, and what they
+// are emailed.
+func (q *Queries) GetProviderContact(ctx context.Context, id int64) (GetProviderContactRow, error) {
+	row := q.db.QueryRowContext(ctx, getProviderContact, id)
+	var i GetProviderContactRow
+	err := row.Scan(
+		&i.Email,
+		&i.Phone,
+		&i.NotifyBookings,
+		&i.AgendaMin,
 	)
 	return i, err
 }

@@ -109,7 +109,8 @@ CREATE TABLE providers (
     location_id    INTEGER NOT NULL REFERENCES locations (id),
     created_at     INTEGER NOT NULL,
     updated_at     INTEGER NOT NULL
-);
+, email TEXT NOT NULL DEFAULT ''
+    CHECK (instr(email, char(10)) = 0 AND instr(email, char(13)) = 0), phone TEXT NOT NULL DEFAULT '', notify_bookings BOOLEAN NOT NULL DEFAULT 0 CHECK (notify_bookings IN (0, 1)), agenda_min INTEGER CHECK (agenda_min BETWEEN 0 AND 1439));
 CREATE TABLE provider_images (
     id            INTEGER PRIMARY KEY,
     provider_id   INTEGER NOT NULL REFERENCES providers (id) ON DELETE CASCADE,
@@ -605,8 +606,9 @@ CREATE TABLE messages (
     -- index for an IN list on every statement run (≈6 µs each), and every booking writes
     -- three rows here inside its transaction.
     kind               TEXT    NOT NULL CHECK (kind = 'confirmation' OR kind = 'rescheduled' OR kind = 'cancelled'
-        OR kind = 'reminder' OR kind = 'payment_request' OR kind = 'receipt' OR kind = 'test' OR kind = 'waitlist_seat'),
-    recipient          TEXT    NOT NULL CHECK (recipient = 'client' OR recipient = 'owner' OR recipient = 'address'),
+        OR kind = 'reminder' OR kind = 'payment_request' OR kind = 'receipt' OR kind = 'test' OR kind = 'waitlist_seat'
+        OR kind = 'provider_booked' OR kind = 'provider_moved' OR kind = 'provider_cancelled' OR kind = 'provider_agenda'),
+    recipient          TEXT    NOT NULL CHECK (recipient = 'client' OR recipient = 'owner' OR recipient = 'address' OR recipient = 'provider'),
     -- The address it went to (resolved at the first attempt; given for a test).
     to_address         TEXT    NOT NULL DEFAULT '',
     booking_id         INTEGER REFERENCES bookings (id) ON DELETE CASCADE,
@@ -626,8 +628,8 @@ CREATE TABLE messages (
     last_code          INTEGER,
     subject            TEXT    NOT NULL DEFAULT '',
     created_at         INTEGER NOT NULL,
-    updated_at         INTEGER NOT NULL,
-    CHECK (kind = 'test' OR booking_id IS NOT NULL OR payment_request_id IS NOT NULL),
+    updated_at         INTEGER NOT NULL, provider_id INTEGER REFERENCES providers (id) ON DELETE CASCADE,
+    CHECK (kind = 'test' OR booking_id IS NOT NULL OR payment_request_id IS NOT NULL OR provider_id IS NOT NULL),
     CHECK ((kind = 'reminder') = (offset_min IS NOT NULL)),
     CHECK ((recipient = 'address') = (kind = 'test'))
 );
@@ -831,7 +833,10 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (42, 380, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (43, 381, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (44, 382, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (45, 450, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (45, 410, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (46, 411, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (47, 412, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (48, 450, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -854,7 +859,7 @@ INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('payment_r
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('receipt', 1, 0);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('waitlist_seat', 1, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 45);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 48);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -1579,14 +1584,6 @@ BEGIN
     SELECT RAISE(ABORT, 'the last owner cannot be removed');
 END;
 CREATE INDEX booking_overrides_booking ON booking_overrides (booking_id);
-CREATE TRIGGER messages_skip_on_cancel AFTER UPDATE OF status_id ON bookings
-WHEN NEW.status_id = 5 AND OLD.status_id <> 5
-BEGIN
-    UPDATE messages SET state = 'skipped', note = 'booking cancelled', next_attempt_at = NULL,
-        updated_at = NEW.updated_at
-    WHERE booking_id = NEW.id AND state = 'pending' AND next_attempt_at IS NOT NULL
-      AND kind IN ('confirmation', 'rescheduled', 'reminder', 'waitlist_seat');
-END;
 CREATE INDEX site_waitlist_links_entry ON site_waitlist_links (entry_id);
 CREATE TRIGGER etag_sessions_insert AFTER INSERT ON class_sessions
 BEGIN
@@ -1712,6 +1709,15 @@ CREATE TRIGGER webhooks_enqueue_delete AFTER DELETE ON webhooks
 BEGIN
     INSERT INTO etag_versions (kind, ref_id, n) VALUES ('webhooks_enqueue', 0, 1)
         ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE INDEX messages_provider ON messages (provider_id, send_at) WHERE provider_id IS NOT NULL;
+CREATE TRIGGER messages_skip_on_cancel AFTER UPDATE OF status_id ON bookings
+WHEN NEW.status_id = 5 AND OLD.status_id <> 5
+BEGIN
+    UPDATE messages SET state = 'skipped', note = 'booking cancelled', next_attempt_at = NULL,
+        updated_at = NEW.updated_at
+    WHERE booking_id = NEW.id AND state = 'pending' AND next_attempt_at IS NOT NULL
+      AND kind IN ('confirmation', 'rescheduled', 'reminder', 'waitlist_seat', 'provider_booked', 'provider_moved');
 END;
 CREATE TRIGGER webhook_delivery_counts_insert AFTER INSERT ON deliveries
 BEGIN

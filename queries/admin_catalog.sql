@@ -77,7 +77,8 @@ FROM providers p JOIN locations l ON l.id = p.location_id
 ORDER BY lower(p.public_name), p.id;
 
 -- name: UpdateProvider :exec
-UPDATE providers SET public_name = ?, active = ?, online_booking = ?, location_id = ?, updated_at = ?
+UPDATE providers SET public_name = ?, active = ?, online_booking = ?, location_id = ?, email = ?, phone = ?,
+    notify_bookings = ?, agenda_min = ?, updated_at = ?
 WHERE id = ?;
 
 -- name: ListProviderLocationIDs :many
@@ -144,3 +145,8 @@ SELECT count(*) FROM client_attribute_values WHERE attribute_id = ? AND value IS
 -- The distinct values clients hold for a template: a categoric option in use cannot be removed.
 -- name: ListAttributeValuesInUse :many
 SELECT DISTINCT value FROM client_attribute_values WHERE attribute_id = ? AND value IS NOT NULL ORDER BY value;
+
+-- The country of each location: a provider's phone written without "+" is read as dialled in
+-- their main location's.
+-- name: LocationCountryCodes :many
+SELECT l.id, c.code FROM locations l JOIN countries c ON c.id = l.country_id ORDER BY l.id;

@@ -16,8 +16,9 @@ INSERT INTO service_providers (service_id, provider_id) VALUES (?, ?)
 ON CONFLICT (service_id, provider_id) DO NOTHING;
 
 -- name: CreateProvider :one
-INSERT INTO providers (public_name, active, online_booking, location_id, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?)
+INSERT INTO providers (public_name, active, online_booking, location_id, email, phone, notify_bookings, agenda_min,
+    created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING *;
 
 -- name: CreateProviderImage :exec

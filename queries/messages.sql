@@ -19,11 +19,51 @@ ON CONFLICT (booking_id) DO UPDATE SET status_id = excluded.status_id, start_at 
     provider_id = excluded.provider_id, sequence = excluded.sequence;
 
 -- name: InsertMessage :exec
-INSERT INTO messages (message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min,
-    detail_json, state, note, send_at, next_attempt_at, created_at, updated_at)
+INSERT INTO messages (message_key, kind, recipient, to_address, booking_id, payment_request_id, provider_id,
+    offset_min, detail_json, state, note, send_at, next_attempt_at, created_at, updated_at)
 VALUES (sqlc.arg(message_key), sqlc.arg(kind), sqlc.arg(recipient), sqlc.arg(to_address), sqlc.narg(booking_id),
-    sqlc.narg(payment_request_id), sqlc.narg(offset_min), sqlc.arg(detail_json), sqlc.arg(state), sqlc.arg(note),
-    sqlc.arg(send_at), sqlc.narg(next_attempt_at), sqlc.arg(created_at), sqlc.arg(created_at));
+    sqlc.narg(payment_request_id), sqlc.narg(provider_id), sqlc.narg(offset_min), sqlc.arg(detail_json),
+    sqlc.arg(state), sqlc.arg(note), sqlc.arg(send_at), sqlc.narg(next_attempt_at), sqlc.arg(created_at),
+    sqlc.arg(created_at));
+
+-- Messages to providers (app/messages/providers.go) -------------------------------------------
+
+-- Whether and when a provider is emailed: read when a booking of theirs is written, and again
+-- when a message to them is sent.
+-- name: MessageProvider :one
+SELECT p.id, p.public_name, p.email, p.notify_bookings, p.agenda_min, l.timezone
+FROM providers p JOIN locations l ON l.id = p.location_id
+WHERE p.id = ?;
+
+-- A provider's daily agenda messages for one local day (detail_json's "day"), planned or sent.
+-- name: ProviderAgendaFor :many
+SELECT id, state, next_attempt_at FROM messages
+WHERE provider_id = sqlc.arg(provider_id) AND kind = 'provider_agenda' AND state IN ('pending', 'sent')
+  AND json_extract(detail_json, '$.day') = CAST(sqlc.arg(day) AS TEXT);
+
+-- name: SkipProviderAgenda :exec
+UPDATE messages SET state = 'skipped', note = sqlc.arg(note), next_attempt_at = NULL, updated_at = sqlc.arg(now)
+WHERE provider_id = sqlc.arg(provider_id) AND kind = 'provider_agenda' AND state = 'pending'
+  AND next_attempt_at IS NOT NULL;
+
+-- The starts of a provider's bookings from a time on that are not cancelled: the days their
+-- agenda is planned for.
+-- name: ProviderBookingStarts :many
+SELECT start_at FROM bookings
+WHERE provider_id = sqlc.arg(provider_id) AND status_id <> 5 AND start_at >= sqlc.arg(from_at)
+ORDER BY start_at;
+
+-- A provider's day as the agenda lists it: the bookings not cancelled that start in it.
+-- name: ProviderAgendaBookings :many
+SELECT b.id, b.start_at, b.end_at, b.status_id, c.first_name, coalesce(c.last_name, '') AS last_name,
+    s.name AS service_name, l.name AS location_name, l.timezone
+FROM bookings b
+JOIN clients c ON c.id = b.client_id
+JOIN services s ON s.id = b.service_id
+JOIN locations l ON l.id = b.location_id
+WHERE b.provider_id = sqlc.arg(provider_id) AND b.status_id <> 5
+  AND b.start_at >= sqlc.arg(from_at) AND b.start_at < sqlc.arg(to_at)
+ORDER BY b.start_at, b.id;
 
 -- name: PendingBookingReminders :many
 SELECT id, offset_min, recipient, next_attempt_at FROM messages
@@ -180,8 +220,8 @@ ON CONFLICT (kind, language) DO UPDATE SET subject = excluded.subject, body = ex
 DELETE FROM message_templates WHERE kind = ? AND language = ?;
 
 -- name: ListMessages :many
-SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, state, note,
-    send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
+SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
+    note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
 FROM messages
 WHERE (CAST(sqlc.arg(state) AS TEXT) = '' OR state = sqlc.arg(state))
   AND (CAST(sqlc.arg(kind) AS TEXT) = '' OR kind = sqlc.arg(kind))
@@ -198,8 +238,8 @@ WHERE (CAST(sqlc.arg(state) AS TEXT) = '' OR state = sqlc.arg(state))
        OR message_key = sqlc.arg(search));
 
 -- name: BookingMessages :many
-SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, state, note,
-    send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
+SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
+    note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
 FROM messages WHERE booking_id = ? ORDER BY send_at, id;
 
 -- name: ListMessageAttempts :many

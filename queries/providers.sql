@@ -48,6 +48,11 @@ SELECT p.id, p.public_name, p.active, p.online_booking, p.location_id, p.created
     EXISTS (SELECT 1 FROM provider_hours h WHERE h.provider_id = p.id) AS has_hours
 FROM providers p WHERE p.id = ?;
 
+-- What the admin's provider form shows besides GetProvider: how to reach them, and what they
+-- are emailed.
+-- name: GetProviderContact :one
+SELECT email, phone, notify_bookings, agenda_min FROM providers WHERE id = ?;
+
 -- Working hours at each provider's main location (Provider.location_id).
 -- name: ListProviderMainHoursFor :many
 SELECT h.* FROM provider_hours h JOIN providers p ON p.id = h.provider_id AND p.location_id = h.location_id

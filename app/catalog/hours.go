@@ -39,6 +39,14 @@ func clock(min int64) string { return fmt.Sprintf("%02d:%02d", min/60, min%60) }
 // the admin passes one on the business's clock ("9:00 AM"); nil writes "09:00".
 type Clock func(minute int64) string
 
+// format writes minute by c, or as 24-hour "HH:MM" when c is nil.
+func (c Clock) format(minute int64) string {
+	if c == nil {
+		return clock(minute)
+	}
+	return c(minute)
+}
+
 func (c Clock) span(s Span) string {
 	if c == nil {
 		return s.String()

@@ -24,6 +24,8 @@ var fieldTexts = []struct {
 	{"Enter the discount, or untick “Has a discount”.", i18n.M("catalog.err.discount")},
 	{"Enter the duration in minutes (5 to 1439).", i18n.M("catalog.err.duration")},
 	{"Choose the provider's main location.", i18n.M("catalog.err.main_location")},
+	{providerNotifyText, i18n.M("catalog.err.provider_notify_email")},
+	{providerAgendaText, i18n.M("catalog.err.provider_agenda_time")},
 	{"Enter the amount paid online for a partial payment.", i18n.M("catalog.err.online_amount")},
 	{"The amount paid online cannot be more than the price.", i18n.M("catalog.err.online_amount_max")},
 	{"Choose from the list.", i18n.M("catalog.err.choose")},

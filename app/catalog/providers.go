@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"strconv"
@@ -22,7 +23,15 @@ type ProviderInput struct {
 	LocationIDs   []string            `form:"location_ids"`
 	MainLocation  string              `form:"location_id"`
 	ServiceIDs    []string            `form:"service_ids"`
-	Hours         map[int64][7]string `form:"-"`
+	Email         string              `form:"email"`
+	Phone         string              `form:"phone"`
+	// NotifyBookings: the provider is emailed when a booking of theirs is made, moved or
+	// cancelled (docs/messages.md); it needs an email address.
+	NotifyBookings bool `form:"notify_bookings"`
+	// AgendaTime is when their daily agenda email goes, on the business's clock in their main
+	// location's zone ("07:00"); "" for none.
+	AgendaTime string              `form:"agenda_time"`
+	Hours      map[int64][7]string `form:"-"`
 	// Clock12 is LocationInput.Clock12 for the provider's hours.
 	Clock12 bool `form:"-"`
 }
@@ -38,6 +47,9 @@ func NewProviderInput() ProviderInput { return ProviderInput{Active: true, Onlin
 type provider struct {
 	name           string
 	active, online bool
+	contact        ProviderContact
+	notify         bool
+	agenda         sql.NullInt64
 	main           int64
 	locations      []int64
 	services       []int64
@@ -76,6 +88,9 @@ func (in ProviderInput) check(ctx context.Context, q *db.Queries) (provider, err
 		known[s.ID] = true
 	}
 	pr.services = p.ids("service_ids", in.ServiceIDs, known)
+	if err := pr.checkMessages(ctx, q, p, in); err != nil {
+		return pr, err
+	}
 
 	for loc, days := range in.Hours {
 		var week [7][]Shift
@@ -94,6 +109,38 @@ func (in ProviderInput) check(ctx context.Context, q *db.Queries) (provider, err
 	}
 	pr.warnings = checkAcrossLocations(p, pr, zones, names)
 	return pr, p.err()
+}
+
+// checkMessages reads how the provider is reached and what they are emailed: their contact,
+// read in their main location's country, and the agenda time on the business's clock.
+func (pr *provider) checkMessages(ctx context.Context, q *db.Queries, p problems, in ProviderInput) error {
+	countries, err := q.LocationCountryCodes(ctx)
+	if err != nil {
+		return err
+	}
+	country := ""
+	for _, c := range countries {
+		if c.ID == pr.main {
+			country = c.Code
+		}
+	}
+	var bad map[string]string
+	pr.contact, bad = CheckProviderContact(in.Email, in.Phone, country)
+	for field, msg := range bad {
+		p.add(field, "%s", msg)
+	}
+	pr.notify = in.NotifyBookings
+	if t := strings.TrimSpace(in.AgendaTime); t != "" {
+		if m, err := parseClock(t, in.Clock12); err != nil || m >= 24*60 {
+			p.add("agenda_time", providerAgendaText)
+		} else {
+			pr.agenda = agendaMinute(m, true)
+		}
+	}
+	if (pr.notify || pr.agenda.Valid) && strings.TrimSpace(in.Email) == "" {
+		p.add("email", providerNotifyText)
+	}
+	return nil
 }
 
 // checkAcrossLocations compares a provider's shifts at different locations on the same weekday.
@@ -149,7 +196,8 @@ func CreateProvider(ctx context.Context, d *db.DB, in ProviderInput, now time.Ti
 		}
 		ms := db.Millis(now)
 		row, err := q.CreateProvider(ctx, db.CreateProviderParams{PublicName: pr.name, Active: pr.active, OnlineBooking: pr.online,
-			LocationID: pr.main, CreatedAt: ms, UpdatedAt: ms})
+			LocationID: pr.main, Email: pr.contact.Email, Phone: pr.contact.Phone, NotifyBookings: pr.notify,
+			AgendaMin: pr.agenda, CreatedAt: ms, UpdatedAt: ms})
 		if err != nil {
 			return err
 		}
@@ -175,7 +223,8 @@ func UpdateProvider(ctx context.Context, d *db.DB, id int64, in ProviderInput, n
 		}
 		out.Warnings = pr.warnings
 		err = q.UpdateProvider(ctx, db.UpdateProviderParams{PublicName: pr.name, Active: pr.active, OnlineBooking: pr.online,
-			LocationID: pr.main, UpdatedAt: db.Millis(now), ID: id})
+			LocationID: pr.main, Email: pr.contact.Email, Phone: pr.contact.Phone, NotifyBookings: pr.notify,
+			AgendaMin: pr.agenda, UpdatedAt: db.Millis(now), ID: id})
 		if err != nil {
 			return err
 		}
@@ -241,10 +290,18 @@ func EditProvider(ctx context.Context, q *db.Queries, id int64, clock Clock) (Pr
 	if err != nil {
 		return ProviderInput{}, err
 	}
+	contact, err := q.GetProviderContact(ctx, id)
+	if err != nil {
+		return ProviderInput{}, err
+	}
 	in := ProviderInput{
 		PublicName: row.PublicName, Active: row.Active, OnlineBooking: row.OnlineBooking,
 		LocationIDs: FormatIDs(locations), MainLocation: strconv.FormatInt(row.LocationID, 10),
 		ServiceIDs: FormatIDs(services), Hours: map[int64][7]string{},
+		Email: contact.Email, Phone: contact.Phone, NotifyBookings: contact.NotifyBookings,
+	}
+	if contact.AgendaMin.Valid {
+		in.AgendaTime = Clock(clock).format(contact.AgendaMin.Int64)
 	}
 	// One row per break: consecutive rows of one shift id are the same shift.
 	week := map[int64]*[7][]Shift{}

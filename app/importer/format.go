@@ -126,7 +126,13 @@ type Provider struct {
 	PublicName    string          `json:"public_name"`
 	Active        *bool           `json:"active"`
 	OnlineBooking *bool           `json:"online_booking"`
-	Locations     []string        `json:"locations"`
+	Email         string          `json:"email"`
+	Phone         string          `json:"phone"`
+	// NotifyBookings and AgendaTime ("07:00") are what the provider is emailed
+	// (docs/messages.md, "Messages to providers"); both need an email.
+	NotifyBookings bool     `json:"notify_bookings"`
+	AgendaTime     string   `json:"agenda_time"`
+	Locations      []string `json:"locations"`
 	Services      []string        `json:"services"`
 	Images        []ProviderImage `json:"images"`
 	Hours         []Shift         `json:"hours"`

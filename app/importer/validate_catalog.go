@@ -112,6 +112,7 @@ func (v *validator) provider(i int) {
 	}
 	pp.locations = v.refList(at(path, "locations"), p.Locations, v.locations, "locations")
 	pp.services = v.refList(at(path, "services"), p.Services, v.services, "services")
+	v.providerMessages(path, p, &pp)
 	for j, img := range p.Images {
 		ip := at(at(path, "images"), j)
 		v.link(at(ip, "url"), img.URL, catalog.IsLink)
@@ -205,6 +206,33 @@ func (v *validator) refList(path string, keys []string, index map[string]int, se
 		}
 	}
 	return out
+}
+
+// providerMessages checks how a provider is reached and what they are emailed, by the rules the
+// admin's form applies (catalog.CheckProviderContact): a phone without "+" is read as dialled in
+// their main location's country.
+func (v *validator) providerMessages(path string, p Provider, pp *providerPlan) {
+	country := ""
+	if len(pp.locations) > 0 {
+		country = v.p.locations[pp.locations[0]].country.Code
+	}
+	contact, bad := catalog.CheckProviderContact(p.Email, p.Phone, country)
+	for _, field := range []string{"email", "phone"} {
+		if msg, ok := bad[field]; ok {
+			v.ps.add(at(path, field), "%s", msg)
+		}
+	}
+	pp.row.Email, pp.row.Phone, pp.row.NotifyBookings = contact.Email, contact.Phone, p.NotifyBookings
+	if p.AgendaTime != "" {
+		m, err := parseClock(p.AgendaTime, false)
+		if err != nil {
+			v.ps.add(at(path, "agenda_time"), "%v", err)
+		}
+		pp.row.AgendaMin = sql.NullInt64{Int64: m, Valid: err == nil}
+	}
+	if (p.NotifyBookings || p.AgendaTime != "") && contact.Email == "" {
+		v.ps.add(at(path, "email"), "is required when the provider is emailed (notify_bookings, agenda_time)")
+	}
 }
 
 // shiftLocation resolves a shift's location, which may be left out when the provider works at
