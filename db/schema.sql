@@ -1,4 +1,4 @@
--- The database that migrations 1 to 382 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 415 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -781,6 +781,16 @@ CREATE TABLE "booking_counts" (
     n         INTEGER NOT NULL,
     PRIMARY KEY (kind, ref_id, status_id)
 ) WITHOUT ROWID;
+CREATE TABLE calendar_feeds (
+    id          INTEGER PRIMARY KEY,
+    provider_id INTEGER UNIQUE REFERENCES providers (id) ON DELETE CASCADE,
+    location_id INTEGER UNIQUE REFERENCES locations (id) ON DELETE CASCADE,
+    token_hash  BLOB    NOT NULL UNIQUE CHECK (length(token_hash) = 32),
+    details     BOOLEAN NOT NULL DEFAULT 0 CHECK (details IN (0, 1)),
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL,
+    CHECK ((provider_id IS NULL) <> (location_id IS NULL))
+);
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (1, 0, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (2, 1, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (3, 10, 1, datetime('now'));
@@ -825,6 +835,7 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (42, 380, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (43, 381, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (44, 382, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (45, 415, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -847,7 +858,7 @@ INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('payment_r
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('receipt', 1, 0);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('waitlist_seat', 1, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 44);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 45);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -1704,5 +1715,23 @@ END;
 CREATE TRIGGER webhooks_enqueue_delete AFTER DELETE ON webhooks
 BEGIN
     INSERT INTO etag_versions (kind, ref_id, n) VALUES ('webhooks_enqueue', 0, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER etag_feed_sessions_insert AFTER INSERT ON class_sessions
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('sessions_location', NEW.location_id, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER etag_feed_sessions_update AFTER UPDATE ON class_sessions
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('sessions_location', OLD.location_id, 1), ('session', OLD.id, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+    INSERT INTO etag_versions (kind, ref_id, n)
+        SELECT 'sessions_location', NEW.location_id, 1 WHERE NEW.location_id <> OLD.location_id
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER etag_feed_sessions_delete AFTER DELETE ON class_sessions
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('sessions_location', OLD.location_id, 1)
         ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
 END;
