@@ -77,7 +77,7 @@ func (q *Queries) CalendarFeedCounters(ctx context.Context, arg CalendarFeedCoun
 }
 
 const calendarFeedLocationBookings = `-- name: CalendarFeedLocationBookings :many
-SELECT b.id, b.start_at, b.end_at, b.status_id, b.change_count, b.notes,
+SELECT b.id, b.start_at, b.end_at, b.status_id, b.change_count, b.notes, b.updated_at,
     CAST(coalesce(v.n, 0) AS INTEGER) AS version,
     s.name AS service_name, p.public_name AS provider_name, l.name AS location_name,
     c.first_name, c.last_name, c.phone
@@ -108,6 +108,7 @@ type CalendarFeedLocationBookingsRow struct {
 	StatusID     int64
 	ChangeCount  int64
 	Notes        sql.NullString
+	UpdatedAt    int64
 	Version      int64
 	ServiceName  string
 	ProviderName string
@@ -138,6 +139,7 @@ func (q *Queries) CalendarFeedLocationBookings(ctx context.Context, arg Calendar
 			&i.StatusID,
 			&i.ChangeCount,
 			&i.Notes,
+			&i.UpdatedAt,
 			&i.Version,
 			&i.ServiceName,
 			&i.ProviderName,
@@ -160,7 +162,7 @@ func (q *Queries) CalendarFeedLocationBookings(ctx context.Context, arg Calendar
 }
 
 const calendarFeedLocationSessions = `-- name: CalendarFeedLocationSessions :many
-SELECT cs.id, cs.start_at, cs.end_at, cs.status, CAST(coalesce(cs.room, '') AS TEXT) AS room,
+SELECT cs.id, cs.start_at, cs.end_at, cs.status, cs.updated_at, CAST(coalesce(cs.room, '') AS TEXT) AS room,
     CAST(coalesce(v.n, 0) AS INTEGER) AS version,
     s.name AS service_name, p.public_name AS provider_name, l.name AS location_name,
     CAST((SELECT count(*) FROM bookings sb WHERE sb.session_id = cs.id AND sb.status_id <> 5) AS INTEGER) AS seats
@@ -187,6 +189,7 @@ type CalendarFeedLocationSessionsRow struct {
 	StartAt      int64
 	EndAt        int64
 	Status       string
+	UpdatedAt    int64
 	Room         string
 	Version      int64
 	ServiceName  string
@@ -214,6 +217,7 @@ func (q *Queries) CalendarFeedLocationSessions(ctx context.Context, arg Calendar
 			&i.StartAt,
 			&i.EndAt,
 			&i.Status,
+			&i.UpdatedAt,
 			&i.Room,
 			&i.Version,
 			&i.ServiceName,
@@ -281,7 +285,7 @@ func (q *Queries) CalendarFeedOfProvider(ctx context.Context, providerID sql.Nul
 }
 
 const calendarFeedProviderBookings = `-- name: CalendarFeedProviderBookings :many
-SELECT b.id, b.start_at, b.end_at, b.status_id, b.change_count, b.notes,
+SELECT b.id, b.start_at, b.end_at, b.status_id, b.change_count, b.notes, b.updated_at,
     CAST(coalesce(v.n, 0) AS INTEGER) AS version,
     s.name AS service_name, p.public_name AS provider_name, l.name AS location_name,
     c.first_name, c.last_name, c.phone
@@ -312,6 +316,7 @@ type CalendarFeedProviderBookingsRow struct {
 	StatusID     int64
 	ChangeCount  int64
 	Notes        sql.NullString
+	UpdatedAt    int64
 	Version      int64
 	ServiceName  string
 	ProviderName string
@@ -345,6 +350,7 @@ func (q *Queries) CalendarFeedProviderBookings(ctx context.Context, arg Calendar
 			&i.StatusID,
 			&i.ChangeCount,
 			&i.Notes,
+			&i.UpdatedAt,
 			&i.Version,
 			&i.ServiceName,
 			&i.ProviderName,
@@ -367,7 +373,7 @@ func (q *Queries) CalendarFeedProviderBookings(ctx context.Context, arg Calendar
 }
 
 const calendarFeedProviderSessions = `-- name: CalendarFeedProviderSessions :many
-SELECT cs.id, cs.start_at, cs.end_at, cs.status, CAST(coalesce(cs.room, '') AS TEXT) AS room,
+SELECT cs.id, cs.start_at, cs.end_at, cs.status, cs.updated_at, CAST(coalesce(cs.room, '') AS TEXT) AS room,
     CAST(coalesce(v.n, 0) AS INTEGER) AS version,
     s.name AS service_name, p.public_name AS provider_name, l.name AS location_name,
     CAST((SELECT count(*) FROM bookings sb WHERE sb.session_id = cs.id AND sb.status_id <> 5) AS INTEGER) AS seats
@@ -394,6 +400,7 @@ type CalendarFeedProviderSessionsRow struct {
 	StartAt      int64
 	EndAt        int64
 	Status       string
+	UpdatedAt    int64
 	Room         string
 	Version      int64
 	ServiceName  string
@@ -422,6 +429,7 @@ func (q *Queries) CalendarFeedProviderSessions(ctx context.Context, arg Calendar
 			&i.StartAt,
 			&i.EndAt,
 			&i.Status,
+			&i.UpdatedAt,
 			&i.Room,
 			&i.Version,
 			&i.ServiceName,

@@ -41,7 +41,7 @@ SELECT
 -- cancelled ones only if last changed since cancelled_since; class seats are left out (their
 -- session is the event). version is the booking's change counter (00330).
 -- name: CalendarFeedProviderBookings :many
-SELECT b.id, b.start_at, b.end_at, b.status_id, b.change_count, b.notes,
+SELECT b.id, b.start_at, b.end_at, b.status_id, b.change_count, b.notes, b.updated_at,
     CAST(coalesce(v.n, 0) AS INTEGER) AS version,
     s.name AS service_name, p.public_name AS provider_name, l.name AS location_name,
     c.first_name, c.last_name, c.phone
@@ -58,7 +58,7 @@ WHERE b.provider_id = sqlc.arg(id)
 ORDER BY b.start_at, b.id;
 
 -- name: CalendarFeedLocationBookings :many
-SELECT b.id, b.start_at, b.end_at, b.status_id, b.change_count, b.notes,
+SELECT b.id, b.start_at, b.end_at, b.status_id, b.change_count, b.notes, b.updated_at,
     CAST(coalesce(v.n, 0) AS INTEGER) AS version,
     s.name AS service_name, p.public_name AS provider_name, l.name AS location_name,
     c.first_name, c.last_name, c.phone
@@ -76,7 +76,7 @@ ORDER BY b.start_at, b.id;
 
 -- A feed's class sessions, chosen like its bookings, with the seats taken.
 -- name: CalendarFeedProviderSessions :many
-SELECT cs.id, cs.start_at, cs.end_at, cs.status, CAST(coalesce(cs.room, '') AS TEXT) AS room,
+SELECT cs.id, cs.start_at, cs.end_at, cs.status, cs.updated_at, CAST(coalesce(cs.room, '') AS TEXT) AS room,
     CAST(coalesce(v.n, 0) AS INTEGER) AS version,
     s.name AS service_name, p.public_name AS provider_name, l.name AS location_name,
     CAST((SELECT count(*) FROM bookings sb WHERE sb.session_id = cs.id AND sb.status_id <> 5) AS INTEGER) AS seats
@@ -91,7 +91,7 @@ WHERE cs.provider_id = sqlc.arg(id)
 ORDER BY cs.start_at, cs.id;
 
 -- name: CalendarFeedLocationSessions :many
-SELECT cs.id, cs.start_at, cs.end_at, cs.status, CAST(coalesce(cs.room, '') AS TEXT) AS room,
+SELECT cs.id, cs.start_at, cs.end_at, cs.status, cs.updated_at, CAST(coalesce(cs.room, '') AS TEXT) AS room,
     CAST(coalesce(v.n, 0) AS INTEGER) AS version,
     s.name AS service_name, p.public_name AS provider_name, l.name AS location_name,
     CAST((SELECT count(*) FROM bookings sb WHERE sb.session_id = cs.id AND sb.status_id <> 5) AS INTEGER) AS seats

@@ -28,6 +28,7 @@ type Event struct {
 	Description string
 	URL         string // optional: where the client manages the booking
 	Cancelled   bool   // STATUS:CANCELLED rather than CONFIRMED
+	Tentative   bool   // STATUS:TENTATIVE (held, not yet confirmed) when not cancelled
 }
 
 // ProdID names the program that wrote the file.
@@ -68,8 +69,11 @@ func (w *writer) event(e Event, zone *time.Location) {
 		w.line("URL", e.URL)
 	}
 	status := "CONFIRMED"
-	if e.Cancelled {
+	switch {
+	case e.Cancelled:
 		status = "CANCELLED"
+	case e.Tentative:
+		status = "TENTATIVE"
 	}
 	w.line("STATUS", status)
 	w.line("TRANSP", "OPAQUE")
