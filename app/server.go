@@ -140,7 +140,11 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	if postsPerHour == 0 {
 		postsPerHour = -1 // the flag's 0 is "unlimited"
 	}
-	r.Mount("/book", site.New(d, site.Options{Now: now, Log: log, Links: s.links, PostsPerHour: postsPerHour, ClientIP: middleware.ClientIP}).Routes())
+	bookingSite := site.New(d, site.Options{Now: now, Log: log, Links: s.links, PostsPerHour: postsPerHour, ClientIP: middleware.ClientIP})
+	r.Mount("/book", bookingSite.Routes())
+	// Calendar feeds of providers and locations, /feeds/{token}.ics (app/site feeds.go,
+	// docs/feeds.md), served by the booking site's package but not behind its on/off switch.
+	r.Mount("/feeds", bookingSite.FeedRoutes()) // feeds.PathPrefix
 	// The pages customers open from a link they were sent (app/customer): a payment request's
 	// checkout page, /pay/…, and the reminder opt-out, /messages/unsubscribe/….
 	customer.New(d, customer.Options{Now: now, Log: log, Online: online, Messages: msgs.Service}).Mount(r)

@@ -92,6 +92,16 @@ type BookingStatus struct {
 	Description  sql.NullString
 }
 
+type CalendarFeed struct {
+	ID         int64
+	ProviderID sql.NullInt64
+	LocationID sql.NullInt64
+	TokenHash  []byte
+	Details    bool
+	CreatedAt  int64
+	UpdatedAt  int64
+}
+
 type Cart struct {
 	ID         int64
 	UUID       string

@@ -783,6 +783,16 @@ CREATE TABLE "booking_counts" (
     n         INTEGER NOT NULL,
     PRIMARY KEY (kind, ref_id, status_id)
 ) WITHOUT ROWID;
+CREATE TABLE calendar_feeds (
+    id          INTEGER PRIMARY KEY,
+    provider_id INTEGER UNIQUE REFERENCES providers (id) ON DELETE CASCADE,
+    location_id INTEGER UNIQUE REFERENCES locations (id) ON DELETE CASCADE,
+    token_hash  BLOB    NOT NULL UNIQUE CHECK (length(token_hash) = 32),
+    details     BOOLEAN NOT NULL DEFAULT 0 CHECK (details IN (0, 1)),
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL,
+    CHECK ((provider_id IS NULL) <> (location_id IS NULL))
+);
 CREATE TABLE webhook_delivery_counts (
     webhook_id INTEGER NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
     state      TEXT    NOT NULL,
@@ -836,7 +846,8 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (45, 410, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (46, 411, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (47, 412, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (48, 450, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (48, 415, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (49, 450, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -859,7 +870,7 @@ INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('payment_r
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('receipt', 1, 0);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('waitlist_seat', 1, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 48);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 49);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -1718,6 +1729,24 @@ BEGIN
         updated_at = NEW.updated_at
     WHERE booking_id = NEW.id AND state = 'pending' AND next_attempt_at IS NOT NULL
       AND kind IN ('confirmation', 'rescheduled', 'reminder', 'waitlist_seat', 'provider_booked', 'provider_moved');
+END;
+CREATE TRIGGER etag_feed_sessions_insert AFTER INSERT ON class_sessions
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('sessions_location', NEW.location_id, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER etag_feed_sessions_update AFTER UPDATE ON class_sessions
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('sessions_location', OLD.location_id, 1), ('session', OLD.id, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+    INSERT INTO etag_versions (kind, ref_id, n)
+        SELECT 'sessions_location', NEW.location_id, 1 WHERE NEW.location_id <> OLD.location_id
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER etag_feed_sessions_delete AFTER DELETE ON class_sessions
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('sessions_location', OLD.location_id, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
 END;
 CREATE TRIGGER webhook_delivery_counts_insert AFTER INSERT ON deliveries
 BEGIN

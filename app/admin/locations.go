@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"frontdesk/app/catalog"
+	"frontdesk/app/feeds"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
@@ -171,6 +172,10 @@ func (a *Admin) showLocationForm(w http.ResponseWriter, r *http.Request, status 
 		}
 		for _, c := range closures {
 			v.Closures = append(v.Closures, ui.ClosureRow{ID: c.ID, Date: c.Date, Reason: c.Reason})
+		}
+		if v.Feed, err = a.feedView(r.Context(), feeds.Subject{LocationID: id}, ui.LocationURL(id)); err != nil {
+			a.renderError(w, r, err)
+			return
 		}
 	}
 	title := translate(r, "locations.new")

@@ -9,6 +9,7 @@ import (
 
 	"frontdesk/app/booking"
 	"frontdesk/app/catalog"
+	"frontdesk/app/feeds"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -248,6 +249,10 @@ func (a *Admin) showProviderForm(w http.ResponseWriter, r *http.Request, status 
 			return
 		}
 		v.Zone = zone.String()
+		if v.Feed, err = a.feedView(ctx, feeds.Subject{ProviderID: id}, ui.ProviderURL(id)); err != nil {
+			a.renderError(w, r, err)
+			return
+		}
 		offs, err := a.db.R.ListProviderTimeOff(ctx, id)
 		if err != nil {
 			a.renderError(w, r, err)

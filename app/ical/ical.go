@@ -1,9 +1,11 @@
 // Package ical writes the iCalendar file (RFC 5545) a booking's emails carry, so a client's
-// calendar shows the appointment at the right instant whatever zone the reader is in. It is
-// pure: the caller supplies every field, including the stamp time.
+// calendar shows the appointment at the right instant whatever zone the reader is in, and the
+// calendar feeds providers and locations subscribe to (feed.go). It is pure: the caller supplies
+// every field, including the stamp time.
 //
 // Choices: METHOD:PUBLISH (the file informs; it is not a meeting invitation that asks for a
-// reply), times in UTC (…Z) so no VTIMEZONE is needed and no calendar can misread a zone; a UID
+// reply); in a single file, times in UTC (…Z) so no VTIMEZONE is needed and no calendar can
+// misread a zone (a feed writes local times with a VTIMEZONE instead: feed.go); a UID
 // stable per booking, so a later file (a reschedule, a cancel) updates the same calendar entry;
 // SEQUENCE rising with every change, so calendars take the newest file.
 package ical
@@ -26,6 +28,7 @@ type Event struct {
 	Description string
 	URL         string // optional: where the client manages the booking
 	Cancelled   bool   // STATUS:CANCELLED rather than CONFIRMED
+	Tentative   bool   // STATUS:TENTATIVE (held, not yet confirmed) when not cancelled
 }
 
 // ProdID names the program that wrote the file.
@@ -34,18 +37,27 @@ const ProdID = "-//frontdesk//bookings//EN"
 // Calendar returns the file for e: a VCALENDAR with one VEVENT, CRLF line ends, lines folded
 // at 75 octets.
 func Calendar(e Event) []byte {
-	var w writer
+	var b strings.Builder
+	w := writer{b: &b}
 	w.line("BEGIN", "VCALENDAR")
 	w.line("VERSION", "2.0")
 	w.line("PRODID", ProdID)
 	w.line("CALSCALE", "GREGORIAN")
 	w.line("METHOD", "PUBLISH")
+	w.event(e, nil)
+	w.line("END", "VCALENDAR")
+	return []byte(b.String())
+}
+
+// event writes e as a VEVENT: its times in zone (a TZID the calendar defines with a VTIMEZONE)
+// or, with zone nil, in UTC.
+func (w *writer) event(e Event, zone *time.Location) {
 	w.line("BEGIN", "VEVENT")
 	w.line("UID", escape(e.UID))
 	w.line("SEQUENCE", strconv.Itoa(max(e.Sequence, 0)))
 	w.line("DTSTAMP", utc(e.Stamp))
-	w.line("DTSTART", utc(e.Start))
-	w.line("DTEND", utc(e.End))
+	w.dateTime("DTSTART", e.Start, zone)
+	w.dateTime("DTEND", e.End, zone)
 	w.line("SUMMARY", escape(e.Summary))
 	if e.Location != "" {
 		w.line("LOCATION", escape(e.Location))
@@ -57,14 +69,15 @@ func Calendar(e Event) []byte {
 		w.line("URL", e.URL)
 	}
 	status := "CONFIRMED"
-	if e.Cancelled {
+	switch {
+	case e.Cancelled:
 		status = "CANCELLED"
+	case e.Tentative:
+		status = "TENTATIVE"
 	}
 	w.line("STATUS", status)
 	w.line("TRANSP", "OPAQUE")
 	w.line("END", "VEVENT")
-	w.line("END", "VCALENDAR")
-	return []byte(w.b.String())
 }
 
 func utc(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
@@ -90,7 +103,12 @@ func escape(s string) string {
 	return b.String()
 }
 
-type writer struct{ b strings.Builder }
+// writer writes content lines to b: a strings.Builder for one file, a bufio.Writer for a feed.
+type writer struct {
+	b interface {
+		WriteString(string) (int, error)
+	}
+}
 
 // line writes "NAME:value" folded so that no line is longer than 75 octets, never splitting a
 // UTF-8 sequence; continuation lines start with a space (§3.1).

@@ -22,3 +22,11 @@ func Sequence(changeCount int64, cancelled bool) int {
 	}
 	return n
 }
+
+// FeedSequence is the SEQUENCE of a booking in a calendar feed (feed.go): Sequence plus the
+// booking's change counter (raised by every write to its row: db/migrations/00330), so it rises
+// with every change a feed shows — a note, a status, a client — and never falls below the
+// SEQUENCE of the customer's own file of the same booking.
+func FeedSequence(changeCount int64, cancelled bool, version int64) int {
+	return Sequence(changeCount, cancelled) + int(version)
+}

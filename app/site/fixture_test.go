@@ -132,7 +132,9 @@ func newFixtureIn(t testing.TB, dir string, opts ...func(*site.Options)) *fixtur
 		opt(&o)
 	}
 	r := chi.NewRouter()
-	r.Mount("/book", site.New(d, o).Routes())
+	s := site.New(d, o)
+	r.Mount("/book", s.Routes())
+	r.Mount("/feeds", s.FeedRoutes())
 	f.handler = r
 	f.srv = httptest.NewServer(r)
 	t.Cleanup(f.srv.Close)

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+
+	"frontdesk/app/feeds"
 )
 
 // Routes is the whole route table of the booking site, to be mounted at /book. Every page
@@ -50,5 +52,19 @@ func (s *Site) Routes() chi.Router {
 	r.Get("/waitlist/{token}/leave", s.confirmLeave)
 	r.With(s.limitPosts).Post("/waitlist/{token}/leave", s.leaveWaitlist)
 	r.With(s.limitPosts).Post("/waitlist/{token}/booking", s.openBooking)
+	return r
+}
+
+// FeedRoutes serves the calendar feeds, to be mounted at /feeds (feeds.go): GET and HEAD of
+// /{token}.ics, nothing else, with no form, session or cookie.
+func (s *Site) FeedRoutes() chi.Router {
+	r := chi.NewRouter()
+	notFound := func(w http.ResponseWriter, r *http.Request) { s.feedError(w, r, feeds.ErrNotFound) }
+	r.NotFound(notFound)
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	})
+	r.Get("/{file}", s.serveFeed)
+	r.Head("/{file}", s.serveFeed)
 	return r
 }

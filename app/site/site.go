@@ -53,6 +53,8 @@ type Site struct {
 	links    Links
 	limiter  *limiter
 	clientIP func(r *http.Request) string
+	// feedTimes are the calendar feeds' Last-Modified times (feeds.go).
+	feedTimes feedTimes
 }
 
 // New returns the booking site over d.
