@@ -1,4 +1,4 @@
--- The database that migrations 1 to 382 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 420 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -781,6 +781,20 @@ CREATE TABLE "booking_counts" (
     n         INTEGER NOT NULL,
     PRIMARY KEY (kind, ref_id, status_id)
 ) WITHOUT ROWID;
+CREATE TABLE activity (
+    id          INTEGER PRIMARY KEY,
+    at          INTEGER NOT NULL,
+    actor_kind  TEXT    NOT NULL CHECK (actor_kind = 'owner' OR actor_kind = 'api_key'
+                    OR actor_kind = 'mcp' OR actor_kind = 'client' OR actor_kind = 'site'
+                    OR actor_kind = 'cli' OR actor_kind = 'system'),
+    actor_id    TEXT    NOT NULL DEFAULT '',
+    actor_label TEXT    NOT NULL DEFAULT '',
+    action      TEXT    NOT NULL,
+    entity      TEXT    NOT NULL,
+    entity_id   INTEGER NOT NULL DEFAULT 0,
+    changes     TEXT    NOT NULL DEFAULT '{}',
+    ip          TEXT    NOT NULL DEFAULT ''
+);
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (1, 0, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (2, 1, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (3, 10, 1, datetime('now'));
@@ -825,6 +839,7 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (42, 380, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (43, 381, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (44, 382, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (45, 420, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -847,7 +862,7 @@ INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('payment_r
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('receipt', 1, 0);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('waitlist_seat', 1, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 44);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 45);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -1706,3 +1721,6 @@ BEGIN
     INSERT INTO etag_versions (kind, ref_id, n) VALUES ('webhooks_enqueue', 0, 1)
         ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
 END;
+CREATE INDEX activity_at ON activity (at);
+CREATE INDEX activity_entity ON activity (entity, entity_id, at);
+CREATE INDEX activity_actor ON activity (actor_kind, actor_id, at);
