@@ -11,12 +11,13 @@ import (
 )
 
 const authenticateAPIKey = `-- name: AuthenticateAPIKey :one
-SELECT id, scopes, z_means_local, (SELECT n FROM catalog_version WHERE id = 1) AS catalog_version
+SELECT id, name, scopes, z_means_local, (SELECT n FROM catalog_version WHERE id = 1) AS catalog_version
 FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL
 `
 
 type AuthenticateAPIKeyRow struct {
 	ID             int64
+	Name           string
 	Scopes         string
 	ZMeansLocal    bool
 	CatalogVersion int64
@@ -30,6 +31,7 @@ func (q *Queries) AuthenticateAPIKey(ctx context.Context, keyHash string) (Authe
 	var i AuthenticateAPIKeyRow
 	err := row.Scan(
 		&i.ID,
+		&i.Name,
 		&i.Scopes,
 		&i.ZMeansLocal,
 		&i.CatalogVersion,

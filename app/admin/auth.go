@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/middleware"
 	"frontdesk/app/owner"
 	"frontdesk/ui"
@@ -39,6 +40,7 @@ func (a *Admin) requireOwner(next http.Handler) http.Handler {
 			}
 			if err == nil && o.Stamp == a.sessions.GetString(ctx, keyStamp) {
 				ctx = withOwnerLanguage(context.WithValue(ctx, ownerKey, o), o.Language)
+				ctx = activity.WithActor(ctx, activity.Actor{Kind: activity.KindOwner, ID: strconv.FormatInt(o.ID, 10), Label: o.Email})
 				next.ServeHTTP(w, r.WithContext(ctx))
 				return
 			}
