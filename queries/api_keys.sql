@@ -31,3 +31,7 @@ UPDATE api_keys SET last_used_at = ? WHERE id = ?;
 -- transaction, so CreateAPIKey stays as it is for the other per-key options.
 -- name: SetAPIKeyZMeansLocal :exec
 UPDATE api_keys SET z_means_local = ? WHERE id = ?;
+
+-- A key's name, for the activity trail's entry of its revocation.
+-- name: APIKeyName :one
+SELECT name FROM api_keys WHERE id = ?;

@@ -18,8 +18,8 @@ type Changes map[string][2]any
 // Hidden stands in for the value of a secret: the entry says the field changed, never what to.
 const Hidden = "[hidden]"
 
-// Diff compares two values of the same struct type (rows, settings) field by field and returns
-// the fields that differ, named in snake_case ("StartAt" → "start_at"). Nullable columns count
+// Diff compares two structs (rows, settings, a row and the parameters of its update) field by
+// field, matching fields by name, and returns after's fields whose value differs from before's, named in snake_case ("StartAt" → "start_at"). Nullable columns count
 // by their value (a NULL is nil), times as RFC 3339. Fields named in skip (snake_case) are left
 // out, such as updated_at, which every write changes.
 func Diff(before, after any, skip ...string) Changes {
@@ -40,7 +40,11 @@ func Diff(before, after any, skip ...string) Changes {
 		}
 		var old any
 		if bv.IsValid() {
-			old = stamp(name, plain(bv.Field(i).Interface()))
+			bf := bv.FieldByName(f.Name)
+			if !bf.IsValid() || !bf.CanInterface() {
+				continue
+			}
+			old = stamp(name, plain(bf.Interface()))
 		}
 		cur := stamp(name, plain(av.Field(i).Interface()))
 		if !reflect.DeepEqual(old, cur) {

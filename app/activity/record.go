@@ -48,3 +48,9 @@ func Record(ctx context.Context, q *db.Queries, now time.Time, e Entry) error {
 	}
 	return nil
 }
+
+// Write records e in a transaction of its own, for what is an event rather than a change to
+// stored data (a sign-in, a refused sign-in).
+func Write(ctx context.Context, d *db.DB, now time.Time, e Entry) error {
+	return d.InTx(ctx, func(q *db.Queries) error { return Record(ctx, q, now, e) })
+}
