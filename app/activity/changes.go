@@ -38,16 +38,23 @@ func Diff(before, after any, skip ...string) Changes {
 		if contains(skip, name) {
 			continue
 		}
-		var old any
+		var old, rawOld any
 		if bv.IsValid() {
 			bf := bv.FieldByName(f.Name)
 			if !bf.IsValid() || !bf.CanInterface() {
 				continue
 			}
-			old = stamp(name, plain(bf.Interface()))
+			rawOld = bf.Interface()
+			old = stamp(name, plain(rawOld))
 		}
-		cur := stamp(name, plain(av.Field(i).Interface()))
-		if !reflect.DeepEqual(old, cur) {
+		rawCur := av.Field(i).Interface()
+		cur := stamp(name, plain(rawCur))
+		// Compared as stored first: two different sealed secrets both read Hidden.
+		if rawOld != nil && reflect.TypeOf(rawOld) == reflect.TypeOf(rawCur) {
+			if !reflect.DeepEqual(rawOld, rawCur) {
+				c[name] = [2]any{old, cur}
+			}
+		} else if !reflect.DeepEqual(old, cur) {
 			c[name] = [2]any{old, cur}
 		}
 	}
