@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/admin"
 	"frontdesk/app/api"
 	"frontdesk/app/booking"
@@ -122,6 +123,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	if cfg.HTTPS {
 		r.Use(hsts)
 	}
+	r.Use(activityIP)
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 	r.Get("/readyz", s.readyz)
 	// Metrics are served on their own listener (--metrics-addr), never here.
@@ -218,4 +220,12 @@ func metricMethod(m string) string {
 
 func statusClass(code int) string {
 	return string(rune('0'+code/100)) + "xx"
+}
+
+// activityIP gives every request's changes the client address the activity trail records: the
+// one RealClient resolved, behind trusted proxies the address they vouch for.
+func activityIP(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(activity.WithIP(r.Context(), middleware.ClientIP(r))))
+	})
 }

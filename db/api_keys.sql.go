@@ -10,13 +10,26 @@ import (
 	"database/sql"
 )
 
+const aPIKeyName = `-- name: APIKeyName :one
+SELECT name FROM api_keys WHERE id = ?
+`
+
+// A key's name, for the activity trail's entry of its revocation.
+func (q *Queries) APIKeyName(ctx context.Context, id int64) (string, error) {
+	row := q.db.QueryRowContext(ctx, aPIKeyName, id)
+	var name string
+	err := row.Scan(&name)
+	return name, err
+}
+
 const authenticateAPIKey = `-- name: AuthenticateAPIKey :one
-SELECT id, scopes, z_means_local, (SELECT n FROM catalog_version WHERE id = 1) AS catalog_version
+SELECT id, name, scopes, z_means_local, (SELECT n FROM catalog_version WHERE id = 1) AS catalog_version
 FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL
 `
 
 type AuthenticateAPIKeyRow struct {
 	ID             int64
+	Name           string
 	Scopes         string
 	ZMeansLocal    bool
 	CatalogVersion int64
@@ -30,6 +43,7 @@ func (q *Queries) AuthenticateAPIKey(ctx context.Context, keyHash string) (Authe
 	var i AuthenticateAPIKeyRow
 	err := row.Scan(
 		&i.ID,
+		&i.Name,
 		&i.Scopes,
 		&i.ZMeansLocal,
 		&i.CatalogVersion,

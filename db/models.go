@@ -21,6 +21,19 @@ type APIKey struct {
 	MCPAllowed  bool
 }
 
+type Activity struct {
+	ID         int64
+	At         int64
+	ActorKind  string
+	ActorID    string
+	ActorLabel string
+	Action     string
+	Entity     string
+	EntityID   int64
+	Changes    string
+	IP         string
+}
+
 type AppVersion struct {
 	ID            int64
 	Version       string

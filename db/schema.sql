@@ -793,6 +793,20 @@ CREATE TABLE calendar_feeds (
     updated_at  INTEGER NOT NULL,
     CHECK ((provider_id IS NULL) <> (location_id IS NULL))
 );
+CREATE TABLE activity (
+    id          INTEGER PRIMARY KEY,
+    at          INTEGER NOT NULL,
+    actor_kind  TEXT    NOT NULL CHECK (actor_kind = 'owner' OR actor_kind = 'api_key'
+                    OR actor_kind = 'mcp' OR actor_kind = 'client' OR actor_kind = 'site'
+                    OR actor_kind = 'cli' OR actor_kind = 'system'),
+    actor_id    TEXT    NOT NULL DEFAULT '',
+    actor_label TEXT    NOT NULL DEFAULT '',
+    action      TEXT    NOT NULL,
+    entity      TEXT    NOT NULL,
+    entity_id   INTEGER NOT NULL DEFAULT 0,
+    changes     TEXT    NOT NULL DEFAULT '{}',
+    ip          TEXT    NOT NULL DEFAULT ''
+);
 CREATE TABLE webhook_delivery_counts (
     webhook_id INTEGER NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
     state      TEXT    NOT NULL,
@@ -847,7 +861,8 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (46, 411, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (47, 412, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (48, 415, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (49, 450, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (49, 420, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (50, 450, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -870,7 +885,7 @@ INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('payment_r
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('receipt', 1, 0);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('waitlist_seat', 1, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 49);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 50);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -1748,6 +1763,9 @@ BEGIN
     INSERT INTO etag_versions (kind, ref_id, n) VALUES ('sessions_location', OLD.location_id, 1)
         ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
 END;
+CREATE INDEX activity_at ON activity (at);
+CREATE INDEX activity_entity ON activity (entity, entity_id, at);
+CREATE INDEX activity_actor ON activity (actor_kind, actor_id, at);
 CREATE TRIGGER webhook_delivery_counts_insert AFTER INSERT ON deliveries
 BEGIN
     INSERT INTO webhook_delivery_counts (webhook_id, state, n) VALUES (NEW.webhook_id, NEW.state, 1)

@@ -8,7 +8,7 @@ SELECT * FROM api_keys WHERE key_hash = ?;
 -- (AuthenticationVersions): only the columns it needs, and a revoked key simply has no row. It
 -- also reads the catalog version (db/catalog.go), for callers that look keys up directly.
 -- name: AuthenticateAPIKey :one
-SELECT id, scopes, z_means_local, (SELECT n FROM catalog_version WHERE id = 1) AS catalog_version
+SELECT id, name, scopes, z_means_local, (SELECT n FROM catalog_version WHERE id = 1) AS catalog_version
 FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL;
 
 -- What every request reads when its key is kept (app/keyauth): the api_keys counter, which any
@@ -31,3 +31,7 @@ UPDATE api_keys SET last_used_at = ? WHERE id = ?;
 -- transaction, so CreateAPIKey stays as it is for the other per-key options.
 -- name: SetAPIKeyZMeansLocal :exec
 UPDATE api_keys SET z_means_local = ? WHERE id = ?;
+
+-- A key's name, for the activity trail's entry of its revocation.
+-- name: APIKeyName :one
+SELECT name FROM api_keys WHERE id = ?;

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/middleware"
 	"frontdesk/app/owner"
 	"frontdesk/ui"
@@ -39,6 +40,7 @@ func (a *Admin) requireOwner(next http.Handler) http.Handler {
 			}
 			if err == nil && o.Stamp == a.sessions.GetString(ctx, keyStamp) {
 				ctx = withOwnerLanguage(context.WithValue(ctx, ownerKey, o), o.Language)
+				ctx = activity.WithActor(ctx, activity.Actor{Kind: activity.KindOwner, ID: strconv.FormatInt(o.ID, 10), Label: o.Email})
 				next.ServeHTTP(w, r.WithContext(ctx))
 				return
 			}
@@ -142,6 +144,11 @@ func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
 	o, err := owner.Authenticate(r.Context(), a.db, email, password)
 	if errors.Is(err, owner.ErrInvalidCredentials) {
 		a.throttle.fail(at)
+		// The address and the email typed, never the password; the actor is who tried.
+		failed := activity.WithActor(r.Context(), activity.Actor{Kind: activity.KindOwner, Label: email})
+		if err := activity.Write(failed, a.db, a.now(), activity.Entry{Action: "owner.sign_in_failed", Entity: "owner"}); err != nil {
+			a.log.WarnContext(r.Context(), "activity", slog.Any("err", err))
+		}
 		a.log.InfoContext(r.Context(), "sign-in failed", slog.String("email", email), slog.String("ip", at.ip),
 			slog.Bool("trusted_device", at.device != ""))
 		fail(http.StatusUnprocessableEntity, translate(r, "auth.signin.wrong"))
@@ -155,6 +162,10 @@ func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
 	if err := a.signIn(r.Context(), o); err != nil {
 		a.renderError(w, r, err)
 		return
+	}
+	in := activity.WithActor(r.Context(), activity.Actor{Kind: activity.KindOwner, ID: strconv.FormatInt(o.ID, 10), Label: o.Email})
+	if err := activity.Write(in, a.db, a.now(), activity.Entry{Action: "owner.signed_in", EntityID: o.ID}); err != nil {
+		a.log.WarnContext(r.Context(), "activity", slog.Any("err", err))
 	}
 	if err := a.devices.issue(r.Context(), w, r, email); err != nil {
 		a.log.WarnContext(r.Context(), "device cookie", slog.Any("err", err))

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/locale"
 	"frontdesk/db"
 	"frontdesk/ui"
@@ -157,16 +158,23 @@ func (a *Admin) saveCompany(ctx context.Context, c db.Company) error {
 				MaxChanges: c.MaxChanges, OnlinePayments: c.OnlinePayments, PaymentExpiryMin: c.PaymentExpiryMin,
 				Language: c.Language, Clock: c.Clock, CreatedAt: ms, UpdatedAt: ms,
 			})
-			return err
+			if err != nil {
+				return err
+			}
+			return recordSettings(ctx, q, a.now(), "business", activity.Created(c, "id", "created_at", "updated_at"))
 		}
 		if err != nil {
 			return err
 		}
-		return q.UpdateCompany(ctx, db.UpdateCompanyParams{
+		next := db.UpdateCompanyParams{
 			Name: c.Name, Currency: c.Currency, SlotStepMin: c.SlotStepMin, MinNoticeMin: c.MinNoticeMin,
 			MaxAdvanceDays: c.MaxAdvanceDays, CanEdit: c.CanEdit, CanCancel: c.CanCancel, EditLockMin: c.EditLockMin,
 			MaxChanges: c.MaxChanges, OnlinePayments: c.OnlinePayments, PaymentExpiryMin: c.PaymentExpiryMin,
 			Language: c.Language, Clock: c.Clock, UpdatedAt: ms, ID: old.ID,
-		})
+		}
+		if err := q.UpdateCompany(ctx, next); err != nil {
+			return err
+		}
+		return recordSettings(ctx, q, a.now(), "business", activity.Diff(old, next, "id", "updated_at"))
 	})
 }

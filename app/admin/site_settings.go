@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/net/publicsuffix"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/webhook"
 	"frontdesk/app/webhook/dispatch"
 	"frontdesk/db"
@@ -341,6 +342,13 @@ func (a *Admin) saveSiteSettings(ctx context.Context, s siteSettings, stored db.
 	return a.db.InTx(ctx, func(q *db.Queries) error {
 		s.row.UpdatedAt = ms
 		if err := q.UpdateSiteSettings(ctx, s.row); err != nil {
+			return err
+		}
+		ch := activity.Diff(stored, s.row, "id", "updated_at", "logo")
+		if s.logoURL != stored.LogoURL {
+			ch.Set("logo_url", stored.LogoURL, s.logoURL)
+		}
+		if err := recordSettings(ctx, q, a.now(), "booking_site", ch); err != nil {
 			return err
 		}
 		switch {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/keyauth"
 	"frontdesk/app/middleware"
 )
@@ -51,7 +52,8 @@ func (a *API) authenticate(next http.Handler) http.Handler {
 			a.writeError(w, r, err)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyCtx, key)))
+		ctx := activity.WithActor(r.Context(), activity.Actor{Kind: activity.KindAPIKey, ID: strconv.FormatInt(key.ID, 10), Label: key.Name})
+		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, keyCtx, key)))
 	})
 }
 

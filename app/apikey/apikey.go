@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"frontdesk/app/input"
+	"frontdesk/app/activity"
 	"frontdesk/db"
 )
 
@@ -149,8 +150,16 @@ func Create(ctx context.Context, d *db.DB, nk NewKey, now time.Time) (db.APIKey,
 		row, err = q.CreateAPIKey(ctx, db.CreateAPIKeyParams{
 			Name: name, Prefix: DisplayPrefix(key), KeyHash: Hash(key), Scopes: scopes, CreatedAt: db.Millis(now),
 		})
-		if err != nil || !nk.ZMeansLocal {
+		if err != nil {
 			return err
+		}
+		// The trail keeps the key's name and access, never the key or its hash.
+		ch := activity.Changes{}.Set("name", nil, name).Set("scopes", nil, scopes).Set("prefix", nil, row.Prefix)
+		if err := activity.Record(ctx, q, now, activity.Entry{Action: "apikey.created", EntityID: row.ID, Changes: ch}); err != nil {
+			return err
+		}
+		if !nk.ZMeansLocal {
+			return nil
 		}
 		row.ZMeansLocal = true
 		return q.SetAPIKeyZMeansLocal(ctx, db.SetAPIKeyZMeansLocalParams{ZMeansLocal: true, ID: row.ID})
@@ -168,8 +177,15 @@ func Create(ctx context.Context, d *db.DB, nk NewKey, now time.Time) (db.APIKey,
 func Revoke(ctx context.Context, d *db.DB, id int64, now time.Time) (revoked bool, err error) {
 	err = d.InTx(ctx, func(q *db.Queries) error {
 		n, err := q.RevokeAPIKey(ctx, db.RevokeAPIKeyParams{RevokedAt: db.NullMillis(&now), ID: id})
-		revoked = n == 1
-		return err
+		if revoked = n == 1; err != nil || !revoked {
+			return err
+		}
+		name, err := q.APIKeyName(ctx, id)
+		if err != nil {
+			return err
+		}
+		return activity.Record(ctx, q, now, activity.Entry{Action: "apikey.revoked", EntityID: id,
+			Changes: activity.Changes{"name": {name, name}}.Set("revoked", false, true)})
 	})
 	if err != nil {
 		return false, fmt.Errorf("revoke key %d: %w", id, err)

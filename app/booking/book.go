@@ -270,7 +270,7 @@ func book(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking, pl p
 	if err != nil {
 		return db.Booking{}, writeError(err)
 	}
-	return b, enqueue(ctx, q, now, webhook.BookingCreated, b, status, pl.loaded.Location.Zone)
+	return b, enqueue(ctx, q, now, webhook.BookingCreated, db.Booking{}, b, status, pl.loaded.Location.Zone)
 }
 
 // checkFree is the no-double-booking check inside the write transaction: no other
@@ -312,8 +312,12 @@ func writeError(err error) error {
 	return fmt.Errorf("write booking: %w", err)
 }
 
-// enqueue records a booking event in the outbox with the transaction's Queries.
-func enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string, b db.Booking, status db.BookingStatus, zone *time.Location) error {
+// enqueue records a booking's change from before (zero for a new booking) to b: its event in
+// the outbox and its entry in the activity trail, with the transaction's Queries.
+func enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string, before, b db.Booking, status db.BookingStatus, zone *time.Location) error {
+	if err := recordActivity(ctx, q, now, before, b); err != nil {
+		return err
+	}
 	if _, err := webhook.Enqueue(ctx, q, now, eventType, resource.NewBookingEvent(b, status, zone)); err != nil {
 		return err
 	}

@@ -82,7 +82,7 @@ func Update(ctx context.Context, d *db.DB, now time.Time, id int64, ch Change, s
 			if err := recordOverride(ctx, q, id, ch.Override, now); err != nil {
 				return err
 			}
-			if err := enqueue(ctx, q, now, webhook.BookingUpdated, applied(row, n), p.status, p.zone); err != nil {
+			if err := enqueue(ctx, q, now, webhook.BookingUpdated, row, applied(row, n), p.status, p.zone); err != nil {
 				return err
 			}
 			if left := row.SessionID; left.Valid && left != n.SessionID {
@@ -408,8 +408,9 @@ func Confirm(ctx context.Context, d *db.DB, now time.Time, id int64) error {
 		if err := q.UpdateBookingRow(ctx, next); err != nil {
 			return writeError(err)
 		}
+		before := row
 		row.StatusID, row.UpdatedAt = StatusConfirmed, db.Millis(now)
-		return enqueue(ctx, q, now, webhook.BookingUpdated, row, status, zone)
+		return enqueue(ctx, q, now, webhook.BookingUpdated, before, row, status, zone)
 	})
 }
 
@@ -448,8 +449,9 @@ func cancelRow(ctx context.Context, q *db.Queries, now time.Time, row db.Booking
 	if err != nil {
 		return writeError(err)
 	}
+	before := row
 	row.StatusID, row.UpdatedAt = StatusCancelled, db.Millis(now)
-	if err := enqueue(ctx, q, now, webhook.BookingUpdated, row, status, zone); err != nil {
+	if err := enqueue(ctx, q, now, webhook.BookingUpdated, before, row, status, zone); err != nil {
 		return err
 	}
 	if row.SessionID.Valid {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/fail"
 	"frontdesk/app/messages"
 	"frontdesk/db"
@@ -230,7 +231,8 @@ func fillSeats(ctx context.Context, q *db.Queries, now time.Time, id int64) erro
 			}
 			continue
 		}
-		b, err := book(ctx, q, now, NewBooking{
+		// The seat is given by the appliance, whoever freed it.
+		b, err := book(activity.WithActor(ctx, activity.System("waitlist")), q, now, NewBooking{
 			LocationID: s.LocationID, ServiceID: s.ServiceID, ProviderID: s.ProviderID, ClientID: e.ClientID,
 			StatusID: StatusConfirmed, Start: db.Time(s.StartAt), Source: e.Source,
 		}, pl, status)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/db"
 )
 
@@ -28,8 +29,16 @@ func CreateCategory(ctx context.Context, d *db.DB, in CategoryInput, now time.Ti
 		return 0, err
 	}
 	ms := db.Millis(now)
-	c, err := d.W.CreateCategory(ctx, db.CreateCategoryParams{Name: name, SortOrder: order, CreatedAt: ms, UpdatedAt: ms})
-	return c.ID, err
+	var id int64
+	err = d.InTx(ctx, func(q *db.Queries) error {
+		c, err := q.CreateCategory(ctx, db.CreateCategoryParams{Name: name, SortOrder: order, CreatedAt: ms, UpdatedAt: ms})
+		if err != nil {
+			return err
+		}
+		id = c.ID
+		return record(ctx, q, now, "category.created", id, activity.Created(c, unrecorded...))
+	})
+	return id, err
 }
 
 // UpdateCategory renames or reorders category id. A new name changes the category{id,name} of
@@ -54,6 +63,10 @@ func UpdateCategory(ctx context.Context, d *db.DB, id int64, in CategoryInput, n
 			return nil
 		}
 		saved.Changed = true
+		ch := activity.Changes{}.Set("name", old.Name, name).Set("sort_order", old.SortOrder, order)
+		if err := record(ctx, q, now, "category.updated", id, ch); err != nil {
+			return err
+		}
 		services, err := q.ListCategoryServiceIDs(ctx, nullID(id))
 		if err != nil {
 			return err
@@ -71,9 +84,13 @@ func UpdateCategory(ctx context.Context, d *db.DB, id int64, in CategoryInput, n
 func DeleteCategory(ctx context.Context, d *db.DB, id int64, now time.Time) (Saved, error) {
 	var saved Saved
 	err := d.InTx(ctx, func(q *db.Queries) error {
-		if _, err := q.GetCategory(ctx, id); db.IsNotFound(err) {
+		old, err := q.GetCategory(ctx, id)
+		if db.IsNotFound(err) {
 			return ErrNotFound
 		} else if err != nil {
+			return err
+		}
+		if err := record(ctx, q, now, "category.deleted", id, activity.Changes{}.Set("name", old.Name, nil)); err != nil {
 			return err
 		}
 		services, err := q.ListCategoryServiceIDs(ctx, nullID(id))

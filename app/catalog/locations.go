@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/booking"
 	"frontdesk/db"
 )
@@ -159,6 +160,9 @@ func CreateLocation(ctx context.Context, d *db.DB, in LocationInput, now time.Ti
 			return err
 		}
 		id = row.ID
+		if err := record(ctx, q, now, "location.created", id, activity.Created(row, unrecorded...)); err != nil {
+			return err
+		}
 		return l.writeHours(ctx, q, id)
 	})
 	return id, err
@@ -192,6 +196,9 @@ func UpdateLocation(ctx context.Context, d *db.DB, id int64, in LocationInput, n
 			return err
 		}
 		if err := q.UpdateLocation(ctx, r); err != nil {
+			return err
+		}
+		if err := record(ctx, q, now, "location.updated", id, activity.Diff(old.Location, r, unrecorded...)); err != nil {
 			return err
 		}
 		return l.writeHours(ctx, q, id)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/booking"
 	"frontdesk/db"
 )
@@ -202,6 +203,9 @@ func CreateProvider(ctx context.Context, d *db.DB, in ProviderInput, now time.Ti
 			return err
 		}
 		out = ProviderSaved{ID: row.ID, Warnings: pr.warnings}
+		if err := record(ctx, q, now, "provider.created", row.ID, activity.Created(row, unrecorded...)); err != nil {
+			return err
+		}
 		return pr.writeLinks(ctx, q, row.ID)
 	})
 	return out, err
@@ -212,7 +216,8 @@ func CreateProvider(ctx context.Context, d *db.DB, in ProviderInput, now time.Ti
 func UpdateProvider(ctx context.Context, d *db.DB, id int64, in ProviderInput, now time.Time) (ProviderSaved, error) {
 	out := ProviderSaved{ID: id}
 	err := d.InTx(ctx, func(q *db.Queries) error {
-		if _, err := q.GetProvider(ctx, id); db.IsNotFound(err) {
+		old, err := q.GetProvider(ctx, id)
+		if db.IsNotFound(err) {
 			return ErrNotFound
 		} else if err != nil {
 			return err
@@ -222,10 +227,13 @@ func UpdateProvider(ctx context.Context, d *db.DB, id int64, in ProviderInput, n
 			return err
 		}
 		out.Warnings = pr.warnings
-		err = q.UpdateProvider(ctx, db.UpdateProviderParams{PublicName: pr.name, Active: pr.active, OnlineBooking: pr.online,
+		next := db.UpdateProviderParams{PublicName: pr.name, Active: pr.active, OnlineBooking: pr.online,
 			LocationID: pr.main, Email: pr.contact.Email, Phone: pr.contact.Phone, NotifyBookings: pr.notify,
-			AgendaMin: pr.agenda, UpdatedAt: db.Millis(now), ID: id})
-		if err != nil {
+			AgendaMin: pr.agenda, UpdatedAt: db.Millis(now), ID: id}
+		if err := q.UpdateProvider(ctx, next); err != nil {
+			return err
+		}
+		if err := record(ctx, q, now, "provider.updated", id, activity.Diff(old, next, unrecorded...)); err != nil {
 			return err
 		}
 		for _, del := range []func(context.Context, int64) error{q.DeleteProviderLocations, q.DeleteProviderServices, q.DeleteProviderHours} {

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/money"
 	"frontdesk/db"
 )
@@ -217,6 +218,9 @@ func CreateService(ctx context.Context, d *db.DB, in ServiceInput, now time.Time
 			return err
 		}
 		id = row.ID
+		if err := record(ctx, q, now, "service.created", id, activity.Created(row, unrecorded...)); err != nil {
+			return err
+		}
 		return s.writeLinks(ctx, q, id)
 	})
 	return id, err
@@ -257,6 +261,10 @@ func UpdateService(ctx context.Context, d *db.DB, id int64, in ServiceInput, now
 			return nil
 		}
 		saved.Changed = true
+		ch := markLinks(activity.Diff(old.Service, s.row, unrecorded...), "images_and_providers", linksChanged)
+		if err := record(ctx, q, now, "service.updated", id, ch); err != nil {
+			return err
+		}
 		saved.Events, err = withServiceEvents(ctx, q, now, []int64{id}, func() error {
 			s.row.UpdatedAt = db.Millis(now)
 			if err := q.UpdateService(ctx, s.row); err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/fail"
 	"frontdesk/app/resource"
 	"frontdesk/app/webhook"
@@ -157,6 +158,10 @@ func create(ctx context.Context, q *db.Queries, now time.Time, in Input, o Optio
 	if err != nil {
 		return resource.Client{}, err
 	}
+	if err := activity.Record(ctx, q, now, activity.Entry{Action: "client.created", EntityID: created.ID,
+		Changes: activity.Created(created, unrecorded...)}); err != nil {
+		return resource.Client{}, err
+	}
 	_, err = webhook.Enqueue(ctx, q, now, EventCreated, out)
 	return out, err
 }
@@ -222,6 +227,13 @@ func update(ctx context.Context, q *db.Queries, now time.Time, id int64, in Inpu
 	if err != nil {
 		return resource.Client{}, err
 	}
+	changes := activity.Diff(current, row, unrecorded...)
+	if attributesChange(before, attrs) {
+		changes["custom_attributes"] = [2]any{nil, nil}
+	}
+	if err := activity.Record(ctx, q, now, activity.Entry{Action: "client.updated", EntityID: id, Changes: changes}); err != nil {
+		return resource.Client{}, err
+	}
 	_, err = webhook.Enqueue(ctx, q, now, EventUpdated, out)
 	return out, err
 }
@@ -247,11 +259,18 @@ func Deactivate(ctx context.Context, d *db.DB, now time.Time, id int64) (resourc
 		if err != nil {
 			return err
 		}
+		if err := activity.Record(ctx, q, now, activity.Entry{Action: "client.deactivated", EntityID: id,
+			Changes: activity.Changes{}.Set("active", true, false)}); err != nil {
+			return err
+		}
 		_, err = webhook.Enqueue(ctx, q, now, EventUpdated, out)
 		return err
 	})
 	return out, err
 }
+
+// unrecorded are client columns the activity trail leaves out: every write moves them.
+var unrecorded = []string{"id", "created_at", "updated_at"}
 
 // Load reads client id as its resource, with the values of its custom attributes.
 func Load(ctx context.Context, q *db.Queries, id int64) (resource.Client, error) {

@@ -21,6 +21,7 @@ import (
 // Key is the API key a request authenticated with.
 type Key struct {
 	ID     int64
+	Name   string // the owner's name for the key, which the activity trail shows
 	Scopes string // as stored: comma-separated Connect v3 scopes, or apikey.FullAccess ("*")
 	// ZMeansLocal: the key's Z and +00:00 booking and cart times are wall-clock readings of
 	// the location (app/api/zlocal.go; docs/api.md, "Local times sent with Z").
@@ -102,7 +103,7 @@ func (k *Keys) Authenticate(ctx context.Context, authorization string) (Key, err
 			}
 			return Key{}, err
 		}
-		key = Key{ID: row.ID, Scopes: row.Scopes, ZMeansLocal: row.ZMeansLocal}
+		key = Key{ID: row.ID, Name: row.Name, Scopes: row.Scopes, ZMeansLocal: row.ZMeansLocal}
 		k.kept.store(hash, v.KeysVersion, key)
 	}
 	key.CatalogVersion = v.CatalogVersion

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/input"
 	"frontdesk/app/keyauth"
 	"frontdesk/app/middleware"
@@ -93,6 +94,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		if !oneMessage(w, r) {
 			return
 		}
+		ctx = activity.WithActor(ctx, activity.Actor{Kind: activity.KindMCP, ID: strconv.FormatInt(key.ID, 10), Label: key.Name})
 		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, keyCtx{}, key)))
 	})
 }

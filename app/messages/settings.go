@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/locale"
 	"frontdesk/db"
 	"frontdesk/ui/i18n"
@@ -165,11 +166,16 @@ func (s *Service) SaveTransport(ctx context.Context, in TransportInput) error {
 		if sealed != nil {
 			pw = *sealed
 		}
-		return q.UpdateMessageTransport(ctx, db.UpdateMessageTransportParams{
+		next := db.UpdateMessageTransportParams{
 			SmtpHost: in.Host, SmtpPort: int64(in.Port), SmtpSecurity: in.Security, SmtpUsername: in.Username,
 			SmtpPasswordSealed: pw, FromName: in.FromName, FromAddress: in.FromAddress, ReplyTo: in.ReplyTo,
 			UpdatedAt: db.Millis(s.now()),
-		})
+		}
+		if err := q.UpdateMessageTransport(ctx, next); err != nil {
+			return err
+		}
+		// The sealed password shows only as changed (activity hides it by name and by type).
+		return recordSettings(ctx, q, s.now(), activity.Diff(row, next, "updated_at"))
 	})
 	if err == nil && s.transportSaved != nil {
 		s.transportSaved() // waiting messages may go now
@@ -213,9 +219,17 @@ func (s *Service) SaveOptions(ctx context.Context, in OptionsInput) error {
 	}
 	offsets, _ := ParseOffsets(FormatOffsets(in.Offsets)) // sorted, without duplicates
 	return s.db.InTx(ctx, func(q *db.Queries) error {
-		if err := q.UpdateMessageOptions(ctx, db.UpdateMessageOptionsParams{
+		row, err := q.GetMessageSettings(ctx)
+		if err != nil {
+			return err
+		}
+		next := db.UpdateMessageOptionsParams{
 			OwnerAddress: in.OwnerAddress, ReminderOffsets: FormatOffsets(offsets), UpdatedAt: db.Millis(s.now()),
-		}); err != nil {
+		}
+		if err := q.UpdateMessageOptions(ctx, next); err != nil {
+			return err
+		}
+		if err := recordSettings(ctx, q, s.now(), activity.Diff(row, next, "updated_at")); err != nil {
 			return err
 		}
 		for _, k := range in.Kinds {
@@ -259,9 +273,12 @@ func (s *Service) SaveTemplate(ctx context.Context, kind Kind, language string, 
 		return err
 	}
 	return s.db.InTx(ctx, func(q *db.Queries) error {
-		return q.UpsertMessageTemplate(ctx, db.UpsertMessageTemplateParams{
+		if err := q.UpsertMessageTemplate(ctx, db.UpsertMessageTemplateParams{
 			Kind: string(kind), Language: language, Subject: t.Subject, Body: t.Body, UpdatedAt: db.Millis(s.now()),
-		})
+		}); err != nil {
+			return err
+		}
+		return recordSettings(ctx, q, s.now(), activity.Changes{"template." + string(kind) + "." + language: {nil, nil}})
 	})
 }
 
@@ -271,7 +288,10 @@ func (s *Service) ResetTemplate(ctx context.Context, kind Kind, language string)
 		return ErrUnknownKind
 	}
 	return s.db.InTx(ctx, func(q *db.Queries) error {
-		return q.DeleteMessageTemplate(ctx, db.DeleteMessageTemplateParams{Kind: string(kind), Language: language})
+		if err := q.DeleteMessageTemplate(ctx, db.DeleteMessageTemplateParams{Kind: string(kind), Language: language}); err != nil {
+			return err
+		}
+		return recordSettings(ctx, q, s.now(), activity.Changes{"template." + string(kind) + "." + language: {"custom", "default"}})
 	})
 }
 
@@ -349,3 +369,12 @@ func (s *Service) TestEmail(ctx context.Context, address string) (Transport, Env
 
 // ErrNotSetUp is returned when no mail server or sender is set.
 var ErrNotSetUp = errors.New("email is not set up: give a mail server and a sender address")
+
+// recordSettings writes the activity entry of a Settings → Messages save in its transaction q:
+// the fields that changed; a save that changed nothing records nothing.
+func recordSettings(ctx context.Context, q *db.Queries, now time.Time, ch activity.Changes) error {
+	if len(ch) == 0 {
+		return nil
+	}
+	return activity.Record(ctx, q, now, activity.Entry{Action: "settings.updated", Entity: "settings.messages", Changes: ch})
+}

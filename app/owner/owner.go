@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/fail"
 	"frontdesk/db"
 )
@@ -163,6 +164,10 @@ func insert(ctx context.Context, q *db.Queries, email, hash string, now time.Tim
 	if err != nil {
 		return Owner{}, fmt.Errorf("create owner: %w", err)
 	}
+	if err := activity.Record(ctx, q, now, activity.Entry{Action: "owner.created", EntityID: r.ID,
+		Changes: activity.Changes{}.Set("email", nil, email)}); err != nil {
+		return Owner{}, err
+	}
 	return fromRow(r), nil
 }
 
@@ -233,7 +238,16 @@ func setPassword(ctx context.Context, d *db.DB, r db.Owner, password string, now
 	if err != nil {
 		return Owner{}, fmt.Errorf("hash password: %w", err)
 	}
-	n, err := d.W.UpdateOwnerPassword(ctx, db.UpdateOwnerPasswordParams{PasswordHash: hash, UpdatedAt: db.Millis(now), ID: r.ID})
+	var n int64
+	err = d.InTx(ctx, func(q *db.Queries) error {
+		var err error
+		if n, err = q.UpdateOwnerPassword(ctx, db.UpdateOwnerPasswordParams{PasswordHash: hash, UpdatedAt: db.Millis(now), ID: r.ID}); err != nil || n == 0 {
+			return err
+		}
+		// The trail says the password changed; Record hides both hashes.
+		return activity.Record(ctx, q, now, activity.Entry{Action: "owner.password_changed", EntityID: r.ID,
+			Changes: activity.Changes{}.Set("password_hash", r.PasswordHash, hash)})
+	})
 	if err != nil {
 		return Owner{}, fmt.Errorf("update password: %w", err)
 	}

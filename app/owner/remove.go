@@ -3,7 +3,9 @@ package owner
 import (
 	"context"
 	"errors"
+	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/db"
 )
 
@@ -32,6 +34,10 @@ func Remove(ctx context.Context, d *db.DB, id int64) (Owner, error) {
 			return ErrLastOwner
 		}
 		if _, err := q.DeleteOwner(ctx, id); err != nil {
+			return err
+		}
+		if err := activity.Record(ctx, q, time.Now(), activity.Entry{Action: "owner.removed", EntityID: id,
+			Changes: activity.Changes{}.Set("email", r.Email, nil)}); err != nil {
 			return err
 		}
 		removed = fromRow(r)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/db"
 	"frontdesk/ui/i18n"
 )
@@ -226,16 +227,26 @@ func (o *Online) SaveSettings(ctx context.Context, in SettingsInput) (map[string
 	}
 	now := db.Millis(o.now())
 	err := o.db.InTx(ctx, func(q *db.Queries) error {
+		// The trail names what changed; a typed secret's field holds a credential by its name,
+		// so activity keeps only that it changed.
+		ch := activity.Changes{}
 		for _, name := range o.names {
 			if in.Forget[name] {
 				if err := q.DeleteProviderCredentials(ctx, name); err != nil {
 					return err
 				}
+				ch[name+".credentials"] = [2]any{"stored", nil}
 				continue
 			}
 			typed := in.Typed[name]
 			if typed == (Credentials{}) {
 				continue
+			}
+			if typed.SecretKey != "" {
+				ch[name+".secret_key"] = [2]any{nil, typed.SecretKey}
+			}
+			if typed.WebhookSecret != "" {
+				ch[name+".webhook_secret"] = [2]any{nil, typed.WebhookSecret}
 			}
 			if err := o.storeCredentials(ctx, q, name, typed, now); err != nil {
 				return err
@@ -247,7 +258,17 @@ func (o *Online) SaveSettings(ctx context.Context, in SettingsInput) (map[string
 				return errRollback
 			}
 		}
-		return q.SetPaymentProvider(ctx, db.SetPaymentProviderParams{Provider: in.Provider, UpdatedAt: now})
+		old, err := o.ActiveProvider(ctx, q)
+		if err != nil {
+			return err
+		}
+		if err := q.SetPaymentProvider(ctx, db.SetPaymentProviderParams{Provider: in.Provider, UpdatedAt: now}); err != nil {
+			return err
+		}
+		if ch.Set("provider", old, in.Provider); len(ch) == 0 {
+			return nil
+		}
+		return activity.Record(ctx, q, o.now(), activity.Entry{Action: "settings.updated", Entity: "settings.payments", Changes: ch})
 	})
 	if errors.Is(err, errRollback) {
 		return problems, nil

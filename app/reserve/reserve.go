@@ -8,8 +8,10 @@ package reserve
 
 import (
 	"context"
+	"strconv"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/booking"
 	"frontdesk/app/clients"
 	"frontdesk/app/managelink"
@@ -88,6 +90,9 @@ func Book(ctx context.Context, d *db.DB, now time.Time, r Request) (Result, erro
 		var err error
 		if prepared.ClientID, err = clients.FindOrCreate(jctx, d, now, r.Client); err != nil {
 			return err
+		}
+		if activity.ActorFrom(ctx).Kind == activity.KindSite { // the visitor is now a known client
+			jctx = activity.WithActor(jctx, activity.Actor{Kind: activity.KindClient, ID: strconv.FormatInt(prepared.ClientID, 10)})
 		}
 		if pay {
 			pr, id, err := payments.ReserveOnline(jctx, d, now, prepared, r.CheckoutBase)

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/booking"
 	"frontdesk/app/ical"
 	"frontdesk/app/managelink"
@@ -30,6 +32,11 @@ type managed struct {
 func (m managed) start() time.Time { return db.Time(m.view.Booking.StartAt).In(m.loc.zone) }
 func (m managed) end() time.Time   { return db.Time(m.view.Booking.EndAt).In(m.loc.zone) }
 func (m managed) path() string     { return managelink.Path(m.token) }
+
+// as is ctx with the booking's client as the actor of what the link's holder changes.
+func (m managed) as(ctx context.Context) context.Context {
+	return activity.WithActor(ctx, activity.Actor{Kind: activity.KindClient, ID: strconv.FormatInt(m.view.Booking.ClientID, 10)})
+}
 
 // loadManaged reads the booking of the request's manage token. A malformed, unknown or expired
 // token is the plain 404 page: nothing tells them apart.
@@ -256,7 +263,7 @@ func (s *Site) cancel(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	b := m.view.Booking
 	if b.StatusID == booking.StatusReserved && b.PaymentRequestID.Valid {
-		if _, err := payments.Cancel(r.Context(), s.db, now, b.PaymentRequestID.Int64); err != nil {
+		if _, err := payments.Cancel(m.as(r.Context()), s.db, now, b.PaymentRequestID.Int64); err != nil {
 			var refused *payments.RefusedError
 			if !errors.As(err, &refused) { // not pending any more: cancel the booking itself
 				s.renderError(w, r, err)
@@ -264,7 +271,7 @@ func (s *Site) cancel(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	if err := booking.Cancel(r.Context(), s.db, now, b.ID, booking.SourceOnline); err != nil {
+	if err := booking.Cancel(m.as(r.Context()), s.db, now, b.ID, booking.SourceOnline); err != nil {
 		s.renderRefusal(w, r, m, err)
 		return
 	}

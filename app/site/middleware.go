@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/middleware"
 	"frontdesk/ui/i18n"
 )
@@ -27,6 +28,8 @@ func configFrom(ctx context.Context) *config {
 // and no caching of pages whose times change by the minute.
 func (s *Site) withConfig(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The visitor acts as the booking site until a form or link says which client they are.
+		r = r.WithContext(activity.WithActor(r.Context(), activity.Actor{Kind: activity.KindSite}))
 		h := w.Header()
 		h.Set("Cache-Control", "no-store")
 		c, err := s.loadConfig(r.Context())

@@ -157,7 +157,7 @@ func (s *Site) reschedule(w http.ResponseWriter, r *http.Request) {
 		s.renderRescheduleTaken(w, r, m, start)
 		return
 	}
-	_, err = booking.Update(r.Context(), s.db, s.now(), m.view.Booking.ID,
+	_, err = booking.Update(m.as(r.Context()), s.db, s.now(), m.view.Booking.ID,
 		booking.Change{Start: &start, ProviderID: &provider}, booking.SourceOnline)
 	var inv *booking.InvalidError
 	switch {

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/fail"
 	"frontdesk/app/queue"
 	"frontdesk/db"
@@ -179,6 +180,11 @@ func (m *Manager) Create(ctx context.Context, in CreateInput) (Webhook, string, 
 		if err := q.CreateWebhookSecret(ctx, db.CreateWebhookSecretParams{WebhookID: id, Secret: secret, CreatedAt: ms}); err != nil {
 			return err
 		}
+		ch := activity.Changes{}.Set("url", nil, in.URL).Set("events", nil, string(events)).Set("description", nil, in.Description).
+			Set("key_mode", nil, in.KeyMode).Set("secret", nil, secret) // activity hides the secret
+		if err := activity.Record(ctx, q, now, activity.Entry{Action: "webhook.created", EntityID: id, Changes: ch}); err != nil {
+			return err
+		}
 		if in.MaxConcurrency == DefaultConcurrency {
 			return nil
 		}
@@ -212,6 +218,7 @@ func (m *Manager) Update(ctx context.Context, id int64, in UpdateInput) (Webhook
 		if err != nil {
 			return err
 		}
+		before := cur
 		if in.URL != nil {
 			cur.URL = *in.URL
 		}
@@ -239,6 +246,16 @@ func (m *Manager) Update(ctx context.Context, id int64, in UpdateInput) (Webhook
 		if _, err = q.UpdateWebhook(ctx, db.UpdateWebhookParams{ID: id, URL: cur.URL, EventsJSON: string(events), Description: cur.Description, KeyMode: cur.KeyMode, UpdatedAt: db.Millis(m.now())}); err != nil {
 			return err
 		}
+		ch := activity.Changes{}.Set("url", before.URL, cur.URL).Set("events", strings.Join(before.Events, ","), strings.Join(cur.Events, ",")).
+			Set("description", before.Description, cur.Description).Set("key_mode", before.KeyMode, cur.KeyMode)
+		if in.MaxConcurrency != nil {
+			ch.Set("max_concurrency", before.MaxConcurrency, *in.MaxConcurrency)
+		}
+		if len(ch) > 0 {
+			if err := activity.Record(ctx, q, m.now(), activity.Entry{Action: "webhook.updated", EntityID: id, Changes: ch}); err != nil {
+				return err
+			}
+		}
 		if in.MaxConcurrency == nil || *in.MaxConcurrency == cur.MaxConcurrency {
 			return nil
 		}
@@ -261,7 +278,10 @@ func (m *Manager) Delete(ctx context.Context, id int64) error {
 		if err == nil && n == 0 {
 			err = notFound("webhook", id)
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return activity.Record(ctx, q, m.now(), activity.Entry{Action: "webhook.deleted", EntityID: id})
 	})
 }
 

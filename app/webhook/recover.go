@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/db"
 )
 
@@ -79,7 +80,11 @@ func (m *Manager) RotateSecret(ctx context.Context, id int64, grace time.Duratio
 		if err := q.DeleteExpiredWebhookSecrets(ctx, db.DeleteExpiredWebhookSecretsParams{WebhookID: id, ExpiresAt: sqlMillis(db.Millis(now))}); err != nil {
 			return err
 		}
-		return q.CreateWebhookSecret(ctx, db.CreateWebhookSecretParams{WebhookID: id, Secret: secret, CreatedAt: db.Millis(now)})
+		if err := q.CreateWebhookSecret(ctx, db.CreateWebhookSecretParams{WebhookID: id, Secret: secret, CreatedAt: db.Millis(now)}); err != nil {
+			return err
+		}
+		return activity.Record(ctx, q, now, activity.Entry{Action: "webhook.secret_rotated", EntityID: id,
+			Changes: activity.Changes{"secret": {activity.Hidden, activity.Hidden}}})
 	})
 	if err != nil {
 		return "", err

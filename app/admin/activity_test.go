@@ -1,0 +1,115 @@
+package admin_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"frontdesk/db"
+)
+
+// trailEntry is one row of the activity table as tests look at it.
+type trailEntry struct {
+	Kind, ID, Label, Action, Entity string
+	EntityID                        int64
+	Changes, IP                     string
+}
+
+// trail reads the activity entries about one entity, oldest first.
+func trail(t *testing.T, d *db.DB, entity, id string) []trailEntry {
+	t.Helper()
+	rows, err := d.Read.Query(`SELECT actor_kind, actor_id, actor_label, action, entity, entity_id, changes, ip
+		FROM activity WHERE entity = ? AND entity_id = ? ORDER BY id`, entity, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []trailEntry
+	for rows.Next() {
+		var e trailEntry
+		if err := rows.Scan(&e.Kind, &e.ID, &e.Label, &e.Action, &e.Entity, &e.EntityID, &e.Changes, &e.IP); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// ownerID is the id of the owner account with email.
+func ownerID(t *testing.T, d *db.DB, email string) string {
+	t.Helper()
+	var id string
+	if err := d.Read.QueryRow(`SELECT id FROM owners WHERE email = ?`, email).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// A booking made in the admin by one owner, moved by another, cancelled through /v3 with a key:
+// each change leaves exactly one entry naming who made it; a move refused by the overlap check
+// leaves none. The booking's page shows its history.
+func TestActivityNamesWhoChangedABooking(t *testing.T) {
+	ts := startServer(t)
+	first := ts.setupOwner(t)
+	w := seedBookingWorld(t, ts)
+	d := openBookingDB(t, ts)
+	const second = "second@example.com"
+	wantRedirect(t, first.post(t, "/owners", url.Values{"email": {second}, "password": {ownerPassword}}), "/owners")
+	other := ts.newClient(t)
+	other.login(t, second, ownerPassword)
+
+	wantRedirect(t, first.post(t, "/bookings", w.booking(w.Ana, w.Maria, "10:00")), w.dayPath())
+	id := between(first.get(t, w.dayPath()).Body, `data-booking="`, `"`)
+	move := url.Values{"date": {w.Day}, "time": {"11:00"}, "provider": {w.Bruno}, "status": {"1"}, "notes": {"Kept <notes>"}}
+	wantRedirect(t, other.post(t, "/bookings/"+id, move), "/bookings/"+id)
+
+	// Pedro at Ana's 14:00; moving Maria's booking onto it is refused and records nothing.
+	wantRedirect(t, first.post(t, "/bookings", w.booking(w.Ana, w.Pedro, "14:00")), w.dayPath())
+	refused := url.Values{"date": {w.Day}, "time": {"14:15"}, "provider": {w.Ana}, "status": {"1"}}
+	wantStatus(t, other.post(t, "/bookings/"+id, refused), http.StatusUnprocessableEntity)
+
+	key := createKey(t, first, url.Values{"name": {"Front desk sync"}, "access": {"full"}})
+	req, err := http.NewRequest(http.MethodPatch, ts.URL+"/v3/bookings/"+id+"/cancel", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK && res.StatusCode != http.StatusNoContent {
+		t.Fatalf("cancel through /v3: status %d", res.StatusCode)
+	}
+	var keyID string
+	if err := d.Read.QueryRow(`SELECT id FROM api_keys WHERE name = 'Front desk sync'`).Scan(&keyID); err != nil {
+		t.Fatal(err)
+	}
+
+	got := trail(t, d, "booking", id)
+	want := []trailEntry{
+		{Kind: "owner", ID: ownerID(t, d, ownerEmail), Label: ownerEmail, Action: "booking.created"},
+		{Kind: "owner", ID: ownerID(t, d, second), Label: second, Action: "booking.moved"},
+		{Kind: "api_key", ID: keyID, Label: "Front desk sync", Action: "booking.cancelled"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d entries for booking %s, want %d: %+v", len(got), id, len(want), got)
+	}
+	for i, g := range got {
+		if g.Kind != want[i].Kind || g.ID != want[i].ID || g.Label != want[i].Label || g.Action != want[i].Action {
+			t.Errorf("entry %d: got %s %s (%s) %s, want %s %s (%s) %s", i, g.Kind, g.ID, g.Label, g.Action,
+				want[i].Kind, want[i].ID, want[i].Label, want[i].Action)
+		}
+		if g.IP != "127.0.0.1" {
+			t.Errorf("entry %d: got address %q, want 127.0.0.1", i, g.IP)
+		}
+	}
+	if c := got[1].Changes; !strings.Contains(c, `"provider_id":[`+w.Ana+`,`+w.Bruno+`]`) || !strings.Contains(c, `"start_at":[`) || strings.Contains(c, "notes") {
+		t.Errorf("the move's changes %s: want provider_id [Ana, Bruno] and start_at, nothing unchanged", c)
+	}
+
+	page := first.get(t, "/bookings/"+id)
+	wantBody(t, page, `data-testid="entity-activity"`, second, "Front desk sync")
+}

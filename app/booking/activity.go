@@ -1,0 +1,44 @@
+package booking
+
+import (
+	"context"
+	"time"
+
+	"frontdesk/app/activity"
+	"frontdesk/db"
+)
+
+// unrecorded are booking columns the trail leaves out: every write moves them, or they follow
+// from others (the block from the times and the service's buffers).
+var unrecorded = []string{"id", "created_at", "updated_at", "block_start_at", "block_end_at", "change_count"}
+
+// recordActivity writes the trail's entry for a booking going from before (zero for a new one)
+// to after, in the transaction of that change.
+func recordActivity(ctx context.Context, q *db.Queries, now time.Time, before, after db.Booking) error {
+	ch := activity.Diff(before, after, unrecorded...)
+	if before.ID == 0 {
+		ch = activity.Created(after, unrecorded...)
+	}
+	return activity.Record(ctx, q, now, activity.Entry{Action: bookingAction(before, after), EntityID: after.ID, Changes: ch})
+}
+
+// bookingAction names a booking's change for the trail: made, cancelled, moved (its time,
+// provider, place or service), marked attended, no-show or confirmed, or otherwise updated.
+func bookingAction(before, after db.Booking) string {
+	switch {
+	case before.ID == 0:
+		return "booking.created"
+	case after.StatusID == StatusCancelled && before.StatusID != StatusCancelled:
+		return "booking.cancelled"
+	case before.StartAt != after.StartAt || before.EndAt != after.EndAt || before.ProviderID != after.ProviderID ||
+		before.LocationID != after.LocationID || before.ServiceID != after.ServiceID:
+		return "booking.moved"
+	case before.StatusID != after.StatusID && after.StatusID == StatusAttended:
+		return "booking.attended"
+	case before.StatusID != after.StatusID && after.StatusID == StatusNoShow:
+		return "booking.no_show"
+	case before.StatusID != after.StatusID && after.StatusID == StatusConfirmed:
+		return "booking.confirmed"
+	}
+	return "booking.updated"
+}
