@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"frontdesk/app/catalog"
+	"frontdesk/app/errpage"
 	"frontdesk/db"
 	"frontdesk/ui"
 )
@@ -98,7 +99,7 @@ func (a *Admin) findAttribute(r *http.Request) (ui.AttributeRow, error) {
 	}
 	row, err := a.db.R.GetCustomAttribute(r.Context(), id)
 	if db.IsNotFound(err) {
-		return ui.AttributeRow{}, errNotFound
+		return ui.AttributeRow{}, errpage.NotFound
 	}
 	if err != nil {
 		return ui.AttributeRow{}, err

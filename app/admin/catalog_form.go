@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"frontdesk/app/catalog"
+	"frontdesk/app/errpage"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
@@ -89,7 +90,7 @@ func refused(ctx context.Context, f *ui.Form, err error) bool {
 // catalogError maps catalog.ErrNotFound to the not-found page; other errors pass through.
 func catalogError(err error) error {
 	if errors.Is(err, catalog.ErrNotFound) {
-		return errNotFound
+		return errpage.NotFound
 	}
 	return err
 }

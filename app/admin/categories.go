@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"frontdesk/app/catalog"
+	"frontdesk/app/errpage"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
 	"frontdesk/ui"
@@ -53,7 +54,7 @@ func (a *Admin) createCategory(w http.ResponseWriter, r *http.Request) {
 	seeOther(w, r, categoriesPath)
 }
 
-// findCategory loads the category named by the {id} URL parameter, or errNotFound.
+// findCategory loads the category named by the {id} URL parameter, or errpage.NotFound.
 func (a *Admin) findCategory(r *http.Request) (db.Category, error) {
 	id, err := pathID(r, "id")
 	if err != nil {
@@ -61,7 +62,7 @@ func (a *Admin) findCategory(r *http.Request) (db.Category, error) {
 	}
 	c, err := a.db.R.GetCategory(r.Context(), id)
 	if db.IsNotFound(err) {
-		return db.Category{}, errNotFound
+		return db.Category{}, errpage.NotFound
 	}
 	return c, err
 }

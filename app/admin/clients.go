@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"frontdesk/app/clients"
+	"frontdesk/app/errpage"
 	"frontdesk/ui"
 )
 
@@ -223,7 +224,7 @@ func (a *Admin) reactivateClient(w http.ResponseWriter, r *http.Request) {
 
 func clientError(err error) error {
 	if errors.Is(err, clients.ErrNotFound) {
-		return errNotFound
+		return errpage.NotFound
 	}
 	return err
 }

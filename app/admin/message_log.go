@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/errpage"
 	"frontdesk/app/messages"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -112,7 +113,7 @@ func (a *Admin) showMessageLog(w http.ResponseWriter, r *http.Request) {
 		kinds = append(kinds, ui.Option{Value: string(k), Label: kindLabel(r, k)})
 	}
 	if !hasOption(states, f.Get("state")) || !hasOption(kinds, f.Get("kind")) {
-		a.renderError(w, r, errNotFound)
+		a.renderError(w, r, errpage.NotFound)
 		return
 	}
 	page, _ := strconv.Atoi(q.Get("page"))
@@ -152,7 +153,7 @@ func (a *Admin) showMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	d, err := a.msgs.Message(r.Context(), id)
 	if errors.Is(err, messages.ErrNotFound) {
-		err = errNotFound
+		err = errpage.NotFound
 	}
 	if err != nil {
 		a.renderError(w, r, err)
@@ -185,7 +186,7 @@ func (a *Admin) resendMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	switch err := a.msgs.Resend(r.Context(), id); {
 	case errors.Is(err, messages.ErrNotFound):
-		a.renderError(w, r, errNotFound)
+		a.renderError(w, r, errpage.NotFound)
 		return
 	case errors.Is(err, messages.ErrNotResendable):
 		a.flash(r.Context(), ui.FlashError, translate(r, "messages.resend.refused"))

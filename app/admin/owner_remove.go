@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 
+	"frontdesk/app/errpage"
 	"frontdesk/app/owner"
 	"frontdesk/ui"
 )
@@ -68,7 +69,7 @@ func (a *Admin) findOwner(r *http.Request) (owner.Owner, bool, error) {
 	}
 	o, err := owner.Get(r.Context(), a.db, id)
 	if errors.Is(err, owner.ErrNotFound) {
-		return o, false, errNotFound
+		return o, false, errpage.NotFound
 	}
 	me, _ := ownerFrom(r.Context())
 	return o, err == nil && o.ID == me.ID, err

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"frontdesk/app/errpage"
 	"frontdesk/app/queue"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
@@ -147,7 +148,7 @@ func countdown(ctx context.Context, d time.Duration) string {
 	return "~" + i18n.T(ctx, "age.days", "count", int(d.Round(24*time.Hour).Hours()/24))
 }
 
-// findWebhook loads the webhook named by the {id} URL parameter, or errNotFound.
+// findWebhook loads the webhook named by the {id} URL parameter, or errpage.NotFound.
 func (a *Admin) findWebhook(r *http.Request) (webhook.Overview, error) {
 	id, err := pathID(r, "id")
 	if err != nil {
@@ -155,7 +156,7 @@ func (a *Admin) findWebhook(r *http.Request) (webhook.Overview, error) {
 	}
 	h, err := a.hooks.manager.Get(r.Context(), id)
 	if errors.Is(err, webhook.ErrNotFound) {
-		return h, errNotFound
+		return h, errpage.NotFound
 	}
 	return h, err
 }
@@ -288,7 +289,7 @@ func (a *Admin) updateWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if errors.Is(err, webhook.ErrNotFound) {
-		err = errNotFound
+		err = errpage.NotFound
 	}
 	if err != nil {
 		a.renderError(w, r, err)
@@ -395,7 +396,7 @@ func (a *Admin) rotateSecret(w http.ResponseWriter, r *http.Request) {
 	}
 	secret, err := a.hooks.manager.RotateSecret(r.Context(), h.ID, grace)
 	if errors.Is(err, webhook.ErrNotFound) {
-		err = errNotFound
+		err = errpage.NotFound
 	}
 	if err != nil {
 		a.renderError(w, r, err)
