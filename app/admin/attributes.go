@@ -42,7 +42,7 @@ func (a *Admin) showAttribute(w http.ResponseWriter, r *http.Request) {
 	}
 	in, err := catalog.EditAttribute(r.Context(), a.db.R, id)
 	if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.showAttributeForm(w, r, http.StatusOK, id, formFrom(in))
@@ -84,7 +84,7 @@ func (a *Admin) updateAttribute(w http.ResponseWriter, r *http.Request) {
 		a.showAttributeForm(w, r, invalid, id, f)
 		return
 	} else if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "attributes.saved", "name", strings.TrimSpace(in.Name)))
@@ -126,7 +126,7 @@ func (a *Admin) deleteAttribute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := catalog.DeleteAttribute(r.Context(), a.db, row.ID); err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "attributes.deleted", "name", row.Name))

@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"frontdesk/app/catalog"
-	"frontdesk/app/errpage"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
@@ -85,14 +84,6 @@ func refused(ctx context.Context, f *ui.Form, err error) bool {
 		f.SetError(field, p.Msg(catalog.FieldMsg(text)))
 	}
 	return true
-}
-
-// catalogError maps catalog.ErrNotFound to the not-found page; other errors pass through.
-func catalogError(err error) error {
-	if errors.Is(err, catalog.ErrNotFound) {
-		return errpage.NotFound
-	}
-	return err
 }
 
 // options turns id/label pairs into select options, after an optional leading choice.

@@ -94,7 +94,7 @@ func (a *Admin) updateCategory(w http.ResponseWriter, r *http.Request) {
 		a.render(w, r, invalid, ui.CategoryPage(a.page(r, translate(r, "categories.edit")), id, f))
 		return
 	} else if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	msg := translate(r, "categories.saved", "name", strings.TrimSpace(in.Name))
@@ -130,7 +130,7 @@ func (a *Admin) deleteCategory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if _, err := catalog.DeleteCategory(r.Context(), a.db, c.ID, a.now()); err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "categories.deleted", "name", c.Name))

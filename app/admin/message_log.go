@@ -152,9 +152,6 @@ func (a *Admin) showMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d, err := a.msgs.Message(r.Context(), id)
-	if errors.Is(err, messages.ErrNotFound) {
-		err = errpage.NotFound
-	}
 	if err != nil {
 		a.renderError(w, r, err)
 		return
@@ -185,9 +182,6 @@ func (a *Admin) resendMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch err := a.msgs.Resend(r.Context(), id); {
-	case errors.Is(err, messages.ErrNotFound):
-		a.renderError(w, r, errpage.NotFound)
-		return
 	case errors.Is(err, messages.ErrNotResendable):
 		a.flash(r.Context(), ui.FlashError, translate(r, "messages.resend.refused"))
 	case err != nil:

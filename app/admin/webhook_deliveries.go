@@ -135,9 +135,6 @@ func (a *Admin) afterAction(w http.ResponseWriter, r *http.Request, err error, b
 	switch {
 	case err == nil:
 		a.flash(r.Context(), ui.FlashSuccess, done)
-	case errors.Is(err, webhook.ErrNotFound):
-		a.renderError(w, r, errpage.NotFound)
-		return
 	case errors.Is(err, webhook.ErrInvalidState):
 		a.flash(r.Context(), ui.FlashError, sentenceAfter(err))
 	default:

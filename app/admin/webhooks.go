@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"frontdesk/app/errpage"
 	"frontdesk/app/queue"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
@@ -154,11 +153,7 @@ func (a *Admin) findWebhook(r *http.Request) (webhook.Overview, error) {
 	if err != nil {
 		return webhook.Overview{}, err
 	}
-	h, err := a.hooks.manager.Get(r.Context(), id)
-	if errors.Is(err, webhook.ErrNotFound) {
-		return h, errpage.NotFound
-	}
-	return h, err
+	return a.hooks.manager.Get(r.Context(), id)
 }
 
 // Wording of the event checkboxes; the values are webhook.Patterns().
@@ -288,9 +283,6 @@ func (a *Admin) updateWebhook(w http.ResponseWriter, r *http.Request) {
 		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.edit")), a.webhookForm(r, h.ID, h.URL, f)))
 		return
 	}
-	if errors.Is(err, webhook.ErrNotFound) {
-		err = errpage.NotFound
-	}
 	if err != nil {
 		a.renderError(w, r, err)
 		return
@@ -395,9 +387,6 @@ func (a *Admin) rotateSecret(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	secret, err := a.hooks.manager.RotateSecret(r.Context(), h.ID, grace)
-	if errors.Is(err, webhook.ErrNotFound) {
-		err = errpage.NotFound
-	}
 	if err != nil {
 		a.renderError(w, r, err)
 		return
