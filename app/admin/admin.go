@@ -13,6 +13,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/errpage"
 	"frontdesk/app/links"
 	"frontdesk/app/messages"
 	"frontdesk/app/messages/mailer"
@@ -70,8 +71,8 @@ func New(d *db.DB, o Options) *Admin {
 func (a *Admin) Routes() chi.Router {
 	r := chi.NewRouter()
 	r.Use(limitBody, middleware.PageHeaders, a.loadSession, a.localize, a.crossOriginProtection, a.readForm)
-	r.NotFound(func(w http.ResponseWriter, r *http.Request) { a.renderError(w, r, errNotFound) })
-	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { a.renderError(w, r, errMethodNotAllowed) })
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) { a.renderError(w, r, errpage.NotFound) })
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { a.renderError(w, r, errpage.MethodNotAllowed) })
 
 	// First run and sign-in: the only pages open without a session. (The pages customers open
 	// from a link, /pay and /messages/unsubscribe, are app/customer's.)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"frontdesk/app/apikey"
+	"frontdesk/app/errpage"
 	"frontdesk/app/mcp/channel"
 	"frontdesk/db"
 	"frontdesk/ui"
@@ -131,7 +132,7 @@ func (a *Admin) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	seeOther(w, r, apiKeysPath)
 }
 
-// findAPIKey loads the key named by the {id} URL parameter, or errNotFound.
+// findAPIKey loads the key named by the {id} URL parameter, or errpage.NotFound.
 func (a *Admin) findAPIKey(r *http.Request) (db.APIKey, error) {
 	id, err := pathID(r, "id")
 	if err != nil {
@@ -139,7 +140,7 @@ func (a *Admin) findAPIKey(r *http.Request) (db.APIKey, error) {
 	}
 	k, err := a.db.R.GetAPIKeyByID(r.Context(), id)
 	if db.IsNotFound(err) {
-		return db.APIKey{}, errNotFound
+		return db.APIKey{}, errpage.NotFound
 	}
 	return k, err
 }

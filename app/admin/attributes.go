@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"frontdesk/app/catalog"
+	"frontdesk/app/errpage"
 	"frontdesk/db"
 	"frontdesk/ui"
 )
@@ -41,7 +42,7 @@ func (a *Admin) showAttribute(w http.ResponseWriter, r *http.Request) {
 	}
 	in, err := catalog.EditAttribute(r.Context(), a.db.R, id)
 	if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.showAttributeForm(w, r, http.StatusOK, id, formFrom(in))
@@ -83,7 +84,7 @@ func (a *Admin) updateAttribute(w http.ResponseWriter, r *http.Request) {
 		a.showAttributeForm(w, r, invalid, id, f)
 		return
 	} else if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "attributes.saved", "name", strings.TrimSpace(in.Name)))
@@ -98,7 +99,7 @@ func (a *Admin) findAttribute(r *http.Request) (ui.AttributeRow, error) {
 	}
 	row, err := a.db.R.GetCustomAttribute(r.Context(), id)
 	if db.IsNotFound(err) {
-		return ui.AttributeRow{}, errNotFound
+		return ui.AttributeRow{}, errpage.NotFound
 	}
 	if err != nil {
 		return ui.AttributeRow{}, err
@@ -125,7 +126,7 @@ func (a *Admin) deleteAttribute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := catalog.DeleteAttribute(r.Context(), a.db, row.ID); err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "attributes.deleted", "name", row.Name))

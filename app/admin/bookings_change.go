@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"time"
 
@@ -102,7 +101,7 @@ func (a *Admin) updateBooking(w http.ResponseWriter, r *http.Request) {
 		a.showBookingPage(w, r, http.StatusUnprocessableEntity, cur, f, offsets)
 		return
 	} else if err != nil {
-		a.renderError(w, r, bookingError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(ctx, ui.FlashSuccess, translate(r, "bookings.saved"))
@@ -145,7 +144,7 @@ func (a *Admin) cancelBooking(w http.ResponseWriter, r *http.Request) {
 		o.ReturnSession = &back
 	}
 	if err := booking.CancelWith(ctx, a.db, a.now(), v.Booking.ID, o); err != nil {
-		a.renderError(w, r, bookingError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	s := a.summary(ctx, v)
@@ -162,18 +161,10 @@ func (a *Admin) loadBooking(w http.ResponseWriter, r *http.Request) (booking.Vie
 	}
 	v, err := booking.Get(r.Context(), a.db.R, id)
 	if err != nil {
-		a.renderError(w, r, bookingError(err))
+		a.renderError(w, r, err)
 		return booking.View{}, false
 	}
 	return v, true
-}
-
-func bookingError(err error) error {
-	var nf *booking.NotFoundError
-	if errors.As(err, &nf) && nf.Resource == "booking" {
-		return errNotFound
-	}
-	return err
 }
 
 // bookingZone is the booking's location's zone (UTC if this program does not know it).

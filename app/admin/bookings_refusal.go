@@ -2,11 +2,11 @@ package admin
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/fail"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -31,9 +31,6 @@ var bookingFields = map[string]string{
 // errors for fields the form does not show (shown non-nil and without them) become the form's
 // message.
 func (a *Admin) bookingRefused(ctx context.Context, f *ui.Form, err error, cq conflictQuery, shown map[string]bool) bool {
-	var nf *booking.NotFoundError
-	var ie *booking.InvalidError
-	var re *booking.RestrictedError
 	fieldError := func(field, msg string) {
 		if field == "" || (shown != nil && !shown[field]) {
 			f.Message = msg
@@ -41,23 +38,25 @@ func (a *Admin) bookingRefused(ctx context.Context, f *ui.Form, err error, cq co
 		}
 		f.SetError(field, msg)
 	}
+	p := i18n.From(ctx)
+	fe, ok := fail.As(err)
 	switch {
-	case err == nil:
+	case !ok:
 		return false
-	case errors.Is(err, booking.ErrSlotUnavailable):
+	case fe.Code == fail.CodeConflict && fe.Reason == booking.ConflictSlotUnavailable:
 		f.Message = a.conflictMessage(ctx, cq)
-	case errors.Is(err, booking.ErrClassFull):
-		f.Message = i18n.T(ctx, "classes.error.full")
-	case errors.As(err, &ie) && ie.Msg.Key != "": // classes and packs speak the owner's language
-		fieldError(bookingFields[ie.Field], i18n.From(ctx).Msg(ie.Msg))
-	case errors.As(err, &nf) && nf.Resource != "booking":
-		fieldError(nf.Resource, notFoundText(ctx, nf.Resource))
-	case errors.As(err, &ie):
-		fieldError(bookingFields[ie.Field], i18n.From(ctx).Msg(ie.Msg))
-	case errors.As(err, &re):
-		f.Message = i18n.From(ctx).Msg(booking.RestrictedMsg(re.Rule))
-	case errors.Is(err, booking.ErrConcurrentChange):
-		f.Message = i18n.T(ctx, "bookings.concurrent")
+	case fe.Code == fail.CodeConflict && fe.Reason == booking.ConflictClassFull:
+		f.Message = p.T("classes.error.full")
+	case fe.Code == fail.CodeConflict && fe.Reason == booking.ConflictConcurrentUpdate:
+		f.Message = p.T("bookings.concurrent")
+	case fe.Code == fail.CodeNotFound && fe.Reason != "booking": // the booking itself: the 404 page
+		fieldError(fe.Reason, notFoundText(ctx, fe.Reason))
+	case fe.Code == fail.CodeInvalid && fe.Msg.Key != "":
+		fieldError(bookingFields[fe.Field], p.Msg(fe.Msg))
+	case fe.Code == fail.CodeInvalid:
+		fieldError(bookingFields[fe.Field], asSentence(fe.Message))
+	case fe.Code == fail.CodeForbidden:
+		f.Message = p.Msg(fe.Msg)
 	default:
 		return false
 	}

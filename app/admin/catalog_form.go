@@ -86,14 +86,6 @@ func refused(ctx context.Context, f *ui.Form, err error) bool {
 	return true
 }
 
-// catalogError maps catalog.ErrNotFound to the not-found page; other errors pass through.
-func catalogError(err error) error {
-	if errors.Is(err, catalog.ErrNotFound) {
-		return errNotFound
-	}
-	return err
-}
-
 // options turns id/label pairs into select options, after an optional leading choice.
 func options(first *ui.Option, n int, item func(i int) (int64, string)) []ui.Option {
 	out := make([]ui.Option, 0, n+1)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"frontdesk/app/catalog"
+	"frontdesk/app/errpage"
 	"frontdesk/app/webhook"
 	"frontdesk/db"
 	"frontdesk/ui"
@@ -53,7 +54,7 @@ func (a *Admin) createCategory(w http.ResponseWriter, r *http.Request) {
 	seeOther(w, r, categoriesPath)
 }
 
-// findCategory loads the category named by the {id} URL parameter, or errNotFound.
+// findCategory loads the category named by the {id} URL parameter, or errpage.NotFound.
 func (a *Admin) findCategory(r *http.Request) (db.Category, error) {
 	id, err := pathID(r, "id")
 	if err != nil {
@@ -61,7 +62,7 @@ func (a *Admin) findCategory(r *http.Request) (db.Category, error) {
 	}
 	c, err := a.db.R.GetCategory(r.Context(), id)
 	if db.IsNotFound(err) {
-		return db.Category{}, errNotFound
+		return db.Category{}, errpage.NotFound
 	}
 	return c, err
 }
@@ -93,7 +94,7 @@ func (a *Admin) updateCategory(w http.ResponseWriter, r *http.Request) {
 		a.render(w, r, invalid, ui.CategoryPage(a.page(r, translate(r, "categories.edit")), id, f))
 		return
 	} else if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	msg := translate(r, "categories.saved", "name", strings.TrimSpace(in.Name))
@@ -129,7 +130,7 @@ func (a *Admin) deleteCategory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if _, err := catalog.DeleteCategory(r.Context(), a.db, c.ID, a.now()); err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "categories.deleted", "name", c.Name))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/errpage"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -61,7 +62,7 @@ func (a *Admin) classSessionView(r *http.Request, id int64) (ui.ClassSessionView
 	ctx := r.Context()
 	s, err := a.db.R.AdminSession(ctx, id)
 	if db.IsNotFound(err) {
-		return ui.ClassSessionView{}, errNotFound
+		return ui.ClassSessionView{}, errpage.NotFound
 	} else if err != nil {
 		return ui.ClassSessionView{}, err
 	}
@@ -139,7 +140,7 @@ func (a *Admin) sessionAction(w http.ResponseWriter, r *http.Request) (db.ClassS
 	}
 	s, err := a.db.R.GetClassSession(r.Context(), id)
 	if err != nil {
-		a.renderError(w, r, errNotFound)
+		a.renderError(w, r, errpage.NotFound)
 		return db.ClassSession{}, nil, false
 	}
 	return s, f, true
@@ -195,7 +196,7 @@ func (a *Admin) setAttendeeStatus(w http.ResponseWriter, r *http.Request) {
 	}
 	status := map[string]int64{"attended": booking.StatusAttended, "no_show": booking.StatusNoShow, "confirmed": booking.StatusConfirmed}[f.Get("status")]
 	if status == 0 {
-		a.renderError(w, r, errFormUnreadable)
+		a.renderError(w, r, errpage.FormUnreadable)
 		return
 	}
 	_, err = booking.Update(r.Context(), a.db, a.now(), bookingID, booking.Change{StatusID: &status}, booking.SourceAdmin)
@@ -224,7 +225,7 @@ func (a *Admin) attendeeOf(r *http.Request, s db.ClassSession) (int64, error) {
 	}
 	b, err := a.db.R.GetBookingRow(r.Context(), id)
 	if err != nil || !b.SessionID.Valid || b.SessionID.Int64 != s.ID {
-		return 0, errNotFound
+		return 0, errpage.NotFound
 	}
 	return id, nil
 }
@@ -250,7 +251,7 @@ func (a *Admin) removeWaiting(w http.ResponseWriter, r *http.Request) {
 	}
 	e, err := a.db.R.GetWaitlistEntry(r.Context(), entry)
 	if err != nil || e.SessionID != s.ID {
-		a.renderError(w, r, errNotFound)
+		a.renderError(w, r, errpage.NotFound)
 		return
 	}
 	err = booking.LeaveWaitlist(r.Context(), a.db, a.now(), entry)

@@ -1,12 +1,12 @@
 package admin
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/fail"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
@@ -84,23 +84,22 @@ var classFormFields = map[string]string{
 // as a whole); ok is false for errors that are not refusals.
 func classMessage(r *http.Request, err error) (msg, field string, ok bool) {
 	p := i18n.From(r.Context())
-	var ie *booking.InvalidError
-	var nf *booking.NotFoundError
+	fe, ok := fail.As(err)
 	switch {
-	case err == nil:
+	case !ok:
 		return "", "", false
-	case errors.Is(err, booking.ErrClassFull):
+	case fe.Code == fail.CodeConflict && fe.Reason == booking.ConflictClassFull:
 		return p.T("classes.error.full"), "", true
-	case errors.Is(err, booking.ErrSeatsAvailable):
+	case fe.Code == fail.CodeConflict && fe.Reason == booking.ConflictSeatsAvailable:
 		return p.T("classes.error.seats_available"), "", true
-	case errors.Is(err, booking.ErrSlotUnavailable):
+	case fe.Code == fail.CodeConflict && fe.Reason == booking.ConflictSlotUnavailable:
 		return p.T("classes.error.provider_taken"), "", true
-	case errors.As(err, &nf):
+	case fe.Code == fail.CodeNotFound:
 		return p.T("error.not_found"), "", true
-	case errors.As(err, &ie) && ie.Msg.Key != "":
-		return p.Msg(ie.Msg), classFormFields[ie.Field], true
-	case errors.As(err, &ie):
-		return asSentence(ie.Message), classFormFields[ie.Field], true
+	case fe.Code == fail.CodeInvalid && fe.Msg.Key != "":
+		return p.Msg(fe.Msg), classFormFields[fe.Field], true
+	case fe.Code == fail.CodeInvalid:
+		return asSentence(fe.Message), classFormFields[fe.Field], true
 	}
 	return "", "", false
 }

@@ -96,7 +96,7 @@ func (a *Admin) showClient(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := clients.Load(r.Context(), a.db.R, id)
 	if err != nil {
-		a.renderError(w, r, clientError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	form, err := a.loadClientForm(r.Context())
@@ -122,7 +122,7 @@ func (a *Admin) updateClient(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	stored, err := clients.Load(ctx, a.db.R, id)
 	if err != nil {
-		a.renderError(w, r, clientError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	form, err := a.loadClientForm(ctx)
@@ -141,7 +141,7 @@ func (a *Admin) updateClient(w http.ResponseWriter, r *http.Request) {
 		a.showClientForm(w, r, http.StatusUnprocessableEntity, form, v)
 		return
 	} else if err != nil {
-		a.renderError(w, r, clientError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(ctx, ui.FlashSuccess, translate(r, "clients.saved", "name", clientName(c.FirstName, nullText(c.LastName))))
@@ -174,7 +174,7 @@ func (a *Admin) confirmDeactivateClient(w http.ResponseWriter, r *http.Request) 
 	}
 	c, err := clients.Load(r.Context(), a.db.R, id)
 	if err != nil {
-		a.renderError(w, r, clientError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	if !c.Active {
@@ -196,7 +196,7 @@ func (a *Admin) deactivateClient(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, clients.ErrAlreadyDeactivated):
 		a.flash(r.Context(), ui.FlashInfo, translate(r, "clients.already_deactivated"))
 	case err != nil:
-		a.renderError(w, r, clientError(err))
+		a.renderError(w, r, err)
 		return
 	default:
 		a.flash(r.Context(), ui.FlashSuccess, translate(r, "clients.deactivated", "name", clientName(c.FirstName, nullText(c.LastName))))
@@ -214,18 +214,11 @@ func (a *Admin) reactivateClient(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := clients.Update(r.Context(), a.db, a.now(), id, clients.Input{Active: clients.Value(true)}, clients.Options{})
 	if err != nil {
-		a.renderError(w, r, clientError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "clients.reactivated", "name", clientName(c.FirstName, nullText(c.LastName))))
 	seeOther(w, r, ui.ClientURL(id))
-}
-
-func clientError(err error) error {
-	if errors.Is(err, clients.ErrNotFound) {
-		return errNotFound
-	}
-	return err
 }
 
 // asSentence turns a validation message ("must be a valid email address") into one for a

@@ -52,7 +52,7 @@ func (a *Admin) showLocation(w http.ResponseWriter, r *http.Request) {
 func (a *Admin) showStoredLocation(w http.ResponseWriter, r *http.Request, status int, id int64, cf *ui.Form) {
 	in, err := catalog.EditLocation(r.Context(), a.db.R, id, hoursClock(r.Context()))
 	if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.showLocationForm(w, r, status, id, formFrom(in), cf)
@@ -96,7 +96,7 @@ func (a *Admin) updateLocation(w http.ResponseWriter, r *http.Request) {
 		a.showLocationForm(w, r, invalid, id, f, ui.NewForm(nil))
 		return
 	} else if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "locations.saved", "name", strings.TrimSpace(in.Name)))
@@ -120,7 +120,7 @@ func (a *Admin) addClosure(w http.ResponseWriter, r *http.Request) {
 		a.showStoredLocation(w, r, invalid, id, f)
 		return
 	} else if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, closedOnText(r, in.Date))
@@ -139,7 +139,7 @@ func (a *Admin) removeClosure(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := catalog.RemoveClosure(r.Context(), a.db, id, closure); err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "locations.closed_day_removed"))

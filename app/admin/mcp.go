@@ -3,6 +3,7 @@ package admin
 import (
 	"errors"
 	"frontdesk/app/apikey"
+	"frontdesk/app/errpage"
 	"net/http"
 	"strings"
 
@@ -48,7 +49,7 @@ func (a *Admin) switchMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	on, ok := onOff(f.Get("enabled"))
 	if !ok {
-		a.renderError(w, r, errFormUnreadable)
+		a.renderError(w, r, errpage.FormUnreadable)
 		return
 	}
 	if err := channel.SetEnabled(r.Context(), a.db, a.now(), on); err != nil {
@@ -77,7 +78,7 @@ func (a *Admin) switchKeyMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	allowed, ok := onOff(f.Get("allowed"))
 	if !ok {
-		a.renderError(w, r, errFormUnreadable)
+		a.renderError(w, r, errpage.FormUnreadable)
 		return
 	}
 	err = channel.AllowKey(r.Context(), a.db, k.ID, allowed)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/errpage"
 	"frontdesk/app/messages"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -112,7 +113,7 @@ func (a *Admin) showMessageLog(w http.ResponseWriter, r *http.Request) {
 		kinds = append(kinds, ui.Option{Value: string(k), Label: kindLabel(r, k)})
 	}
 	if !hasOption(states, f.Get("state")) || !hasOption(kinds, f.Get("kind")) {
-		a.renderError(w, r, errNotFound)
+		a.renderError(w, r, errpage.NotFound)
 		return
 	}
 	page, _ := strconv.Atoi(q.Get("page"))
@@ -151,9 +152,6 @@ func (a *Admin) showMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d, err := a.msgs.Message(r.Context(), id)
-	if errors.Is(err, messages.ErrNotFound) {
-		err = errNotFound
-	}
 	if err != nil {
 		a.renderError(w, r, err)
 		return
@@ -184,9 +182,6 @@ func (a *Admin) resendMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch err := a.msgs.Resend(r.Context(), id); {
-	case errors.Is(err, messages.ErrNotFound):
-		a.renderError(w, r, errNotFound)
-		return
 	case errors.Is(err, messages.ErrNotResendable):
 		a.flash(r.Context(), ui.FlashError, translate(r, "messages.resend.refused"))
 	case err != nil:

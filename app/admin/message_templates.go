@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/errpage"
 	"frontdesk/app/messages"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -40,7 +41,7 @@ func (a *Admin) listMessageTemplates(w http.ResponseWriter, r *http.Request) {
 func templateParams(r *http.Request) (messages.Kind, string, error) {
 	k, lang := messages.Kind(chi.URLParam(r, "kind")), chi.URLParam(r, "lang")
 	if !k.Valid() || !i18n.Supported(lang) {
-		return "", "", errNotFound
+		return "", "", errpage.NotFound
 	}
 	return k, lang, nil
 }

@@ -67,9 +67,6 @@ func (a *Admin) findOwner(r *http.Request) (owner.Owner, bool, error) {
 		return owner.Owner{}, false, err
 	}
 	o, err := owner.Get(r.Context(), a.db, id)
-	if errors.Is(err, owner.ErrNotFound) {
-		return o, false, errNotFound
-	}
 	me, _ := ownerFrom(r.Context())
 	return o, err == nil && o.ID == me.ID, err
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 
+	"frontdesk/app/errpage"
 	"frontdesk/app/payments"
 	"frontdesk/db"
 	"frontdesk/ui"
@@ -60,7 +61,7 @@ func (a *Admin) resolvePaymentFlag(w http.ResponseWriter, r *http.Request) {
 	}
 	flag, err := a.db.R.GetPaymentFlag(r.Context(), id)
 	if db.IsNotFound(err) {
-		err = errNotFound
+		err = errpage.NotFound
 	}
 	if err != nil {
 		a.renderError(w, r, err)
@@ -85,7 +86,7 @@ func (a *Admin) refundFlaggedPayment(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	flag, err := a.db.R.GetPaymentFlag(ctx, id)
 	if db.IsNotFound(err) {
-		err = errNotFound
+		err = errpage.NotFound
 	}
 	if err != nil {
 		a.renderError(w, r, err)

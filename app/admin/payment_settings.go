@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"frontdesk/app/errpage"
 	"frontdesk/app/payments"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -95,7 +96,7 @@ func (a *Admin) testPaymentProvider(w http.ResponseWriter, r *http.Request) {
 	name := r.URL.Query().Get("provider")
 	reg, ok := a.online.Registration(name)
 	if !ok {
-		a.renderError(w, r, errNotFound)
+		a.renderError(w, r, errpage.NotFound)
 		return
 	}
 	res, err := a.online.TestConnection(ctx, name)

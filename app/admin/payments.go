@@ -133,7 +133,7 @@ func (a *Admin) renderPaymentRequest(w http.ResponseWriter, r *http.Request, sta
 	ctx := r.Context()
 	pv, err := payments.LoadRequest(ctx, a.db.R, id)
 	if err != nil {
-		a.renderError(w, r, paymentPageError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	pr := pv.Request
@@ -231,7 +231,7 @@ func (a *Admin) settlePaymentRequest(w http.ResponseWriter, r *http.Request) {
 		seeOther(w, r, ui.PaymentURL(id))
 		return
 	} else if err != nil {
-		a.renderError(w, r, paymentPageError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "payments.settled", "sale", saleID))
@@ -249,7 +249,7 @@ func (a *Admin) cancelPaymentRequest(w http.ResponseWriter, r *http.Request) {
 		seeOther(w, r, ui.PaymentURL(id))
 		return
 	} else if err != nil {
-		a.renderError(w, r, paymentPageError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "payments.cancelled"))
@@ -291,15 +291,6 @@ func isPaymentOption(options []ui.Option, v string) bool {
 		}
 	}
 	return false
-}
-
-// paymentPageError: a request that is not there is the usual 404 page.
-func paymentPageError(err error) error {
-	if errors.Is(err, payments.ErrPaymentRequestNotFound) || errors.Is(err, payments.ErrCartNotFound) ||
-		errors.Is(err, payments.ErrSaleNotFound) {
-		return errNotFound
-	}
-	return err
 }
 
 // clientName is a client's name for the pages ("" when there is none).

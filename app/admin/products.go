@@ -70,7 +70,7 @@ func (a *Admin) showProduct(w http.ResponseWriter, r *http.Request) {
 	}
 	in, err := catalog.EditProduct(r.Context(), a.db.R, id)
 	if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.showProductForm(w, r, http.StatusOK, id, productForm(r, in))
@@ -110,7 +110,7 @@ func (a *Admin) updateProduct(w http.ResponseWriter, r *http.Request) {
 	if f.OK() {
 		changed, err = catalog.UpdateProduct(r.Context(), a.db, id, in, a.now())
 		if !refusedMsgs(r, f, err) && err != nil {
-			a.renderError(w, r, catalogError(err))
+			a.renderError(w, r, err)
 			return
 		}
 	}

@@ -58,7 +58,7 @@ func (a *Admin) showProvider(w http.ResponseWriter, r *http.Request) {
 func (a *Admin) showStoredProvider(w http.ResponseWriter, r *http.Request, status int, id int64, tf *ui.Form) {
 	in, err := catalog.EditProvider(r.Context(), a.db.R, id, hoursClock(r.Context()))
 	if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.showProviderForm(w, r, status, id, providerForm(in), tf)
@@ -139,7 +139,7 @@ func (a *Admin) updateProvider(w http.ResponseWriter, r *http.Request) {
 		a.showProviderForm(w, r, invalid, id, f, ui.NewForm(nil))
 		return
 	} else if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.providerSaved(r, translate(r, "providers.saved", "name", strings.TrimSpace(in.PublicName)), saved)
@@ -185,7 +185,7 @@ func (a *Admin) addTimeOff(w http.ResponseWriter, r *http.Request) {
 		a.showStoredProvider(w, r, invalid, id, f)
 		return
 	} else if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "providers.time_off_added"))
@@ -204,7 +204,7 @@ func (a *Admin) removeTimeOff(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := catalog.RemoveTimeOff(r.Context(), a.db, id, off); err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "providers.time_off_removed"))
@@ -245,7 +245,7 @@ func (a *Admin) showProviderForm(w http.ResponseWriter, r *http.Request, status 
 	if id != 0 {
 		zone, err := catalog.ProviderZone(ctx, a.db.R, id)
 		if err != nil {
-			a.renderError(w, r, catalogError(err))
+			a.renderError(w, r, err)
 			return
 		}
 		v.Zone = zone.String()

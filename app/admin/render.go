@@ -1,8 +1,6 @@
 package admin
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -11,70 +9,25 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"frontdesk/app/catalog"
+	"frontdesk/app/errpage"
 	"frontdesk/app/input"
 	"frontdesk/app/middleware"
-	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
 
-// pageError is an error the owner may see: a status and a sentence (a catalog message). Every
-// other error is logged and shown as a generic 500.
-type pageError struct {
-	status int
-	msg    i18n.Msg
-}
+// pages writes the owner's pages and error pages (app/errpage, shared with app/customer).
+func (a *Admin) pages() errpage.Pages { return errpage.Pages{DB: a.db, Log: a.log, Name: "admin"} }
 
-func (e *pageError) Error() string { return e.msg.Error() }
-
-var (
-	errNotFound         = &pageError{http.StatusNotFound, i18n.M("error.not_found")}
-	errMethodNotAllowed = &pageError{http.StatusMethodNotAllowed, i18n.M("error.method_not_allowed")}
-	errCrossOrigin      = &pageError{http.StatusForbidden, i18n.M("error.cross_origin")}
-	errInternal         = &pageError{http.StatusInternalServerError, i18n.M("error.internal")}
-	errFormUnreadable   = &pageError{http.StatusBadRequest, i18n.M("form.unreadable")}
-	errAbandoned        = &pageError{http.StatusBadRequest, i18n.M("guard.error.abandoned")}
-	errBodyTooLarge     = &pageError{http.StatusRequestEntityTooLarge, i18n.M("guard.error.too_large")}
-	errStorageFull      = &pageError{http.StatusInsufficientStorage, i18n.M("guard.error.storage_full")}
-)
-
-// renderError is the one place errors become HTML responses.
+// renderError is the one place errors become HTML responses: errpage's table, in the admin's
+// layout.
 func (a *Admin) renderError(w http.ResponseWriter, r *http.Request, err error) {
-	var pe *pageError
-	switch {
-	case errors.As(err, &pe):
-	case db.IsFull(err):
-		a.db.NoteWriteError(err)
-		pe = errStorageFull
-	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
-		// The client went away (or its body broke off) while we worked: nothing of ours
-		// failed, and nobody reads the answer.
-		a.log.InfoContext(r.Context(), "admin: request abandoned by the client", slog.String("path", r.URL.Path),
-			slog.String("request_id", middleware.RequestID(r.Context())))
-		pe = errAbandoned
-	default:
-		a.log.ErrorContext(r.Context(), "admin", slog.String("path", r.URL.Path), slog.Any("err", err),
-			slog.String("request_id", middleware.RequestID(r.Context())))
-		pe = errInternal
-	}
-	p := i18n.From(r.Context())
-	a.render(w, r, pe.status, ui.ErrorPage(a.page(r, p.Msg(ui.StatusTitle(pe.status))), pe.status, p.Msg(pe.msg)))
+	a.pages().Error(w, r, err, func(title string) ui.Page { return a.page(r, title) })
 }
 
-// render writes a page. It renders into a buffer first, so a failing component gives a clean
-// 500 instead of half a page. The page is rendered even when the request's context is already
-// cancelled (a body that broke off cancels it): rendering to memory is cheap, and the answer
-// may still reach a client that only stopped sending.
+// render writes a page whole, or a clean 500 when it fails to render (errpage.Pages.Render).
 func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
-	var buf bytes.Buffer
-	if err := c.Render(context.WithoutCancel(r.Context()), &buf); err != nil {
-		a.log.ErrorContext(r.Context(), "render", slog.String("path", r.URL.Path), slog.Any("err", err))
-		http.Error(w, i18n.From(r.Context()).Msg(errInternal.msg), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	a.pages().Render(w, r, status, c)
 }
 
 // page is the layout's model for the current request; it takes the pending flash messages.
@@ -147,11 +100,11 @@ func formError(err error) error {
 	var repeated *middleware.RepeatedFieldError
 	switch {
 	case errors.As(err, &tooLarge):
-		return errBodyTooLarge
+		return errpage.BodyTooLarge
 	case errors.As(err, &repeated):
-		return &pageError{http.StatusBadRequest, i18n.M("form.repeated", "field", repeated.Field)}
+		return &errpage.Error{Status: http.StatusBadRequest, Msg: i18n.M("form.repeated", "field", repeated.Field)}
 	}
-	return errFormUnreadable
+	return errpage.FormUnreadable
 }
 
 // checkName records a problem with field when value is not fit to be a name
@@ -167,7 +120,7 @@ func checkName(r *http.Request, f *ui.Form, field, value string) {
 func pathID(r *http.Request, name string) (int64, error) {
 	id, ok := input.ParseID(chi.URLParam(r, name))
 	if !ok {
-		return 0, errNotFound
+		return 0, errpage.NotFound
 	}
 	return id, nil
 }
@@ -184,7 +137,7 @@ func (a *Admin) crossOriginProtection(next http.Handler) http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a.log.WarnContext(r.Context(), "cross-origin request refused", slog.String("path", r.URL.Path),
 			slog.String("origin", r.Header.Get("Origin")), slog.String("sec_fetch_site", r.Header.Get("Sec-Fetch-Site")))
-		a.renderError(w, r, errCrossOrigin)
+		a.renderError(w, r, errpage.CrossOrigin)
 	}))
 	return cop.Handler(next)
 }

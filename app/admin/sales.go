@@ -69,7 +69,7 @@ func (a *Admin) renderSale(w http.ResponseWriter, r *http.Request, status int, r
 	ctx := r.Context()
 	s, err := payments.GetSale(ctx, a.db.R, id)
 	if err != nil {
-		a.renderError(w, r, paymentPageError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	row, err := a.db.R.GetSale(ctx, id)
@@ -220,7 +220,7 @@ func (a *Admin) collectSaleBalance(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, payments.ErrNothingPending):
 		a.flash(r.Context(), ui.FlashError, translate(r, "sales.balance.nothing"))
 	case err != nil:
-		a.renderError(w, r, paymentPageError(err))
+		a.renderError(w, r, err)
 		return
 	default:
 		a.flash(r.Context(), ui.FlashSuccess, translate(r, "sales.balance.done"))

@@ -51,7 +51,7 @@ func (a *Admin) showService(w http.ResponseWriter, r *http.Request) {
 	}
 	in, err := catalog.EditService(r.Context(), a.db.R, id)
 	if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	f := formFrom(in)
@@ -98,7 +98,7 @@ func (a *Admin) updateService(w http.ResponseWriter, r *http.Request) {
 		a.showServiceForm(w, r, invalid, id, f)
 		return
 	} else if err != nil {
-		a.renderError(w, r, catalogError(err))
+		a.renderError(w, r, err)
 		return
 	}
 	switch {

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"frontdesk/app/errpage"
 	"frontdesk/app/owner"
 	"frontdesk/ui"
 )
@@ -17,7 +18,7 @@ func (a *Admin) showSetup(w http.ResponseWriter, r *http.Request) {
 	token := r.URL.Query().Get("token")
 	open, err := owner.SetupOpen(r.Context(), a.db, token)
 	if err != nil || !open {
-		a.renderError(w, r, firstErr(err, errNotFound))
+		a.renderError(w, r, firstErr(err, errpage.NotFound))
 		return
 	}
 	a.render(w, r, http.StatusOK, ui.SetupPage(a.page(r, translate(r, "auth.setup.title")), ui.NewForm(nil), token))
@@ -32,7 +33,7 @@ func (a *Admin) createFirstOwner(w http.ResponseWriter, r *http.Request) {
 	token := f.Get("token")
 	open, err := owner.SetupOpen(r.Context(), a.db, token)
 	if err != nil || !open {
-		a.renderError(w, r, firstErr(err, errNotFound))
+		a.renderError(w, r, firstErr(err, errpage.NotFound))
 		return
 	}
 	validateNewCredentials(r, f, "email", "password", "confirm")
@@ -42,7 +43,7 @@ func (a *Admin) createFirstOwner(w http.ResponseWriter, r *http.Request) {
 	}
 	o, err := owner.CreateFirst(r.Context(), a.db, token, f.Get("email"), f.Raw("password"), a.now())
 	if errors.Is(err, owner.ErrSetupClosed) {
-		err = errNotFound
+		err = errpage.NotFound
 	}
 	if err != nil {
 		a.renderError(w, r, err)

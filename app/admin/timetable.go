@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/errpage"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -261,7 +262,7 @@ func (a *Admin) createOneOffSession(w http.ResponseWriter, r *http.Request) {
 	if f.OK() {
 		loc, err := a.db.R.ScheduleLocation(ctx, in.LocationID)
 		if err != nil {
-			a.renderError(w, r, errNotFound)
+			a.renderError(w, r, errpage.NotFound)
 			return
 		}
 		zone, err := booking.LoadZone(loc.Timezone)
@@ -298,7 +299,7 @@ func (a *Admin) showTimetableEntry(w http.ResponseWriter, r *http.Request) {
 	}
 	e, err := a.db.R.AdminTimetableEntry(r.Context(), id)
 	if db.IsNotFound(err) {
-		err = errNotFound
+		err = errpage.NotFound
 	}
 	if err != nil {
 		a.renderError(w, r, err)
@@ -351,7 +352,7 @@ func (a *Admin) updateTimetableEntry(w http.ResponseWriter, r *http.Request) {
 	}
 	e, err := a.db.R.AdminTimetableEntry(r.Context(), id)
 	if err != nil {
-		a.renderError(w, r, errNotFound)
+		a.renderError(w, r, errpage.NotFound)
 		return
 	}
 	f.Set("location", idText(e.LocationID)) // an entry stays at its location
@@ -404,7 +405,7 @@ func (a *Admin) cancelTimetableDate(w http.ResponseWriter, r *http.Request) {
 func (a *Admin) showTimetableEntryWith(w http.ResponseWriter, r *http.Request, id int64, cancel *ui.Form) {
 	e, err := a.db.R.AdminTimetableEntry(r.Context(), id)
 	if err != nil {
-		a.renderError(w, r, errNotFound)
+		a.renderError(w, r, errpage.NotFound)
 		return
 	}
 	f := ui.NewForm(nil)
@@ -426,7 +427,7 @@ func (a *Admin) deleteTimetableEntry(w http.ResponseWriter, r *http.Request) {
 	}
 	e, err := a.db.R.AdminTimetableEntry(r.Context(), id)
 	if err != nil {
-		a.renderError(w, r, errNotFound)
+		a.renderError(w, r, errpage.NotFound)
 		return
 	}
 	err = booking.DeleteTimetableEntry(r.Context(), a.db, id)

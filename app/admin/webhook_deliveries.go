@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/errpage"
 	"frontdesk/app/webhook"
 	"frontdesk/ui"
 )
@@ -81,7 +82,7 @@ func (a *Admin) renderWebhook(w http.ResponseWriter, r *http.Request, status int
 	}
 	if err := a.deliveryLog(r, h.ID, &v); err != nil {
 		if errors.Is(err, webhook.ErrNotFound) { // deleted while the page was being made
-			err = errNotFound
+			err = errpage.NotFound
 		}
 		a.renderError(w, r, err)
 		return
@@ -134,9 +135,6 @@ func (a *Admin) afterAction(w http.ResponseWriter, r *http.Request, err error, b
 	switch {
 	case err == nil:
 		a.flash(r.Context(), ui.FlashSuccess, done)
-	case errors.Is(err, webhook.ErrNotFound):
-		a.renderError(w, r, errNotFound)
-		return
 	case errors.Is(err, webhook.ErrInvalidState):
 		a.flash(r.Context(), ui.FlashError, sentenceAfter(err))
 	default:
@@ -238,7 +236,7 @@ func (a *Admin) findDelivery(r *http.Request) (webhook.DeliveryDetail, error) {
 	}
 	d, err := a.hooks.manager.Delivery(r.Context(), id)
 	if errors.Is(err, webhook.ErrNotFound) || (err == nil && d.WebhookID != webhookID) {
-		return d, errNotFound
+		return d, errpage.NotFound
 	}
 	return d, err
 }

@@ -147,17 +147,13 @@ func countdown(ctx context.Context, d time.Duration) string {
 	return "~" + i18n.T(ctx, "age.days", "count", int(d.Round(24*time.Hour).Hours()/24))
 }
 
-// findWebhook loads the webhook named by the {id} URL parameter, or errNotFound.
+// findWebhook loads the webhook named by the {id} URL parameter, or errpage.NotFound.
 func (a *Admin) findWebhook(r *http.Request) (webhook.Overview, error) {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return webhook.Overview{}, err
 	}
-	h, err := a.hooks.manager.Get(r.Context(), id)
-	if errors.Is(err, webhook.ErrNotFound) {
-		return h, errNotFound
-	}
-	return h, err
+	return a.hooks.manager.Get(r.Context(), id)
 }
 
 // Wording of the event checkboxes; the values are webhook.Patterns().
@@ -287,9 +283,6 @@ func (a *Admin) updateWebhook(w http.ResponseWriter, r *http.Request) {
 		a.render(w, r, http.StatusUnprocessableEntity, ui.WebhookFormPage(a.page(r, translate(r, "webhooks.edit")), a.webhookForm(r, h.ID, h.URL, f)))
 		return
 	}
-	if errors.Is(err, webhook.ErrNotFound) {
-		err = errNotFound
-	}
 	if err != nil {
 		a.renderError(w, r, err)
 		return
@@ -394,9 +387,6 @@ func (a *Admin) rotateSecret(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	secret, err := a.hooks.manager.RotateSecret(r.Context(), h.ID, grace)
-	if errors.Is(err, webhook.ErrNotFound) {
-		err = errNotFound
-	}
 	if err != nil {
 		a.renderError(w, r, err)
 		return

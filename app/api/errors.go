@@ -13,7 +13,8 @@ import (
 )
 
 // Error is an answer the client is meant to see: the Connect v3 {error, detail} envelope with
-// its status. Anything else that reaches writeError is logged and becomes a bare 500.
+// its status. A refusal of the domain (app/fail) becomes one by its code (fromFail); anything
+// else that reaches writeError is logged and becomes a bare 500.
 type Error struct {
 	Status int
 	Code   string

@@ -29,8 +29,9 @@ var (
 	dispatchers = set(app("webhook/dispatch"), app("messages/mailer"))
 	// doors are what surfaces and wiring share about HTTP itself: request ids, real client
 	// addresses, security headers (middleware); API-key authentication and rate-limit headers
-	// for /v3 and /mcp (keyauth, which reads an *http.Request and writes Retry-After).
-	doors = set(app("middleware"), app("keyauth"))
+	// for /v3 and /mcp (keyauth, which reads an *http.Request and writes Retry-After); the
+	// HTML error page the admin and the customer pages share (errpage).
+	doors = set(app("middleware"), app("keyauth"), app("errpage"))
 	// adapters talk to the world for the wiring: a payment provider, certificates, systemd,
 	// build information, the load generator.
 	adapters = set(app("payments/stripe"), app("tlsacme"), app("systemd"), app("buildinfo"), app("bench"))

@@ -46,7 +46,7 @@ type attribute struct {
 func (in AttributeInput) check() (attribute, error) {
 	p := problems{}
 	var a attribute
-	a.row.Name = p.name("name", in.Name, true, maxName)
+	a.row.Name = p.name("name", in.Name, true, MaxName)
 	a.row.Datatype = in.Datatype
 	if !slices.Contains(Datatypes, in.Datatype) {
 		p.add("datatype", "Choose a type from the list.")
@@ -56,13 +56,13 @@ func (in AttributeInput) check() (attribute, error) {
 	}
 	a.row.Mandatory = in.Mandatory
 	a.row.SortOrder = p.whole("order", in.Order, 0, -1_000_000, 1_000_000)
-	a.group = p.name("group", in.Group, false, maxName)
+	a.group = p.name("group", in.Group, false, MaxName)
 	if in.Datatype != DatatypeCategoric {
 		return a, p.err() // options belong to categoric templates only; others have none
 	}
 	seen := map[string]bool{}
 	for line := range strings.Lines(in.Options) {
-		o := p.name("options", line, false, maxName)
+		o := p.name("options", line, false, MaxName)
 		switch {
 		case o == "":
 		case seen[strings.ToLower(o)]:

@@ -98,9 +98,10 @@ func (p problems) err() error {
 	return &Invalid{Fields: p}
 }
 
-// Bounds of free text.
+// Bounds of free text. MaxName bounds every name and one-line text of the catalog (a location's
+// address lines, a closure's reason); the importer holds a file to it too.
 const (
-	maxName        = 200
+	MaxName        = 200
 	maxDescription = 2000
 	maxURL         = 2048
 )
@@ -220,7 +221,7 @@ func (p problems) email(field, s string) string {
 		return ""
 	}
 	a, err := mail.ParseAddress(s)
-	if err != nil || a.Name != "" || a.Address != s || len(s) > maxName {
+	if err != nil || a.Name != "" || a.Address != s || len(s) > MaxName {
 		p.add(field, "Enter an email address like name@example.com.")
 	}
 	return strings.ToLower(s)

@@ -17,7 +17,7 @@ type CategoryInput struct {
 
 func (in CategoryInput) check() (name string, order int64, err error) {
 	p := problems{}
-	name = p.name("name", in.Name, true, maxName)
+	name = p.name("name", in.Name, true, MaxName)
 	order = p.whole("order", in.Order, 0, -1_000_000, 1_000_000)
 	return name, order, p.err()
 }

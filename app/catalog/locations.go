@@ -56,7 +56,7 @@ func (in LocationInput) check(ctx context.Context, q *db.Queries) (location, err
 	p := problems{}
 	var l location
 	r := &l.row
-	r.Name = p.name("name", in.Name, true, maxName)
+	r.Name = p.name("name", in.Name, true, MaxName)
 	r.Active = in.Active
 	code := strings.ToUpper(strings.TrimSpace(in.CountryCode))
 	if c, ok := CountryByCode(code); ok {
@@ -74,7 +74,7 @@ func (in LocationInput) check(ctx context.Context, q *db.Queries) (location, err
 		if field == "country" {
 			field = "address_country"
 		}
-		l.address[addressKeys[i]] = p.text(field, v, false, maxName)
+		l.address[addressKeys[i]] = p.text(field, v, false, MaxName)
 	}
 	if l.address["country"] == "" {
 		l.address["country"] = l.country.Name
@@ -83,10 +83,10 @@ func (in LocationInput) check(ctx context.Context, q *db.Queries) (location, err
 		r.Phone = sql.NullString{String: phone, Valid: true}
 	}
 	r.Email = p.email("email", in.Email)
-	r.Latitude = p.coordinate("latitude", in.Latitude, 90)
-	r.Longitude = p.coordinate("longitude", in.Longitude, 180)
+	r.Latitude = p.coordinate("latitude", in.Latitude, MaxLatitude)
+	r.Longitude = p.coordinate("longitude", in.Longitude, MaxLongitude)
 	r.Timezone = strings.TrimSpace(in.Timezone)
-	if _, err := booking.LoadZone(r.Timezone); err != nil {
+	if _, err := LocationZone(r.Timezone); err != nil {
 		p.add("timezone", "Choose the time zone from the list.")
 	}
 	for day, text := range in.Hours {
@@ -99,6 +99,20 @@ func (in LocationInput) check(ctx context.Context, q *db.Queries) (location, err
 	return l, p.err()
 }
 
+// LocationZone is the time zone a location may be in: an IANA zone name (not "Local", not
+// empty), the rule of the location form and of the importer.
+func LocationZone(name string) (*time.Location, error) { return booking.LoadZone(name) }
+
+// Bounds of a location's coordinates, in decimal degrees either side of zero.
+const (
+	MaxLatitude  = 90
+	MaxLongitude = 180
+)
+
+// ValidCoordinate reports whether v is a coordinate within ±limit degrees (MaxLatitude,
+// MaxLongitude).
+func ValidCoordinate(v, limit float64) bool { return v >= -limit && v <= limit }
+
 // coordinate reads an optional latitude or longitude within ±limit degrees.
 func (p problems) coordinate(field, s string, limit float64) sql.NullFloat64 {
 	s = strings.TrimSpace(s)
@@ -106,7 +120,7 @@ func (p problems) coordinate(field, s string, limit float64) sql.NullFloat64 {
 		return sql.NullFloat64{}
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v < -limit || v > limit {
+	if err != nil || !ValidCoordinate(v, limit) {
 		p.add(field, "Enter decimal degrees from %g to %g, like -33.4255.", -limit, limit)
 		return sql.NullFloat64{}
 	}
@@ -265,7 +279,7 @@ func AddClosure(ctx context.Context, d *db.DB, locationID int64, in ClosureInput
 	if err != nil || !date.IsValid() {
 		p.add("date", "Enter a date like 2026-12-25.")
 	}
-	reason := p.text("reason", in.Reason, false, maxName)
+	reason := p.text("reason", in.Reason, false, MaxName)
 	if err := p.err(); err != nil {
 		return err
 	}

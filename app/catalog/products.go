@@ -56,8 +56,8 @@ func (in ProductInput) check() (product, error) {
 	var out product
 	out.Name = strings.TrimSpace(in.Name)
 	switch {
-	case out.Name == "" || utf8.RuneCountInString(out.Name) > maxName:
-		bad["name"] = i18n.M("products.error.name", "max", maxName)
+	case out.Name == "" || utf8.RuneCountInString(out.Name) > MaxName:
+		bad["name"] = i18n.M("products.error.name", "max", MaxName)
 	case !utf8.ValidString(out.Name) || strings.ContainsFunc(out.Name, isControl):
 		bad["name"] = i18n.M("products.error.control")
 	}

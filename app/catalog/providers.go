@@ -61,7 +61,7 @@ type provider struct {
 func (in ProviderInput) check(ctx context.Context, q *db.Queries) (provider, error) {
 	p := problems{}
 	pr := provider{active: in.Active, online: in.OnlineBooking, hours: map[int64][7][]Shift{}}
-	pr.name = p.name("public_name", in.PublicName, true, maxName)
+	pr.name = p.name("public_name", in.PublicName, true, MaxName)
 	locs, err := q.ListAllLocations(ctx)
 	if err != nil {
 		return pr, err
@@ -357,7 +357,7 @@ func AddTimeOff(ctx context.Context, d *db.DB, providerID int64, in TimeOffInput
 		p := problems{}
 		from, okFrom := p.localTime("from", in.From, zone, false)
 		to, okTo := p.localTime("to", in.To, zone, true)
-		reason := p.text("reason", in.Reason, false, maxName)
+		reason := p.text("reason", in.Reason, false, MaxName)
 		if okFrom && okTo && !to.After(from) {
 			p.add("to", "The end must be after the start.")
 		}

@@ -84,7 +84,7 @@ func (in ServiceInput) check(ctx context.Context, q *db.Queries) (service, error
 	p := problems{}
 	var s service
 	r := &s.row
-	r.Name = p.name("name", in.Name, true, maxName)
+	r.Name = p.name("name", in.Name, true, MaxName)
 	categories, err := q.ListAllCategories(ctx)
 	if err != nil {
 		return s, err

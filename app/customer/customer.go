@@ -8,7 +8,6 @@
 package customer
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -19,6 +18,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/errpage"
 	"frontdesk/app/locale"
 	"frontdesk/app/messages"
 	"frontdesk/app/middleware"
@@ -84,8 +84,8 @@ func (c *Customer) Mount(r chi.Router) {
 func (c *Customer) routes(pages func(chi.Router)) chi.Router {
 	r := chi.NewRouter()
 	r.Use(limitBody, middleware.PageHeaders, c.localize, c.crossOriginProtection)
-	r.NotFound(func(w http.ResponseWriter, r *http.Request) { c.renderError(w, r, errNotFound) })
-	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { c.renderError(w, r, errMethodNotAllowed) })
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) { c.renderError(w, r, errpage.NotFound) })
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { c.renderError(w, r, errpage.MethodNotAllowed) })
 	pages(r)
 	return r
 }
@@ -124,72 +124,31 @@ func (c *Customer) crossOriginProtection(next http.Handler) http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c.log.WarnContext(r.Context(), "cross-origin request refused", slog.String("path", r.URL.Path),
 			slog.String("origin", r.Header.Get("Origin")), slog.String("sec_fetch_site", r.Header.Get("Sec-Fetch-Site")))
-		c.renderError(w, r, errCrossOrigin)
+		c.renderError(w, r, errpage.CrossOrigin)
 	}))
 	return cop.Handler(next)
 }
 
-// pageError is an error the customer may see: a status and a sentence (a catalog message).
-// Every other error is logged and shown as a generic 500.
-type pageError struct {
-	status int
-	msg    i18n.Msg
+// pages writes the customer's pages and error pages (app/errpage, shared with the admin).
+func (c *Customer) pages() errpage.Pages {
+	return errpage.Pages{DB: c.db, Log: c.log, Name: "customer page"}
 }
 
-func (e *pageError) Error() string { return e.msg.Error() }
-
-var (
-	errNotFound         = &pageError{http.StatusNotFound, i18n.M("error.not_found")}
-	errMethodNotAllowed = &pageError{http.StatusMethodNotAllowed, i18n.M("error.method_not_allowed")}
-	errCrossOrigin      = &pageError{http.StatusForbidden, i18n.M("error.cross_origin")}
-	errInternal         = &pageError{http.StatusInternalServerError, i18n.M("error.internal")}
-	errFormUnreadable   = &pageError{http.StatusBadRequest, i18n.M("form.unreadable")}
-	errAbandoned        = &pageError{http.StatusBadRequest, i18n.M("guard.error.abandoned")}
-	errBodyTooLarge     = &pageError{http.StatusRequestEntityTooLarge, i18n.M("guard.error.too_large")}
-	errStorageFull      = &pageError{http.StatusInsufficientStorage, i18n.M("guard.error.storage_full")}
-)
-
-// renderError is the one place errors become HTML responses.
+// renderError is the one place errors become HTML responses: errpage's table, in the admin's
+// look without its navigation.
 func (c *Customer) renderError(w http.ResponseWriter, r *http.Request, err error) {
-	var pe *pageError
-	switch {
-	case errors.As(err, &pe):
-	case db.IsFull(err):
-		c.db.NoteWriteError(err)
-		pe = errStorageFull
-	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
-		// The client went away (or its body broke off) while we worked: nothing of ours
-		// failed, and nobody reads the answer.
-		c.log.InfoContext(r.Context(), "customer page: request abandoned by the client", slog.String("path", r.URL.Path),
-			slog.String("request_id", middleware.RequestID(r.Context())))
-		pe = errAbandoned
-	default:
-		c.log.ErrorContext(r.Context(), "customer page", slog.String("path", r.URL.Path), slog.Any("err", err),
-			slog.String("request_id", middleware.RequestID(r.Context())))
-		pe = errInternal
-	}
-	p := i18n.From(r.Context())
-	page := ui.Page{Title: p.Msg(ui.StatusTitle(pe.status)), Path: r.URL.Path}
-	if full, since := c.db.Storage().Full(); full {
-		page.StorageFullSince = since
-	}
-	c.render(w, r, pe.status, ui.ErrorPage(page, pe.status, p.Msg(pe.msg)))
+	c.pages().Error(w, r, err, func(title string) ui.Page {
+		page := ui.Page{Title: title, Path: r.URL.Path}
+		if full, since := c.db.Storage().Full(); full {
+			page.StorageFullSince = since
+		}
+		return page
+	})
 }
 
-// render writes a page. It renders into a buffer first, so a failing component gives a clean
-// 500 instead of half a page; it renders even when the request's context is already cancelled
-// (a body that broke off cancels it), as the answer may still reach a client that only stopped
-// sending.
+// render writes a page whole, or a clean 500 when it fails to render (errpage.Pages.Render).
 func (c *Customer) render(w http.ResponseWriter, r *http.Request, status int, comp templ.Component) {
-	var buf bytes.Buffer
-	if err := comp.Render(context.WithoutCancel(r.Context()), &buf); err != nil {
-		c.log.ErrorContext(r.Context(), "render", slog.String("path", r.URL.Path), slog.Any("err", err))
-		http.Error(w, i18n.From(r.Context()).Msg(errInternal.msg), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	c.pages().Render(w, r, status, comp)
 }
 
 // parseForm reads a submitted form (the body size is bounded by limitBody). A body that cannot
@@ -198,9 +157,9 @@ func parseForm(r *http.Request) (*ui.Form, error) {
 	if err := r.ParseForm(); err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, errBodyTooLarge
+			return nil, errpage.BodyTooLarge
 		}
-		return nil, errFormUnreadable
+		return nil, errpage.FormUnreadable
 	}
 	return ui.NewForm(r.PostForm), nil
 }

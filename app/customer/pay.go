@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/errpage"
 	"frontdesk/app/managelink"
 	"frontdesk/app/middleware"
 	"frontdesk/app/payments"
@@ -34,7 +35,7 @@ func (c *Customer) showCheckout(w http.ResponseWriter, r *http.Request) {
 	}
 	pv, err := payments.LoadCheckout(ctx, c.db.R, uuid)
 	if err != nil {
-		c.renderError(w, r, paymentPageError(err))
+		c.renderError(w, r, err)
 		return
 	}
 	now := c.now()
@@ -120,14 +121,14 @@ func (c *Customer) cardPayment(r *http.Request, pv payments.RequestView) (*ui.Ca
 func (c *Customer) startCheckout(w http.ResponseWriter, r *http.Request) {
 	uuid := chi.URLParam(r, "uuid")
 	if c.online == nil {
-		c.renderError(w, r, errNotFound)
+		c.renderError(w, r, errpage.NotFound)
 		return
 	}
 	page := "/pay/" + strings.ToLower(uuid)
 	to, err := c.online.StartCheckout(r.Context(), uuid, business(r.Context()).Language)
 	switch {
 	case errors.Is(err, payments.ErrPaymentRequestNotFound):
-		c.renderError(w, r, errNotFound)
+		c.renderError(w, r, errpage.NotFound)
 	case errors.Is(err, payments.ErrNotPayable), errors.Is(err, payments.ErrOnlineOff), errors.Is(err, payments.ErrNothingDue),
 		errors.Is(err, payments.ErrPaymentProcessing):
 		seeOther(w, r, page) // the page says why
@@ -137,15 +138,6 @@ func (c *Customer) startCheckout(w http.ResponseWriter, r *http.Request) {
 	default:
 		seeOther(w, r, to)
 	}
-}
-
-// paymentPageError: a request that is not there is the usual 404 page.
-func paymentPageError(err error) error {
-	if errors.Is(err, payments.ErrPaymentRequestNotFound) || errors.Is(err, payments.ErrCartNotFound) ||
-		errors.Is(err, payments.ErrSaleNotFound) {
-		return errNotFound
-	}
-	return err
 }
 
 // paymentLines are pv's items as the page lists them (payments.RequestView.Lines).

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"frontdesk/app/errpage"
 	"frontdesk/app/messages"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -28,7 +29,7 @@ func (c *Customer) unsubscribeView(r *http.Request, optedOut bool) (ui.Unsubscri
 func (c *Customer) showUnsubscribe(w http.ResponseWriter, r *http.Request) {
 	out, err := c.msgs.Subscription(r.Context(), chi.URLParam(r, "token"))
 	if errors.Is(err, messages.ErrBadToken) {
-		err = errNotFound
+		err = errpage.NotFound
 	}
 	if err != nil {
 		c.renderError(w, r, err)
@@ -51,7 +52,7 @@ func (c *Customer) unsubscribe(w http.ResponseWriter, r *http.Request) {
 	resume := f.Get("action") == "resume"
 	err = c.msgs.SetReminders(r.Context(), chi.URLParam(r, "token"), resume)
 	if errors.Is(err, messages.ErrBadToken) {
-		err = errNotFound
+		err = errpage.NotFound
 	}
 	if err != nil {
 		c.renderError(w, r, err)

@@ -63,6 +63,16 @@ func TestLoadRefusesBrokenFiles(t *testing.T) {
 			[]string{`locations[1].hours[0].day: "Wednesday" is not a weekday`}},
 		{"bad zone", edit(t, example, map[string]any{"locations[1].timezone": "Europe/Madird"}),
 			[]string{`locations[1].timezone: "Europe/Madird" is not an IANA time zone`}},
+		{"the local zone, which is no zone", edit(t, example, map[string]any{"locations[1].timezone": "Local"}),
+			[]string{`locations[1].timezone: "Local" is not an IANA time zone`}},
+		// The catalog's bounds (catalog.MaxName), which the location and provider forms apply: a
+		// name the owner could not save again in the admin is not imported either.
+		{"a location name longer than the catalog's", edit(t, example, map[string]any{"locations[0].name": strings.Repeat("a", 201)}),
+			[]string{`locations[0].name: is longer than 200 characters`}},
+		{"a provider name longer than the catalog's", edit(t, example, map[string]any{"providers[0].public_name": strings.Repeat("a", 201)}),
+			[]string{`providers[0].public_name: is longer than 200 characters`}},
+		{"a latitude off the globe", edit(t, example, map[string]any{"locations[0].latitude": 90.5}),
+			[]string{`locations[0].latitude: 90.5 is not a latitude (want -90 to 90)`}},
 		{"shift at a location the provider does not work at", edit(t, example, map[string]any{"providers[1].hours[0].location": "online"}),
 			[]string{`providers[1].hours[0].location: "online" is not one of this provider's locations`}},
 		{"time off ending before it starts", edit(t, example, map[string]any{"providers[0].time_off[0].to": "2026-12-20"}),

@@ -88,7 +88,7 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	}
 	for i, c := range f.Categories {
 		path := at("categories", i)
-		v.name(at(path, "name"), c.Name, true, maxText)
+		v.name(at(path, "name"), c.Name, true, catalog.MaxName)
 		v.p.categories = append(v.p.categories, categoryPlan{key: c.Key, name: c.Name, order: orDefault(c.Order, int64(i+1))})
 	}
 	for i := range f.Services {
@@ -191,15 +191,15 @@ func isLetters(s string) bool {
 func (v *validator) location(i int) {
 	l := v.f.Locations[i]
 	path := at("locations", i)
-	v.name(at(path, "name"), l.Name, true, maxText)
-	zone, err := time.LoadLocation(l.Timezone)
+	v.name(at(path, "name"), l.Name, true, catalog.MaxName)
+	zone, err := catalog.LocationZone(l.Timezone)
 	switch {
 	case l.Timezone == "":
 		v.ps.add(at(path, "timezone"), "is required (an IANA zone such as \"America/Santiago\")")
-	case err != nil || l.Timezone == "Local":
+	case err != nil:
 		v.ps.add(at(path, "timezone"), "%q is not an IANA time zone (want e.g. \"America/Santiago\")", l.Timezone)
 	}
-	if zone == nil || l.Timezone == "Local" {
+	if err != nil {
 		zone = time.UTC // keeps checking the rest; the file is refused anyway
 	}
 	if len(l.Country.Code) != 2 || !isLetters(l.Country.Code) {
@@ -210,17 +210,17 @@ func (v *validator) location(i int) {
 		v.email(at(path, "email"), l.Email)
 	}
 	for k, val := range l.Address {
-		v.text(at(at(path, "address"), k), val, false, maxText)
+		v.text(at(at(path, "address"), k), val, false, catalog.MaxName)
 	}
 	address := []byte("{}")
 	if l.Address != nil {
 		address, _ = json.Marshal(l.Address) // a map of strings always marshals
 	}
-	if l.Latitude != nil && (*l.Latitude < -90 || *l.Latitude > 90) {
-		v.ps.add(at(path, "latitude"), "%v is not a latitude (want -90 to 90)", *l.Latitude)
+	if l.Latitude != nil && !catalog.ValidCoordinate(*l.Latitude, catalog.MaxLatitude) {
+		v.ps.add(at(path, "latitude"), "%v is not a latitude (want -%d to %d)", *l.Latitude, catalog.MaxLatitude, catalog.MaxLatitude)
 	}
-	if l.Longitude != nil && (*l.Longitude < -180 || *l.Longitude > 180) {
-		v.ps.add(at(path, "longitude"), "%v is not a longitude (want -180 to 180)", *l.Longitude)
+	if l.Longitude != nil && !catalog.ValidCoordinate(*l.Longitude, catalog.MaxLongitude) {
+		v.ps.add(at(path, "longitude"), "%v is not a longitude (want -%d to %d)", *l.Longitude, catalog.MaxLongitude, catalog.MaxLongitude)
 	}
 	for _, img := range []struct {
 		name string
@@ -256,7 +256,7 @@ func (v *validator) location(i int) {
 			v.ps.add(at(cp, "date"), "%v", err)
 			continue
 		}
-		v.text(at(cp, "reason"), c.Reason, false, maxText)
+		v.text(at(cp, "reason"), c.Reason, false, catalog.MaxName)
 		if first, dup := seen[d.String()]; dup {
 			v.ps.add(at(cp, "date"), "%s is already closed by closures[%d]", d, first)
 			continue

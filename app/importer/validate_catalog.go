@@ -14,7 +14,7 @@ import (
 func (v *validator) service(i int) {
 	s := v.f.Services[i]
 	path := at("services", i)
-	v.name(at(path, "name"), s.Name, true, maxText)
+	v.name(at(path, "name"), s.Name, true, catalog.MaxName)
 	sp := servicePlan{key: s.Key, category: -1, images: s.Images}
 	if s.Category != "" {
 		if c, ok := v.ref(at(path, "category"), s.Category, v.categories, "categories"); ok {
@@ -103,7 +103,7 @@ func (v *validator) service(i int) {
 func (v *validator) provider(i int) {
 	p := v.f.Providers[i]
 	path := at("providers", i)
-	v.name(at(path, "public_name"), p.PublicName, true, maxText)
+	v.name(at(path, "public_name"), p.PublicName, true, catalog.MaxName)
 	pp := providerPlan{key: p.Key, row: db.CreateProviderParams{
 		PublicName: p.PublicName, Active: orDefault(p.Active, true), OnlineBooking: orDefault(p.OnlineBooking, true),
 	}}
@@ -177,7 +177,7 @@ func (v *validator) provider(i int) {
 		tp := at(at(path, "time_off"), j)
 		from, okFrom := v.instant(at(tp, "from"), off.From, zone, false)
 		to, okTo := v.instant(at(tp, "to"), off.To, zone, true)
-		v.text(at(tp, "reason"), off.Reason, false, maxText)
+		v.text(at(tp, "reason"), off.Reason, false, catalog.MaxName)
 		if !okFrom || !okTo {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"frontdesk/app/catalog"
 	"frontdesk/app/clients"
 	"frontdesk/db"
 )
@@ -15,7 +16,7 @@ import (
 func (v *validator) attribute(i int) {
 	a := v.f.CustomAttributes[i]
 	path := at("custom_attributes", i)
-	v.name(at(path, "name"), a.Name, true, maxText)
+	v.name(at(path, "name"), a.Name, true, catalog.MaxName)
 	if !slices.Contains(clients.Datatypes, a.Datatype) {
 		v.ps.add(at(path, "datatype"), "%q is not one of %q", a.Datatype, clients.Datatypes)
 	}
@@ -28,7 +29,7 @@ func (v *validator) attribute(i int) {
 	seen := map[string]int{}
 	for j, o := range a.Options {
 		op := at(at(path, "options"), j)
-		v.name(op, o, true, maxText)
+		v.name(op, o, true, catalog.MaxName)
 		if first, dup := seen[o]; dup {
 			v.ps.add(op, "%q repeats options[%d]", o, first)
 		}
@@ -39,7 +40,7 @@ func (v *validator) attribute(i int) {
 		Description: v.optLongText(at(path, "description"), a.Description), Mandatory: a.Mandatory,
 	}}
 	if a.Group != nil {
-		v.name(at(path, "group"), *a.Group, true, maxText)
+		v.name(at(path, "group"), *a.Group, true, catalog.MaxName)
 		ap.group = *a.Group
 	}
 	v.p.attributes = append(v.p.attributes, ap)

@@ -14,8 +14,8 @@ import (
 	"frontdesk/app/booking"
 	"frontdesk/app/catalog"
 	"frontdesk/app/clients"
+	"frontdesk/app/fail"
 	"frontdesk/app/managelink"
-	"frontdesk/app/payments"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -109,18 +109,16 @@ func (s *Site) book(w http.ResponseWriter, r *http.Request) {
 	res, err := s.reserve(r.Context(), reservation{
 		loc: st.loc, svc: st.svc, provider: st.provider, start: start, client: in, nonce: nonce,
 	}, now)
-	var inv *booking.InvalidError
-	var refused *payments.RefusedError
 	var fields clients.Errors
-	switch {
+	switch code := fail.CodeOf(err); {
 	case errors.As(err, &fields):
 		s.clientErrors(p, form, fields)
 		s.renderDetailsAgain(w, r, st, form, http.StatusUnprocessableEntity, start, true)
 		return
-	case errors.Is(err, booking.ErrClassFull): // the last seat went while the visitor typed
+	case fail.Is(err, fail.CodeConflict, booking.ConflictClassFull): // the last seat went while the visitor typed
 		s.renderClassFull(w, r, st, form, start)
 		return
-	case errors.Is(err, booking.ErrSlotUnavailable), errors.As(err, &inv), errors.As(err, &refused):
+	case code == fail.CodeConflict || code == fail.CodeInvalid: // taken, or no longer offered
 		s.renderTaken(w, r, st, form, start)
 		return
 	case err != nil:

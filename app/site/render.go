@@ -1,7 +1,6 @@
 package site
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -10,6 +9,8 @@ import (
 
 	"github.com/a-h/templ"
 
+	"frontdesk/app/errpage"
+	"frontdesk/app/fail"
 	"frontdesk/app/middleware"
 	"frontdesk/db"
 	"frontdesk/ui"
@@ -49,11 +50,39 @@ func repeatedField(name string) *pageError {
 	return &pageError{http.StatusBadRequest, i18n.M("error.title.bad_request"), i18n.M("form.repeated", "field", name)}
 }
 
+// fromFail is the page for each code of the domain's refusals (app/fail): the domain's own
+// words when it has them in the catalogs, else what the code means to a visitor. An internal
+// error (no code) has none.
+func fromFail(f *fail.Error) *pageError {
+	switch f.Code {
+	case fail.CodeNotFound:
+		return errNotFound
+	case fail.CodeInvalid:
+		return &pageError{http.StatusBadRequest, i18n.M("error.title.bad_request"), orMsg(f.Msg, i18n.M("site.error.refused"))}
+	case fail.CodeConflict:
+		return &pageError{http.StatusConflict, i18n.M("error.title.other"), i18n.M("site.error.conflict")}
+	case fail.CodeForbidden:
+		return &pageError{http.StatusForbidden, i18n.M("error.title.forbidden"), orMsg(f.Msg, i18n.M("site.error.refused"))}
+	}
+	return nil
+}
+
+// orMsg is m, or else the general words.
+func orMsg(m, general i18n.Msg) i18n.Msg {
+	if m.Key != "" {
+		return m
+	}
+	return general
+}
+
 // renderError is the one place errors become pages of the booking site.
 func (s *Site) renderError(w http.ResponseWriter, r *http.Request, err error) {
 	var pe *pageError
+	f, refused := fail.As(err)
 	switch {
 	case errors.As(err, &pe):
+	case refused && fromFail(f) != nil:
+		pe = fromFail(f)
 	case db.IsFull(err):
 		s.db.NoteWriteError(err)
 		w.Header().Set("Retry-After", "60")
@@ -78,20 +107,10 @@ func (s *Site) renderError(w http.ResponseWriter, r *http.Request, err error) {
 	s.render(w, r, pe.status, ui.SiteMessage(page, v))
 }
 
-// render writes a page. It renders into a buffer first, so a failing component gives a clean
-// 500 instead of half a page. The page is rendered even when the request's context is already
-// cancelled (a body that broke off cancels it): the answer may still reach a client that only
-// stopped sending.
+// render writes a page whole, or a clean 500 when it fails to render (errpage.Pages.Render,
+// the admin's too).
 func (s *Site) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
-	var buf bytes.Buffer
-	if err := c.Render(context.WithoutCancel(r.Context()), &buf); err != nil {
-		s.log.ErrorContext(r.Context(), "booking site render", slog.String("path", r.URL.Path), slog.Any("err", err))
-		http.Error(w, i18n.From(r.Context()).Msg(errInternal.msg), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	errpage.Pages{DB: s.db, Log: s.log, Name: "booking site"}.Render(w, r, status, c)
 }
 
 // page is the layout's model: the business's name, logo and colours.

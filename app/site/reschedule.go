@@ -1,7 +1,6 @@
 package site
 
 import (
-	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/fail"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -159,9 +159,9 @@ func (s *Site) reschedule(w http.ResponseWriter, r *http.Request) {
 	}
 	_, err = booking.Update(m.as(r.Context()), s.db, s.now(), m.view.Booking.ID,
 		booking.Change{Start: &start, ProviderID: &provider}, booking.SourceOnline)
-	var inv *booking.InvalidError
-	switch {
-	case errors.Is(err, booking.ErrSlotUnavailable), errors.Is(err, booking.ErrClassFull), errors.As(err, &inv) && inv.Field != "booking":
+	switch code := fail.CodeOf(err); {
+	case fail.Is(err, fail.CodeConflict, booking.ConflictSlotUnavailable), fail.Is(err, fail.CodeConflict, booking.ConflictClassFull),
+		code == fail.CodeInvalid && fail.FieldOf(err) != "booking": // taken, or not offered any more
 		s.renderRescheduleTaken(w, r, m, start)
 		return
 	case err != nil:
