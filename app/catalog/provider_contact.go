@@ -35,7 +35,7 @@ func CheckProviderContact(email, phone, country string) (ProviderContact, map[st
 	problems := map[string]string{}
 	if email = strings.TrimSpace(email); email != "" {
 		e, err := clients.NormalizeEmail(email)
-		if err != nil || len(e) > maxName {
+		if err != nil || len(e) > MaxName {
 			problems["email"] = providerEmailText
 		}
 		out.Email = e
