@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"frontdesk/app/errpage"
 	"frontdesk/app/feeds"
 	"frontdesk/ui"
 )
@@ -111,11 +112,11 @@ func (a *Admin) turnOffFeed(w http.ResponseWriter, r *http.Request) {
 	seeOther(w, r, page+"#calendar-feed")
 }
 
-// feedError is errNotFound for a provider or location that does not exist (or a feed that is
+// feedError is errpage.NotFound for a provider or location that does not exist (or a feed that is
 // off, for its details).
 func feedError(err error) error {
 	if errors.Is(err, feeds.ErrNotFound) {
-		return errNotFound
+		return errpage.NotFound
 	}
 	return err
 }
