@@ -240,6 +240,20 @@ func TestFeedConditionalGet(t *testing.T) {
 	if r := conditional("If-None-Match", r.header.Get("ETag")); r.status != http.StatusNotModified {
 		t.Errorf("If-None-Match the new tag: %d, want 304", r.status)
 	}
+
+	// What an event shows besides the booking row moves the tag too: a client's name, a
+	// service's name (written with plain SQL, as another process would).
+	for _, change := range []struct{ sql, shown string }{
+		{`UPDATE clients SET first_name = 'Carlota' WHERE first_name = 'Carla'`, "Carlota"},
+		{`UPDATE services SET name = 'Corte' WHERE id = 1`, "Corte"},
+	} {
+		tag := f.get(path).header.Get("ETag")
+		f.exec(change.sql)
+		r := conditional("If-None-Match", tag)
+		if r.status != http.StatusOK || !strings.Contains(r.body, change.shown) {
+			t.Errorf("after %s: %d, want 200 showing %q", change.sql, r.status, change.shown)
+		}
+	}
 }
 
 // By default an event names the client by first name only: no last name, email, phone or notes
