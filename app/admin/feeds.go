@@ -69,11 +69,11 @@ func (a *Admin) issueFeed(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.sessions.Put(ctx, keyNewFeedURL, NewFeedURL{Page: page, URL: a.links.URL(feeds.Path(token), nil)})
-	msg := "feeds.turned_on"
+	msg := translate(r, "feeds.turned_on")
 	if was.On {
-		msg = "feeds.rotated"
+		msg = translate(r, "feeds.rotated")
 	}
-	a.flash(ctx, ui.FlashSuccess, translate(r, msg))
+	a.flash(ctx, ui.FlashSuccess, msg)
 	seeOther(w, r, page+"#calendar-feed")
 }
 

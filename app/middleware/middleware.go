@@ -84,7 +84,7 @@ func (r *recorder) Write(b []byte) (int, error) {
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // AccessLog writes one structured line per request: the client address as ClientIP sees it
-// (so it must run inside RealClient), and the query string with secrets redacted. Observe, if
+// (so it must run inside RealClient), and the path and query string with secrets redacted. Observe, if
 // set, also gets every request's route pattern, status and duration (for metrics).
 func AccessLog(log *slog.Logger, observe func(r *http.Request, status int, d time.Duration)) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
@@ -110,7 +110,7 @@ func AccessLog(log *slog.Logger, observe func(r *http.Request, status int, d tim
 			line := slog.NewRecord(start.Add(d), slog.LevelInfo, "http", 0)
 			line.AddAttrs(
 				slog.String("request_id", RequestID(ctx)),
-				slog.String("method", r.Method), slog.String("path", r.URL.Path),
+				slog.String("method", r.Method), slog.String("path", RedactPath(r.URL.Path)),
 				slog.Int("status", rec.status), slog.Int("bytes", rec.bytes),
 				slog.Duration("duration", d), slog.String("remote", ClientIP(r)),
 			)

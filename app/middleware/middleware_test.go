@@ -99,3 +99,25 @@ func TestAccessLogLine(t *testing.T) {
 		t.Fatalf("got observed status %d, want %d", observed, http.StatusTeapot)
 	}
 }
+
+// A calendar feed's token never reaches the access log; other paths are logged as they came.
+func TestAccessLogRedactsFeedTokens(t *testing.T) {
+	for path, want := range map[string]string{
+		"/feeds/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde.ics": "/feeds/REDACTED.ics",
+		"/feeds/AbCdEf":      "/feeds/REDACTED",
+		"/feeds/":            "/feeds/",
+		"/book/1/2":          "/book/1/2",
+		"/feedsx/secret.ics": "/feedsx/secret.ics",
+	} {
+		var out bytes.Buffer
+		h := AccessLog(slog.New(slog.NewJSONHandler(&out, nil)), nil)(http.NotFoundHandler())
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, path, nil))
+		var line struct{ Path string }
+		if err := json.Unmarshal(out.Bytes(), &line); err != nil {
+			t.Fatalf("got log %q: %v", out.String(), err)
+		}
+		if line.Path != want {
+			t.Errorf("%s logged as %q, want %q", path, line.Path, want)
+		}
+	}
+}

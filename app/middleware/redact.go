@@ -43,3 +43,30 @@ func isSecretParam(raw string) bool {
 	}
 	return false
 }
+
+// secretPaths are path prefixes whose next segment is a bearer token the log never shows:
+// calendar feeds (/feeds/{token}.ics, app/feeds), which a calendar app fetches for as long as
+// it is subscribed, so a token in the log would be a working address.
+var secretPaths = []string{"/feeds/"}
+
+// RedactPath returns path with the token segment of a secret path replaced by REDACTED (the
+// extension kept: "/feeds/REDACTED.ics"); other paths unchanged.
+func RedactPath(path string) string {
+	for _, prefix := range secretPaths {
+		rest, ok := strings.CutPrefix(path, prefix)
+		if !ok || rest == "" {
+			continue
+		}
+		segment, tail, slash := strings.Cut(rest, "/")
+		if dot := strings.LastIndexByte(segment, '.'); dot >= 0 {
+			segment = Redacted + segment[dot:]
+		} else {
+			segment = Redacted
+		}
+		if slash {
+			return prefix + segment + "/" + tail
+		}
+		return prefix + segment
+	}
+	return path
+}

@@ -240,6 +240,20 @@ func TestFeedConditionalGet(t *testing.T) {
 	if r := conditional("If-None-Match", r.header.Get("ETag")); r.status != http.StatusNotModified {
 		t.Errorf("If-None-Match the new tag: %d, want 304", r.status)
 	}
+
+	// What an event shows besides the booking row moves the tag too: a client's name, a
+	// service's name (written with plain SQL, as another process would).
+	for _, change := range []struct{ sql, shown string }{
+		{`UPDATE clients SET first_name = 'Carlota' WHERE first_name = 'Carla'`, "Carlota"},
+		{`UPDATE services SET name = 'Corte' WHERE id = 1`, "Corte"},
+	} {
+		tag := f.get(path).header.Get("ETag")
+		f.exec(change.sql)
+		r := conditional("If-None-Match", tag)
+		if r.status != http.StatusOK || !strings.Contains(r.body, change.shown) {
+			t.Errorf("after %s: %d, want 200 showing %q", change.sql, r.status, change.shown)
+		}
+	}
 }
 
 // By default an event names the client by first name only: no last name, email, phone or notes
@@ -294,5 +308,47 @@ func TestLocationFeedHoldsEveryProvider(t *testing.T) {
 	events, _ = f.feed(f.feedOf(feeds.Subject{ProviderID: f.ana}))
 	if _, ok := events[f.uid(b)]; len(events) != 1 || ok {
 		t.Errorf("Ana's feed: %+v, want only her booking", events)
+	}
+}
+
+// A class session is one event in its teacher's and its location's feeds, with the seats taken
+// in its title; its seats are not events of their own; cancelling it makes it CANCELLED with a
+// higher SEQUENCE and a new tag.
+func TestFeedClassSessions(t *testing.T) {
+	f, morning, _ := classFixture(t)
+	ctx := context.Background()
+	f.seatFor("Carla", morning)
+	f.seatFor("Diego", morning)
+	var session int64
+	if err := f.db.Read.QueryRow(`SELECT id FROM class_sessions WHERE start_at = ?`, morning.UnixMilli()).Scan(&session); err != nil {
+		t.Fatal(err)
+	}
+	var cal string
+	if err := f.db.Read.QueryRow(`SELECT calendar_id FROM site_settings`).Scan(&cal); err != nil {
+		t.Fatal(err)
+	}
+	uid := "session-" + strconv.FormatInt(session, 10) + "@" + cal + ".frontdesk"
+
+	location := f.feedOf(feeds.Subject{LocationID: centro})
+	path := f.feedOf(feeds.Subject{ProviderID: f.ana})
+	events, r := f.feed(path)
+	e, ok := events[uid]
+	if !ok || len(events) != 2 || !e.start.Equal(morning) || e.summary != "Yoga (class, 2 booked)" || e.status != "CONFIRMED" {
+		t.Fatalf("Ana's feed: %+v, want the two sessions, the morning one as Yoga (class, 2 booked)", events)
+	}
+	if strings.Contains(r.body, "Carla") {
+		t.Error("a seat shows as an event of its own")
+	}
+	if events, _ := f.feed(location); events[uid].summary != "Yoga (class, 2 booked) · Ana" {
+		t.Errorf("the location's feed: %+v, want the session with its teacher", events)
+	}
+
+	tag := r.header.Get("ETag")
+	if _, err := booking.CancelSession(ctx, f.db, f.clock.now(), session); err != nil {
+		t.Fatal(err)
+	}
+	events, r = f.feed(path)
+	if c := events[uid]; c.status != "CANCELLED" || c.sequence <= e.sequence || r.header.Get("ETag") == tag {
+		t.Errorf("after cancelling the session: %+v, tag %s (was %s); want CANCELLED, a higher SEQUENCE and a new tag", c, r.header.Get("ETag"), tag)
 	}
 }

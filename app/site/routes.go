@@ -55,7 +55,7 @@ func (s *Site) Routes() chi.Router {
 	return r
 }
 
-// FeedRoutes serves the calendar feeds, to be mounted at /feeds (feeds.go): GET and HEAD of
+// FeedRoutes serves the calendar feeds, to be mounted at /feeds (feeds.go): GET (and HEAD) of
 // /{token}.ics, nothing else, with no form, session or cookie.
 func (s *Site) FeedRoutes() chi.Router {
 	r := chi.NewRouter()
@@ -65,6 +65,5 @@ func (s *Site) FeedRoutes() chi.Router {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 	})
 	r.Get("/{file}", s.serveFeed)
-	r.Head("/{file}", s.serveFeed)
 	return r
 }
