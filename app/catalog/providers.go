@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/messages"
 	"frontdesk/db"
 )
 
@@ -17,14 +18,14 @@ import (
 // id, one weekday per entry by day_id, in the syntax of hours.go (breaks in parentheses); their
 // form fields are HoursField(location, day).
 type ProviderInput struct {
-	PublicName    string              `form:"public_name"`
-	Active        bool                `form:"active"`
-	OnlineBooking bool                `form:"online_booking"`
-	LocationIDs   []string            `form:"location_ids"`
-	MainLocation  string              `form:"location_id"`
-	ServiceIDs    []string            `form:"service_ids"`
-	Email         string              `form:"email"`
-	Phone         string              `form:"phone"`
+	PublicName    string   `form:"public_name"`
+	Active        bool     `form:"active"`
+	OnlineBooking bool     `form:"online_booking"`
+	LocationIDs   []string `form:"location_ids"`
+	MainLocation  string   `form:"location_id"`
+	ServiceIDs    []string `form:"service_ids"`
+	Email         string   `form:"email"`
+	Phone         string   `form:"phone"`
 	// NotifyBookings: the provider is emailed when a booking of theirs is made, moved or
 	// cancelled (docs/messages.md); it needs an email address.
 	NotifyBookings bool `form:"notify_bookings"`
@@ -233,7 +234,11 @@ func UpdateProvider(ctx context.Context, d *db.DB, id int64, in ProviderInput, n
 				return err
 			}
 		}
-		return pr.writeLinks(ctx, q, id)
+		if err := pr.writeLinks(ctx, q, id); err != nil {
+			return err
+		}
+		// Their agenda follows a new time, address or main location's zone.
+		return messages.ProviderChanged(ctx, q, now, id)
 	})
 	return out, err
 }
