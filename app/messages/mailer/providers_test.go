@@ -9,6 +9,7 @@ import (
 
 	"frontdesk/app/booking"
 	"frontdesk/app/catalog"
+	"frontdesk/app/messages"
 	"frontdesk/app/messages/smtptest"
 )
 
@@ -119,5 +120,20 @@ func TestProviderAgendaAcrossDST(t *testing.T) {
 	}
 	if mon.Header.Get("List-Unsubscribe") != "" || strings.Contains(mon.Text, "unsubscribe") {
 		t.Errorf("a provider's agenda carries a client's unsubscribe link:\n%s", mon.Text)
+	}
+	// The message log shows them, to the provider's address, in the provider's zone; the
+	// planned ones too.
+	eventually(t, "both agendas recorded as sent", func() bool {
+		lp, err := e.s.Log(context.Background(), messages.LogFilter{Kind: messages.ProviderAgenda, State: messages.StateSent})
+		return err == nil && lp.Total == 2
+	})
+	lp, err := e.s.Log(context.Background(), messages.LogFilter{Kind: messages.ProviderAgenda})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range lp.Entries {
+		if x.Recipient != messages.ToProvider || x.To != "ana@studio-ana.example" || x.Zone != "America/Santiago" {
+			t.Errorf("log entry %+v, want to the provider's address in America/Santiago", x)
+		}
 	}
 }
