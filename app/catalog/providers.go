@@ -213,9 +213,14 @@ func CreateProvider(ctx context.Context, d *db.DB, in ProviderInput, now time.Ti
 func UpdateProvider(ctx context.Context, d *db.DB, id int64, in ProviderInput, now time.Time) (ProviderSaved, error) {
 	out := ProviderSaved{ID: id}
 	err := d.InTx(ctx, func(q *db.Queries) error {
-		if _, err := q.GetProvider(ctx, id); db.IsNotFound(err) {
+		was, err := q.GetProvider(ctx, id)
+		if db.IsNotFound(err) {
 			return ErrNotFound
 		} else if err != nil {
+			return err
+		}
+		wasContact, err := q.GetProviderContact(ctx, id)
+		if err != nil {
 			return err
 		}
 		pr, err := in.check(ctx, q)
@@ -237,7 +242,10 @@ func UpdateProvider(ctx context.Context, d *db.DB, id int64, in ProviderInput, n
 		if err := pr.writeLinks(ctx, q, id); err != nil {
 			return err
 		}
-		// Their agenda follows a new time, address or main location's zone.
+		// Their agenda follows a new time, address or main location (its zone).
+		if was.LocationID == pr.main && wasContact.AgendaMin == pr.agenda && (wasContact.Email == "") == (pr.contact.Email == "") {
+			return nil
+		}
 		return messages.ProviderChanged(ctx, q, now, id)
 	})
 	return out, err

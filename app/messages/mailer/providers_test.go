@@ -137,3 +137,43 @@ func TestProviderAgendaAcrossDST(t *testing.T) {
 		}
 	}
 }
+
+// A provider's planned agendas follow their settings: a new time moves them, switching the
+// agenda off drops them; saving other fields leaves them alone.
+func TestProviderAgendaFollowsSettings(t *testing.T) {
+	e := newEnv(t, envOptions{start: time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)})
+	e.setProvider("ana@studio-ana.example", false, "07:00")
+	e.book("María", time.Date(2026, 9, 5, 10, 0, 0, 0, santiago))
+	planned := func() []time.Time {
+		t.Helper()
+		rows, err := e.db.Read.Query(`SELECT send_at FROM messages WHERE kind = 'provider_agenda' AND state = 'pending' ORDER BY send_at`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []time.Time
+		for rows.Next() {
+			var ms int64
+			if err := rows.Scan(&ms); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, time.UnixMilli(ms).UTC())
+		}
+		return out
+	}
+	if got := planned(); len(got) != 1 || !got[0].Equal(time.Date(2026, 9, 5, 11, 0, 0, 0, time.UTC)) {
+		t.Fatalf("planned %v, want Saturday 07:00 in Santiago (11:00 UTC)", got)
+	}
+	e.setProvider("ana@studio-ana.example", true, "07:00") // booking emails on: the agenda stays
+	if got := planned(); len(got) != 1 || !got[0].Equal(time.Date(2026, 9, 5, 11, 0, 0, 0, time.UTC)) {
+		t.Fatalf("after saving other fields, planned %v, want the same one", got)
+	}
+	e.setProvider("ana@studio-ana.example", false, "6:15")
+	if got := planned(); len(got) != 1 || !got[0].Equal(time.Date(2026, 9, 5, 10, 15, 0, 0, time.UTC)) {
+		t.Fatalf("after a new time, planned %v, want Saturday 06:15 in Santiago (10:15 UTC)", got)
+	}
+	e.setProvider("ana@studio-ana.example", false, "")
+	if got := planned(); len(got) != 0 {
+		t.Fatalf("after switching the agenda off, planned %v, want none", got)
+	}
+}
