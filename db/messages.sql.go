@@ -632,7 +632,7 @@ func (q *Queries) ListMessages(ctx context.Context, arg ListMessagesParams) ([]L
 const messageBooking = `-- name: MessageBooking :one
 SELECT b.id, b.status_id, b.start_at, b.end_at, b.price_cents, b.change_count, b.created_at,
     b.client_id, c.first_name, coalesce(c.last_name, '') AS last_name, coalesce(c.email, '') AS email,
-    s.name AS service_name, s.is_video, p.public_name AS provider_name,
+    s.name AS service_name, s.is_video, b.provider_id, p.public_name AS provider_name,
     l.name AS location_name, l.address_json, l.timezone, coalesce(l.phone, '') AS location_phone
 FROM bookings b
 JOIN clients c ON c.id = b.client_id
@@ -656,6 +656,7 @@ type MessageBookingRow struct {
 	Email         string
 	ServiceName   string
 	IsVideo       bool
+	ProviderID    int64
 	ProviderName  string
 	LocationName  string
 	AddressJSON   string
@@ -681,6 +682,7 @@ func (q *Queries) MessageBooking(ctx context.Context, id int64) (MessageBookingR
 		&i.Email,
 		&i.ServiceName,
 		&i.IsVideo,
+		&i.ProviderID,
 		&i.ProviderName,
 		&i.LocationName,
 		&i.AddressJSON,

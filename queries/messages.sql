@@ -123,7 +123,7 @@ SELECT * FROM messages WHERE id = ?;
 -- name: MessageBooking :one
 SELECT b.id, b.status_id, b.start_at, b.end_at, b.price_cents, b.change_count, b.created_at,
     b.client_id, c.first_name, coalesce(c.last_name, '') AS last_name, coalesce(c.email, '') AS email,
-    s.name AS service_name, s.is_video, p.public_name AS provider_name,
+    s.name AS service_name, s.is_video, b.provider_id, p.public_name AS provider_name,
     l.name AS location_name, l.address_json, l.timezone, coalesce(l.phone, '') AS location_phone
 FROM bookings b
 JOIN clients c ON c.id = b.client_id

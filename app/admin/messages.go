@@ -30,6 +30,10 @@ var kindKeys = []struct {
 	{Kind: messages.Receipt, Key: "messages.kind.receipt"},
 	{Kind: messages.WaitlistSeat, Key: "messages.kind.waitlist_seat"},
 	{Kind: messages.Test, Key: "messages.kind.test"},
+	{Kind: messages.ProviderBooked, Key: "messages.kind.provider_booked"},
+	{Kind: messages.ProviderMoved, Key: "messages.kind.provider_moved"},
+	{Kind: messages.ProviderCancelled, Key: "messages.kind.provider_cancelled"},
+	{Kind: messages.ProviderAgenda, Key: "messages.kind.provider_agenda"},
 }
 
 func kindLabel(r *http.Request, k messages.Kind) string {

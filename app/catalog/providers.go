@@ -11,6 +11,7 @@ import (
 
 	"frontdesk/app/activity"
 	"frontdesk/app/booking"
+	"frontdesk/app/messages"
 	"frontdesk/db"
 )
 
@@ -18,14 +19,14 @@ import (
 // id, one weekday per entry by day_id, in the syntax of hours.go (breaks in parentheses); their
 // form fields are HoursField(location, day).
 type ProviderInput struct {
-	PublicName    string              `form:"public_name"`
-	Active        bool                `form:"active"`
-	OnlineBooking bool                `form:"online_booking"`
-	LocationIDs   []string            `form:"location_ids"`
-	MainLocation  string              `form:"location_id"`
-	ServiceIDs    []string            `form:"service_ids"`
-	Email         string              `form:"email"`
-	Phone         string              `form:"phone"`
+	PublicName    string   `form:"public_name"`
+	Active        bool     `form:"active"`
+	OnlineBooking bool     `form:"online_booking"`
+	LocationIDs   []string `form:"location_ids"`
+	MainLocation  string   `form:"location_id"`
+	ServiceIDs    []string `form:"service_ids"`
+	Email         string   `form:"email"`
+	Phone         string   `form:"phone"`
 	// NotifyBookings: the provider is emailed when a booking of theirs is made, moved or
 	// cancelled (docs/messages.md); it needs an email address.
 	NotifyBookings bool `form:"notify_bookings"`
@@ -222,6 +223,10 @@ func UpdateProvider(ctx context.Context, d *db.DB, id int64, in ProviderInput, n
 		} else if err != nil {
 			return err
 		}
+		wasContact, err := q.GetProviderContact(ctx, id)
+		if err != nil {
+			return err
+		}
 		pr, err := in.check(ctx, q)
 		if err != nil {
 			return err
@@ -241,7 +246,14 @@ func UpdateProvider(ctx context.Context, d *db.DB, id int64, in ProviderInput, n
 				return err
 			}
 		}
-		return pr.writeLinks(ctx, q, id)
+		if err := pr.writeLinks(ctx, q, id); err != nil {
+			return err
+		}
+		// Their agenda follows a new time, address or main location (its zone).
+		if old.LocationID == pr.main && wasContact.AgendaMin == pr.agenda && (wasContact.Email == "") == (pr.contact.Email == "") {
+			return nil
+		}
+		return messages.ProviderChanged(ctx, q, now, id)
 	})
 	return out, err
 }

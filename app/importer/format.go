@@ -122,21 +122,21 @@ type OnlinePayment struct {
 
 // Provider is a person (or resource) who delivers services.
 type Provider struct {
-	Key           string          `json:"key"`
-	PublicName    string          `json:"public_name"`
-	Active        *bool           `json:"active"`
-	OnlineBooking *bool           `json:"online_booking"`
-	Email         string          `json:"email"`
-	Phone         string          `json:"phone"`
+	Key           string `json:"key"`
+	PublicName    string `json:"public_name"`
+	Active        *bool  `json:"active"`
+	OnlineBooking *bool  `json:"online_booking"`
+	Email         string `json:"email"`
+	Phone         string `json:"phone"`
 	// NotifyBookings and AgendaTime ("07:00") are what the provider is emailed
 	// (docs/messages.md, "Messages to providers"); both need an email.
-	NotifyBookings bool     `json:"notify_bookings"`
-	AgendaTime     string   `json:"agenda_time"`
-	Locations      []string `json:"locations"`
-	Services      []string        `json:"services"`
-	Images        []ProviderImage `json:"images"`
-	Hours         []Shift         `json:"hours"`
-	TimeOff       []TimeOff       `json:"time_off"`
+	NotifyBookings bool            `json:"notify_bookings"`
+	AgendaTime     string          `json:"agenda_time"`
+	Locations      []string        `json:"locations"`
+	Services       []string        `json:"services"`
+	Images         []ProviderImage `json:"images"`
+	Hours          []Shift         `json:"hours"`
+	TimeOff        []TimeOff       `json:"time_off"`
 }
 
 // ProviderImage is a picture; the thumbnail defaults to the picture itself.

@@ -5,7 +5,12 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
+
+	"frontdesk/db"
 )
+
+var santiago, _ = time.LoadLocation("America/Santiago")
 
 // A provider's email, phone and message choices land as the admin's form stores them (the
 // phone dialled the Chilean way read in the main location's country); bad ones are refused with
@@ -26,6 +31,15 @@ func TestLoadProviderContact(t *testing.T) {
 	}
 	if want := "ana@studio-ana.example +56987654321 1 450"; got != want {
 		t.Errorf("provider contact %q, want %q", got, want)
+	}
+	// Her imported bookings still ahead have their days' agendas planned, at 07:30 there.
+	var agendas int
+	var first int64
+	if err := d.Read.QueryRow(`SELECT count(*), coalesce(min(send_at), 0) FROM messages WHERE kind = 'provider_agenda' AND state = 'pending'`).Scan(&agendas, &first); err != nil {
+		t.Fatal(err)
+	}
+	if local := db.Time(first).In(santiago); agendas == 0 || local.Hour() != 7 || local.Minute() != 30 {
+		t.Errorf("%d agendas planned, the first at %v; want some, at 07:30 in Santiago", agendas, local)
 	}
 
 	bad := []struct {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"frontdesk/app/messages"
 	"frontdesk/db"
 )
 
@@ -120,9 +121,24 @@ func write(ctx context.Context, d *db.DB, q *db.Queries, p *plan, now time.Time)
 		}
 	}
 	for _, step := range []func(*plan) error{w.writeLocations, w.writeCategories, w.writeServices,
-		w.writeProviders, w.writeAttributes, w.writeClients, w.writeClasses, w.writeBookings, w.writeProducts} {
+		w.writeProviders, w.writeAttributes, w.writeClients, w.writeClasses, w.writeBookings, w.writeProducts, w.planAgendas} {
 		if err := step(p); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// planAgendas plans the daily agenda of each provider who has one for the days of their
+// imported bookings still ahead (docs/messages.md, "Messages to providers"), as saving the
+// provider in the admin does.
+func (w *writer) planAgendas(p *plan) error {
+	for i, pr := range p.providers {
+		if !pr.row.AgendaMin.Valid {
+			continue
+		}
+		if err := messages.ProviderChanged(w.ctx, w.q, db.Time(w.now), w.providers[i]); err != nil {
+			return fmt.Errorf("%s: agenda: %w", at("providers", i), err)
 		}
 	}
 	return nil

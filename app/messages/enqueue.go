@@ -112,6 +112,9 @@ func planBooking(ctx context.Context, q *db.Queries, now time.Time, b db.Booking
 	if err != nil {
 		return err
 	}
+	if err := w.planProviders(b, prev, known, moved); err != nil {
+		return err
+	}
 	if !known || moved || live != (prev.StatusID == statusConfirmed || prev.StatusID == statusReserved) {
 		if err := w.planReminders(b, live, known); err != nil {
 			return err
@@ -217,8 +220,9 @@ func paymentMessage(ctx context.Context, q *db.Queries, now time.Time, id int64,
 
 // detail is what a message row remembers of the change behind it (messages.detail_json).
 type detail struct {
-	Sequence      int64 `json:"sequence,omitempty"`       // the calendar file's SEQUENCE
-	PreviousStart int64 `json:"previous_start,omitempty"` // a reschedule's old start (ms)
+	Sequence      int64  `json:"sequence,omitempty"`       // the calendar file's SEQUENCE
+	PreviousStart int64  `json:"previous_start,omitempty"` // a reschedule's old start (ms)
+	Day           string `json:"day,omitempty"`            // an agenda's local day, "2026-09-06"
 }
 
 // writer inserts the message rows of one change.
@@ -228,6 +232,7 @@ type writer struct {
 	now                         time.Time
 	plan                        plan
 	bookingID, paymentRequestID int64
+	providerID                  int64 // messages to a provider: who
 }
 
 // recipients are who gets messages of kind: the client, and the owner when they asked for
@@ -266,6 +271,7 @@ func (w *writer) insert(kind Kind, recipient string, offset time.Duration, at ti
 		State: state, Note: note, SendAt: db.Millis(at), CreatedAt: db.Millis(w.now),
 		BookingID:        sql.NullInt64{Int64: w.bookingID, Valid: w.bookingID != 0},
 		PaymentRequestID: sql.NullInt64{Int64: w.paymentRequestID, Valid: w.paymentRequestID != 0},
+		ProviderID:       sql.NullInt64{Int64: w.providerID, Valid: w.providerID != 0},
 		OffsetMin:        sql.NullInt64{Int64: int64(offset / time.Minute), Valid: kind == Reminder},
 	}
 	if state == StatePending {

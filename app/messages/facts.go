@@ -22,6 +22,9 @@ type facts struct {
 // reminder whose booking moved or whose client opted out, for a payment request that is no
 // longer pending. skip is the reason when it must not be sent.
 func (s *Service) facts(ctx context.Context, q *db.Queries, m db.Message, kind Kind, now time.Time) (f facts, to mail.Address, skip string, err error) {
+	if kind == ProviderAgenda {
+		return agendaFacts(ctx, q, m)
+	}
 	if m.BookingID.Valid && (kind.aboutBooking() || !m.PaymentRequestID.Valid) {
 		b, err := q.MessageBooking(ctx, m.BookingID.Int64)
 		if db.IsNotFound(err) {
@@ -37,13 +40,17 @@ func (s *Service) facts(ctx context.Context, q *db.Queries, m db.Message, kind K
 		if m.OffsetMin.Valid {
 			f.ReminderOffset = time.Duration(m.OffsetMin.Int64) * time.Minute
 		}
-		if m.DetailJson != "" && kind == Rescheduled {
+		if m.DetailJson != "" && (kind == Rescheduled || kind == ProviderMoved) {
 			if d := detailOf(m.DetailJson); d.PreviousStart != 0 {
 				f.PreviousStart = db.Time(d.PreviousStart)
 			}
 		}
 		f.clientID = b.ClientID
 		to = mail.Address{Name: OneLine(b.FirstName + " " + b.LastName), Address: b.Email}
+		if m.Recipient == ToProvider {
+			to, skip, err = providerAddress(ctx, q, m)
+			return f, to, skip, err
+		}
 		if kind == Reminder && m.Recipient == ToClient {
 			out, err := q.ClientOptedOut(ctx, b.ClientID)
 			if err != nil {
@@ -98,9 +105,15 @@ func bookingSkip(kind Kind, m db.Message, b db.MessageBookingRow, now time.Time)
 	switch {
 	case kind == Cancelled && b.StatusID != statusCancelled:
 		return "the booking is no longer cancelled"
-	case kind != Cancelled && b.StatusID == statusCancelled:
+	// A provider's cancel notice also tells them a booking was given to someone else.
+	case kind == ProviderCancelled && b.StatusID != statusCancelled && b.ProviderID == m.ProviderID.Int64:
+		return "the booking is no longer cancelled"
+	case (kind == ProviderBooked || kind == ProviderMoved) && b.ProviderID != m.ProviderID.Int64:
+		return "the booking moved to another provider"
+	case kind != Cancelled && kind != ProviderCancelled && b.StatusID == statusCancelled:
 		return "booking cancelled"
-	case (kind == Confirmation || kind == Rescheduled || kind == WaitlistSeat) && b.StatusID != statusConfirmed:
+	case (kind == Confirmation || kind == Rescheduled || kind == WaitlistSeat || kind == ProviderBooked || kind == ProviderMoved) &&
+		b.StatusID != statusConfirmed:
 		return "the booking is not confirmed"
 	case kind == Reminder && b.StatusID != statusConfirmed && b.StatusID != statusReserved:
 		return "the booking is no longer active"

@@ -35,6 +35,9 @@ type Fields struct {
 	ExpiresAt       string // a payment request: until when it can be paid, or ""
 	PaidAt          string // a receipt: when it was paid
 	BookingID       int64
+	// Agenda is a provider's daily agenda: one line per booking of the day (Date), in time
+	// order ("09:00–09:45 Haircut · María López · Studio Ana Centro").
+	Agenda string
 }
 
 // FieldNames lists the fields in the order Settings shows them, with their catalog keys.
@@ -77,6 +80,9 @@ type appointment struct {
 	CheckoutLink                string
 	ExpiresAt, PaidAt           time.Time
 	HasAppointment, HasPayment  bool
+	// A provider's daily agenda: the day (midnight in Zone) and its bookings.
+	AgendaDay time.Time
+	Agenda    []agendaItem
 }
 
 // fields writes a's facts for the reader p. Control characters in stored names are turned into
@@ -107,6 +113,10 @@ func fields(p *i18n.Printer, business string, a appointment) Fields {
 		if a.ReminderOffset > 0 {
 			f.Reminder = offsetText(p, a.ReminderOffset)
 		}
+	}
+	if len(a.Agenda) > 0 {
+		f.Date, f.Zone = p.DateLong(a.AgendaDay), zoneName(zoneOr(a.Zone), a.AgendaDay.Add(12*time.Hour))
+		f.Agenda = agendaText(p, zoneOr(a.Zone), a.Agenda)
 	}
 	if a.HasPayment {
 		f.Amount = p.Money(a.AmountCents)

@@ -23,7 +23,18 @@ const (
 	// (docs/classes.md): it goes instead of the booking confirmation (SeatGiven).
 	WaitlistSeat Kind = "waitlist_seat"
 	Test         Kind = "test"
+	// Messages to providers (providers.go): a booking of theirs made, moved or cancelled, and
+	// their daily agenda.
+	ProviderBooked    Kind = "provider_booked"
+	ProviderMoved     Kind = "provider_moved"
+	ProviderCancelled Kind = "provider_cancelled"
+	ProviderAgenda    Kind = "provider_agenda"
 )
+
+// ProviderKinds are the messages to providers, in the order the log's filter lists them. Each
+// provider switches them on for themselves (their form), not the owner per type: they are not
+// among Kinds.
+var ProviderKinds = []Kind{ProviderBooked, ProviderMoved, ProviderCancelled, ProviderAgenda}
 
 // Kinds are the types the owner configures, in the order Settings shows them.
 var Kinds = []Kind{Confirmation, Rescheduled, Cancelled, Reminder, PaymentRequest, Receipt, WaitlistSeat}
@@ -34,7 +45,8 @@ func (k Kind) Valid() bool { return slices.Contains(Kinds, k) }
 // aboutBooking reports whether a message of kind k is about a booking's appointment, and so is
 // not sent once the appointment has started.
 func (k Kind) aboutBooking() bool {
-	return k == Confirmation || k == Rescheduled || k == Cancelled || k == Reminder || k == WaitlistSeat
+	return k == Confirmation || k == Rescheduled || k == Cancelled || k == Reminder || k == WaitlistSeat ||
+		k == ProviderBooked || k == ProviderMoved || k == ProviderCancelled
 }
 
 // Recipients of a message, mirrored by the CHECK on messages.recipient.
@@ -42,6 +54,9 @@ const (
 	ToClient  = "client"
 	ToOwner   = "owner"
 	ToAddress = "address" // a test message's given address
+	// ToProvider is a message to the provider messages.provider_id names: never a customer
+	// message, so no unsubscribe link, no manage link and no client opt-out applies.
+	ToProvider = "provider"
 )
 
 // Message states, mirrored by the CHECK on messages.state.

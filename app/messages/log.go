@@ -21,6 +21,7 @@ type Entry struct {
 	To               string
 	BookingID        int64
 	PaymentRequestID int64
+	ProviderID       int64         // a message to a provider: who
 	Offset           time.Duration // reminders
 	State            string
 	InFlight         bool   // being sent right now
@@ -39,7 +40,7 @@ type Entry struct {
 func entryOf(r db.ListMessagesRow) Entry {
 	e := Entry{
 		ID: r.ID, MessageID: r.MessageKey, Kind: Kind(r.Kind), Recipient: r.Recipient, To: r.ToAddress,
-		BookingID: r.BookingID.Int64, PaymentRequestID: r.PaymentRequestID.Int64,
+		BookingID: r.BookingID.Int64, PaymentRequestID: r.PaymentRequestID.Int64, ProviderID: r.ProviderID.Int64,
 		Offset: time.Duration(r.OffsetMin.Int64) * time.Minute, State: r.State, Note: r.Note,
 		SendAt: db.Time(r.SendAt), Attempts: int(r.Attempts), LastCode: int(r.LastCode.Int64), Subject: r.Subject,
 		InFlight: r.State == StatePending && !r.NextAttemptAt.Valid,
@@ -148,6 +149,22 @@ func (s *Service) about(ctx context.Context, entries []Entry) error {
 			payments[id] = &subject{zone: row.Timezone, email: row.Email}
 			return payments[id], nil
 		}
+		providers := map[int64]*subject{}
+		providerOf := func(id int64) (*subject, error) {
+			if p, ok := providers[id]; ok {
+				return p, nil
+			}
+			row, err := q.MessageProvider(ctx, id)
+			if db.IsNotFound(err) {
+				providers[id] = nil
+				return nil, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			providers[id] = &subject{zone: row.Timezone, email: row.Email}
+			return providers[id], nil
+		}
 		owner := ""
 		for i := range entries {
 			e := &entries[i]
@@ -163,15 +180,28 @@ func (s *Service) about(ctx context.Context, entries []Entry) error {
 					return err
 				}
 			}
-			if onBooking != nil {
+			var onProvider *subject
+			if e.ProviderID != 0 {
+				if onProvider, err = providerOf(e.ProviderID); err != nil {
+					return err
+				}
+			}
+			switch {
+			case onBooking != nil:
 				e.Zone = onBooking.zone
-			} else if onPayment != nil {
+			case onPayment != nil:
 				e.Zone = onPayment.zone
+			case onProvider != nil: // a provider's agenda: their main location's
+				e.Zone = onProvider.zone
 			}
 			if e.To != "" {
 				continue
 			}
 			switch {
+			case e.Recipient == ToProvider:
+				if onProvider != nil {
+					e.To = onProvider.email
+				}
 			case e.Recipient == ToOwner:
 				if owner == "" {
 					t, err := q.MessageTransportSettings(ctx)

@@ -72,6 +72,14 @@ var defaultKeys = []struct {
 	{Kind: Receipt, Part: "body", Key: "messages.template.receipt.body"},
 	{Kind: WaitlistSeat, Part: "subject", Key: "messages.template.waitlist_seat.subject"},
 	{Kind: WaitlistSeat, Part: "body", Key: "messages.template.waitlist_seat.body"},
+	{Kind: ProviderBooked, Part: "subject", Key: "messages.template.provider_booked.subject"},
+	{Kind: ProviderBooked, Part: "body", Key: "messages.template.provider_booked.body"},
+	{Kind: ProviderMoved, Part: "subject", Key: "messages.template.provider_moved.subject"},
+	{Kind: ProviderMoved, Part: "body", Key: "messages.template.provider_moved.body"},
+	{Kind: ProviderCancelled, Part: "subject", Key: "messages.template.provider_cancelled.subject"},
+	{Kind: ProviderCancelled, Part: "body", Key: "messages.template.provider_cancelled.body"},
+	{Kind: ProviderAgenda, Part: "subject", Key: "messages.template.provider_agenda.subject"},
+	{Kind: ProviderAgenda, Part: "body", Key: "messages.template.provider_agenda.body"},
 }
 
 // Rendered is a message's text, ready for the wire.
