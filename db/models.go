@@ -505,6 +505,22 @@ type Owner struct {
 	Language     sql.NullString
 }
 
+type OwnerRecoveryCode struct {
+	ID        int64
+	OwnerID   int64
+	CodeHash  string
+	UsedAt    sql.NullInt64
+	CreatedAt int64
+}
+
+type OwnerTotp struct {
+	OwnerID      int64
+	SecretSealed string
+	ConfirmedAt  sql.NullInt64
+	LastStep     int64
+	CreatedAt    int64
+}
+
 type PaymentFlag struct {
 	ID               int64
 	PaymentRequestID int64
@@ -641,6 +657,12 @@ type Sale struct {
 	PaidAt       sql.NullInt64
 	CreatedAt    int64
 	UpdatedAt    int64
+}
+
+type SecuritySetting struct {
+	ID               int64
+	RequireTwoFactor bool
+	UpdatedAt        int64
 }
 
 type Service struct {

@@ -39,6 +39,9 @@ func (a *Admin) requireOwner(next http.Handler) http.Handler {
 			}
 			if err == nil && o.Stamp == a.sessions.GetString(ctx, keyStamp) {
 				ctx = withOwnerLanguage(context.WithValue(ctx, ownerKey, o), o.Language)
+				if a.mustEnrol(w, r.WithContext(ctx), o) {
+					return
+				}
 				next.ServeHTTP(w, r.WithContext(ctx))
 				return
 			}
@@ -152,15 +155,10 @@ func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.throttle.succeeded(at)
-	if err := a.signIn(r.Context(), o); err != nil {
-		a.renderError(w, r, err)
+	if a.secondFactorStep(w, r, o, next) {
 		return
 	}
-	if err := a.devices.issue(r.Context(), w, r, email); err != nil {
-		a.log.WarnContext(r.Context(), "device cookie", slog.Any("err", err))
-	}
-	a.log.InfoContext(r.Context(), "signed in", slog.Int64("owner_id", o.ID), slog.String("ip", at.ip))
-	seeOther(w, r, next)
+	a.completeSignIn(w, r, o, next)
 }
 
 // throttledMessage tells the owner why sign-in is paused and for how long, and — when it is

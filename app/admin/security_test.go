@@ -19,6 +19,8 @@ import (
 var publicRoutes = map[string]bool{
 	"GET /setup": true, "POST /setup": true,
 	"GET /login": true, "POST /login": true,
+	// The second sign-in step answers only a session that passed the password step.
+	"GET /login/code": true, "POST /login/code": true,
 }
 
 // adminRoutes lists the route table as "METHOD /path" with URL parameters filled in, so a
