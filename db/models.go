@@ -513,6 +513,16 @@ type OwnerRecoveryCode struct {
 	CreatedAt int64
 }
 
+type OwnerSession struct {
+	ID         int64
+	OwnerID    int64
+	SidHash    string
+	Ip         string
+	UserAgent  string
+	CreatedAt  int64
+	LastSeenAt int64
+}
+
 type OwnerTotp struct {
 	OwnerID      int64
 	SecretSealed string

@@ -46,6 +46,11 @@ func (a *Admin) renderAccountPage(w http.ResponseWriter, r *http.Request, status
 		a.renderError(w, r, err)
 		return
 	}
+	me, _ := ownerFrom(r.Context())
+	if v.Sessions, err = a.sessionRows(r, me); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
 	a.render(w, r, status, ui.AccountPage(a.page(r, translate(r, "account.title")), v))
 }
 
@@ -116,6 +121,10 @@ func (a *Admin) changePassword(w http.ResponseWriter, r *http.Request) {
 	}
 	// The new stamp signs out every other session; this one continues under a new token.
 	if err := a.signIn(r.Context(), updated); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	if _, err := a.endOtherSessions(r.Context(), updated); err != nil {
 		a.renderError(w, r, err)
 		return
 	}

@@ -106,6 +106,9 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/account/two-factor/confirm", a.confirmTwoFactor)
 		r.Post("/account/two-factor/manage", a.manageTwoFactor)
 		r.Post("/owners/two-factor", a.setTwoFactorRule)
+		// The account's sessions (account_sessions.go).
+		r.Post("/account/sessions/others/end", a.endOtherSessionsHandler)
+		r.Post("/account/sessions/{id}/end", a.endSession)
 		r.Get("/owners", a.listOwners)
 		r.Post("/owners", a.createOwner)
 		// Removing an owner (owner_remove.go).

@@ -38,12 +38,20 @@ func (a *Admin) requireOwner(next http.Handler) http.Handler {
 				return
 			}
 			if err == nil && o.Stamp == a.sessions.GetString(ctx, keyStamp) {
-				ctx = withOwnerLanguage(context.WithValue(ctx, ownerKey, o), o.Language)
-				if a.mustEnrol(w, r.WithContext(ctx), o) {
+				// A session signed out from the account page (account_sessions.go) ends here.
+				listed, err := a.sessionListed(r, o)
+				if err != nil {
+					a.renderError(w, r, err)
 					return
 				}
-				next.ServeHTTP(w, r.WithContext(ctx))
-				return
+				if listed {
+					ctx = withOwnerLanguage(context.WithValue(ctx, ownerKey, o), o.Language)
+					if a.mustEnrol(w, r.WithContext(ctx), o) {
+						return
+					}
+					next.ServeHTTP(w, r.WithContext(ctx))
+					return
+				}
 			}
 			if err := a.sessions.Destroy(ctx); err != nil {
 				a.renderError(w, r, err)
@@ -96,6 +104,9 @@ func (a *Admin) signIn(ctx context.Context, o owner.Owner) error {
 	}
 	a.sessions.Put(ctx, keyOwnerID, o.ID)
 	a.sessions.Put(ctx, keyStamp, o.Stamp)
+	if err := a.listSession(ctx, o); err != nil {
+		return err
+	}
 	if n, err := (sessionStore{db: a.db}).pruneExpired(ctx); err != nil {
 		a.log.WarnContext(ctx, "prune sessions", slog.Any("err", err))
 	} else if n > 0 {
@@ -179,6 +190,10 @@ func throttledMessage(r *http.Request, why string, wait time.Duration) string {
 // even if copied) and hands the browser a fresh, empty one.
 func (a *Admin) logout(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
+	if err := a.unlistSession(ctx); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
 	if err := a.sessions.Destroy(ctx); err != nil {
 		a.renderError(w, r, err)
 		return
