@@ -505,6 +505,16 @@ type Owner struct {
 	Language     sql.NullString
 }
 
+type OwnerPasskey struct {
+	ID           int64
+	OwnerID      int64
+	Name         string
+	CredentialID []byte
+	Credential   string
+	CreatedAt    int64
+	LastUsedAt   sql.NullInt64
+}
+
 type OwnerRecoveryCode struct {
 	ID        int64
 	OwnerID   int64

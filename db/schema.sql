@@ -1,4 +1,4 @@
--- The database that migrations 1 to 431 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 432 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -809,6 +809,15 @@ CREATE TABLE owner_sessions (
     created_at   INTEGER NOT NULL,
     last_seen_at INTEGER NOT NULL
 );
+CREATE TABLE owner_passkeys (
+    id            INTEGER PRIMARY KEY,
+    owner_id      INTEGER NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+    name          TEXT    NOT NULL CHECK (length(name) BETWEEN 1 AND 60),
+    credential_id BLOB    NOT NULL UNIQUE,
+    credential    TEXT    NOT NULL,
+    created_at    INTEGER NOT NULL,
+    last_used_at  INTEGER
+);
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (1, 0, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (2, 1, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (3, 10, 1, datetime('now'));
@@ -855,6 +864,7 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (44, 382, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (45, 430, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (46, 431, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (47, 432, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -878,7 +888,7 @@ INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('receipt',
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('waitlist_seat', 1, 0);
 INSERT INTO "security_settings" ("id", "require_two_factor", "updated_at") VALUES (1, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 46);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 47);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -1739,3 +1749,4 @@ BEGIN
 END;
 CREATE INDEX owner_recovery_codes_owner ON owner_recovery_codes (owner_id);
 CREATE INDEX owner_sessions_owner ON owner_sessions (owner_id, last_seen_at);
+CREATE INDEX owner_passkeys_owner ON owner_passkeys (owner_id);

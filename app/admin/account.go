@@ -26,6 +26,7 @@ type accountForms struct {
 	language, password *ui.Form
 	confirm, manage    *ui.Form
 	codes              []string
+	passkey            *ui.Form // adding a passkey (passkeys.go)
 }
 
 func (a *Admin) renderAccountPage(w http.ResponseWriter, r *http.Request, status int, fs accountForms) {
@@ -50,6 +51,14 @@ func (a *Admin) renderAccountPage(w http.ResponseWriter, r *http.Request, status
 	if v.Sessions, err = a.sessionRows(r, me); err != nil {
 		a.renderError(w, r, err)
 		return
+	}
+	if v.Passkeys, err = a.passkeyRows(r, me); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v.NewPasskey = fs.passkey
+	if v.NewPasskey == nil {
+		v.NewPasskey = ui.NewForm(nil)
 	}
 	a.render(w, r, status, ui.AccountPage(a.page(r, translate(r, "account.title")), v))
 }

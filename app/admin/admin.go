@@ -89,6 +89,9 @@ func (a *Admin) Routes() chi.Router {
 	// The second sign-in step, for accounts with two-factor (twofactor.go).
 	r.Get("/login/code", a.showCodeStep)
 	r.Post("/login/code", a.verifyCode)
+	// Signing in with a passkey (passkeys.go).
+	r.Post("/login/passkey/options", a.passkeyLoginOptions)
+	r.Post("/login/passkey", a.passkeyLogin)
 
 	r.Group(func(r chi.Router) {
 		r.Use(a.requireOwner)
@@ -109,6 +112,10 @@ func (a *Admin) Routes() chi.Router {
 		// The account's sessions (account_sessions.go).
 		r.Post("/account/sessions/others/end", a.endOtherSessionsHandler)
 		r.Post("/account/sessions/{id}/end", a.endSession)
+		// Passkeys (passkeys.go).
+		r.Post("/account/passkeys/options", a.passkeyRegistrationOptions)
+		r.Post("/account/passkeys", a.addPasskey)
+		r.Post("/account/passkeys/{id}/remove", a.removePasskey)
 		r.Get("/owners", a.listOwners)
 		r.Post("/owners", a.createOwner)
 		// Removing an owner (owner_remove.go).
