@@ -148,3 +148,23 @@ func TestTwoFactorRuleForcesEnrolment(t *testing.T) {
 	wantStatus(t, res, 422)
 	wantBody(t, res, html.EscapeString("cannot be turned off"))
 }
+
+// Wrong codes count against the sign-in throttle: after five from one untrusted client, even
+// the right code waits.
+func TestTwoFactorCodeStepThrottled(t *testing.T) {
+	ts := startServer(t)
+	owner := ts.setupOwner(t)
+	secret, _, _ := enrolTOTP(t, owner)
+
+	c := ts.newClient(t)
+	passwordStep(t, c)
+	for range 5 {
+		wantStatus(t, c.post(t, "/login/code", url.Values{"code": {"12345"}}), 422)
+	}
+	res := c.post(t, "/login/code", url.Values{"code": {totpAt(t, secret, time.Now().Add(30*time.Second))}})
+	wantStatus(t, res, 429)
+	if res.Header.Get("Retry-After") == "" {
+		t.Error("a throttled code step has no Retry-After")
+	}
+	wantRedirect(t, c.get(t, "/"), "/login")
+}
