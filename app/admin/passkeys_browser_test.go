@@ -62,4 +62,12 @@ func TestBrowserPasskeyRegisterAndSignIn(t *testing.T) {
 	if got := b.text(`[data-testid=passkey-row] td:nth-child(3)`); got == "Never" || got == "" {
 		t.Errorf("after signing in with it, the passkey's last use is %q", got)
 	}
+	b.do("remove passkey", chromedp.Click(testID("remove-passkey")), chromedp.WaitNotPresent(testID("passkey-row")))
+	// Removed, it signs no one in, though the authenticator still holds it.
+	b.do("sign out again", chromedp.Click(testID("logout")), chromedp.WaitVisible(testID("login-form")))
+	b.do("passkey refused", chromedp.WaitVisible(testID("passkey-signin")), chromedp.Click(testID("passkey-signin")),
+		chromedp.WaitVisible(testID("form-error")))
+	if b.present(`[data-testid=logout]`) {
+		t.Error("a removed passkey signed in")
+	}
 }
