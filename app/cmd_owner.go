@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"frontdesk/app/owner"
+	"frontdesk/app/twofactor"
 )
 
 // runOwner is `frontdesk owner create|reset-password --data DIR --email EMAIL`. The password is
@@ -18,7 +19,9 @@ import (
 func runOwner(ctx context.Context, env Env, args []string) error {
 	const usage = "Usage: frontdesk owner create|reset-password --data DIR --email EMAIL\n\n" +
 		"  create           add an owner account (also closes first-run setup)\n" +
-		"  reset-password   set a new password for an owner and sign out their sessions\n\n" +
+		"  reset-password   set a new password for an owner and sign out their sessions;\n" +
+		"                   --two-factor-off also turns off their two-factor sign-in (a lost phone\n" +
+		"                   and lost recovery codes)\n\n" +
 		"The password is read from the first line of standard input (at least 10 characters)."
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprintln(env.Stdout, usage)
@@ -34,6 +37,7 @@ func runOwner(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet("owner "+sub, "--data DIR --email EMAIL  (password on standard input)", env)
 	data := dataFlag(fs, env)
 	email := fs.String("email", "", "the owner's email address (required)")
+	twoFactorOff := fs.Bool("two-factor-off", false, "reset-password: also turn off the owner's two-factor sign-in")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -42,6 +46,9 @@ func runOwner(ctx context.Context, env Env, args []string) error {
 	}
 	if *email == "" {
 		return usagef("--email is required")
+	}
+	if *twoFactorOff && sub != "reset-password" {
+		return usagef("--two-factor-off goes with reset-password")
 	}
 	if _, err := owner.NormalizeEmail(*email); err != nil {
 		return usagef("--email %q: %v", *email, err)
@@ -71,6 +78,12 @@ func runOwner(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stderr, "password of %s reset; their sessions are signed out\n", o.Email)
+	if *twoFactorOff {
+		if err := (twofactor.Service{DB: d}).Disable(ctx, o.ID); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "two-factor sign-in of %s turned off\n", o.Email)
+	}
 	return nil
 }
 

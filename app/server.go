@@ -153,7 +153,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log, Online: online, Links: s.links,
 		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate,
 			Live: hooks.Live}, // slow endpoints (docs/webhooks.md): backlog drain estimates
-		Messages: msgs}).Routes())
+		Messages: msgs, Secrets: box}).Routes())
 	if err := s.firstRunSetup(ctx); err != nil {
 		return nil, err
 	}

@@ -529,6 +529,42 @@ type Owner struct {
 	Language     sql.NullString
 }
 
+type OwnerPasskey struct {
+	ID           int64
+	OwnerID      int64
+	Name         string
+	CredentialID []byte
+	Credential   string
+	CreatedAt    int64
+	LastUsedAt   sql.NullInt64
+}
+
+type OwnerRecoveryCode struct {
+	ID        int64
+	OwnerID   int64
+	CodeHash  string
+	UsedAt    sql.NullInt64
+	CreatedAt int64
+}
+
+type OwnerSession struct {
+	ID         int64
+	OwnerID    int64
+	SidHash    string
+	IP         string
+	UserAgent  string
+	CreatedAt  int64
+	LastSeenAt int64
+}
+
+type OwnerTotp struct {
+	OwnerID      int64
+	SecretSealed string
+	ConfirmedAt  sql.NullInt64
+	LastStep     int64
+	CreatedAt    int64
+}
+
 type PaymentFlag struct {
 	ID               int64
 	PaymentRequestID int64
@@ -669,6 +705,12 @@ type Sale struct {
 	PaidAt       sql.NullInt64
 	CreatedAt    int64
 	UpdatedAt    int64
+}
+
+type SecuritySetting struct {
+	ID               int64
+	RequireTwoFactor bool
+	UpdatedAt        int64
 }
 
 type Service struct {

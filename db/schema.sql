@@ -807,6 +807,43 @@ CREATE TABLE activity (
     changes     TEXT    NOT NULL DEFAULT '{}',
     ip          TEXT    NOT NULL DEFAULT ''
 );
+CREATE TABLE owner_totp (
+    owner_id      INTEGER PRIMARY KEY REFERENCES owners (id) ON DELETE CASCADE,
+    secret_sealed TEXT    NOT NULL,
+    confirmed_at  INTEGER,
+    last_step     INTEGER NOT NULL DEFAULT 0,
+    created_at    INTEGER NOT NULL
+);
+CREATE TABLE owner_recovery_codes (
+    id         INTEGER PRIMARY KEY,
+    owner_id   INTEGER NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+    code_hash  TEXT    NOT NULL UNIQUE,
+    used_at    INTEGER,
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE security_settings (
+    id                 INTEGER PRIMARY KEY CHECK (id = 1),
+    require_two_factor BOOLEAN NOT NULL DEFAULT 0 CHECK (require_two_factor IN (0, 1)),
+    updated_at         INTEGER NOT NULL
+);
+CREATE TABLE owner_sessions (
+    id           INTEGER PRIMARY KEY,
+    owner_id     INTEGER NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+    sid_hash     TEXT    NOT NULL UNIQUE,
+    ip           TEXT    NOT NULL DEFAULT '',
+    user_agent   TEXT    NOT NULL DEFAULT '',
+    created_at   INTEGER NOT NULL,
+    last_seen_at INTEGER NOT NULL
+);
+CREATE TABLE owner_passkeys (
+    id            INTEGER PRIMARY KEY,
+    owner_id      INTEGER NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+    name          TEXT    NOT NULL CHECK (length(name) BETWEEN 1 AND 60),
+    credential_id BLOB    NOT NULL UNIQUE,
+    credential    TEXT    NOT NULL,
+    created_at    INTEGER NOT NULL,
+    last_used_at  INTEGER
+);
 CREATE TABLE webhook_delivery_counts (
     webhook_id INTEGER NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
     state      TEXT    NOT NULL,
@@ -862,7 +899,10 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (47, 412, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (48, 415, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (49, 420, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (50, 450, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (50, 430, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (51, 431, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (52, 432, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (53, 450, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -884,8 +924,9 @@ INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('reminder'
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('payment_request', 1, 0);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('receipt', 1, 0);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('waitlist_seat', 1, 0);
+INSERT INTO "security_settings" ("id", "require_two_factor", "updated_at") VALUES (1, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 50);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 53);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -1766,6 +1807,9 @@ END;
 CREATE INDEX activity_at ON activity (at);
 CREATE INDEX activity_entity ON activity (entity, entity_id, at);
 CREATE INDEX activity_actor ON activity (actor_kind, actor_id, at);
+CREATE INDEX owner_recovery_codes_owner ON owner_recovery_codes (owner_id);
+CREATE INDEX owner_sessions_owner ON owner_sessions (owner_id, last_seen_at);
+CREATE INDEX owner_passkeys_owner ON owner_passkeys (owner_id);
 CREATE TRIGGER webhook_delivery_counts_insert AFTER INSERT ON deliveries
 BEGIN
     INSERT INTO webhook_delivery_counts (webhook_id, state, n) VALUES (NEW.webhook_id, NEW.state, 1)

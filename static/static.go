@@ -14,7 +14,7 @@ import (
 	"sync"
 )
 
-//go:embed app.css app.js htmx.min.js site.css site.js embed.js
+//go:embed app.css app.js htmx.min.js site.css site.js embed.js passkey.js
 var files embed.FS
 
 // Prefix is where Handler is mounted.

@@ -17,13 +17,49 @@ func (a *Admin) showAccount(w http.ResponseWriter, r *http.Request) {
 
 // renderAccount shows the account page with the two forms as given (nil: as stored).
 func (a *Admin) renderAccount(w http.ResponseWriter, r *http.Request, status int, language, password *ui.Form) {
+	a.renderAccountPage(w, r, status, accountForms{language: language, password: password})
+}
+
+// accountForms are the account page's forms as the request left them (nil: as stored), and
+// recovery codes just made (twofactor.go).
+type accountForms struct {
+	language, password *ui.Form
+	confirm, manage    *ui.Form
+	codes              []string
+	passkey            *ui.Form // adding a passkey (passkeys.go)
+}
+
+func (a *Admin) renderAccountPage(w http.ResponseWriter, r *http.Request, status int, fs accountForms) {
+	language := fs.language
 	if language == nil {
 		language = ui.NewForm(nil)
 		language.Set("language", ownerLanguage(r.Context()))
 	}
+	password := fs.password
+	if password == nil {
+		password = ui.NewForm(nil)
+	}
 	biz := business(r.Context())
 	opts := []ui.Option{{Value: "", Label: translate(r, "account.language.business", "language", languageName(biz.Language))}}
 	v := ui.AccountView{Language: language, Languages: append(opts, languageOptions()...), Password: password}
+	var err error
+	if v.TwoFactor, err = a.twoFactorView(r, fs.confirm, fs.manage, fs.codes); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	me, _ := ownerFrom(r.Context())
+	if v.Sessions, err = a.sessionRows(r, me); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	if v.Passkeys, err = a.passkeyRows(r, me); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v.NewPasskey = fs.passkey
+	if v.NewPasskey == nil {
+		v.NewPasskey = ui.NewForm(nil)
+	}
 	a.render(w, r, status, ui.AccountPage(a.page(r, translate(r, "account.title")), v))
 }
 
@@ -97,6 +133,10 @@ func (a *Admin) changePassword(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
+	if _, err := a.endOtherSessions(r.Context(), updated); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "account.password.changed"))
 	seeOther(w, r, "/account")
 }
@@ -112,7 +152,12 @@ func (a *Admin) showOwners(w http.ResponseWriter, r *http.Request, status int, f
 		return
 	}
 	me, _ := ownerFrom(r.Context())
-	v := ui.OwnersView{Form: f}
+	rule, err := a.twoFactorRuleForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v := ui.OwnersView{Form: f, Rule: rule}
 	for _, o := range owners {
 		v.Owners = append(v.Owners, ui.OwnerRow{ID: o.ID, Email: o.Email, Created: o.CreatedAt, You: o.ID == me.ID})
 	}

@@ -19,6 +19,8 @@ import (
 	"frontdesk/app/messages/mailer"
 	"frontdesk/app/middleware"
 	"frontdesk/app/payments"
+	"frontdesk/app/secrets"
+	"frontdesk/app/twofactor"
 	"frontdesk/db"
 )
 
@@ -35,6 +37,9 @@ type Options struct {
 	// Links is the base of generated links; when it is not a configured public URL, every
 	// owner page says so (docs/deploy.md "Public URL").
 	Links links.Base
+	// Secrets seals the accounts' two-factor secrets (app/secrets); nil: two-factor cannot
+	// be turned on.
+	Secrets *secrets.Box
 }
 
 // Admin holds what the admin handlers share.
@@ -49,6 +54,7 @@ type Admin struct {
 	msgs     *mailer.Mailer
 	online   *payments.Online
 	links    links.Base
+	twofa    twofactor.Service
 }
 
 // New returns the admin UI over d.
@@ -63,7 +69,8 @@ func New(d *db.DB, o Options) *Admin {
 		o.Messages = mailer.New(d, mailer.Options{Messages: messages.Options{Now: o.Now, Log: o.Log}})
 	}
 	return &Admin{db: d, now: o.Now, log: o.Log, sessions: newSessionManager(d), throttle: newThrottle(o.Now),
-		devices: &devices{db: d, now: o.Now}, hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages, online: o.Online, links: o.Links}
+		devices: &devices{db: d, now: o.Now}, hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages, online: o.Online, links: o.Links,
+		twofa: twofactor.Service{DB: d, Box: o.Secrets}}
 }
 
 // Routes is the whole admin route table, to be mounted at "/". Pages that need a signed-in
@@ -80,6 +87,12 @@ func (a *Admin) Routes() chi.Router {
 	r.Post("/setup", a.createFirstOwner)
 	r.Get("/login", a.showLogin)
 	r.Post("/login", a.login)
+	// The second sign-in step, for accounts with two-factor (twofactor.go).
+	r.Get("/login/code", a.showCodeStep)
+	r.Post("/login/code", a.verifyCode)
+	// Signing in with a passkey (passkeys.go).
+	r.Post("/login/passkey/options", a.passkeyLoginOptions)
+	r.Post("/login/passkey", a.passkeyLogin)
 
 	r.Group(func(r chi.Router) {
 		r.Use(a.requireOwner)
@@ -92,6 +105,18 @@ func (a *Admin) Routes() chi.Router {
 		r.Get("/account", a.showAccount)
 		r.Post("/account/password", a.changePassword)
 		r.Post("/account/language", a.setLanguage)
+		// Two-factor sign-in (twofactor.go; docs/security.md).
+		r.Post("/account/two-factor/start", a.startTwoFactor)
+		r.Post("/account/two-factor/confirm", a.confirmTwoFactor)
+		r.Post("/account/two-factor/manage", a.manageTwoFactor)
+		r.Post("/owners/two-factor", a.setTwoFactorRule)
+		// The account's sessions (account_sessions.go).
+		r.Post("/account/sessions/others/end", a.endOtherSessionsHandler)
+		r.Post("/account/sessions/{id}/end", a.endSession)
+		// Passkeys (passkeys.go).
+		r.Post("/account/passkeys/options", a.passkeyRegistrationOptions)
+		r.Post("/account/passkeys", a.addPasskey)
+		r.Post("/account/passkeys/{id}/remove", a.removePasskey)
 		r.Get("/owners", a.listOwners)
 		r.Post("/owners", a.createOwner)
 		// Removing an owner (owner_remove.go).

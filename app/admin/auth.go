@@ -39,10 +39,21 @@ func (a *Admin) requireOwner(next http.Handler) http.Handler {
 				return
 			}
 			if err == nil && o.Stamp == a.sessions.GetString(ctx, keyStamp) {
-				ctx = withOwnerLanguage(context.WithValue(ctx, ownerKey, o), o.Language)
-				ctx = activity.WithActor(ctx, activity.Actor{Kind: activity.KindOwner, ID: strconv.FormatInt(o.ID, 10), Label: o.Email})
-				next.ServeHTTP(w, r.WithContext(ctx))
-				return
+				// A session signed out from the account page (account_sessions.go) ends here.
+				listed, err := a.sessionListed(r, o)
+				if err != nil {
+					a.renderError(w, r, err)
+					return
+				}
+				if listed {
+					ctx = withOwnerLanguage(context.WithValue(ctx, ownerKey, o), o.Language)
+					ctx = activity.WithActor(ctx, activity.Actor{Kind: activity.KindOwner, ID: strconv.FormatInt(o.ID, 10), Label: o.Email})
+					if a.mustEnrol(w, r.WithContext(ctx), o) {
+						return
+					}
+					next.ServeHTTP(w, r.WithContext(ctx))
+					return
+				}
 			}
 			if err := a.sessions.Destroy(ctx); err != nil {
 				a.renderError(w, r, err)
@@ -95,6 +106,9 @@ func (a *Admin) signIn(ctx context.Context, o owner.Owner) error {
 	}
 	a.sessions.Put(ctx, keyOwnerID, o.ID)
 	a.sessions.Put(ctx, keyStamp, o.Stamp)
+	if err := a.listSession(ctx, o); err != nil {
+		return err
+	}
 	if n, err := (sessionStore{db: a.db}).pruneExpired(ctx); err != nil {
 		a.log.WarnContext(ctx, "prune sessions", slog.Any("err", err))
 	} else if n > 0 {
@@ -159,19 +173,10 @@ func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.throttle.succeeded(at)
-	if err := a.signIn(r.Context(), o); err != nil {
-		a.renderError(w, r, err)
+	if a.secondFactorStep(w, r, o, next) {
 		return
 	}
-	in := activity.WithActor(r.Context(), activity.Actor{Kind: activity.KindOwner, ID: strconv.FormatInt(o.ID, 10), Label: o.Email})
-	if err := activity.Write(in, a.db, a.now(), activity.Entry{Action: "owner.signed_in", EntityID: o.ID}); err != nil {
-		a.log.WarnContext(r.Context(), "activity", slog.Any("err", err))
-	}
-	if err := a.devices.issue(r.Context(), w, r, email); err != nil {
-		a.log.WarnContext(r.Context(), "device cookie", slog.Any("err", err))
-	}
-	a.log.InfoContext(r.Context(), "signed in", slog.Int64("owner_id", o.ID), slog.String("ip", at.ip))
-	seeOther(w, r, next)
+	a.completeSignIn(w, r, o, next)
 }
 
 // throttledMessage tells the owner why sign-in is paused and for how long, and — when it is
@@ -192,6 +197,10 @@ func throttledMessage(r *http.Request, why string, wait time.Duration) string {
 // even if copied) and hands the browser a fresh, empty one.
 func (a *Admin) logout(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
+	if err := a.unlistSession(ctx); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
 	if err := a.sessions.Destroy(ctx); err != nil {
 		a.renderError(w, r, err)
 		return

@@ -19,6 +19,10 @@ import (
 var publicRoutes = map[string]bool{
 	"GET /setup": true, "POST /setup": true,
 	"GET /login": true, "POST /login": true,
+	// The second sign-in step answers only a session that passed the password step.
+	"GET /login/code": true, "POST /login/code": true,
+	// Passkey sign-in: the answer is the credential.
+	"POST /login/passkey/options": true, "POST /login/passkey": true,
 }
 
 // adminRoutes lists the route table as "METHOD /path" with URL parameters filled in, so a
