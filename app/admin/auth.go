@@ -13,21 +13,18 @@ import (
 
 	"frontdesk/app/middleware"
 	"frontdesk/app/owner"
+	"frontdesk/app/staff"
 	"frontdesk/ui"
 )
 
-type ctxKey int
+// ownerFrom returns the signed-in account (of any role) put in the context by requireOwner;
+// staff.AccountFrom reads the same for code outside this package.
+func ownerFrom(ctx context.Context) (owner.Owner, bool) { return staff.AccountFrom(ctx) }
 
-const ownerKey ctxKey = iota
-
-// ownerFrom returns the signed-in owner put in the context by requireOwner.
-func ownerFrom(ctx context.Context) (owner.Owner, bool) {
-	o, ok := ctx.Value(ownerKey).(owner.Owner)
-	return o, ok
-}
-
-// requireOwner lets a request through only with a session of an owner who still exists and
-// has not changed their password since signing in; anyone else goes to the sign-in page.
+// requireOwner lets a request through only with a session of an account that still exists,
+// is not disabled and has not changed its password since signing in; anyone else goes to the
+// sign-in page. The account is read again on every request, so a role changed or an account
+// disabled counts from the next one.
 func (a *Admin) requireOwner(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -37,8 +34,8 @@ func (a *Admin) requireOwner(next http.Handler) http.Handler {
 				a.renderError(w, r, err)
 				return
 			}
-			if err == nil && o.Stamp == a.sessions.GetString(ctx, keyStamp) {
-				ctx = withOwnerLanguage(context.WithValue(ctx, ownerKey, o), o.Language)
+			if err == nil && !o.Disabled && o.Stamp == a.sessions.GetString(ctx, keyStamp) {
+				ctx = withOwnerLanguage(staff.WithAccount(ctx, o), o.Language)
 				next.ServeHTTP(w, r.WithContext(ctx))
 				return
 			}
@@ -140,6 +137,10 @@ func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o, err := owner.Authenticate(r.Context(), a.db, email, password)
+	if errors.Is(err, owner.ErrDisabled) {
+		fail(http.StatusForbidden, translate(r, "auth.signin.disabled"))
+		return
+	}
 	if errors.Is(err, owner.ErrInvalidCredentials) {
 		a.throttle.fail(at)
 		a.log.InfoContext(r.Context(), "sign-in failed", slog.String("email", email), slog.String("ip", at.ip),

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"frontdesk/app/owner"
+	"frontdesk/app/staff"
 	"frontdesk/ui"
 )
 
@@ -57,7 +58,7 @@ func (a *Admin) removeOwner(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "owners.remove.done", "email", o.Email))
-	seeOther(w, r, "/owners")
+	seeOther(w, r, "/settings/team")
 }
 
 // findOwner reads the {id} owner and whether it is the signed-in one.
@@ -69,6 +70,9 @@ func (a *Admin) findOwner(r *http.Request) (owner.Owner, bool, error) {
 	o, err := owner.Get(r.Context(), a.db, id)
 	if errors.Is(err, owner.ErrNotFound) {
 		return o, false, errNotFound
+	}
+	if err == nil && staff.RoleOf(o) == staff.RoleOwner && !can(r.Context(), staff.Owners) {
+		return o, false, errForbidden // a manager removes no owner
 	}
 	me, _ := ownerFrom(r.Context())
 	return o, err == nil && o.ID == me.ID, err

@@ -45,7 +45,7 @@ func (a *Admin) newProvider(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *Admin) showProvider(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "id")
+	id, err := a.ownHoursID(r)
 	if err != nil {
 		a.renderError(w, r, err)
 		return
@@ -153,7 +153,7 @@ func (a *Admin) providerSaved(r *http.Request, msg string, saved catalog.Provide
 }
 
 func (a *Admin) addTimeOff(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "id")
+	id, err := a.ownHoursID(r)
 	if err != nil {
 		a.renderError(w, r, err)
 		return
@@ -192,7 +192,7 @@ func (a *Admin) addTimeOff(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *Admin) removeTimeOff(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "id")
+	id, err := a.ownHoursID(r)
 	if err != nil {
 		a.renderError(w, r, err)
 		return

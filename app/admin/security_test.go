@@ -19,6 +19,7 @@ import (
 var publicRoutes = map[string]bool{
 	"GET /setup": true, "POST /setup": true,
 	"GET /login": true, "POST /login": true,
+	"GET /join": true, "POST /join": true, // a team link: its token is the credential
 }
 
 // adminRoutes lists the route table as "METHOD /path" with URL parameters filled in, so a
@@ -166,7 +167,7 @@ func TestSessionTokenChangesAtLogin(t *testing.T) {
 	if after == "" || after == before {
 		t.Fatalf("session token at sign-in: got %q from %q, want a new one", after, before)
 	}
-	wantStatus(t, c.get(t, "/owners"), http.StatusOK)
+	wantStatus(t, c.get(t, "/settings/team"), http.StatusOK)
 
 	old := ts.newClient(t)
 	old.setCookie(before)
@@ -177,7 +178,7 @@ func TestLogoutEndsSessionOnServer(t *testing.T) {
 	ts := startServer(t)
 	c := ts.setupOwner(t)
 	token := c.cookie()
-	wantStatus(t, c.get(t, "/owners"), http.StatusOK)
+	wantStatus(t, c.get(t, "/settings/team"), http.StatusOK)
 	wantRedirect(t, c.post(t, "/logout", nil), "/login")
 
 	replay := ts.newClient(t)
