@@ -186,3 +186,23 @@ func SetProvidersEditOwnHours(ctx context.Context, d *db.DB, allow bool, now tim
 		return q.UpdateTeamSettings(ctx, db.UpdateTeamSettingsParams{ProvidersEditOwnHours: allow, UpdatedAt: db.Millis(now)})
 	})
 }
+
+// Operator is who acts from the machine's command line (`frontdesk staff …`): whoever can run
+// the binary on the data directory may do what an owner may. It is no account (id 0).
+var Operator = Account{Role: string(RoleOwner)}
+
+// GetByEmail returns the account with email, or ErrNotFound.
+func GetByEmail(ctx context.Context, d *db.DB, email string) (Account, error) {
+	email, err := owner.NormalizeEmail(email)
+	if err != nil {
+		return Account{}, err
+	}
+	r, err := d.R.GetOwnerByEmail(ctx, email)
+	if db.IsNotFound(err) {
+		return Account{}, ErrNotFound
+	}
+	if err != nil {
+		return Account{}, fmt.Errorf("find account: %w", err)
+	}
+	return owner.FromRow(r), nil
+}
