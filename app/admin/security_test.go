@@ -190,7 +190,7 @@ func TestLogoutEndsSessionOnServer(t *testing.T) {
 func TestLoginThrottled(t *testing.T) {
 	ts := startServer(t)
 	first := ts.setupOwner(t)
-	wantRedirect(t, first.post(t, "/owners", url.Values{"email": {"second@example.com"}, "password": {"second owner password"}}), "/owners")
+	wantRedirect(t, first.post(t, "/owners", url.Values{"owner_email": {"second@example.com"}, "password": {"second owner password"}}), "/settings/team")
 
 	c := ts.newClient(t)
 	for i := range 5 {
