@@ -155,6 +155,7 @@ func (a *Admin) Routes() chi.Router {
 		t.post("/catalog/providers", staff.Catalog, a.createProvider)
 		t.get("/catalog/providers/{id}", staff.OwnHours, a.showProvider)
 		t.post("/catalog/providers/{id}", staff.Catalog, a.updateProvider)
+		t.post("/catalog/providers/{id}/hours", staff.OwnHours, a.updateProviderHours)
 		t.post("/catalog/providers/{id}/time-off", staff.OwnHours, a.addTimeOff)
 		t.post("/catalog/providers/{id}/time-off/{off}/delete", staff.OwnHours, a.removeTimeOff)
 		t.get("/catalog/custom-attributes", staff.Catalog, a.listAttributes)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"frontdesk/app/catalog"
 	"frontdesk/app/staff"
 )
 
@@ -98,7 +99,22 @@ func TestProviderSeesOnlyOwnBookings(t *testing.T) {
 	// Their own time off only while the owner allows it, and never another provider's.
 	wantStatus(t, ana.get(t, "/catalog/providers/"+w.Ana), http.StatusForbidden)
 	wantRedirect(t, c.post(t, "/settings/team/settings", url.Values{"providers_edit_own_hours": {"1"}}), "/settings/team")
-	wantStatus(t, ana.get(t, "/catalog/providers/"+w.Ana), http.StatusOK)
+	own := ana.get(t, "/catalog/providers/"+w.Ana)
+	wantStatus(t, own, http.StatusOK)
+	wantBody(t, own, `action="/catalog/providers/`+w.Ana+`/hours"`)
+	lacks(own, `name="public_name"`, `name="service_ids"`)
+	hours := url.Values{catalog.HoursField(mustID(t, w.Location), 1): {"10:00-16:00"}}
+	wantRedirect(t, ana.post(t, "/catalog/providers/"+w.Ana+"/hours", hours), "/catalog/providers/"+w.Ana)
+	var open int
+	if err := d.Read.QueryRow(`SELECT open_min FROM provider_hours WHERE provider_id = ? AND day_id = 1`, w.Ana).Scan(&open); err != nil || open != 600 {
+		t.Errorf("Monday opens at minute %d (%v) after the provider's change, want 600", open, err)
+	}
+	var name string
+	if err := d.Read.QueryRow(`SELECT public_name FROM providers WHERE id = ?`, w.Ana).Scan(&name); err != nil || name != "Ana" {
+		t.Errorf("the provider's name became %q (%v) after saving hours, want Ana", name, err)
+	}
+	wantStatus(t, ana.post(t, "/catalog/providers/"+w.Bruno+"/hours", hours), http.StatusNotFound)
+	wantStatus(t, ana.post(t, "/catalog/providers/"+w.Ana, url.Values{"public_name": {"Boss"}}), http.StatusForbidden)
 	wantStatus(t, ana.get(t, "/catalog/providers/"+w.Bruno), http.StatusNotFound)
 	wantStatus(t, ana.post(t, "/catalog/providers/"+w.Bruno+"/time-off", url.Values{"from": {w.Day}}), http.StatusNotFound)
 
