@@ -30,8 +30,9 @@ type Page struct {
 	// StorageFullSince is when the disk under the database filled up; while it is set, every
 	// page of a signed-in owner carries a banner saying that nothing can be saved.
 	StorageFullSince time.Time
-	// Allowed are the navigation's links the signed-in account's role may open (docs/roles.md);
-	// the navigation shows only those. The server refuses the others whatever is shown.
+	// Allowed are the navigation's links (and a few forms, as "POST /path") the signed-in
+	// account's role may use (docs/roles.md); pages show only those. The server refuses the
+	// others whatever is shown.
 	Allowed map[string]bool
 }
 

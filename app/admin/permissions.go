@@ -75,3 +75,10 @@ func (a *Admin) may(r *http.Request, path string) bool {
 	me, _ := ownerFrom(r.Context())
 	return ok && staff.Can(staff.RoleOf(me), p)
 }
+
+// mayPost reports whether the signed-in account may send the form posting to path.
+func (a *Admin) mayPost(r *http.Request, path string) bool {
+	p, ok := a.RoutePermission(http.MethodPost, path)
+	me, _ := ownerFrom(r.Context())
+	return ok && staff.Can(staff.RoleOf(me), p)
+}

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"frontdesk/app/messages"
@@ -107,6 +108,14 @@ func TestDisableAndLastOwner(t *testing.T) {
 	wantBody(t, res, "This account is disabled")
 	wantRedirect(t, max.post(t, "/settings/team/"+ritaID+"/enable", nil), "/settings/team")
 	rita.login(t, "rita@example.com", staffPassword)
+
+	// The manager sees the messages settings but not the mail server's credentials.
+	page := max.get(t, "/settings/messages")
+	wantStatus(t, page, http.StatusOK)
+	if strings.Contains(page.Body, `data-testid="messages-transport-form"`) {
+		t.Error("a manager is offered the mail server's settings")
+	}
+	wantStatus(t, max.post(t, "/settings/messages/transport", url.Values{"host": {"smtp.example.com"}}), http.StatusForbidden)
 
 	// The manager leaves the owner alone.
 	wantStatus(t, max.post(t, "/settings/team/"+me+"/disable", nil), http.StatusForbidden)
