@@ -54,6 +54,7 @@ func commands() []command {
 		{"migrate", "apply database migrations and print the schema version", runMigrate},
 		{"import", "load a business from a JSON file (all or nothing)", runImport},
 		{"owner", "manage owner accounts: create, reset-password", runOwner},
+		{"staff", "manage the team: invite, list, role, disable, enable", runStaff},
 		{"apikey", "manage /v3 API keys: create, list, revoke", runAPIKey},
 		{"webhook", "manage webhooks: create, list, reactivate, rotate-secret, delete, test", runWebhook},
 		{"messages", "customer email: test --to ADDRESS sends a test email", runMessages},

@@ -70,13 +70,15 @@ JOIN services s ON s.id = b.service_id
 JOIN providers p ON p.id = b.provider_id
 JOIN clients c ON c.id = b.client_id
 WHERE b.location_id = ?1
-  AND b.start_at >= ?2 AND b.start_at < ?3
+  AND (CAST(?2 AS INTEGER) = 0 OR b.provider_id = CAST(?2 AS INTEGER))
+  AND b.start_at >= ?3 AND b.start_at < ?4
 ORDER BY b.start_at, b.id
-LIMIT CAST(?4 AS INTEGER)
+LIMIT CAST(?5 AS INTEGER)
 `
 
 type ListDashboardBookingsParams struct {
 	LocationID int64
+	ProviderID int64
 	FromMs     int64
 	ToMs       int64
 	MaxRows    int64
@@ -94,9 +96,11 @@ type ListDashboardBookingsRow struct {
 	ClientLastName  sql.NullString
 }
 
+// A provider account's dashboard lists only its own (provider_id 0: every provider).
 func (q *Queries) ListDashboardBookings(ctx context.Context, arg ListDashboardBookingsParams) ([]ListDashboardBookingsRow, error) {
 	rows, err := q.db.QueryContext(ctx, listDashboardBookings,
 		arg.LocationID,
+		arg.ProviderID,
 		arg.FromMs,
 		arg.ToMs,
 		arg.MaxRows,

@@ -527,6 +527,10 @@ type Owner struct {
 	CreatedAt    int64
 	UpdatedAt    int64
 	Language     sql.NullString
+	Role         string
+	ProviderID   sql.NullInt64
+	Name         string
+	DisabledAt   sql.NullInt64
 }
 
 type OwnerPasskey struct {
@@ -807,9 +811,29 @@ type SiteWaitlistLink struct {
 	CreatedAt int64
 }
 
+type StaffLink struct {
+	ID         int64
+	TokenHash  string
+	Purpose    string
+	Email      string
+	Role       string
+	ProviderID sql.NullInt64
+	OwnerID    sql.NullInt64
+	InvitedBy  sql.NullInt64
+	CreatedAt  int64
+	ExpiresAt  int64
+	UsedAt     sql.NullInt64
+}
+
 type StorageProbe struct {
 	ID        int64
 	CheckedAt int64
+}
+
+type TeamSetting struct {
+	ID                    int64
+	ProvidersEditOwnHours bool
+	UpdatedAt             int64
 }
 
 type Transaction struct {

@@ -35,7 +35,7 @@ func (q *Queries) CountSetupTokensByHash(ctx context.Context, tokenHash string) 
 }
 
 const createOwner = `-- name: CreateOwner :one
-INSERT INTO owners (email, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id, email, password_hash, created_at, updated_at, language
+INSERT INTO owners (email, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id, email, password_hash, created_at, updated_at, language, role, provider_id, name, disabled_at
 `
 
 type CreateOwnerParams struct {
@@ -60,6 +60,10 @@ func (q *Queries) CreateOwner(ctx context.Context, arg CreateOwnerParams) (Owner
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.Language,
+		&i.Role,
+		&i.ProviderID,
+		&i.Name,
+		&i.DisabledAt,
 	)
 	return i, err
 }
@@ -101,7 +105,7 @@ func (q *Queries) DeleteSetupTokens(ctx context.Context) error {
 }
 
 const getOwner = `-- name: GetOwner :one
-SELECT id, email, password_hash, created_at, updated_at, language FROM owners WHERE id = ?
+SELECT id, email, password_hash, created_at, updated_at, language, role, provider_id, name, disabled_at FROM owners WHERE id = ?
 `
 
 func (q *Queries) GetOwner(ctx context.Context, id int64) (Owner, error) {
@@ -114,12 +118,16 @@ func (q *Queries) GetOwner(ctx context.Context, id int64) (Owner, error) {
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.Language,
+		&i.Role,
+		&i.ProviderID,
+		&i.Name,
+		&i.DisabledAt,
 	)
 	return i, err
 }
 
 const getOwnerByEmail = `-- name: GetOwnerByEmail :one
-SELECT id, email, password_hash, created_at, updated_at, language FROM owners WHERE email = ?
+SELECT id, email, password_hash, created_at, updated_at, language, role, provider_id, name, disabled_at FROM owners WHERE email = ?
 `
 
 func (q *Queries) GetOwnerByEmail(ctx context.Context, email string) (Owner, error) {
@@ -132,12 +140,16 @@ func (q *Queries) GetOwnerByEmail(ctx context.Context, email string) (Owner, err
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.Language,
+		&i.Role,
+		&i.ProviderID,
+		&i.Name,
+		&i.DisabledAt,
 	)
 	return i, err
 }
 
 const listOwners = `-- name: ListOwners :many
-SELECT id, email, password_hash, created_at, updated_at, language FROM owners ORDER BY email
+SELECT id, email, password_hash, created_at, updated_at, language, role, provider_id, name, disabled_at FROM owners ORDER BY email
 `
 
 func (q *Queries) ListOwners(ctx context.Context) ([]Owner, error) {
@@ -156,6 +168,10 @@ func (q *Queries) ListOwners(ctx context.Context) ([]Owner, error) {
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.Language,
+			&i.Role,
+			&i.ProviderID,
+			&i.Name,
+			&i.DisabledAt,
 		); err != nil {
 			return nil, err
 		}

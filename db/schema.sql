@@ -306,7 +306,9 @@ CREATE TABLE owners (
     password_hash TEXT    NOT NULL,
     created_at    INTEGER NOT NULL,
     updated_at    INTEGER NOT NULL
-, language TEXT);
+, language TEXT, role TEXT NOT NULL DEFAULT 'owner'
+    CHECK (role IN ('owner', 'manager', 'reception', 'provider')), provider_id INTEGER REFERENCES providers (id)
+    CHECK ((role = 'provider') = (provider_id IS NOT NULL)), name TEXT NOT NULL DEFAULT '' CHECK (length(name) <= 200), disabled_at INTEGER);
 CREATE TABLE sessions (
     token     TEXT PRIMARY KEY,
     data      BLOB    NOT NULL,
@@ -783,6 +785,28 @@ CREATE TABLE "booking_counts" (
     n         INTEGER NOT NULL,
     PRIMARY KEY (kind, ref_id, status_id)
 ) WITHOUT ROWID;
+CREATE TABLE staff_links (
+    id          INTEGER PRIMARY KEY,
+    token_hash  TEXT    NOT NULL UNIQUE,
+    purpose     TEXT    NOT NULL CHECK (purpose IN ('invite', 'reset')),
+    email       TEXT    NOT NULL,
+    role        TEXT    NOT NULL DEFAULT '' CHECK (role IN ('', 'owner', 'manager', 'reception', 'provider')),
+    provider_id INTEGER REFERENCES providers (id),
+    -- The account a reset is for; the account an invitation made, once accepted.
+    owner_id    INTEGER REFERENCES owners (id) ON DELETE CASCADE,
+    invited_by  INTEGER REFERENCES owners (id) ON DELETE SET NULL,
+    created_at  INTEGER NOT NULL,
+    expires_at  INTEGER NOT NULL,
+    used_at     INTEGER,
+    CHECK ((purpose = 'invite') = (role <> '')),
+    CHECK ((role = 'provider') = (provider_id IS NOT NULL)),
+    CHECK (purpose = 'invite' OR owner_id IS NOT NULL)
+);
+CREATE TABLE team_settings (
+    id                       INTEGER PRIMARY KEY CHECK (id = 1),
+    providers_edit_own_hours BOOLEAN NOT NULL DEFAULT 0 CHECK (providers_edit_own_hours IN (0, 1)),
+    updated_at               INTEGER NOT NULL DEFAULT 0
+);
 CREATE TABLE calendar_feeds (
     id          INTEGER PRIMARY KEY,
     provider_id INTEGER UNIQUE REFERENCES providers (id) ON DELETE CASCADE,
@@ -894,15 +918,16 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (42, 380, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (43, 381, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (44, 382, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (45, 410, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (46, 411, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (47, 412, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (48, 415, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (49, 420, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (50, 430, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (51, 431, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (52, 432, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (53, 450, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (45, 400, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (46, 410, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (47, 411, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (48, 412, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (49, 415, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (50, 420, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (51, 430, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (52, 431, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (53, 432, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (54, 450, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -924,9 +949,10 @@ INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('reminder'
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('payment_request', 1, 0);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('receipt', 1, 0);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('waitlist_seat', 1, 0);
+INSERT INTO "team_settings" ("id", "providers_edit_own_hours", "updated_at") VALUES (1, 0, 0);
 INSERT INTO "security_settings" ("id", "require_two_factor", "updated_at") VALUES (1, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 53);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 54);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -1645,11 +1671,6 @@ WHEN NEW.state = 'deactivated'
 BEGIN
     DELETE FROM webhook_pauses WHERE webhook_id = NEW.id;
 END;
-CREATE TRIGGER owners_keep_one BEFORE DELETE ON owners
-WHEN (SELECT count(*) FROM owners) <= 1
-BEGIN
-    SELECT RAISE(ABORT, 'the last owner cannot be removed');
-END;
 CREATE INDEX booking_overrides_booking ON booking_overrides (booking_id);
 CREATE INDEX site_waitlist_links_entry ON site_waitlist_links (entry_id);
 CREATE TRIGGER etag_sessions_insert AFTER INSERT ON class_sessions
@@ -1777,6 +1798,21 @@ BEGIN
     INSERT INTO etag_versions (kind, ref_id, n) VALUES ('webhooks_enqueue', 0, 1)
         ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
 END;
+CREATE INDEX owners_provider ON owners (provider_id) WHERE provider_id IS NOT NULL;
+CREATE TRIGGER owners_keep_one BEFORE DELETE ON owners
+WHEN OLD.role = 'owner' AND OLD.disabled_at IS NULL
+    AND (SELECT count(*) FROM owners WHERE role = 'owner' AND disabled_at IS NULL) <= 1
+BEGIN
+    SELECT RAISE(ABORT, 'the last owner cannot be removed');
+END;
+CREATE TRIGGER owners_keep_one_active BEFORE UPDATE OF role, disabled_at ON owners
+WHEN OLD.role = 'owner' AND OLD.disabled_at IS NULL
+    AND (NEW.role <> 'owner' OR NEW.disabled_at IS NOT NULL)
+    AND (SELECT count(*) FROM owners WHERE role = 'owner' AND disabled_at IS NULL) <= 1
+BEGIN
+    SELECT RAISE(ABORT, 'the last owner cannot be disabled or demoted');
+END;
+CREATE INDEX staff_links_email ON staff_links (email, purpose) WHERE used_at IS NULL;
 CREATE INDEX messages_provider ON messages (provider_id, send_at) WHERE provider_id IS NOT NULL;
 CREATE TRIGGER messages_skip_on_cancel AFTER UPDATE OF status_id ON bookings
 WHEN NEW.status_id = 5 AND OLD.status_id <> 5

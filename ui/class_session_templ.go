@@ -101,7 +101,7 @@ func ClassSessionPage(p Page, v ClassSessionView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = bookingsTabs(p.Path).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = bookingsTabs(p).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -463,7 +463,7 @@ func twoFactorSection(v TwoFactorView) templ.Component {
 	})
 }
 
-// twoFactorRule is the owners page's switch for "owners and managers must use two-factor".
+// twoFactorRule is the team page's switch for "owners and managers must use two-factor".
 func twoFactorRule(f *Form) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -498,7 +498,7 @@ func twoFactorRule(f *Form) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "</h2><form class=\"stack card\" method=\"post\" action=\"/owners/two-factor\" data-testid=\"twofactor-rule\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "</h2><form class=\"stack card\" method=\"post\" action=\"/settings/team/two-factor\" data-testid=\"twofactor-rule\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -30,6 +30,10 @@ type Page struct {
 	// StorageFullSince is when the disk under the database filled up; while it is set, every
 	// page of a signed-in owner carries a banner saying that nothing can be saved.
 	StorageFullSince time.Time
+	// Allowed are the navigation's links (and a few forms, as "POST /path") the signed-in
+	// account's role may use (docs/roles.md); pages show only those. The server refuses the
+	// others whatever is shown.
+	Allowed map[string]bool
 }
 
 // Flash kinds.
@@ -85,7 +89,7 @@ var Nav = []NavItem{
 		{Key: "nav.messages", Href: "/settings/messages"}, // customer messages (docs/messages.md)
 		// Online payments.
 		{Key: "nav.payment_settings", Href: "/settings/payments"},
-		{Key: "nav.owners", Href: "/owners"},
+		{Key: "nav.team", Href: "/settings/team"}, // staff accounts and roles (docs/roles.md)
 		// Booking site (docs/booking-site.md).
 		{Key: "nav.booking_site", Href: "/settings/booking-site"},
 		{Key: "nav.classes", Href: "/settings/classes"}, // classes and packs

@@ -15,9 +15,9 @@ func TestNavActive(t *testing.T) {
 		want bool
 	}{
 		{Nav[0], "/", true},
-		{Nav[0], "/owners", false},
+		{Nav[0], "/settings/team", false},
 		{settings, "/settings/integrations/api-keys", true},
-		{settings, "/owners", true}, // a child outside the section's prefix
+		{settings, "/settings/team", true}, // a child outside the section's prefix
 		{settings, "/settingsx", false},
 		{NavItem{Href: "/clients"}, "/clients/12", true},
 	}

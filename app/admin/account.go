@@ -9,7 +9,7 @@ import (
 	"frontdesk/ui/i18n"
 )
 
-// The owner's own account, and the list of owners.
+// The signed-in account's own page, and adding an owner with a password.
 
 func (a *Admin) showAccount(w http.ResponseWriter, r *http.Request) {
 	a.renderAccount(w, r, http.StatusOK, nil, ui.NewForm(nil))
@@ -141,44 +141,23 @@ func (a *Admin) changePassword(w http.ResponseWriter, r *http.Request) {
 	seeOther(w, r, "/account")
 }
 
-func (a *Admin) listOwners(w http.ResponseWriter, r *http.Request) {
-	a.showOwners(w, r, http.StatusOK, ui.NewForm(nil))
-}
-
-func (a *Admin) showOwners(w http.ResponseWriter, r *http.Request, status int, f *ui.Form) {
-	owners, err := owner.List(r.Context(), a.db)
-	if err != nil {
-		a.renderError(w, r, err)
-		return
-	}
-	me, _ := ownerFrom(r.Context())
-	rule, err := a.twoFactorRuleForm(r)
-	if err != nil {
-		a.renderError(w, r, err)
-		return
-	}
-	v := ui.OwnersView{Form: f, Rule: rule}
-	for _, o := range owners {
-		v.Owners = append(v.Owners, ui.OwnerRow{ID: o.ID, Email: o.Email, Created: o.CreatedAt, You: o.ID == me.ID})
-	}
-	a.render(w, r, status, ui.OwnersPage(a.page(r, translate(r, "owners.title")), v))
-}
-
+// createOwner adds an owner with a first password (an owner's shortcut beside inviting, as
+// `frontdesk owner create` does on the machine).
 func (a *Admin) createOwner(w http.ResponseWriter, r *http.Request) {
 	f, err := parseForm(r)
 	if err != nil {
 		a.renderError(w, r, err)
 		return
 	}
-	validateNewCredentials(r, f, "email", "password", "")
+	validateNewCredentials(r, f, "owner_email", "password", "")
 	if !f.OK() {
-		a.showOwners(w, r, http.StatusUnprocessableEntity, f)
+		a.renderTeam(w, r, http.StatusUnprocessableEntity, teamForms{addOwner: f})
 		return
 	}
-	o, err := owner.Create(r.Context(), a.db, f.Get("email"), f.Raw("password"), a.now())
+	o, err := owner.Create(r.Context(), a.db, f.Get("owner_email"), f.Raw("password"), a.now())
 	if errors.Is(err, owner.ErrEmailTaken) {
-		f.SetError("email", translate(r, "owners.exists"))
-		a.showOwners(w, r, http.StatusUnprocessableEntity, f)
+		f.SetError("owner_email", translate(r, "owners.exists"))
+		a.renderTeam(w, r, http.StatusUnprocessableEntity, teamForms{addOwner: f})
 		return
 	}
 	if err != nil {
@@ -186,5 +165,5 @@ func (a *Admin) createOwner(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "owners.added", "email", o.Email))
-	seeOther(w, r, "/owners")
+	seeOther(w, r, "/settings/team")
 }

@@ -14,21 +14,18 @@ import (
 	"frontdesk/app/activity"
 	"frontdesk/app/middleware"
 	"frontdesk/app/owner"
+	"frontdesk/app/staff"
 	"frontdesk/ui"
 )
 
-type ctxKey int
+// ownerFrom returns the signed-in account (of any role) put in the context by requireOwner;
+// staff.AccountFrom reads the same for code outside this package.
+func ownerFrom(ctx context.Context) (owner.Owner, bool) { return staff.AccountFrom(ctx) }
 
-const ownerKey ctxKey = iota
-
-// ownerFrom returns the signed-in owner put in the context by requireOwner.
-func ownerFrom(ctx context.Context) (owner.Owner, bool) {
-	o, ok := ctx.Value(ownerKey).(owner.Owner)
-	return o, ok
-}
-
-// requireOwner lets a request through only with a session of an owner who still exists and
-// has not changed their password since signing in; anyone else goes to the sign-in page.
+// requireOwner lets a request through only with a session of an account that still exists,
+// is not disabled and has not changed its password since signing in; anyone else goes to the
+// sign-in page. The account is read again on every request, so a role changed or an account
+// disabled counts from the next one.
 func (a *Admin) requireOwner(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -38,7 +35,7 @@ func (a *Admin) requireOwner(next http.Handler) http.Handler {
 				a.renderError(w, r, err)
 				return
 			}
-			if err == nil && o.Stamp == a.sessions.GetString(ctx, keyStamp) {
+			if err == nil && !o.Disabled && o.Stamp == a.sessions.GetString(ctx, keyStamp) {
 				// A session signed out from the account page (account_sessions.go) ends here.
 				listed, err := a.sessionListed(r, o)
 				if err != nil {
@@ -46,7 +43,7 @@ func (a *Admin) requireOwner(next http.Handler) http.Handler {
 					return
 				}
 				if listed {
-					ctx = withOwnerLanguage(context.WithValue(ctx, ownerKey, o), o.Language)
+					ctx = withOwnerLanguage(staff.WithAccount(ctx, o), o.Language)
 					ctx = activity.WithActor(ctx, activity.Actor{Kind: activity.KindOwner, ID: strconv.FormatInt(o.ID, 10), Label: o.Email})
 					if a.mustEnrol(w, r.WithContext(ctx), o) {
 						return
@@ -156,6 +153,10 @@ func (a *Admin) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o, err := owner.Authenticate(r.Context(), a.db, email, password)
+	if errors.Is(err, owner.ErrDisabled) {
+		fail(http.StatusForbidden, translate(r, "auth.signin.disabled"))
+		return
+	}
 	if errors.Is(err, owner.ErrInvalidCredentials) {
 		a.throttle.fail(at)
 		// The address and the email typed, never the password; the actor is who tried.

@@ -37,6 +37,10 @@ func (a *Admin) listBookings(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
+	own := scopedProvider(ctx)
+	if own != 0 {
+		providers = slices.DeleteFunc(providers, func(p db.AdminBookingProvidersRow) bool { return p.ID != own })
+	}
 	v.Locations = locationOptions(r, locs, translate(r, "bookings.all_locations"))
 	v.Providers = providerOptions(r, providers, translate(r, "bookings.all_providers"), 0, true)
 
@@ -45,6 +49,9 @@ func (a *Admin) listBookings(w http.ResponseWriter, r *http.Request) {
 		if *dst = queryID(q, name); *dst != 0 {
 			f.Set(name, idText(*dst))
 		}
+	}
+	if own != 0 {
+		filter.ProviderID = own
 	}
 	if n := queryID(q, "status"); n <= booking.StatusCancelled {
 		filter.StatusID = n
@@ -110,6 +117,10 @@ func (a *Admin) listBookings(w http.ResponseWriter, r *http.Request) {
 func (a *Admin) filterClient(r *http.Request, f *ui.Form, filter *booking.Filter, v *ui.BookingsView) error {
 	ctx := r.Context()
 	if filter.ClientID != 0 {
+		if ok, err := a.ownsClient(ctx, filter.ClientID); err != nil || !ok {
+			filter.ClientID = -1 // another provider's client: nothing, and no name
+			return err
+		}
 		rows, err := a.db.R.AdminClientNames(ctx, []int64{filter.ClientID})
 		if err != nil {
 			return err

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/errpage"
+	"frontdesk/app/staff"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -45,7 +47,10 @@ func (a *Admin) showBookingPage(w http.ResponseWriter, r *http.Request, status i
 	v := ui.BookingFormView{
 		ID: b.Booking.ID, Summary: a.summary(ctx, b), Form: f, Statuses: bookingStatusOptions(r), Offsets: offsets,
 		Providers: providerOptions(r, providers, translate(r, "bookings.choose_provider"), b.Booking.ProviderID, false),
-		Zone:      b.LocationTimezone,
+		Zone:      b.LocationTimezone, AttendanceOnly: !can(ctx, staff.Book),
+	}
+	if v.AttendanceOnly {
+		v.Statuses = attendanceOptions(r)
 	}
 	if v.Overrides, err = a.bookingOverrides(r, b.Booking.ID); err != nil {
 		a.renderError(w, r, err)
@@ -152,7 +157,44 @@ func (a *Admin) cancelBooking(w http.ResponseWriter, r *http.Request) {
 	seeOther(w, r, s.DayURL)
 }
 
-// loadBooking reads the booking the URL names, or answers with an error page.
+// attendanceOptions are the statuses marking attendance sets (markBooking).
+func attendanceOptions(r *http.Request) []ui.Option {
+	var out []ui.Option
+	for _, id := range []int64{booking.StatusConfirmed, booking.StatusAttended, booking.StatusNoShow} {
+		out = append(out, ui.Option{Value: idText(id), Label: bookingStatusName(r.Context(), id)})
+	}
+	return out
+}
+
+// markBooking marks a booking attended or no-show (or back to confirmed): all a provider
+// account may change about its own bookings.
+func (a *Admin) markBooking(w http.ResponseWriter, r *http.Request) {
+	cur, ok := a.loadBooking(w, r)
+	if !ok {
+		return
+	}
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	status := formID(f, "status")
+	if status != booking.StatusConfirmed && status != booking.StatusAttended && status != booking.StatusNoShow {
+		f.SetError("status", translate(r, "bookings.status.error"))
+		a.showBookingPage(w, r, http.StatusUnprocessableEntity, cur, f, nil)
+		return
+	}
+	ctx := r.Context()
+	if _, err := booking.Update(ctx, a.db, a.now(), cur.Booking.ID, booking.Change{StatusID: &status}, booking.SourceAdmin); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.flash(ctx, ui.FlashSuccess, translate(r, "bookings.saved"))
+	seeOther(w, r, ui.BookingURL(cur.Booking.ID))
+}
+
+// loadBooking reads the booking the URL names, or answers with an error page. A provider
+// account gets 404 for another provider's booking, as for one that does not exist.
 func (a *Admin) loadBooking(w http.ResponseWriter, r *http.Request) (booking.View, bool) {
 	id, err := pathID(r, "id")
 	if err != nil {
@@ -162,6 +204,10 @@ func (a *Admin) loadBooking(w http.ResponseWriter, r *http.Request) (booking.Vie
 	v, err := booking.Get(r.Context(), a.db.R, id)
 	if err != nil {
 		a.renderError(w, r, err)
+		return booking.View{}, false
+	}
+	if !ownsProviderID(r.Context(), v.Booking.ProviderID) {
+		a.renderError(w, r, errpage.NotFound)
 		return booking.View{}, false
 	}
 	return v, true

@@ -11,6 +11,7 @@ import (
 
 	"frontdesk/app/booking"
 	"frontdesk/app/errpage"
+	"frontdesk/app/staff"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -43,7 +44,7 @@ func (a *Admin) renderClassSession(w http.ResponseWriter, r *http.Request, statu
 		v.Seats = seats
 	}
 	v.Search = ui.NewForm(nil)
-	if q := searchText(r.URL.Query().Get("q")); q != "" && !v.Cancelled {
+	if q := searchText(r.URL.Query().Get("q")); q != "" && !v.Cancelled && can(r.Context(), staff.Book) {
 		v.Search.Set("q", q)
 		found, total, err := a.findClients(r.Context(), q, sql.NullBool{Bool: true, Valid: true}, 20, 0)
 		if err != nil {
@@ -61,7 +62,7 @@ func (a *Admin) renderClassSession(w http.ResponseWriter, r *http.Request, statu
 func (a *Admin) classSessionView(r *http.Request, id int64) (ui.ClassSessionView, error) {
 	ctx := r.Context()
 	s, err := a.db.R.AdminSession(ctx, id)
-	if db.IsNotFound(err) {
+	if db.IsNotFound(err) || err == nil && !ownsProviderID(ctx, s.ProviderID) {
 		return ui.ClassSessionView{}, errpage.NotFound
 	} else if err != nil {
 		return ui.ClassSessionView{}, err
@@ -139,7 +140,7 @@ func (a *Admin) sessionAction(w http.ResponseWriter, r *http.Request) (db.ClassS
 		return db.ClassSession{}, nil, false
 	}
 	s, err := a.db.R.GetClassSession(r.Context(), id)
-	if err != nil {
+	if err != nil || !ownsProviderID(r.Context(), s.ProviderID) {
 		a.renderError(w, r, errpage.NotFound)
 		return db.ClassSession{}, nil, false
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"frontdesk/app/clients"
+	"frontdesk/app/errpage"
 	"frontdesk/ui"
 )
 
@@ -94,9 +95,21 @@ func (a *Admin) showClient(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
+	if ok, err := a.ownsClient(r.Context(), id); err != nil || !ok {
+		a.renderError(w, r, firstErr(err, errpage.NotFound))
+		return
+	}
 	c, err := clients.Load(r.Context(), a.db.R, id)
 	if err != nil {
 		a.renderError(w, r, err)
+		return
+	}
+	if scopedProvider(r.Context()) != 0 { // a provider: the name and phone, nothing more
+		v := ui.ProviderClientView{Name: clientName(c.FirstName, nullText(c.LastName)), BookingsURL: "/bookings?client=" + idText(id)}
+		if c.Phone != nil {
+			v.Phone = *c.Phone
+		}
+		a.render(w, r, http.StatusOK, ui.ProviderClientPage(a.page(r, v.Name), v))
 		return
 	}
 	form, err := a.loadClientForm(r.Context())

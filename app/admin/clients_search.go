@@ -54,8 +54,12 @@ func searchText(s string) string {
 }
 
 // findClients returns one page of the clients matching text (name, email, phone,
-// identification or record number; "" matches all) in name order, and how many match.
+// identification or record number; "" matches all) in name order, and how many match. A
+// provider account finds only the clients of its own bookings, by name or phone.
 func (a *Admin) findClients(ctx context.Context, text string, active sql.NullBool, limit, offset int64) ([]clientMatch, int64, error) {
+	if pid := scopedProvider(ctx); pid != 0 {
+		return a.providerClients(ctx, pid, text, limit, offset)
+	}
 	var out []clientMatch
 	if utf8.RuneCountInString(text) >= trigramRunes {
 		// A quoted FTS5 phrase is literal text: only '"' needs escaping, by doubling.
@@ -108,4 +112,20 @@ func listPager(u *url.URL, page, perPage, total int64, items string) ui.Pager {
 		pg.Next = link(page + 1)
 	}
 	return pg
+}
+
+// providerClients is findClients for a provider account: the clients of its bookings (at most
+// the first 200 by name).
+func (a *Admin) providerClients(ctx context.Context, providerID int64, text string, limit, offset int64) ([]clientMatch, int64, error) {
+	rows, err := a.db.R.ProviderClients(ctx, db.ProviderClientsParams{ProviderID: providerID, Search: text})
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []clientMatch
+	for i, c := range rows {
+		if int64(i) >= offset && int64(len(out)) < limit {
+			out = append(out, clientMatch{ID: c.ID, FirstName: c.FirstName, LastName: c.LastName, Phone: c.Phone, Active: true})
+		}
+	}
+	return out, int64(len(rows)), nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"frontdesk/app/booking"
 	"frontdesk/app/input"
+	"frontdesk/app/staff"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -90,6 +91,9 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 	v.TodayURL = dayURL(loc.ID, today, linkService)
 	v.NewURL = "/bookings/new?" + url.Values{"location": {idText(loc.ID)}, "date": {date.String()}}.Encode()
 	v.ExplainURL = "/bookings/explain?" + url.Values{"location": {idText(loc.ID)}, "service": {idText(serviceID)}, "date": {date.String()}}.Encode()
+	if !can(ctx, staff.Book) {
+		v.NewURL, v.ExplainURL = "", ""
+	}
 	if n := dayLengthNote(i18n.From(r.Context()), zone, date); n != "" {
 		v.Notes = append(v.Notes, n)
 	}
@@ -102,7 +106,7 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 	if g.closed {
 		v.Notes = append(v.Notes, translate(r, "day.closed"))
 	}
-	if serviceID != 0 {
+	if serviceID != 0 && can(ctx, staff.Book) { // free times are links to book them
 		note, err := a.addFreeSlots(r, &g, loc.ID, serviceID, date, now, chosenFree)
 		if err != nil {
 			a.renderError(w, r, err)

@@ -63,6 +63,11 @@ func (a *Admin) loadDayGrid(r *http.Request, locationID int64, zone *time.Locati
 	if err != nil {
 		return g, err
 	}
+	if own := scopedProvider(ctx); own != 0 { // a provider account: its own column only
+		rows = slices.DeleteFunc(rows, func(b db.AdminDayBookingsRow) bool { return b.ProviderID != own })
+		providers = slices.DeleteFunc(providers, func(p db.AdminBookingProvidersRow) bool { return p.ID != own })
+		sessions = slices.DeleteFunc(sessions, func(s daySession) bool { return s.provider != own })
+	}
 	booked := map[int64]bool{}
 	for _, b := range rows {
 		booked[b.ProviderID] = b.StatusID != booking.StatusCancelled || booked[b.ProviderID]

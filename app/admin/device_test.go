@@ -31,7 +31,7 @@ func (c *client) setDeviceCookie(value string) {
 func TestDeviceCookieKeepsTheOwnerIn(t *testing.T) {
 	ts := startServer(t)
 	first := ts.setupOwner(t)
-	wantRedirect(t, first.post(t, "/owners", url.Values{"email": {"second@example.com"}, "password": {"second owner password"}}), "/owners")
+	wantRedirect(t, first.post(t, "/owners", url.Values{"owner_email": {"second@example.com"}, "password": {"second owner password"}}), "/settings/team")
 
 	device := ts.newClient(t)
 	res := device.post(t, "/login", url.Values{"email": {ownerEmail}, "password": {ownerPassword}})

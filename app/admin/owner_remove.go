@@ -4,7 +4,9 @@ import (
 	"errors"
 	"net/http"
 
+	"frontdesk/app/errpage"
 	"frontdesk/app/owner"
+	"frontdesk/app/staff"
 	"frontdesk/ui"
 )
 
@@ -57,7 +59,7 @@ func (a *Admin) removeOwner(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "owners.remove.done", "email", o.Email))
-	seeOther(w, r, "/owners")
+	seeOther(w, r, "/settings/team")
 }
 
 // findOwner reads the {id} owner and whether it is the signed-in one.
@@ -67,6 +69,12 @@ func (a *Admin) findOwner(r *http.Request) (owner.Owner, bool, error) {
 		return owner.Owner{}, false, err
 	}
 	o, err := owner.Get(r.Context(), a.db, id)
+	if errors.Is(err, owner.ErrNotFound) {
+		return o, false, errpage.NotFound
+	}
+	if err == nil && staff.RoleOf(o) == staff.RoleOwner && !can(r.Context(), staff.Owners) {
+		return o, false, errForbidden // a manager removes no owner
+	}
 	me, _ := ownerFrom(r.Context())
 	return o, err == nil && o.ID == me.ID, err
 }

@@ -14,7 +14,7 @@ func TestRemoveOwner(t *testing.T) {
 	ts := startServer(t)
 	a := ts.setupOwner(t)
 	for _, email := range []string{"bruno@example.com", "carla@example.com"} {
-		wantRedirect(t, a.post(t, "/owners", url.Values{"email": {email}, "password": {ownerPassword}}), "/owners")
+		wantRedirect(t, a.post(t, "/owners", url.Values{"owner_email": {email}, "password": {ownerPassword}}), "/settings/team")
 	}
 	b, c := ts.newClient(t), ts.newClient(t)
 	b.login(t, "bruno@example.com", ownerPassword)
@@ -30,15 +30,15 @@ func TestRemoveOwner(t *testing.T) {
 	}
 	bruno, me, carla := idOf("bruno@example.com"), idOf(ownerEmail), idOf("carla@example.com")
 
-	wantBody(t, a.get(t, "/owners"), `href="/owners/`+bruno+`/remove" data-testid="remove-owner"`)
+	wantBody(t, a.get(t, "/settings/team"), `href="/owners/`+bruno+`/remove" data-testid="remove-owner"`)
 	confirm := a.get(t, "/owners/"+bruno+"/remove")
 	wantBody(t, confirm, "bruno@example.com", `data-testid="confirm-remove-owner"`)
 	if strings.Contains(confirm.Body, `data-testid="remove-self-warning"`) {
 		t.Error("removing someone else warns as if it were yourself")
 	}
 	wantStatus(t, b.get(t, "/"), http.StatusOK)
-	wantRedirect(t, a.post(t, "/owners/"+bruno+"/remove", nil), "/owners")
-	wantBody(t, a.get(t, "/owners"), "bruno@example.com was removed")
+	wantRedirect(t, a.post(t, "/owners/"+bruno+"/remove", nil), "/settings/team")
+	wantBody(t, a.get(t, "/settings/team"), "bruno@example.com was removed")
 	wantRedirect(t, b.get(t, "/"), "/login") // the removed owner's session is over
 
 	// Yourself: the page warns, and a submit without the tick changes nothing.
@@ -51,7 +51,7 @@ func TestRemoveOwner(t *testing.T) {
 	wantRedirect(t, a.get(t, "/"), "/login")
 
 	// Carla is the last one.
-	if strings.Contains(c.get(t, "/owners").Body, `data-testid="remove-owner"`) {
+	if strings.Contains(c.get(t, "/settings/team").Body, `data-testid="remove-owner"`) {
 		t.Error("the only owner is offered a Remove link")
 	}
 	res = c.post(t, "/owners/"+carla+"/remove", url.Values{"confirm_self": {"1"}})

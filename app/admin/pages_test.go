@@ -149,14 +149,14 @@ func TestAccountAndOwners(t *testing.T) {
 	other.login(t, ownerEmail, ownerPassword) // a second session of the same owner
 
 	t.Run("add owner", func(t *testing.T) {
-		res := c.post(t, "/owners", url.Values{"email": {"not an email"}, "password": {"short"}})
+		res := c.post(t, "/owners", url.Values{"owner_email": {"not an email"}, "password": {"short"}})
 		wantStatus(t, res, http.StatusUnprocessableEntity)
-		wantBody(t, res, `data-testid="error-email"`, `data-testid="error-password"`, `value="not an email"`)
-		res = c.post(t, "/owners", url.Values{"email": {strings.ToUpper(ownerEmail)}, "password": {"long enough password"}})
+		wantBody(t, res, `data-testid="error-owner_email"`, `data-testid="error-password"`, `value="not an email"`)
+		res = c.post(t, "/owners", url.Values{"owner_email": {strings.ToUpper(ownerEmail)}, "password": {"long enough password"}})
 		wantStatus(t, res, http.StatusUnprocessableEntity)
 		wantBody(t, res, "There is already an owner with this email.")
-		wantRedirect(t, c.post(t, "/owners", url.Values{"email": {"Second@Example.com"}, "password": {"long enough password"}}), "/owners")
-		wantBody(t, c.get(t, "/owners"), "Owner second@example.com added.", "second@example.com", ownerEmail)
+		wantRedirect(t, c.post(t, "/owners", url.Values{"owner_email": {"Second@Example.com"}, "password": {"long enough password"}}), "/settings/team")
+		wantBody(t, c.get(t, "/settings/team"), "Owner second@example.com added.", "second@example.com", ownerEmail)
 		ts.newClient(t).login(t, "second@example.com", "long enough password")
 	})
 
@@ -303,11 +303,13 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		// An opt-out link with a token that is not one: the public error page.
 		{Path: "/messages/unsubscribe/no-such-token", Public: true, Status: http.StatusNotFound},
 		{Path: "/catalog/services/999999", Status: http.StatusNotFound},
+		// A team link with a token that is not one (team_test.go has real ones).
+		{Path: "/join?token=no-such-token", Public: true, Status: http.StatusNotFound},
 	}
 	for _, p := range []string{
 		"/",
 		"/account",
-		"/owners",
+		"/settings/team",
 		"/owners/1/remove", // the signed-in owner: the page asks for the extra tick
 		"/settings/business",
 		"/settings/integrations/api-keys",
@@ -400,7 +402,7 @@ func (p adminPage) get(t *testing.T, ts *testServer, c *client) response {
 
 // notPages are GET routes that answer with a redirect rather than a page: the code step
 // without a password step behind it goes back to /login (twofactor_test.go covers the page).
-var notPages = map[string]bool{"/settings/integrations": true, "/login/code": true}
+var notPages = map[string]bool{"/settings/integrations": true, "/owners": true, "/login/code": true}
 
 // Every GET route of the route table has a page in seededPages, so tests over that list (the
 // Spanish page test here, the browser audits) cover pages added later.

@@ -10,6 +10,7 @@ import (
 	"frontdesk/app/booking"
 	"frontdesk/app/catalog"
 	"frontdesk/app/feeds"
+	"frontdesk/app/staff"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -46,7 +47,7 @@ func (a *Admin) newProvider(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *Admin) showProvider(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "id")
+	id, err := a.ownHoursID(r)
 	if err != nil {
 		a.renderError(w, r, err)
 		return
@@ -146,6 +147,43 @@ func (a *Admin) updateProvider(w http.ResponseWriter, r *http.Request) {
 	seeOther(w, r, providersPath)
 }
 
+// updateProviderHours saves a provider's weekly hours and nothing else of the record: what a
+// provider's own account may change while the owner allows it (docs/roles.md).
+func (a *Admin) updateProviderHours(w http.ResponseWriter, r *http.Request) {
+	id, err := a.ownHoursID(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	in, err := catalog.EditProvider(ctx, a.db.R, id, hoursClock(ctx))
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	typed, err := a.providerInput(r, f)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	in.Hours, in.Clock12 = typed.Hours, typed.Clock12
+	saved, err := catalog.UpdateProvider(ctx, a.db, id, in, a.now())
+	if refused(ctx, f, err) {
+		a.showProviderForm(w, r, invalid, id, f, ui.NewForm(nil))
+		return
+	} else if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.providerSaved(r, translate(r, "providers.saved", "name", strings.TrimSpace(in.PublicName)), saved)
+	seeOther(w, r, ui.ProviderURL(id))
+}
+
 func (a *Admin) providerSaved(r *http.Request, msg string, saved catalog.ProviderSaved) {
 	a.flash(r.Context(), ui.FlashSuccess, msg)
 	for _, warning := range saved.Warnings {
@@ -154,7 +192,7 @@ func (a *Admin) providerSaved(r *http.Request, msg string, saved catalog.Provide
 }
 
 func (a *Admin) addTimeOff(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "id")
+	id, err := a.ownHoursID(r)
 	if err != nil {
 		a.renderError(w, r, err)
 		return
@@ -193,7 +231,7 @@ func (a *Admin) addTimeOff(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *Admin) removeTimeOff(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "id")
+	id, err := a.ownHoursID(r)
 	if err != nil {
 		a.renderError(w, r, err)
 		return
@@ -225,7 +263,7 @@ func (a *Admin) showProviderForm(w http.ResponseWriter, r *http.Request, status 
 		a.renderError(w, r, err)
 		return
 	}
-	v := ui.ProviderFormView{ID: id, Form: f, TimeOffForm: tf}
+	v := ui.ProviderFormView{ID: id, Form: f, TimeOffForm: tf, HoursOnly: !can(ctx, staff.Catalog)}
 	v.Locations = options(nil, len(locations), func(i int) (int64, string) { return locations[i].ID, locations[i].Name })
 	v.Main = append([]ui.Option{{Value: "", Label: translate(r, "providers.choose_location")}}, v.Locations...)
 	v.Services = options(nil, len(services), func(i int) (int64, string) {

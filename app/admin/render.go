@@ -35,6 +35,14 @@ func (a *Admin) page(r *http.Request, title string) ui.Page {
 	p := ui.Page{Title: title, Path: r.URL.Path, Here: r.URL.RequestURI(), Flashes: a.popFlashes(r.Context())}
 	if o, ok := ownerFrom(r.Context()); ok {
 		p.Owner = o.Email
+		p.Allowed = map[string]bool{"/clients/new": a.may(r, "/clients/new"), "/bookings/new": a.may(r, "/bookings/new"),
+			"POST /settings/messages/transport": a.mayPost(r, "/settings/messages/transport")}
+		for _, item := range ui.Nav {
+			p.Allowed[item.Href] = a.may(r, item.Href)
+			for _, c := range item.Children {
+				p.Allowed[c.Href] = a.may(r, c.Href)
+			}
+		}
 		if !a.links.Configured() && !a.publicURLNoticeHidden(r) {
 			p.UnconfiguredLinkBase = a.links.String()
 		}

@@ -23,6 +23,7 @@ var publicRoutes = map[string]bool{
 	"GET /login/code": true, "POST /login/code": true,
 	// Passkey sign-in: the answer is the credential.
 	"POST /login/passkey/options": true, "POST /login/passkey": true,
+	"GET /join": true, "POST /join": true, // a team link: its token is the credential
 }
 
 // adminRoutes lists the route table as "METHOD /path" with URL parameters filled in, so a
@@ -170,7 +171,7 @@ func TestSessionTokenChangesAtLogin(t *testing.T) {
 	if after == "" || after == before {
 		t.Fatalf("session token at sign-in: got %q from %q, want a new one", after, before)
 	}
-	wantStatus(t, c.get(t, "/owners"), http.StatusOK)
+	wantStatus(t, c.get(t, "/settings/team"), http.StatusOK)
 
 	old := ts.newClient(t)
 	old.setCookie(before)
@@ -181,7 +182,7 @@ func TestLogoutEndsSessionOnServer(t *testing.T) {
 	ts := startServer(t)
 	c := ts.setupOwner(t)
 	token := c.cookie()
-	wantStatus(t, c.get(t, "/owners"), http.StatusOK)
+	wantStatus(t, c.get(t, "/settings/team"), http.StatusOK)
 	wantRedirect(t, c.post(t, "/logout", nil), "/login")
 
 	replay := ts.newClient(t)
@@ -193,7 +194,7 @@ func TestLogoutEndsSessionOnServer(t *testing.T) {
 func TestLoginThrottled(t *testing.T) {
 	ts := startServer(t)
 	first := ts.setupOwner(t)
-	wantRedirect(t, first.post(t, "/owners", url.Values{"email": {"second@example.com"}, "password": {"second owner password"}}), "/owners")
+	wantRedirect(t, first.post(t, "/owners", url.Values{"owner_email": {"second@example.com"}, "password": {"second owner password"}}), "/settings/team")
 
 	c := ts.newClient(t)
 	for i := range 5 {

@@ -243,7 +243,7 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 		{"/settings/integrations/api-keys", url.Values{"name": {""}}},
 		{"/settings/business", url.Values{"name": {""}}},
 		{"/account/password", url.Values{"current": {"x"}}},
-		{"/owners", url.Values{"email": {"x"}}},
+		{"/owners", url.Values{"owner_email": {"x"}}},
 		// Refusals written below the admin (app/catalog's hours and keywords) and by the admin
 		// itself (a delivery range).
 		{"/catalog/locations", url.Values{"name": {"Sur"}, "timezone": {"America/Santiago"}, "hours_1": {"9-18"}, "hours_2": {"24:00-10:00"}}},

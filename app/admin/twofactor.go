@@ -359,7 +359,7 @@ func (a *Admin) setTwoFactorRule(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "twofactor.rule.saved"))
-	seeOther(w, r, "/owners")
+	seeOther(w, r, "/settings/team")
 }
 
 // twoFactorRuleForm is the rule's form as stored.

@@ -133,7 +133,7 @@ func TestTwoFactorRuleForcesEnrolment(t *testing.T) {
 	owner := ts.setupOwner(t)
 	wantStatus(t, owner.get(t, "/"), 200)
 
-	wantRedirect(t, owner.post(t, "/owners/two-factor", url.Values{"require_two_factor": {"1"}}), "/owners")
+	wantRedirect(t, owner.post(t, "/settings/team/two-factor", url.Values{"require_two_factor": {"1"}}), "/settings/team")
 	// Every page now sends the owner to enrol first.
 	wantRedirect(t, owner.get(t, "/"), "/account#two-factor")
 	wantRedirect(t, owner.get(t, "/bookings"), "/account#two-factor")

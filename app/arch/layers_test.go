@@ -21,7 +21,7 @@ var (
 	// domain is the rules and the writers: what every door calls, the same for all. The
 	// writers (webhook, messages, queue) put rows in the outbox inside the caller's transaction.
 	domain = set(app("booking"), app("reserve"), app("clients"), app("catalog"), app("payments"), app("messages"),
-		app("webhook"), app("queue"), app("importer"), app("apikey"), app("owner"), app("money"), app("input"),
+		app("webhook"), app("queue"), app("importer"), app("apikey"), app("owner"), app("staff"), app("money"), app("input"),
 		app("resource"), app("managelink"), app("ical"), app("locale"), app("links"), app("idempotency"),
 		app("secrets"), app("mcp/channel"), app("fail"), app("feeds"), app("activity"), app("twofactor"),
 		app("passkey"))

@@ -378,3 +378,44 @@ func recordSettings(ctx context.Context, q *db.Queries, now time.Time, ch activi
 	}
 	return activity.Record(ctx, q, now, activity.Entry{Action: "settings.updated", Entity: "settings.messages", Changes: ch})
 }
+
+// NoticeEmail is an email to one person of the staff (an invitation, a password-reset link),
+// in the business's language, with the effective settings it is to leave through. Like the
+// test email it is sent at once, outside the queue (mailer.Mailer.SendNotice): what it carries
+// is a single-use link whose token is stored nowhere but in the message, and the person who
+// made it sees at once whether it left — and the link to hand over if it did not.
+func (s *Service) NoticeEmail(ctx context.Context, address string, content func(p *i18n.Printer, business string) (subject, text string)) (Transport, Envelope, error) {
+	to, err := ParseAddress(address)
+	if err != nil {
+		return Transport{}, Envelope{}, err
+	}
+	t, err := s.Transport(ctx, s.db.R, nil)
+	if err != nil {
+		return Transport{}, Envelope{}, err
+	}
+	if !t.Ready() {
+		return Transport{}, Envelope{}, ErrNotSetUp
+	}
+	loc, err := locale.Load(ctx, s.db.R)
+	if err != nil {
+		return Transport{}, Envelope{}, err
+	}
+	biz, err := s.db.R.MessageBusiness(ctx)
+	if err != nil {
+		return Transport{}, Envelope{}, err
+	}
+	key, err := newKey()
+	if err != nil {
+		return Transport{}, Envelope{}, err
+	}
+	subject, text := content(loc.Printer(), biz.Name)
+	html, err := htmlPart(text+"\n", biz.Name)
+	if err != nil {
+		return Transport{}, Envelope{}, err
+	}
+	now := s.now()
+	return t, Envelope{
+		From: t.From, ReplyTo: t.ReplyTo, To: to, MessageID: key + "@" + messageIDDomain(t.From), Date: now,
+		Content: Rendered{Subject: subject, Text: text + "\n", HTML: html},
+	}, nil
+}

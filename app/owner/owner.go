@@ -36,6 +36,7 @@ var (
 	ErrInvalidCredentials = errors.New("wrong email or password")
 	ErrNotFound           = &fail.Error{Code: fail.CodeNotFound, Reason: "owner", Message: "no such owner"}
 	ErrSetupClosed        = errors.New("setup is closed: an owner exists or the setup link is invalid")
+	ErrDisabled           = errors.New("this account is disabled")
 )
 
 // Owner is an owner account as the rest of the program sees it: never the password hash.
@@ -48,12 +49,20 @@ type Owner struct {
 	Stamp string
 	// Language is the owner's own choice for the admin pages; "" means the business's.
 	Language string
+	// Name is how the team knows the account ("" for accounts from before the team).
+	Name string
+	// Role is what the account may do (app/staff: owner, manager, reception or provider).
+	Role string
+	// ProviderID is the provider record a provider account is (0 for the other roles).
+	ProviderID int64
+	// Disabled accounts cannot sign in, and their open sessions are refused.
+	Disabled bool
 }
 
 func fromRow(r db.Owner) Owner {
 	sum := sha256.Sum256([]byte(r.PasswordHash))
 	return Owner{ID: r.ID, Email: r.Email, CreatedAt: db.Time(r.CreatedAt), Stamp: hex.EncodeToString(sum[:8]),
-		Language: r.Language.String}
+		Language: r.Language.String, Name: r.Name, Role: r.Role, ProviderID: r.ProviderID.Int64, Disabled: r.DisabledAt.Valid}
 }
 
 // SetLanguage records the owner's language for the admin pages ("" = the business's). The
@@ -97,6 +106,9 @@ func ValidatePassword(p string) error {
 
 // Count returns how many owners exist.
 func Count(ctx context.Context, d *db.DB) (int64, error) { return d.R.CountOwners(ctx) }
+
+// FromRow is the account a row holds, for app/staff, which reads and writes the same table.
+func FromRow(r db.Owner) Owner { return fromRow(r) }
 
 // Get returns the owner with id, or ErrNotFound.
 func Get(ctx context.Context, d *db.DB, id int64) (Owner, error) {
@@ -189,6 +201,9 @@ func Authenticate(ctx context.Context, d *db.DB, email, password string) (Owner,
 	}
 	if !ok {
 		return Owner{}, ErrInvalidCredentials
+	}
+	if r.DisabledAt.Valid {
+		return Owner{}, ErrDisabled
 	}
 	return fromRow(r), nil
 }

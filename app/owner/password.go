@@ -83,3 +83,16 @@ var dummyHash = sync.OnceValue(func() string {
 	}
 	return h
 })
+
+// HashPassword checks a new password's length and returns its hash, for app/staff, which
+// creates accounts from invitations and resets passwords from emailed links.
+func HashPassword(password string) (string, error) {
+	if err := ValidatePassword(password); err != nil {
+		return "", err
+	}
+	h, err := hashPassword(password)
+	if err != nil {
+		return "", fmt.Errorf("hash password: %w", err)
+	}
+	return h, nil
+}

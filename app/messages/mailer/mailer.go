@@ -15,6 +15,7 @@ import (
 	"frontdesk/app/messages"
 	"frontdesk/app/queue"
 	"frontdesk/db"
+	"frontdesk/ui/i18n"
 )
 
 // Options configure a Mailer; the zero value of each field is the production default.
@@ -83,6 +84,16 @@ func (m *Mailer) Wake() { m.disp.q.Wake() }
 // server's answer. It does not go through the queue: the owner waits for the answer.
 func (m *Mailer) SendTest(ctx context.Context, address string) (string, error) {
 	t, e, err := m.TestEmail(ctx, address)
+	if err != nil {
+		return "", err
+	}
+	return m.send(ctx, t, e, nil)
+}
+
+// SendNotice sends an email to one person of the staff now (messages.Service.NoticeEmail),
+// and returns the server's answer.
+func (m *Mailer) SendNotice(ctx context.Context, address string, content func(p *i18n.Printer, business string) (subject, text string)) (string, error) {
+	t, e, err := m.NoticeEmail(ctx, address, content)
 	if err != nil {
 		return "", err
 	}
