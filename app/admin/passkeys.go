@@ -17,6 +17,7 @@ import (
 	"frontdesk/app/owner"
 	"frontdesk/app/passkey"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // Passkeys (docs/security.md "Passkeys"): registered on the account page, used on the sign-in
@@ -51,8 +52,16 @@ func (a *Admin) relyingParty(r *http.Request) (*webauthn.WebAuthn, error) {
 		}
 		origin = scheme + "://" + host
 	}
-	return webauthn.New(&webauthn.Config{RPID: id, RPDisplayName: "frontdesk", RPOrigins: []string{origin}})
+	rp, err := webauthn.New(&webauthn.Config{RPID: id, RPDisplayName: "frontdesk", RPOrigins: []string{origin}})
+	if err != nil {
+		// A bare IP address (or another host WebAuthn refuses) cannot hold a passkey: the owner
+		// is told to sign in through a host name or set the public URL, not shown a 500.
+		return nil, errPasskeyHost
+	}
+	return rp, nil
 }
+
+var errPasskeyHost = &errpage.Error{Status: http.StatusBadRequest, Msg: i18n.M("passkeys.error.host")}
 
 // passkeyUser is an account as the WebAuthn library sees it.
 type passkeyUser struct {
