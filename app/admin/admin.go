@@ -97,6 +97,9 @@ func (a *Admin) Routes() chi.Router {
 		r.Get("/owners/{id}/remove", a.confirmRemoveOwner)
 		r.Post("/owners/{id}/remove", a.removeOwner)
 
+		// Who changed what (activity.go; docs/activity.md). Owners only.
+		r.Get("/settings/activity", a.showActivity)
+
 		r.Get("/settings/business", a.showBusiness)
 		r.Post("/settings/business", a.updateBusiness)
 
