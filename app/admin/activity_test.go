@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"frontdesk/app/messages"
 	"frontdesk/app/messages/smtptest"
@@ -190,4 +191,45 @@ func TestActivityKeepsNoSecret(t *testing.T) {
 			t.Errorf("the activity table lacks %s:\n%s", want, all)
 		}
 	}
+}
+
+// Settings → Activity lists entries newest first and filters them by person and by dates (in
+// the business's zone); a date that is not one is a form error, not a 500.
+func TestActivityPageFilters(t *testing.T) {
+	ts := startServer(t)
+	first := ts.setupOwner(t)
+	w := seedBookingWorld(t, ts)
+	d := openBookingDB(t, ts)
+	const second = "second@example.com"
+	wantRedirect(t, first.post(t, "/owners", url.Values{"email": {second}, "password": {ownerPassword}}), "/owners")
+	other := ts.newClient(t)
+	other.login(t, second, ownerPassword)
+	wantRedirect(t, other.post(t, "/bookings", w.booking(w.Ana, w.Maria, "10:00")), w.dayPath())
+	// An entry from long ago, as the trail would hold it.
+	if _, err := d.Write.Exec(`INSERT INTO activity (at, actor_kind, actor_id, actor_label, action, entity, entity_id)
+		VALUES (?, 'api_key', '9', 'Old sync', 'client.updated', 'client', ?)`, time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC).UnixMilli(), w.mariaID); err != nil {
+		t.Fatal(err)
+	}
+
+	page := first.get(t, "/settings/activity")
+	wantStatus(t, page, http.StatusOK)
+	wantBody(t, page, `data-testid="activity-filter"`, "booking.created", "owner.created", "Old sync", second,
+		`<option value="owner:`+ownerID(t, d, second)+`">`+second+`</option>`)
+
+	mine := first.get(t, "/settings/activity?"+url.Values{"actor": {"owner:" + ownerID(t, d, second)}}.Encode())
+	wantStatus(t, mine, http.StatusOK)
+	wantBody(t, mine, "booking.created")
+	if list := mine.Body[strings.Index(mine.Body, `data-testid="activity-list"`):]; strings.Contains(list, "Old sync") || strings.Contains(list, "owner.created") {
+		t.Error("filtered by the second owner, the page shows others' entries")
+	}
+
+	january := first.get(t, "/settings/activity?"+url.Values{"from": {"2026-01-15"}, "to": {"2026-01-15"}}.Encode())
+	wantStatus(t, january, http.StatusOK)
+	wantBody(t, january, "Old sync", "client.updated")
+	if n := strings.Count(january.Body, `data-testid="activity-row"`); n != 1 {
+		t.Errorf("15 January shows %d entries, want 1", n)
+	}
+	wantStatus(t, first.get(t, "/settings/activity?from=yesterday"), http.StatusUnprocessableEntity)
+
+	wantBody(t, first.get(t, "/clients/"+w.Maria), `data-testid="entity-activity"`, "Old sync")
 }
