@@ -88,7 +88,7 @@ var Nav = []NavItem{
 		{Key: "nav.owners", Href: "/owners"},
 		// Booking site (docs/booking-site.md).
 		{Key: "nav.booking_site", Href: "/settings/booking-site"},
-		{Key: "nav.classes", Href: "/settings/classes"}, // classes and packs
+		{Key: "nav.classes", Href: "/settings/classes"},   // classes and packs
 		{Key: "nav.activity", Href: "/settings/activity"}, // who changed what
 	}},
 }
