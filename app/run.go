@@ -8,9 +8,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os/user"
 	"strings"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/buildinfo"
 )
 
@@ -95,6 +97,10 @@ func Run(ctx context.Context, env Env) int {
 		printUsage(env.Stdout)
 		return exitOK
 	}
+	if name != "serve" {
+		// What a command changes, the activity trail puts down to the operating-system user.
+		ctx = activity.WithActor(ctx, activity.Actor{Kind: activity.KindCLI, ID: osUser(env), Label: "frontdesk " + name})
+	}
 	for _, c := range commands() {
 		if c.name != name {
 			continue
@@ -136,4 +142,12 @@ func runVersion(_ context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintln(env.Stdout, buildinfo.Get())
 	return nil
+}
+
+// osUser names the operating-system user running a command, for the activity trail.
+func osUser(env Env) string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return env.Getenv("USER")
 }

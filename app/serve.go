@@ -16,6 +16,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/api"
 	"frontdesk/app/buildinfo"
 	"frontdesk/app/links"
@@ -43,6 +44,8 @@ type serveConfig struct {
 	WebhookAllowPrivate bool
 	WebhookWorkers      int
 	WebhookRetention    time.Duration
+	// ActivityRetention is how long the activity trail keeps an entry (docs/activity.md).
+	ActivityRetention time.Duration
 
 	// Customer messages: --smtp-url and --mail-from win over Settings → Messages (docs/messages.md).
 	Messages        messages.Override
@@ -104,6 +107,7 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	fs.BoolVar(&c.WebhookAllowPrivate, "webhook-allow-private", envBool(env, "FRONTDESK_WEBHOOK_ALLOW_PRIVATE", false), "allow webhook targets on loopback, private and link-local addresses (env FRONTDESK_WEBHOOK_ALLOW_PRIVATE)")
 	fs.IntVar(&c.WebhookWorkers, "webhook-workers", envInt(env, "FRONTDESK_WEBHOOK_WORKERS", 16), "concurrent webhook deliveries (env FRONTDESK_WEBHOOK_WORKERS)")
 	fs.DurationVar(&c.WebhookRetention, "webhook-retention", envDuration(env, "FRONTDESK_WEBHOOK_RETENTION", 30*24*time.Hour), "how long delivery logs are kept (env FRONTDESK_WEBHOOK_RETENTION)")
+	fs.DurationVar(&c.ActivityRetention, "activity-retention", envDuration(env, "FRONTDESK_ACTIVITY_RETENTION", activity.DefaultRetention), "how long the activity trail keeps who changed what (env FRONTDESK_ACTIVITY_RETENTION)")
 	// Customer messages (docs/messages.md).
 	smtpURL := fs.String("smtp-url", env.Getenv("FRONTDESK_SMTP_URL"), "mail server for customer messages, smtp://user:pass@host:port[?starttls=required|opportunistic|off] or smtps://…; wins over Settings → Messages (env FRONTDESK_SMTP_URL)")
 	mailFrom := fs.String("mail-from", env.Getenv("FRONTDESK_MAIL_FROM"), "sender of customer messages, \"Name <address>\"; wins over Settings → Messages (env FRONTDESK_MAIL_FROM)")

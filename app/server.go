@@ -74,6 +74,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 		Handoff: webhook.NewHandoff(d)}, log, now, reg)
 	d.AfterCommit(hooks.Wake)
 	s.workers = append(s.workers, hooks, webhook.NewPruner(d, cfg.WebhookRetention, log, now))
+	s.workers = append(s.workers, activity.NewPruner(d, cfg.ActivityRetention, log, now))
 	expirer := payments.NewExpirer(d, log, now)
 	s.workers = append(s.workers, expirer)
 	// Classes: keeps timetable sessions made a year ahead (docs/classes.md).

@@ -92,7 +92,8 @@ var Nav = []NavItem{
 		{Key: "nav.team", Href: "/settings/team"}, // staff accounts and roles (docs/roles.md)
 		// Booking site (docs/booking-site.md).
 		{Key: "nav.booking_site", Href: "/settings/booking-site"},
-		{Key: "nav.classes", Href: "/settings/classes"}, // classes and packs
+		{Key: "nav.classes", Href: "/settings/classes"},   // classes and packs
+		{Key: "nav.activity", Href: "/settings/activity"}, // who changed what
 	}},
 }
 

@@ -20,6 +20,9 @@ type Entry struct {
 	Changes  Changes
 }
 
+// maxLabel bounds an actor's label: an email address fits.
+const maxLabel = 254
+
 // Record writes e inside the transaction q of the change it describes, with the actor and the
 // client address the context carries, at now. Every secret is hidden first (changes.go).
 func Record(ctx context.Context, q *db.Queries, now time.Time, e Entry) error {
@@ -38,6 +41,9 @@ func Record(ctx context.Context, q *db.Queries, now time.Time, e Entry) error {
 	label := a.Label
 	if secretValue(label) {
 		label = Hidden
+	}
+	if r := []rune(label); len(r) > maxLabel { // a refused sign-in's label is whatever was typed
+		label = string(r[:maxLabel])
 	}
 	err := q.InsertActivity(ctx, db.InsertActivityParams{
 		At: db.Millis(now), ActorKind: string(a.Kind), ActorID: a.ID, ActorLabel: label,

@@ -1,11 +1,19 @@
 package admin_test
 
 import (
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"frontdesk/app/messages"
+	"frontdesk/app/messages/smtptest"
+	"frontdesk/app/payments/stripe/stripetest"
 	"frontdesk/db"
 )
 
@@ -112,4 +120,116 @@ func TestActivityNamesWhoChangedABooking(t *testing.T) {
 
 	page := first.get(t, "/bookings/"+id)
 	wantBody(t, page, `data-testid="entity-activity"`, second, "Front desk sync")
+}
+
+// No secret reaches the trail: an API key, a webhook's signing secret, an SMTP password, the
+// payment provider's keys and a new owner password are each set, each change is recorded (the
+// field named, its value hidden), and neither the secrets nor anything stored for them (hashes,
+// sealed blobs) appears anywhere in the activity table.
+func TestActivityKeepsNoSecret(t *testing.T) {
+	fake := stripetest.NewFake(t, stripetest.StartURL(t))
+	ts := startServer(t, "FRONTDESK_STRIPE_API_URL="+fake.URL, "FRONTDESK_WEBHOOK_ALLOW_PRIVATE=true")
+	c := ts.setupOwner(t)
+	d := openBookingDB(t, ts)
+	smtp := smtptest.Start(t)
+	const smtpPassword, newPassword = "smtp-Pa55word-for-activity", "a brand new passphrase"
+
+	key := createKey(t, c, url.Values{"name": {"Sync"}, "access": {"full"}})
+	_, hookSecret := createWebhook(t, c, url.Values{"url": {"http://127.0.0.1:9/hooks"}, "events": {"booking.*"}, "allow_private": {"1"}})
+	wantRedirect(t, c.post(t, "/settings/messages/transport", url.Values{"host": {smtp.Host()}, "port": {strconv.Itoa(smtp.Port())},
+		"security": {messages.SecurityOff}, "from_name": {"Studio"}, "from_address": {"hola@studio.example"},
+		"username": {"studio"}, "password": {smtpPassword}}), "/settings/messages")
+	enableStripe(t, c)
+	wantRedirect(t, c.post(t, "/account/password", url.Values{"current": {ownerPassword}, "password": {newPassword}, "confirm": {newPassword}}), "/account")
+
+	secrets := map[string]string{"API key": key, "webhook secret": hookSecret, "SMTP password": smtpPassword,
+		"Stripe secret key": stripeKey, "Stripe webhook secret": stripeSecret, "new password": newPassword, "old password": ownerPassword}
+	stored := func(what, query string) {
+		t.Helper()
+		rows, err := d.Read.Query(query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		for i := 0; rows.Next(); i++ {
+			var v []byte
+			if err := rows.Scan(&v); err != nil {
+				t.Fatal(err)
+			}
+			if len(v) > 0 {
+				secrets[fmt.Sprintf("%s %d", what, i)] = string(v)
+				secrets[fmt.Sprintf("%s %d (hex)", what, i)] = hex.EncodeToString(v)
+				secrets[fmt.Sprintf("%s %d (base64)", what, i)] = base64.StdEncoding.EncodeToString(v)
+			}
+		}
+	}
+	stored("password hash", `SELECT password_hash FROM owners`)
+	stored("API key hash", `SELECT key_hash FROM api_keys`)
+	stored("webhook secret", `SELECT secret FROM webhook_secrets`)
+	stored("sealed SMTP password", `SELECT smtp_password_sealed FROM message_settings`)
+	stored("sealed Stripe key", `SELECT secret_key_sealed FROM payment_provider_credentials`)
+	stored("sealed Stripe webhook secret", `SELECT webhook_secret_sealed FROM payment_provider_credentials`)
+
+	var all string
+	if err := d.Read.QueryRow(`SELECT group_concat(id || '|' || at || '|' || actor_kind || '|' || actor_id || '|' || actor_label || '|' ||
+		action || '|' || entity || '|' || entity_id || '|' || changes || '|' || ip, char(10)) FROM activity`).Scan(&all); err != nil {
+		t.Fatal(err)
+	}
+	for what, s := range secrets {
+		if strings.Contains(all, s) {
+			t.Errorf("the activity table holds the %s", what)
+		}
+	}
+	for _, want := range []string{
+		`apikey.created|apikey`, `"name":[null,"Sync"]`,
+		`webhook.created|webhook`, `"secret":[null,"[hidden]"]`,
+		`settings.updated|settings.messages`, `"smtp_password_sealed":[`,
+		`settings.updated|settings.payments`, `"stripe.secret_key":[null,"[hidden]"]`, `"stripe.webhook_secret":[null,"[hidden]"]`,
+		`owner.password_changed|owner`, `"password_hash":["[hidden]","[hidden]"]`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the activity table lacks %s:\n%s", want, all)
+		}
+	}
+}
+
+// Settings → Activity lists entries newest first and filters them by person and by dates (in
+// the business's zone); a date that is not one is a form error, not a 500.
+func TestActivityPageFilters(t *testing.T) {
+	ts := startServer(t)
+	first := ts.setupOwner(t)
+	w := seedBookingWorld(t, ts)
+	d := openBookingDB(t, ts)
+	const second = "second@example.com"
+	wantRedirect(t, first.post(t, "/owners", url.Values{"email": {second}, "password": {ownerPassword}}), "/owners")
+	other := ts.newClient(t)
+	other.login(t, second, ownerPassword)
+	wantRedirect(t, other.post(t, "/bookings", w.booking(w.Ana, w.Maria, "10:00")), w.dayPath())
+	// An entry from long ago, as the trail would hold it.
+	if _, err := d.Write.Exec(`INSERT INTO activity (at, actor_kind, actor_id, actor_label, action, entity, entity_id)
+		VALUES (?, 'api_key', '9', 'Old sync', 'client.updated', 'client', ?)`, time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC).UnixMilli(), w.mariaID); err != nil {
+		t.Fatal(err)
+	}
+
+	page := first.get(t, "/settings/activity")
+	wantStatus(t, page, http.StatusOK)
+	wantBody(t, page, `data-testid="activity-filter"`, "booking.created", "owner.created", "Old sync", second,
+		`<option value="owner:`+ownerID(t, d, second)+`">`+second+`</option>`)
+
+	mine := first.get(t, "/settings/activity?"+url.Values{"actor": {"owner:" + ownerID(t, d, second)}}.Encode())
+	wantStatus(t, mine, http.StatusOK)
+	wantBody(t, mine, "booking.created")
+	if list := mine.Body[strings.Index(mine.Body, `data-testid="activity-list"`):]; strings.Contains(list, "Old sync") || strings.Contains(list, "owner.created") {
+		t.Error("filtered by the second owner, the page shows others' entries")
+	}
+
+	january := first.get(t, "/settings/activity?"+url.Values{"from": {"2026-01-15"}, "to": {"2026-01-15"}}.Encode())
+	wantStatus(t, january, http.StatusOK)
+	wantBody(t, january, "Old sync", "client.updated")
+	if n := strings.Count(january.Body, `data-testid="activity-row"`); n != 1 {
+		t.Errorf("15 January shows %d entries, want 1", n)
+	}
+	wantStatus(t, first.get(t, "/settings/activity?from=yesterday"), http.StatusUnprocessableEntity)
+
+	wantBody(t, first.get(t, "/clients/"+w.Maria), `data-testid="entity-activity"`, "Old sync")
 }

@@ -140,6 +140,9 @@ func (a *Admin) Routes() chi.Router {
 		t.post("/account/passkeys", staff.SignedIn, a.addPasskey)
 		t.post("/account/passkeys/{id}/remove", staff.SignedIn, a.removePasskey)
 
+		// Who changed what (activity.go; docs/activity.md).
+		t.get("/settings/activity", staff.Activity, a.showActivity)
+
 		t.get("/settings/business", staff.Settings, a.showBusiness)
 		t.post("/settings/business", staff.Settings, a.updateBusiness)
 

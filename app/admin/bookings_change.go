@@ -61,6 +61,10 @@ func (a *Admin) showBookingPage(w http.ResponseWriter, r *http.Request, status i
 		a.renderError(w, r, err)
 		return
 	}
+	if v.Activity, err = a.entityActivity(r, "booking", b.Booking.ID); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
 	a.render(w, r, status, ui.BookingPage(a.page(r, translate(r, "bookings.title", "id", idText(b.Booking.ID))), v))
 }
 

@@ -171,6 +171,10 @@ func (a *Admin) showClientForm(w http.ResponseWriter, r *http.Request, status in
 			return
 		}
 		v.Packs = &packs
+		if v.Activity, err = a.entityActivity(r, "client", v.ID); err != nil {
+			a.renderError(w, r, err)
+			return
+		}
 	}
 	title := translate(r, "clients.new")
 	if v.ID != 0 {

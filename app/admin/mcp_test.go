@@ -123,6 +123,12 @@ func TestMCPSettings(t *testing.T) {
 		t.Fatalf("book: %q", text)
 	}
 	wantBody(t, c.get(t, "/bookings/day?location=1&date="+date), `data-booking="`+booked[1]+`"`)
+	// The activity trail puts the booking down to the assistant's key (docs/activity.md).
+	var kind, label string
+	err := openBookingDB(t, ts).Read.QueryRow(`SELECT actor_kind, actor_label FROM activity WHERE entity = 'booking' AND entity_id = ?`, booked[1]).Scan(&kind, &label)
+	if err != nil || kind != "mcp" || label != "Connect sync" {
+		t.Errorf("the booking's activity: %q %q (%v), want mcp and the key's name", kind, label, err)
+	}
 
 	// In Spanish.
 	form := businessForm()

@@ -368,6 +368,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/bookings/sessions/" + id(session) + "/cancel",
 		"/settings/classes",
 		"/settings/booking-site",
+		"/settings/activity",
 	} {
 		pages = append(pages, adminPage{Path: p})
 	}

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"frontdesk/app/input"
 	"frontdesk/app/activity"
+	"frontdesk/app/input"
 	"frontdesk/db"
 )
 

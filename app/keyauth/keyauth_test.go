@@ -53,7 +53,7 @@ func TestKeptKeysFollowKeyWrites(t *testing.T) {
 		case gotErr != nil:
 			t.Fatalf("got error %v, want the key %+v", gotErr, row)
 		}
-		want := Key{ID: row.ID, Scopes: row.Scopes, ZMeansLocal: row.ZMeansLocal, CatalogVersion: row.CatalogVersion}
+		want := Key{ID: row.ID, Name: row.Name, Scopes: row.Scopes, ZMeansLocal: row.ZMeansLocal, CatalogVersion: row.CatalogVersion}
 		if got != want {
 			t.Fatalf("got key %+v, want %+v as the database has it", got, want)
 		}

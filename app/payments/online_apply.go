@@ -9,6 +9,7 @@ import (
 	"net/textproto"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/input"
 	"frontdesk/db"
 )
@@ -291,6 +292,11 @@ func recordRefund(ctx context.Context, q *db.Queries, now time.Time, co db.Onlin
 	if db.IsConstraint(err, "refund_exceeds_payment") {
 		return fmt.Errorf("refund %s of checkout %d: %w", st.ID, co.ID, ErrRefundTooLarge)
 	} else if err != nil {
+		return err
+	}
+	ch := activity.Changes{}.Set("amount_cents", nil, st.AmountCents).Set("status", nil, st.Status).Set("origin", nil, origin).
+		Set("checkout_id", nil, co.ID)
+	if err := activity.Record(ctx, q, now, activity.Entry{Action: "sale.refunded", EntityID: co.SaleID.Int64, Changes: ch}); err != nil {
 		return err
 	}
 	return updateSaleAfterRefunds(ctx, q, now, co.SaleID)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/booking"
 	"frontdesk/app/messages"
 	"frontdesk/app/resource"
@@ -260,6 +261,13 @@ func saleLocation(ctx context.Context, q *db.Queries, c db.Cart, sold []soldBook
 
 // enqueueEvent records a payment request event in the outbox of transaction q.
 func enqueueEvent(ctx context.Context, q *db.Queries, now time.Time, eventType string, pr db.PaymentRequest, bookingIDs []int64, saleID int64) error {
+	ch := activity.Changes{}.Set("status", nil, pr.Status)
+	if saleID != 0 {
+		ch.Set("sale_id", nil, saleID)
+	}
+	if err := activity.Record(ctx, q, now, activity.Entry{Action: eventType, EntityID: pr.ID, Changes: ch}); err != nil {
+		return err
+	}
 	if _, err := webhook.Enqueue(ctx, q, now, eventType, resource.NewPaymentRequestEvent(pr, bookingIDs, saleID)); err != nil {
 		return err
 	}

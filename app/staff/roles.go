@@ -70,11 +70,13 @@ const (
 	Integrations Permission = "integrations"
 	// Data: exporting or erasing the business's data.
 	Data Permission = "data"
+	// Activity: the trail of who changed what (Settings → Activity; docs/activity.md).
+	Activity Permission = "activity"
 )
 
 // Permissions are every permission, in the order of docs/roles.md.
 var Permissions = []Permission{SignedIn, Calendar, Attendance, Book, Clients, ClientsEdit, Desk, Refunds,
-	Catalog, OwnHours, Settings, Team, Owners, Credentials, Integrations, Data}
+	Catalog, OwnHours, Settings, Team, Owners, Credentials, Integrations, Data, Activity}
 
 // grants is the one table of what each role may do (docs/roles.md is the same table in words).
 var grants = map[Role][]Permission{
