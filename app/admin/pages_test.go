@@ -345,6 +345,8 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/clients/" + w.Maria + "/deactivate",
 		"/bookings",
 		w.dayPath(),
+		"/bookings/week?" + url.Values{"location": {w.Location}, "date": {w.Day}}.Encode(),
+		"/bookings/agenda?" + url.Values{"location": {w.Location}, "date": {w.Day}}.Encode(),
 		explain,
 		"/bookings/new",
 		"/bookings/" + id(bookingID),
@@ -399,7 +401,7 @@ func (p adminPage) get(t *testing.T, ts *testServer, c *client) response {
 }
 
 // notPages are GET routes that answer with a redirect rather than a page.
-var notPages = map[string]bool{"/settings/integrations": true}
+var notPages = map[string]bool{"/settings/integrations": true, "/bookings/calendar": true}
 
 // Every GET route of the route table has a page in seededPages, so tests over that list (the
 // Spanish page test here, the browser audits) cover pages added later.
