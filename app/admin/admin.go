@@ -194,6 +194,8 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/bookings", a.createBooking)
 		r.Get("/bookings/{id}", a.showBooking)
 		r.Post("/bookings/{id}", a.updateBooking)
+		r.Get("/bookings/{id}/move", a.showMoveBooking)
+		r.Post("/bookings/{id}/move", a.moveBooking)
 		r.Get("/bookings/{id}/cancel", a.confirmCancelBooking)
 		r.Post("/bookings/{id}/cancel", a.cancelBooking)
 

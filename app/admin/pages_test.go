@@ -351,6 +351,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/bookings/new",
 		"/bookings/" + id(bookingID),
 		"/bookings/" + id(bookingID) + "/cancel",
+		"/bookings/" + id(bookingID) + "/move",
 		"/settings/messages",
 		"/settings/messages/templates",
 		"/settings/messages/templates/confirmation/es",
