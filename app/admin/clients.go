@@ -158,6 +158,12 @@ func (a *Admin) showClientForm(w http.ResponseWriter, r *http.Request, status in
 			return
 		}
 		v.Packs = &packs
+		story, err := a.clientStory(r, v.ID)
+		if err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		v.Story = &story
 	}
 	title := translate(r, "clients.new")
 	if v.ID != 0 {
