@@ -109,16 +109,16 @@ func TestWeekViewShowsProvidersByDay(t *testing.T) {
 	res := c.get(t, w.weekPath(""))
 	wantStatus(t, res, 200)
 	for what, want := range map[string]int{
-		`data-testid="week-row"`:     30,
-		`data-testid="week-day"`:     7,
-		`data-testid="week-cell"`:    210,
-		`data-testid="cal-booking"`:  300,
-		`data-testid="cal-timeoff"`:  1,
-		`data-testid="week-new"`:     210,
-		`data-testid="cal-break"`:    7, // Ana's, each day
-		`>Not working<`:              0,
-		`data-id="` + w.Long + `"`:   1,
-		`<span class="badge">`:       1, // the one reserved booking
+		`data-testid="week-row"`:    30,
+		`data-testid="week-day"`:    7,
+		`data-testid="week-cell"`:   210,
+		`data-testid="cal-booking"`: 300,
+		`data-testid="cal-timeoff"`: 1,
+		`data-testid="week-new"`:    210,
+		`data-testid="cal-break"`:   7, // Ana's, each day
+		`>Not working<`:             0,
+		`data-id="` + w.Long + `"`:  1,
+		`<span class="badge">`:      1, // the one reserved booking
 	} {
 		if got := strings.Count(res.Body, what); got != want {
 			t.Errorf("week view: %s appears %d times, want %d", what, got, want)
