@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // The week and agenda views of 30 providers and 300 bookings, at 1280 px and on a 390-px
@@ -53,6 +55,25 @@ func TestBrowserWeekAndAgenda(t *testing.T) {
 					if s < 44 {
 						t.Errorf("%s %s: a booking is %.1f px tall, less than a 44-px tap target", lang, path, s)
 					}
+				}
+				// The pages this work added besides the calendar: a booking's free times to move
+				// to, and a client's history (with the client search in the top bar).
+				for _, path := range []string{"/bookings/" + w.Short + "/move", "/clients/" + w.Maria} {
+					visit(t, b, ts.URL+path)
+					checkPage(t, b, axe, lang+" "+path)
+				}
+			}
+			if size.name == "1280" {
+				// The keyboard moves a booking: Tab to the free times, an arrow to the next one,
+				// Enter to send.
+				if _, err := d.Write.Exec(`UPDATE company SET language = 'en'`); err != nil {
+					t.Fatal(err)
+				}
+				visit(t, b, ts.URL+"/bookings/"+w.Short+"/move")
+				b.do("choose", chromedp.Focus(css("input[name=choice]")), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent("\r"),
+					chromedp.WaitVisible(testID("booking-summary")), chromedp.WaitVisible(css(".flash-success")))
+				if got := b.text(".flash-success"); !strings.Contains(got, "Booking moved") {
+					t.Errorf("after moving by keyboard the page says %q", got)
 				}
 			}
 		})
