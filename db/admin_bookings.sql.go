@@ -200,6 +200,56 @@ func (q *Queries) AdminBookingServices(ctx context.Context) ([]AdminBookingServi
 	return items, nil
 }
 
+const adminCalendarTimeOff = `-- name: AdminCalendarTimeOff :many
+SELECT t.provider_id, t.starts_at, t.ends_at, t.reason FROM provider_time_off t
+WHERE t.provider_id IN (SELECT pl.provider_id FROM provider_locations pl WHERE pl.location_id = ?1)
+  AND t.ends_at > ?2 AND t.starts_at < ?3
+ORDER BY t.starts_at, t.id
+`
+
+type AdminCalendarTimeOffParams struct {
+	LocationID int64
+	FromMs     int64
+	ToMs       int64
+}
+
+type AdminCalendarTimeOffRow struct {
+	ProviderID int64
+	StartsAt   int64
+	EndsAt     int64
+	Reason     string
+}
+
+// The time off of the providers who work at a location overlapping [from_ms, to_ms): the
+// calendar's week and agenda views shade it.
+func (q *Queries) AdminCalendarTimeOff(ctx context.Context, arg AdminCalendarTimeOffParams) ([]AdminCalendarTimeOffRow, error) {
+	rows, err := q.db.QueryContext(ctx, adminCalendarTimeOff, arg.LocationID, arg.FromMs, arg.ToMs)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []AdminCalendarTimeOffRow{}
+	for rows.Next() {
+		var i AdminCalendarTimeOffRow
+		if err := rows.Scan(
+			&i.ProviderID,
+			&i.StartsAt,
+			&i.EndsAt,
+			&i.Reason,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const adminDayBookings = `-- name: AdminDayBookings :many
 SELECT b.id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at,
     st.name AS status_name, s.name AS service_name, p.public_name AS provider_name, p.active AS provider_active,

@@ -51,3 +51,11 @@ WHERE location_id = sqlc.arg(location_id) AND start_at >= sqlc.arg(from_ms) AND 
   AND status_id <> sqlc.arg(cancelled)
 GROUP BY service_id
 ORDER BY count(*) DESC, service_id;
+
+-- The time off of the providers who work at a location overlapping [from_ms, to_ms): the
+-- calendar's week and agenda views shade it.
+-- name: AdminCalendarTimeOff :many
+SELECT t.provider_id, t.starts_at, t.ends_at, t.reason FROM provider_time_off t
+WHERE t.provider_id IN (SELECT pl.provider_id FROM provider_locations pl WHERE pl.location_id = sqlc.arg(location_id))
+  AND t.ends_at > sqlc.arg(from_ms) AND t.starts_at < sqlc.arg(to_ms)
+ORDER BY t.starts_at, t.id;

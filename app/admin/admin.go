@@ -240,12 +240,19 @@ func (a *Admin) Routes() chi.Router {
 		t.post("/clients/{id}/reactivate", staff.ClientsEdit, a.reactivateClient)
 		t.get("/bookings", staff.Calendar, a.listBookings)
 		t.get("/bookings/day", staff.Calendar, a.showDay)
+		// The week and agenda views, and the tab's last-used view (calendar*.go; docs/calendar.md).
+		t.get("/bookings/week", staff.Calendar, a.showWeek)
+		t.get("/bookings/agenda", staff.Calendar, a.showAgenda)
+		t.get("/bookings/calendar", staff.Calendar, a.showCalendar)
 		t.get("/bookings/explain", staff.Book, a.explainSlot)
 		t.get("/bookings/new", staff.Book, a.newBooking)
 		t.post("/bookings", staff.Book, a.createBooking)
 		t.get("/bookings/{id}", staff.Calendar, a.showBooking)
 		t.post("/bookings/{id}", staff.Book, a.updateBooking)
 		t.post("/bookings/{id}/status", staff.Attendance, a.markBooking)
+		// Moving a booking to a free time picked from the engine's (bookings_move.go).
+		t.get("/bookings/{id}/move", staff.Book, a.showMoveBooking)
+		t.post("/bookings/{id}/move", staff.Book, a.moveBooking)
 		t.get("/bookings/{id}/cancel", staff.Book, a.confirmCancelBooking)
 		t.post("/bookings/{id}/cancel", staff.Book, a.cancelBooking)
 

@@ -25,7 +25,7 @@ type bookingWorld struct {
 }
 
 // openBookingDB opens the running server's database file for the test to look into.
-func openBookingDB(t *testing.T, ts *testServer) *db.DB {
+func openBookingDB(t testing.TB, ts *testServer) *db.DB {
 	t.Helper()
 	d, err := db.Open(context.Background(), db.Path(ts.Data))
 	if err != nil {
@@ -40,7 +40,7 @@ func openBookingDB(t *testing.T, ts *testServer) *db.DB {
 // 08:00–20:00 where Ana (09:00–17:00, break 12:00–13:00), Bruno and Carla (09:00–17:00) work
 // and offer the Haircut; location Nocturno, New York too, open and staffed (Nora) around the
 // clock; clients Maria Lopez and Pedro Diaz.
-func seedBookingWorld(t *testing.T, ts *testServer) bookingWorld {
+func seedBookingWorld(t testing.TB, ts *testServer) bookingWorld {
 	t.Helper()
 	d := openBookingDB(t, ts)
 	ms := time.Now().UnixMilli()
@@ -116,7 +116,7 @@ func (w bookingWorld) dayPath() string {
 }
 
 // eventTypes lists the outbox's event types in order.
-func eventTypes(t *testing.T, d *db.DB) []string {
+func eventTypes(t testing.TB, d *db.DB) []string {
 	t.Helper()
 	rows, err := d.Read.Query(`SELECT type FROM events ORDER BY created_at, rowid`)
 	if err != nil {
@@ -135,7 +135,7 @@ func eventTypes(t *testing.T, d *db.DB) []string {
 }
 
 // bookingRow reads one stored booking's status, provider and start.
-func bookingRow(t *testing.T, d *db.DB, id string) (status, provider int64, start time.Time) {
+func bookingRow(t testing.TB, d *db.DB, id string) (status, provider int64, start time.Time) {
 	t.Helper()
 	var ms int64
 	err := d.Read.QueryRow(`SELECT status_id, provider_id, start_at FROM bookings WHERE id = ?`, id).Scan(&status, &provider, &ms)

@@ -10,6 +10,7 @@ import (
 
 	"frontdesk/app/clients"
 	"frontdesk/app/errpage"
+	"frontdesk/app/staff"
 	"frontdesk/ui"
 )
 
@@ -174,6 +175,14 @@ func (a *Admin) showClientForm(w http.ResponseWriter, r *http.Request, status in
 		if v.Activity, err = a.entityActivity(r, "client", v.ID); err != nil {
 			a.renderError(w, r, err)
 			return
+		}
+		if can(r.Context(), staff.ClientsEdit) { // a provider's account sees name and phone only
+			story, err := a.clientStory(r, v.ID)
+			if err != nil {
+				a.renderError(w, r, err)
+				return
+			}
+			v.Story = &story
 		}
 	}
 	title := translate(r, "clients.new")

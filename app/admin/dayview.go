@@ -26,6 +26,7 @@ const dayRowMinutes = 15
 
 func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
+	a.rememberView(r, "day")
 	q := r.URL.Query()
 	f := ui.NewForm(nil)
 	v := ui.DayView{Filter: f}
@@ -89,6 +90,7 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 	v.PrevURL = dayURL(loc.ID, date.AddDays(-1), linkService)
 	v.NextURL = dayURL(loc.ID, date.AddDays(1), linkService)
 	v.TodayURL = dayURL(loc.ID, today, linkService)
+	v.WeekURL, v.AgendaURL = calendarURL("week", loc.ID, date, 0), calendarURL("agenda", loc.ID, date, 0)
 	v.NewURL = "/bookings/new?" + url.Values{"location": {idText(loc.ID)}, "date": {date.String()}}.Encode()
 	v.ExplainURL = "/bookings/explain?" + url.Values{"location": {idText(loc.ID)}, "service": {idText(serviceID)}, "date": {date.String()}}.Encode()
 	if !can(ctx, staff.Book) {

@@ -33,7 +33,7 @@ type testServer struct {
 
 // startServer runs `frontdesk serve` in-process with extra flags, and stops it when the test
 // ends. Environment variables can be given as "FRONTDESK_X=value" entries in env.
-func startServer(t *testing.T, env ...string) *testServer {
+func startServer(t testing.TB, env ...string) *testServer {
 	t.Helper()
 	dir := t.TempDir()
 	// The database serve would create, migrated once per test binary and copied (dbtest).
@@ -80,7 +80,7 @@ func startServer(t *testing.T, env ...string) *testServer {
 }
 
 // setupURL is the first-run URL the server logged.
-func (ts *testServer) setupURL(t *testing.T) string {
+func (ts *testServer) setupURL(t testing.TB) string {
 	t.Helper()
 	var found string
 	waitFor(t, "the setup URL in the log", func() bool {
@@ -102,7 +102,7 @@ func (ts *testServer) setupURL(t *testing.T) string {
 }
 
 // waitFor polls cond until it holds or 10 s pass.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {
@@ -138,7 +138,7 @@ type client struct {
 	http *http.Client
 }
 
-func (ts *testServer) newClient(t *testing.T) *client {
+func (ts *testServer) newClient(t testing.TB) *client {
 	t.Helper()
 	jar, err := cookiejar.New(nil)
 	if err != nil {
@@ -158,7 +158,7 @@ type response struct {
 	Body   string
 }
 
-func (c *client) do(t *testing.T, req *http.Request) response {
+func (c *client) do(t testing.TB, req *http.Request) response {
 	t.Helper()
 	res, err := c.http.Do(req)
 	if err != nil {
@@ -172,7 +172,7 @@ func (c *client) do(t *testing.T, req *http.Request) response {
 	return response{Status: res.StatusCode, Header: res.Header, Body: string(b)}
 }
 
-func (c *client) get(t *testing.T, path string) response {
+func (c *client) get(t testing.TB, path string) response {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, c.ts.URL+path, nil)
 	if err != nil {
@@ -183,12 +183,12 @@ func (c *client) get(t *testing.T, path string) response {
 }
 
 // post submits a form the way a page of this site does.
-func (c *client) post(t *testing.T, path string, form url.Values) response {
+func (c *client) post(t testing.TB, path string, form url.Values) response {
 	t.Helper()
 	return c.postWith(t, path, form, http.Header{"Origin": {c.ts.URL}, "Sec-Fetch-Site": {"same-origin"}})
 }
 
-func (c *client) postWith(t *testing.T, path string, form url.Values, h http.Header) response {
+func (c *client) postWith(t testing.TB, path string, form url.Values, h http.Header) response {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, c.ts.URL+path, strings.NewReader(form.Encode()))
 	if err != nil {
@@ -223,7 +223,7 @@ const (
 )
 
 // setupOwner creates the first owner through /setup and returns a client signed in as them.
-func (ts *testServer) setupOwner(t *testing.T) *client {
+func (ts *testServer) setupOwner(t testing.TB) *client {
 	t.Helper()
 	u, err := url.Parse(ts.setupURL(t))
 	if err != nil {
@@ -236,27 +236,27 @@ func (ts *testServer) setupOwner(t *testing.T) *client {
 }
 
 // login signs c in and fails the test unless it worked.
-func (c *client) login(t *testing.T, email, password string) {
+func (c *client) login(t testing.TB, email, password string) {
 	t.Helper()
 	res := c.post(t, "/login", url.Values{"email": {email}, "password": {password}})
 	wantRedirect(t, res, "/")
 }
 
-func wantStatus(t *testing.T, res response, want int) {
+func wantStatus(t testing.TB, res response, want int) {
 	t.Helper()
 	if res.Status != want {
 		t.Fatalf("got status %d, want %d; body:\n%.2000s", res.Status, want, res.Body)
 	}
 }
 
-func wantRedirect(t *testing.T, res response, to string) {
+func wantRedirect(t testing.TB, res response, to string) {
 	t.Helper()
 	if res.Status != http.StatusSeeOther || res.Header.Get("Location") != to {
 		t.Fatalf("got %d to %q, want 303 to %q; body:\n%.2000s", res.Status, res.Header.Get("Location"), to, res.Body)
 	}
 }
 
-func wantBody(t *testing.T, res response, parts ...string) {
+func wantBody(t testing.TB, res response, parts ...string) {
 	t.Helper()
 	for _, p := range parts {
 		if !strings.Contains(res.Body, p) {

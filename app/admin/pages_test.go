@@ -347,10 +347,13 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/clients/" + w.Maria + "/deactivate",
 		"/bookings",
 		w.dayPath(),
+		"/bookings/week?" + url.Values{"location": {w.Location}, "date": {w.Day}}.Encode(),
+		"/bookings/agenda?" + url.Values{"location": {w.Location}, "date": {w.Day}}.Encode(),
 		explain,
 		"/bookings/new",
 		"/bookings/" + id(bookingID),
 		"/bookings/" + id(bookingID) + "/cancel",
+		"/bookings/" + id(bookingID) + "/move",
 		"/settings/messages",
 		"/settings/messages/templates",
 		"/settings/messages/templates/confirmation/es",
@@ -403,7 +406,7 @@ func (p adminPage) get(t *testing.T, ts *testServer, c *client) response {
 
 // notPages are GET routes that answer with a redirect rather than a page: the code step
 // without a password step behind it goes back to /login (twofactor_test.go covers the page).
-var notPages = map[string]bool{"/settings/integrations": true, "/owners": true, "/login/code": true}
+var notPages = map[string]bool{"/settings/integrations": true, "/owners": true, "/login/code": true, "/bookings/calendar": true}
 
 // Every GET route of the route table has a page in seededPages, so tests over that list (the
 // Spanish page test here, the browser audits) cover pages added later.

@@ -106,6 +106,9 @@ func englishFragments(t *testing.T) []string {
 var (
 	// Parts of a page that are not UI text: code, scripts, data the owner typed into fields.
 	hiddenBlocks = regexp.MustCompile(`(?is)<(script|style|code|pre|kbd|samp|textarea)\b[^>]*>.*?</(script|style|code|pre|kbd|samp|textarea)>`)
+	// Text the owner typed shown as it is (a booking's notes), marked translate="no" as HTML
+	// marks what must not be translated.
+	untranslated = regexp.MustCompile(`(?is)<span\b[^>]*\btranslate="no"[^>]*>[^<]*</span>`)
 	// Attributes a person reads or hears.
 	readAttr = regexp.MustCompile(`(?i)\s(?:aria-label|placeholder|title|alt)="([^"]*)"`)
 	tag      = regexp.MustCompile(`(?s)<[^>]*>`)
@@ -123,6 +126,7 @@ var (
 // code blocks and form data.
 func visibleText(page string) string {
 	page = hiddenBlocks.ReplaceAllString(page, " ")
+	page = untranslated.ReplaceAllString(page, " ")
 	page = zoneOption.ReplaceAllString(page, " ")
 	var b strings.Builder
 	for _, m := range readAttr.FindAllStringSubmatch(page, -1) {
