@@ -184,6 +184,7 @@ func (a *Admin) Routes() chi.Router {
 
 		// Clients (clients.go) and bookings (bookings*.go, dayview*.go, explain.go).
 		r.Get("/clients", a.listClients)
+		r.Get("/clients/csv", a.exportClients) // CSV downloads (export.go; docs/data.md)
 		r.Get("/clients/new", a.newClient)
 		r.Post("/clients", a.createClient)
 		r.Get("/clients/{id}", a.showClient)
@@ -192,6 +193,7 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/clients/{id}/deactivate", a.deactivateClient)
 		r.Post("/clients/{id}/reactivate", a.reactivateClient)
 		r.Get("/bookings", a.listBookings)
+		r.Get("/bookings/csv", a.exportBookings)
 		r.Get("/bookings/day", a.showDay)
 		r.Get("/bookings/explain", a.explainSlot)
 		r.Get("/bookings/new", a.newBooking)
@@ -238,7 +240,9 @@ func (a *Admin) Routes() chi.Router {
 
 		// Payments (payments.go).
 		r.Get("/payments", a.listPaymentRequests)
+		r.Get("/payments/csv", a.exportPayments) // CSV downloads (export.go; docs/data.md)
 		r.Get("/payments/sales", a.listSales)
+		r.Get("/payments/sales/csv", a.exportSales)
 		r.Get("/payments/{id}", a.showPaymentRequest)
 		r.Post("/payments/{id}/settle", a.settlePaymentRequest)
 		r.Post("/payments/{id}/cancel", a.cancelPaymentRequest)
