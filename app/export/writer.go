@@ -5,7 +5,7 @@
 package export
 
 import (
-	"encoding/csv"
+	"bufio"
 	"io"
 	"strings"
 	"time"
@@ -25,7 +25,8 @@ type Options struct {
 
 // Writer writes the records of one CSV file.
 type Writer struct {
-	csv   *csv.Writer
+	out   *bufio.Writer
+	sep   byte
 	comma bool // amounts with a decimal comma
 }
 
@@ -34,33 +35,43 @@ const bom = "\uFEFF"
 
 // NewWriter starts a file on out; with Excel it writes the byte-order mark at once.
 func NewWriter(out io.Writer, o Options) (*Writer, error) {
-	w := &Writer{csv: csv.NewWriter(out)}
-	w.csv.UseCRLF = true // RFC 4180 ends records with CRLF
+	w := &Writer{out: bufio.NewWriter(out), sep: ','}
 	if o.Excel {
 		if _, err := io.WriteString(out, bom); err != nil {
 			return nil, err
 		}
 		if strings.HasPrefix(o.Lang, "es") {
-			w.csv.Comma, w.comma = ';', true
+			w.sep, w.comma = ';', true
 		}
 	}
 	return w, nil
 }
 
-// Write writes one record, neutralising each cell. The csv package buffers a few kilobytes and
-// hands them on, so a long file never sits in memory.
+// Write writes one record, neutralising each cell, as RFC 4180 has it: records end with CRLF,
+// a cell holding the separator, a quote or a line break is quoted, with its quotes doubled.
+// Line breaks inside a cell are kept as they are (encoding/csv's writer would turn "\n" into
+// "\r\n" with CRLF records, and readers would then disagree on the cell). A few kilobytes are
+// buffered and handed on, so a long file never sits in memory.
 func (w *Writer) Write(record []string) error {
 	for i, cell := range record {
-		record[i] = Neutralise(cell)
+		if i > 0 {
+			w.out.WriteByte(w.sep)
+		}
+		cell = Neutralise(cell)
+		if !strings.ContainsAny(cell, string(w.sep)+"\"\r\n") {
+			w.out.WriteString(cell)
+			continue
+		}
+		w.out.WriteByte('"')
+		w.out.WriteString(strings.ReplaceAll(cell, `"`, `""`))
+		w.out.WriteByte('"')
 	}
-	return w.csv.Write(record)
+	_, err := w.out.WriteString("\r\n")
+	return err // bufio keeps its first error: every later write returns it
 }
 
 // Flush writes what is buffered and reports any error of the file so far.
-func (w *Writer) Flush() error {
-	w.csv.Flush()
-	return w.csv.Error()
-}
+func (w *Writer) Flush() error { return w.out.Flush() }
 
 // Amount formats hundredths as money.Cents does ("15000.0", "12.5"), with a decimal comma in a
 // Spanish Excel file: a plain number either way, no currency sign or grouping.
