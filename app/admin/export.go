@@ -72,7 +72,8 @@ func (a *Admin) exportBookings(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *Admin) exportClients(w http.ResponseWriter, r *http.Request) {
-	a.writeCSV(w, r, "clients", export.Filter{ClientStatus: r.URL.Query().Get("status")})
+	q := r.URL.Query()
+	a.writeCSV(w, r, "clients", export.Filter{ClientStatus: q.Get("status"), ClientSearch: searchText(q.Get("q"))})
 }
 
 func (a *Admin) exportSales(w http.ResponseWriter, r *http.Request) {

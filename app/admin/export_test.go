@@ -69,3 +69,22 @@ func TestBookingsCSV(t *testing.T) {
 	}
 	wantStatus(t, c.get(t, "/bookings/csv?from=yesterday"), 400)
 }
+
+// TestClientsCSV: the clients list links to its CSV with its search, and the file holds the
+// clients it finds, a phone starting with "+" neutralised.
+func TestClientsCSV(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	seedBookingWorld(t, ts)
+	page := c.get(t, "/clients?q=diaz&status=all")
+	wantBody(t, page, `href="/clients/csv?q=diaz&amp;status=all"`, "Download CSV")
+	res := c.get(t, "/clients/csv?q=diaz&status=all")
+	wantStatus(t, res, 200)
+	records, err := csv.NewReader(strings.NewReader(res.Body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(records) != 2 || records[1][1] != "Pedro" || records[1][4] != "'+56911112222" {
+		t.Errorf("clients %q, want Pedro alone, his phone neutralised", records)
+	}
+}

@@ -53,6 +53,11 @@ WHERE ` + where + ` ORDER BY b.start_at, b.id`, args, nil
 			case "inactive":
 				where += " AND c.active = 0"
 			}
+			if f.ClientSearch != "" {
+				where += ` AND instr(lower(c.first_name || ' ' || coalesce(c.last_name, '') || ' ' || coalesce(c.email, '') || ' '
+	|| coalesce(c.phone, '') || ' ' || coalesce(c.identification_number, '') || ' ' || coalesce(c.record_number, '')), ?) > 0`
+				args = append(args, strings.ToLower(f.ClientSearch))
+			}
 			return `SELECT c.id, c.first_name, c.last_name, c.email, c.phone, c.second_phone, c.identification_number,
 	c.record_number, c.address, c.district, c.city, c.region, c.active, c.created_at
 FROM clients c WHERE ` + where + ` ORDER BY c.id`, args, nil

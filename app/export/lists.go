@@ -16,12 +16,14 @@ var Kinds = []string{"bookings", "clients", "sales", "payments"}
 // Filter narrows a list. Bookings take the bookings list's own filter (their From and To are
 // local dates of each booking's location); the other lists take From and To as dates in the
 // business's zone, of when the row was created. ClientStatus is the clients list's "active",
-// "inactive" or "all" ("" is active, as on the page); PaymentStatus is the payments list's
+// "inactive" or "all" ("" is active, as on the page) and ClientSearch its search text (a
+// client whose name, email, phone, identification or record number holds it); PaymentStatus is the payments list's
 // status ("" any).
 type Filter struct {
 	Bookings      booking.Filter
 	From, To      *booking.Date
 	ClientStatus  string
+	ClientSearch  string
 	PaymentStatus string
 }
 
