@@ -13,7 +13,7 @@ import (
 
 const exportUsage = `Usage: frontdesk export csv KIND --data DIR [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--excel] [--lang en|es]
 
-  KIND is one of: ` + "bookings, clients, sales, payments" + `
+  KIND is one of: bookings, clients, sales, payments, messages
   writes the CSV to standard output (docs/data.md)`
 
 // runExport writes a list as CSV to standard output, as the admin's "Download CSV" does.

@@ -213,6 +213,7 @@ func (a *Admin) Routes() chi.Router {
 		r.Post("/settings/messages/templates/{kind}/{lang}", a.saveMessageTemplate)
 		r.Post("/settings/messages/templates/{kind}/{lang}/reset", a.resetMessageTemplate)
 		r.Get("/settings/messages/log", a.showMessageLog)
+		r.Get("/settings/messages/log/csv", a.exportMessages) // CSV download (export.go; docs/data.md)
 		r.Get("/settings/messages/log/{id}", a.showMessage)
 		r.Post("/settings/messages/log/{id}/resend", a.resendMessage)
 

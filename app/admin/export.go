@@ -120,3 +120,14 @@ func (a *Admin) writeCSV(w http.ResponseWriter, r *http.Request, kind string, f 
 		a.log.ErrorContext(ctx, "csv export cut short", "kind", kind, "err", err)
 	}
 }
+
+func (a *Admin) exportMessages(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	from, to, ok := exportDates(q)
+	if !ok {
+		a.renderError(w, r, badDate)
+		return
+	}
+	a.writeCSV(w, r, "messages", export.Filter{From: from, To: to, MessageState: q.Get("state"), MessageKind: q.Get("kind"),
+		MessageSearch: q.Get("q")})
+}

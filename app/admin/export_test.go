@@ -88,3 +88,16 @@ func TestClientsCSV(t *testing.T) {
 		t.Errorf("clients %q, want Pedro alone, his phone neutralised", records)
 	}
 }
+
+// TestMessageLogCSV: the message log links to its CSV with its filters, and the download is
+// the log's CSV.
+func TestMessageLogCSV(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	wantBody(t, c.get(t, "/settings/messages/log?state=failed"), `href="/settings/messages/log/csv?state=failed"`)
+	res := c.get(t, "/settings/messages/log/csv?state=failed")
+	wantStatus(t, res, 200)
+	if res.Header.Get("Content-Type") != "text/csv; charset=utf-8" || !strings.HasPrefix(res.Body, "id,send at (UTC),kind,") {
+		t.Errorf("%v %q", res.Header, res.Body)
+	}
+}

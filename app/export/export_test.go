@@ -47,6 +47,9 @@ func newWorld(t testing.TB) world {
 	w.service = exec(`INSERT INTO services (uuid, name, duration_min, price_cents, created_at, updated_at) VALUES ('s', 'Corte
 de pelo', 30, 1250, ?, ?)`, ms, ms)
 	w.provider = exec(`INSERT INTO providers (public_name, location_id, created_at, updated_at) VALUES ('Ñandú', ?, ?, ?)`, w.location, ms, ms)
+	exec(`INSERT INTO messages (message_key, kind, recipient, to_address, state, note, send_at, subject, created_at, updated_at)
+		VALUES ('k1', 'test', 'address', '-owner@example.com', 'failed', '550 "no", thanks', ?, 'Prueba
+¿llega?', ?, ?)`, ms, ms, ms)
 	w.client = exec(`INSERT INTO clients (first_name, last_name, email, phone, created_at, updated_at) VALUES ('=HYPERLINK("x")', 'Pérez; "Jr"', '@evil', '+56911112222', ?, ?)`, ms, ms)
 	return w
 }
@@ -158,6 +161,9 @@ func TestReadsAlikeInGoAndPython(t *testing.T) {
 			fromGo, fromPython := goRead(t, file, o.Excel, comma), pythonRead(t, file, o.Excel, string(comma))
 			if !reflect.DeepEqual(fromGo, fromPython) {
 				t.Errorf("%s %+v: Go read %q, Python %q", kind, o, fromGo, fromPython)
+			}
+			if kind == "messages" && (len(fromGo) != 2 || fromGo[1][4] != "'-owner@example.com" || fromGo[1][5] != "Prueba\n¿llega?") {
+				t.Errorf("messages %+v: %q", o, fromGo)
 			}
 			if kind == "bookings" {
 				if len(fromGo) != 4 {

@@ -117,6 +117,39 @@ WHERE ` + where + ` ORDER BY r.id`, args, nil
 	},
 }
 
+// messagesList is the customer message log, newest first as on its page.
+var messagesList = list{
+	columns: 12,
+	header: func(zone string) []string {
+		return []string{"id", "send at (" + zone + ")", "kind", "recipient", "to", "subject", "state", "attempts",
+			"last attempt (" + zone + ")", "note", "booking id", "payment request id"}
+	},
+	query: func(_ context.Context, _ *db.DB, f Filter, zone *time.Location) (string, []any, error) {
+		where, args := createdWhere("m.send_at", f, zone)
+		if f.MessageState != "" {
+			where += " AND m.state = ?"
+			args = append(args, f.MessageState)
+		}
+		if f.MessageKind != "" {
+			where += " AND m.kind = ?"
+			args = append(args, f.MessageKind)
+		}
+		if f.MessageSearch != "" {
+			where += " AND (m.to_address LIKE '%' || ? || '%' OR m.message_key = ?)"
+			args = append(args, f.MessageSearch, f.MessageSearch)
+		}
+		return `SELECT m.id, m.send_at, m.kind, m.recipient, m.to_address, m.subject, m.state, m.attempts, m.last_attempt_at,
+	m.note, m.booking_id, m.payment_request_id
+FROM messages m WHERE ` + where + ` ORDER BY m.send_at DESC, m.id DESC`, args, nil
+	},
+	row: func(_ *Writer, zone *time.Location, v []sql.NullString) []string {
+		return []string{v[0].String, at(v[1], zone), v[2].String, v[3].String, v[4].String, v[5].String, v[6].String,
+			v[7].String, at(v[8], zone), v[9].String, v[10].String, v[11].String}
+	},
+}
+
+func init() { lists["messages"] = messagesList }
+
 // createdWhere narrows column (milliseconds) to the filter's dates in zone, both inclusive.
 func createdWhere(column string, f Filter, zone *time.Location) (string, []any) {
 	where := []string{"1 = 1"}

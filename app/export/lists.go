@@ -11,7 +11,7 @@ import (
 )
 
 // Kinds are the lists that can be exported, in the order docs/data.md describes them.
-var Kinds = []string{"bookings", "clients", "sales", "payments"}
+var Kinds = []string{"bookings", "clients", "sales", "payments", "messages"}
 
 // Filter narrows a list. Bookings take the bookings list's own filter (their From and To are
 // local dates of each booking's location); the other lists take From and To as dates in the
@@ -25,6 +25,8 @@ type Filter struct {
 	ClientStatus  string
 	ClientSearch  string
 	PaymentStatus string
+	// The message log's state, kind and search (part of an address, or a Message-ID's left part).
+	MessageState, MessageKind, MessageSearch string
 }
 
 // list is one export: its header (given the zone's name) and its rows.
