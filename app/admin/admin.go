@@ -231,6 +231,7 @@ func (a *Admin) Routes() chi.Router {
 
 		// Clients (clients.go) and bookings (bookings*.go, dayview*.go, explain.go).
 		t.get("/clients", staff.Clients, a.listClients)
+		t.get("/clients/csv", staff.Exports, a.exportClients) // CSV downloads (export.go; docs/data.md)
 		t.get("/clients/new", staff.ClientsEdit, a.newClient)
 		t.post("/clients", staff.ClientsEdit, a.createClient)
 		t.get("/clients/{id}", staff.Clients, a.showClient)
@@ -239,6 +240,7 @@ func (a *Admin) Routes() chi.Router {
 		t.post("/clients/{id}/deactivate", staff.ClientsEdit, a.deactivateClient)
 		t.post("/clients/{id}/reactivate", staff.ClientsEdit, a.reactivateClient)
 		t.get("/bookings", staff.Calendar, a.listBookings)
+		t.get("/bookings/csv", staff.Exports, a.exportBookings)
 		t.get("/bookings/day", staff.Calendar, a.showDay)
 		// The week and agenda views, and the tab's last-used view (calendar*.go; docs/calendar.md).
 		t.get("/bookings/week", staff.Calendar, a.showWeek)
@@ -266,6 +268,7 @@ func (a *Admin) Routes() chi.Router {
 		t.post("/settings/messages/templates/{kind}/{lang}", staff.Settings, a.saveMessageTemplate)
 		t.post("/settings/messages/templates/{kind}/{lang}/reset", staff.Settings, a.resetMessageTemplate)
 		t.get("/settings/messages/log", staff.Settings, a.showMessageLog)
+		t.get("/settings/messages/log/csv", staff.Exports, a.exportMessages) // CSV download (export.go; docs/data.md)
 		t.get("/settings/messages/log/{id}", staff.Settings, a.showMessage)
 		t.post("/settings/messages/log/{id}/resend", staff.Settings, a.resendMessage)
 
@@ -293,7 +296,9 @@ func (a *Admin) Routes() chi.Router {
 
 		// Payments (payments.go).
 		t.get("/payments", staff.Desk, a.listPaymentRequests)
+		t.get("/payments/csv", staff.Exports, a.exportPayments) // CSV downloads (export.go; docs/data.md)
 		t.get("/payments/sales", staff.Desk, a.listSales)
+		t.get("/payments/sales/csv", staff.Exports, a.exportSales)
 		t.get("/payments/{id}", staff.Desk, a.showPaymentRequest)
 		t.post("/payments/{id}/settle", staff.Desk, a.settlePaymentRequest)
 		t.post("/payments/{id}/cancel", staff.Desk, a.cancelPaymentRequest)

@@ -109,6 +109,7 @@ func (a *Admin) listBookings(w http.ResponseWriter, r *http.Request) {
 		})
 	}
 	v.Pager = listPager(r.URL, page, bookingsPerPage, total, translate(r, "pager.bookings", "count", total))
+	v.Pager.CSV = csvLink(r.Context(), "/bookings/csv", q)
 	a.render(w, r, http.StatusOK, ui.BookingsPage(a.page(r, translate(r, "bookings.tabs")), v))
 }
 

@@ -44,6 +44,7 @@ func (a *Admin) listClients(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := ui.ClientsView{Search: search, Pager: listPager(r.URL, page, clientsPerPage, total, translate(r, "pager.clients", "count", total))}
+	v.Pager.CSV = csvLink(r.Context(), "/clients/csv", q)
 	for _, c := range found {
 		v.Rows = append(v.Rows, ui.ClientRow{ID: c.ID, Name: c.name(), Email: c.Email.String, Phone: c.Phone.String,
 			RecordNumber: c.Record.String, Active: c.Active})

@@ -129,7 +129,8 @@ func (a *Admin) showMessageLog(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	v := ui.MessageLogView{Filter: f, States: states, Kinds: kinds, Page: lp.Page, TotalPages: lp.TotalPages, Total: lp.Total}
+	v := ui.MessageLogView{Filter: f, States: states, Kinds: kinds, Page: lp.Page, TotalPages: lp.TotalPages, Total: lp.Total,
+		CSVHref: csvLink(r.Context(), "/settings/messages/log/csv", q)}
 	for _, e := range lp.Entries {
 		v.Rows = append(v.Rows, a.messageRow(r, times, e))
 	}

@@ -404,9 +404,11 @@ func (p adminPage) get(t *testing.T, ts *testServer, c *client) response {
 	return res
 }
 
-// notPages are GET routes that answer with a redirect rather than a page: the code step
-// without a password step behind it goes back to /login (twofactor_test.go covers the page).
-var notPages = map[string]bool{"/settings/integrations": true, "/owners": true, "/login/code": true, "/bookings/calendar": true}
+// notPages are GET routes that answer with a redirect or a file rather than a page: the code
+// step without a password step behind it goes back to /login (twofactor_test.go covers the
+// page); the CSV downloads have tests of their own (export_test.go).
+var notPages = map[string]bool{"/settings/integrations": true, "/owners": true, "/login/code": true, "/bookings/calendar": true,
+	"/bookings/csv": true, "/clients/csv": true, "/payments/csv": true, "/payments/sales/csv": true, "/settings/messages/log/csv": true}
 
 // Every GET route of the route table has a page in seededPages, so tests over that list (the
 // Spanish page test here, the browser audits) cover pages added later.

@@ -91,6 +91,7 @@ func (a *Admin) listPaymentRequests(w http.ResponseWriter, r *http.Request) {
 	p := i18n.From(ctx)
 	now := a.now()
 	v := ui.PaymentsView{Filter: filter, Statuses: statuses, Pager: listPager(r.URL, page, paymentsPerPage, total, translate(r, "pager.payment_requests", "count", total))}
+	v.Pager.CSV = csvLink(r.Context(), "/payments/csv", r.URL.Query())
 	for _, pr := range rows {
 		row := ui.PaymentRequestRow{
 			ID: pr.ID, CartID: pr.CartID, Amount: p.Money(pr.AmountCents), Status: pr.Status,

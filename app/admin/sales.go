@@ -27,6 +27,7 @@ func (a *Admin) listSales(w http.ResponseWriter, r *http.Request) {
 	}
 	p := i18n.From(ctx)
 	v := ui.SalesView{Pager: listPager(r.URL, page, paymentsPerPage, total, translate(r, "pager.sales", "count", total))}
+	v.Pager.CSV = csvLink(r.Context(), "/payments/sales/csv", r.URL.Query())
 	for _, s := range sales {
 		row := ui.SaleRow{ID: s.ID, CartID: s.CartID, Location: s.Location.Name, Status: s.Status}
 		sale, err := a.db.R.GetSale(ctx, s.ID)

@@ -184,3 +184,9 @@ func DayStart(zone *time.Location, d Date) time.Time {
 	c := newClock(zone, wall-2*secondsPerDay, wall+2*secondsPerDay)
 	return time.Unix(c.reach(wall), 0).In(zone)
 }
+
+// Where is List's condition on bookings b for f, with its arguments, for a reader that walks
+// every matching booking itself (app/export, in the same start order).
+func Where(ctx context.Context, q *db.Queries, f Filter) (string, []any, error) {
+	return listWhere(ctx, q, f)
+}

@@ -68,6 +68,8 @@ const (
 	Credentials Permission = "credentials"
 	// Integrations: API keys, webhooks, MCP.
 	Integrations Permission = "integrations"
+	// Exports: CSV downloads of the lists (bookings, clients, sales, payments, the message log).
+	Exports Permission = "exports"
 	// Data: exporting or erasing the business's data.
 	Data Permission = "data"
 	// Activity: the trail of who changed what (Settings → Activity; docs/activity.md).
@@ -76,13 +78,13 @@ const (
 
 // Permissions are every permission, in the order of docs/roles.md.
 var Permissions = []Permission{SignedIn, Calendar, Attendance, Book, Clients, ClientsEdit, Desk, Refunds,
-	Catalog, OwnHours, Settings, Team, Owners, Credentials, Integrations, Data, Activity}
+	Catalog, OwnHours, Settings, Team, Exports, Owners, Credentials, Integrations, Data, Activity}
 
 // grants is the one table of what each role may do (docs/roles.md is the same table in words).
 var grants = map[Role][]Permission{
 	RoleOwner: Permissions,
 	RoleManager: {SignedIn, Calendar, Attendance, Book, Clients, ClientsEdit, Desk, Refunds,
-		Catalog, OwnHours, Settings, Team},
+		Catalog, OwnHours, Settings, Team, Exports},
 	RoleReception: {SignedIn, Calendar, Attendance, Book, Clients, ClientsEdit, Desk},
 	RoleProvider:  {SignedIn, Calendar, Attendance, Clients, OwnHours},
 }

@@ -1,0 +1,82 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"frontdesk/app/booking"
+	"frontdesk/app/export"
+	"frontdesk/app/locale"
+)
+
+const exportUsage = `Usage: frontdesk export csv KIND --data DIR [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--excel] [--lang en|es]
+
+  KIND is one of: bookings, clients, sales, payments, messages
+  writes the CSV to standard output (docs/data.md)`
+
+// runExport writes a list as CSV to standard output, as the admin's "Download CSV" does.
+func runExport(ctx context.Context, env Env, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(env.Stdout, exportUsage)
+		if len(args) == 0 {
+			return usagef("missing format (csv)")
+		}
+		return nil
+	}
+	if args[0] != "csv" {
+		return usagef("unknown format %q (want csv)", args[0])
+	}
+	if len(args) < 2 || strings.HasPrefix(args[1], "-") {
+		return usagef("missing KIND (one of %s)", strings.Join(export.Kinds, ", "))
+	}
+	kind := args[1]
+	if !slices.Contains(export.Kinds, kind) {
+		return usagef("unknown KIND %q (want one of %s)", kind, strings.Join(export.Kinds, ", "))
+	}
+	fs := newFlagSet("export csv "+kind, "--data DIR [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--excel] [--lang en|es]", env)
+	data := dataFlag(fs, env)
+	from := fs.String("from", "", "first date, inclusive (bookings: the day they start; others: the day they were created), in the business's zone")
+	to := fs.String("to", "", "last date, inclusive")
+	excel := fs.Bool("excel", false, "Excel-friendly: a byte-order mark and the language's separator (; for Spanish)")
+	lang := fs.String("lang", "", "the language of --excel's separator and decimal mark (default: the business's)")
+	if err := fs.parse(args[2:]); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	var f export.Filter
+	for name, pair := range map[string]struct {
+		text string
+		dst  **booking.Date
+	}{"from": {*from, &f.From}, "to": {*to, &f.To}} {
+		if pair.text == "" {
+			continue
+		}
+		d, err := booking.ParseDate(pair.text)
+		if err != nil {
+			return usagef("--%s %q: want a date YYYY-MM-DD", name, pair.text)
+		}
+		*pair.dst = &d
+	}
+	f.Bookings.From, f.Bookings.To, f.ClientStatus = f.From, f.To, "all"
+	d, err := openData(ctx, env, *data)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if *lang == "" {
+		biz, err := locale.Load(ctx, d.R)
+		if err != nil {
+			return err
+		}
+		*lang = biz.Language
+	}
+	w, err := export.NewWriter(env.Stdout, export.Options{Excel: *excel, Lang: *lang})
+	if err != nil {
+		return err
+	}
+	return export.Write(ctx, d, kind, f, w)
+}
