@@ -70,7 +70,7 @@ func (a *Admin) showActivity(w http.ResponseWriter, r *http.Request) {
 	}
 	kinds := []ui.Option{{Value: "", Label: translate(r, "activity.all_kinds")}}
 	for _, p := range activityPrefixes {
-		kinds = append(kinds, ui.Option{Value: p, Label: p})
+		kinds = append(kinds, ui.Option{Value: p, Label: translate(r, "activity.prefix."+p)})
 	}
 	zone, err := a.businessZone(r.Context())
 	if err != nil {

@@ -63,7 +63,7 @@ func TestActivityNamesWhoChangedABooking(t *testing.T) {
 	w := seedBookingWorld(t, ts)
 	d := openBookingDB(t, ts)
 	const second = "second@example.com"
-	wantRedirect(t, first.post(t, "/owners", url.Values{"email": {second}, "password": {ownerPassword}}), "/owners")
+	wantRedirect(t, first.post(t, "/owners", url.Values{"owner_email": {second}, "password": {ownerPassword}}), "/settings/team")
 	other := ts.newClient(t)
 	other.login(t, second, ownerPassword)
 
@@ -201,7 +201,7 @@ func TestActivityPageFilters(t *testing.T) {
 	w := seedBookingWorld(t, ts)
 	d := openBookingDB(t, ts)
 	const second = "second@example.com"
-	wantRedirect(t, first.post(t, "/owners", url.Values{"email": {second}, "password": {ownerPassword}}), "/owners")
+	wantRedirect(t, first.post(t, "/owners", url.Values{"owner_email": {second}, "password": {ownerPassword}}), "/settings/team")
 	other := ts.newClient(t)
 	other.login(t, second, ownerPassword)
 	wantRedirect(t, other.post(t, "/bookings", w.booking(w.Ana, w.Maria, "10:00")), w.dayPath())
