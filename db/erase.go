@@ -23,7 +23,7 @@ var scrubbable = [][2]string{
 	{"messages", "to_address"}, {"messages", "subject"}, {"messages", "note"}, {"messages", "detail_json"},
 	{"message_attempts", "to_address"}, {"message_attempts", "reply"},
 	{"events", "body"}, {"delivery_texts", "text"},
-	{"activity", "changes"}, {"activity", "actor_label"},
+	{"activity", "changes"}, {"activity", "actor_label"}, {"bookings", "notes"},
 }
 
 // FindTexts lists every scrubbable text that contains one of needles (empty needles are

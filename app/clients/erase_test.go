@@ -166,3 +166,36 @@ func TestEraseTwiceAndOpenBookings(t *testing.T) {
 		t.Error("ErrOpenBookings is not a fail.Error")
 	}
 }
+
+// TestExportHasBookingsAndMessages: the export of a client holds its profile, both bookings and
+// the message sent to it.
+func TestExportHasBookingsAndMessages(t *testing.T) {
+	d, _, id := seedErasable(t)
+	x, err := ExportClient(context.Background(), d, testNow, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Client   map[string]any              `json:"client"`
+		Sections map[string][]map[string]any `json:"sections"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Client["email"] != eraseEmail || len(doc.Sections["profile"]) != 1 {
+		t.Errorf("client %v, profile %v", doc.Client, doc.Sections["profile"])
+	}
+	if n := len(doc.Sections["bookings"]); n != 2 {
+		t.Errorf("%d bookings, want 2", n)
+	}
+	if m := doc.Sections["messages"]; len(m) != 2 || m[0]["to_address"] != eraseEmail {
+		t.Errorf("messages %v", m)
+	}
+	if _, err := ExportClient(context.Background(), d, testNow, 999); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing client: %v", err)
+	}
+}
