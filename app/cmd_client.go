@@ -83,5 +83,8 @@ func runClient(ctx context.Context, env Env, args []string) error {
 		return nil
 	}
 	fmt.Fprintf(env.Stdout, "client %d erased (%d pending messages dropped)\n", id, e.DroppedMessages)
+	if e.WALKept {
+		fmt.Fprintln(env.Stderr, "note: a reader kept the WAL from being truncated; its old pages go at the next checkpoint (docs/data.md)")
+	}
 	return nil
 }

@@ -131,31 +131,31 @@ func (q *Queries) OptimizeClientSearch(ctx context.Context) error {
 // InTxSecure is InTx with SQLite's secure_delete on, so the pages the write frees or rewrites
 // are overwritten with zeros, followed by a checkpoint that copies the WAL into the file and
 // truncates it: after it the old bytes are in neither file. A reader holding an old snapshot
-// (a backup copying, Litestream) can keep the checkpoint from truncating; the error says so.
-func (d *DB) InTxSecure(ctx context.Context, fn func(q *Queries) error) error {
+// for longer than the busy timeout (a long backup, Litestream) can keep the checkpoint from
+// truncating the WAL: the write stands, and truncated is false — the old frames go when the WAL
+// is next reset.
+func (d *DB) InTxSecure(ctx context.Context, fn func(q *Queries) error) (truncated bool, err error) {
 	if _, err := d.Write.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
-		return fmt.Errorf("secure_delete: %w", err)
+		return false, fmt.Errorf("secure_delete: %w", err)
 	}
-	err := d.InTx(ctx, fn)
+	err = d.InTx(ctx, fn)
 	if _, perr := d.Write.ExecContext(context.WithoutCancel(ctx), "PRAGMA secure_delete = OFF"); perr != nil && err == nil {
 		err = fmt.Errorf("secure_delete: %w", perr)
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
-	return d.CheckpointTruncate(ctx)
+	return d.CheckpointTruncate(context.WithoutCancel(ctx))
 }
 
-// CheckpointTruncate copies the whole WAL into the database file and truncates the WAL.
-func (d *DB) CheckpointTruncate(ctx context.Context) error {
+// CheckpointTruncate copies the whole WAL into the database file and truncates the WAL; it
+// reports false when a reader kept it from finishing.
+func (d *DB) CheckpointTruncate(ctx context.Context) (bool, error) {
 	var busy, log, done int64
 	if err := d.Write.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &log, &done); err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
+		return false, fmt.Errorf("checkpoint: %w", err)
 	}
-	if busy != 0 {
-		return fmt.Errorf("checkpoint: a reader kept the WAL from being truncated; run the checkpoint again")
-	}
-	return nil
+	return busy == 0, nil
 }
 
 // ClientActivityTexts lists the change records of client id in the activity trail.

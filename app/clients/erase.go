@@ -33,6 +33,9 @@ type Erasure struct {
 	Already bool
 	// DroppedMessages counts the pending messages to the client that will not be sent.
 	DroppedMessages int64
+	// WALKept is true when a reader kept the WAL from being truncated after the erasure: the
+	// old bytes stay in the WAL file until it is next reset (docs/data.md).
+	WALKept bool
 }
 
 // Erase removes client id's personal data (GDPR art. 17): the record's personal fields, its
@@ -47,11 +50,12 @@ type Erasure struct {
 // old bytes are left in neither the database file nor its WAL (db.InTxSecure).
 func Erase(ctx context.Context, d *db.DB, now time.Time, id int64) (Erasure, error) {
 	var out Erasure
-	err := d.InTxSecure(ctx, func(q *db.Queries) error {
+	truncated, err := d.InTxSecure(ctx, func(q *db.Queries) error {
 		var err error
 		out, err = erase(ctx, q, now, id)
 		return err
 	})
+	out.WALKept = err == nil && !out.Already && !truncated
 	return out, err
 }
 

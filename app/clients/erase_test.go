@@ -86,7 +86,7 @@ func TestEraseLeavesNoBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Client.FirstName != ErasedName || got.Client.Email != "" || got.Client.Phone != nil || got.DroppedMessages != 1 {
+	if got.Client.FirstName != ErasedName || got.Client.Email != "" || got.Client.Phone != nil || got.DroppedMessages != 1 || got.WALKept {
 		t.Errorf("erased client %+v, dropped %d", got.Client, got.DroppedMessages)
 	}
 	var after int
