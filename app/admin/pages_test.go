@@ -343,6 +343,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/clients/new",
 		"/clients/" + w.Maria,
 		"/clients/" + w.Maria + "/deactivate",
+		"/clients/" + w.Maria + "/erase",
 		"/bookings",
 		w.dayPath(),
 		explain,
@@ -398,8 +399,8 @@ func (p adminPage) get(t *testing.T, ts *testServer, c *client) response {
 	return res
 }
 
-// notPages are GET routes that answer with a redirect rather than a page.
-var notPages = map[string]bool{"/settings/integrations": true}
+// notPages are GET routes that answer with a redirect or a download rather than a page.
+var notPages = map[string]bool{"/settings/integrations": true, "/clients/{id}/export": true}
 
 // Every GET route of the route table has a page in seededPages, so tests over that list (the
 // Spanish page test here, the browser audits) cover pages added later.
