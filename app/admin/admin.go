@@ -239,6 +239,10 @@ func (a *Admin) Routes() chi.Router {
 		t.get("/clients/{id}/deactivate", staff.ClientsEdit, a.confirmDeactivateClient)
 		t.post("/clients/{id}/deactivate", staff.ClientsEdit, a.deactivateClient)
 		t.post("/clients/{id}/reactivate", staff.ClientsEdit, a.reactivateClient)
+		// A client's data: everything as one file, and erasure (client_data.go; docs/data.md).
+		t.get("/clients/{id}/export", staff.Data, a.exportClient)
+		t.get("/clients/{id}/erase", staff.Data, a.confirmEraseClient)
+		t.post("/clients/{id}/erase", staff.Data, a.eraseClient)
 		t.get("/bookings", staff.Calendar, a.listBookings)
 		t.get("/bookings/csv", staff.Exports, a.exportBookings)
 		t.get("/bookings/day", staff.Calendar, a.showDay)

@@ -177,6 +177,7 @@ func (a *Admin) showClientForm(w http.ResponseWriter, r *http.Request, status in
 			a.renderError(w, r, err)
 			return
 		}
+		v.DataActions = can(r.Context(), staff.Data)
 		if can(r.Context(), staff.ClientsEdit) { // a provider's account sees name and phone only
 			story, err := a.clientStory(r, v.ID)
 			if err != nil {

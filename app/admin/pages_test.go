@@ -345,6 +345,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/clients/new",
 		"/clients/" + w.Maria,
 		"/clients/" + w.Maria + "/deactivate",
+		"/clients/" + w.Maria + "/erase",
 		"/bookings",
 		w.dayPath(),
 		"/bookings/week?" + url.Values{"location": {w.Location}, "date": {w.Day}}.Encode(),
@@ -408,7 +409,8 @@ func (p adminPage) get(t *testing.T, ts *testServer, c *client) response {
 // step without a password step behind it goes back to /login (twofactor_test.go covers the
 // page); the CSV downloads have tests of their own (export_test.go).
 var notPages = map[string]bool{"/settings/integrations": true, "/owners": true, "/login/code": true, "/bookings/calendar": true,
-	"/bookings/csv": true, "/clients/csv": true, "/payments/csv": true, "/payments/sales/csv": true, "/settings/messages/log/csv": true}
+	"/bookings/csv": true, "/clients/csv": true, "/payments/csv": true, "/payments/sales/csv": true, "/settings/messages/log/csv": true,
+	"/clients/{id}/export": true}
 
 // Every GET route of the route table has a page in seededPages, so tests over that list (the
 // Spanish page test here, the browser audits) cover pages added later.

@@ -101,6 +101,7 @@ func (a *API) Routes() http.Handler {
 		r.Get("/clients/{id}", a.requireScope("clients:read", a.getClient))
 		r.Patch("/clients/{id}", a.requireScope("clients:write", a.updateClient))
 		r.Patch("/clients/{id}/deactivate", a.requireScope("clients:write", a.deactivateClient))
+		r.Post("/clients/{id}/erase", a.requireScope("clients:write", a.eraseClient))
 		r.Get("/clients/{id}/custom_attributes", a.requireScope("clients:read", a.listClientCustomAttributes))
 
 		r.Get("/custom_attributes", a.requireScope("custom_attributes:read", a.listCustomAttributeTemplates))

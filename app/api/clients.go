@@ -216,3 +216,23 @@ func attributeText(raw json.RawMessage) (*string, error) {
 	}
 	return &s, nil
 }
+
+// eraseClient is a frontdesk addition: it erases the client's personal data for good
+// (clients.Erase) and answers the erased client. Erasing an erased client answers it again.
+func (a *API) eraseClient(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "client")
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if err := readIgnoredBody(r); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	e, err := clients.Erase(r.Context(), a.db, a.now(), id)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, e.Client)
+}
