@@ -20,8 +20,8 @@ import (
 	"frontdesk/app/middleware"
 	"frontdesk/app/payments"
 	"frontdesk/app/secrets"
-	"frontdesk/app/twofactor"
 	"frontdesk/app/staff"
+	"frontdesk/app/twofactor"
 	"frontdesk/db"
 )
 
