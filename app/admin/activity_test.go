@@ -1,6 +1,7 @@
 package admin_test
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"frontdesk/app/messages"
 	"frontdesk/app/messages/smtptest"
 	"frontdesk/app/payments/stripe/stripetest"
+	"frontdesk/app/staff"
 	"frontdesk/db"
 )
 
@@ -62,8 +64,18 @@ func TestActivityNamesWhoChangedABooking(t *testing.T) {
 	first := ts.setupOwner(t)
 	w := seedBookingWorld(t, ts)
 	d := openBookingDB(t, ts)
-	const second = "second@example.com"
+	const second = "second@example.com" // the receptionist who moves the booking
 	wantRedirect(t, first.post(t, "/owners", url.Values{"owner_email": {second}, "password": {ownerPassword}}), "/settings/team")
+	ctx := context.Background()
+	firstID, _ := strconv.ParseInt(ownerID(t, d, ownerEmail), 10, 64)
+	secondID, _ := strconv.ParseInt(ownerID(t, d, second), 10, 64)
+	actor, err := staff.Get(ctx, d, firstID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := staff.ChangeRole(ctx, d, actor, secondID, staff.RoleReception, 0, time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	other := ts.newClient(t)
 	other.login(t, second, ownerPassword)
 
