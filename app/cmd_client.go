@@ -84,7 +84,7 @@ func runClient(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "client %d erased (%d pending messages dropped)\n", id, e.DroppedMessages)
 	if e.WALKept {
-		fmt.Fprintln(env.Stderr, "note: a reader kept the WAL from being truncated; its old pages go at the next checkpoint (docs/data.md)")
+		fmt.Fprintln(env.Stderr, "note: a reader kept the WAL from being scrubbed; its old pages go when the WAL is next reset (docs/data.md)")
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 )
@@ -129,12 +130,10 @@ func (q *Queries) OptimizeClientSearch(ctx context.Context) error {
 }
 
 // InTxSecure is InTx with SQLite's secure_delete on, so the pages the write frees or rewrites
-// are overwritten with zeros, followed by a checkpoint that copies the WAL into the file and
-// truncates it: after it the old bytes are in neither file. A reader holding an old snapshot
-// for longer than the busy timeout (a long backup, Litestream) can keep the checkpoint from
-// truncating the WAL: the write stands, and truncated is false — the old frames go when the WAL
-// is next reset.
-func (d *DB) InTxSecure(ctx context.Context, fn func(q *Queries) error) (truncated bool, err error) {
+// are overwritten with zeros, followed by scrubWAL, so the old page images leave the WAL too.
+// A reader holding an old snapshot (a long backup, Litestream) can keep them there: the write
+// stands, and scrubbed is false — the old frames go when the WAL is next reset.
+func (d *DB) InTxSecure(ctx context.Context, fn func(q *Queries) error) (scrubbed bool, err error) {
 	if _, err := d.Write.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
 		return false, fmt.Errorf("secure_delete: %w", err)
 	}
@@ -145,17 +144,49 @@ func (d *DB) InTxSecure(ctx context.Context, fn func(q *Queries) error) (truncat
 	if err != nil {
 		return false, err
 	}
-	return d.CheckpointTruncate(context.WithoutCancel(ctx))
+	return d.scrubWAL(context.WithoutCancel(ctx))
 }
 
-// CheckpointTruncate copies the whole WAL into the database file and truncates the WAL; it
-// reports false when a reader kept it from finishing.
-func (d *DB) CheckpointTruncate(ctx context.Context) (bool, error) {
-	var busy, log, done int64
-	if err := d.Write.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &log, &done); err != nil {
-		return false, fmt.Errorf("checkpoint: %w", err)
+// scrubWAL removes old page images from the WAL without forcing a checkpoint mode that would
+// wait on readers or reset the WAL under Litestream (which keeps its place there). A passive
+// checkpoint copies every frame no reader still needs into the database file; when it copies
+// them all, SQLite restarts the WAL at the next commit, and with journal_size_limit at 0 that
+// commit truncates the file to its own frames. The commit is the smallest write there is:
+// page 1, rewritten with the user_version it already holds. The WAL having restarted — fewer
+// frames in it than before — is the proof.
+func (d *DB) scrubWAL(ctx context.Context) (bool, error) {
+	conn, err := d.Write.Conn(ctx)
+	if err != nil {
+		return false, err
 	}
-	return busy == 0, nil
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA journal_size_limit = 0"); err != nil {
+		return false, fmt.Errorf("journal_size_limit: %w", err)
+	}
+	defer conn.ExecContext(ctx, "PRAGMA journal_size_limit = -1")
+	before, done, err := passiveCheckpoint(ctx, conn)
+	if err != nil || done < before {
+		return false, err
+	}
+	var version int64
+	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return false, fmt.Errorf("user_version: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", version)); err != nil {
+		return false, fmt.Errorf("user_version: %w", err)
+	}
+	after, _, err := passiveCheckpoint(ctx, conn)
+	return err == nil && after < before, err
+}
+
+// passiveCheckpoint runs a passive checkpoint and reports the frames in the WAL and how many of
+// them are now in the database file.
+func passiveCheckpoint(ctx context.Context, conn *sql.Conn) (frames, copied int64, err error) {
+	var busy int64
+	if err := conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &frames, &copied); err != nil {
+		return 0, 0, fmt.Errorf("checkpoint: %w", err)
+	}
+	return frames, copied, nil
 }
 
 // ClientActivityTexts lists the change records of client id in the activity trail.

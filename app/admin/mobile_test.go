@@ -48,7 +48,7 @@ func TestMobileNoHorizontalScroll(t *testing.T) {
 
 	for _, route := range adminRoutes(t) {
 		method, path, _ := strings.Cut(route, " ")
-		if method != http.MethodGet || publicRoutes[route] || notPages[path] {
+		if method != http.MethodGet || publicRoutes[route] || notPage(path) {
 			continue
 		}
 		name := strings.Trim(strings.ReplaceAll(path, "/", "-"), "-")

@@ -33,7 +33,7 @@ type Erasure struct {
 	Already bool
 	// DroppedMessages counts the pending messages to the client that will not be sent.
 	DroppedMessages int64
-	// WALKept is true when a reader kept the WAL from being truncated after the erasure: the
+	// WALKept is true when a reader kept the WAL from being scrubbed after the erasure: the
 	// old bytes stay in the WAL file until it is next reset (docs/data.md).
 	WALKept bool
 }
@@ -46,8 +46,8 @@ type Erasure struct {
 // client.erased (who and when, nothing erased). A client with an open booking is
 // ErrOpenBookings; erasing twice answers the erased client again without writing.
 //
-// It owns its transaction, with secure_delete on, and checkpoints the WAL afterwards, so the
-// old bytes are left in neither the database file nor its WAL (db.InTxSecure).
+// It owns its transaction, with secure_delete on, and scrubs the WAL afterwards, so the old
+// bytes are left in neither the database file nor its WAL (db.InTxSecure).
 func Erase(ctx context.Context, d *db.DB, now time.Time, id int64) (Erasure, error) {
 	var out Erasure
 	truncated, err := d.InTxSecure(ctx, func(q *db.Queries) error {

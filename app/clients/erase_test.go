@@ -73,9 +73,10 @@ func seedErasable(t *testing.T) (*db.DB, string, int64) {
 }
 
 // TestEraseLeavesNoBytes erases a client and searches the database file and its WAL, byte by
-// byte, for the client's name, email and phone: secure_delete zeroed what the erasure freed and
-// the checkpoint truncated the WAL. The bookings stay, the pending message is dropped, and
-// client.updated carries the erased fields.
+// byte, for the client's name, email and phone — while the database is open, when the WAL is
+// live, and after it closes: secure_delete zeroed what the erasure freed and the WAL was
+// scrubbed. The bookings stay, the pending message is dropped, and client.updated carries the
+// erased fields.
 func TestEraseLeavesNoBytes(t *testing.T) {
 	d, path, id := seedErasable(t)
 	ctx := context.Background()
@@ -112,10 +113,18 @@ func TestEraseLeavesNoBytes(t *testing.T) {
 	if state != "skipped" {
 		t.Errorf("pending message is %s, want skipped", state)
 	}
+	// While the database is open the WAL is live: the erasure itself must have scrubbed it.
+	wantNoErasedBytes(t, path, path+"-wal")
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{path, path + "-wal"} {
+	wantNoErasedBytes(t, path, path+"-wal")
+}
+
+// wantNoErasedBytes searches each file for the erased client's values.
+func wantNoErasedBytes(t *testing.T, files ...string) {
+	t.Helper()
+	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if errors.Is(err, os.ErrNotExist) {
 			continue

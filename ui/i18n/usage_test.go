@@ -21,7 +21,7 @@ var keyUse = regexp.MustCompile(`(?:\b(?:T|M|translate)\((?:[A-Za-z_][\w.()]*,\s
 
 // dynamicPrefixes are key families code builds at run time ("status." + name); their members
 // count as used. Add a prefix here only together with a test that renders every member.
-var dynamicPrefixes = []string{"_meta.", "_format."}
+var dynamicPrefixes = []string{"_meta.", "_format.", "activity.prefix."}
 
 // Every key the code uses exists in the English catalog (and so, by TestCatalogsAreComplete,
 // in every language), and every catalog key is used somewhere: no page prints a raw key and
