@@ -267,6 +267,9 @@ func (a *Admin) Routes() chi.Router {
 		t.post("/settings/messages/transport", staff.Credentials, a.saveMessageTransport)
 		t.post("/settings/messages/options", staff.Settings, a.saveMessageOptions)
 		t.post("/settings/messages/test", staff.Settings, a.sendTestMessage)
+		t.get("/settings/messages/texts", staff.Settings, a.showMessageTexts) // message_texts.go
+		t.post("/settings/messages/texts", staff.Credentials, a.saveMessageTexts)
+		t.post("/settings/messages/texts/test", staff.Credentials, a.sendTestText)
 		t.get("/settings/messages/templates", staff.Settings, a.listMessageTemplates)
 		t.get("/settings/messages/templates/{kind}/{lang}", staff.Settings, a.showMessageTemplate)
 		t.post("/settings/messages/templates/{kind}/{lang}", staff.Settings, a.saveMessageTemplate)
