@@ -274,6 +274,8 @@ func (a *Admin) Routes() chi.Router {
 		t.get("/settings/messages/templates/{kind}/{lang}", staff.Settings, a.showMessageTemplate)
 		t.post("/settings/messages/templates/{kind}/{lang}", staff.Settings, a.saveMessageTemplate)
 		t.post("/settings/messages/templates/{kind}/{lang}/reset", staff.Settings, a.resetMessageTemplate)
+		t.post("/settings/messages/templates/{kind}/{lang}/text", staff.Settings, a.saveMessageText)
+		t.post("/settings/messages/templates/{kind}/{lang}/text/reset", staff.Settings, a.resetMessageText)
 		t.get("/settings/messages/log", staff.Settings, a.showMessageLog)
 		t.get("/settings/messages/log/csv", staff.Exports, a.exportMessages) // CSV download (export.go; docs/data.md)
 		t.get("/settings/messages/log/{id}", staff.Settings, a.showMessage)

@@ -130,6 +130,21 @@ func TestTextsEndToEnd(t *testing.T) {
 	})
 	wantBody(t, c.get(t, "/settings/messages/log/"+strconv.FormatInt(id, 10)), "503", "201 queued SM", "Text message (SMS)")
 
+	// The short text is the owner's to word, per type and language: a broken one is shown with
+	// its error and not saved; a saved one is what a resend texts.
+	tpl := "/settings/messages/templates/confirmation/en"
+	wantBody(t, c.get(t, tpl), `data-testid="message-text-form"`, `data-testid="text-preview"`)
+	res = c.post(t, tpl+"/text", url.Values{"text": {"Hi {{.Nmae}}"}, "action": {"save"}})
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	wantBody(t, res, `data-testid="text-preview-error"`, "{{.Nmae}} is not a field")
+	wantRedirect(t, c.post(t, tpl+"/text", url.Values{"text": {"Hi {{.ClientFirstName}}: {{.Service}} at {{.Time}}"}, "action": {"save"}}), tpl+"#text")
+	detail := "/settings/messages/log/" + strconv.FormatInt(id, 10)
+	wantRedirect(t, c.post(t, detail+"/resend", nil), detail)
+	waitFor(t, "the resent text", func() bool { return len(sms.Texts()) == 3 })
+	if got := sms.Texts()[2].Body; got != "Hi María: Haircut at 15:30" {
+		t.Errorf("resent text %q, want the owner's wording", got)
+	}
+
 	// John's number has the shape /v3 accepts but no phone has it: the form says so, and he
 	// gets email.
 	if _, err := d.Write.Exec("UPDATE clients SET phone = '+5600000000' WHERE id = 2"); err != nil {

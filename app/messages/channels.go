@@ -407,3 +407,69 @@ func (s *Service) TestText(ctx context.Context) (string, error) {
 	})
 	return out, err
 }
+
+// TextTemplate returns the short text of kind in language: the owner's if they edited it
+// (custom), else the catalog's.
+func (s *Service) TextTemplate(ctx context.Context, kind Kind, language string) (body string, custom bool, err error) {
+	if !kind.Valid() || !i18n.Supported(language) {
+		return "", false, ErrUnknownKind
+	}
+	row, err := s.db.R.GetMessageTextTemplate(ctx, db.GetMessageTextTemplateParams{Kind: string(kind), Language: language})
+	if db.IsNotFound(err) {
+		return defaultText(i18n.NewPrinter(language, i18n.Prefs{}), kind), false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return row.Body, true, nil
+}
+
+// PreviewText renders the short text src of kind in language on a sample booking, the way it
+// would be sent now; a template error comes back as a *TemplateError.
+func (s *Service) PreviewText(ctx context.Context, kind Kind, language, src string) (string, error) {
+	if !kind.Valid() || !i18n.Supported(language) {
+		return "", ErrUnknownKind
+	}
+	if utf8.RuneCountInString(src) > MaxTextBody {
+		return "", &TemplateError{"text", i18n.M("messages.error.too_long", "max", MaxTextBody)}
+	}
+	loc, err := locale.Load(ctx, s.db.R)
+	if err != nil {
+		return "", err
+	}
+	biz, err := s.db.R.MessageBusiness(ctx)
+	if err != nil {
+		return "", err
+	}
+	return renderText(src, fields(i18n.NewPrinter(language, loc.Prefs), biz.Name, sample(s.now(), nil)))
+}
+
+// SaveTextTemplate stores the owner's short text of kind in language after trying it on a
+// sample booking: one that does not work is refused with a *TemplateError.
+func (s *Service) SaveTextTemplate(ctx context.Context, kind Kind, language, src string) error {
+	src = strings.TrimSpace(strings.ReplaceAll(src, "\r\n", "\n"))
+	if _, err := s.PreviewText(ctx, kind, language, src); err != nil {
+		return err
+	}
+	return s.db.InTx(ctx, func(q *db.Queries) error {
+		if err := q.UpsertMessageTextTemplate(ctx, db.UpsertMessageTextTemplateParams{
+			Kind: string(kind), Language: language, Body: src, UpdatedAt: db.Millis(s.now()),
+		}); err != nil {
+			return err
+		}
+		return recordSettings(ctx, q, s.now(), activity.Changes{"text." + string(kind) + "." + language: {nil, nil}})
+	})
+}
+
+// ResetTextTemplate drops the owner's short text of kind in language: the catalog's applies.
+func (s *Service) ResetTextTemplate(ctx context.Context, kind Kind, language string) error {
+	if !kind.Valid() || !i18n.Supported(language) {
+		return ErrUnknownKind
+	}
+	return s.db.InTx(ctx, func(q *db.Queries) error {
+		if err := q.DeleteMessageTextTemplate(ctx, db.DeleteMessageTextTemplateParams{Kind: string(kind), Language: language}); err != nil {
+			return err
+		}
+		return recordSettings(ctx, q, s.now(), activity.Changes{"text." + string(kind) + "." + language: {"custom", "default"}})
+	})
+}
