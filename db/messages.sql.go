@@ -90,7 +90,7 @@ UPDATE messages SET next_attempt_at = NULL
 WHERE id IN (
     SELECT m.id FROM messages m
     WHERE m.state = 'pending' AND (m.attempts > m.series_base) = 0 AND m.next_attempt_at <= ?1
-      AND (m.channel = 'email' AND CAST(?2 AS BOOLEAN) OR m.channel <> 'email' AND CAST(?3 AS BOOLEAN))
+      AND (CAST(?2 AS BOOLEAN) OR m.channel <> 'email' AND CAST(?3 AS BOOLEAN))
     ORDER BY m.next_attempt_at, m.id LIMIT CAST(?4 AS INTEGER))
 RETURNING id, attempts, restarted_at, send_at
 `
@@ -110,7 +110,9 @@ type ClaimDueFirstMessagesRow struct {
 }
 
 // A first attempt is due since its series began: send_at for a new row, restarted_at after a
-// resend. The limit is a CAST (queries/README.md).
+// resend. Only messages that can leave are claimed: any while email is set up (a text falls back
+// to email when texts cannot go), texts alone while only texts are. The limit is a CAST
+// (queries/README.md).
 func (q *Queries) ClaimDueFirstMessages(ctx context.Context, arg ClaimDueFirstMessagesParams) ([]ClaimDueFirstMessagesRow, error) {
 	rows, err := q.db.QueryContext(ctx, claimDueFirstMessages,
 		arg.Now,
@@ -496,7 +498,7 @@ const listDueMessageRetries = `-- name: ListDueMessageRetries :many
 SELECT id, attempts, series_base, coalesce(restarted_at, send_at) AS series_at, next_attempt_at
 FROM messages
 WHERE state = 'pending' AND (attempts > series_base) = 1 AND next_attempt_at <= ?1
-  AND (channel = 'email' AND CAST(?2 AS BOOLEAN) OR channel <> 'email' AND CAST(?3 AS BOOLEAN))
+  AND (CAST(?2 AS BOOLEAN) OR channel <> 'email' AND CAST(?3 AS BOOLEAN))
 ORDER BY next_attempt_at, id LIMIT CAST(?4 AS INTEGER)
 `
 

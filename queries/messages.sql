@@ -93,13 +93,15 @@ SELECT smtp_host, smtp_port, smtp_security, smtp_username, smtp_password_sealed,
 FROM message_settings WHERE id = 1;
 
 -- A first attempt is due since its series began: send_at for a new row, restarted_at after a
--- resend. The limit is a CAST (queries/README.md).
+-- resend. Only messages that can leave are claimed: any while email is set up (a text falls back
+-- to email when texts cannot go), texts alone while only texts are. The limit is a CAST
+-- (queries/README.md).
 -- name: ClaimDueFirstMessages :many
 UPDATE messages SET next_attempt_at = NULL
 WHERE id IN (
     SELECT m.id FROM messages m
     WHERE m.state = 'pending' AND (m.attempts > m.series_base) = 0 AND m.next_attempt_at <= sqlc.arg(now)
-      AND (m.channel = 'email' AND CAST(sqlc.arg(email_ready) AS BOOLEAN) OR m.channel <> 'email' AND CAST(sqlc.arg(text_ready) AS BOOLEAN))
+      AND (CAST(sqlc.arg(email_ready) AS BOOLEAN) OR m.channel <> 'email' AND CAST(sqlc.arg(text_ready) AS BOOLEAN))
     ORDER BY m.next_attempt_at, m.id LIMIT CAST(sqlc.arg(lim) AS INTEGER))
 RETURNING id, attempts, restarted_at, send_at;
 
@@ -107,7 +109,7 @@ RETURNING id, attempts, restarted_at, send_at;
 SELECT id, attempts, series_base, coalesce(restarted_at, send_at) AS series_at, next_attempt_at
 FROM messages
 WHERE state = 'pending' AND (attempts > series_base) = 1 AND next_attempt_at <= sqlc.arg(now)
-  AND (channel = 'email' AND CAST(sqlc.arg(email_ready) AS BOOLEAN) OR channel <> 'email' AND CAST(sqlc.arg(text_ready) AS BOOLEAN))
+  AND (CAST(sqlc.arg(email_ready) AS BOOLEAN) OR channel <> 'email' AND CAST(sqlc.arg(text_ready) AS BOOLEAN))
 ORDER BY next_attempt_at, id LIMIT CAST(sqlc.arg(lim) AS INTEGER);
 
 -- name: ClaimMessage :execrows

@@ -26,8 +26,10 @@ func DefaultSchedule() queue.Schedule {
 }
 
 // Messages have one target, the outbox, named by which channels are ready: emailReady,
-// textReady or both. Only messages planned for a ready channel are claimed; the others wait
-// (Settings → Messages says so). Its lane's cap is how many messages are sent at once.
+// textReady or both. Only messages that can leave are claimed: every one while email is set up
+// (a text that cannot go as a text falls back to email when it is sent), texts alone while only
+// texts are; the others wait (Settings → Messages says so). Its lane's cap is how many messages
+// are sent at once.
 const (
 	emailReady = 1
 	textReady  = 2

@@ -184,3 +184,26 @@ func TestTextThroughGateway(t *testing.T) {
 		t.Errorf("gateway body %s", got.Raw)
 	}
 }
+
+// A text planned while Twilio was set up, whose provider is switched off before it could go,
+// goes by email instead of waiting for texts.
+func TestTextFallsBackWhenTextsSwitchedOff(t *testing.T) {
+	e := newEnv(t, envOptions{realClock: true, schedule: fast})
+	e.twilio()
+	e.prefer("María", "+56961234567", messages.ChannelSMS)
+	down := make([]int, 50)
+	for i := range down {
+		down[i] = http.StatusServiceUnavailable
+	}
+	e.sms.FailNext(down...)
+	v := e.book("María", time.Now().Add(72*time.Hour).Truncate(time.Minute))
+	eventually(t, "a failed text", func() bool { return e.confirmation(v.Booking.ID).Attempts >= 1 })
+	if err := e.s.SaveTextSettings(context.Background(), messages.TextSettingsInput{Provider: messages.SMSNone}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitFor("Booking confirmed", 1)
+	eventually(t, "sent", func() bool { return e.confirmation(v.Booking.ID).State == messages.StateSent })
+	if x := e.confirmation(v.Booking.ID); x.Channel != messages.ChannelEmail || x.To != "maria@example.com" {
+		t.Errorf("after texts were switched off: %+v, want an email to María", x)
+	}
+}
