@@ -125,7 +125,7 @@ func TestLocalPhoneNumbers(t *testing.T) {
 	pedro := f.exec(`INSERT INTO clients (first_name, last_name, phone, created_at, updated_at) VALUES ('Pedro', 'Diaz', '+56922222222', ?, ?)`, ms, ms)
 	at := time.Date(2026, 3, 31, 10, 0, 0, 0, santiago)
 	page := f.get(detailsPath(haircut, f.ana, at))
-	wantBody(t, page, "With the country code, like +56 9 1234 5678; a number without it is read as one in Chile (+56).")
+	wantBody(t, page, "With the country code, like +56 9 6123 4567; a number without it is read as one in Chile (+56).")
 
 	for i, tc := range []struct {
 		phone, email string
