@@ -50,6 +50,9 @@ type serveConfig struct {
 	// Customer messages: --smtp-url and --mail-from win over Settings → Messages (docs/messages.md).
 	Messages        messages.Override
 	MessageSchedule queue.Schedule
+	// TwilioAPIURL is where Twilio's REST API is (a test receiver, or a proxy); texts through
+	// Twilio go there.
+	TwilioAPIURL string
 	// Online payments (docs/payments.md): where Stripe's API is (stripe-mock in tests and local
 	// development).
 	StripeAPIURL string
@@ -120,6 +123,7 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 		c.MessageSchedule = s
 	}
 	fs.Var(&c.MessageSchedule, "message-retry-schedule", "waits before each attempt to send a customer message (env FRONTDESK_MESSAGE_RETRY_SCHEDULE)")
+	fs.StringVar(&c.TwilioAPIURL, "twilio-api-url", envString(env, "FRONTDESK_TWILIO_API_URL", messages.TwilioAPI), "Twilio's REST API, where texts through Twilio go; for a proxy or a test receiver (env FRONTDESK_TWILIO_API_URL)")
 	// Online payments.
 	fs.StringVar(&c.StripeAPIURL, "stripe-api-url", envString(env, "FRONTDESK_STRIPE_API_URL", stripe.DefaultAPIURL), "Stripe's API, or a stripe-mock for development (env FRONTDESK_STRIPE_API_URL)")
 	// Public URL.
@@ -141,6 +145,9 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	}
 	if fs.NArg() > 0 {
 		return c, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if u, err := url.Parse(c.TwilioAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return c, usagef("--twilio-api-url: want an http:// or https:// URL, got %q", c.TwilioAPIURL)
 	}
 	if u, err := url.Parse(c.StripeAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return c, usagef("--stripe-api-url %q: want an absolute http(s) URL", c.StripeAPIURL)

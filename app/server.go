@@ -98,7 +98,8 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	expirer.Checkouts = online
 
 	// Customer messages (docs/messages.md); their links (unsubscribe) come from the public URL.
-	msgs := mailer.New(d, mailer.Options{Messages: messages.Options{Now: now, Log: log, Secrets: box, Override: cfg.Messages, Links: base},
+	msgs := mailer.New(d, mailer.Options{Messages: messages.Options{Now: now, Log: log, Secrets: box, Override: cfg.Messages, Links: base,
+		TwilioAPI: cfg.TwilioAPIURL},
 		Schedule: cfg.MessageSchedule, Registerer: reg})
 	d.AfterCommit(msgs.Wake)
 	s.workers = append(s.workers, msgs.Dispatcher(), msgs.Pruner())

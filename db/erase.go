@@ -93,8 +93,12 @@ func (q *Queries) DropIdempotentAnswers(ctx context.Context, needles []string) e
 	return nil
 }
 
-// ClearClientAttributes deletes every custom attribute value of client id.
+// ClearClientAttributes deletes every custom attribute value of client id, and their preferred
+// channel for messages.
 func (q *Queries) ClearClientAttributes(ctx context.Context, clientID int64) error {
+	if _, err := q.db.ExecContext(ctx, "DELETE FROM client_message_prefs WHERE client_id = ?", clientID); err != nil {
+		return err
+	}
 	_, err := q.db.ExecContext(ctx, "DELETE FROM client_attribute_values WHERE client_id = ?", clientID)
 	return err
 }

@@ -15,7 +15,7 @@ var clientRows = []struct{ Section, SQL string }{
 	{"custom_attributes", `SELECT a.name, v.value FROM client_attribute_values v
 JOIN custom_attributes a ON a.id = v.attribute_id WHERE v.client_id = ?1 ORDER BY a.sort_order, a.id`},
 	{"bookings", "SELECT * FROM bookings WHERE client_id = ?1 ORDER BY start_at, id"},
-	{"messages", `SELECT id, kind, to_address, subject, state, note, send_at, attempts, last_attempt_at, booking_id,
+	{"messages", `SELECT id, kind, channel, to_address, subject, state, note, send_at, attempts, last_attempt_at, booking_id,
     payment_request_id, created_at FROM messages WHERE recipient = 'client' AND (
     booking_id IN (SELECT id FROM bookings WHERE client_id = ?1)
     OR payment_request_id IN (SELECT payment_request_id FROM bookings WHERE client_id = ?1 AND payment_request_id IS NOT NULL))
@@ -25,6 +25,7 @@ ORDER BY id`},
 	{"packs", "SELECT * FROM client_packs WHERE client_id = ?1 ORDER BY id"},
 	{"waitlist", "SELECT * FROM waitlist_entries WHERE client_id = ?1 ORDER BY id"},
 	{"message_optout", "SELECT * FROM message_optouts WHERE client_id = ?1"},
+	{"message_channel", "SELECT channel, updated_at FROM client_message_prefs WHERE client_id = ?1"},
 }
 
 // ClientRows reads every row stored about client id, by section (profile, bookings, messages,

@@ -11,6 +11,20 @@ import (
 	"strings"
 )
 
+const businessCountry = `-- name: BusinessCountry :one
+SELECT c.code FROM locations l JOIN countries c ON c.id = l.country_id
+ORDER BY l.active DESC, l.id LIMIT 1
+`
+
+// The business's country: the first active location's (by id), where a phone number typed
+// without its country code is read in the admin.
+func (q *Queries) BusinessCountry(ctx context.Context) (string, error) {
+	row := q.db.QueryRowContext(ctx, businessCountry)
+	var code string
+	err := row.Scan(&code)
+	return code, err
+}
+
 const countLocations = `-- name: CountLocations :one
 SELECT count(*) FROM locations WHERE ?1 IS NULL OR active = ?1
 `

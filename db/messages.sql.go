@@ -11,7 +11,7 @@ import (
 )
 
 const bookingMessages = `-- name: BookingMessages :many
-SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
+SELECT id, message_key, kind, recipient, channel, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
     note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
 FROM messages WHERE booking_id = ? ORDER BY send_at, id
 `
@@ -21,6 +21,7 @@ type BookingMessagesRow struct {
 	MessageKey       string
 	Kind             string
 	Recipient        string
+	Channel          string
 	ToAddress        string
 	BookingID        sql.NullInt64
 	PaymentRequestID sql.NullInt64
@@ -53,6 +54,7 @@ func (q *Queries) BookingMessages(ctx context.Context, bookingID sql.NullInt64) 
 			&i.MessageKey,
 			&i.Kind,
 			&i.Recipient,
+			&i.Channel,
 			&i.ToAddress,
 			&i.BookingID,
 			&i.PaymentRequestID,
@@ -88,13 +90,16 @@ UPDATE messages SET next_attempt_at = NULL
 WHERE id IN (
     SELECT m.id FROM messages m
     WHERE m.state = 'pending' AND (m.attempts > m.series_base) = 0 AND m.next_attempt_at <= ?1
-    ORDER BY m.next_attempt_at, m.id LIMIT CAST(?2 AS INTEGER))
+      AND (CAST(?2 AS BOOLEAN) OR m.channel <> 'email' AND CAST(?3 AS BOOLEAN))
+    ORDER BY m.next_attempt_at, m.id LIMIT CAST(?4 AS INTEGER))
 RETURNING id, attempts, restarted_at, send_at
 `
 
 type ClaimDueFirstMessagesParams struct {
-	Now sql.NullInt64
-	Lim int64
+	Now        sql.NullInt64
+	EmailReady bool
+	TextReady  bool
+	Lim        int64
 }
 
 type ClaimDueFirstMessagesRow struct {
@@ -105,9 +110,16 @@ type ClaimDueFirstMessagesRow struct {
 }
 
 // A first attempt is due since its series began: send_at for a new row, restarted_at after a
-// resend. The limit is a CAST (queries/README.md).
+// resend. Only messages that can leave are claimed: any while email is set up (a text falls back
+// to email when texts cannot go), texts alone while only texts are. The limit is a CAST
+// (queries/README.md).
 func (q *Queries) ClaimDueFirstMessages(ctx context.Context, arg ClaimDueFirstMessagesParams) ([]ClaimDueFirstMessagesRow, error) {
-	rows, err := q.db.QueryContext(ctx, claimDueFirstMessages, arg.Now, arg.Lim)
+	rows, err := q.db.QueryContext(ctx, claimDueFirstMessages,
+		arg.Now,
+		arg.EmailReady,
+		arg.TextReady,
+		arg.Lim,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -158,6 +170,17 @@ func (q *Queries) ClientExists(ctx context.Context, id int64) (bool, error) {
 	return column_1, err
 }
 
+const clientMessageChannel = `-- name: ClientMessageChannel :one
+SELECT channel FROM client_message_prefs WHERE client_id = ?
+`
+
+func (q *Queries) ClientMessageChannel(ctx context.Context, clientID int64) (string, error) {
+	row := q.db.QueryRowContext(ctx, clientMessageChannel, clientID)
+	var channel string
+	err := row.Scan(&channel)
+	return channel, err
+}
+
 const clientOptedOut = `-- name: ClientOptedOut :one
 SELECT count(*) > 0 FROM message_optouts WHERE client_id = ?
 `
@@ -201,6 +224,15 @@ func (q *Queries) CountPendingMessages(ctx context.Context) (int64, error) {
 	return count, err
 }
 
+const deleteClientMessageChannel = `-- name: DeleteClientMessageChannel :exec
+DELETE FROM client_message_prefs WHERE client_id = ?
+`
+
+func (q *Queries) DeleteClientMessageChannel(ctx context.Context, clientID int64) error {
+	_, err := q.db.ExecContext(ctx, deleteClientMessageChannel, clientID)
+	return err
+}
+
 const deleteMessageTemplate = `-- name: DeleteMessageTemplate :exec
 DELETE FROM message_templates WHERE kind = ? AND language = ?
 `
@@ -212,6 +244,20 @@ type DeleteMessageTemplateParams struct {
 
 func (q *Queries) DeleteMessageTemplate(ctx context.Context, arg DeleteMessageTemplateParams) error {
 	_, err := q.db.ExecContext(ctx, deleteMessageTemplate, arg.Kind, arg.Language)
+	return err
+}
+
+const deleteMessageTextTemplate = `-- name: DeleteMessageTextTemplate :exec
+DELETE FROM message_text_templates WHERE kind = ? AND language = ?
+`
+
+type DeleteMessageTextTemplateParams struct {
+	Kind     string
+	Language string
+}
+
+func (q *Queries) DeleteMessageTextTemplate(ctx context.Context, arg DeleteMessageTextTemplateParams) error {
+	_, err := q.db.ExecContext(ctx, deleteMessageTextTemplate, arg.Kind, arg.Language)
 	return err
 }
 
@@ -245,7 +291,7 @@ func (q *Queries) GetMessageBooking(ctx context.Context, bookingID int64) (Messa
 }
 
 const getMessageRow = `-- name: GetMessageRow :one
-SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, detail_json, state, note, send_at, next_attempt_at, attempts, series_base, restarted_at, last_attempt_at, last_code, subject, created_at, updated_at, provider_id FROM messages WHERE id = ?
+SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, detail_json, state, note, send_at, next_attempt_at, attempts, series_base, restarted_at, last_attempt_at, last_code, subject, created_at, updated_at, provider_id, channel FROM messages WHERE id = ?
 `
 
 func (q *Queries) GetMessageRow(ctx context.Context, id int64) (Message, error) {
@@ -274,6 +320,7 @@ func (q *Queries) GetMessageRow(ctx context.Context, id int64) (Message, error) 
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.ProviderID,
+		&i.Channel,
 	)
 	return i, err
 }
@@ -327,19 +374,41 @@ func (q *Queries) GetMessageTemplate(ctx context.Context, arg GetMessageTemplate
 	return i, err
 }
 
+const getMessageTextTemplate = `-- name: GetMessageTextTemplate :one
+SELECT kind, language, body, updated_at FROM message_text_templates WHERE kind = ? AND language = ?
+`
+
+type GetMessageTextTemplateParams struct {
+	Kind     string
+	Language string
+}
+
+func (q *Queries) GetMessageTextTemplate(ctx context.Context, arg GetMessageTextTemplateParams) (MessageTextTemplate, error) {
+	row := q.db.QueryRowContext(ctx, getMessageTextTemplate, arg.Kind, arg.Language)
+	var i MessageTextTemplate
+	err := row.Scan(
+		&i.Kind,
+		&i.Language,
+		&i.Body,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
 const insertMessage = `-- name: InsertMessage :exec
-INSERT INTO messages (message_key, kind, recipient, to_address, booking_id, payment_request_id, provider_id,
+INSERT INTO messages (message_key, kind, recipient, channel, to_address, booking_id, payment_request_id, provider_id,
     offset_min, detail_json, state, note, send_at, next_attempt_at, created_at, updated_at)
-VALUES (?1, ?2, ?3, ?4, ?5,
-    ?6, ?7, ?8, ?9,
-    ?10, ?11, ?12, ?13, ?14,
-    ?14)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6,
+    ?7, ?8, ?9, ?10,
+    ?11, ?12, ?13, ?14, ?15,
+    ?15)
 `
 
 type InsertMessageParams struct {
 	MessageKey       string
 	Kind             string
 	Recipient        string
+	Channel          string
 	ToAddress        string
 	BookingID        sql.NullInt64
 	PaymentRequestID sql.NullInt64
@@ -358,6 +427,7 @@ func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) er
 		arg.MessageKey,
 		arg.Kind,
 		arg.Recipient,
+		arg.Channel,
 		arg.ToAddress,
 		arg.BookingID,
 		arg.PaymentRequestID,
@@ -375,9 +445,9 @@ func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) er
 
 const insertMessageAttempt = `-- name: InsertMessageAttempt :exec
 INSERT INTO message_attempts (message_id, attempt, started_at, duration_ms, code, category, reply, to_address,
-    message_id_header)
+    message_id_header, channel)
 SELECT ?1, ?2, ?3, ?4, ?5,
-    ?6, ?7, ?8, ?9
+    ?6, ?7, ?8, ?9, ?10
 WHERE EXISTS (SELECT 1 FROM messages WHERE id = ?1)
 `
 
@@ -391,6 +461,7 @@ type InsertMessageAttemptParams struct {
 	Reply           string
 	ToAddress       string
 	MessageIDHeader string
+	Channel         string
 }
 
 func (q *Queries) InsertMessageAttempt(ctx context.Context, arg InsertMessageAttemptParams) error {
@@ -404,6 +475,7 @@ func (q *Queries) InsertMessageAttempt(ctx context.Context, arg InsertMessageAtt
 		arg.Reply,
 		arg.ToAddress,
 		arg.MessageIDHeader,
+		arg.Channel,
 	)
 	return err
 }
@@ -426,12 +498,15 @@ const listDueMessageRetries = `-- name: ListDueMessageRetries :many
 SELECT id, attempts, series_base, coalesce(restarted_at, send_at) AS series_at, next_attempt_at
 FROM messages
 WHERE state = 'pending' AND (attempts > series_base) = 1 AND next_attempt_at <= ?1
-ORDER BY next_attempt_at, id LIMIT CAST(?2 AS INTEGER)
+  AND (CAST(?2 AS BOOLEAN) OR channel <> 'email' AND CAST(?3 AS BOOLEAN))
+ORDER BY next_attempt_at, id LIMIT CAST(?4 AS INTEGER)
 `
 
 type ListDueMessageRetriesParams struct {
-	Now sql.NullInt64
-	Lim int64
+	Now        sql.NullInt64
+	EmailReady bool
+	TextReady  bool
+	Lim        int64
 }
 
 type ListDueMessageRetriesRow struct {
@@ -443,7 +518,12 @@ type ListDueMessageRetriesRow struct {
 }
 
 func (q *Queries) ListDueMessageRetries(ctx context.Context, arg ListDueMessageRetriesParams) ([]ListDueMessageRetriesRow, error) {
-	rows, err := q.db.QueryContext(ctx, listDueMessageRetries, arg.Now, arg.Lim)
+	rows, err := q.db.QueryContext(ctx, listDueMessageRetries,
+		arg.Now,
+		arg.EmailReady,
+		arg.TextReady,
+		arg.Lim,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -472,7 +552,7 @@ func (q *Queries) ListDueMessageRetries(ctx context.Context, arg ListDueMessageR
 }
 
 const listMessageAttempts = `-- name: ListMessageAttempts :many
-SELECT id, message_id, attempt, started_at, duration_ms, code, category, reply, to_address, message_id_header FROM message_attempts WHERE message_id = ? ORDER BY attempt, id
+SELECT id, message_id, attempt, started_at, duration_ms, code, category, reply, to_address, message_id_header, channel FROM message_attempts WHERE message_id = ? ORDER BY attempt, id
 `
 
 func (q *Queries) ListMessageAttempts(ctx context.Context, messageID int64) ([]MessageAttempt, error) {
@@ -495,6 +575,7 @@ func (q *Queries) ListMessageAttempts(ctx context.Context, messageID int64) ([]M
 			&i.Reply,
 			&i.ToAddress,
 			&i.MessageIDHeader,
+			&i.Channel,
 		); err != nil {
 			return nil, err
 		}
@@ -537,7 +618,7 @@ func (q *Queries) ListMessageKinds(ctx context.Context) ([]MessageKind, error) {
 }
 
 const listMessages = `-- name: ListMessages :many
-SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
+SELECT id, message_key, kind, recipient, channel, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
     note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
 FROM messages
 WHERE (CAST(?1 AS TEXT) = '' OR state = ?1)
@@ -561,6 +642,7 @@ type ListMessagesRow struct {
 	MessageKey       string
 	Kind             string
 	Recipient        string
+	Channel          string
 	ToAddress        string
 	BookingID        sql.NullInt64
 	PaymentRequestID sql.NullInt64
@@ -599,6 +681,7 @@ func (q *Queries) ListMessages(ctx context.Context, arg ListMessagesParams) ([]L
 			&i.MessageKey,
 			&i.Kind,
 			&i.Recipient,
+			&i.Channel,
 			&i.ToAddress,
 			&i.BookingID,
 			&i.PaymentRequestID,
@@ -632,6 +715,8 @@ func (q *Queries) ListMessages(ctx context.Context, arg ListMessagesParams) ([]L
 const messageBooking = `-- name: MessageBooking :one
 SELECT b.id, b.status_id, b.start_at, b.end_at, b.price_cents, b.change_count, b.created_at,
     b.client_id, c.first_name, coalesce(c.last_name, '') AS last_name, coalesce(c.email, '') AS email,
+    coalesce(c.phone, '') AS phone,
+    CAST(coalesce((SELECT mp.channel FROM client_message_prefs mp WHERE mp.client_id = c.id), 'email') AS TEXT) AS channel,
     s.name AS service_name, s.is_video, b.provider_id, p.public_name AS provider_name,
     l.name AS location_name, l.address_json, l.timezone, coalesce(l.phone, '') AS location_phone
 FROM bookings b
@@ -654,6 +739,8 @@ type MessageBookingRow struct {
 	FirstName     string
 	LastName      string
 	Email         string
+	Phone         string
+	Channel       string
 	ServiceName   string
 	IsVideo       bool
 	ProviderID    int64
@@ -680,6 +767,8 @@ func (q *Queries) MessageBooking(ctx context.Context, id int64) (MessageBookingR
 		&i.FirstName,
 		&i.LastName,
 		&i.Email,
+		&i.Phone,
+		&i.Channel,
 		&i.ServiceName,
 		&i.IsVideo,
 		&i.ProviderID,
@@ -709,10 +798,30 @@ func (q *Queries) MessageBusiness(ctx context.Context) (MessageBusinessRow, erro
 	return i, err
 }
 
+const messageClientChannel = `-- name: MessageClientChannel :one
+SELECT CAST(coalesce((SELECT p.channel FROM client_message_prefs p WHERE p.client_id = c.id), 'email') AS TEXT) AS channel,
+    coalesce(c.phone, '') AS phone
+FROM clients c WHERE c.id = ?
+`
+
+type MessageClientChannelRow struct {
+	Channel string
+	Phone   string
+}
+
+// The channel a client's messages are planned for: their preferred one and their number.
+func (q *Queries) MessageClientChannel(ctx context.Context, id int64) (MessageClientChannelRow, error) {
+	row := q.db.QueryRowContext(ctx, messageClientChannel, id)
+	var i MessageClientChannelRow
+	err := row.Scan(&i.Channel, &i.Phone)
+	return i, err
+}
+
 const messagePaymentRequest = `-- name: MessagePaymentRequest :one
 SELECT pr.id, pr.uuid, pr.amount_cents, pr.status, pr.checkout_url, pr.expires_at, pr.paid_at,
     coalesce(ca.client_id, 0) AS client_id, coalesce(c.first_name, '') AS first_name,
-    coalesce(c.last_name, '') AS last_name, coalesce(c.email, '') AS email,
+    coalesce(c.last_name, '') AS last_name, coalesce(c.email, '') AS email, coalesce(c.phone, '') AS phone,
+    CAST(coalesce((SELECT mp.channel FROM client_message_prefs mp WHERE mp.client_id = c.id), 'email') AS TEXT) AS channel,
     CAST(coalesce((SELECT min(b.id) FROM bookings b WHERE b.payment_request_id = pr.id), 0) AS INTEGER) AS booking_id,
     CAST(coalesce((SELECT l.timezone FROM locations l WHERE l.id = ca.location_id),
         (SELECT l.timezone FROM locations l ORDER BY l.id LIMIT 1), 'UTC') AS TEXT) AS timezone
@@ -734,6 +843,8 @@ type MessagePaymentRequestRow struct {
 	FirstName   string
 	LastName    string
 	Email       string
+	Phone       string
+	Channel     string
 	BookingID   int64
 	Timezone    string
 }
@@ -753,6 +864,8 @@ func (q *Queries) MessagePaymentRequest(ctx context.Context, id int64) (MessageP
 		&i.FirstName,
 		&i.LastName,
 		&i.Email,
+		&i.Phone,
+		&i.Channel,
 		&i.BookingID,
 		&i.Timezone,
 	)
@@ -763,12 +876,14 @@ const messagePlanSettings = `-- name: MessagePlanSettings :one
 
 
 SELECT s.reminder_offsets,
+    CAST((SELECT t.sms_provider FROM message_text_settings t WHERE t.id = 1) AS TEXT) AS sms_provider,
     CAST((SELECT group_concat(k.kind || ':' || k.enabled || k.owner_copy, ',') FROM message_kinds k) AS TEXT) AS kinds
 FROM message_settings s WHERE s.id = 1
 `
 
 type MessagePlanSettingsRow struct {
 	ReminderOffsets string
+	SmsProvider     string
 	Kinds           string
 }
 
@@ -778,7 +893,7 @@ type MessagePlanSettingsRow struct {
 func (q *Queries) MessagePlanSettings(ctx context.Context) (MessagePlanSettingsRow, error) {
 	row := q.db.QueryRowContext(ctx, messagePlanSettings)
 	var i MessagePlanSettingsRow
-	err := row.Scan(&i.ReminderOffsets, &i.Kinds)
+	err := row.Scan(&i.ReminderOffsets, &i.SmsProvider, &i.Kinds)
 	return i, err
 }
 
@@ -811,6 +926,32 @@ func (q *Queries) MessageProvider(ctx context.Context, id int64) (MessageProvide
 		&i.NotifyBookings,
 		&i.AgendaMin,
 		&i.Timezone,
+	)
+	return i, err
+}
+
+const messageTextSettings = `-- name: MessageTextSettings :one
+
+SELECT id, sms_provider, twilio_account_sid, twilio_auth_token_sealed, twilio_from, gateway_url, gateway_method, gateway_auth_name, gateway_auth_value_sealed, gateway_content_type, gateway_body, updated_at FROM message_text_settings WHERE id = 1
+`
+
+// Texts (SMS): the provider's settings, the owner's short texts, a client's preferred channel.
+func (q *Queries) MessageTextSettings(ctx context.Context) (MessageTextSetting, error) {
+	row := q.db.QueryRowContext(ctx, messageTextSettings)
+	var i MessageTextSetting
+	err := row.Scan(
+		&i.ID,
+		&i.SmsProvider,
+		&i.TwilioAccountSid,
+		&i.TwilioAuthTokenSealed,
+		&i.TwilioFrom,
+		&i.GatewayUrl,
+		&i.GatewayMethod,
+		&i.GatewayAuthName,
+		&i.GatewayAuthValueSealed,
+		&i.GatewayContentType,
+		&i.GatewayBody,
+		&i.UpdatedAt,
 	)
 	return i, err
 }
@@ -1106,11 +1247,12 @@ const recordMessageAttempt = `-- name: RecordMessageAttempt :exec
 UPDATE messages
 SET attempts = ?1, last_attempt_at = ?2, last_code = ?3,
     note = ?4, to_address = ?5, subject = ?6, updated_at = ?2,
-    state = CASE WHEN state = 'pending' OR CAST(?7 AS TEXT) = 'sent'
-        THEN CAST(?7 AS TEXT) ELSE state END,
-    next_attempt_at = CASE WHEN state = 'pending' AND CAST(?7 AS TEXT) = 'pending'
-        THEN ?8 ELSE NULL END
-WHERE id = ?9
+    channel = ?7,
+    state = CASE WHEN state = 'pending' OR CAST(?8 AS TEXT) = 'sent'
+        THEN CAST(?8 AS TEXT) ELSE state END,
+    next_attempt_at = CASE WHEN state = 'pending' AND CAST(?8 AS TEXT) = 'pending'
+        THEN ?9 ELSE NULL END
+WHERE id = ?10
 `
 
 type RecordMessageAttemptParams struct {
@@ -1120,6 +1262,7 @@ type RecordMessageAttemptParams struct {
 	Note          string
 	ToAddress     string
 	Subject       string
+	Channel       string
 	NewState      string
 	NextAttemptAt sql.NullInt64
 	ID            int64
@@ -1135,6 +1278,7 @@ func (q *Queries) RecordMessageAttempt(ctx context.Context, arg RecordMessageAtt
 		arg.Note,
 		arg.ToAddress,
 		arg.Subject,
+		arg.Channel,
 		arg.NewState,
 		arg.NextAttemptAt,
 		arg.ID,
@@ -1222,6 +1366,22 @@ func (q *Queries) SaveMessageBooking(ctx context.Context, arg SaveMessageBooking
 	return err
 }
 
+const setClientMessageChannel = `-- name: SetClientMessageChannel :exec
+INSERT INTO client_message_prefs (client_id, channel, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (client_id) DO UPDATE SET channel = excluded.channel, updated_at = excluded.updated_at
+`
+
+type SetClientMessageChannelParams struct {
+	ClientID  int64
+	Channel   string
+	UpdatedAt int64
+}
+
+func (q *Queries) SetClientMessageChannel(ctx context.Context, arg SetClientMessageChannelParams) error {
+	_, err := q.db.ExecContext(ctx, setClientMessageChannel, arg.ClientID, arg.Channel, arg.UpdatedAt)
+	return err
+}
+
 const skipClaimedMessage = `-- name: SkipClaimedMessage :exec
 UPDATE messages SET state = 'skipped', note = ?1, next_attempt_at = NULL, updated_at = ?2
 WHERE id = ?3 AND state = 'pending'
@@ -1306,6 +1466,44 @@ func (q *Queries) UpdateMessageOptions(ctx context.Context, arg UpdateMessageOpt
 	return err
 }
 
+const updateMessageTextSettings = `-- name: UpdateMessageTextSettings :exec
+UPDATE message_text_settings SET sms_provider = ?, twilio_account_sid = ?, twilio_auth_token_sealed = ?, twilio_from = ?,
+    gateway_url = ?, gateway_method = ?, gateway_auth_name = ?, gateway_auth_value_sealed = ?, gateway_content_type = ?,
+    gateway_body = ?, updated_at = ?
+WHERE id = 1
+`
+
+type UpdateMessageTextSettingsParams struct {
+	SmsProvider            string
+	TwilioAccountSid       string
+	TwilioAuthTokenSealed  string
+	TwilioFrom             string
+	GatewayUrl             string
+	GatewayMethod          string
+	GatewayAuthName        string
+	GatewayAuthValueSealed string
+	GatewayContentType     string
+	GatewayBody            string
+	UpdatedAt              int64
+}
+
+func (q *Queries) UpdateMessageTextSettings(ctx context.Context, arg UpdateMessageTextSettingsParams) error {
+	_, err := q.db.ExecContext(ctx, updateMessageTextSettings,
+		arg.SmsProvider,
+		arg.TwilioAccountSid,
+		arg.TwilioAuthTokenSealed,
+		arg.TwilioFrom,
+		arg.GatewayUrl,
+		arg.GatewayMethod,
+		arg.GatewayAuthName,
+		arg.GatewayAuthValueSealed,
+		arg.GatewayContentType,
+		arg.GatewayBody,
+		arg.UpdatedAt,
+	)
+	return err
+}
+
 const updateMessageTransport = `-- name: UpdateMessageTransport :exec
 UPDATE message_settings SET smtp_host = ?, smtp_port = ?, smtp_security = ?, smtp_username = ?,
     smtp_password_sealed = ?, from_name = ?, from_address = ?, reply_to = ?, updated_at = ?
@@ -1358,6 +1556,28 @@ func (q *Queries) UpsertMessageTemplate(ctx context.Context, arg UpsertMessageTe
 		arg.Kind,
 		arg.Language,
 		arg.Subject,
+		arg.Body,
+		arg.UpdatedAt,
+	)
+	return err
+}
+
+const upsertMessageTextTemplate = `-- name: UpsertMessageTextTemplate :exec
+INSERT INTO message_text_templates (kind, language, body, updated_at) VALUES (?, ?, ?, ?)
+ON CONFLICT (kind, language) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at
+`
+
+type UpsertMessageTextTemplateParams struct {
+	Kind      string
+	Language  string
+	Body      string
+	UpdatedAt int64
+}
+
+func (q *Queries) UpsertMessageTextTemplate(ctx context.Context, arg UpsertMessageTextTemplateParams) error {
+	_, err := q.db.ExecContext(ctx, upsertMessageTextTemplate,
+		arg.Kind,
+		arg.Language,
 		arg.Body,
 		arg.UpdatedAt,
 	)

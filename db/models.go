@@ -227,6 +227,12 @@ type ClientAttributeValue struct {
 	Value       sql.NullString
 }
 
+type ClientMessagePref struct {
+	ClientID  int64
+	Channel   string
+	UpdatedAt int64
+}
+
 type ClientPack struct {
 	ID            int64
 	ClientID      int64
@@ -430,6 +436,7 @@ type Message struct {
 	CreatedAt        int64
 	UpdatedAt        int64
 	ProviderID       sql.NullInt64
+	Channel          string
 }
 
 type MessageAttempt struct {
@@ -443,6 +450,7 @@ type MessageAttempt struct {
 	Reply           string
 	ToAddress       string
 	MessageIDHeader string
+	Channel         string
 }
 
 type MessageBooking struct {
@@ -487,6 +495,28 @@ type MessageTemplate struct {
 	Kind      string
 	Language  string
 	Subject   string
+	Body      string
+	UpdatedAt int64
+}
+
+type MessageTextSetting struct {
+	ID                     int64
+	SmsProvider            string
+	TwilioAccountSid       string
+	TwilioAuthTokenSealed  string
+	TwilioFrom             string
+	GatewayUrl             string
+	GatewayMethod          string
+	GatewayAuthName        string
+	GatewayAuthValueSealed string
+	GatewayContentType     string
+	GatewayBody            string
+	UpdatedAt              int64
+}
+
+type MessageTextTemplate struct {
+	Kind      string
+	Language  string
 	Body      string
 	UpdatedAt int64
 }

@@ -1,4 +1,4 @@
--- The database that migrations 1 to 450 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 490 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -630,7 +630,8 @@ CREATE TABLE messages (
     last_code          INTEGER,
     subject            TEXT    NOT NULL DEFAULT '',
     created_at         INTEGER NOT NULL,
-    updated_at         INTEGER NOT NULL, provider_id INTEGER REFERENCES providers (id) ON DELETE CASCADE,
+    updated_at         INTEGER NOT NULL, provider_id INTEGER REFERENCES providers (id) ON DELETE CASCADE, channel TEXT NOT NULL DEFAULT 'email'
+    CHECK (channel = 'email' OR channel = 'sms' OR channel = 'whatsapp'),
     CHECK (kind = 'test' OR booking_id IS NOT NULL OR payment_request_id IS NOT NULL OR provider_id IS NOT NULL),
     CHECK ((kind = 'reminder') = (offset_min IS NOT NULL)),
     CHECK ((recipient = 'address') = (kind = 'test'))
@@ -646,7 +647,7 @@ CREATE TABLE message_attempts (
     reply             TEXT    NOT NULL DEFAULT '',
     to_address        TEXT    NOT NULL DEFAULT '',
     message_id_header TEXT    NOT NULL DEFAULT ''
-);
+, channel TEXT NOT NULL DEFAULT 'email');
 CREATE TABLE message_bookings (
     booking_id  INTEGER PRIMARY KEY REFERENCES bookings (id) ON DELETE CASCADE,
     status_id   INTEGER NOT NULL,
@@ -874,6 +875,38 @@ CREATE TABLE webhook_delivery_counts (
     n          INTEGER NOT NULL,
     PRIMARY KEY (webhook_id, state)
 ) WITHOUT ROWID;
+CREATE TABLE client_message_prefs (
+    client_id  INTEGER PRIMARY KEY REFERENCES clients (id) ON DELETE CASCADE,
+    channel    TEXT    NOT NULL CHECK (channel IN ('email', 'sms', 'whatsapp')),
+    updated_at INTEGER NOT NULL
+);
+CREATE TABLE message_text_settings (
+    id                         INTEGER PRIMARY KEY CHECK (id = 1),
+    -- none: texts are off and every message goes by email.
+    sms_provider               TEXT    NOT NULL DEFAULT 'none' CHECK (sms_provider IN ('none', 'twilio', 'http')),
+    twilio_account_sid         TEXT    NOT NULL DEFAULT '',
+    twilio_auth_token_sealed   TEXT    NOT NULL DEFAULT ''
+        CHECK (twilio_auth_token_sealed = '' OR twilio_auth_token_sealed LIKE 'v1:%'),
+    -- The sender: a number in E.164 or a Messaging Service SID (MG…).
+    twilio_from                TEXT    NOT NULL DEFAULT '',
+    gateway_url                TEXT    NOT NULL DEFAULT '',
+    gateway_method             TEXT    NOT NULL DEFAULT 'POST' CHECK (gateway_method IN ('POST', 'PUT', 'GET')),
+    gateway_auth_name          TEXT    NOT NULL DEFAULT 'Authorization',
+    gateway_auth_value_sealed  TEXT    NOT NULL DEFAULT ''
+        CHECK (gateway_auth_value_sealed = '' OR gateway_auth_value_sealed LIKE 'v1:%'),
+    gateway_content_type       TEXT    NOT NULL DEFAULT 'application/json',
+    gateway_body               TEXT    NOT NULL DEFAULT '{"to": "{{to}}", "message": "{{text}}"}',
+    updated_at                 INTEGER NOT NULL,
+    CHECK (instr(twilio_account_sid || twilio_from || gateway_url || gateway_auth_name || gateway_content_type, char(10)) = 0
+        AND instr(twilio_account_sid || twilio_from || gateway_url || gateway_auth_name || gateway_content_type, char(13)) = 0)
+);
+CREATE TABLE message_text_templates (
+    kind       TEXT    NOT NULL REFERENCES message_kinds (kind),
+    language   TEXT    NOT NULL,
+    body       TEXT    NOT NULL CHECK (length(body) BETWEEN 1 AND 1600),
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (kind, language)
+);
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (1, 0, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (2, 1, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (3, 10, 1, datetime('now'));
@@ -928,6 +961,7 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (52, 431, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (53, 432, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (54, 450, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (55, 490, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -951,8 +985,9 @@ INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('receipt',
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('waitlist_seat', 1, 0);
 INSERT INTO "team_settings" ("id", "providers_edit_own_hours", "updated_at") VALUES (1, 0, 0);
 INSERT INTO "security_settings" ("id", "require_two_factor", "updated_at") VALUES (1, 0, 0);
+INSERT INTO "message_text_settings" ("id", "sms_provider", "twilio_account_sid", "twilio_auth_token_sealed", "twilio_from", "gateway_url", "gateway_method", "gateway_auth_name", "gateway_auth_value_sealed", "gateway_content_type", "gateway_body", "updated_at") VALUES (1, 'none', '', '', '', '', 'POST', 'Authorization', '', 'application/json', '{"to": "{{to}}", "message": "{{text}}"}', 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 54);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 55);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -1864,3 +1899,8 @@ BEGIN
 END;
 CREATE INDEX deliveries_attempted ON deliveries (webhook_id, last_attempt_at)
     WHERE last_attempt_at IS NOT NULL;
+CREATE TRIGGER message_plan_text_settings_update AFTER UPDATE OF sms_provider ON message_text_settings
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('message_plan', 0, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;

@@ -48,3 +48,9 @@ INSERT INTO location_closures (location_id, date, reason) VALUES (?, ?, ?);
 
 -- name: DeleteLocationClosure :exec
 DELETE FROM location_closures WHERE id = ? AND location_id = ?;
+
+-- The business's country: the first active location's (by id), where a phone number typed
+-- without its country code is read in the admin.
+-- name: BusinessCountry :one
+SELECT c.code FROM locations l JOIN countries c ON c.id = l.country_id
+ORDER BY l.active DESC, l.id LIMIT 1;

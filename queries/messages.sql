@@ -5,6 +5,7 @@
 
 -- name: MessagePlanSettings :one
 SELECT s.reminder_offsets,
+    CAST((SELECT t.sms_provider FROM message_text_settings t WHERE t.id = 1) AS TEXT) AS sms_provider,
     CAST((SELECT group_concat(k.kind || ':' || k.enabled || k.owner_copy, ',') FROM message_kinds k) AS TEXT) AS kinds
 FROM message_settings s WHERE s.id = 1;
 
@@ -19,12 +20,18 @@ ON CONFLICT (booking_id) DO UPDATE SET status_id = excluded.status_id, start_at 
     provider_id = excluded.provider_id, sequence = excluded.sequence;
 
 -- name: InsertMessage :exec
-INSERT INTO messages (message_key, kind, recipient, to_address, booking_id, payment_request_id, provider_id,
+INSERT INTO messages (message_key, kind, recipient, channel, to_address, booking_id, payment_request_id, provider_id,
     offset_min, detail_json, state, note, send_at, next_attempt_at, created_at, updated_at)
-VALUES (sqlc.arg(message_key), sqlc.arg(kind), sqlc.arg(recipient), sqlc.arg(to_address), sqlc.narg(booking_id),
+VALUES (sqlc.arg(message_key), sqlc.arg(kind), sqlc.arg(recipient), sqlc.arg(channel), sqlc.arg(to_address), sqlc.narg(booking_id),
     sqlc.narg(payment_request_id), sqlc.narg(provider_id), sqlc.narg(offset_min), sqlc.arg(detail_json),
     sqlc.arg(state), sqlc.arg(note), sqlc.arg(send_at), sqlc.narg(next_attempt_at), sqlc.arg(created_at),
     sqlc.arg(created_at));
+
+-- The channel a client's messages are planned for: their preferred one and their number.
+-- name: MessageClientChannel :one
+SELECT CAST(coalesce((SELECT p.channel FROM client_message_prefs p WHERE p.client_id = c.id), 'email') AS TEXT) AS channel,
+    coalesce(c.phone, '') AS phone
+FROM clients c WHERE c.id = ?;
 
 -- Messages to providers (app/messages/providers.go) -------------------------------------------
 
@@ -86,12 +93,15 @@ SELECT smtp_host, smtp_port, smtp_security, smtp_username, smtp_password_sealed,
 FROM message_settings WHERE id = 1;
 
 -- A first attempt is due since its series began: send_at for a new row, restarted_at after a
--- resend. The limit is a CAST (queries/README.md).
+-- resend. Only messages that can leave are claimed: any while email is set up (a text falls back
+-- to email when texts cannot go), texts alone while only texts are. The limit is a CAST
+-- (queries/README.md).
 -- name: ClaimDueFirstMessages :many
 UPDATE messages SET next_attempt_at = NULL
 WHERE id IN (
     SELECT m.id FROM messages m
     WHERE m.state = 'pending' AND (m.attempts > m.series_base) = 0 AND m.next_attempt_at <= sqlc.arg(now)
+      AND (CAST(sqlc.arg(email_ready) AS BOOLEAN) OR m.channel <> 'email' AND CAST(sqlc.arg(text_ready) AS BOOLEAN))
     ORDER BY m.next_attempt_at, m.id LIMIT CAST(sqlc.arg(lim) AS INTEGER))
 RETURNING id, attempts, restarted_at, send_at;
 
@@ -99,6 +109,7 @@ RETURNING id, attempts, restarted_at, send_at;
 SELECT id, attempts, series_base, coalesce(restarted_at, send_at) AS series_at, next_attempt_at
 FROM messages
 WHERE state = 'pending' AND (attempts > series_base) = 1 AND next_attempt_at <= sqlc.arg(now)
+  AND (CAST(sqlc.arg(email_ready) AS BOOLEAN) OR channel <> 'email' AND CAST(sqlc.arg(text_ready) AS BOOLEAN))
 ORDER BY next_attempt_at, id LIMIT CAST(sqlc.arg(lim) AS INTEGER);
 
 -- name: ClaimMessage :execrows
@@ -123,6 +134,8 @@ SELECT * FROM messages WHERE id = ?;
 -- name: MessageBooking :one
 SELECT b.id, b.status_id, b.start_at, b.end_at, b.price_cents, b.change_count, b.created_at,
     b.client_id, c.first_name, coalesce(c.last_name, '') AS last_name, coalesce(c.email, '') AS email,
+    coalesce(c.phone, '') AS phone,
+    CAST(coalesce((SELECT mp.channel FROM client_message_prefs mp WHERE mp.client_id = c.id), 'email') AS TEXT) AS channel,
     s.name AS service_name, s.is_video, b.provider_id, p.public_name AS provider_name,
     l.name AS location_name, l.address_json, l.timezone, coalesce(l.phone, '') AS location_phone
 FROM bookings b
@@ -135,7 +148,8 @@ WHERE b.id = ?;
 -- name: MessagePaymentRequest :one
 SELECT pr.id, pr.uuid, pr.amount_cents, pr.status, pr.checkout_url, pr.expires_at, pr.paid_at,
     coalesce(ca.client_id, 0) AS client_id, coalesce(c.first_name, '') AS first_name,
-    coalesce(c.last_name, '') AS last_name, coalesce(c.email, '') AS email,
+    coalesce(c.last_name, '') AS last_name, coalesce(c.email, '') AS email, coalesce(c.phone, '') AS phone,
+    CAST(coalesce((SELECT mp.channel FROM client_message_prefs mp WHERE mp.client_id = c.id), 'email') AS TEXT) AS channel,
     CAST(coalesce((SELECT min(b.id) FROM bookings b WHERE b.payment_request_id = pr.id), 0) AS INTEGER) AS booking_id,
     CAST(coalesce((SELECT l.timezone FROM locations l WHERE l.id = ca.location_id),
         (SELECT l.timezone FROM locations l ORDER BY l.id LIMIT 1), 'UTC') AS TEXT) AS timezone
@@ -153,9 +167,9 @@ SELECT count(*) > 0 FROM message_optouts WHERE client_id = ?;
 
 -- name: InsertMessageAttempt :exec
 INSERT INTO message_attempts (message_id, attempt, started_at, duration_ms, code, category, reply, to_address,
-    message_id_header)
+    message_id_header, channel)
 SELECT sqlc.arg(message_id), sqlc.arg(attempt), sqlc.arg(started_at), sqlc.arg(duration_ms), sqlc.narg(code),
-    sqlc.narg(category), sqlc.arg(reply), sqlc.arg(to_address), sqlc.arg(message_id_header)
+    sqlc.narg(category), sqlc.arg(reply), sqlc.arg(to_address), sqlc.arg(message_id_header), sqlc.arg(channel)
 WHERE EXISTS (SELECT 1 FROM messages WHERE id = sqlc.arg(message_id));
 
 -- A message the server accepted is sent whatever happened meanwhile; otherwise only a pending
@@ -164,6 +178,7 @@ WHERE EXISTS (SELECT 1 FROM messages WHERE id = sqlc.arg(message_id));
 UPDATE messages
 SET attempts = sqlc.arg(attempts), last_attempt_at = sqlc.arg(at), last_code = sqlc.narg(code),
     note = sqlc.arg(note), to_address = sqlc.arg(to_address), subject = sqlc.arg(subject), updated_at = sqlc.arg(at),
+    channel = sqlc.arg(channel),
     state = CASE WHEN state = 'pending' OR CAST(sqlc.arg(new_state) AS TEXT) = 'sent'
         THEN CAST(sqlc.arg(new_state) AS TEXT) ELSE state END,
     next_attempt_at = CASE WHEN state = 'pending' AND CAST(sqlc.arg(new_state) AS TEXT) = 'pending'
@@ -220,7 +235,7 @@ ON CONFLICT (kind, language) DO UPDATE SET subject = excluded.subject, body = ex
 DELETE FROM message_templates WHERE kind = ? AND language = ?;
 
 -- name: ListMessages :many
-SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
+SELECT id, message_key, kind, recipient, channel, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
     note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
 FROM messages
 WHERE (CAST(sqlc.arg(state) AS TEXT) = '' OR state = sqlc.arg(state))
@@ -238,7 +253,7 @@ WHERE (CAST(sqlc.arg(state) AS TEXT) = '' OR state = sqlc.arg(state))
        OR message_key = sqlc.arg(search));
 
 -- name: BookingMessages :many
-SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
+SELECT id, message_key, kind, recipient, channel, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
     note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
 FROM messages WHERE booking_id = ? ORDER BY send_at, id;
 
@@ -259,3 +274,34 @@ DELETE FROM message_optouts WHERE client_id = ?;
 
 -- name: ClientExists :one
 SELECT count(*) > 0 FROM clients WHERE id = ?;
+
+-- Texts (SMS): the provider's settings, the owner's short texts, a client's preferred channel.
+
+-- name: MessageTextSettings :one
+SELECT * FROM message_text_settings WHERE id = 1;
+
+-- name: UpdateMessageTextSettings :exec
+UPDATE message_text_settings SET sms_provider = ?, twilio_account_sid = ?, twilio_auth_token_sealed = ?, twilio_from = ?,
+    gateway_url = ?, gateway_method = ?, gateway_auth_name = ?, gateway_auth_value_sealed = ?, gateway_content_type = ?,
+    gateway_body = ?, updated_at = ?
+WHERE id = 1;
+
+-- name: GetMessageTextTemplate :one
+SELECT * FROM message_text_templates WHERE kind = ? AND language = ?;
+
+-- name: UpsertMessageTextTemplate :exec
+INSERT INTO message_text_templates (kind, language, body, updated_at) VALUES (?, ?, ?, ?)
+ON CONFLICT (kind, language) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at;
+
+-- name: DeleteMessageTextTemplate :exec
+DELETE FROM message_text_templates WHERE kind = ? AND language = ?;
+
+-- name: ClientMessageChannel :one
+SELECT channel FROM client_message_prefs WHERE client_id = ?;
+
+-- name: SetClientMessageChannel :exec
+INSERT INTO client_message_prefs (client_id, channel, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (client_id) DO UPDATE SET channel = excluded.channel, updated_at = excluded.updated_at;
+
+-- name: DeleteClientMessageChannel :exec
+DELETE FROM client_message_prefs WHERE client_id = ?;

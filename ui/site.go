@@ -140,6 +140,8 @@ type SiteAttribute struct {
 
 // SiteDetailsView is the last step: the customer's details and the confirmation.
 type SiteDetailsView struct {
+	// Channels, when texts are set up, ask how the visitor wants to hear about their booking.
+	Channels   []Option
 	Summary    SiteSummary
 	Action     string
 	Form       *Form

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"net/http"
@@ -10,7 +11,10 @@ import (
 
 	"frontdesk/app/clients"
 	"frontdesk/app/errpage"
+	"frontdesk/app/messages"
+	"frontdesk/app/resource"
 	"frontdesk/app/staff"
+	"frontdesk/db"
 	"frontdesk/ui"
 )
 
@@ -74,12 +78,20 @@ func (a *Admin) createClient(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
+	channel, problems := a.checkClientPhone(r, f, "")
 	in := form.input(r.Context(), f, nil)
-	if !f.OK() {
+	if !f.OK() || !a.phoneProblems(r, f, in, problems) {
 		a.showClientForm(w, r, http.StatusUnprocessableEntity, form, ui.ClientFormView{Form: f})
 		return
 	}
-	c, err := clients.Create(r.Context(), a.db, a.now(), in, clients.Options{RequireMandatory: true})
+	var c resource.Client
+	err = a.db.InTx(r.Context(), func(q *db.Queries) error {
+		var err error
+		if c, err = clients.Create(db.WithTx(r.Context(), q), a.db, a.now(), in, clients.Options{RequireMandatory: true}); err != nil {
+			return err
+		}
+		return messages.SetClientChannel(r.Context(), q, c.ID, channel, db.Millis(a.now()))
+	})
 	if clientRefused(r.Context(), f, err) {
 		a.showClientForm(w, r, http.StatusUnprocessableEntity, form, ui.ClientFormView{Form: f})
 		return
@@ -120,6 +132,12 @@ func (a *Admin) showClient(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := ui.ClientFormView{ID: id, Name: clientName(c.FirstName, nullText(c.LastName)), Active: c.Active, Form: form.fill(c)}
+	channel, err := messages.ClientChannel(r.Context(), a.db.R, id)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	v.Form.Set("message_channel", channel)
 	a.showClientForm(w, r, http.StatusOK, form, v)
 }
 
@@ -146,12 +164,20 @@ func (a *Admin) updateClient(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := ui.ClientFormView{ID: id, Name: clientName(stored.FirstName, nullText(stored.LastName)), Active: stored.Active, Form: f}
+	channel, problems := a.checkClientPhone(r, f, deref(stored.Phone))
 	in := form.input(r.Context(), f, storedAttributes(stored))
-	if !f.OK() {
+	if !f.OK() || !a.phoneProblems(r, f, in, problems) {
 		a.showClientForm(w, r, http.StatusUnprocessableEntity, form, v)
 		return
 	}
-	c, err := clients.Update(ctx, a.db, a.now(), id, in, clients.Options{RequireMandatory: true})
+	var c resource.Client
+	err = a.db.InTx(ctx, func(q *db.Queries) error {
+		var err error
+		if c, err = clients.Update(db.WithTx(ctx, q), a.db, a.now(), id, in, clients.Options{RequireMandatory: true}); err != nil {
+			return err
+		}
+		return messages.SetClientChannel(ctx, q, id, channel, db.Millis(a.now()))
+	})
 	if clientRefused(r.Context(), f, err) {
 		a.showClientForm(w, r, http.StatusUnprocessableEntity, form, v)
 		return
@@ -166,6 +192,18 @@ func (a *Admin) updateClient(w http.ResponseWriter, r *http.Request) {
 // showClientForm renders the client form with the custom attribute inputs.
 func (a *Admin) showClientForm(w http.ResponseWriter, r *http.Request, status int, form clientForm, v ui.ClientFormView) {
 	v.Attributes = form.fields(r.Context())
+	v.Channels = channelOptions(r)
+	if v.Form.Get("message_channel") == "" {
+		v.Form.Set("message_channel", messages.ChannelEmail)
+	}
+	if v.ID != 0 && v.Form.Error("phone") == "" {
+		switch clients.TextableReason(v.Form.Get("phone")) {
+		case clients.PhoneInvalid:
+			v.PhoneNote = translate(r, "clients.phone.not_textable")
+		case clients.PhoneLandline:
+			v.PhoneNote = translate(r, "clients.phone.landline")
+		}
+	}
 	if v.ID != 0 { // session packs (class_sessions.go)
 		packs, err := a.clientPacks(r.Context(), r, v.ID, nil)
 		if err != nil {
@@ -268,4 +306,77 @@ func nullText(s *string) sql.NullString {
 		return sql.NullString{}
 	}
 	return sql.NullString{String: *s, Valid: true}
+}
+
+// channelOptions are the channels a client may prefer for their messages.
+func channelOptions(r *http.Request) []ui.Option {
+	return []ui.Option{
+		{Value: messages.ChannelEmail, Label: translate(r, "clients.channel.email")},
+		{Value: messages.ChannelSMS, Label: translate(r, "clients.channel.sms")},
+	}
+}
+
+// checkClientPhone reads the form's phone as the booking site does (clients.ParsePhone, in the
+// client's phone country or else the business's) and puts it in E.164; a number that is not a
+// real one is refused with an example. A number left as it was stored is kept as it is: /v3
+// accepts any number in E.164 shape, and the form must not refuse to save the rest of such a
+// client (the page says the number cannot receive texts). It returns the preferred channel,
+// refused when texts are asked for a number that cannot receive them. problems maps the fields
+// refused to why (phoneProblems shows them).
+func (a *Admin) checkClientPhone(r *http.Request, f *ui.Form, stored string) (string, map[string]string) {
+	problems := map[string]string{}
+	channel := f.Get("message_channel")
+	if channel == "" {
+		channel = messages.ChannelEmail
+	}
+	if !messages.ValidClientChannel(channel) {
+		problems["message_channel"] = translate(r, "clients.channel.invalid")
+		return channel, problems
+	}
+	phone := f.Get("phone")
+	if phone != "" && phone != stored {
+		region := f.Get("phone_country")
+		if region == "" {
+			region = a.businessCountry(r.Context())
+		}
+		e164, err := clients.ParsePhone(phone, region)
+		if err != nil {
+			var pe *clients.PhoneError
+			errors.As(err, &pe)
+			problems["phone"] = phoneError(r, pe)
+			return channel, problems
+		}
+		f.Set("phone", e164)
+		phone = e164
+	}
+	if channel == messages.ChannelSMS && clients.TextableReason(phone) != "" {
+		problems["message_channel"] = translate(r, "clients.channel.needs_mobile")
+	}
+	return channel, problems
+}
+
+// phoneProblems puts checkClientPhone's refusals on the form together with everything else the
+// client's rules refuse in in (so one submit shows every mistake); it reports whether there
+// were none.
+func (a *Admin) phoneProblems(r *http.Request, f *ui.Form, in clients.Input, problems map[string]string) bool {
+	if len(problems) == 0 {
+		return true
+	}
+	for field, msg := range problems { // first: a field's first error is the one shown
+		f.SetError(field, msg)
+	}
+	if err := clients.Validate(r.Context(), a.db.R, a.now(), in, clients.Options{RequireMandatory: true}); err != nil {
+		clientRefused(r.Context(), f, err)
+	}
+	return false
+}
+
+// businessCountry is the country (ISO 3166-1 alpha-2) of the first active location, where a
+// number typed without its country code is read; "" when there is none.
+func (a *Admin) businessCountry(ctx context.Context) string {
+	c, err := a.db.R.BusinessCountry(ctx)
+	if err != nil {
+		return ""
+	}
+	return c
 }

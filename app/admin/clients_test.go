@@ -35,7 +35,7 @@ func seedAttributes(t *testing.T, ts *testServer) map[string]string {
 
 func clientForm() url.Values {
 	return url.Values{
-		"first_name": {"Ana"}, "last_name": {"Diaz"}, "email": {"Ana@Example.com"}, "phone": {"+56912345678"},
+		"first_name": {"Ana"}, "last_name": {"Diaz"}, "email": {"Ana@Example.com"}, "phone": {"+56987654321"},
 		"gender": {"1"}, "birth_day": {"29"}, "birth_month": {"2"}, "city": {"Valparaíso"}, "record_number": {"R-1"},
 		"attr_1": {"1"}, "attr_2": {"straight"}, "attr_3": {"2026-12-01"}, "attr_4": {"2026-12-01T10:30"},
 		"attr_5": {"7"}, "attr_6": {"1.5"}, "attr_7": {"Bea"}, "attr_8": {"Latex\r\nNuts"},

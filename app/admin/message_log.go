@@ -92,6 +92,9 @@ func (a *Admin) messageRow(r *http.Request, times *messageTimes, e messages.Entr
 	if e.Recipient == messages.ToOwner {
 		label = translate(r, "messages.owner_copy_of", "type", label)
 	}
+	if e.Channel == messages.ChannelSMS {
+		label = translate(r, "messages.by_channel", "type", label, "channel", translate(r, "clients.channel.sms"))
+	}
 	state := stateLabel(r, e.State)
 	if e.InFlight {
 		state = translate(r, "messages.state.sending")

@@ -62,6 +62,10 @@ func (a *Admin) showMessageTemplate(w http.ResponseWriter, r *http.Request) {
 	f.Set("body", t.Body)
 	v := a.templateView(r, kind, lang, f, custom)
 	a.preview(r, &v, kind, lang, t, 0)
+	if err := a.textView(r, &v, kind, lang, nil); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
 	a.render(w, r, http.StatusOK, ui.MessageTemplatePage(a.page(r, v.Label), v))
 }
 
@@ -116,6 +120,10 @@ func (a *Admin) saveMessageTemplate(w http.ResponseWriter, r *http.Request) {
 	_, custom, _ := a.msgs.Template(r.Context(), kind, lang)
 	v := a.templateView(r, kind, lang, f, custom)
 	a.preview(r, &v, kind, lang, t, bookingID)
+	if err := a.textView(r, &v, kind, lang, nil); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
 	if f.Get("action") != "save" || v.PreviewError != "" || !f.OK() {
 		status := http.StatusOK
 		if v.PreviewError != "" || !f.OK() {
@@ -150,4 +158,83 @@ func (a *Admin) resetMessageTemplate(w http.ResponseWriter, r *http.Request) {
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "messages.template.reset"))
 	seeOther(w, r, templateURL(kind, lang))
+}
+
+// textView fills the short text's form (tf, or the stored text when nil) and its preview.
+func (a *Admin) textView(r *http.Request, v *ui.MessageTemplateView, kind messages.Kind, lang string, tf *ui.Form) error {
+	text, custom, err := a.msgs.TextTemplate(r.Context(), kind, lang)
+	if err != nil {
+		return err
+	}
+	if tf == nil {
+		tf = ui.NewForm(nil)
+		tf.Set("text", text)
+	}
+	v.TextForm, v.TextCustom = tf, custom
+	out, err := a.msgs.PreviewText(r.Context(), kind, lang, tf.Raw("text"))
+	var te *messages.TemplateError
+	switch {
+	case errors.As(err, &te):
+		v.TextError = translate(r, "messages.preview.error", "part", translate(r, "messages.text"), "error", i18n.From(r.Context()).Msg(te.Msg))
+	case err != nil:
+		return err
+	default:
+		v.TextPreview = out
+	}
+	return nil
+}
+
+// saveMessageText previews or saves the short text (SMS) of a type in a language.
+func (a *Admin) saveMessageText(w http.ResponseWriter, r *http.Request) {
+	kind, lang, err := templateParams(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	tf, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	t, custom, err := a.msgs.Template(r.Context(), kind, lang)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	f := ui.NewForm(nil)
+	f.Set("subject", t.Subject)
+	f.Set("body", t.Body)
+	v := a.templateView(r, kind, lang, f, custom)
+	if err := a.textView(r, &v, kind, lang, tf); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	if tf.Get("action") != "save" || v.TextError != "" {
+		status := http.StatusOK
+		if v.TextError != "" {
+			status = http.StatusUnprocessableEntity
+		}
+		a.render(w, r, status, ui.MessageTemplatePage(a.page(r, v.Label), v))
+		return
+	}
+	if err := a.msgs.SaveTextTemplate(r.Context(), kind, lang, tf.Raw("text")); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "messages.template.saved"))
+	seeOther(w, r, templateURL(kind, lang)+"#text")
+}
+
+func (a *Admin) resetMessageText(w http.ResponseWriter, r *http.Request) {
+	kind, lang, err := templateParams(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	if err := a.msgs.ResetTextTemplate(r.Context(), kind, lang); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "messages.template.reset"))
+	seeOther(w, r, templateURL(kind, lang)+"#text")
 }

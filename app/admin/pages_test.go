@@ -357,6 +357,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/bookings/" + id(bookingID) + "/move",
 		"/settings/messages",
 		"/settings/messages/templates",
+		"/settings/messages/texts",
 		"/settings/messages/templates/confirmation/es",
 		"/settings/messages/log",
 		"/settings/messages/log/" + id(message),

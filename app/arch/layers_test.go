@@ -37,7 +37,7 @@ var (
 	// build information, the load generator.
 	adapters = set(app("payments/stripe"), app("tlsacme"), app("systemd"), app("buildinfo"), app("bench"))
 	// helpers are for tests only: fake servers and databases, and this package.
-	helpers = set(app("nettest"), app("messages/smtptest"), app("payments/stripe/stripetest"), "frontdesk/db/dbtest",
+	helpers = set(app("nettest"), app("messages/smtptest"), app("messages/smstest"), app("payments/stripe/stripetest"), "frontdesk/db/dbtest",
 		app("arch"))
 	// base is what everything stands on; it knows nothing of app/.
 	base = set("frontdesk/db", "frontdesk/ui", "frontdesk/ui/i18n", "frontdesk/static")

@@ -182,28 +182,31 @@ type CustomAttribute struct {
 // Client is a customer, with the Connect v3 client fields and custom attribute values keyed by
 // the attribute's key.
 type Client struct {
-	Key                  string                     `json:"key"`
-	FirstName            string                     `json:"first_name"`
-	LastName             *string                    `json:"last_name"`
-	Email                *string                    `json:"email"`
-	Phone                *string                    `json:"phone"`
-	SecondPhone          *string                    `json:"second_phone"`
-	IdentificationNumber *string                    `json:"identification_number"`
-	Address              *string                    `json:"address"`
-	District             *string                    `json:"district"`
-	City                 *string                    `json:"city"`
-	Region               string                     `json:"region"`
-	Age                  *int64                     `json:"age"`
-	Gender               int64                      `json:"gender"`
-	BirthDay             *int64                     `json:"birth_day"`
-	BirthMonth           *int64                     `json:"birth_month"`
-	BirthYear            *int64                     `json:"birth_year"`
-	RecordNumber         *string                    `json:"record_number"`
-	Photo                *string                    `json:"photo"`
-	Nationality          *string                    `json:"nationality"`
-	PhoneCountry         *string                    `json:"phone_country"`
-	Active               *bool                      `json:"active"`
-	CustomAttributes     map[string]json.RawMessage `json:"custom_attributes"`
+	Key                  string  `json:"key"`
+	FirstName            string  `json:"first_name"`
+	LastName             *string `json:"last_name"`
+	Email                *string `json:"email"`
+	Phone                *string `json:"phone"`
+	SecondPhone          *string `json:"second_phone"`
+	IdentificationNumber *string `json:"identification_number"`
+	Address              *string `json:"address"`
+	District             *string `json:"district"`
+	City                 *string `json:"city"`
+	Region               string  `json:"region"`
+	Age                  *int64  `json:"age"`
+	Gender               int64   `json:"gender"`
+	BirthDay             *int64  `json:"birth_day"`
+	BirthMonth           *int64  `json:"birth_month"`
+	BirthYear            *int64  `json:"birth_year"`
+	RecordNumber         *string `json:"record_number"`
+	Photo                *string `json:"photo"`
+	Nationality          *string `json:"nationality"`
+	PhoneCountry         *string `json:"phone_country"`
+	// PreferredChannel is how the client hears about their bookings: "email" (the default)
+	// or "sms" (docs/messages.md, "Channels").
+	PreferredChannel string                     `json:"preferred_channel"`
+	Active           *bool                      `json:"active"`
+	CustomAttributes map[string]json.RawMessage `json:"custom_attributes"`
 }
 
 // TimetableEntry is a class held every week at a location: a weekday, a local start time and

@@ -57,6 +57,7 @@ func TestLoadExample(t *testing.T) {
 		{"attribute group", `SELECT g.name FROM custom_attributes a JOIN attribute_groups g ON g.id = a.group_id`, "Preferences"},
 		{"attribute options", `SELECT group_concat(label, ',') FROM attribute_options`, "Straight,Curly"},
 		{"client email in lower case", `SELECT email FROM clients WHERE first_name = 'María'`, "maria.lopez@example.com"},
+		{"preferred channel", `SELECT c.first_name || ' ' || p.channel FROM client_message_prefs p JOIN clients c ON c.id = p.client_id`, "María sms"},
 		{"attribute values as text", `SELECT group_concat(value, ',') FROM (SELECT value FROM client_attribute_values ORDER BY attribute_id)`, "Curly,true"},
 		{"local start in the location's zone", `SELECT start_at || ' ' || end_at || ' ' || block_end_at || ' ' || price_cents || ' ' || status_id FROM bookings WHERE notes IS NULL AND status_id = 1 AND service_id = 1`,
 			itoa(utc("2026-12-01T13:00:00Z")) + " " + itoa(utc("2026-12-01T13:30:00Z")) + " " + itoa(utc("2026-12-01T13:40:00Z")) + " 1500000 1"},

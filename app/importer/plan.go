@@ -95,9 +95,10 @@ type attributePlan struct {
 }
 
 type clientPlan struct {
-	key    string
-	row    db.ImportClientParams
-	values []attributeValue
+	key     string
+	row     db.ImportClientParams
+	values  []attributeValue
+	channel string // the preferred channel; "" for email
 }
 
 type attributeValue struct {

@@ -150,6 +150,8 @@ func TestLoadRefusesBrokenFiles(t *testing.T) {
 			[]string{`clients[1].birth_day: month 4 has no day 31`}},
 		{"phone country not letters", edit(t, example, map[string]any{"clients[1].phone_country": "C1"}),
 			[]string{`clients[1].phone_country: "C1" is not an ISO 3166-1 alpha-2 code`}},
+		{"unknown preferred channel", edit(t, example, map[string]any{"clients[1].preferred_channel": "pigeon"}),
+			[]string{`clients[1].preferred_channel: "pigeon" is not a channel (want "email" or "sms")`}},
 		{"service image with a space", edit(t, example, map[string]any{"services[0].images": []any{"https://example.com/a cut.jpg"}}),
 			[]string{`services[0].images[0]: "https://example.com/a cut.jpg" is not an absolute http(s) URL`}},
 		{"product without a price", edit(t, example, map[string]any{"products[0].price": ""}),

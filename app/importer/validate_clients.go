@@ -10,6 +10,7 @@ import (
 
 	"frontdesk/app/catalog"
 	"frontdesk/app/clients"
+	"frontdesk/app/messages"
 	"frontdesk/db"
 )
 
@@ -116,7 +117,10 @@ func (v *validator) client(i int) {
 		}
 	}
 
-	cp := clientPlan{key: c.Key, row: row}
+	if c.PreferredChannel != "" && !messages.ValidClientChannel(c.PreferredChannel) {
+		v.ps.add(at(path, "preferred_channel"), "%q is not a channel (want \"email\" or \"sms\")", c.PreferredChannel)
+	}
+	cp := clientPlan{key: c.Key, row: row, channel: c.PreferredChannel}
 	keys := make([]string, 0, len(c.CustomAttributes))
 	for k := range c.CustomAttributes {
 		keys = append(keys, k)

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 
+	"frontdesk/app/messages"
 	"frontdesk/db"
 )
 
@@ -123,6 +124,11 @@ func (w *writer) writeClients(p *plan) error {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		w.clients = append(w.clients, id)
+		if c.channel != "" {
+			if err := messages.SetClientChannel(w.ctx, w.q, id, c.channel, w.now); err != nil {
+				return fmt.Errorf("%s.preferred_channel: %w", path, err)
+			}
+		}
 		for _, v := range c.values {
 			err := w.q.ImportClientAttributeValue(w.ctx, db.ImportClientAttributeValueParams{
 				ClientID: id, AttributeID: w.attributes[v.attribute], Value: sql.NullString{String: v.value, Valid: true},

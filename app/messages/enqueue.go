@@ -22,6 +22,9 @@ type plan struct {
 	offsets []time.Duration
 	enabled map[Kind]bool
 	copy    map[Kind]bool
+	// texts: an SMS provider is chosen, so a client who prefers texts is planned one (whether
+	// it is ready to send is the dispatcher's concern: until it is, such messages wait).
+	texts bool
 }
 
 // loadPlan returns the plan as q's transaction sees it. Every booking's write plans its
@@ -40,7 +43,7 @@ func readPlan(ctx context.Context, q *db.Queries) (plan, error) {
 	if err != nil {
 		return plan{}, fmt.Errorf("message settings: %w", err)
 	}
-	p := plan{enabled: map[Kind]bool{}, copy: map[Kind]bool{}}
+	p := plan{enabled: map[Kind]bool{}, copy: map[Kind]bool{}, texts: row.SmsProvider != SMSNone && row.SmsProvider != ""}
 	if p.offsets, err = ParseOffsets(row.ReminderOffsets); err != nil {
 		return plan{}, err
 	}
@@ -87,7 +90,7 @@ func planBooking(ctx context.Context, q *db.Queries, now time.Time, b db.Booking
 		BookingID: b.ID, StatusID: b.StatusID, StartAt: b.StartAt, EndAt: b.EndAt,
 		LocationID: b.LocationID, ServiceID: b.ServiceID, ProviderID: b.ProviderID, Sequence: prev.Sequence,
 	}
-	w := writer{ctx: ctx, q: q, now: now, plan: p, bookingID: b.ID}
+	w := writer{ctx: ctx, q: q, now: now, plan: p, bookingID: b.ID, clientID: b.ClientID}
 	live := b.StatusID == statusConfirmed || b.StatusID == statusReserved
 	moved := known && (prev.StartAt != b.StartAt || prev.EndAt != b.EndAt || prev.LocationID != b.LocationID ||
 		prev.ServiceID != b.ServiceID || prev.ProviderID != b.ProviderID)
@@ -233,6 +236,37 @@ type writer struct {
 	plan                        plan
 	bookingID, paymentRequestID int64
 	providerID                  int64 // messages to a provider: who
+	clientID                    int64 // the client of a booking's messages (0: read when needed)
+	channel                     string
+}
+
+// clientChannel is the channel this change's messages to the client are planned for, read
+// once per change (channelFor).
+func (w *writer) clientChannel() (string, error) {
+	if w.channel != "" {
+		return w.channel, nil
+	}
+	if !w.plan.texts {
+		w.channel = ChannelEmail
+		return w.channel, nil
+	}
+	id := w.clientID
+	if id == 0 && w.paymentRequestID != 0 {
+		pr, err := w.q.MessagePaymentRequest(w.ctx, w.paymentRequestID)
+		if err != nil {
+			return "", fmt.Errorf("message payment request %d: %w", w.paymentRequestID, err)
+		}
+		id = pr.ClientID
+	}
+	w.channel = ChannelEmail
+	if id != 0 {
+		c, err := w.q.MessageClientChannel(w.ctx, id)
+		if err != nil && !db.IsNotFound(err) {
+			return "", fmt.Errorf("message client %d: %w", id, err)
+		}
+		w.channel = channelFor(c.Channel, true, c.Phone)
+	}
+	return w.channel, nil
 }
 
 // recipients are who gets messages of kind: the client, and the owner when they asked for
@@ -266,8 +300,14 @@ func (w *writer) insert(kind Kind, recipient string, offset time.Duration, at ti
 	if err != nil {
 		return err
 	}
+	channel := ChannelEmail
+	if recipient == ToClient {
+		if channel, err = w.clientChannel(); err != nil {
+			return err
+		}
+	}
 	p := db.InsertMessageParams{
-		MessageKey: key, Kind: string(kind), Recipient: recipient, DetailJson: string(dj),
+		MessageKey: key, Kind: string(kind), Recipient: recipient, Channel: channel, DetailJson: string(dj),
 		State: state, Note: note, SendAt: db.Millis(at), CreatedAt: db.Millis(w.now),
 		BookingID:        sql.NullInt64{Int64: w.bookingID, Valid: w.bookingID != 0},
 		PaymentRequestID: sql.NullInt64{Int64: w.paymentRequestID, Valid: w.paymentRequestID != 0},

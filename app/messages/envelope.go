@@ -16,6 +16,11 @@ type Envelope struct {
 	Content     Rendered
 	ICS         []byte // attached as booking.ics when set
 	Unsubscribe string // List-Unsubscribe URL (reminders)
+	// Channel is how it leaves: ChannelEmail, or ChannelSMS with Phone (E.164) and Text, the
+	// short text, instead of the email's parts.
+	Channel string
+	Phone   string
+	Text    string
 }
 
 // messageIDDomain is the right part of the Message-IDs we make: the sender's domain, so the

@@ -15,6 +15,9 @@ type facts struct {
 	appointment
 	clientID    int64
 	unsubscribe string
+	// The client's number and preferred channel as they are now (a text's channel is decided
+	// again when it is sent).
+	phone, preferred string
 }
 
 // facts reads what message m is about, as it is now, and decides whether it still has
@@ -45,7 +48,7 @@ func (s *Service) facts(ctx context.Context, q *db.Queries, m db.Message, kind K
 				f.PreviousStart = db.Time(d.PreviousStart)
 			}
 		}
-		f.clientID = b.ClientID
+		f.clientID, f.phone, f.preferred = b.ClientID, b.Phone, b.Channel
 		to = mail.Address{Name: OneLine(b.FirstName + " " + b.LastName), Address: b.Email}
 		if m.Recipient == ToProvider {
 			to, skip, err = providerAddress(ctx, q, m)
@@ -81,6 +84,7 @@ func (s *Service) facts(ctx context.Context, q *db.Queries, m db.Message, kind K
 		f.Zone = zone
 	}
 	f.ClientFirst, f.ClientLast, f.clientID = pr.FirstName, pr.LastName, pr.ClientID
+	f.phone, f.preferred = pr.Phone, pr.Channel
 	if pr.ExpiresAt.Valid {
 		f.ExpiresAt = db.Time(pr.ExpiresAt.Int64)
 	}

@@ -16,6 +16,9 @@ type Entry struct {
 	MessageID string // the left part of the Message-ID header
 	Kind      Kind
 	Recipient string // ToClient, ToOwner or ToAddress
+	// Channel is the channel it is planned for, or went by once attempted (ChannelEmail,
+	// ChannelSMS); To is then a phone number.
+	Channel string
 	// To is the address it went to; before the first attempt, the one it is to go to as things
 	// stand (the client's, the owner copies' address), "" when there is none.
 	To               string
@@ -39,7 +42,7 @@ type Entry struct {
 
 func entryOf(r db.ListMessagesRow) Entry {
 	e := Entry{
-		ID: r.ID, MessageID: r.MessageKey, Kind: Kind(r.Kind), Recipient: r.Recipient, To: r.ToAddress,
+		ID: r.ID, MessageID: r.MessageKey, Kind: Kind(r.Kind), Recipient: r.Recipient, Channel: r.Channel, To: r.ToAddress,
 		BookingID: r.BookingID.Int64, PaymentRequestID: r.PaymentRequestID.Int64, ProviderID: r.ProviderID.Int64,
 		Offset: time.Duration(r.OffsetMin.Int64) * time.Minute, State: r.State, Note: r.Note,
 		SendAt: db.Time(r.SendAt), Attempts: int(r.Attempts), LastCode: int(r.LastCode.Int64), Subject: r.Subject,
@@ -116,7 +119,14 @@ func (s *Service) about(ctx context.Context, entries []Entry) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	type subject struct{ zone, email string }
+	type subject struct{ zone, email, phone string }
+	// contact is where a client message on channel goes: a text to the number.
+	contact := func(s *subject, channel string) string {
+		if channel == ChannelSMS {
+			return s.phone
+		}
+		return s.email
+	}
 	return s.db.ReadTx(ctx, func(q *db.Queries) error {
 		bookings, payments := map[int64]*subject{}, map[int64]*subject{}
 		bookingOf := func(id int64) (*subject, error) {
@@ -131,7 +141,7 @@ func (s *Service) about(ctx context.Context, entries []Entry) error {
 			if err != nil {
 				return nil, err
 			}
-			bookings[id] = &subject{zone: row.Timezone, email: row.Email}
+			bookings[id] = &subject{zone: row.Timezone, email: row.Email, phone: row.Phone}
 			return bookings[id], nil
 		}
 		paymentOf := func(id int64) (*subject, error) {
@@ -146,7 +156,7 @@ func (s *Service) about(ctx context.Context, entries []Entry) error {
 			if err != nil {
 				return nil, err
 			}
-			payments[id] = &subject{zone: row.Timezone, email: row.Email}
+			payments[id] = &subject{zone: row.Timezone, email: row.Email, phone: row.Phone}
 			return payments[id], nil
 		}
 		providers := map[int64]*subject{}
@@ -219,10 +229,10 @@ func (s *Service) about(ctx context.Context, entries []Entry) error {
 			// decides; a test message always has its address.
 			case e.Recipient == ToClient && e.BookingID != 0 && (e.Kind.aboutBooking() || e.PaymentRequestID == 0):
 				if onBooking != nil {
-					e.To = onBooking.email
+					e.To = contact(onBooking, e.Channel)
 				}
 			case e.Recipient == ToClient && onPayment != nil:
-				e.To = onPayment.email
+				e.To = contact(onPayment, e.Channel)
 			}
 		}
 		return nil
@@ -238,7 +248,8 @@ type Attempt struct {
 	Category  string // one of the Category* constants, "" when sent
 	Reply     string // the server's answer or the error
 	To        string
-	Header    string // the Message-ID sent
+	Header    string // the Message-ID sent, or a text provider's id of the message
+	Channel   string
 }
 
 // Detail is a message with every attempt, oldest first.
@@ -260,7 +271,7 @@ func (s *Service) Message(ctx context.Context, id int64) (Detail, error) {
 		return Detail{}, err
 	}
 	d := Detail{Entry: entryOf(db.ListMessagesRow{
-		ID: r.ID, MessageKey: r.MessageKey, Kind: r.Kind, Recipient: r.Recipient, ToAddress: r.ToAddress,
+		ID: r.ID, MessageKey: r.MessageKey, Kind: r.Kind, Recipient: r.Recipient, Channel: r.Channel, ToAddress: r.ToAddress,
 		BookingID: r.BookingID, PaymentRequestID: r.PaymentRequestID, OffsetMin: r.OffsetMin, State: r.State,
 		Note: r.Note, SendAt: r.SendAt, NextAttemptAt: r.NextAttemptAt, Attempts: r.Attempts, SeriesBase: r.SeriesBase,
 		LastAttemptAt: r.LastAttemptAt, LastCode: r.LastCode, Subject: r.Subject, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
@@ -278,6 +289,7 @@ func (s *Service) Message(ctx context.Context, id int64) (Detail, error) {
 		d.Attempts = append(d.Attempts, Attempt{
 			Number: int(a.Attempt), StartedAt: db.Time(a.StartedAt), Duration: time.Duration(a.DurationMs) * time.Millisecond,
 			Code: int(a.Code.Int64), Category: a.Category.String, Reply: a.Reply, To: a.ToAddress, Header: a.MessageIDHeader,
+			Channel: a.Channel,
 		})
 	}
 	return d, nil

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net/mail"
 	"net/url"
+	"strings"
 	"time"
 
 	"frontdesk/app/ical"
@@ -43,6 +44,9 @@ type Options struct {
 	// TransportSaved, if set, is called after the mail server or sender was saved: the mailer's
 	// dispatcher looks again at once, as messages that waited for a mail server may go now.
 	TransportSaved func()
+	// TwilioAPI is the base URL of Twilio's REST API; "": TwilioAPI (serve --twilio-api-url,
+	// for a proxy or a test receiver).
+	TwilioAPI string
 }
 
 // Service is customer messaging for one database without the sending: the owner's operations
@@ -58,12 +62,13 @@ type Service struct {
 	retention time.Duration
 	// transportSaved is Options.TransportSaved.
 	transportSaved func()
+	twilioBase     string
 }
 
 // New returns the messaging service over d.
 func New(d *db.DB, o Options) *Service {
 	s := &Service{db: d, now: o.Now, log: o.Log, box: o.Secrets, override: o.Override, links: o.Links,
-		retention: o.Retention, transportSaved: o.TransportSaved}
+		retention: o.Retention, transportSaved: o.TransportSaved, twilioBase: o.TwilioAPI}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -162,6 +167,9 @@ func (s *Service) Prepare(ctx context.Context, id int64, t Transport, now time.T
 	// Writes and the other reads come after the snapshot is let go: the read pool is small, and
 	// a sender holding a connection while it waits for the writer would starve the requests.
 	a := r.facts
+	if r.channel == ChannelSMS {
+		return s.prepareText(ctx, r, ab, now)
+	}
 	if r.kind == Reminder && r.msg.Recipient == ToClient && s.links != nil {
 		a.unsubscribe = s.UnsubscribeURL(ctx, a.clientID)
 	}
@@ -183,7 +191,7 @@ func (s *Service) Prepare(ctx context.Context, id int64, t Transport, now time.T
 	}
 	domain := messageIDDomain(t.From)
 	env := Envelope{From: t.From, ReplyTo: t.ReplyTo, To: r.to, MessageID: r.msg.MessageKey + "@" + domain, Date: now,
-		Content: content, Unsubscribe: a.unsubscribe}
+		Content: content, Unsubscribe: a.unsubscribe, Channel: ChannelEmail}
 	if r.calendar {
 		d := detailOf(r.msg.DetailJson)
 		env.ICS = ical.Calendar(ical.Event{
@@ -210,6 +218,8 @@ type reading struct {
 	tpl        Template
 	calendar   bool // the email carries the appointment as an .ics
 	calendarID string
+	channel    string // ChannelEmail, or ChannelSMS: the short text in text
+	text       string
 }
 
 func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport, now time.Time) (reading, error) {
@@ -230,6 +240,23 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 	r.facts = a
 	if r.biz, err = q.MessageBusiness(ctx); err != nil {
 		return r, err
+	}
+	r.channel = ChannelEmail
+	if m.Recipient == ToClient {
+		r.channel = channelFor(a.preferred, t.Text.Ready(), a.phone)
+	}
+	if r.channel == ChannelSMS {
+		loc, err := locale.Load(ctx, q)
+		if err != nil {
+			return r, err
+		}
+		r.printer = loc.Printer()
+		r.text, err = s.textTemplate(ctx, q, r.kind, r.printer)
+		return r, err
+	}
+	if !t.Ready() {
+		// A text that falls back to email while email is not set up waits for it.
+		return r, ErrNotSetUp
 	}
 	if m.Recipient == ToOwner {
 		to = ownerAddress(t, r.biz.OwnerEmail)
@@ -309,4 +336,24 @@ func (s *Service) manageLink(ctx context.Context, bookingID int64, now time.Time
 		return "", fmt.Errorf("manage link: %w", err)
 	}
 	return s.links.URL(managelink.Path(token), nil), nil
+}
+
+// prepareText renders a short text for message r: the same fields as the email, the manage
+// link included (no calendar file, no unsubscribe link: a client who opted out of reminders
+// gets no reminder texts either).
+func (s *Service) prepareText(ctx context.Context, r reading, ab About, now time.Time) (Prepared, error) {
+	a := r.facts
+	var err error
+	if a.HasAppointment && r.kind != Cancelled && s.links != nil {
+		if a.ManageLink, err = s.manageLink(ctx, a.ID, now); err != nil {
+			return Prepared{About: ab}, err
+		}
+	}
+	text, err := renderText(r.text, fields(r.printer, r.biz.Name, a.appointment))
+	if err != nil {
+		return Prepared{About: ab}, err
+	}
+	env := Envelope{Channel: ChannelSMS, Phone: a.phone, Text: text, Date: now, MessageID: r.msg.MessageKey,
+		To: mail.Address{Name: OneLine(strings.TrimSpace(a.ClientFirst + " " + a.ClientLast))}}
+	return Prepared{Envelope: env, About: ab}, nil
 }

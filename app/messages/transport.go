@@ -29,9 +29,11 @@ type Transport struct {
 	ReplyTo  string       // optional
 	// ownerCopy is where owner copies go ("" = the first owner account's address).
 	ownerCopy string
+	// Text is the SMS provider (docs/messages.md, "Channels").
+	Text TextTransport
 }
 
-// Ready reports whether t can send: a server and a sender address.
+// Ready reports whether t can send email: a server and a sender address.
 func (t Transport) Ready() bool { return t.Host != "" && t.From.Address != "" }
 
 // Override is what `serve --smtp-url` and `--mail-from` say; set parts win over the stored

@@ -15,6 +15,7 @@ import (
 	"frontdesk/app/booking"
 	"frontdesk/app/clients"
 	"frontdesk/app/managelink"
+	"frontdesk/app/messages"
 	"frontdesk/app/payments"
 	"frontdesk/db"
 )
@@ -27,6 +28,11 @@ type Request struct {
 	// Client is what the customer typed about themselves, already checked as a new client would
 	// be (clients.Validate), whether or not they turn out to be one.
 	Client clients.Input
+	// Channel is how the customer wants to hear about their bookings (messages.ChannelEmail or
+	// ChannelSMS; "": not asked). It is stored as the client's preferred channel when the
+	// client is the one with the number typed: a visitor who typed someone else's email cannot
+	// change where that client's messages go.
+	Channel string
 	// Nonce is the form's one-time value: a form submitted again books nothing more.
 	Nonce string
 	// PaymentMode is the service's online payment mode; a mandatory one reserves the booking
@@ -90,6 +96,17 @@ func Book(ctx context.Context, d *db.DB, now time.Time, r Request) (Result, erro
 		var err error
 		if prepared.ClientID, err = clients.FindOrCreate(jctx, d, now, r.Client); err != nil {
 			return err
+		}
+		if r.Channel != "" && r.Client.Phone.V != "" {
+			c, err := q.MessageClientChannel(ctx, prepared.ClientID)
+			if err != nil {
+				return err
+			}
+			if c.Phone == r.Client.Phone.V {
+				if err := messages.SetClientChannel(ctx, q, prepared.ClientID, r.Channel, db.Millis(now)); err != nil {
+					return err
+				}
+			}
 		}
 		if activity.ActorFrom(ctx).Kind == activity.KindSite { // the visitor is now a known client
 			jctx = activity.WithActor(jctx, activity.Actor{Kind: activity.KindClient, ID: strconv.FormatInt(prepared.ClientID, 10)})

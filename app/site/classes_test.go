@@ -178,7 +178,7 @@ func (f *fixture) joinAs(first, email string, at time.Time) (string, url.Values)
 	}
 	form := url.Values{
 		"nonce": {m[1]}, "provider": {strconv.FormatInt(f.ana, 10)}, "start": {at.Format(time.RFC3339)},
-		"first_name": {first}, "last_name": {"Test"}, "email": {email}, "phone": {"+56 9 1111 " + strconv.Itoa(1000+int(first[0]))},
+		"first_name": {first}, "last_name": {"Test"}, "email": {email}, "phone": {"+56 9 6111 " + strconv.Itoa(1000+int(first[0]))},
 		"attr_" + strconv.FormatInt(f.allerg, 10): {"none"},
 	}
 	res := f.post("/book/1/5/waitlist", form)
@@ -342,7 +342,7 @@ func TestClassLastSeatsRace(t *testing.T) {
 	for i := range forms {
 		forms[i] = f.details(yoga, f.ana, morning)
 		forms[i].Set("email", "racer"+strconv.Itoa(i)+"@example.com")
-		forms[i].Set("phone", "+56 9 7000 000"+strconv.Itoa(i))
+		forms[i].Set("phone", "+56 9 6100 000"+strconv.Itoa(i))
 	}
 	statuses := make([]int, len(forms))
 	bodies := make([]string, len(forms))

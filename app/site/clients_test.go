@@ -125,14 +125,14 @@ func TestLocalPhoneNumbers(t *testing.T) {
 	pedro := f.exec(`INSERT INTO clients (first_name, last_name, phone, created_at, updated_at) VALUES ('Pedro', 'Diaz', '+56922222222', ?, ?)`, ms, ms)
 	at := time.Date(2026, 3, 31, 10, 0, 0, 0, santiago)
 	page := f.get(detailsPath(haircut, f.ana, at))
-	wantBody(t, page, "With the country code, like +56 9 1234 5678; a number without it is read as one in Chile (+56).")
+	wantBody(t, page, "With the country code, like +56 9 6123 4567; a number without it is read as one in Chile (+56).")
 
 	for i, tc := range []struct {
 		phone, email string
 		stored       string
 	}{
 		{"9 8765 4321", "camila@example.com", "+56987654321"},
-		{"56 9 1234 5678", "ines@example.com", "+56912345678"},
+		{"56 9 6123 4567", "ines@example.com", "+56961234567"},
 		{"2 2123-4567", "tomas@example.com", "+56221234567"},
 	} {
 		form := f.details(haircut, f.ana, at.Add(time.Duration(i)*time.Hour))
@@ -156,7 +156,7 @@ func TestLocalPhoneNumbers(t *testing.T) {
 	form.Set("phone", "12 34")
 	res := f.post("/book/1/1/details", form)
 	wantStatus(t, res, http.StatusUnprocessableEntity)
-	wantBody(t, res, "Please enter your phone number with the country code")
+	wantBody(t, res, "This is not a valid phone number. For example: +56 ")
 
 	f.exec(`UPDATE company SET language = 'es'`)
 	wantBody(t, f.get(detailsPath(haircut, f.ana, at.Add(7*time.Hour))), "un número sin él se lee como de Chile (+56).")

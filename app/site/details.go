@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"frontdesk/app/clients"
 	"frontdesk/app/fail"
 	"frontdesk/app/managelink"
+	"frontdesk/app/messages"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -107,7 +109,7 @@ func (s *Site) book(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.reserve(r.Context(), reservation{
-		loc: st.loc, svc: st.svc, provider: st.provider, start: start, client: in, nonce: nonce,
+		loc: st.loc, svc: st.svc, provider: st.provider, start: start, client: in, nonce: nonce, channel: channelOf(form),
 	}, now)
 	var fields clients.Errors
 	switch code := fail.CodeOf(err); {
@@ -214,6 +216,13 @@ func (s *Site) detailsView(r *http.Request, st step, form *ui.Form) ui.SiteDetai
 		PayNote:  payNote(p, st.svc),
 	}
 	v.TopTarget = v.PayNote != ""
+	if s.textsOn(r.Context()) {
+		v.Channels = []ui.Option{{Value: messages.ChannelEmail, Label: p.T("site.details.channel.email")},
+			{Value: messages.ChannelSMS, Label: p.T("site.details.channel.sms")}}
+		if form.Get("message_channel") == "" {
+			form.Set("message_channel", messages.ChannelEmail)
+		}
+	}
 	if code := clients.CallingCode(st.loc.country); code != "" {
 		country := catalog.CountryName(st.loc.country, p.Lang())
 		if country == "" {
@@ -300,12 +309,25 @@ func (s *Site) readDetails(r *http.Request, st step, form *ui.Form) clients.Inpu
 	in.LastName = clients.Value(required("last_name"))
 	in.Email = clients.Value(strings.ToLower(required("email")))
 	phone := required("phone")
-	// "+56 9 1234-5678" → +56912345678; without "+", as dialled in the location's country:
-	// "9 1234 5678" at a location in Chile → +56912345678.
-	if e164, err := clients.NormalizePhoneIn(phone, st.loc.country); err == nil {
-		phone = e164
+	// "+56 9 8765-4321" → +56987654321; without "+", as dialled in the location's country:
+	// "9 8765 4321" at a location in Chile → +56987654321. A number no phone can have is
+	// refused with an example of the location's country (libphonenumber's rules).
+	if phone != "" {
+		e164, err := clients.ParsePhone(phone, st.loc.country)
+		var pe *clients.PhoneError
+		switch {
+		case err == nil:
+			phone = e164
+		case errors.As(err, &pe) && pe.Example != "":
+			form.SetError("phone", p.T("site.details.phone.example", "example", pe.Example))
+		default:
+			form.SetError("phone", p.T("site.details.phone.error"))
+		}
 	}
 	in.Phone = clients.Value(phone)
+	if channelOf(form) == messages.ChannelSMS && form.Error("phone") == "" && clients.TextableReason(phone) != "" {
+		form.SetError("message_channel", p.T("site.details.channel.needs_mobile"))
+	}
 	for _, a := range c.attributes {
 		name := attrField(a.id)
 		raw := form.Get(name)
@@ -371,4 +393,20 @@ func newNonce() string {
 func validNonce(s string) bool {
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	return err == nil && len(b) == 16
+}
+
+// textsOn reports whether an SMS provider is chosen, so the form asks how the visitor wants to
+// hear about their booking (docs/messages.md, "Channels").
+func (s *Site) textsOn(ctx context.Context) bool {
+	t, err := s.db.R.MessageTextSettings(ctx)
+	return err == nil && t.SmsProvider != messages.SMSNone
+}
+
+// channelOf is the channel the visitor chose (email when the form did not ask or they chose
+// nothing it offers).
+func channelOf(form *ui.Form) string {
+	if c := form.Get("message_channel"); messages.ValidClientChannel(c) {
+		return c
+	}
+	return messages.ChannelEmail
 }

@@ -92,7 +92,7 @@ func TestJustTaken(t *testing.T) {
 	for i := range forms {
 		forms[i] = f.details(haircut, f.bruno, at)
 		forms[i].Set("email", "visitor"+strconv.Itoa(i)+"@example.com")
-		forms[i].Set("phone", "+5691000000"+strconv.Itoa(i))
+		forms[i].Set("phone", "+5696100000"+strconv.Itoa(i))
 	}
 	var wg sync.WaitGroup
 	results := make([]response, len(forms))

@@ -17,6 +17,7 @@ type reservation struct {
 	start    time.Time
 	client   clients.Input
 	nonce    string
+	channel  string // how the visitor wants to hear about it (messages.ChannelEmail, ChannelSMS)
 }
 
 // reserve makes the booking a checked form asks for: the customer booking (app/reserve) — the
@@ -25,7 +26,7 @@ type reservation struct {
 func (s *Site) reserve(ctx context.Context, res reservation, now time.Time) (reserve.Result, error) {
 	return reserve.Book(ctx, s.db, now, reserve.Request{
 		LocationID: res.loc.id, ServiceID: res.svc.id, ProviderID: res.provider, Start: res.start,
-		Client: res.client, Nonce: res.nonce, PaymentMode: res.svc.mode, CheckoutBase: s.checkoutBase(),
+		Client: res.client, Channel: res.channel, Nonce: res.nonce, PaymentMode: res.svc.mode, CheckoutBase: s.checkoutBase(),
 	})
 }
 

@@ -64,7 +64,7 @@ const (
 	Team Permission = "team"
 	// Owners: owner accounts, the team settings.
 	Owners Permission = "owners"
-	// Credentials: the mail server (SMTP) and the payment provider's keys.
+	// Credentials: the mail server (SMTP), the SMS provider and the payment provider's keys.
 	Credentials Permission = "credentials"
 	// Integrations: API keys, webhooks, MCP.
 	Integrations Permission = "integrations"

@@ -25,9 +25,17 @@ func DefaultSchedule() queue.Schedule {
 		6 * time.Hour, 12 * time.Hour, 24 * time.Hour}
 }
 
-// transportTarget is the one target messages have: the mail server. Its lane's cap is how many
-// connections we open to it at once.
-const transportTarget = 1
+// Messages have one target, the outbox, named by which channels are ready: emailReady,
+// textReady or both. Only messages that can leave are claimed: every one while email is set up
+// (a text that cannot go as a text falls back to email when it is sent), texts alone while only
+// texts are; the others wait (Settings → Messages says so). Its lane's cap is how many messages
+// are sent at once.
+const (
+	emailReady = 1
+	textReady  = 2
+)
+
+func readyArgs(target int64) (email, text bool) { return target&emailReady != 0, target&textReady != 0 }
 
 // ref is what a claimed message carries; everything else is read when it is sent, so it says
 // what is true then.
@@ -50,6 +58,7 @@ type result struct {
 	permanent bool
 	sent      bool
 	about     messages.About
+	channel   string // what the attempt went by
 }
 
 // LogAttrs names the attempt in the queue's log lines.
@@ -88,14 +97,26 @@ func (s store) Targets(ctx context.Context, q *db.Queries, now time.Time) (map[i
 		s.d.m.log.Error("message settings unusable; messages wait", "err", err)
 		return map[int64]messages.Transport{}, nil
 	}
-	if !t.Ready() {
+	if t.Text, err = s.d.m.TextTransport(ctx, q, s.d.cache); err != nil {
+		s.d.m.log.Error("text settings unusable; texts wait", "err", err)
+		t.Text = messages.TextTransport{}
+	}
+	var target int64
+	if t.Ready() {
+		target |= emailReady
+	}
+	if t.Text.Ready() {
+		target |= textReady
+	}
+	if target == 0 {
 		return map[int64]messages.Transport{}, nil
 	}
-	return map[int64]messages.Transport{transportTarget: t}, nil
+	return map[int64]messages.Transport{target: t}, nil
 }
 
-func (s store) ClaimFirst(ctx context.Context, q *db.Queries, _ int64, now time.Time, lim int) ([]queue.Job[ref], error) {
-	rows, err := q.ClaimDueFirstMessages(ctx, db.ClaimDueFirstMessagesParams{Now: nullMs(now), Lim: int64(lim)})
+func (s store) ClaimFirst(ctx context.Context, q *db.Queries, target int64, now time.Time, lim int) ([]queue.Job[ref], error) {
+	email, text := readyArgs(target)
+	rows, err := q.ClaimDueFirstMessages(ctx, db.ClaimDueFirstMessagesParams{Now: nullMs(now), Lim: int64(lim), EmailReady: email, TextReady: text})
 	if err != nil {
 		return nil, err
 	}
@@ -105,13 +126,14 @@ func (s store) ClaimFirst(ctx context.Context, q *db.Queries, _ int64, now time.
 		if r.RestartedAt.Valid {
 			at = db.Time(r.RestartedAt.Int64)
 		}
-		jobs[i] = queue.Job[ref]{ID: r.ID, Target: transportTarget, Attempt: int(r.Attempts) + 1, Series: 1, SeriesAt: at, Due: at}
+		jobs[i] = queue.Job[ref]{ID: r.ID, Target: target, Attempt: int(r.Attempts) + 1, Series: 1, SeriesAt: at, Due: at}
 	}
 	return jobs, nil
 }
 
-func (s store) ClaimRetries(ctx context.Context, q *db.Queries, _ int64, now time.Time, lim int) ([]queue.Job[ref], error) {
-	rows, err := q.ListDueMessageRetries(ctx, db.ListDueMessageRetriesParams{Now: nullMs(now), Lim: int64(lim)})
+func (s store) ClaimRetries(ctx context.Context, q *db.Queries, target int64, now time.Time, lim int) ([]queue.Job[ref], error) {
+	email, text := readyArgs(target)
+	rows, err := q.ListDueMessageRetries(ctx, db.ListDueMessageRetriesParams{Now: nullMs(now), Lim: int64(lim), EmailReady: email, TextReady: text})
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +145,7 @@ func (s store) ClaimRetries(ctx context.Context, q *db.Queries, _ int64, now tim
 		}
 		if n == 1 {
 			jobs = append(jobs, queue.Job[ref]{
-				ID: r.ID, Target: transportTarget, Attempt: int(r.Attempts) + 1, Series: int(r.Attempts-r.SeriesBase) + 1,
+				ID: r.ID, Target: target, Attempt: int(r.Attempts) + 1, Series: int(r.Attempts-r.SeriesBase) + 1,
 				SeriesAt: db.Time(r.SeriesAt), Due: db.Time(r.NextAttemptAt.Int64),
 			})
 		}
@@ -165,13 +187,13 @@ func (s store) Record(ctx context.Context, q *db.Queries, batch []result) (queue
 		if err := q.InsertMessageAttempt(ctx, db.InsertMessageAttemptParams{
 			MessageID: r.id, Attempt: int64(r.attempt), StartedAt: db.Millis(r.startedAt), DurationMs: r.duration.Milliseconds(),
 			Code: sql.NullInt64{Int64: int64(r.code), Valid: r.code != 0}, Category: sql.NullString{String: r.category, Valid: r.category != ""},
-			Reply: clip(r.reply, 2000), ToAddress: r.to, MessageIDHeader: r.header,
+			Reply: clip(r.reply, 2000), ToAddress: r.to, MessageIDHeader: r.header, Channel: r.channel,
 		}); err != nil {
 			return queue.Committed{}, fmt.Errorf("message %d: log attempt: %w", r.id, err)
 		}
 		p := db.RecordMessageAttemptParams{
 			ID: r.id, Attempts: int64(r.attempt), At: nullMs(end), Code: sql.NullInt64{Int64: int64(r.code), Valid: r.code != 0},
-			Note: clip(r.reply, 500), ToAddress: r.to, Subject: clip(r.subject, 500),
+			Note: clip(r.reply, 500), ToAddress: r.to, Subject: clip(r.subject, 500), Channel: r.channel,
 		}
 		line := emailLine{r: r}
 		switch {
@@ -226,7 +248,10 @@ func (m *Mailer) logEmail(l emailLine) {
 		attrs = append(attrs, slog.Int64("payment_request", r.about.PaymentRequest))
 	}
 	domain := ""
-	if at := strings.LastIndexByte(r.to, '@'); at >= 0 {
+	if r.channel == messages.ChannelSMS {
+		// A number is personal data too: only its country code is logged.
+		attrs = append(attrs, slog.String("channel", r.channel), slog.String("to_country", callingCode(r.to)))
+	} else if at := strings.LastIndexByte(r.to, '@'); at >= 0 {
 		domain = r.to[at+1:]
 		attrs = append(attrs, slog.String("to_domain", domain))
 	}
@@ -245,7 +270,9 @@ func (m *Mailer) logEmail(l emailLine) {
 			attrs = append(attrs, slog.Int("code", r.code))
 		}
 		reply := r.reply
-		if r.to != "" {
+		if r.to != "" && r.channel == messages.ChannelSMS {
+			reply = strings.ReplaceAll(reply, r.to, "…")
+		} else if r.to != "" {
 			reply = regexp.MustCompile(`(?i)`+regexp.QuoteMeta(r.to)).ReplaceAllLiteralString(reply, "…@"+domain)
 		}
 		attrs = append(attrs, slog.String("category", r.category), slog.String("reply", clip(reply, 300)))
@@ -263,7 +290,7 @@ type tally struct{ sent, retried, failed, skipped int }
 // there is nothing to say any more, and otherwise renders and sends it.
 func (d *dispatcher) Send(j queue.Job[ref], t messages.Transport) result {
 	start := d.m.now()
-	r := result{id: j.ID, attempt: j.Attempt, series: j.Series, startedAt: start}
+	r := result{id: j.ID, attempt: j.Attempt, series: j.Series, startedAt: start, channel: messages.ChannelEmail}
 	// Not the dispatcher's context: an attempt under way finishes within the timeout.
 	ctx := context.Background()
 	out, err := d.m.Prepare(ctx, j.ID, t, start)
@@ -279,6 +306,21 @@ func (d *dispatcher) Send(j queue.Job[ref], t messages.Transport) result {
 		return r
 	case out.BadAddress != "":
 		r.category, r.reply, r.permanent, r.to = messages.CategoryAddress, out.BadAddress, true, out.Envelope.To.Address
+	case out.Envelope.Channel == messages.ChannelSMS:
+		e := out.Envelope
+		r.channel, r.to, r.subject = messages.ChannelSMS, e.Phone, clip(e.Text, 160)
+		var sr textResult
+		sr, err = d.m.sendText(ctx, t.Text, e)
+		r.header, r.code, r.reply = sr.id, sr.status, sr.reply
+		if err != nil {
+			e := classifyText(err)
+			r.category, r.permanent = e.category, e.permanent
+			if r.reply == "" {
+				r.reply = e.text
+			}
+		} else {
+			r.sent = true
+		}
 	default:
 		e := out.Envelope
 		r.to, r.header, r.subject = e.To.Address, "<"+e.MessageID+">", e.Content.Subject

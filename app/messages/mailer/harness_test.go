@@ -19,6 +19,7 @@ import (
 	"frontdesk/app/importer"
 	"frontdesk/app/messages"
 	"frontdesk/app/messages/mailer"
+	"frontdesk/app/messages/smstest"
 	"frontdesk/app/messages/smtptest"
 	"frontdesk/app/queue"
 	"frontdesk/app/secrets"
@@ -81,6 +82,7 @@ type env struct {
 	db   *db.DB
 	s    *mailer.Mailer
 	smtp *smtptest.Server
+	sms  *smstest.Server // Twilio's Messages API and a generic gateway
 	mu   sync.Mutex
 	at   time.Time
 	real bool
@@ -121,12 +123,14 @@ func newEnv(t *testing.T, o envOptions) *env {
 		now = time.Now
 	}
 	e.smtp = smtptest.Start(t)
+	e.sms = smstest.Start(t)
 	logTo := o.log
 	if logTo == nil {
 		logTo = io.Discard
 	}
 	e.s = mailer.New(d, mailer.Options{
-		Messages: messages.Options{Now: now, Log: slog.New(slog.NewJSONHandler(logTo, nil)), Secrets: box, Links: links{}},
+		Messages: messages.Options{Now: now, Log: slog.New(slog.NewJSONHandler(logTo, nil)), Secrets: box, Links: links{},
+			TwilioAPI: e.sms.URL},
 		Schedule: o.schedule, Timeout: 5 * time.Second,
 	})
 	err = e.s.SaveTransport(ctx, messages.TransportInput{Host: e.smtp.Host(), Port: e.smtp.Port(), Security: messages.SecurityOff,
