@@ -9,12 +9,13 @@ import (
 	"frontdesk/app/booking"
 	"frontdesk/app/export"
 	"frontdesk/app/locale"
+	"frontdesk/db"
 )
 
-const exportUsage = `Usage: frontdesk export csv KIND --data DIR [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--excel] [--lang en|es]
+const exportUsage = `Usage: frontdesk export csv KIND --data DIR [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--excel] [--lang en|es] [--webhook ID]
 
-  KIND is one of: bookings, clients, sales, payments, messages
-  writes the CSV to standard output (docs/data.md)`
+  KIND is one of: bookings, clients, sales, payments, messages, deliveries
+  writes the CSV to standard output (docs/data.md); --webhook narrows deliveries to one endpoint`
 
 // runExport writes a list as CSV to standard output, as the admin's "Download CSV" does.
 func runExport(ctx context.Context, env Env, args []string) error {
@@ -41,13 +42,20 @@ func runExport(ctx context.Context, env Env, args []string) error {
 	to := fs.String("to", "", "last date, inclusive")
 	excel := fs.Bool("excel", false, "Excel-friendly: a byte-order mark and the language's separator (; for Spanish)")
 	lang := fs.String("lang", "", "the language of --excel's separator and decimal mark (default: the business's)")
+	webhookID := fs.Int64("webhook", 0, "deliveries: only this webhook endpoint's (default: every endpoint's)")
 	if err := fs.parse(args[2:]); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	var f export.Filter
+	if *webhookID != 0 && kind != "deliveries" {
+		return usagef("--webhook is for deliveries only")
+	}
+	if *webhookID < 0 {
+		return usagef("--webhook %d: want an endpoint's id", *webhookID)
+	}
+	f := export.Filter{WebhookID: *webhookID}
 	for name, pair := range map[string]struct {
 		text string
 		dst  **booking.Date
@@ -67,6 +75,14 @@ func runExport(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer d.Close()
+	if *webhookID != 0 {
+		if _, err := d.R.GetWebhook(ctx, *webhookID); err != nil {
+			if db.IsNotFound(err) {
+				return usagef("--webhook %d: no such webhook", *webhookID)
+			}
+			return err
+		}
+	}
 	if *lang == "" {
 		biz, err := locale.Load(ctx, d.R)
 		if err != nil {

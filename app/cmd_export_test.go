@@ -21,9 +21,27 @@ func TestExportCommand(t *testing.T) {
 		VALUES ('Ana', 'Ruiz', '=cmd', 1, ?, ?), ('Old', NULL, NULL, 0, ?, ?)`, ms, ms, ms, ms); err != nil {
 		t.Fatal(err)
 	}
+	for _, q := range []string{
+		`INSERT INTO webhooks (url, events_json, created_at, updated_at) VALUES ('https://a.example/hook', '["*"]', 1, 1), ('https://b.example/hook', '["*"]', 1, 1)`,
+		`INSERT INTO events (id, type, body, created_at) VALUES ('evt_a', 'client.created', '{}', 1)`,
+		`INSERT INTO deliveries (event_id, webhook_id, state, attempts, created_at, updated_at) VALUES ('evt_a', 1, 'pending', 0, 1, 1), ('evt_a', 2, 'succeeded', 1, 1, 1)`,
+	} {
+		if _, err := d.Write.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
 	d.Close()
 
-	code, out, stderr := run(t, "", "export", "csv", "clients", "--data", dir)
+	code, out, stderr := run(t, "", "export", "csv", "deliveries", "--data", dir, "--webhook", "2")
+	if lines := strings.Split(out, "\r\n"); code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[0], "id,created (UTC),webhook id,") ||
+		!strings.HasPrefix(lines[1], "2,1970-01-01 00:00:00,2,https://b.example/hook,evt_a,client.created,succeeded,1,") {
+		t.Errorf("deliveries --webhook 2: exit %d %s\n%s", code, stderr, out)
+	}
+	if code, out, _ = run(t, "", "export", "csv", "deliveries", "--data", dir); strings.Count(out, "\r\n") != 3 {
+		t.Errorf("deliveries: exit %d\n%s", code, out)
+	}
+
+	code, out, stderr = run(t, "", "export", "csv", "clients", "--data", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -40,6 +58,8 @@ func TestExportCommand(t *testing.T) {
 		{"export", "csv", "nothing", "--data", dir},
 		{"export", "xml", "clients", "--data", dir},
 		{"export", "csv", "clients", "--data", dir, "--from", "soon"},
+		{"export", "csv", "deliveries", "--data", dir, "--webhook", "9"},
+		{"export", "csv", "clients", "--data", dir, "--webhook", "1"},
 	} {
 		if code, _, _ := run(t, "", args...); code != 2 {
 			t.Errorf("%q: exit %d, want 2 (usage)", args, code)

@@ -226,6 +226,8 @@ func (a *Admin) Routes() chi.Router {
 		t.post("/settings/integrations/webhooks/{id}/pause", staff.Integrations, a.pauseWebhook)
 		t.post("/settings/integrations/webhooks/{id}/resume", staff.Integrations, a.resumeWebhook)
 		t.post("/settings/integrations/webhooks/{id}/recover", staff.Integrations, a.recoverDeliveries)
+		// The delivery log as CSV: owners only, like the page (docs/data.md).
+		t.get("/settings/integrations/webhooks/{id}/csv", staff.Integrations, a.exportDeliveries)
 		t.get("/settings/integrations/webhooks/{id}/deliveries/{delivery}", staff.Integrations, a.showDelivery)
 		t.post("/settings/integrations/webhooks/{id}/deliveries/{delivery}/resend", staff.Integrations, a.resendDelivery)
 

@@ -11,7 +11,7 @@ import (
 )
 
 // Kinds are the lists that can be exported, in the order docs/data.md describes them.
-var Kinds = []string{"bookings", "clients", "sales", "payments", "messages"}
+var Kinds = []string{"bookings", "clients", "sales", "payments", "messages", "deliveries"}
 
 // Filter narrows a list. Bookings take the bookings list's own filter (their From and To are
 // local dates of each booking's location); the other lists take From and To as dates in the
@@ -27,6 +27,9 @@ type Filter struct {
 	PaymentStatus string
 	// The message log's state, kind and search (part of an address, or a Message-ID's left part).
 	MessageState, MessageKind, MessageSearch string
+	// The webhook delivery log's endpoint (0: every endpoint), state, event type and event id.
+	WebhookID                                  int64
+	DeliveryState, DeliveryType, DeliveryEvent string
 }
 
 // list is one export: its header (given the zone's name) and its rows.
