@@ -53,15 +53,20 @@ func Write(ctx context.Context, d *db.DB, kind string, f Filter, w *Writer) erro
 	if err != nil {
 		return err
 	}
-	text, args, err := l.query(ctx, d, f, zone)
-	if err != nil {
-		return err
-	}
 	tx, err := d.Read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("begin read: %w", err)
 	}
 	defer tx.Rollback() // nothing to commit: the export only reads
+	return writeList(ctx, d, tx, kind, l, f, zone, w)
+}
+
+// writeList writes one list from tx.
+func writeList(ctx context.Context, d *db.DB, tx *sql.Tx, kind string, l list, f Filter, zone *time.Location, w *Writer) error {
+	text, args, err := l.query(ctx, d, f, zone)
+	if err != nil {
+		return err
+	}
 	rows, err := tx.QueryContext(ctx, text, args...)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", kind, err)

@@ -51,6 +51,7 @@ func (s Summary) String() string {
 		{s.Locations, "location"}, {s.Categories, "category"}, {s.Services, "service"},
 		{s.Providers, "provider"}, {s.CustomAttributes, "custom attribute"}, {s.Clients, "client"},
 		{s.Timetable, "timetable entry"}, {s.Sessions, "class session"}, {s.Bookings, "booking"}, {s.Products, "product"},
+		{s.Sales, "sale"}, {s.Packs, "pack"},
 	} {
 		if n.count > 0 {
 			parts = append(parts, plural(n.count, n.name))

@@ -23,6 +23,8 @@ type plan struct {
 	sessions   []sessionPlan
 	bookings   []bookingPlan
 	products   []productPlan
+	sales      []salePlan
+	packs      []packPlan
 }
 
 type timetablePlan struct {
@@ -95,9 +97,10 @@ type attributePlan struct {
 }
 
 type clientPlan struct {
-	key    string
-	row    db.ImportClientParams
-	values []attributeValue
+	key     string
+	created int64
+	row     db.ImportClientParams
+	values  []attributeValue
 }
 
 type attributeValue struct {
@@ -111,6 +114,9 @@ type bookingPlan struct {
 	row                                 db.ImportBookingParams // the four ids are set when written
 	location, service, provider, client int
 	class                               bool // a seat in a class session (found or made when written)
+	created                             int64
+	pack, sale                          int // indexes into plan.packs and plan.sales, -1 for none
+	packReturned                        bool
 }
 
 type productPlan struct {
@@ -131,6 +137,8 @@ type Summary struct {
 	Sessions         int
 	Bookings         int
 	Products         int
+	Sales            int
+	Packs            int
 }
 
 func (p *plan) summary() Summary {
@@ -138,6 +146,7 @@ func (p *plan) summary() Summary {
 		Locations: len(p.locations), Categories: len(p.categories), Services: len(p.services),
 		Providers: len(p.providers), CustomAttributes: len(p.attributes), Clients: len(p.clients),
 		Timetable: len(p.timetable), Sessions: len(p.sessions), Bookings: len(p.bookings), Products: len(p.products),
+		Sales: len(p.sales), Packs: len(p.packs),
 	}
 	if p.company != nil {
 		s.Company = p.company.Name

@@ -116,7 +116,7 @@ func (v *validator) client(i int) {
 		}
 	}
 
-	cp := clientPlan{key: c.Key, row: row}
+	cp := clientPlan{key: c.Key, row: row, created: v.created(at(path, "created"), c.Created)}
 	keys := make([]string, 0, len(c.CustomAttributes))
 	for k := range c.CustomAttributes {
 		keys = append(keys, k)
