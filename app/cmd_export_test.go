@@ -1,10 +1,15 @@
 package app
 
 import (
+	"archive/zip"
 	"context"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"frontdesk/app/importer"
 	"frontdesk/db"
 )
 
@@ -64,5 +69,63 @@ func TestExportCommand(t *testing.T) {
 		if code, _, _ := run(t, "", args...); code != 2 {
 			t.Errorf("%q: exit %d, want 2 (usage)", args, code)
 		}
+	}
+}
+
+// TestExportEverythingCommand: `frontdesk export --data DIR FILE.zip` writes the zip whose
+// business.json `frontdesk import` loads into an empty data directory, the same counts coming
+// back; a bad target leaves no file behind.
+func TestExportEverythingCommand(t *testing.T) {
+	src := t.TempDir()
+	if code, _, stderr := runImportCLI(t, "", "import", "--data", src, writeFile(t, "demo.json", importer.Demo())); code != 0 {
+		t.Fatalf("import the demo: %s", stderr)
+	}
+	target := filepath.Join(t.TempDir(), "all.zip")
+	code, out, stderr := run(t, "", "export", "--data", src, target)
+	if code != 0 || out != "" || !strings.Contains(stderr, "wrote "+target) {
+		t.Fatalf("export: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	if info, err := os.Stat(target); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the zip: %v, mode %v; want readable by its owner only", err, info)
+	}
+	r, err := zip.OpenReader(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var business []byte
+	var names []string
+	for _, f := range r.File {
+		names = append(names, f.Name)
+		if f.Name == "business.json" {
+			rc, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			business, err = io.ReadAll(rc)
+			rc.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if strings.Join(names, " ") != "business.json csv/bookings.csv csv/clients.csv csv/sales.csv csv/payments.csv csv/messages.csv csv/deliveries.csv" {
+		t.Errorf("entries %q", names)
+	}
+	dst := t.TempDir()
+	code, _, stderr = runImportCLI(t, "", "import", "--data", dst, writeFile(t, "business.json", business))
+	want := `imported "Lumen Salon & Spa": 2 locations, 4 categories, 13 services, 12 providers, 6 custom attributes, 25 clients, 5 timetable entries, 1 class session, `
+	if code != 0 || !strings.HasPrefix(stderr, want) {
+		t.Errorf("import of the export: exit %d, %q", code, stderr)
+	}
+
+	for _, args := range [][]string{{"export", "--data", src}, {"export", "--data", src, "a.zip", "b.zip"}} {
+		if code, _, _ := run(t, "", args...); code != 2 {
+			t.Errorf("%q: exit %d, want 2 (usage)", args, code)
+		}
+	}
+	missing := filepath.Join(t.TempDir(), "no", "such", "dir.zip")
+	if code, _, _ := run(t, "", "export", "--data", src, missing); code != 1 {
+		t.Errorf("a target in a missing directory: exit %d, want 1", code)
 	}
 }
