@@ -142,6 +142,9 @@ func (a *Admin) Routes() chi.Router {
 
 		// Who changed what (activity.go; docs/activity.md).
 		t.get("/settings/activity", staff.Activity, a.showActivity)
+		// Settings → Data: everything in one zip (data.go; docs/data.md).
+		t.get("/settings/data", staff.Data, a.showData)
+		t.get("/settings/data/export", staff.Data, a.exportEverything)
 
 		t.get("/settings/business", staff.Settings, a.showBusiness)
 		t.post("/settings/business", staff.Settings, a.updateBusiness)

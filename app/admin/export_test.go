@@ -1,10 +1,14 @@
 package admin_test
 
 import (
+	"archive/zip"
 	"encoding/csv"
+	"io"
 	"strings"
 	"testing"
 	"time"
+
+	"frontdesk/app/importer"
 )
 
 // TestBookingsCSV: the bookings list links to its CSV with the page's filters, and the download
@@ -140,4 +144,44 @@ func TestWebhookDeliveriesCSV(t *testing.T) {
 	}
 	wantStatus(t, c.get(t, path+"/csv?from=soon"), 400)
 	wantStatus(t, c.get(t, webhooksPath+"/999/csv"), 404)
+}
+
+// TestDownloadEverything: Settings → Data links to the zip, which streams as an attachment
+// holding business.json and every list's CSV; the business.json is the import format.
+func TestDownloadEverything(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	seedBookingWorld(t, ts)
+	wantBody(t, c.get(t, "/settings/data"), `href="/settings/data/export" download data-testid="download-everything"`)
+	res := c.get(t, "/settings/data/export")
+	wantStatus(t, res, 200)
+	if res.Header.Get("Content-Type") != "application/zip" || !strings.HasPrefix(res.Header.Get("Content-Disposition"), `attachment; filename="frontdesk-`) {
+		t.Errorf("headers %v", res.Header)
+	}
+	z, err := zip.NewReader(strings.NewReader(res.Body), int64(len(res.Body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range z.File {
+		names = append(names, f.Name)
+		if f.Name != "business.json" {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := importer.Decode(b); err != nil || !strings.Contains(string(b), `"first_name":"Maria"`) {
+			t.Errorf("business.json does not decode as an import file (%v):\n%.500s", err, b)
+		}
+	}
+	if !strings.HasPrefix(strings.Join(names, " "), "business.json csv/bookings.csv csv/clients.csv") {
+		t.Errorf("entries %q", names)
+	}
 }
