@@ -266,3 +266,34 @@ func (w *writer) writePacks(p *plan) error {
 	}
 	return nil
 }
+
+// packUse checks the bookings that name a pack against it, as the schema's triggers would
+// (bookings_pack_insert), but naming the booking: the pack is the booking's client's and for
+// its service; a booking that holds a session (not cancelled, or cancelled without giving it
+// back) is one of the pack's sessions, and a live one starts before the pack expires.
+func (v *validator) packUse() {
+	used := map[int]int64{}
+	for _, b := range v.p.bookings {
+		if b.pack < 0 {
+			continue
+		}
+		path := at(at("bookings", b.index), "pack")
+		pk, f := v.p.packs[b.pack], v.f.Packs[b.pack]
+		if pk.client != b.client || pk.service != b.service {
+			v.ps.add(path, "%q is a pack of client %q for service %q", f.Key, f.Client, f.Service)
+			continue
+		}
+		cancelled := b.row.StatusID == statusCancelled
+		if !cancelled && pk.row.ExpiresAt.Valid && pk.row.ExpiresAt.Int64 <= b.row.StartAt {
+			zone := v.p.locations[b.location].zone
+			v.ps.add(path, "%q expired on %s, before this booking", f.Key, stamp(db.Time(pk.row.ExpiresAt.Int64), zone))
+			continue
+		}
+		if cancelled && b.packReturned {
+			continue
+		}
+		if used[b.pack]++; used[b.pack] > pk.row.SessionsTotal {
+			v.ps.add(path, "%q has %s, and this is booking %d of it", f.Key, plural(int(pk.row.SessionsTotal), "session"), used[b.pack])
+		}
+	}
+}

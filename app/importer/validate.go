@@ -131,6 +131,7 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	if !v.ps.any() {
 		v.overlaps()
 		v.sessionOverlaps()
+		v.packUse()
 	}
 	if err := v.ps.err(); err != nil {
 		return nil, err
