@@ -58,7 +58,7 @@ func runImport(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if *dryRun {
-		fmt.Fprintf(env.Stderr, "dry run, nothing was written: %s\n", summary)
+		fmt.Fprintf(env.Stderr, "dry run, nothing was written: would have %s\n", summary)
 		return nil
 	}
 	fmt.Fprintln(env.Stderr, summary)
@@ -93,9 +93,9 @@ func importClients(ctx context.Context, env Env, d *db.DB, vendor, name string, 
 	}
 	verb := "imported"
 	if dryRun {
-		verb = "dry run, nothing was written: would import"
+		verb = "dry run, nothing was written: would have imported"
 	}
-	fmt.Fprintf(env.Stderr, "%s %d clients from %s, skipped %d rows\n", verb, report.Created, vendor, report.Skipped)
+	fmt.Fprintf(env.Stderr, "%s %s from %s, skipped %s\n", verb, count(report.Created, "client"), vendor, count(report.Skipped, "row"))
 	return nil
 }
 
@@ -140,4 +140,12 @@ func loadDemoIfEmpty(ctx context.Context, d *db.DB, now time.Time) (bool, error)
 		return false, err
 	}
 	return true, nil
+}
+
+// count is n and noun, in the plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
