@@ -155,6 +155,16 @@ line two', created_at = :ms - 100 * :day WHERE id = 2`,
 	if _, err := d.Write.Exec(`UPDATE bookings SET pack_returned = 1 WHERE id = (SELECT max(id) FROM bookings)`); err != nil {
 		t.Fatal(err)
 	}
+	// A booking of three years ago by a provider who no longer gives that service.
+	if res, err := d.Write.Exec(`INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id, start_at, end_at, block_start_at,
+	block_end_at, price_cents, list_price_cents, source, created_at, updated_at)
+	SELECT p.location_id, s.id, p.id, 1, 3, :at, :at + 1800000, :at, :at + 1800000, 100, 100, 'admin', :at, :at
+	FROM providers p, services s WHERE s.capacity = 1 AND NOT EXISTS (SELECT 1 FROM service_providers x WHERE x.provider_id = p.id AND x.service_id = s.id)
+	ORDER BY p.id, s.id LIMIT 1`, sql.Named("at", now.AddDate(-3, 0, 0).Truncate(time.Hour).UnixMilli())); err != nil {
+		t.Fatal(err)
+	} else if n, _ := res.RowsAffected(); n != 1 {
+		t.Fatalf("the old booking: %d rows", n)
+	}
 	if _, err := d.Write.Exec(`UPDATE site_settings SET logo = X'89504E470D0A1A0A', logo_type = 'image/png'`); err != nil {
 		t.Fatal(err)
 	}

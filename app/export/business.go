@@ -493,12 +493,12 @@ var statusNames = map[int64]string{1: "confirmed", 2: "reserved", 3: "attended",
 
 func (w *businessWriter) bookings() error {
 	return w.section("bookings", `SELECT id, location_id, service_id, provider_id, client_id, start_at, end_at, status_id, price_cents,
-	list_price_cents, notes, pack_id, pack_returned, sale_id, created_at FROM bookings ORDER BY id`, func(r *sql.Rows) (any, error) {
+	list_price_cents, notes, pack_id, pack_returned, sale_id, created_at, session_id IS NOT NULL FROM bookings ORDER BY id`, func(r *sql.Rows) (any, error) {
 		var id, loc, svc, prov, client, start, end, status, price, listPrice, created int64
 		var notes sql.NullString
 		var pack, sale sql.NullInt64
-		var returned bool
-		if err := r.Scan(&id, &loc, &svc, &prov, &client, &start, &end, &status, &price, &listPrice, &notes, &pack, &returned, &sale, &created); err != nil {
+		var returned, seat bool
+		if err := r.Scan(&id, &loc, &svc, &prov, &client, &start, &end, &status, &price, &listPrice, &notes, &pack, &returned, &sale, &created, &seat); err != nil {
 			return nil, err
 		}
 		zone := w.zone(loc)
@@ -506,6 +506,9 @@ func (w *businessWriter) bookings() error {
 			Provider: key("provider", prov), Client: key("client", client), Start: instant(start, zone), End: ptr(instant(end, zone)),
 			Status: statusNames[status], Price: ptr(amountText(price)), ListPrice: ptr(amountText(listPrice)), Notes: str(notes),
 			Created: instant(created, time.UTC)}
+		if seat {
+			b.End = nil // a seat lasts as long as its session
+		}
 		if b.Status == "" {
 			b.Status = strconv.FormatInt(status, 10) // refused on import, with its path
 		}

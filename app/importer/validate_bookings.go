@@ -36,16 +36,19 @@ func (v *validator) booking(i int) {
 		return
 	}
 	provider, service, zone := v.p.providers[prov], v.p.services[svc].row, v.p.locations[loc].zone
-	if !slices.Contains(provider.locations, loc) {
+	start, ok := v.bookingTime(at(path, "start"), b.Start, zone)
+	if !ok {
+		return
+	}
+	// A booking still ahead needs a provider who works there and gives the service; history
+	// may predate today's team (a provider who no longer offers a service keeps the bookings
+	// they gave), as it may predate today's hours.
+	if !start.Before(v.now) && !slices.Contains(provider.locations, loc) {
 		v.ps.add(at(path, "provider"), "provider %q does not work at location %q", b.Provider, b.Location)
 		return
 	}
-	if !slices.Contains(provider.services, svc) {
+	if !start.Before(v.now) && !slices.Contains(provider.services, svc) {
 		v.ps.add(at(path, "provider"), "provider %q does not offer service %q", b.Provider, b.Service)
-		return
-	}
-	start, ok := v.bookingTime(at(path, "start"), b.Start, zone)
-	if !ok {
 		return
 	}
 	end := start.Add(time.Duration(service.DurationMin) * time.Minute)
