@@ -115,6 +115,7 @@ func moneyHistory(t *testing.T, d *db.DB, now time.Time) {
 	day := int64(24 * 3600 * 1000)
 	for _, q := range []string{
 		`UPDATE clients SET created_at = :ms - 400 * :day WHERE id = 2`,
+		`UPDATE services SET location_id = 2 WHERE id = 3`,
 		`INSERT INTO carts (uuid, client_id, location_id, note, created_at, updated_at, expires_at) VALUES ('c1', 1, 1, 'Pagó "en efectivo"', :ms - 30 * :day, :ms - 30 * :day, :ms)`,
 		`INSERT INTO cart_items (cart_id, item_id, item_type, item_name, quantity, unit_price_cents, unit_discount_cents, position, product_id)
 			VALUES (1, 1, 'product', 'Argan oil', 2, 1500, 250, 0, 1), (1, 2, 'product', 'Comb', 3, 500, NULL, 1, 2)`,

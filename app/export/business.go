@@ -241,21 +241,24 @@ func (w *businessWriter) categories() error {
 func (w *businessWriter) services() error {
 	return w.section("services", `SELECT id, name, category_id, price_cents, discount_bp, duration_min, buffer_before_min, buffer_after_min,
 	description, keywords_json, capacity, session_count, online_booking, online_payment_mode, online_payment_cents, outcall, is_video,
-	favorite, active FROM services ORDER BY id`, func(r *sql.Rows) (any, error) {
+	favorite, active, location_id FROM services ORDER BY id`, func(r *sql.Rows) (any, error) {
 		var id, price, capacity, sessions int64
 		var s importer.Service
-		var category, discount, payCents sql.NullInt64
+		var category, discount, payCents, location sql.NullInt64
 		var description sql.NullString
 		var keywords, mode string
 		var online, active bool
 		if err := r.Scan(&id, &s.Name, &category, &price, &discount, &s.Duration, &s.BufferBefore, &s.BufferAfter, &description,
-			&keywords, &capacity, &sessions, &online, &mode, &payCents, &s.Outcall, &s.IsVideo, &s.Favorite, &active); err != nil {
+			&keywords, &capacity, &sessions, &online, &mode, &payCents, &s.Outcall, &s.IsVideo, &s.Favorite, &active, &location); err != nil {
 			return nil, err
 		}
 		s.Key, s.Price, s.Description = key("service", id), amountText(price), str(description)
 		s.Capacity, s.SessionCount, s.OnlineBooking, s.Active = &capacity, &sessions, &online, &active
 		if category.Valid {
 			s.Category = key("category", category.Int64)
+		}
+		if location.Valid {
+			s.Location = key("location", location.Int64)
 		}
 		if discount.Valid {
 			s.Discount = ptr(amountText(discount.Int64))

@@ -116,6 +116,8 @@ type Service struct {
 	IsVideo       bool           `json:"is_video"`
 	Favorite      bool           `json:"favorite"`
 	Active        *bool          `json:"active"`
+	// Location is the key of the location the /v3 API shows as the service's location_id; "" for none.
+	Location string `json:"location"`
 }
 
 // OnlinePayment is a service's online payment mode and, for MANDATORY_PARTIAL, the amount due.

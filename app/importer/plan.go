@@ -70,6 +70,7 @@ type servicePlan struct {
 	key      string
 	row      db.CreateServiceParams // CategoryID is set when written
 	category int                    // index into plan.categories, or -1
+	location int                    // index into plan.locations, or -1 for none
 	images   []string
 }
 

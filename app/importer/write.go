@@ -231,6 +231,9 @@ func (w *writer) writeServices(p *plan) error {
 		if s.category >= 0 {
 			row.CategoryID = sql.NullInt64{Int64: w.categories[s.category], Valid: true}
 		}
+		if s.location >= 0 {
+			row.LocationID = sql.NullInt64{Int64: w.locations[s.location], Valid: true}
+		}
 		svc, err := w.q.CreateService(w.ctx, row)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
