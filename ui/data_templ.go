@@ -175,7 +175,7 @@ func DataPage(p Page) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</p><pre translate=\"no\"><code>frontdesk import --data DIR --from square|fresha|simplybook --dry-run clients.csv</code></pre><h2>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</p><pre class=\"snippet\" translate=\"no\"><code>frontdesk import --data DIR --from square|fresha|simplybook --dry-run clients.csv</code></pre><h2>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
