@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"frontdesk/app/importer"
@@ -15,12 +17,18 @@ import (
 // runImport is `frontdesk import [--data DIR] FILE.json`: it loads a business from a file, all
 // or nothing (docs/import.md). FILE "-" reads standard input.
 func runImport(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet("import", "[--data DIR] FILE.json\n\n"+
+	fs := newFlagSet("import", "[--data DIR] [--dry-run] FILE.json\n       frontdesk import [--data DIR] [--dry-run] --from square|fresha|simplybook CLIENTS.csv\n\n"+
 		"Loads a business (or an addition to one) from FILE, all or nothing; \"-\" reads standard input.\n"+
-		"The format is described in docs/import.md.", env)
+		"The format is described in docs/import.md. --from reads the client list another system exported\n"+
+		"(docs/data.md, \"Switching in\"); --dry-run checks everything and writes nothing.", env)
 	data := dataFlag(fs, env)
+	from := fs.String("from", "", "the system a CSV client list comes from: "+strings.Join(importer.Vendors, ", "))
+	dryRun := fs.Bool("dry-run", false, "check the file and say what would be created and skipped; write nothing")
 	if err := fs.parse(args); err != nil {
 		return err
+	}
+	if *from != "" && !slices.Contains(importer.Vendors, *from) {
+		return usagef("--from %q: want one of %s", *from, strings.Join(importer.Vendors, ", "))
 	}
 	name, err := fs.oneArg("import FILE (or - for standard input)")
 	if err != nil {
@@ -35,14 +43,59 @@ func runImport(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer d.Close()
-	summary, err := importer.Load(ctx, d, raw, env.Now())
+	if *from != "" {
+		return importClients(ctx, env, d, *from, name, raw, *dryRun)
+	}
+	load := importer.Load
+	if *dryRun {
+		load = importer.DryRun
+	}
+	summary, err := load(ctx, d, raw, env.Now())
 	if ie := (*importer.Errors)(nil); errors.As(err, &ie) {
 		return fmt.Errorf("%s was not imported, nothing was written:\n%w", name, ie)
 	}
 	if err != nil {
 		return err
 	}
+	if *dryRun {
+		fmt.Fprintf(env.Stderr, "dry run, nothing was written: would have %s\n", summary)
+		return nil
+	}
 	fmt.Fprintln(env.Stderr, summary)
+	return nil
+}
+
+// importClients imports the client list another system exported, printing what each row does
+// (or would do, on a dry run) on standard output and the totals on standard error.
+func importClients(ctx context.Context, env Env, d *db.DB, vendor, name string, raw []byte, dryRun bool) error {
+	report, err := importer.LoadClientsCSV(ctx, d, vendor, raw, env.Now(), dryRun)
+	if ie := (*importer.Errors)(nil); errors.As(err, &ie) {
+		return fmt.Errorf("%s was not imported, nothing was written:\n%w", name, ie)
+	}
+	if err != nil {
+		return err
+	}
+	for _, r := range report.Rows {
+		who := r.Name
+		for _, c := range []string{r.Email, r.Phone} {
+			if c != "" {
+				who += " <" + c + ">"
+			}
+		}
+		if r.Create {
+			fmt.Fprintf(env.Stdout, "line %d: create %s\n", r.Line, who)
+		} else {
+			fmt.Fprintf(env.Stdout, "line %d: skip %s: %s\n", r.Line, strings.TrimSpace(who), r.Reason)
+		}
+	}
+	if len(report.Ignored) > 0 {
+		fmt.Fprintf(env.Stdout, "columns not read: %s\n", strings.Join(report.Ignored, ", "))
+	}
+	verb := "imported"
+	if dryRun {
+		verb = "dry run, nothing was written: would have imported"
+	}
+	fmt.Fprintf(env.Stderr, "%s %s from %s, skipped %s\n", verb, count(report.Created, "client"), vendor, count(report.Skipped, "row"))
 	return nil
 }
 
@@ -87,4 +140,12 @@ func loadDemoIfEmpty(ctx context.Context, d *db.DB, now time.Time) (bool, error)
 		return false, err
 	}
 	return true, nil
+}
+
+// count is n and noun, in the plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -132,7 +132,7 @@ func TestImportCommand(t *testing.T) {
 
 	t.Run("help: exit 0", func(t *testing.T) {
 		code, stdout, _ := runImportCLI(t, "", "import", "--help")
-		if code != 0 || !strings.Contains(stdout, "Usage: frontdesk import [--data DIR] FILE.json") || !strings.Contains(stdout, "-data") {
+		if code != 0 || !strings.Contains(stdout, "Usage: frontdesk import [--data DIR] [--dry-run] FILE.json") || !strings.Contains(stdout, "-data") {
 			t.Errorf("got exit %d stdout %q, want 0 and the usage", code, stdout)
 		}
 	})
@@ -166,5 +166,54 @@ func TestLoadDemoIfEmpty(t *testing.T) {
 	}
 	if after := counts(); after != before {
 		t.Errorf("second call changed the database: got %s, want %s", after, before)
+	}
+}
+
+// TestImportClientsFromAnotherSystem: `frontdesk import --from fresha --dry-run` prints what each
+// row would do and writes nothing; without --dry-run it imports; a bad row refuses the file.
+func TestImportClientsFromAnotherSystem(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := runImportCLI(t, "", "import", "--data", dir, writeFile(t, "demo.json", importer.Demo())); code != 0 {
+		t.Fatal(stderr)
+	}
+	clientsIn := func() int {
+		d, err := db.Open(context.Background(), db.Path(dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		var n int
+		if err := d.Read.QueryRow(`SELECT count(*) FROM clients`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := clientsIn()
+	file := writeFile(t, "clients.csv", []byte("First Name,Last Name,Email,Mobile Number,Loyalty Points\nZoe,Ng,zoe@example.com,+56911112299,7\n,,x@example.com,,\n"))
+	code, stdout, stderr := runImportCLI(t, "", "import", "--data", dir, "--from", "fresha", "--dry-run", file)
+	if code != 0 || stdout != "line 2: create Zoe Ng <zoe@example.com> <+56911112299>\nline 3: skip <x@example.com>: no name\ncolumns not read: Loyalty Points\n" ||
+		stderr != "dry run, nothing was written: would have imported 1 client from fresha, skipped 1 row\n" {
+		t.Errorf("dry run: exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
+	if n := clientsIn(); n != before {
+		t.Errorf("a dry run wrote: %d clients, were %d", n, before)
+	}
+	if code, _, stderr = runImportCLI(t, "", "import", "--data", dir, "--from", "fresha", file); code != 0 || clientsIn() != before+1 {
+		t.Errorf("import: exit %d %q; %d clients, were %d", code, stderr, clientsIn(), before)
+	}
+	bad := writeFile(t, "bad.csv", []byte("First Name,Email\nYo,yo@example.com\nNo,nope\n"))
+	code, _, stderr = runImportCLI(t, "", "import", "--data", dir, "--from", "square", bad)
+	if code != 1 || !strings.Contains(stderr, "nothing was written") || !strings.Contains(stderr, `line 3 (email): "nope" is not an email address`) {
+		t.Errorf("a bad row: exit %d %q", code, stderr)
+	}
+	if n := clientsIn(); n != before+1 {
+		t.Errorf("a refused file wrote: %d clients", n)
+	}
+	if code, _, _ := runImportCLI(t, "", "import", "--data", dir, "--from", "vagaro", file); code != 2 {
+		t.Errorf("--from vagaro: exit %d, want 2", code)
+	}
+	if code, _, stderr := runImportCLI(t, "", "import", "--data", dir, "--dry-run", writeFile(t, "more.json", []byte(`{"clients": [{"key": "k1", "first_name": "Kim"}]}`))); code != 0 ||
+		stderr != "dry run, nothing was written: would have imported 1 client\n" || clientsIn() != before+1 {
+		t.Errorf("--dry-run of a JSON file: exit %d %q", code, stderr)
 	}
 }

@@ -60,7 +60,7 @@ func commands() []command {
 		{"apikey", "manage /v3 API keys: create, list, revoke", runAPIKey},
 		{"webhook", "manage webhooks: create, list, reactivate, rotate-secret, delete, test", runWebhook},
 		{"messages", "customer email: test --to ADDRESS sends a test email", runMessages},
-		{"export", "write a list (bookings, clients, sales, payments, messages) as CSV to standard output", runExport},
+		{"export", "everything as one zip (--data DIR FILE.zip), or a list (csv KIND) as CSV to standard output", runExport},
 		{"client", "a client's data: export ID prints it as JSON, erase ID --yes erases it", runClient},
 		{"backup", "write a consistent copy of the live database to a file", runBackup},
 		{"bench", "measure the appliance against this machine's own limits", runBench},

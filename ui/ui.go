@@ -94,6 +94,7 @@ var Nav = []NavItem{
 		{Key: "nav.booking_site", Href: "/settings/booking-site"},
 		{Key: "nav.classes", Href: "/settings/classes"},   // classes and packs
 		{Key: "nav.activity", Href: "/settings/activity"}, // who changed what
+		{Key: "nav.data", Href: "/settings/data"},         // download everything (docs/data.md)
 	}},
 }
 

@@ -142,6 +142,9 @@ func (a *Admin) Routes() chi.Router {
 
 		// Who changed what (activity.go; docs/activity.md).
 		t.get("/settings/activity", staff.Activity, a.showActivity)
+		// Settings → Data: everything in one zip (data.go; docs/data.md).
+		t.get("/settings/data", staff.Data, a.showData)
+		t.get("/settings/data/export", staff.Data, a.exportEverything)
 
 		t.get("/settings/business", staff.Settings, a.showBusiness)
 		t.post("/settings/business", staff.Settings, a.updateBusiness)
@@ -226,6 +229,8 @@ func (a *Admin) Routes() chi.Router {
 		t.post("/settings/integrations/webhooks/{id}/pause", staff.Integrations, a.pauseWebhook)
 		t.post("/settings/integrations/webhooks/{id}/resume", staff.Integrations, a.resumeWebhook)
 		t.post("/settings/integrations/webhooks/{id}/recover", staff.Integrations, a.recoverDeliveries)
+		// The delivery log as CSV: owners only, like the page (docs/data.md).
+		t.get("/settings/integrations/webhooks/{id}/csv", staff.Integrations, a.exportDeliveries)
 		t.get("/settings/integrations/webhooks/{id}/deliveries/{delivery}", staff.Integrations, a.showDelivery)
 		t.post("/settings/integrations/webhooks/{id}/deliveries/{delivery}/resend", staff.Integrations, a.resendDelivery)
 

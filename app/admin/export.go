@@ -22,6 +22,11 @@ func csvLink(ctx context.Context, path string, q url.Values) string {
 	if !can(ctx, staff.Exports) {
 		return ""
 	}
+	return csvPath(path, q)
+}
+
+// csvPath is the download at path with the list page's query, less its page number.
+func csvPath(path string, q url.Values) string {
 	q = cloneQuery(q)
 	q.Del("page")
 	if len(q) == 0 {

@@ -1,10 +1,14 @@
 package admin_test
 
 import (
+	"archive/zip"
 	"encoding/csv"
+	"io"
 	"strings"
 	"testing"
 	"time"
+
+	"frontdesk/app/importer"
 )
 
 // TestBookingsCSV: the bookings list links to its CSV with the page's filters, and the download
@@ -99,5 +103,85 @@ func TestMessageLogCSV(t *testing.T) {
 	wantStatus(t, res, 200)
 	if res.Header.Get("Content-Type") != "text/csv; charset=utf-8" || !strings.HasPrefix(res.Body, "id,send at (UTC),kind,") {
 		t.Errorf("%v %q", res.Header, res.Body)
+	}
+}
+
+// TestWebhookDeliveriesCSV: an endpoint's page links to its delivery log's CSV with the page's
+// filters, and the download holds that endpoint's deliveries as the filters select them.
+func TestWebhookDeliveriesCSV(t *testing.T) {
+	ts := startServer(t, "FRONTDESK_WEBHOOK_ALLOW_PRIVATE=true")
+	c := ts.setupOwner(t)
+	rc := newReceiver(t)
+	id, _ := createWebhook(t, c, webhookForm(rc.URL+"/hooks", "booking.*"))
+	other, _ := createWebhook(t, c, webhookForm(rc.URL+"/other", "booking.*"))
+	path := webhooksPath + "/" + id
+	event := lastTestEventID(t, followTest(t, c, id))
+	followTest(t, c, other)
+	page := waitForPage(t, c, path+"?state=succeeded", "1 succeeded · 0 failed")
+	wantBody(t, page, `href="`+path+`/csv?state=succeeded" download data-testid="csv-download"`)
+
+	for _, tc := range []struct {
+		query string
+		rows  int
+	}{{"", 1}, {"state=succeeded", 1}, {"state=failed", 0}, {"type=webhook.test&q=" + event, 1}, {"q=evt_nothing", 0}, {"state=bogus", 1}} {
+		res := c.get(t, path+"/csv?"+tc.query)
+		wantStatus(t, res, 200)
+		if res.Header.Get("Content-Type") != "text/csv; charset=utf-8" ||
+			!strings.HasPrefix(res.Header.Get("Content-Disposition"), `attachment; filename="deliveries-`) {
+			t.Errorf("%q: headers %v", tc.query, res.Header)
+		}
+		records, err := csv.NewReader(strings.NewReader(res.Body)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if records[0][1] != "created (UTC)" || len(records) != tc.rows+1 {
+			t.Fatalf("%q: %q, want a header and %d rows", tc.query, records, tc.rows)
+		}
+		if tc.rows == 1 && (records[1][2] != id || records[1][3] != rc.URL+"/hooks" || records[1][4] != event || records[1][5] != "webhook.test" ||
+			records[1][6] != "succeeded" || records[1][9] != "200") {
+			t.Errorf("%q: row %q", tc.query, records[1])
+		}
+	}
+	wantStatus(t, c.get(t, path+"/csv?from=soon"), 400)
+	wantStatus(t, c.get(t, webhooksPath+"/999/csv"), 404)
+}
+
+// TestDownloadEverything: Settings → Data links to the zip, which streams as an attachment
+// holding business.json and every list's CSV; the business.json is the import format.
+func TestDownloadEverything(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	seedBookingWorld(t, ts)
+	wantBody(t, c.get(t, "/settings/data"), `href="/settings/data/export" download data-testid="download-everything"`)
+	res := c.get(t, "/settings/data/export")
+	wantStatus(t, res, 200)
+	if res.Header.Get("Content-Type") != "application/zip" || !strings.HasPrefix(res.Header.Get("Content-Disposition"), `attachment; filename="frontdesk-`) {
+		t.Errorf("headers %v", res.Header)
+	}
+	z, err := zip.NewReader(strings.NewReader(res.Body), int64(len(res.Body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range z.File {
+		names = append(names, f.Name)
+		if f.Name != "business.json" {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := importer.Decode(b); err != nil || !strings.Contains(string(b), `"first_name":"Maria"`) {
+			t.Errorf("business.json does not decode as an import file (%v):\n%.500s", err, b)
+		}
+	}
+	if !strings.HasPrefix(strings.Join(names, " "), "business.json csv/bookings.csv csv/clients.csv") {
+		t.Errorf("entries %q", names)
 	}
 }

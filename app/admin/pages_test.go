@@ -374,6 +374,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/settings/classes",
 		"/settings/booking-site",
 		"/settings/activity",
+		"/settings/data",
 	} {
 		pages = append(pages, adminPage{Path: p})
 	}
@@ -411,7 +412,8 @@ func (p adminPage) get(t *testing.T, ts *testServer, c *client) response {
 // page); the CSV downloads have tests of their own (export_test.go).
 var notPages = map[string]bool{"/settings/integrations": true, "/owners": true, "/login/code": true, "/bookings/calendar": true,
 	"/bookings/csv": true, "/clients/csv": true, "/payments/csv": true, "/payments/sales/csv": true, "/settings/messages/log/csv": true,
-	"/clients/{id}/export": true}
+	"/clients/{id}/export": true, "/settings/integrations/webhooks/{id}/csv": true,
+	"/settings/data/export": true}
 
 // notPage reports whether path, a route with its parameters filled in ("/clients/1/export"), is
 // one of notPages.

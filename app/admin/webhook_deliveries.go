@@ -11,6 +11,7 @@ import (
 
 	"frontdesk/app/booking"
 	"frontdesk/app/errpage"
+	"frontdesk/app/export"
 	"frontdesk/app/webhook"
 	"frontdesk/ui"
 )
@@ -104,6 +105,9 @@ func (a *Admin) deliveryLog(r *http.Request, webhookID int64, v *ui.WebhookDetai
 	}
 	eventID := searchText(q.Get("q"))
 	v.Filter = ui.NewForm(url.Values{"state": {filter.State}, "type": {filter.EventType}, "q": {eventID}})
+	// The page is the owner's (Integrations), stricter than Exports: whoever sees the log may
+	// download it, with the page's filters.
+	defer func() { v.Pager.CSV = csvPath(fmt.Sprintf("/settings/integrations/webhooks/%d/csv", webhookID), q) }()
 
 	if eventID != "" {
 		found, err := a.hooks.manager.FindEvent(r.Context(), eventID)
@@ -276,4 +280,28 @@ func (a *Admin) resendDelivery(w http.ResponseWriter, r *http.Request) {
 	_, err = a.hooks.manager.Resend(r.Context(), d.ID)
 	a.afterAction(w, r, err, ui.DeliveryURL(d.WebhookID, d.ID),
 		translate(r, "webhooks.resent", "event", d.EventID))
+}
+
+// exportDeliveries downloads an endpoint's delivery log as CSV with the page's filters
+// (docs/data.md); unknown filter values are ignored, as on the page.
+func (a *Admin) exportDeliveries(w http.ResponseWriter, r *http.Request) {
+	h, err := a.findWebhook(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	from, to, ok := exportDates(q)
+	if !ok {
+		a.renderError(w, r, badDate)
+		return
+	}
+	f := export.Filter{WebhookID: h.ID, From: from, To: to, DeliveryEvent: searchText(q.Get("q"))}
+	if s := q.Get("state"); hasOption(deliveryStateOptions(r), s) {
+		f.DeliveryState = s
+	}
+	if t := q.Get("type"); hasOption(eventTypeOptions(r), t) {
+		f.DeliveryType = t
+	}
+	a.writeCSV(w, r, "deliveries", f)
 }

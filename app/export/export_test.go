@@ -50,6 +50,13 @@ de pelo', 30, 1250, ?, ?)`, ms, ms)
 	exec(`INSERT INTO messages (message_key, kind, recipient, to_address, state, note, send_at, subject, created_at, updated_at)
 		VALUES ('k1', 'test', 'address', '-owner@example.com', 'failed', '550 "no", thanks', ?, 'Prueba
 ¿llega?', ?, ?)`, ms, ms, ms)
+	hook := exec(`INSERT INTO webhooks (url, events_json, created_at, updated_at) VALUES ('https://example.com/hook?a=1,b="2"', '["*"]', ?, ?)`, ms, ms)
+	exec(`INSERT INTO events (id, type, body, created_at) VALUES ('evt_1', 'booking.created', '{}', ?)`, ms)
+	delivery := exec(`INSERT INTO deliveries (event_id, webhook_id, state, attempts, last_attempt_at, last_status, created_at, updated_at)
+		VALUES ('evt_1', ?, 'failed', 2, ?, 500, ?, ?)`, hook, ms, ms, ms)
+	exec(`INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error_category, error_message)
+		VALUES (?, 1, ?, 5, NULL, 'dns', 'no such host'), (?, 2, ?, 5, 500, 'http_status', '-500 "oops";
+again')`, delivery, ms, delivery, ms)
 	w.client = exec(`INSERT INTO clients (first_name, last_name, email, phone, created_at, updated_at) VALUES ('=HYPERLINK("x")', 'Pérez; "Jr"', '@evil', '+56911112222', ?, ?)`, ms, ms)
 	return w
 }
@@ -164,6 +171,10 @@ func TestReadsAlikeInGoAndPython(t *testing.T) {
 			}
 			if kind == "messages" && (len(fromGo) != 2 || fromGo[1][4] != "'-owner@example.com" || fromGo[1][5] != "Prueba\n¿llega?") {
 				t.Errorf("messages %+v: %q", o, fromGo)
+			}
+			if kind == "deliveries" && (len(fromGo) != 2 || fromGo[1][3] != `https://example.com/hook?a=1,b="2"` || fromGo[1][6] != "failed" ||
+				fromGo[1][9] != "500" || fromGo[1][10] != "http_status: -500 \"oops\";\nagain") {
+				t.Errorf("deliveries %+v: %q", o, fromGo)
 			}
 			if kind == "bookings" {
 				if len(fromGo) != 4 {

@@ -11,7 +11,7 @@ import (
 )
 
 // Kinds are the lists that can be exported, in the order docs/data.md describes them.
-var Kinds = []string{"bookings", "clients", "sales", "payments", "messages"}
+var Kinds = []string{"bookings", "clients", "sales", "payments", "messages", "deliveries"}
 
 // Filter narrows a list. Bookings take the bookings list's own filter (their From and To are
 // local dates of each booking's location); the other lists take From and To as dates in the
@@ -27,6 +27,9 @@ type Filter struct {
 	PaymentStatus string
 	// The message log's state, kind and search (part of an address, or a Message-ID's left part).
 	MessageState, MessageKind, MessageSearch string
+	// The webhook delivery log's endpoint (0: every endpoint), state, event type and event id.
+	WebhookID                                  int64
+	DeliveryState, DeliveryType, DeliveryEvent string
 }
 
 // list is one export: its header (given the zone's name) and its rows.
@@ -50,15 +53,20 @@ func Write(ctx context.Context, d *db.DB, kind string, f Filter, w *Writer) erro
 	if err != nil {
 		return err
 	}
-	text, args, err := l.query(ctx, d, f, zone)
-	if err != nil {
-		return err
-	}
 	tx, err := d.Read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("begin read: %w", err)
 	}
 	defer tx.Rollback() // nothing to commit: the export only reads
+	return writeList(ctx, d, tx, kind, l, f, zone, w)
+}
+
+// writeList writes one list from tx.
+func writeList(ctx context.Context, d *db.DB, tx *sql.Tx, kind string, l list, f Filter, zone *time.Location, w *Writer) error {
+	text, args, err := l.query(ctx, d, f, zone)
+	if err != nil {
+		return err
+	}
 	rows, err := tx.QueryContext(ctx, text, args...)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", kind, err)

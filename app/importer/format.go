@@ -27,6 +27,10 @@ type File struct {
 	Sessions  []ClassSession   `json:"sessions"`
 	Bookings  []Booking        `json:"bookings"`
 	Products  []Product        `json:"products"`
+	// Sales and Packs are the business's money history: sales with their lines and payments,
+	// and the session packs clients bought (bookings name the pack they used).
+	Sales []Sale `json:"sales"`
+	Packs []Pack `json:"packs"`
 }
 
 // Company is the installation's business and its booking policies; a nil policy takes the
@@ -112,6 +116,8 @@ type Service struct {
 	IsVideo       bool           `json:"is_video"`
 	Favorite      bool           `json:"favorite"`
 	Active        *bool          `json:"active"`
+	// Location is the key of the location the /v3 API shows as the service's location_id; "" for none.
+	Location string `json:"location"`
 }
 
 // OnlinePayment is a service's online payment mode and, for MANDATORY_PARTIAL, the amount due.
@@ -207,6 +213,8 @@ type Client struct {
 	PreferredChannel string                     `json:"preferred_channel"`
 	Active           *bool                      `json:"active"`
 	CustomAttributes map[string]json.RawMessage `json:"custom_attributes"`
+	// Created is when the client was first recorded (an RFC 3339 instant); by default the import's time.
+	Created string `json:"created"`
 }
 
 // TimetableEntry is a class held every week at a location: a weekday, a local start time and
@@ -250,6 +258,63 @@ type Booking struct {
 	Status   string  `json:"status"`
 	Price    *string `json:"price"`
 	Notes    *string `json:"notes"`
+	// ListPrice is the service's price when booked (default: the service's price now).
+	ListPrice *string `json:"list_price"`
+	// Created is when the booking was made (an RFC 3339 instant); by default the import's time.
+	Created string `json:"created"`
+	// Pack is the key of the session pack the booking used; PackReturned, for a cancelled
+	// booking, that its session went back to the pack. Sale is the key of the sale that paid it.
+	Pack         string `json:"pack"`
+	PackReturned bool   `json:"pack_returned"`
+	Sale         string `json:"sale"`
+}
+
+// Pack is a session pack a client bought: so many sessions of one service.
+type Pack struct {
+	Key      string  `json:"key"`
+	Client   string  `json:"client"`
+	Service  string  `json:"service"`
+	Sessions int64   `json:"sessions"`
+	Price    string  `json:"price"`
+	Expires  *string `json:"expires"` // an RFC 3339 instant; null: never
+	Sale     string  `json:"sale"`    // the sale that paid for it, if any
+	Created  string  `json:"created"`
+}
+
+// Sale is a recorded sale: its lines as sold and the payments taken.
+type Sale struct {
+	Key      string        `json:"key"`
+	Location string        `json:"location"`
+	Client   string        `json:"client"` // "" for a sale to nobody in particular
+	Status   string        `json:"status"` // paid, partially_paid, canceled, refunded
+	Paid     string        `json:"paid"`
+	Pending  string        `json:"pending"`
+	PaidAt   *string       `json:"paid_at"`
+	Created  string        `json:"created"`
+	Note     *string       `json:"note"`
+	Lines    []SaleLine    `json:"lines"`
+	Payments []SalePayment `json:"payments"`
+}
+
+// SaleLine is one line of a sale. Product names a product key for a product line; Service a
+// service key for a line of a service, class or session.
+type SaleLine struct {
+	Type         string  `json:"type"`
+	Name         *string `json:"name"`
+	Product      string  `json:"product"`
+	Service      string  `json:"service"`
+	Quantity     int64   `json:"quantity"`
+	UnitPrice    string  `json:"unit_price"`
+	UnitDiscount *string `json:"unit_discount"`
+}
+
+// SalePayment is a payment taken for a sale, by one of the payment methods ("Cash", "Card
+// terminal", "Bank transfer", "Online Payment").
+type SalePayment struct {
+	Amount  string  `json:"amount"`
+	Method  string  `json:"method"`
+	PaidAt  *string `json:"paid_at"`
+	Created string  `json:"created"`
 }
 
 // Product is a retail product (docs/api.md, "Products"). A null or absent stock means the

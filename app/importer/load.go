@@ -3,6 +3,7 @@ package importer
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -41,6 +42,32 @@ func Load(ctx context.Context, d *db.DB, raw []byte, now time.Time) (Summary, er
 	return p.summary(), nil
 }
 
+// DryRun checks raw as Load does, against the database as it is, and writes nothing: the
+// writes are made and rolled back, so what the database itself would refuse is found too.
+func DryRun(ctx context.Context, d *db.DB, raw []byte, now time.Time) (Summary, error) {
+	f, ps := decode(raw)
+	if f == nil {
+		return Summary{}, ps.err()
+	}
+	p, err := validate(f, now, ps)
+	if err != nil {
+		return Summary{}, err
+	}
+	err = d.InTx(ctx, func(q *db.Queries) error {
+		if err := checkDatabase(ctx, q, p); err != nil {
+			return err
+		}
+		if err := write(ctx, d, q, p, now); err != nil {
+			return err
+		}
+		return errDryRun
+	})
+	if !errors.Is(err, errDryRun) {
+		return Summary{}, err
+	}
+	return p.summary(), nil
+}
+
 // String is the one-line report of a successful import; sections with nothing are left out.
 func (s Summary) String() string {
 	var parts []string
@@ -51,6 +78,7 @@ func (s Summary) String() string {
 		{s.Locations, "location"}, {s.Categories, "category"}, {s.Services, "service"},
 		{s.Providers, "provider"}, {s.CustomAttributes, "custom attribute"}, {s.Clients, "client"},
 		{s.Timetable, "timetable entry"}, {s.Sessions, "class session"}, {s.Bookings, "booking"}, {s.Products, "product"},
+		{s.Sales, "sale"}, {s.Packs, "pack"},
 	} {
 		if n.count > 0 {
 			parts = append(parts, plural(n.count, n.name))

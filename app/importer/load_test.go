@@ -18,11 +18,11 @@ func TestLoadExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Summary{Company: "Studio Ana", Locations: 2, Categories: 2, Services: 4, Providers: 2, CustomAttributes: 2, Clients: 2,
-		Timetable: 1, Sessions: 1, Bookings: 6, Products: 2}
+		Timetable: 1, Sessions: 1, Bookings: 6, Products: 2, Sales: 2, Packs: 1}
 	if sum != want {
 		t.Fatalf("got summary %+v, want %+v", sum, want)
 	}
-	if got, want := sum.String(), `imported "Studio Ana": 2 locations, 2 categories, 4 services, 2 providers, 2 custom attributes, 2 clients, 1 timetable entry, 1 class session, 6 bookings, 2 products`; got != want {
+	if got, want := sum.String(), `imported "Studio Ana": 2 locations, 2 categories, 4 services, 2 providers, 2 custom attributes, 2 clients, 1 timetable entry, 1 class session, 6 bookings, 2 products, 2 sales, 1 pack`; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	utc := func(s string) int64 {
@@ -76,6 +76,19 @@ func TestLoadExample(t *testing.T) {
 		{"products", `SELECT group_concat(name || '|' || coalesce(sku, '-') || '|' || price_cents || '|' || coalesce(stock, '-') || '|' || active, ' / ') FROM (SELECT * FROM products ORDER BY id)`,
 			"Argan oil 50 ml|ARG-50|1250000|14|1 / Wide-tooth comb|-|399000|-|1"},
 		{"product keys remembered", `SELECT group_concat(key, ',') FROM (SELECT key FROM import_product_keys ORDER BY record_id)`, "argan,comb"},
+		{"sales with their carts", `SELECT group_concat(s.status || '|' || s.paid_cents || '|' || s.pending_cents || '|' || coalesce(s.paid_at, '-') || '|' || s.created_at || '|' || k.client_id, ' / ')
+	FROM (SELECT * FROM sales ORDER BY id) s JOIN carts k ON k.id = s.cart_id`,
+			"paid|2899000|0|" + itoa(utc("2026-11-20T15:05:00Z")) + "|" + itoa(utc("2026-11-20T15:00:00Z")) + "|1 / partially_paid|3000000|3000000|-|" + itoa(testNow.UnixMilli()) + "|1"},
+		{"sale lines", `SELECT group_concat(item_type || '|' || item_id || '|' || coalesce(product_id, '-') || '|' || quantity || '|' || unit_price_cents, ' / ') FROM (SELECT * FROM cart_items ORDER BY id)`,
+			"product|1|1|2|1250000 / product|2|2|1|399000 / service|1|-|1|6000000"},
+		{"payments", `SELECT group_concat(sale_id || '|' || amount_cents || '|' || payment_method_id, ' / ') FROM (SELECT * FROM transactions ORDER BY id)`,
+			"1|2899000|2 / 2|3000000|1"},
+		{"pack of its sale", `SELECT client_id || '|' || service_id || '|' || sessions_total || '|' || price_cents || '|' || sale_id || '|' || expires_at FROM client_packs`,
+			"1|1|4|6000000|2|" + itoa(utc("2027-06-01T04:00:00Z"))},
+		{"booking of the pack and sale, its list price and creation", `SELECT pack_id || '|' || sale_id || '|' || list_price_cents || '|' || created_at FROM bookings WHERE pack_id IS NOT NULL`,
+			"1|2|1400000|" + itoa(utc("2026-11-20T15:00:00Z"))},
+		{"sale and pack keys remembered", `SELECT group_concat(kind || ':' || key, ',') FROM (SELECT * FROM import_sale_keys ORDER BY kind, key)`, "pack:maria-cuts,sale:sale-1,sale:sale-2"},
+		{"stock not touched by history", `SELECT stock FROM products WHERE sku = 'ARG-50'`, int64(14)},
 	}
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) {
@@ -127,6 +140,15 @@ func TestLoadAppendsOnce(t *testing.T) {
 	_, err = Load(ctx, d, []byte(`{"products": [{"key": "argan-2", "name": "Argan oil", "sku": "arg-50", "price": "1"}]}`), testNow)
 	if got := problemsOf(t, err); !hasProblem(got, `products[0].sku: "arg-50" is already the SKU of product id 1`) {
 		t.Errorf("got problems %q, want the stored SKU named", got)
+	}
+	_, err = Load(ctx, d, []byte(`{"clients": [{"key": "eva", "first_name": "Eva"}], "locations": [{"key": "sur", "name": "Sur",
+		"timezone": "America/Santiago", "country": {"code": "CL", "name": "Chile"}}],
+		"services": [{"key": "nails", "name": "Nails", "price": "1", "duration": 30}],
+		"sales": [{"key": "sale-1", "location": "sur", "status": "paid", "paid": "1", "pending": "0", "lines": [{"type": "service", "quantity": 1, "unit_price": "1"}]}],
+		"packs": [{"key": "maria-cuts", "client": "eva", "service": "nails", "sessions": 1, "price": "0"}]}`), testNow)
+	if got := problemsOf(t, err); !hasProblem(got, `sales[0].key: "sale-1" was already imported on 2026-11-23 12:00 UTC (sale id 1)`) ||
+		!hasProblem(got, `packs[0].key: "maria-cuts" was already imported on 2026-11-23 12:00 UTC (pack id 1)`) {
+		t.Errorf("got problems %q, want the stored sale and pack keys named", got)
 	}
 	wantSameCounts(t, tableCounts(t, d), before)
 

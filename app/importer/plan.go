@@ -23,6 +23,8 @@ type plan struct {
 	sessions   []sessionPlan
 	bookings   []bookingPlan
 	products   []productPlan
+	sales      []salePlan
+	packs      []packPlan
 }
 
 type timetablePlan struct {
@@ -68,6 +70,7 @@ type servicePlan struct {
 	key      string
 	row      db.CreateServiceParams // CategoryID is set when written
 	category int                    // index into plan.categories, or -1
+	location int                    // index into plan.locations, or -1 for none
 	images   []string
 }
 
@@ -96,6 +99,7 @@ type attributePlan struct {
 
 type clientPlan struct {
 	key     string
+	created int64
 	row     db.ImportClientParams
 	values  []attributeValue
 	channel string // the preferred channel; "" for email
@@ -112,6 +116,9 @@ type bookingPlan struct {
 	row                                 db.ImportBookingParams // the four ids are set when written
 	location, service, provider, client int
 	class                               bool // a seat in a class session (found or made when written)
+	created                             int64
+	pack, sale                          int // indexes into plan.packs and plan.sales, -1 for none
+	packReturned                        bool
 }
 
 type productPlan struct {
@@ -132,6 +139,8 @@ type Summary struct {
 	Sessions         int
 	Bookings         int
 	Products         int
+	Sales            int
+	Packs            int
 }
 
 func (p *plan) summary() Summary {
@@ -139,6 +148,7 @@ func (p *plan) summary() Summary {
 		Locations: len(p.locations), Categories: len(p.categories), Services: len(p.services),
 		Providers: len(p.providers), CustomAttributes: len(p.attributes), Clients: len(p.clients),
 		Timetable: len(p.timetable), Sessions: len(p.sessions), Bookings: len(p.bookings), Products: len(p.products),
+		Sales: len(p.sales), Packs: len(p.packs),
 	}
 	if p.company != nil {
 		s.Company = p.company.Name

@@ -91,6 +91,7 @@ func (w *writer) writeProducts(p *plan) error {
 		row := pr.row
 		row.CreatedAt, row.UpdatedAt = w.now, w.now
 		id, err := w.q.ImportProduct(w.ctx, row)
+		w.products = append(w.products, id)
 		if err == nil {
 			err = w.q.CreateImportProductKey(w.ctx, db.CreateImportProductKeyParams{Key: pr.key, RecordID: id, ImportedAt: w.now})
 		}

@@ -26,6 +26,7 @@ type validator struct {
 	timetable, sessions                                                       map[string]int
 	recordNumbers                                                             map[string]int
 	products, skus                                                            map[string]int
+	sales, packs                                                              map[string]int
 	// seats counts the live bookings of each of the file's class sessions, seated the
 	// session and client of each (classBooking).
 	seats  map[string]int64
@@ -41,7 +42,7 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 		locations: map[string]int{}, categories: map[string]int{}, services: map[string]int{},
 		providers: map[string]int{}, attributes: map[string]int{}, clients: map[string]int{},
 		bookings: map[string]int{}, recordNumbers: map[string]int{}, timetable: map[string]int{}, sessions: map[string]int{},
-		products: map[string]int{}, skus: map[string]int{},
+		products: map[string]int{}, skus: map[string]int{}, sales: map[string]int{}, packs: map[string]int{},
 	}
 	// Keys first, so that every reference below can be resolved whatever the section order.
 	for i, l := range f.Locations {
@@ -80,6 +81,12 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	for i, p := range f.Products {
 		v.key(at(at("products", i), "key"), p.Key, v.products, i, "products")
 	}
+	for i, s := range f.Sales {
+		v.key(at(at("sales", i), "key"), s.Key, v.sales, i, "sales")
+	}
+	for i, p := range f.Packs {
+		v.key(at(at("packs", i), "key"), p.Key, v.packs, i, "packs")
+	}
 
 	v.company()
 	v.p.locations = make([]locationPlan, len(f.Locations))
@@ -115,9 +122,16 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	for i := range f.Products {
 		v.product(i)
 	}
+	for i := range f.Sales {
+		v.sale(i)
+	}
+	for i := range f.Packs {
+		v.pack(i)
+	}
 	if !v.ps.any() {
 		v.overlaps()
 		v.sessionOverlaps()
+		v.packUse()
 	}
 	if err := v.ps.err(); err != nil {
 		return nil, err

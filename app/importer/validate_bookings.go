@@ -36,16 +36,19 @@ func (v *validator) booking(i int) {
 		return
 	}
 	provider, service, zone := v.p.providers[prov], v.p.services[svc].row, v.p.locations[loc].zone
-	if !slices.Contains(provider.locations, loc) {
+	start, ok := v.bookingTime(at(path, "start"), b.Start, zone)
+	if !ok {
+		return
+	}
+	// A booking still ahead needs a provider who works there and gives the service; history
+	// may predate today's team (a provider who no longer offers a service keeps the bookings
+	// they gave), as it may predate today's hours.
+	if !start.Before(v.now) && !slices.Contains(provider.locations, loc) {
 		v.ps.add(at(path, "provider"), "provider %q does not work at location %q", b.Provider, b.Location)
 		return
 	}
-	if !slices.Contains(provider.services, svc) {
+	if !start.Before(v.now) && !slices.Contains(provider.services, svc) {
 		v.ps.add(at(path, "provider"), "provider %q does not offer service %q", b.Provider, b.Service)
-		return
-	}
-	start, ok := v.bookingTime(at(path, "start"), b.Start, zone)
-	if !ok {
 		return
 	}
 	end := start.Add(time.Duration(service.DurationMin) * time.Minute)
@@ -64,16 +67,30 @@ func (v *validator) booking(i int) {
 		v.ps.add(at(path, "end"), "the booking, buffers included, lasts more than 2 days")
 		return
 	}
-	price := service.PriceCents
+	price, listPrice := service.PriceCents, service.PriceCents
 	if b.Price != nil {
 		price = v.amount(at(path, "price"), *b.Price)
 	}
+	if b.ListPrice != nil {
+		listPrice = v.amount(at(path, "list_price"), *b.ListPrice)
+	}
+	pack, sale := -1, -1
+	if b.Pack != "" {
+		pack, _ = v.ref(at(path, "pack"), b.Pack, v.packs, "packs")
+	}
+	if b.Sale != "" {
+		sale, _ = v.ref(at(path, "sale"), b.Sale, v.sales, "sales")
+	}
+	if b.PackReturned && (b.Pack == "" || status != statusCancelled) {
+		v.ps.add(at(path, "pack_returned"), "is only for a cancelled booking that used a pack")
+	}
 	bp := bookingPlan{
 		index: i, key: b.Key, location: loc, service: svc, provider: prov, client: client,
+		created: v.created(at(path, "created"), b.Created), pack: pack, sale: sale, packReturned: b.PackReturned,
 		row: db.ImportBookingParams{
 			StatusID: status, StartAt: db.Millis(start), EndAt: db.Millis(end),
 			BlockStartAt: db.Millis(blockStart), BlockEndAt: db.Millis(blockEnd),
-			PriceCents: price, ListPriceCents: service.PriceCents, Notes: notes,
+			PriceCents: price, ListPriceCents: listPrice, Notes: notes,
 		},
 	}
 	if service.Capacity > 1 {

@@ -15,7 +15,7 @@ func (v *validator) service(i int) {
 	s := v.f.Services[i]
 	path := at("services", i)
 	v.name(at(path, "name"), s.Name, true, catalog.MaxName)
-	sp := servicePlan{key: s.Key, category: -1, images: s.Images}
+	sp := servicePlan{key: s.Key, category: -1, location: -1, images: s.Images}
 	if s.Category != "" {
 		if c, ok := v.ref(at(path, "category"), s.Category, v.categories, "categories"); ok {
 			sp.category = c
@@ -96,6 +96,9 @@ func (v *validator) service(i int) {
 		Capacity:    capacity, SessionCount: sessions, OnlineBooking: orDefault(s.OnlineBooking, true),
 		OnlinePaymentMode: mode, OnlinePaymentCents: payAmount,
 		Outcall: s.Outcall, IsVideo: s.IsVideo, Favorite: s.Favorite, KeywordsJSON: string(keywords),
+	}
+	if s.Location != "" {
+		sp.location, _ = v.ref(at(path, "location"), s.Location, v.locations, "locations")
 	}
 	v.p.services = append(v.p.services, sp)
 }

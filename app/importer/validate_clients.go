@@ -120,7 +120,7 @@ func (v *validator) client(i int) {
 	if c.PreferredChannel != "" && !messages.ValidClientChannel(c.PreferredChannel) {
 		v.ps.add(at(path, "preferred_channel"), "%q is not a channel (want \"email\" or \"sms\")", c.PreferredChannel)
 	}
-	cp := clientPlan{key: c.Key, row: row, channel: c.PreferredChannel}
+	cp := clientPlan{key: c.Key, row: row, channel: c.PreferredChannel, created: v.created(at(path, "created"), c.Created)}
 	keys := make([]string, 0, len(c.CustomAttributes))
 	for k := range c.CustomAttributes {
 		keys = append(keys, k)

@@ -45,6 +45,9 @@ func checkDatabase(ctx context.Context, q *db.Queries, p *plan) error {
 	if err := checkProducts(ctx, q, p, &ps); err != nil {
 		return err
 	}
+	if err := checkSaleKeys(ctx, q, p, &ps); err != nil {
+		return err
+	}
 	for i, c := range p.clients {
 		if !c.row.RecordNumber.Valid {
 			continue
@@ -109,6 +112,7 @@ type writer struct {
 	now int64
 
 	locations, categories, services, providers, attributes, clients []int64
+	products, sales, packs                                          []int64
 }
 
 func write(ctx context.Context, d *db.DB, q *db.Queries, p *plan, now time.Time) error {
@@ -121,7 +125,8 @@ func write(ctx context.Context, d *db.DB, q *db.Queries, p *plan, now time.Time)
 		}
 	}
 	for _, step := range []func(*plan) error{w.writeLocations, w.writeCategories, w.writeServices,
-		w.writeProviders, w.writeAttributes, w.writeClients, w.writeClasses, w.writeBookings, w.writeProducts, w.planAgendas} {
+		w.writeProviders, w.writeAttributes, w.writeClients, w.writeClasses, w.writeProducts, w.writeSales, w.writePacks,
+		w.writeBookings, w.planAgendas} {
 		if err := step(p); err != nil {
 			return err
 		}
@@ -225,6 +230,9 @@ func (w *writer) writeServices(p *plan) error {
 		row.UUID, row.CreatedAt, row.UpdatedAt = newUUID(), w.now, w.now
 		if s.category >= 0 {
 			row.CategoryID = sql.NullInt64{Int64: w.categories[s.category], Valid: true}
+		}
+		if s.location >= 0 {
+			row.LocationID = sql.NullInt64{Int64: w.locations[s.location], Valid: true}
 		}
 		svc, err := w.q.CreateService(w.ctx, row)
 		if err != nil {

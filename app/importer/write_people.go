@@ -118,7 +118,7 @@ func (w *writer) writeClients(p *plan) error {
 	for i, c := range p.clients {
 		path := at("clients", i)
 		row := c.row
-		row.CreatedAt, row.UpdatedAt = w.now, w.now
+		row.CreatedAt, row.UpdatedAt = c.created, w.now
 		id, err := w.q.ImportClient(w.ctx, row)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
@@ -150,7 +150,7 @@ func (w *writer) writeBookings(p *plan) error {
 		row := b.row
 		row.LocationID, row.ServiceID = w.locations[b.location], w.services[b.service]
 		row.ProviderID, row.ClientID = w.providers[b.provider], w.clients[b.client]
-		row.CreatedAt, row.UpdatedAt = w.now, w.now
+		row.CreatedAt, row.UpdatedAt = b.created, w.now
 		if b.class {
 			var err error
 			if row.SessionID, err = w.seat(b, row); err != nil {
@@ -164,6 +164,16 @@ func (w *writer) writeBookings(p *plan) error {
 			var ps problems
 			ps.add(path, "provider %q already has a booking in the database that overlaps this one", p.providers[b.provider].key)
 			return ps.err()
+		}
+		if err == nil && (b.pack >= 0 || b.sale >= 0) {
+			var pack, sale sql.NullInt64
+			if b.pack >= 0 {
+				pack = sql.NullInt64{Int64: w.packs[b.pack], Valid: true}
+			}
+			if b.sale >= 0 {
+				sale = sql.NullInt64{Int64: w.sales[b.sale], Valid: true}
+			}
+			err = w.q.LinkImportedBooking(w.ctx, id, pack, sale, b.packReturned)
 		}
 		if err == nil {
 			err = w.remember("booking", b.key, id)
