@@ -59,7 +59,7 @@ func (a *Admin) weekView(r *http.Request, v ui.WeekView, cq calendarQuery) (ui.W
 	v.Nav.PrevLabel, v.Nav.NextLabel = translate(r, "calendar.week.prev"), translate(r, "calendar.week.next")
 	for _, d := range c.days {
 		t := booking.DayStart(cq.zone, d)
-		v.Days = append(v.Days, ui.CalDay{Label: p.WeekdayShort(d.Weekday()) + " " + p.DayShort(t), URL: calendarURL("day", cq.loc.ID, d, 0), Today: d == c.today})
+		v.Days = append(v.Days, ui.CalDay{Label: p.DayShort(t), URL: calendarURL("day", cq.loc.ID, d, 0), Today: d == c.today})
 	}
 	for i, pr := range c.providers {
 		row := ui.WeekRow{Provider: pr, URL: here(cq.date), Cells: make([]ui.WeekCell, len(c.days))}

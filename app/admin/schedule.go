@@ -106,7 +106,7 @@ func (a *Admin) showSchedule(w http.ResponseWriter, r *http.Request) {
 			for d, cell := range row.Cells {
 				date := weekStart(cq.date).AddDays(d)
 				v.Sections = append(v.Sections, ui.AgendaSection{
-					Provider: row.Provider, Heading: p.WeekdayShort(date.Weekday()) + " " + p.DayShort(booking.DayStart(cq.zone, date)),
+					Provider: row.Provider, Heading: p.DayShort(booking.DayStart(cq.zone, date)),
 					HeadingURL: scheduleURL(cq.loc.ID, date, cq.provider, false), Today: wv.Days[d].Today,
 					Hours: cell.Hours, Off: cell.Off, Items: cell.Items, NewURL: cell.NewURL,
 				})

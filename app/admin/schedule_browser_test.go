@@ -36,8 +36,9 @@ func TestBrowserProviderSchedule(t *testing.T) {
 				if _, err := d.Write.Exec(`UPDATE company SET language = ?`, lang); err != nil {
 					t.Fatal(err)
 				}
-				for _, path := range []string{schedulePath("date", s.Day), schedulePath("date", s.Day, "view", "week")} {
+				for i, path := range []string{schedulePath("date", s.Day), schedulePath("date", s.Day, "view", "week")} {
 					visit(t, b, ts.URL+path)
+					b.screenshot(lang + "-" + []string{"day", "week"}[i])
 					if got := evalJS[string](b, "document.documentElement.lang"); got != lang {
 						t.Fatalf("%s: the page is in %q, want %q", path, got, lang)
 					}
