@@ -1,0 +1,149 @@
+package admin_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"frontdesk/app/staff"
+	"frontdesk/db"
+)
+
+// allTrail is every column of every activity entry as one text, to search for what must never
+// be there.
+func allTrail(t *testing.T, d *db.DB) string {
+	t.Helper()
+	var all string
+	if err := d.Read.QueryRow(`SELECT coalesce(group_concat(id || '|' || at || '|' || actor_kind || '|' || actor_id || '|' || actor_label || '|' ||
+		action || '|' || entity || '|' || entity_id || '|' || changes || '|' || ip, char(10)), '') FROM activity`).Scan(&all); err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
+// lastEntryID is the id of the newest activity entry (0: none); entries after it are a
+// test's own.
+func lastEntryID(t *testing.T, d *db.DB) int64 {
+	t.Helper()
+	var id int64
+	if err := d.Read.QueryRow(`SELECT coalesce(max(id), 0) FROM activity`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// entriesOf returns the entries with action after entry since, oldest first.
+func entriesOf(t *testing.T, d *db.DB, since int64, action string) []trailEntry {
+	t.Helper()
+	rows, err := d.Read.Query(`SELECT actor_kind, actor_id, actor_label, action, entity, entity_id, changes, ip
+		FROM activity WHERE action = ? AND id > ? ORDER BY id`, action, since)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []trailEntry
+	for rows.Next() {
+		var e trailEntry
+		if err := rows.Scan(&e.Kind, &e.ID, &e.Label, &e.Action, &e.Entity, &e.EntityID, &e.Changes, &e.IP); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// wantEntry fails unless exactly one entry after since has action, made by the account (kind owner) with
+// id and email, about entity, and its changes hold every part.
+func wantEntry(t *testing.T, d *db.DB, since int64, action, actorID, actorEmail, entity string, parts ...string) trailEntry {
+	t.Helper()
+	es := entriesOf(t, d, since, action)
+	if len(es) != 1 {
+		t.Fatalf("%d %s entries, want 1: %+v", len(es), action, es)
+	}
+	e := es[0]
+	if e.Kind != "owner" || e.ID != actorID || e.Label != actorEmail || e.Entity != entity {
+		t.Errorf("%s: by %s %s %q about %s, want owner %s %q about %s", action, e.Kind, e.ID, e.Label, e.Entity, actorID, actorEmail, entity)
+	}
+	for _, p := range parts {
+		if !strings.Contains(e.Changes, p) {
+			t.Errorf("%s: changes %s lack %s", action, e.Changes, p)
+		}
+	}
+	return e
+}
+
+// The team's changes are in the trail, each once, by whoever made it: a manager's invitation,
+// the invited person joining (as themself), a change of role, disabling and enabling, a
+// password-reset link and its use, and the owner's team setting. A refused change leaves no
+// entry, and neither the links' tokens, their hashes nor a password appear anywhere.
+func TestTeamChangesInTrail(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	d := openBookingDB(t, ts)
+	max := addStaff(t, ts, d, "max@example.com", staff.RoleManager, 0)
+	maxID, me := ownerID(t, d, "max@example.com"), ownerID(t, d, ownerEmail)
+	since := lastEntryID(t, d)
+
+	res := max.post(t, "/settings/team/invitations", url.Values{"email": {"rita@example.com"}, "role": {"reception"}})
+	wantStatus(t, res, http.StatusOK)
+	invite := joinLink.FindStringSubmatch(res.Body)
+	if invite == nil {
+		t.Fatalf("no link to copy:\n%.2000s", res.Body)
+	}
+	wantEntry(t, d, since, "owner.invited", maxID, "max@example.com", "staff_invitation", `"email":[null,"rita@example.com"]`, `"role":[null,"reception"]`)
+
+	const ritaPassword, resetPassword = "rita's first password", "rita's second password"
+	rita := ts.newClient(t)
+	wantRedirect(t, rita.post(t, "/join", url.Values{"token": {invite[1]}, "name": {"Rita"}, "password": {ritaPassword}, "confirm": {ritaPassword}}), "/")
+	ritaID := ownerID(t, d, "rita@example.com")
+	joined := wantEntry(t, d, since, "owner.joined", ritaID, "rita@example.com", "owner", `"name":[null,"Rita"]`, `"role":[null,"reception"]`)
+	if joined.EntityID != mustID(t, ritaID) {
+		t.Errorf("owner.joined is about account %d, want %s", joined.EntityID, ritaID)
+	}
+
+	// Refused: a manager may not touch an owner, nor may the last owner be demoted.
+	wantStatus(t, max.post(t, "/settings/team/"+me+"/disable", nil), http.StatusForbidden)
+	wantStatus(t, max.post(t, "/settings/team/"+me+"/role", url.Values{"role": {"reception"}}), http.StatusForbidden)
+	wantRedirect(t, c.post(t, "/settings/team/"+me+"/role", url.Values{"role": {"manager"}}), "/settings/team")
+	wantBody(t, c.get(t, "/settings/team"), "This is the only active owner")
+	if n := len(entriesOf(t, d, since, "owner.role_changed")) + len(entriesOf(t, d, since, "owner.disabled")); n != 0 {
+		t.Fatalf("refused changes left %d entries", n)
+	}
+
+	wantRedirect(t, max.post(t, "/settings/team/"+ritaID+"/role", url.Values{"role": {"manager"}}), "/settings/team")
+	wantEntry(t, d, since, "owner.role_changed", maxID, "max@example.com", "owner", `"role":["reception","manager"]`, `"email":[null,"rita@example.com"]`)
+	wantRedirect(t, max.post(t, "/settings/team/"+ritaID+"/disable", nil), "/settings/team")
+	wantEntry(t, d, since, "owner.disabled", maxID, "max@example.com", "owner", `"disabled":[false,true]`)
+	wantRedirect(t, max.post(t, "/settings/team/"+ritaID+"/enable", nil), "/settings/team")
+	wantEntry(t, d, since, "owner.enabled", maxID, "max@example.com", "owner", `"disabled":[true,false]`)
+
+	res = max.post(t, "/settings/team/"+ritaID+"/reset", nil)
+	reset := joinLink.FindStringSubmatch(res.Body)
+	if reset == nil {
+		t.Fatalf("no reset link to copy (%d):\n%.2000s", res.Status, res.Body)
+	}
+	wantEntry(t, d, since, "owner.reset_link_created", maxID, "max@example.com", "owner", `"email":[null,"rita@example.com"]`)
+	wantRedirect(t, ts.newClient(t).post(t, "/join", url.Values{"token": {reset[1]}, "password": {resetPassword}, "confirm": {resetPassword}}), "/")
+	wantEntry(t, d, since, "owner.password_reset", ritaID, "rita@example.com", "owner")
+
+	wantRedirect(t, c.post(t, "/settings/team/settings", url.Values{"providers_edit_own_hours": {"1"}}), "/settings/team")
+	wantEntry(t, d, since, "settings.updated", me, ownerEmail, "settings.team", `"providers_edit_own_hours":[false,true]`)
+
+	all := allTrail(t, d)
+	for what, s := range map[string]string{"invitation token": invite[1], "reset token": reset[1], "first password": ritaPassword,
+		"reset password": resetPassword, "password hash": "$argon2"} {
+		if strings.Contains(all, s) {
+			t.Errorf("the trail holds the %s", what)
+		}
+		sum := sha256.Sum256([]byte(s))
+		if strings.Contains(all, hex.EncodeToString(sum[:])) {
+			t.Errorf("the trail holds the hash of the %s", what)
+		}
+	}
+	// The Accounts kind of the filter lists them.
+	page := c.get(t, "/settings/activity?kind=owner")
+	wantBody(t, page, "owner.invited", "owner.joined", "owner.role_changed", "owner.disabled", "owner.enabled", "owner.password_reset")
+}
