@@ -147,3 +147,45 @@ func TestTeamChangesInTrail(t *testing.T) {
 	page := c.get(t, "/settings/activity?kind=owner")
 	wantBody(t, page, "owner.invited", "owner.joined", "owner.role_changed", "owner.disabled", "owner.enabled", "owner.password_reset")
 }
+
+// Time off and closures are in the trail: a provider's own time off added and removed by its
+// provider account (while the owner allows it), and a closure added and removed by a manager —
+// each entry by that account, about the provider or location, with the times and reason.
+func TestTimeOffAndClosuresInTrail(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	w := seedBookingWorld(t, ts)
+	d := openBookingDB(t, ts)
+	ana := addStaff(t, ts, d, "ana@example.com", staff.RoleProvider, w.anaID)
+	max := addStaff(t, ts, d, "max@example.com", staff.RoleManager, 0)
+	anaID, maxID := ownerID(t, d, "ana@example.com"), ownerID(t, d, "max@example.com")
+	wantRedirect(t, c.post(t, "/settings/team/settings", url.Values{"providers_edit_own_hours": {"1"}}), "/settings/team")
+	since := lastEntryID(t, d)
+
+	// Refused input writes nothing.
+	wantStatus(t, ana.post(t, "/catalog/providers/"+w.Ana+"/time-off", url.Values{"from_date": {w.Day}, "from_time": {"15:00"}, "to_date": {w.Day}, "to_time": {"14:00"}}), http.StatusUnprocessableEntity)
+	if n := len(entriesOf(t, d, since, "provider.time_off_added")); n != 0 {
+		t.Fatalf("refused time off left %d entries", n)
+	}
+	wantRedirect(t, ana.post(t, "/catalog/providers/"+w.Ana+"/time-off", url.Values{"from_date": {w.Day}, "from_time": {"14:00"}, "to_date": {w.Day}, "to_time": {"15:30"}, "reason": {"Dentist"}}),
+		"/catalog/providers/"+w.Ana)
+	e := wantEntry(t, d, since, "provider.time_off_added", anaID, "ana@example.com", "provider", `"time_off.reason":[null,"Dentist"]`, `"time_off.starts_at":[null,"`)
+	if e.EntityID != w.anaID {
+		t.Errorf("time off is recorded about provider %d, want %d", e.EntityID, w.anaID)
+	}
+	var off string
+	if err := d.Read.QueryRow(`SELECT id FROM provider_time_off WHERE provider_id = ?`, w.anaID).Scan(&off); err != nil {
+		t.Fatal(err)
+	}
+	wantRedirect(t, ana.post(t, "/catalog/providers/"+w.Ana+"/time-off/"+off+"/delete", nil), "/catalog/providers/"+w.Ana)
+	wantEntry(t, d, since, "provider.time_off_removed", anaID, "ana@example.com", "provider", `"time_off.reason":["Dentist",null]`)
+
+	wantRedirect(t, max.post(t, "/catalog/locations/"+w.Location+"/closures", url.Values{"date": {w.Day}, "reason": {"Inventory"}}), "/catalog/locations/"+w.Location)
+	wantEntry(t, d, since, "location.closure_added", maxID, "max@example.com", "location", `"closure.date":[null,"`+w.Day+`"]`, `"closure.reason":[null,"Inventory"]`)
+	var closure string
+	if err := d.Read.QueryRow(`SELECT id FROM location_closures WHERE location_id = ?`, w.norteID).Scan(&closure); err != nil {
+		t.Fatal(err)
+	}
+	wantRedirect(t, max.post(t, "/catalog/locations/"+w.Location+"/closures/"+closure+"/delete", nil), "/catalog/locations/"+w.Location)
+	wantEntry(t, d, since, "location.closure_removed", maxID, "max@example.com", "location", `"closure.date":["`+w.Day+`",null]`)
+}
