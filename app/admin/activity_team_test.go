@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -188,4 +189,35 @@ func TestTimeOffAndClosuresInTrail(t *testing.T) {
 	}
 	wantRedirect(t, max.post(t, "/catalog/locations/"+w.Location+"/closures/"+closure+"/delete", nil), "/catalog/locations/"+w.Location)
 	wantEntry(t, d, since, "location.closure_removed", maxID, "max@example.com", "location", `"closure.date":["`+w.Day+`",null]`)
+}
+
+// A webhook paused, resumed (pausing a paused one records nothing) and a delivery resent by
+// the owner: each is one entry by the owner about the webhook, and the signing secret is in
+// none of them.
+func TestWebhookOperationsInTrail(t *testing.T) {
+	ts := startServer(t, "FRONTDESK_WEBHOOK_ALLOW_PRIVATE=true")
+	c := ts.setupOwner(t)
+	d := openBookingDB(t, ts)
+	me := ownerID(t, d, ownerEmail)
+	rc := newReceiver(t)
+	id, secret := createWebhook(t, c, webhookForm(rc.URL+"/hooks", "booking.*"))
+	path := webhooksPath + "/" + id
+	event := lastTestEventID(t, followTest(t, c, id))
+	rc.waitForID(t, event)
+	delivery := deliveryID(t, waitForPage(t, c, path, "1 succeeded · 0 failed · 0 pending · 0 missed").Body)
+	since := lastEntryID(t, d)
+
+	wantRedirect(t, c.post(t, path+"/pause", nil), path)
+	e := wantEntry(t, d, since, "webhook.paused", me, ownerEmail, "webhook", `"paused":[false,true]`)
+	if strconv.FormatInt(e.EntityID, 10) != id {
+		t.Errorf("webhook.paused is about webhook %d, want %s", e.EntityID, id)
+	}
+	wantRedirect(t, c.post(t, path+"/pause", nil), path) // already paused: nothing changes, nothing recorded
+	wantRedirect(t, c.post(t, path+"/resume", nil), path)
+	wantEntry(t, d, since, "webhook.resumed", me, ownerEmail, "webhook", `"paused":[true,false]`)
+	wantRedirect(t, c.post(t, path+"/deliveries/"+delivery+"/resend", nil), path+"/deliveries/"+delivery)
+	wantEntry(t, d, since, "webhook.delivery_resent", me, ownerEmail, "webhook", `"delivery_id":[null,`+delivery+`]`, `"event_id":[null,"`+event+`"]`)
+	if all := allTrail(t, d); strings.Contains(all, secret) || strings.Contains(all, "whsec_") {
+		t.Error("the trail holds the webhook's secret")
+	}
 }
