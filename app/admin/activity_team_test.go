@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"frontdesk/app/messages"
 	"frontdesk/app/staff"
 	"frontdesk/db"
 )
@@ -219,5 +220,27 @@ func TestWebhookOperationsInTrail(t *testing.T) {
 	wantEntry(t, d, since, "webhook.delivery_resent", me, ownerEmail, "webhook", `"delivery_id":[null,`+delivery+`]`, `"event_id":[null,"`+event+`"]`)
 	if all := allTrail(t, d); strings.Contains(all, secret) || strings.Contains(all, "whsec_") {
 		t.Error("the trail holds the webhook's secret")
+	}
+}
+
+// Switching a kind of customer message off, or its copy to the owner on, is in the trail as
+// part of the Messages settings' entry, by the manager who saved it.
+func TestMessageKindSwitchesInTrail(t *testing.T) {
+	ts := startServer(t)
+	ts.setupOwner(t)
+	d := openBookingDB(t, ts)
+	max := addStaff(t, ts, d, "max@example.com", staff.RoleManager, 0)
+	since := lastEntryID(t, d)
+	form := url.Values{"offsets": {"24h, 2h"}, "copy_confirmation": {"1"}}
+	for _, k := range messages.Kinds {
+		if k != messages.Cancelled {
+			form.Set("on_"+string(k), "1")
+		}
+	}
+	wantRedirect(t, max.post(t, "/settings/messages/options", form), "/settings/messages")
+	wantEntry(t, d, since, "settings.updated", ownerID(t, d, "max@example.com"), "max@example.com", "settings.messages",
+		`"kind.cancelled.enabled":[true,false]`, `"kind.confirmation.owner_copy":[false,true]`)
+	if e := entriesOf(t, d, since, "settings.updated")[0]; strings.Contains(e.Changes, "kind.rescheduled") {
+		t.Errorf("a kind that did not change is in the entry: %s", e.Changes)
 	}
 }
