@@ -244,3 +244,27 @@ func TestMessageKindSwitchesInTrail(t *testing.T) {
 		t.Errorf("a kind that did not change is in the entry: %s", e.Changes)
 	}
 }
+
+// A product created and then changed by a manager is in the trail, each once, with the fields
+// that changed; saving it unchanged records nothing.
+func TestProductsInTrail(t *testing.T) {
+	ts := startServer(t)
+	ts.setupOwner(t)
+	d := openBookingDB(t, ts)
+	max := addStaff(t, ts, d, "max@example.com", staff.RoleManager, 0)
+	maxID := ownerID(t, d, "max@example.com")
+	since := lastEntryID(t, d)
+	wantRedirect(t, max.post(t, "/catalog/products", url.Values{"name": {"Shampoo"}, "price": {"12.50"}, "sku": {"SH-1"}, "active": {"1"}}), "/catalog/products")
+	e := wantEntry(t, d, since, "product.created", maxID, "max@example.com", "product", `"name":[null,"Shampoo"]`, `"price_cents":[null,1250]`)
+	id := strconv.FormatInt(e.EntityID, 10)
+	edit := url.Values{"name": {"Shampoo"}, "price": {"14.00"}, "sku": {"SH-1"}, "active": {"1"}}
+	res := max.post(t, "/catalog/products/"+id, edit)
+	if res.Status != http.StatusSeeOther {
+		t.Fatalf("update product: %d\n%.1500s", res.Status, res.Body)
+	}
+	max.post(t, "/catalog/products/"+id, edit) // unchanged
+	u := wantEntry(t, d, since, "product.updated", maxID, "max@example.com", "product", `"price_cents":[1250,1400]`)
+	if strings.Contains(u.Changes, `"name"`) {
+		t.Errorf("the update records a field that did not change: %s", u.Changes)
+	}
+}
