@@ -268,3 +268,20 @@ func TestProductsInTrail(t *testing.T) {
 		t.Errorf("the update records a field that did not change: %s", u.Changes)
 	}
 }
+
+// A pack recorded at the desk by reception is on the client's history in the trail: one
+// entry by that account, with the pack's service and sessions.
+func TestPacksInTrail(t *testing.T) {
+	ts := startServer(t)
+	ts.setupOwner(t)
+	w := seedClassWorld(t, ts)
+	d := openBookingDB(t, ts)
+	rita := addStaff(t, ts, d, "rita@example.com", staff.RoleReception, 0)
+	since := lastEntryID(t, d)
+	wantRedirect(t, rita.post(t, "/clients/"+w.Maria+"/packs", url.Values{"pack_service": {w.Pack}}), "/clients/"+w.Maria)
+	e := wantEntry(t, d, since, "client.pack_credited", ownerID(t, d, "rita@example.com"), "rita@example.com", "client",
+		`"service":[null,"Massage pack"]`, `"sessions_total":[null,5]`)
+	if e.EntityID != w.mariaID {
+		t.Errorf("the pack is recorded about client %d, want Maria %d", e.EntityID, w.mariaID)
+	}
+}
