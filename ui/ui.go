@@ -69,6 +69,9 @@ func (item NavItem) Text(ctx context.Context) string {
 
 // Nav is the admin navigation. A page group added to the route table gets its entry here.
 var Nav = []NavItem{
+	// A provider account's own schedule, its landing page; shown to provider accounts only
+	// (app/admin/render.go), as others reach a provider's schedule from the calendar.
+	{Key: "nav.schedule", Href: "/schedule"},
 	{Key: "nav.dashboard", Href: "/"},
 	{Key: "nav.bookings", Href: "/bookings"},
 	{Key: "nav.clients", Href: "/clients"},

@@ -9,13 +9,15 @@ import (
 
 func TestNavActive(t *testing.T) {
 	settings := Nav[len(Nav)-1]
+	home := NavItem{Href: "/"}
 	tests := []struct {
 		item NavItem
 		path string
 		want bool
 	}{
-		{Nav[0], "/", true},
-		{Nav[0], "/settings/team", false},
+		{home, "/", true},
+		{home, "/settings/team", false},
+		{Nav[0], "/schedule", true},
 		{settings, "/settings/integrations/api-keys", true},
 		{settings, "/settings/team", true}, // a child outside the section's prefix
 		{settings, "/settingsx", false},

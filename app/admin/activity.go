@@ -23,7 +23,7 @@ const (
 
 // activityPrefixes are the kinds of change the filter offers: an action's first word.
 var activityPrefixes = []string{"booking", "client", "service", "provider", "location", "category", "settings",
-	"apikey", "webhook", "owner", "payment_request", "sale"}
+	"apikey", "webhook", "owner", "payment_request", "sale", "message", "product"}
 
 // actorKinds name each kind of actor in the catalogs.
 var actorKinds = []struct {
@@ -186,6 +186,10 @@ func entityHref(entity string, id int64) string {
 		return "/payments/" + n
 	case "sale":
 		return "/payments/sales/" + n
+	case "message":
+		return "/settings/messages/log/" + n
+	case "product":
+		return "/catalog/products/" + n
 	}
 	return ""
 }

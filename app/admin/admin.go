@@ -255,6 +255,8 @@ func (a *Admin) Routes() chi.Router {
 		t.get("/bookings/week", staff.Calendar, a.showWeek)
 		t.get("/bookings/agenda", staff.Calendar, a.showAgenda)
 		t.get("/bookings/calendar", staff.Calendar, a.showCalendar)
+		// A provider's own day and week; others choose whose (schedule.go; docs/calendar.md).
+		t.get("/schedule", staff.Calendar, a.showSchedule)
 		t.get("/bookings/explain", staff.Book, a.explainSlot)
 		t.get("/bookings/new", staff.Book, a.newBooking)
 		t.post("/bookings", staff.Book, a.createBooking)

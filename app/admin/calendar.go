@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/staff"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -274,6 +275,19 @@ func calendarURL(view string, locationID int64, d booking.Date, providerID int64
 	return calendarViews[view] + "?" + q.Encode()
 }
 
+// calendarHere is the address of the view being shown (r's path) for another date, keeping
+// its location, provider and — on a schedule — whether it shows a day or a week.
+func calendarHere(r *http.Request, cq calendarQuery, d booking.Date) string {
+	q := url.Values{"location": {idText(cq.loc.ID)}, "date": {d.String()}}
+	if cq.provider != 0 {
+		q.Set("provider", idText(cq.provider))
+	}
+	if v := r.URL.Query().Get("view"); v == "week" {
+		q.Set("view", v)
+	}
+	return r.URL.Path + "?" + q.Encode()
+}
+
 // calendarQuery is what a week or agenda request asks for: the location (with its zone),
 // a date and the provider (0: all). The nav's filter is filled in; ok is false when there is
 // no location to show (the nav's Message says so).
@@ -334,6 +348,9 @@ func (a *Admin) readCalendarQuery(r *http.Request, nav *ui.CalendarNav, only int
 	nav.DayURL = calendarURL("day", loc.ID, cq.date, 0)
 	nav.WeekURL = calendarURL("week", loc.ID, cq.date, cq.provider)
 	nav.AgendaURL = calendarURL("agenda", loc.ID, cq.date, cq.provider)
-	nav.NewURL = newBookingURL(loc.ID, cq.provider, cq.date)
+	if can(ctx, staff.Book) {
+		nav.NewURL = newBookingURL(loc.ID, cq.provider, cq.date)
+	}
+	nav.ScheduleURL = scheduleURL(loc.ID, cq.date, cq.provider, false)
 	return cq, true, nil
 }

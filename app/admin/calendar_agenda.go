@@ -2,9 +2,9 @@ package admin
 
 import (
 	"net/http"
-	"net/url"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/staff"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
@@ -46,13 +46,7 @@ func (a *Admin) agendaView(r *http.Request, v ui.AgendaView, cq calendarQuery) (
 	if err != nil {
 		return v, err
 	}
-	here := func(d booking.Date) string {
-		q := url.Values{"location": {idText(cq.loc.ID)}, "date": {d.String()}}
-		if cq.provider != 0 {
-			q.Set("provider", idText(cq.provider))
-		}
-		return r.URL.Path + "?" + q.Encode()
-	}
+	here := func(d booking.Date) string { return calendarHere(r, cq, d) }
 	v.Nav.Title = cq.loc.Name + " · " + p.DateLong(booking.DayStart(cq.zone, cq.date))
 	v.Nav.PrevURL, v.Nav.NextURL, v.Nav.TodayURL = here(cq.date.AddDays(-1)), here(cq.date.AddDays(1)), here(c.today)
 	v.Nav.PrevLabel, v.Nav.NextLabel = translate(r, "day.prev"), translate(r, "day.next")
@@ -62,7 +56,7 @@ func (a *Admin) agendaView(r *http.Request, v ui.AgendaView, cq calendarQuery) (
 	for i, pr := range c.providers {
 		s := ui.AgendaSection{Provider: pr, Hours: c.hours(r, i, 0), Items: c.items(r, i, 0)}
 		s.Off = s.Hours == ""
-		if !s.Off && !pr.Inactive {
+		if !s.Off && !pr.Inactive && can(r.Context(), staff.Book) {
 			s.NewURL = newBookingURL(cq.loc.ID, pr.ID, cq.date)
 		}
 		v.Sections = append(v.Sections, s)

@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/staff"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
 )
@@ -51,20 +52,14 @@ func (a *Admin) weekView(r *http.Request, v ui.WeekView, cq calendarQuery) (ui.W
 	if err != nil {
 		return v, err
 	}
-	here := func(d booking.Date) string {
-		q := url.Values{"location": {idText(cq.loc.ID)}, "date": {d.String()}}
-		if cq.provider != 0 {
-			q.Set("provider", idText(cq.provider))
-		}
-		return r.URL.Path + "?" + q.Encode()
-	}
+	here := func(d booking.Date) string { return calendarHere(r, cq, d) }
 	last := first.AddDays(6)
 	v.Nav.Title = cq.loc.Name + " · " + p.Date(booking.DayStart(cq.zone, first)) + " – " + p.Date(booking.DayStart(cq.zone, last))
 	v.Nav.PrevURL, v.Nav.NextURL, v.Nav.TodayURL = here(first.AddDays(-7)), here(first.AddDays(7)), here(c.today)
 	v.Nav.PrevLabel, v.Nav.NextLabel = translate(r, "calendar.week.prev"), translate(r, "calendar.week.next")
 	for _, d := range c.days {
 		t := booking.DayStart(cq.zone, d)
-		v.Days = append(v.Days, ui.CalDay{Label: p.WeekdayShort(d.Weekday()) + " " + p.DayShort(t), URL: calendarURL("day", cq.loc.ID, d, 0), Today: d == c.today})
+		v.Days = append(v.Days, ui.CalDay{Label: p.DayShort(t), URL: calendarURL("day", cq.loc.ID, d, 0), Today: d == c.today})
 	}
 	for i, pr := range c.providers {
 		row := ui.WeekRow{Provider: pr, URL: here(cq.date), Cells: make([]ui.WeekCell, len(c.days))}
@@ -75,7 +70,7 @@ func (a *Admin) weekView(r *http.Request, v ui.WeekView, cq calendarQuery) (ui.W
 		for d, date := range c.days {
 			cell := ui.WeekCell{Hours: c.hours(r, i, d), Items: c.items(r, i, d)}
 			cell.Off = cell.Hours == ""
-			if !cell.Off && !pr.Inactive {
+			if !cell.Off && !pr.Inactive && can(r.Context(), staff.Book) {
 				cell.NewURL = newBookingURL(cq.loc.ID, pr.ID, date)
 				cell.Label = translate(r, "calendar.book_on", "provider", pr.Name, "date", p.DateLong(booking.DayStart(cq.zone, date)))
 			}

@@ -19,6 +19,10 @@ const dashboardRows = 100
 
 func (a *Admin) showDashboard(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
+	if scopedProvider(ctx) != 0 { // a provider account's home is its own schedule
+		http.Redirect(w, r, "/schedule", http.StatusSeeOther)
+		return
+	}
 	now := a.now()
 	locs, err := a.db.R.ListDashboardLocations(ctx)
 	if err != nil {

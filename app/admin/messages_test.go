@@ -109,4 +109,9 @@ func TestMessagesPages(t *testing.T) {
 	smtp.SetReply(nil)
 	wantRedirect(t, c.post(t, detail+"/resend", nil), detail)
 	waitFor(t, "the resent message", func() bool { return len(smtp.Messages()) == 3 })
+	// The resend is in the trail, by the owner, about the message.
+	var who, changes string
+	if err := d.Read.QueryRow(`SELECT actor_label, changes FROM activity WHERE action = 'message.resent' AND entity = 'message' AND entity_id = ?`, failedID).Scan(&who, &changes); err != nil || who != ownerEmail || !strings.Contains(changes, `"kind":[null,"confirmation"]`) {
+		t.Errorf("the resend's entry: by %q, %s (%v)", who, changes, err)
+	}
 }

@@ -350,6 +350,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		w.dayPath(),
 		"/bookings/week?" + url.Values{"location": {w.Location}, "date": {w.Day}}.Encode(),
 		"/bookings/agenda?" + url.Values{"location": {w.Location}, "date": {w.Day}}.Encode(),
+		"/schedule?" + url.Values{"location": {w.Location}, "date": {w.Day}, "view": {"week"}}.Encode(),
 		explain,
 		"/bookings/new",
 		"/bookings/" + id(bookingID),

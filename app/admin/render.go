@@ -45,6 +45,11 @@ func (a *Admin) page(r *http.Request, title string) ui.Page {
 				p.Allowed[c.Href] = a.may(r, c.Href)
 			}
 		}
+		// A provider account lands on its own schedule instead of the dashboard (showDashboard
+		// sends it there); everyone else opens a provider's schedule from the calendar.
+		own := scopedProvider(r.Context()) != 0
+		p.Allowed["/schedule"] = own
+		p.Allowed["/"] = p.Allowed["/"] && !own
 		if !a.links.Configured() && !a.publicURLNoticeHidden(r) {
 			p.UnconfiguredLinkBase = a.links.String()
 		}

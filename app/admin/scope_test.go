@@ -119,7 +119,7 @@ func TestProviderSeesOnlyOwnBookings(t *testing.T) {
 	wantStatus(t, ana.post(t, "/catalog/providers/"+w.Bruno+"/time-off", url.Values{"from": {w.Day}}), http.StatusNotFound)
 
 	// The navigation offers only what the role may use.
-	nav := ana.get(t, "/")
+	nav := ana.get(t, "/schedule")
 	lacks(nav, `href="/catalog/services"`, `href="/payments"`, `href="/settings/business"`)
 	wantBody(t, nav, `href="/bookings"`, `href="/clients"`)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/db"
 	"frontdesk/ui/i18n"
 )
@@ -105,10 +106,25 @@ func creditPack(ctx context.Context, q *db.Queries, now time.Time, c PackCredit)
 		expires = sql.NullInt64{Int64: db.Millis(now.AddDate(0, 0, settings.PackExpiryDays)), Valid: true}
 	}
 	ms := db.Millis(now)
-	return q.InsertPack(ctx, db.InsertPackParams{
+	p, err := q.InsertPack(ctx, db.InsertPackParams{
 		ClientID: c.ClientID, ServiceID: c.ServiceID, SessionsTotal: svc.SessionCount, PriceCents: c.PriceCents,
 		SaleID: c.SaleID, ExpiresAt: expires, CreatedAt: ms, UpdatedAt: ms,
 	})
+	if err != nil {
+		return p, err
+	}
+	// On the client's history: the pack, its service and sessions, its price and sale.
+	return p, activity.Record(ctx, q, now, activity.Entry{Action: "client.pack_credited", Entity: "client", EntityID: c.ClientID,
+		Changes: activity.Changes{}.Set("pack_id", nil, p.ID).Set("service", nil, svc.Name).Set("sessions_total", nil, p.SessionsTotal).
+			Set("price_cents", nil, p.PriceCents).Set("sale_id", nil, p.SaleID).Set("expires_at", nil, stampMs(p.ExpiresAt))})
+}
+
+// stampMs is a nullable instant as a time for an activity entry (nil when NULL).
+func stampMs(v sql.NullInt64) any {
+	if !v.Valid {
+		return nil
+	}
+	return db.Time(v.Int64)
 }
 
 // CreditPack credits a pack of service c.ServiceID (a pack service: session_count > 1) to the

@@ -292,8 +292,11 @@ func AddClosure(ctx context.Context, d *db.DB, locationID int64, in ClosureInput
 		err := q.CreateLocationClosure(ctx, db.CreateLocationClosureParams{LocationID: locationID, Date: date.String(), Reason: reason})
 		if db.IsConstraint(err, "UNIQUE") {
 			return &Invalid{Fields: map[string]string{"date": fmt.Sprintf("The location is already closed on %s.", date)}}
+		} else if err != nil {
+			return err
 		}
-		return err
+		return record(ctx, q, time.Now(), "location.closure_added", locationID,
+			activity.Changes{}.Set("closure.date", nil, date.String()).Set("closure.reason", nil, reason))
 	})
 }
 
@@ -304,9 +307,14 @@ func RemoveClosure(ctx context.Context, d *db.DB, locationID, closureID int64) e
 		if err != nil {
 			return err
 		}
-		if !slices.ContainsFunc(closures, func(c db.LocationClosure) bool { return c.ID == closureID }) {
+		i := slices.IndexFunc(closures, func(c db.LocationClosure) bool { return c.ID == closureID })
+		if i < 0 {
 			return ErrNotFound
 		}
-		return q.DeleteLocationClosure(ctx, db.DeleteLocationClosureParams{ID: closureID, LocationID: locationID})
+		if err := q.DeleteLocationClosure(ctx, db.DeleteLocationClosureParams{ID: closureID, LocationID: locationID}); err != nil {
+			return err
+		}
+		return record(ctx, q, time.Now(), "location.closure_removed", locationID,
+			activity.Changes{}.Set("closure.date", closures[i].Date, nil).Set("closure.reason", closures[i].Reason, nil))
 	})
 }

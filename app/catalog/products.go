@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/money"
 	"frontdesk/db"
 	"frontdesk/ui/i18n"
@@ -151,11 +152,14 @@ func CreateProduct(ctx context.Context, d *db.DB, in ProductInput, now time.Time
 		}
 		ms := db.Millis(now)
 		var err error
-		id, err = q.CreateProduct(ctx, db.CreateProductParams{
+		row := db.CreateProductParams{
 			Name: pr.Name, SKU: pr.SKU, PriceCents: pr.PriceCents, Active: pr.Active, Stock: pr.Stock,
 			Description: pr.Description, CreatedAt: ms, UpdatedAt: ms,
-		})
-		return skuTaken(err)
+		}
+		if id, err = q.CreateProduct(ctx, row); err != nil {
+			return skuTaken(err)
+		}
+		return record(ctx, q, now, "product.created", id, activity.Created(row, unrecorded...))
 	})
 	return id, err
 }
@@ -194,7 +198,10 @@ func UpdateProduct(ctx context.Context, d *db.DB, id int64, in ProductInput, now
 		}
 		changed = true
 		next.UpdatedAt = db.Millis(now)
-		return skuTaken(q.UpdateProduct(ctx, next))
+		if err := skuTaken(q.UpdateProduct(ctx, next)); err != nil {
+			return err
+		}
+		return record(ctx, q, now, "product.updated", id, activity.Diff(old, next, unrecorded...))
 	})
 	return changed, err
 }

@@ -376,18 +376,35 @@ func AddTimeOff(ctx context.Context, d *db.DB, providerID int64, in TimeOffInput
 		if err := p.err(); err != nil {
 			return err
 		}
-		_, err = q.CreateProviderTimeOff(ctx, db.CreateProviderTimeOffParams{ProviderID: providerID, StartsAt: db.Millis(from), EndsAt: db.Millis(to), Reason: reason})
-		return err
+		if _, err = q.CreateProviderTimeOff(ctx, db.CreateProviderTimeOffParams{ProviderID: providerID, StartsAt: db.Millis(from), EndsAt: db.Millis(to), Reason: reason}); err != nil {
+			return err
+		}
+		return record(ctx, q, time.Now(), "provider.time_off_added", providerID,
+			activity.Changes{}.Set("time_off.starts_at", nil, from).Set("time_off.ends_at", nil, to).Set("time_off.reason", nil, reason))
 	})
 }
 
 // RemoveTimeOff deletes one absence of provider id.
 func RemoveTimeOff(ctx context.Context, d *db.DB, providerID, timeOffID int64) error {
-	n, err := d.W.DeleteProviderTimeOff(ctx, db.DeleteProviderTimeOffParams{ID: timeOffID, ProviderID: providerID})
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+	return d.InTx(ctx, func(q *db.Queries) error {
+		offs, err := q.ListProviderTimeOff(ctx, providerID)
+		if err != nil {
+			return err
+		}
+		i := slices.IndexFunc(offs, func(o db.ProviderTimeOff) bool { return o.ID == timeOffID })
+		if i < 0 {
+			return ErrNotFound
+		}
+		n, err := q.DeleteProviderTimeOff(ctx, db.DeleteProviderTimeOffParams{ID: timeOffID, ProviderID: providerID})
+		if err == nil && n == 0 {
+			return ErrNotFound
+		} else if err != nil {
+			return err
+		}
+		o := offs[i]
+		return record(ctx, q, time.Now(), "provider.time_off_removed", providerID, activity.Changes{}.
+			Set("time_off.starts_at", db.Time(o.StartsAt), nil).Set("time_off.ends_at", db.Time(o.EndsAt), nil).Set("time_off.reason", o.Reason, nil))
+	})
 }
 
 // ProviderZone is the time zone of provider id's main location, in which its time off is

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/fail"
 	"frontdesk/db"
 )
@@ -312,7 +313,12 @@ func (s *Service) Resend(ctx context.Context, id int64) error {
 			}
 			return fmt.Errorf("message %d: %w", id, ErrNotResendable)
 		}
-		return nil
+		m, err := q.GetMessageRow(ctx, id)
+		if err != nil {
+			return err
+		}
+		return activity.Record(ctx, q, s.now(), activity.Entry{Action: "message.resent", EntityID: id,
+			Changes: activity.Changes{}.Set("kind", nil, m.Kind).Set("booking_id", nil, m.BookingID)})
 	})
 }
 

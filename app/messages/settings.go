@@ -229,15 +229,24 @@ func (s *Service) SaveOptions(ctx context.Context, in OptionsInput) error {
 		if err := q.UpdateMessageOptions(ctx, next); err != nil {
 			return err
 		}
-		if err := recordSettings(ctx, q, s.now(), activity.Diff(row, next, "updated_at")); err != nil {
+		ch := activity.Diff(row, next, "updated_at")
+		kinds, err := q.ListMessageKinds(ctx)
+		if err != nil {
 			return err
+		}
+		was := map[string]db.MessageKind{}
+		for _, k := range kinds {
+			was[k.Kind] = k
 		}
 		for _, k := range in.Kinds {
 			if _, err := q.UpdateMessageKind(ctx, db.UpdateMessageKindParams{Kind: string(k.Kind), Enabled: k.Enabled, OwnerCopy: k.OwnerCopy}); err != nil {
 				return err
 			}
+			if old, ok := was[string(k.Kind)]; ok { // each kind switched on or off, and its copy to the owner
+				ch.Set("kind."+string(k.Kind)+".enabled", old.Enabled, k.Enabled).Set("kind."+string(k.Kind)+".owner_copy", old.OwnerCopy, k.OwnerCopy)
+			}
 		}
-		return nil
+		return recordSettings(ctx, q, s.now(), ch)
 	})
 }
 

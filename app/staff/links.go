@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/owner"
 	"frontdesk/db"
 )
@@ -86,8 +87,11 @@ func Invite(ctx context.Context, d *db.DB, actor Account, email string, role Rol
 		if err := checkProvider(ctx, q, role, providerID); err != nil {
 			return err
 		}
-		l, err = addLink(ctx, q, hash, PurposeInvite, email, role, providerID, 0, actor.ID, now)
-		return err
+		if l, err = addLink(ctx, q, hash, PurposeInvite, email, role, providerID, 0, actor.ID, now); err != nil {
+			return err
+		}
+		return activity.Record(ctx, q, now, activity.Entry{Action: "owner.invited", Entity: "staff_invitation", EntityID: l.ID,
+			Changes: activity.Changes{}.Set("email", nil, email).Set("role", nil, string(role)).Set("provider_id", nil, providerRef(role, providerID))})
 	})
 	return token, l, err
 }
@@ -109,8 +113,10 @@ func ResetLink(ctx context.Context, d *db.DB, actor Account, id int64, now time.
 		if !mayManage(actor, RoleOf(target)) {
 			return ErrNotAllowed
 		}
-		l, err = addLink(ctx, q, hash, PurposeReset, target.Email, "", 0, target.ID, actor.ID, now)
-		return err
+		if l, err = addLink(ctx, q, hash, PurposeReset, target.Email, "", 0, target.ID, actor.ID, now); err != nil {
+			return err
+		}
+		return recordAccount(ctx, q, now, "owner.reset_link_created", target.ID, activity.Changes{}.Set("email", nil, target.Email))
 	})
 	return token, l, err
 }
@@ -200,8 +206,14 @@ func Accept(ctx context.Context, d *db.DB, token, name, password string, now tim
 		} else if n == 0 {
 			return ErrNotFound
 		}
-		out, err = getTx(ctx, q, id)
-		return err
+		if out, err = getTx(ctx, q, id); err != nil {
+			return err
+		}
+		if l.Purpose == PurposeInvite {
+			return recordAccount(asAccount(ctx, out), q, now, "owner.joined", id, activity.Changes{}.Set("email", nil, out.Email).
+				Set("name", nil, out.Name).Set("role", nil, out.Role).Set("provider_id", nil, providerRef(RoleOf(out), out.ProviderID)))
+		}
+		return recordAccount(asAccount(ctx, out), q, now, "owner.password_reset", id, activity.Changes{}.Set("email", nil, out.Email))
 	})
 	return out, err
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/owner"
 	"frontdesk/db"
 )
@@ -72,8 +73,15 @@ func ChangeRole(ctx context.Context, d *db.DB, actor Account, id int64, role Rol
 			UpdatedAt: db.Millis(now), ID: id}); err != nil {
 			return fmt.Errorf("change role: %w", err)
 		}
-		out, err = getTx(ctx, q, id)
-		return err
+		if out, err = getTx(ctx, q, id); err != nil {
+			return err
+		}
+		ch := activity.Changes{}.Set("role", cur.Role, out.Role).
+			Set("provider_id", providerRef(RoleOf(cur), cur.ProviderID), providerRef(RoleOf(out), out.ProviderID))
+		if len(ch) == 0 {
+			return nil // nothing changed: nothing to record
+		}
+		return recordAccount(ctx, q, now, "owner.role_changed", id, ch.Set("email", nil, out.Email))
 	})
 	return out, err
 }
@@ -106,8 +114,14 @@ func SetDisabled(ctx context.Context, d *db.DB, actor Account, id int64, disable
 		if _, err := q.SetStaffDisabled(ctx, db.SetStaffDisabledParams{DisabledAt: at, UpdatedAt: db.Millis(now), ID: id}); err != nil {
 			return fmt.Errorf("disable account: %w", err)
 		}
-		out, err = getTx(ctx, q, id)
-		return err
+		if out, err = getTx(ctx, q, id); err != nil {
+			return err
+		}
+		action := "owner.enabled"
+		if disabled {
+			action = "owner.disabled"
+		}
+		return recordAccount(ctx, q, now, action, id, activity.Changes{}.Set("disabled", cur.Disabled, out.Disabled).Set("email", nil, out.Email))
 	})
 	return out, err
 }
@@ -183,7 +197,18 @@ func ProvidersEditOwnHours(ctx context.Context, d *db.DB) (bool, error) {
 // SetProvidersEditOwnHours records the owner's choice.
 func SetProvidersEditOwnHours(ctx context.Context, d *db.DB, allow bool, now time.Time) error {
 	return d.InTx(ctx, func(q *db.Queries) error {
-		return q.UpdateTeamSettings(ctx, db.UpdateTeamSettingsParams{ProvidersEditOwnHours: allow, UpdatedAt: db.Millis(now)})
+		old, err := q.GetTeamSettings(ctx)
+		if err != nil {
+			return fmt.Errorf("team settings: %w", err)
+		}
+		if err := q.UpdateTeamSettings(ctx, db.UpdateTeamSettingsParams{ProvidersEditOwnHours: allow, UpdatedAt: db.Millis(now)}); err != nil {
+			return err
+		}
+		ch := activity.Changes{}.Set("providers_edit_own_hours", old.ProvidersEditOwnHours, allow)
+		if len(ch) == 0 {
+			return nil
+		}
+		return activity.Record(ctx, q, now, activity.Entry{Action: "settings.updated", Entity: "settings.team", Changes: ch})
 	})
 }
 

@@ -3,6 +3,7 @@ package webhook
 import (
 	"context"
 
+	"frontdesk/app/activity"
 	"frontdesk/db"
 )
 
@@ -17,9 +18,12 @@ func (m *Manager) Pause(ctx context.Context, id int64) (bool, error) {
 		if err := requireActive(ctx, q, id); err != nil {
 			return err
 		}
-		n, err := q.PauseWebhook(ctx, db.PauseWebhookParams{WebhookID: id, PausedAt: db.Millis(m.now())})
-		paused = n > 0
-		return err
+		now := m.now()
+		n, err := q.PauseWebhook(ctx, db.PauseWebhookParams{WebhookID: id, PausedAt: db.Millis(now)})
+		if paused = n > 0; err != nil || !paused {
+			return err
+		}
+		return activity.Record(ctx, q, now, activity.Entry{Action: "webhook.paused", EntityID: id, Changes: activity.Changes{}.Set("paused", false, true)})
 	})
 	return paused, err
 }
@@ -35,8 +39,10 @@ func (m *Manager) Resume(ctx context.Context, id int64) (bool, error) {
 			return err
 		}
 		n, err := q.ResumeWebhook(ctx, id)
-		resumed = n > 0
-		return err
+		if resumed = n > 0; err != nil || !resumed {
+			return err
+		}
+		return activity.Record(ctx, q, m.now(), activity.Entry{Action: "webhook.resumed", EntityID: id, Changes: activity.Changes{}.Set("paused", true, false)})
 	})
 	return resumed, err
 }

@@ -46,12 +46,24 @@ func (m *Manager) Reactivate(ctx context.Context, id int64, replayMissed bool) (
 			}
 		}
 		res.Reactivated = n > 0
-		if !replayMissed {
-			return nil
+		if replayMissed {
+			replayed, err := q.ReplayMissedDeliveries(ctx, db.ReplayMissedDeliveriesParams{WebhookID: id, Now: sqlMillis(now)})
+			if err != nil {
+				return err
+			}
+			res.Replayed = int(replayed)
 		}
-		replayed, err := q.ReplayMissedDeliveries(ctx, db.ReplayMissedDeliveriesParams{WebhookID: id, Now: sqlMillis(now)})
-		res.Replayed = int(replayed)
-		return err
+		ch := activity.Changes{}
+		if res.Reactivated {
+			ch.Set("state", "deactivated", WebhookActive)
+		}
+		if res.Replayed > 0 {
+			ch.Set("deliveries_replayed", nil, res.Replayed)
+		}
+		if len(ch) == 0 {
+			return nil // already active, nothing missed: nothing changed
+		}
+		return activity.Record(ctx, q, db.Time(now), activity.Entry{Action: "webhook.reactivated", EntityID: id, Changes: ch})
 	})
 	return res, err
 }
@@ -115,8 +127,12 @@ func (m *Manager) Resend(ctx context.Context, deliveryID int64) (queued Delivery
 		// Read back inside the transaction: after the commit the dispatcher, woken by it, may
 		// have sent it already, and the caller is told what was queued.
 		r, err := q.GetDelivery(ctx, deliveryID)
+		if err != nil {
+			return err
+		}
 		queued = deliveryFromGet(r)
-		return err
+		return activity.Record(ctx, q, m.now(), activity.Entry{Action: "webhook.delivery_resent", EntityID: d.WebhookID,
+			Changes: activity.Changes{}.Set("delivery_id", nil, deliveryID).Set("event_id", nil, d.EventID).Set("state", d.State, queued.State)})
 	})
 	return queued, err
 }
@@ -133,10 +149,15 @@ func (m *Manager) Recover(ctx context.Context, webhookID int64, from, to time.Ti
 			return err
 		}
 		var err error
+		now := m.now()
 		n, err = q.RecoverFailedDeliveries(ctx, db.RecoverFailedDeliveriesParams{
-			WebhookID: webhookID, Now: sqlMillis(db.Millis(m.now())), FromMs: db.Millis(from), ToMs: db.Millis(to),
+			WebhookID: webhookID, Now: sqlMillis(db.Millis(now)), FromMs: db.Millis(from), ToMs: db.Millis(to),
 		})
-		return err
+		if err != nil || n == 0 {
+			return err
+		}
+		return activity.Record(ctx, q, now, activity.Entry{Action: "webhook.deliveries_recovered", EntityID: webhookID,
+			Changes: activity.Changes{}.Set("from", nil, from).Set("to", nil, to).Set("deliveries_queued", nil, n)})
 	})
 	return int(n), err
 }
