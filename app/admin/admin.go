@@ -253,6 +253,10 @@ func (a *Admin) Routes() chi.Router {
 		t.get("/bookings/explain", staff.Book, a.explainSlot)
 		t.get("/bookings/new", staff.Book, a.newBooking)
 		t.post("/bookings", staff.Book, a.createBooking)
+		// Booking a caller from an empty time in three steps (bookings_quick.go).
+		t.get("/bookings/quick", staff.Book, a.showQuickBooking)
+		t.get("/bookings/quick/clients", staff.Book, a.quickClients)
+		t.post("/bookings/quick", staff.Book, a.createQuickBooking)
 		t.get("/bookings/{id}", staff.Calendar, a.showBooking)
 		t.post("/bookings/{id}", staff.Book, a.updateBooking)
 		t.post("/bookings/{id}/status", staff.Attendance, a.markBooking)
