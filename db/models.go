@@ -227,6 +227,15 @@ type ClientAttributeValue struct {
 	Value       sql.NullString
 }
 
+type ClientNote struct {
+	ID          int64
+	ClientID    int64
+	Body        string
+	AuthorID    sql.NullInt64
+	AuthorLabel string
+	CreatedAt   int64
+}
+
 type ClientPack struct {
 	ID            int64
 	ClientID      int64

@@ -1,4 +1,4 @@
--- The database that migrations 1 to 450 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 470 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -874,6 +874,14 @@ CREATE TABLE webhook_delivery_counts (
     n          INTEGER NOT NULL,
     PRIMARY KEY (webhook_id, state)
 ) WITHOUT ROWID;
+CREATE TABLE client_notes (
+    id           INTEGER PRIMARY KEY,
+    client_id    INTEGER NOT NULL REFERENCES clients (id) ON DELETE CASCADE,
+    body         TEXT    NOT NULL CHECK (length(body) BETWEEN 1 AND 5000),
+    author_id    INTEGER REFERENCES owners (id) ON DELETE SET NULL,
+    author_label TEXT    NOT NULL CHECK (length(author_label) <= 254),
+    created_at   INTEGER NOT NULL
+);
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (1, 0, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (2, 1, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (3, 10, 1, datetime('now'));
@@ -928,6 +936,7 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (52, 431, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (53, 432, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (54, 450, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (55, 470, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -952,7 +961,7 @@ INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('waitlist_
 INSERT INTO "team_settings" ("id", "providers_edit_own_hours", "updated_at") VALUES (1, 0, 0);
 INSERT INTO "security_settings" ("id", "require_two_factor", "updated_at") VALUES (1, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 54);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 55);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -1864,3 +1873,4 @@ BEGIN
 END;
 CREATE INDEX deliveries_attempted ON deliveries (webhook_id, last_attempt_at)
     WHERE last_attempt_at IS NOT NULL;
+CREATE INDEX client_notes_by_client ON client_notes (client_id, created_at DESC, id DESC);

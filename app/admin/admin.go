@@ -239,6 +239,9 @@ func (a *Admin) Routes() chi.Router {
 		t.get("/clients/{id}/deactivate", staff.ClientsEdit, a.confirmDeactivateClient)
 		t.post("/clients/{id}/deactivate", staff.ClientsEdit, a.deactivateClient)
 		t.post("/clients/{id}/reactivate", staff.ClientsEdit, a.reactivateClient)
+		// Notes about a client over time (client_notes.go).
+		t.post("/clients/{id}/notes", staff.ClientsEdit, a.addClientNote)
+		t.post("/clients/{id}/notes/{note}/delete", staff.ClientsEdit, a.deleteClientNote)
 		// A client's data: everything as one file, and erasure (client_data.go; docs/data.md).
 		t.get("/clients/{id}/export", staff.Data, a.exportClient)
 		t.get("/clients/{id}/erase", staff.Data, a.confirmEraseClient)
