@@ -13,7 +13,7 @@ import (
 // signed by the account that wrote it, newest first; an empty note is refused beside its field
 // and stores nothing; a note is deleted by its button; both are in the activity trail. A
 // provider account sees a client's name and phone only, never the notes, and cannot add one.
-// Erasing the client deletes their notes.
+// The client's data export has them; erasing the client deletes them.
 func TestClientNotesOverTime(t *testing.T) {
 	ts := startServer(t)
 	c := ts.setupOwner(t)
@@ -83,6 +83,9 @@ func TestClientNotesOverTime(t *testing.T) {
 	if added != 2 || deleted != 1 {
 		t.Errorf("the trail has %d notes added and %d deleted, want 2 and 1", added, deleted)
 	}
+
+	// The client's data export has the notes.
+	wantBody(t, c.get(t, page+"/export"), `"notes"`, "Allergic to ammonia.")
 
 	// Erasing Pedro (no open booking) deletes his notes.
 	wantRedirect(t, c.post(t, "/clients/"+w.Pedro+"/notes", url.Values{"body": {"Pays in cash"}}), "/clients/"+w.Pedro+"#notes")
