@@ -266,6 +266,7 @@ func (a *Admin) Routes() chi.Router {
 		// Moving a booking to a free time picked from the engine's (bookings_move.go).
 		t.get("/bookings/{id}/move", staff.Book, a.showMoveBooking)
 		t.post("/bookings/{id}/move", staff.Book, a.moveBooking)
+		t.get("/bookings/{id}/move/check", staff.Book, a.checkMove) // a dropped block's question (fragment)
 		t.get("/bookings/{id}/cancel", staff.Book, a.confirmCancelBooking)
 		t.post("/bookings/{id}/cancel", staff.Book, a.cancelBooking)
 

@@ -198,3 +198,39 @@ func parseMoveChoice(s string) (int64, time.Time, bool) {
 	}
 	return provider, time.UnixMilli(at), true
 }
+
+// checkMove answers a booking block dropped on another time or provider of the day view
+// (static/app.js) with a fragment: the move the drop asks for and a button that confirms it
+// (the move form's own POST, which checks again), or why it cannot be done — the same check
+// and the same words as the move form. Nothing is written here.
+func (a *Admin) checkMove(w http.ResponseWriter, r *http.Request) {
+	b, ok := a.loadBooking(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	v := ui.MoveCheckView{ActionURL: ui.BookingMoveURL(b.Booking.ID)}
+	provider, start, ok := parseMoveChoice(r.URL.Query().Get("choice"))
+	switch {
+	case b.Booking.StatusID == booking.StatusCancelled:
+		v.Refusal = translate(r, "bookings.move.cancelled")
+	case !ok:
+		v.Refusal = translate(r, "bookings.move.choose")
+	default:
+		zone := bookingZone(b)
+		start = start.In(zone)
+		slots, note, err := a.moveSlots(r, b, booking.DateOf(start), provider)
+		if err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		if slices.ContainsFunc(slots, func(s booking.Slot) bool { return s.ProviderID == provider && s.Start.Equal(start) }) {
+			v.Choice, v.Date, v.Provider = r.URL.Query().Get("choice"), booking.DateOf(start).String(), idText(provider)
+			v.Question = translate(r, "bookings.drag.ask", "provider", a.providerName(ctx, provider),
+				"when", i18n.From(ctx).DateTimeOnce(start))
+		} else if v.Refusal = note; v.Refusal == "" {
+			v.Refusal = a.whyNotFree(r, b, provider, start)
+		}
+	}
+	a.render(w, r, http.StatusOK, ui.MoveCheck(v))
+}

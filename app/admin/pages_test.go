@@ -409,10 +409,12 @@ func (p adminPage) get(t *testing.T, ts *testServer, c *client) response {
 // notPages are GET routes that answer with a redirect, a file or a fragment rather than a
 // page: the code step without a password step behind it goes back to /login
 // (twofactor_test.go covers the page); the CSV downloads have tests of their own
-// (export_test.go); the quick form's client list is an htmx fragment (bookings_quick_test.go).
+// (export_test.go); the quick form's client list and a dropped booking's question are fragments
+// (bookings_quick_test.go, bookings_drag_browser_test.go).
 var notPages = map[string]bool{"/settings/integrations": true, "/owners": true, "/login/code": true, "/bookings/calendar": true,
 	"/bookings/csv": true, "/clients/csv": true, "/payments/csv": true, "/payments/sales/csv": true, "/settings/messages/log/csv": true,
-	"/clients/{id}/export": true, "/bookings/quick/clients": true}
+	"/clients/{id}/export": true, "/bookings/quick/clients": true,
+	"/bookings/{id}/move/check": true}
 
 // notPage reports whether path, a route with its parameters filled in ("/clients/1/export"), is
 // one of notPages.
