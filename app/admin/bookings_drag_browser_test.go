@@ -13,9 +13,14 @@ import (
 // dragJS drags the day view's block of booking id onto the cell of provider at the instant
 // (Unix ms) with the browser's own drag events, as a mouse drag fires them.
 func dragJS(id string, provider int64, at int64) string {
+	return dragOnto(`a.day-booking[data-booking="`+id+`"]`, fmt.Sprintf(`td[data-provider="%d"][data-at="%d"]`, provider, at))
+}
+
+// dragOnto drags the element block selects onto the one cell selects.
+func dragOnto(block, cell string) string {
 	return fmt.Sprintf(`(() => {
-		const block = document.querySelector('a.day-booking[data-booking="%s"]');
-		const cell = document.querySelector('td[data-provider="%d"][data-at="%d"]');
+		const block = document.querySelector('%s');
+		const cell = document.querySelector('%s');
 		if (!block || !cell) return false;
 		const dt = new DataTransfer();
 		block.dispatchEvent(new DragEvent("dragstart", {bubbles: true, cancelable: true, dataTransfer: dt}));
@@ -23,13 +28,14 @@ func dragJS(id string, provider int64, at int64) string {
 		cell.dispatchEvent(new DragEvent("drop", {bubbles: true, cancelable: true, dataTransfer: dt}));
 		block.dispatchEvent(new DragEvent("dragend", {bubbles: true, cancelable: true, dataTransfer: dt}));
 		return true;
-	})()`, id, provider, at)
+	})()`, block, cell)
 }
 
 // Dragging a booking in the day view: dropped onto a clash (Bruno's 11:00, held by Pedro) the
 // page says why in the move form's words and nothing changes; dropped onto a free time (Ana's
 // 14:00) it asks first, and only the confirm moves it — one booking.updated at a real webhook
-// receiver.
+// receiver. In the week view, dropped on Bruno's cell of the same day it moves to Bruno at the
+// same time, again only on confirm.
 func TestBrowserDragBookingToMove(t *testing.T) {
 	ts := startServer(t, "FRONTDESK_WEBHOOK_ALLOW_PRIVATE=true")
 	c := ts.setupOwner(t)
@@ -97,5 +103,19 @@ func TestBrowserDragBookingToMove(t *testing.T) {
 	}
 	if updated != 1 {
 		t.Errorf("%d booking.updated deliveries, want 1", updated)
+	}
+
+	// The week view: onto Bruno's cell of the same day, at the same time (14:00).
+	b.do("week", chromedp.Navigate(ts.URL+"/bookings/week?location="+w.Location+"&date="+w.Day), chromedp.WaitVisible(testID("week-grid")))
+	if !evalJS[bool](b, dragOnto(`a.cal-booking[data-id="`+id+`"]`, fmt.Sprintf(`td[data-provider="%d"][data-date="%s"]`, w.brunoID, w.Day))) {
+		t.Fatal("no week block or no Bruno cell to drag between")
+	}
+	b.do("week asked", chromedp.WaitVisible(testID("drag-confirm")))
+	if _, provider, _ := bookingRow(t, d, id); provider != w.anaID {
+		t.Errorf("the booking moved to provider %d before the confirm", provider)
+	}
+	b.do("week moved", chromedp.Click(testID("drag-confirm")), chromedp.WaitVisible(testID("booking-summary")))
+	if _, provider, start := bookingRow(t, d, id); provider != w.brunoID || !start.Equal(day.Add(14*time.Hour)) {
+		t.Errorf("after the week confirm: provider %d at %v, want Bruno at 14:00", provider, start)
 	}
 }

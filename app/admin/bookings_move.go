@@ -210,7 +210,11 @@ func (a *Admin) checkMove(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	v := ui.MoveCheckView{ActionURL: ui.BookingMoveURL(b.Booking.ID)}
-	provider, start, ok := parseMoveChoice(r.URL.Query().Get("choice"))
+	q := r.URL.Query()
+	provider, start, ok := parseMoveChoice(q.Get("choice"))
+	if !q.Has("choice") { // dropped on a day of the week view: the same time of day that day
+		provider, start, ok = sameTimeOn(b, queryID(q, "provider"), q.Get("date"))
+	}
 	switch {
 	case b.Booking.StatusID == booking.StatusCancelled:
 		v.Refusal = translate(r, "bookings.move.cancelled")
@@ -225,7 +229,7 @@ func (a *Admin) checkMove(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if slices.ContainsFunc(slots, func(s booking.Slot) bool { return s.ProviderID == provider && s.Start.Equal(start) }) {
-			v.Choice, v.Date, v.Provider = r.URL.Query().Get("choice"), booking.DateOf(start).String(), idText(provider)
+			v.Choice, v.Date, v.Provider = idText(provider)+":"+strconv.FormatInt(start.UnixMilli(), 10), booking.DateOf(start).String(), idText(provider)
 			v.Question = translate(r, "bookings.drag.ask", "provider", a.providerName(ctx, provider),
 				"when", i18n.From(ctx).DateTimeOnce(start))
 		} else if v.Refusal = note; v.Refusal == "" {
@@ -233,4 +237,21 @@ func (a *Admin) checkMove(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	a.render(w, r, http.StatusOK, ui.MoveCheck(v))
+}
+
+// sameTimeOn is booking b's wall-clock start on date with provider (the earlier reading when
+// the clocks show it twice); ok is false for a bad provider or date, or a time the clocks skip
+// that day.
+func sameTimeOn(b booking.View, provider int64, date string) (int64, time.Time, bool) {
+	d, err := booking.ParseDate(date)
+	if provider == 0 || err != nil || d.Year < 1970 || d.Year > 9000 {
+		return 0, time.Time{}, false
+	}
+	zone := bookingZone(b)
+	local := localTime(b.Booking.StartAt, zone)
+	at := wallInstants(zone, d, local.Hour()*60+local.Minute())
+	if len(at) == 0 {
+		return 0, time.Time{}, false
+	}
+	return provider, at[0], true
 }
