@@ -90,7 +90,8 @@ type Prepared struct {
 // A customer flow may leave two things open. ProviderID 0 is anyone available: the candidates
 // are the providers the engine offers at nb.Start, in id order (ErrSlotUnavailable when there
 // is none), and Book takes the first still free. ClientID 0 is a client not known yet (matched
-// or created in the write transaction): Book checks the one set by then.
+// or created in the write transaction; for any source with NewClient): Book checks the one set
+// by then.
 func Prepare(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (Prepared, error) {
 	if err := validSource(nb.Source); err != nil {
 		return Prepared{}, err
