@@ -221,6 +221,23 @@ func (q *Queries) AdminClientUpcoming(ctx context.Context, arg AdminClientUpcomi
 	return items, nil
 }
 
+const adminClientUsualService = `-- name: AdminClientUsualService :one
+SELECT service_id FROM bookings
+WHERE client_id = ?1 AND status_id <> 5
+GROUP BY service_id
+ORDER BY count(*) DESC, max(start_at) DESC, service_id
+LIMIT 1
+`
+
+// The service a client booked most often (cancelled bookings left out; a tie goes to the one
+// booked last): the quick booking form offers it first.
+func (q *Queries) AdminClientUsualService(ctx context.Context, clientID int64) (int64, error) {
+	row := q.db.QueryRowContext(ctx, adminClientUsualService, clientID)
+	var service_id int64
+	err := row.Scan(&service_id)
+	return service_id, err
+}
+
 const adminClientWaitlist = `-- name: AdminClientWaitlist :many
 SELECT w.id, w.status, w.session_id, cs.start_at, s.name AS service_name, l.timezone AS location_timezone
 FROM waitlist_entries w

@@ -26,6 +26,7 @@ ORDER BY id`},
 	{"waitlist", "SELECT * FROM waitlist_entries WHERE client_id = ?1 ORDER BY id"},
 	{"message_optout", "SELECT * FROM message_optouts WHERE client_id = ?1"},
 	{"message_channel", "SELECT channel, updated_at FROM client_message_prefs WHERE client_id = ?1"},
+	{"notes", "SELECT id, body, author_label, created_at FROM client_notes WHERE client_id = ?1 ORDER BY created_at, id"},
 }
 
 // ClientRows reads every row stored about client id, by section (profile, bookings, messages,

@@ -233,6 +233,15 @@ type ClientMessagePref struct {
 	UpdatedAt int64
 }
 
+type ClientNote struct {
+	ID          int64
+	ClientID    int64
+	Body        string
+	AuthorID    sql.NullInt64
+	AuthorLabel string
+	CreatedAt   int64
+}
+
 type ClientPack struct {
 	ID            int64
 	ClientID      int64
@@ -361,6 +370,13 @@ type ImportKey struct {
 }
 
 type ImportProductKey struct {
+	Key        string
+	RecordID   int64
+	ImportedAt int64
+}
+
+type ImportSaleKey struct {
+	Kind       string
 	Key        string
 	RecordID   int64
 	ImportedAt int64

@@ -875,6 +875,14 @@ CREATE TABLE webhook_delivery_counts (
     n          INTEGER NOT NULL,
     PRIMARY KEY (webhook_id, state)
 ) WITHOUT ROWID;
+CREATE TABLE client_notes (
+    id           INTEGER PRIMARY KEY,
+    client_id    INTEGER NOT NULL REFERENCES clients (id) ON DELETE CASCADE,
+    body         TEXT    NOT NULL CHECK (length(body) BETWEEN 1 AND 5000),
+    author_id    INTEGER REFERENCES owners (id) ON DELETE SET NULL,
+    author_label TEXT    NOT NULL CHECK (length(author_label) <= 254),
+    created_at   INTEGER NOT NULL
+);
 CREATE TABLE client_message_prefs (
     client_id  INTEGER PRIMARY KEY REFERENCES clients (id) ON DELETE CASCADE,
     channel    TEXT    NOT NULL CHECK (channel IN ('email', 'sms', 'whatsapp')),
@@ -968,8 +976,9 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (52, 431, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (53, 432, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (54, 450, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (55, 490, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (56, 500, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (55, 470, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (56, 490, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (57, 500, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -995,7 +1004,7 @@ INSERT INTO "team_settings" ("id", "providers_edit_own_hours", "updated_at") VAL
 INSERT INTO "security_settings" ("id", "require_two_factor", "updated_at") VALUES (1, 0, 0);
 INSERT INTO "message_text_settings" ("id", "sms_provider", "twilio_account_sid", "twilio_auth_token_sealed", "twilio_from", "gateway_url", "gateway_method", "gateway_auth_name", "gateway_auth_value_sealed", "gateway_content_type", "gateway_body", "updated_at") VALUES (1, 'none', '', '', '', '', 'POST', 'Authorization', '', 'application/json', '{"to": "{{to}}", "message": "{{text}}"}', 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 56);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 57);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -1907,6 +1916,7 @@ BEGIN
 END;
 CREATE INDEX deliveries_attempted ON deliveries (webhook_id, last_attempt_at)
     WHERE last_attempt_at IS NOT NULL;
+CREATE INDEX client_notes_by_client ON client_notes (client_id, created_at DESC, id DESC);
 CREATE TRIGGER message_plan_text_settings_update AFTER UPDATE OF sms_provider ON message_text_settings
 BEGIN
     INSERT INTO etag_versions (kind, ref_id, n) VALUES ('message_plan', 0, 1)

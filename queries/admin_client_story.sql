@@ -55,3 +55,12 @@ FROM messages m JOIN bookings b ON b.id = m.booking_id JOIN locations l ON l.id 
 WHERE b.client_id = ? AND m.recipient = 'client'
 ORDER BY m.send_at DESC, m.id DESC
 LIMIT 20;
+
+-- The service a client booked most often (cancelled bookings left out; a tie goes to the one
+-- booked last): the quick booking form offers it first.
+-- name: AdminClientUsualService :one
+SELECT service_id FROM bookings
+WHERE client_id = sqlc.arg(client_id) AND status_id <> 5
+GROUP BY service_id
+ORDER BY count(*) DESC, max(start_at) DESC, service_id
+LIMIT 1;

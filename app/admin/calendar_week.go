@@ -68,7 +68,7 @@ func (a *Admin) weekView(r *http.Request, v ui.WeekView, cq calendarQuery) (ui.W
 			row.URL = r.URL.Path + "?" + q.Encode()
 		}
 		for d, date := range c.days {
-			cell := ui.WeekCell{Hours: c.hours(r, i, d), Items: c.items(r, i, d)}
+			cell := ui.WeekCell{Hours: c.hours(r, i, d), Items: c.items(r, i, d), Date: date.String()}
 			cell.Off = cell.Hours == ""
 			if !cell.Off && !pr.Inactive && can(r.Context(), staff.Book) {
 				cell.NewURL = newBookingURL(cq.loc.ID, pr.ID, date)

@@ -33,6 +33,10 @@ func (a *Admin) clientStory(r *http.Request, clientID int64) (ui.ClientStory, er
 	}
 	s.Visits, s.Upcoming, s.NoShows, s.LateCancels = f.Visits, f.Upcoming, f.NoShows, f.LateCancels
 	s.Spent = p.Money(f.SpentCents)
+	s.ClientID = clientID
+	if err := a.clientNotes(r, &s); err != nil {
+		return s, err
+	}
 	visit := func(id, start, status int64, notes, service, provider, timezone string) ui.StoryVisit {
 		zone, err := booking.LoadZone(timezone)
 		if err != nil {

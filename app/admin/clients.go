@@ -222,6 +222,9 @@ func (a *Admin) showClientForm(w http.ResponseWriter, r *http.Request, status in
 				a.renderError(w, r, err)
 				return
 			}
+			if v.Story != nil && v.Story.NoteForm != nil { // a note refused: as it was sent
+				story.NoteForm = v.Story.NoteForm
+			}
 			v.Story = &story
 		}
 	}

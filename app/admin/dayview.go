@@ -202,7 +202,7 @@ func (a *Admin) serviceWithFreeTimes(r *http.Request, locationID int64, services
 }
 
 // addFreeSlots puts the service's free start times (freeSlots; known, when the default choice
-// has just found them) into the grid, each a link to the booking form; it returns what the
+// has just found them) into the grid, each a link to the quick booking form; it returns what the
 // view should say when there are none.
 func (a *Admin) addFreeSlots(r *http.Request, g *dayGrid, locationID, serviceID int64, date booking.Date, now time.Time, known []booking.Slot) (string, error) {
 	p := i18n.From(r.Context())
@@ -214,7 +214,7 @@ func (a *Admin) addFreeSlots(r *http.Request, g *dayGrid, locationID, serviceID 
 		}
 	}
 	for _, sl := range slots {
-		link := "/bookings/new?" + url.Values{
+		link := "/bookings/quick?" + url.Values{
 			"location": {idText(locationID)}, "service": {idText(serviceID)}, "provider": {idText(sl.ProviderID)},
 			"date": {date.String()}, "time": {p.Time(sl.Start)}, "offset": {sl.Start.Format("-07:00")},
 		}.Encode()

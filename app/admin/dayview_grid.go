@@ -253,7 +253,7 @@ func (g *dayGrid) fill(v *ui.DayView) {
 		}
 		v.Rows[i] = ui.DayRow{Label: label, Hour: row.minute%60 == 0, Cells: make([]ui.DayCell, len(g.columns))}
 		for c := range g.columns {
-			v.Rows[i].Cells[c] = ui.DayCell{Span: 1, Off: !g.works(c, row.minute), Slots: g.slots[[2]int{i, c}]}
+			v.Rows[i].Cells[c] = ui.DayCell{Span: 1, Off: !g.works(c, row.minute), Slots: g.slots[[2]int{i, c}], At: row.start.UnixMilli()}
 		}
 	}
 	if len(g.rows) == 0 {

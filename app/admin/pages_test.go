@@ -353,6 +353,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/schedule?" + url.Values{"location": {w.Location}, "date": {w.Day}, "view": {"week"}}.Encode(),
 		explain,
 		"/bookings/new",
+		"/bookings/quick?" + url.Values{"location": {w.Location}, "date": {w.Day}, "time": {"10:00"}, "client_q": {"a"}}.Encode(),
 		"/bookings/" + id(bookingID),
 		"/bookings/" + id(bookingID) + "/cancel",
 		"/bookings/" + id(bookingID) + "/move",
@@ -408,13 +409,15 @@ func (p adminPage) get(t *testing.T, ts *testServer, c *client) response {
 	return res
 }
 
-// notPages are GET routes that answer with a redirect or a file rather than a page: the code
-// step without a password step behind it goes back to /login (twofactor_test.go covers the
-// page); the CSV downloads have tests of their own (export_test.go).
+// notPages are GET routes that answer with a redirect, a file or a fragment rather than a
+// page: the code step without a password step behind it goes back to /login
+// (twofactor_test.go covers the page); the CSV downloads have tests of their own
+// (export_test.go); the quick form's client list and a dropped booking's question are fragments
+// (bookings_quick_test.go, bookings_drag_browser_test.go).
 var notPages = map[string]bool{"/settings/integrations": true, "/owners": true, "/login/code": true, "/bookings/calendar": true,
 	"/bookings/csv": true, "/clients/csv": true, "/payments/csv": true, "/payments/sales/csv": true, "/settings/messages/log/csv": true,
 	"/clients/{id}/export": true, "/settings/integrations/webhooks/{id}/csv": true,
-	"/settings/data/export": true}
+	"/settings/data/export": true, "/bookings/quick/clients": true, "/bookings/{id}/move/check": true}
 
 // notPage reports whether path, a route with its parameters filled in ("/clients/1/export"), is
 // one of notPages.

@@ -39,6 +39,10 @@ type NewBooking struct {
 	PackID *int64
 	// Override records that the owner confirmed booking outside the staff rules (override.go).
 	Override *Override
+	// NewClient says the client is created inside the write transaction Book joins (the
+	// admin's quick form books a caller it meets for the first time): Prepare leaves ClientID
+	// alone, and Book checks the one set by then.
+	NewClient bool
 }
 
 func (nb NewBooking) placement() placement {
@@ -86,7 +90,8 @@ type Prepared struct {
 // A customer flow may leave two things open. ProviderID 0 is anyone available: the candidates
 // are the providers the engine offers at nb.Start, in id order (ErrSlotUnavailable when there
 // is none), and Book takes the first still free. ClientID 0 is a client not known yet (matched
-// or created in the write transaction): Book checks the one set by then.
+// or created in the write transaction; for any source with NewClient): Book checks the one set
+// by then.
 func Prepare(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (Prepared, error) {
 	if err := validSource(nb.Source); err != nil {
 		return Prepared{}, err
@@ -99,7 +104,7 @@ func Prepare(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (Prepa
 	}
 	r := d.Reader(ctx)
 	p := Prepared{NewBooking: nb}
-	if nb.ClientID != 0 || !customerFlow(nb.Source) {
+	if !nb.NewClient && (nb.ClientID != 0 || !customerFlow(nb.Source)) {
 		if err := checkClient(ctx, r, nb.ClientID); err != nil {
 			return Prepared{}, err
 		}
@@ -171,7 +176,7 @@ func Book(ctx context.Context, d *db.DB, now time.Time, p Prepared) (View, error
 	var b db.Booking
 	var at placed
 	err = d.InTx(ctx, func(q *db.Queries) error {
-		if p.ClientID != p.checked {
+		if p.ClientID != p.checked || p.ClientID == 0 {
 			if err := checkClient(ctx, q, p.ClientID); err != nil {
 				return err
 			}

@@ -39,12 +39,13 @@ type Erasure struct {
 }
 
 // Erase removes client id's personal data (GDPR art. 17): the record's personal fields, its
-// custom attribute values, the copies of its contact details in the message log, webhook events
-// and answers, the activity trail and cached API answers, and the search index; it drops the
-// messages still to be sent to it. Bookings, sales and packs stay, pointing at the erased
-// record, so reports do not change. It emits client.updated with the erased fields and records
-// client.erased (who and when, nothing erased). A client with an open booking is
-// ErrOpenBookings; erasing twice answers the erased client again without writing.
+// custom attribute values, the team's notes about them, the copies of its contact details in
+// the message log, webhook events and answers, the activity trail and cached API answers, and
+// the search index; it drops the messages still to be sent to it. Bookings, sales and packs
+// stay, pointing at the erased record, so reports do not change. It emits client.updated
+// with the erased fields and records client.erased (who and when, nothing erased). A client
+// with an open booking is ErrOpenBookings; erasing twice answers the erased client again
+// without writing.
 //
 // It owns its transaction, with secure_delete on, and scrubs the WAL afterwards, so the old
 // bytes are left in neither the database file nor its WAL (db.InTxSecure).
@@ -86,6 +87,9 @@ func erase(ctx context.Context, q *db.Queries, now time.Time, id int64) (Erasure
 		return Erasure{}, err
 	}
 	if err := q.ClearClientAttributes(ctx, id); err != nil {
+		return Erasure{}, err
+	}
+	if err := q.DeleteClientNotes(ctx, id); err != nil { // the team's notes about them (notes.go)
 		return Erasure{}, err
 	}
 	dropped, err := q.DropPendingClientMessages(ctx, id, "client erased", db.Millis(now))

@@ -9,7 +9,8 @@ import (
 
 // Export is everything stored about one client, as one document (GDPR art. 15 and 20): the
 // client as the API shows it, and the stored rows of each section — profile, custom attributes,
-// bookings, messages sent to them, sales and their payments, packs, waitlist entries.
+// bookings, messages sent to them, sales and their payments, packs, waitlist entries, the
+// team's notes about them.
 type Export struct {
 	ExportedAt string              `json:"exported_at"`
 	Client     any                 `json:"client"`
