@@ -80,7 +80,7 @@ func TestReportsPage(t *testing.T) {
 	for i, svg := range charts {
 		checkSVG(t, i, svg)
 	}
-	if n := strings.Count(res.Body, `<table class="visually-hidden">`); n != len(charts) {
+	if n := strings.Count(res.Body, `<div class="visually-hidden"><table>`); n != len(charts) {
 		t.Errorf("%d tables behind %d charts", n, len(charts))
 	}
 
