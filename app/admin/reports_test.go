@@ -31,6 +31,13 @@ func seedReport(t *testing.T, ts *testServer) (bookingWorld, string) {
 		id, _ := res.LastInsertId()
 		return id
 	}
+	// Long names, as real teams have, must not widen a phone's page (charts' labels, tables).
+	for i := range 3 {
+		p := exec(`INSERT INTO providers (public_name, location_id, created_at, updated_at) VALUES (?, ?, 0, 0)`,
+			"Provider with a rather long name for a phone screen "+strings.Repeat("x", i), w.norteID)
+		exec(`INSERT INTO provider_locations (provider_id, location_id) VALUES (?, ?)`, p, w.norteID)
+		exec(`INSERT INTO provider_hours (provider_id, location_id, day_id, open_min, close_min) VALUES (?, ?, 2, 600, 900)`, p, w.norteID)
+	}
 	now := time.Now().In(w.zone)
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, w.zone)
 	for i, status := range []int{3, 3, 4, 5, 1} {
