@@ -80,6 +80,9 @@ type Booking struct {
 	SessionID        sql.NullInt64
 	PackID           sql.NullInt64
 	PackReturned     bool
+	CancelledAt      sql.NullInt64
+	CancelledBy      sql.NullString
+	CancelledLate    bool
 }
 
 type BookingCount struct {

@@ -294,7 +294,8 @@ CREATE TABLE bookings (
     payment_request_id INTEGER REFERENCES payment_requests (id),
     sale_id            INTEGER REFERENCES sales (id),
     created_at         INTEGER NOT NULL,
-    updated_at         INTEGER NOT NULL, session_id INTEGER REFERENCES class_sessions (id), pack_id INTEGER REFERENCES client_packs (id), pack_returned BOOLEAN NOT NULL DEFAULT 0 CHECK (pack_returned BETWEEN 0 AND 1),
+    updated_at         INTEGER NOT NULL, session_id INTEGER REFERENCES class_sessions (id), pack_id INTEGER REFERENCES client_packs (id), pack_returned BOOLEAN NOT NULL DEFAULT 0 CHECK (pack_returned BETWEEN 0 AND 1), cancelled_at INTEGER, cancelled_by TEXT
+    CHECK (cancelled_by IS NULL OR cancelled_by = 'client' OR cancelled_by = 'business' OR cancelled_by = 'unpaid'), cancelled_late BOOLEAN NOT NULL DEFAULT 0 CHECK (cancelled_late BETWEEN 0 AND 1),
     CHECK (start_at < end_at),
     CHECK (block_start_at <= start_at AND end_at <= block_end_at),
     -- Bounds the overlap search: no block is longer than two days.
@@ -977,8 +978,9 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (53, 432, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (54, 450, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (55, 470, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (56, 490, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (57, 500, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (56, 480, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (57, 490, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (58, 500, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1004,7 +1006,7 @@ INSERT INTO "team_settings" ("id", "providers_edit_own_hours", "updated_at") VAL
 INSERT INTO "security_settings" ("id", "require_two_factor", "updated_at") VALUES (1, 0, 0);
 INSERT INTO "message_text_settings" ("id", "sms_provider", "twilio_account_sid", "twilio_auth_token_sealed", "twilio_from", "gateway_url", "gateway_method", "gateway_auth_name", "gateway_auth_value_sealed", "gateway_content_type", "gateway_body", "updated_at") VALUES (1, 'none', '', '', '', '', 'POST', 'Authorization', '', 'application/json', '{"to": "{{to}}", "message": "{{text}}"}', 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 57);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 58);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);

@@ -50,7 +50,8 @@ WHERE id = ?;
 -- cancel policy; docs/classes.md); ignored for a booking without a pack.
 -- name: CancelBookingRow :exec
 UPDATE bookings SET status_id = 5, pack_returned = CASE WHEN pack_id IS NULL THEN 0 ELSE sqlc.arg(pack_returned) END,
-    updated_at = sqlc.arg(updated_at)
+    updated_at = sqlc.arg(updated_at), cancelled_at = sqlc.arg(updated_at), cancelled_by = sqlc.arg(cancelled_by),
+    cancelled_late = sqlc.arg(cancelled_late)
 WHERE id = sqlc.arg(id) AND status_id <> 5;
 
 -- Bookings with everything their resource shows, for a page of ids (or one); company_id is 0

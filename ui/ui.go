@@ -86,6 +86,7 @@ var Nav = []NavItem{
 		{Key: "nav.timetable", Href: "/catalog/timetable"}, // classes
 	}},
 	{Key: "nav.payments", Href: "/payments"},
+	{Key: "nav.reports", Href: "/reports"}, // owners and managers (docs/reports.md)
 	{Key: "nav.settings", Href: "/settings/business", Children: []NavItem{
 		{Key: "nav.business", Href: "/settings/business"},
 		{Key: "nav.integrations", Href: "/settings/integrations"},

@@ -140,6 +140,9 @@ func (a *Admin) Routes() chi.Router {
 		t.post("/account/passkeys", staff.SignedIn, a.addPasskey)
 		t.post("/account/passkeys/{id}/remove", staff.SignedIn, a.removePasskey)
 
+		// The owner's figures (reports.go; docs/reports.md).
+		t.get("/reports", staff.Reports, a.showReports)
+
 		// Who changed what (activity.go; docs/activity.md).
 		t.get("/settings/activity", staff.Activity, a.showActivity)
 		// Settings → Data: everything in one zip (data.go; docs/data.md).

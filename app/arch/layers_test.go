@@ -23,7 +23,7 @@ var (
 	domain = set(app("booking"), app("reserve"), app("clients"), app("catalog"), app("payments"), app("messages"),
 		app("webhook"), app("queue"), app("importer"), app("apikey"), app("owner"), app("staff"), app("money"), app("input"),
 		app("resource"), app("managelink"), app("ical"), app("locale"), app("links"), app("idempotency"),
-		app("secrets"), app("mcp/channel"), app("fail"), app("feeds"), app("activity"), app("twofactor"),
+		app("secrets"), app("mcp/channel"), app("fail"), app("feeds"), app("activity"), app("reports"), app("twofactor"),
 		app("passkey"), app("export"))
 	// dispatchers send what the writers wrote: HTTP deliveries, SMTP, their metrics. app/server.go
 	// runs them beside the surfaces.

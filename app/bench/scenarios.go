@@ -27,6 +27,7 @@ func scenarioTable() []scenario {
 		{"webhook_fanout", webhookFanout},
 		{"day_in_the_life", dayInTheLife},
 		{"list_bookings_100k", listBookings100k},
+		{"report_month", reportMonth}, // after the 100,000 bookings are seeded
 	}
 }
 

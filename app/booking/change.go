@@ -324,6 +324,23 @@ type CancelOptions struct {
 	// comes before the pre-start lock window (edit_lock_min; with none, before the start), and
 	// is used up by a later one. The owner may decide otherwise either way.
 	ReturnSession *bool
+	// unpaid: the business's hold given back because its payment request expired or was
+	// cancelled (Release), recorded as such for the reports.
+	unpaid bool
+}
+
+// Who cancelled a booking (bookings.cancelled_by; docs/reports.md).
+const (
+	CancelledByClient   = "client"   // a customer's surface: the booking site, the API, MCP
+	CancelledByBusiness = "business" // the team in the admin
+	CancelledUnpaid     = "unpaid"   // a hold released when its payment request ended unpaid
+)
+
+// cancellation is what a cancel records beside the status: who cancelled, whether it came
+// inside the policy's lock window, and whether a pack's session goes back.
+type cancellation struct {
+	by             string
+	late, returned bool
 }
 
 // CancelWith is Cancel with the owner's options.
@@ -365,11 +382,17 @@ func CancelWith(ctx context.Context, d *db.DB, now time.Time, id int64, o Cancel
 		if row.StatusID == StatusCancelled {
 			return nil // cancelled meanwhile: one cancel, one event
 		}
-		returned := inPolicy(pol, row, now)
-		if o.ReturnSession != nil {
-			returned = *o.ReturnSession
+		c := cancellation{by: CancelledByBusiness, late: !inPolicy(pol, row, now), returned: inPolicy(pol, row, now)}
+		switch {
+		case o.unpaid:
+			c.by = CancelledUnpaid
+		case customerFlow(source):
+			c.by = CancelledByClient
 		}
-		return cancelRow(ctx, q, now, row, status, zone, returned)
+		if o.ReturnSession != nil {
+			c.returned = *o.ReturnSession
+		}
+		return cancelRow(ctx, q, now, row, status, zone, c)
 	})
 }
 
@@ -379,7 +402,7 @@ func CancelWith(ctx context.Context, d *db.DB, now time.Time, id int64, o Cancel
 // event. It owns its transaction or joins the caller's (db.WithTx).
 func Release(ctx context.Context, d *db.DB, now time.Time, id int64) error {
 	returned := true
-	return CancelWith(ctx, d, now, id, CancelOptions{Source: SourceAdmin, ReturnSession: &returned})
+	return CancelWith(ctx, d, now, id, CancelOptions{Source: SourceAdmin, ReturnSession: &returned, unpaid: true})
 }
 
 // Confirm turns reserved booking id into a confirmed one and records booking.updated (a payment
@@ -442,15 +465,19 @@ func inPolicy(pol db.SchedulePolicyRow, b db.Booking, now time.Time) bool {
 	return now.Before(db.Time(b.StartAt).Add(-time.Duration(pol.EditLockMin) * time.Minute))
 }
 
-// cancelRow cancels live booking row inside q with its event, gives its pack session back when
-// returned is set, and hands its class seat to the waitlist.
-func cancelRow(ctx context.Context, q *db.Queries, now time.Time, row db.Booking, status db.BookingStatus, zone *time.Location, returned bool) error {
-	err := q.CancelBookingRow(ctx, db.CancelBookingRowParams{PackReturned: returned, UpdatedAt: db.Millis(now), ID: row.ID})
+// cancelRow cancels live booking row inside q with its event, records who cancelled and
+// whether it was late, gives its pack session back when c.returned is set, and hands its class
+// seat to the waitlist.
+func cancelRow(ctx context.Context, q *db.Queries, now time.Time, row db.Booking, status db.BookingStatus, zone *time.Location, c cancellation) error {
+	by := sql.NullString{String: c.by, Valid: true}
+	err := q.CancelBookingRow(ctx, db.CancelBookingRowParams{PackReturned: c.returned, UpdatedAt: db.Millis(now),
+		CancelledBy: by, CancelledLate: c.late, ID: row.ID})
 	if err != nil {
 		return writeError(err)
 	}
 	before := row
 	row.StatusID, row.UpdatedAt = StatusCancelled, db.Millis(now)
+	row.CancelledAt, row.CancelledBy, row.CancelledLate = sql.NullInt64{Int64: db.Millis(now), Valid: true}, by, c.late
 	if err := enqueue(ctx, q, now, webhook.BookingUpdated, before, row, status, zone); err != nil {
 		return err
 	}

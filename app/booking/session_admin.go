@@ -114,12 +114,17 @@ func cancelSession(ctx context.Context, q *db.Queries, now time.Time, id int64) 
 		if err != nil {
 			return 0, err
 		}
+		pol, err := q.SchedulePolicy(ctx)
+		if err != nil {
+			return 0, err
+		}
 		for _, bid := range live {
 			row, err := q.GetBookingRow(ctx, bid)
 			if err != nil {
 				return 0, err
 			}
-			if err := cancelRow(ctx, q, now, row, status, zone, true); err != nil {
+			c := cancellation{by: CancelledByBusiness, late: !inPolicy(pol, row, now), returned: true}
+			if err := cancelRow(ctx, q, now, row, status, zone, c); err != nil {
 				return 0, fmt.Errorf("cancel booking %d: %w", bid, err)
 			}
 		}

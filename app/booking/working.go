@@ -76,3 +76,53 @@ func WorkingTime(ctx context.Context, q *db.Queries, locationID int64, providers
 	}
 	return out, nil
 }
+
+// WorkingDays is WorkingTime for every local date from first to last inclusive, read through q
+// with one load of the location's hours, closures and shifts: the reports' utilisation divides
+// booked time by it, so it is the working time the engine books by (Working), day by day. The
+// result maps provider → date → intervals; a date a provider does not work is absent.
+func WorkingDays(ctx context.Context, q *db.Queries, locationID int64, providers []int64, first, last Date) (map[int64]map[Date][]Interval, error) {
+	b := &scheduleBase{}
+	loc, err := q.ScheduleLocation(ctx, locationID)
+	if err != nil {
+		return nil, notFoundAs(err, "location")
+	}
+	s := &b.loaded.Schedule
+	if s.Zone, err = LoadZone(loc.Timezone); err != nil {
+		return nil, fmt.Errorf("location %d: %w", loc.ID, err)
+	}
+	if err := b.loadHours(ctx, q, locationID); err != nil {
+		return nil, err
+	}
+	for _, c := range b.closures {
+		if d, err := ParseDate(c); err == nil && !d.Before(first) && !d.After(last) {
+			s.Closures = append(s.Closures, d)
+		}
+	}
+	index := make(map[int64]int, len(providers))
+	for _, id := range providers {
+		if _, ok := index[id]; !ok {
+			index[id] = len(s.Providers)
+			s.Providers = append(s.Providers, Provider{ID: id})
+		}
+	}
+	out := make(map[int64]map[Date][]Interval, len(providers))
+	if len(providers) == 0 {
+		return out, nil
+	}
+	rows, err := q.ScheduleShifts(ctx, db.ScheduleShiftsParams{LocationID: locationID, ProviderIds: providers})
+	if err != nil {
+		return nil, fmt.Errorf("shifts: %w", err)
+	}
+	setShifts(s.Providers, index, rows)
+	for _, id := range providers {
+		days := map[Date][]Interval{}
+		for d := first; !d.After(last); d = d.AddDays(1) {
+			if w := Working(*s, id, d); len(w) > 0 {
+				days[d] = w
+			}
+		}
+		out[id] = days
+	}
+	return out, nil
+}

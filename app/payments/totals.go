@@ -28,3 +28,10 @@ func amounts(price, quantity int64, discount sql.NullInt64, kind sql.NullString)
 		DiscountCents: unitDiscount(price, discount, kind) * quantity,
 	}
 }
+
+// LineNetCents is what a cart line sells for: all its units at their price less each unit's
+// discount (the reports share a sale's payment among its lines by it).
+func LineNetCents(price, quantity int64, discount sql.NullInt64, kind sql.NullString) int64 {
+	a := amounts(price, quantity, discount, kind)
+	return a.GrossCents - a.DiscountCents
+}

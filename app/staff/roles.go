@@ -70,6 +70,10 @@ const (
 	Integrations Permission = "integrations"
 	// Exports: CSV downloads of the lists (bookings, clients, sales, payments, the message log).
 	Exports Permission = "exports"
+	// Reports: the owner's figures — money, bookings, utilisation, clients (docs/reports.md).
+	// Its own permission, not Exports': reading the business's takings is a decision apart
+	// from downloading its lists, though today the same two roles have both.
+	Reports Permission = "reports"
 	// Data: exporting or erasing the business's data.
 	Data Permission = "data"
 	// Activity: the trail of who changed what (Settings → Activity; docs/activity.md).
@@ -78,13 +82,13 @@ const (
 
 // Permissions are every permission, in the order of docs/roles.md.
 var Permissions = []Permission{SignedIn, Calendar, Attendance, Book, Clients, ClientsEdit, Desk, Refunds,
-	Catalog, OwnHours, Settings, Team, Exports, Owners, Credentials, Integrations, Data, Activity}
+	Catalog, OwnHours, Settings, Team, Exports, Reports, Owners, Credentials, Integrations, Data, Activity}
 
 // grants is the one table of what each role may do (docs/roles.md is the same table in words).
 var grants = map[Role][]Permission{
 	RoleOwner: Permissions,
 	RoleManager: {SignedIn, Calendar, Attendance, Book, Clients, ClientsEdit, Desk, Refunds,
-		Catalog, OwnHours, Settings, Team, Exports},
+		Catalog, OwnHours, Settings, Team, Exports, Reports},
 	RoleReception: {SignedIn, Calendar, Attendance, Book, Clients, ClientsEdit, Desk},
 	RoleProvider:  {SignedIn, Calendar, Attendance, Clients, OwnHours},
 }
