@@ -33,6 +33,12 @@ func (q *Queries) LinkImportedBooking(ctx context.Context, id int64, pack, sale 
 	return err
 }
 
+// RecordImportedCancel sets when and by whom an imported cancelled booking was cancelled.
+func (q *Queries) RecordImportedCancel(ctx context.Context, id int64, at sql.NullInt64, by sql.NullString, late bool) error {
+	_, err := q.db.ExecContext(ctx, `UPDATE bookings SET cancelled_at = ?, cancelled_by = ?, cancelled_late = ? WHERE id = ?`, at, by, late, id)
+	return err
+}
+
 // OpenProductForImport makes a product sellable (active, stock not counted) so that a sale's
 // historical line of it can be written, and returns how to put it back: the schema refuses a
 // line of an inactive product or one with less stock than the line's quantity, which is right

@@ -145,7 +145,8 @@ line two', created_at = :ms - 100 * :day WHERE id = 2`,
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	// A cancelled booking of the pack's client and service that gave its session back.
+	// A cancelled booking of the pack's client and service that gave its session back, cancelled
+	// late by the client.
 	var client, service int64
 	if err := d.Read.QueryRow(`SELECT client_id, service_id FROM client_packs WHERE id = 1`).Scan(&client, &service); err != nil {
 		t.Fatal(err)
@@ -156,7 +157,8 @@ line two', created_at = :ms - 100 * :day WHERE id = 2`,
 	price_cents, list_price_cents, 'admin', 1, created_at, updated_at FROM bookings WHERE id = 1`, day, day, day, day); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Write.Exec(`UPDATE bookings SET pack_returned = 1 WHERE id = (SELECT max(id) FROM bookings)`); err != nil {
+	if _, err := d.Write.Exec(`UPDATE bookings SET pack_returned = 1, cancelled_at = updated_at, cancelled_by = 'client', cancelled_late = 1
+	WHERE id = (SELECT max(id) FROM bookings)`); err != nil {
 		t.Fatal(err)
 	}
 	// A booking of three years ago by a provider who no longer gives that service.

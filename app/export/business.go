@@ -497,12 +497,14 @@ var statusNames = map[int64]string{1: "confirmed", 2: "reserved", 3: "attended",
 
 func (w *businessWriter) bookings() error {
 	return w.section("bookings", `SELECT id, location_id, service_id, provider_id, client_id, start_at, end_at, status_id, price_cents,
-	list_price_cents, notes, pack_id, pack_returned, sale_id, created_at, session_id IS NOT NULL FROM bookings ORDER BY id`, func(r *sql.Rows) (any, error) {
+	list_price_cents, notes, pack_id, pack_returned, sale_id, created_at, session_id IS NOT NULL, cancelled_at, cancelled_by, cancelled_late
+	FROM bookings ORDER BY id`, func(r *sql.Rows) (any, error) {
 		var id, loc, svc, prov, client, start, end, status, price, listPrice, created int64
-		var notes sql.NullString
-		var pack, sale sql.NullInt64
-		var returned, seat bool
-		if err := r.Scan(&id, &loc, &svc, &prov, &client, &start, &end, &status, &price, &listPrice, &notes, &pack, &returned, &sale, &created, &seat); err != nil {
+		var notes, cancelledBy sql.NullString
+		var pack, sale, cancelledAt sql.NullInt64
+		var returned, seat, late bool
+		if err := r.Scan(&id, &loc, &svc, &prov, &client, &start, &end, &status, &price, &listPrice, &notes, &pack, &returned, &sale, &created, &seat,
+			&cancelledAt, &cancelledBy, &late); err != nil {
 			return nil, err
 		}
 		zone := w.zone(loc)
@@ -521,6 +523,9 @@ func (w *businessWriter) bookings() error {
 		}
 		if sale.Valid {
 			b.Sale = key("sale", sale.Int64)
+		}
+		if cancelledAt.Valid {
+			b.Cancellation = &importer.Cancellation{At: instant(cancelledAt.Int64, time.UTC), By: cancelledBy.String, Late: late}
 		}
 		return b, nil
 	})

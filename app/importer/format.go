@@ -267,6 +267,17 @@ type Booking struct {
 	Pack         string `json:"pack"`
 	PackReturned bool   `json:"pack_returned"`
 	Sale         string `json:"sale"`
+	// Cancellation says when and by whom a cancelled booking was cancelled (docs/reports.md).
+	Cancellation *Cancellation `json:"cancellation"`
+}
+
+// Cancellation is how a booking came to be cancelled: at an RFC 3339 instant; by "client",
+// "business" or "unpaid" (a hold given back when its payment request lapsed), or "" when that
+// was not recorded; late when it came inside the cancel policy's window.
+type Cancellation struct {
+	At   string `json:"at"`
+	By   string `json:"by"`
+	Late bool   `json:"late"`
 }
 
 // Pack is a session pack a client bought: so many sessions of one service.

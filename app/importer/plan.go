@@ -119,6 +119,7 @@ type bookingPlan struct {
 	created                             int64
 	pack, sale                          int // indexes into plan.packs and plan.sales, -1 for none
 	packReturned                        bool
+	cancel                              cancelPlan
 }
 
 type productPlan struct {
@@ -154,4 +155,11 @@ func (p *plan) summary() Summary {
 		s.Company = p.company.Name
 	}
 	return s
+}
+
+// cancelPlan is a cancelled booking's record of its cancel: when, by whom, whether late.
+type cancelPlan struct {
+	at   sql.NullInt64
+	by   sql.NullString
+	late bool
 }

@@ -183,6 +183,10 @@ func TestLoadRefusesBrokenFiles(t *testing.T) {
 			[]string{`bookings[0].pack: "x" is not the key of any entry in packs`, `bookings[0].sale: "y" is not the key of any entry in sales`}},
 		{"pack returned by a live booking", edit(t, example, map[string]any{"bookings[0].pack_returned": true}),
 			[]string{`bookings[0].pack_returned: is only for a cancelled booking that used a pack`}},
+		{"cancellation of a live booking, by nobody known", edit(t, example, map[string]any{"bookings[0].cancellation": map[string]any{
+			"at": "yesterday", "by": "the dog"}}),
+			[]string{`bookings[0].cancellation: is only for a cancelled booking`, `bookings[0].cancellation.at: "yesterday" is not an RFC 3339 instant`,
+				`bookings[0].cancellation.by: "the dog" is not who cancels`}},
 		{"booking of another client's pack", edit(t, example, map[string]any{"bookings[0].client": "john"}),
 			[]string{`bookings[0].pack: "maria-cuts" is a pack of client "maria" for service "cut"`}},
 		{"booking after its pack expired", edit(t, example, map[string]any{"packs[0].expires": "2026-11-30T00:00:00-03:00"}),

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"cmp"
+	"database/sql"
 	"slices"
 	"time"
 
@@ -84,8 +85,23 @@ func (v *validator) booking(i int) {
 	if b.PackReturned && (b.Pack == "" || status != statusCancelled) {
 		v.ps.add(at(path, "pack_returned"), "is only for a cancelled booking that used a pack")
 	}
+	var cancel cancelPlan
+	if c := b.Cancellation; c != nil {
+		if status != statusCancelled {
+			v.ps.add(at(path, "cancellation"), "is only for a cancelled booking")
+		}
+		cancel.at = sql.NullInt64{Int64: v.created(at(at(path, "cancellation"), "at"), c.At), Valid: true}
+		switch c.By {
+		case "client", "business", "unpaid":
+			cancel.by = sql.NullString{String: c.By, Valid: true}
+		case "":
+		default:
+			v.ps.add(at(at(path, "cancellation"), "by"), "%q is not who cancels (want \"client\", \"business\" or \"unpaid\")", c.By)
+		}
+		cancel.late = c.Late
+	}
 	bp := bookingPlan{
-		index: i, key: b.Key, location: loc, service: svc, provider: prov, client: client,
+		index: i, key: b.Key, cancel: cancel, location: loc, service: svc, provider: prov, client: client,
 		created: v.created(at(path, "created"), b.Created), pack: pack, sale: sale, packReturned: b.PackReturned,
 		row: db.ImportBookingParams{
 			StatusID: status, StartAt: db.Millis(start), EndAt: db.Millis(end),

@@ -175,6 +175,9 @@ func (w *writer) writeBookings(p *plan) error {
 			}
 			err = w.q.LinkImportedBooking(w.ctx, id, pack, sale, b.packReturned)
 		}
+		if err == nil && b.cancel.at.Valid {
+			err = w.q.RecordImportedCancel(w.ctx, id, b.cancel.at, b.cancel.by, b.cancel.late)
+		}
 		if err == nil {
 			err = w.remember("booking", b.key, id)
 		}
