@@ -159,19 +159,9 @@ func (a *Admin) createBooking(w http.ResponseWriter, r *http.Request) {
 	}
 	nb.Notes = bookingNotes(f)
 	var offsets []ui.Option
-	var zone *time.Location
-	if loc, err := a.db.R.ScheduleLocation(ctx, nb.LocationID); err == nil {
-		if zone, err = booking.LoadZone(loc.Timezone); err != nil {
-			f.SetError("location", translate(r, "bookings.unknown_zone"))
-		}
-	} else if db.IsNotFound(err) {
-		f.SetError("location", translate(r, "bookings.choose_location.error"))
-	} else {
+	if nb.Start, offsets, err = a.formStart(r, f, nb.LocationID); err != nil {
 		a.renderError(w, r, err)
 		return
-	}
-	if zone != nil {
-		nb.Start, offsets, _ = bookingStart(ctx, f, zone)
 	}
 	if err := a.needPolicies(ctx, f); err != nil {
 		a.renderError(w, r, err)
@@ -205,6 +195,27 @@ func (a *Admin) createBooking(w http.ResponseWriter, r *http.Request) {
 		a.flash(ctx, ui.FlashInfo, note)
 	}
 	seeOther(w, r, s.DayURL)
+}
+
+// formStart reads a new booking's start from the form in the zone of location locationID,
+// marking the location field when that location is unknown or has a zone this build does not
+// know; the error is for the error page.
+func (a *Admin) formStart(r *http.Request, f *ui.Form, locationID int64) (time.Time, []ui.Option, error) {
+	loc, err := a.db.R.ScheduleLocation(r.Context(), locationID)
+	if db.IsNotFound(err) {
+		f.SetError("location", translate(r, "bookings.choose_location.error"))
+		return time.Time{}, nil, nil
+	}
+	if err != nil {
+		return time.Time{}, nil, err
+	}
+	zone, err := booking.LoadZone(loc.Timezone)
+	if err != nil {
+		f.SetError("location", translate(r, "bookings.unknown_zone"))
+		return time.Time{}, nil, nil
+	}
+	start, offsets, _ := bookingStart(r.Context(), f, zone)
+	return start, offsets, nil
 }
 
 // bookingStart reads the date and time fields as a wall time in zone. A time the clocks skip

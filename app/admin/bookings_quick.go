@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"time"
 
 	"frontdesk/app/booking"
 	"frontdesk/app/clients"
@@ -243,19 +242,9 @@ func (a *Admin) createQuickBooking(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var offsets []ui.Option
-	var zone *time.Location
-	if loc, err := a.db.R.ScheduleLocation(ctx, nb.LocationID); err == nil {
-		if zone, err = booking.LoadZone(loc.Timezone); err != nil {
-			f.SetError("location", translate(r, "bookings.unknown_zone"))
-		}
-	} else if db.IsNotFound(err) {
-		f.SetError("location", translate(r, "bookings.choose_location.error"))
-	} else {
+	if nb.Start, offsets, err = a.formStart(r, f, nb.LocationID); err != nil {
 		a.renderError(w, r, err)
 		return
-	}
-	if zone != nil {
-		nb.Start, offsets, _ = bookingStart(ctx, f, zone)
 	}
 	if err := a.needPolicies(ctx, f); err != nil {
 		a.renderError(w, r, err)

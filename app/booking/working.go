@@ -38,41 +38,13 @@ func Working(s Schedule, id int64, d Date) []Interval {
 // owner sees the working time the engine books by. Every provider named counts, active or not,
 // with the shifts they have at the location (none: never working).
 func WorkingTime(ctx context.Context, q *db.Queries, locationID int64, providers []int64, d Date) (map[int64][]Interval, error) {
-	b := &scheduleBase{}
-	loc, err := q.ScheduleLocation(ctx, locationID)
+	days, err := WorkingDays(ctx, q, locationID, providers, d, d)
 	if err != nil {
-		return nil, notFoundAs(err, "location")
-	}
-	s := &b.loaded.Schedule
-	if s.Zone, err = LoadZone(loc.Timezone); err != nil {
-		return nil, fmt.Errorf("location %d: %w", loc.ID, err)
-	}
-	if err := b.loadHours(ctx, q, locationID); err != nil {
 		return nil, err
 	}
-	for _, c := range b.closures {
-		if c == d.String() {
-			s.Closures = append(s.Closures, d)
-		}
-	}
-	index := make(map[int64]int, len(providers))
-	for _, id := range providers {
-		if _, ok := index[id]; !ok {
-			index[id] = len(s.Providers)
-			s.Providers = append(s.Providers, Provider{ID: id})
-		}
-	}
 	out := make(map[int64][]Interval, len(providers))
-	if len(providers) == 0 {
-		return out, nil
-	}
-	rows, err := q.ScheduleShifts(ctx, db.ScheduleShiftsParams{LocationID: locationID, ProviderIds: providers})
-	if err != nil {
-		return nil, fmt.Errorf("shifts: %w", err)
-	}
-	setShifts(s.Providers, index, rows)
 	for _, id := range providers {
-		out[id] = Working(*s, id, d)
+		out[id] = days[id][d]
 	}
 	return out, nil
 }
