@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/clients"
 	"frontdesk/app/reports"
 	"frontdesk/db"
 	"frontdesk/db/dbtest"
@@ -425,5 +426,35 @@ func TestRanges(t *testing.T) {
 	}
 	if reports.CheckRange(reports.Range{From: booking.Date{Year: 2020, Month: 1, Day: 1}, To: booking.Date{Year: 2026, Month: 1, Day: 1}}) == nil {
 		t.Error("six years passed")
+	}
+}
+
+// Erasing a client keeps their bookings, sales and packs as anonymous history: every figure of
+// the report, this period's and the previous one's, is what it was before.
+func TestErasingAClientKeepsTheReport(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	q := reports.Query{Range: september(), Zone: f.zone}
+	before, err := reports.Build(ctx, f.d, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rosa int64
+	if err := f.d.Read.QueryRow(`SELECT id FROM clients WHERE first_name = 'Rosa'`).Scan(&rosa); err != nil {
+		t.Fatal(err)
+	}
+	erased, err := clients.Erase(ctx, f.d, at(t, f.zone, "2026-12-01 09:00"), rosa)
+	if err != nil || erased.Client.FirstName != clients.ErasedName {
+		t.Fatalf("erase Rosa: %+v, %v", erased.Client, err)
+	}
+	after, err := reports.Build(ctx, f.d, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(before, after) {
+		t.Errorf("the report changed with the erasure:\nbefore %+v\nafter  %+v", before, after)
+	}
+	if before.Current.Outcomes.Attended == 0 || before.Current.ReceivedCents == 0 {
+		t.Fatalf("the fixture's report is empty: %+v", before.Current)
 	}
 }
