@@ -67,7 +67,7 @@ type Config struct {
 
 // Scenarios lists every scenario name in the order they run.
 func Scenarios() []string {
-	return []string{"read_service", "list_bookings", "list_bookings_not_modified", "slots_day", "create_booking", "conflicting_booking", "webhook_fanout", "day_in_the_life", "list_bookings_100k", "report_month"}
+	return []string{"read_service", "list_bookings", "list_bookings_not_modified", "slots_day", "create_booking", "conflicting_booking", "webhook_fanout", "day_in_the_life", "week_view", "list_bookings_100k", "report_month"}
 }
 
 // env is what scenarios share during a run.

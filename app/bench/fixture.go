@@ -18,7 +18,9 @@ import (
 //   - "Bench Booking Hall" (Bogotá, no daylight saving time, open all day): providers for
 //     create_booking and for conflicting_booking, all working all day, so every grid time is
 //     bookable — as many as the run's length needs (gridDemand), at least 50 and 10;
-//   - "Bench Archive" (UTC): 50 providers whose bookings list_bookings_100k seeds in bulk.
+//   - "Bench Archive" (UTC): 50 providers whose bookings list_bookings_100k seeds in bulk;
+//   - "Bench Week Desk" (New York, open 08:00–20:00 daily): 30 providers with two bookings
+//     each weekday of one week, 300 in all, for week_view.
 const (
 	slotsProviders = 10
 	minHall        = 50
@@ -27,6 +29,8 @@ const (
 	archProviders  = 50
 	benchClients   = 50
 	slotsDayTarget = 200
+	weekProviders  = 30
+	weekBookings   = weekProviders * 5 * 2
 )
 
 // maxBookingRate bounds the booking requests per second either side of a booking scenario can
@@ -85,6 +89,9 @@ type fixture struct {
 	canEdit, canCancel bool
 	archive            []int64
 	clients            []int64
+	// weekLoc is the week desk; weekMonday the Monday of its booked week (New York).
+	weekLoc    int64
+	weekMonday time.Time
 }
 
 // policy is the part of the company's booking policy the fixture must respect.
@@ -139,6 +146,7 @@ func seedFixture(ctx context.Context, d *db.DB, now time.Time, demand gridDemand
 	slotsDay := first(studio).AddDate(0, 0, min(5, days-1))
 
 	fx := &fixture{step: pol.step, slotsDay: slotsDay, maxChanges: pol.maxChanges, canEdit: pol.canEdit, canCancel: pol.canCancel}
+	fx.weekMonday = slotsDay.AddDate(0, 0, (8-int(slotsDay.Weekday()))%7+7) // a Monday a week or two ahead
 	fx.hallSize, fx.raceSize = gridSizes(demand, days, pol.step)
 	addFixtureRecords(&f, fx, pol.step)
 	raw, err := json.Marshal(f)
@@ -172,6 +180,7 @@ func seedFixture(ctx context.Context, d *db.DB, now time.Time, demand gridDemand
 		func() (err error) { fx.slotsLoc, err = id("location", "bench-studio-1"); return },
 		func() (err error) { fx.hallLoc, err = id("location", "bench-hall-1"); return },
 		func() (err error) { fx.archiveLoc, err = id("location", "bench-archive-1"); return },
+		func() (err error) { fx.weekLoc, err = id("location", "bench-week-1"); return },
 		func() (err error) { fx.quick, err = id("service", "bench-quick-1"); return },
 		func() (err error) { fx.race, err = id("service", "bench-race-1"); return },
 		func() (err error) { fx.slots, err = ids("provider", "bench-studio-p", slotsProviders); return },
@@ -212,6 +221,7 @@ func addFixtureRecords(f *importer.File, fx *fixture, step int) {
 		importer.Location{Key: "bench-studio-1", Name: "Bench Slots Studio", Timezone: "America/New_York", Country: us, Hours: everyDay("08:00", "20:00")},
 		importer.Location{Key: "bench-hall-1", Name: "Bench Booking Hall", Timezone: "America/Bogota", Country: co, Hours: everyDay("00:00", "24:00")},
 		importer.Location{Key: "bench-archive-1", Name: "Bench Archive", Timezone: "UTC", Country: us, Hours: everyDay("09:00", "17:00")},
+		importer.Location{Key: "bench-week-1", Name: "Bench Week Desk", Timezone: "America/New_York", Country: us, Hours: everyDay("08:00", "20:00")},
 	)
 	f.Categories = append(f.Categories, importer.Category{Key: "bench-cat-1", Name: "Bench"})
 	f.Services = append(f.Services,
@@ -231,6 +241,7 @@ func addFixtureRecords(f *importer.File, fx *fixture, step int) {
 	add("bench-hall-p", "bench-hall-1", "bench-quick-1", fx.hallSize, shifts("bench-hall-1", "00:00", "24:00", nil))
 	add("bench-race-p", "bench-hall-1", "bench-race-1", fx.raceSize, shifts("bench-hall-1", "00:00", "24:00", nil))
 	add("bench-archive-p", "bench-archive-1", "bench-quick-1", archProviders, shifts("bench-archive-1", "09:00", "17:00", nil))
+	add("bench-week-p", "bench-week-1", "bench-quick-1", weekProviders, shifts("bench-week-1", "08:00", "20:00", lunch))
 	for i := range benchClients {
 		last := "Load"
 		f.Clients = append(f.Clients, importer.Client{Key: fmt.Sprintf("bench-client-%d", i+1), FirstName: fmt.Sprintf("Bench %d", i+1), LastName: &last})
@@ -257,6 +268,21 @@ func addFixtureRecords(f *importer.File, fx *fixture, step int) {
 		}
 	}
 	fx.slotsSeed = len(f.Bookings)
+
+	// The week desk: each provider has a booking at 09:00 and one at 15:00, Monday to Friday.
+	for p := range weekProviders {
+		for d := range 5 {
+			for j, hour := range []int{9, 15} {
+				m := fx.weekMonday
+				at := time.Date(m.Year(), m.Month(), m.Day()+d, hour, 0, 0, 0, m.Location())
+				f.Bookings = append(f.Bookings, importer.Booking{
+					Key: fmt.Sprintf("bench-week-%d-%d-%d", p+1, d+1, j+1), Location: "bench-week-1", Service: "bench-quick-1",
+					Provider: fmt.Sprintf("bench-week-p%d", p+1), Client: fmt.Sprintf("bench-client-%d", (p*10+d*2+j)%benchClients+1),
+					Start: at.Format(time.RFC3339),
+				})
+			}
+		}
+	}
 }
 
 func mustZone(name string) *time.Location {

@@ -26,6 +26,7 @@ func scenarioTable() []scenario {
 		{"conflicting_booking", conflictingBooking},
 		{"webhook_fanout", webhookFanout},
 		{"day_in_the_life", dayInTheLife},
+		{"week_view", weekView},
 		{"list_bookings_100k", listBookings100k},
 		{"report_month", reportMonth}, // after the 100,000 bookings are seeded
 	}
