@@ -14,6 +14,7 @@ import (
 
 	"frontdesk/app/activity"
 	"frontdesk/app/owner"
+	"frontdesk/app/staff"
 	"frontdesk/app/twofactor"
 	"frontdesk/ui"
 )
@@ -34,9 +35,11 @@ const (
 )
 
 // requiresTwoFactor says whether the business's rule "require two-factor for owners and
-// managers" applies to the account. Every account is an owner today; an account's role, when
-// accounts have one, decides here (owner and manager: yes).
-func requiresTwoFactor(o owner.Owner) bool { return true }
+// managers" applies to the account: its role decides (reception and providers may still turn
+// two-factor on for themselves).
+func requiresTwoFactor(o owner.Owner) bool {
+	return staff.Role(o.Role) == staff.RoleOwner || staff.Role(o.Role) == staff.RoleManager
+}
 
 // secondFactorStep starts the code step after a correct password when the account uses
 // two-factor, and reports whether it answered the request.

@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	"html"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
+
+	"frontdesk/app/staff"
 )
 
 // Two-factor sign-in through the real appliance: enrolment with a code computed from the
@@ -147,6 +150,21 @@ func TestTwoFactorRuleForcesEnrolment(t *testing.T) {
 	res := owner.post(t, "/account/two-factor/manage", url.Values{"tf_password": {ownerPassword}, "action": {"off"}})
 	wantStatus(t, res, 422)
 	wantBody(t, res, html.EscapeString("cannot be turned off"))
+}
+
+// The rule is for owners and managers: a manager is sent to enrol, reception and provider
+// accounts work on without a second factor.
+func TestTwoFactorRuleIsForOwnersAndManagers(t *testing.T) {
+	ts := startServer(t)
+	first := ts.setupOwner(t)
+	d := openBookingDB(t, ts)
+	manager := addStaff(t, ts, d, "manager@example.com", staff.RoleManager, 0)
+	reception := addStaff(t, ts, d, "reception@example.com", staff.RoleReception, 0)
+	enrolTOTP(t, first)
+	wantRedirect(t, first.post(t, "/settings/team/two-factor", url.Values{"require_two_factor": {"1"}}), "/settings/team")
+
+	wantRedirect(t, manager.get(t, "/bookings"), "/account#two-factor")
+	wantStatus(t, reception.get(t, "/bookings"), http.StatusOK)
 }
 
 // Wrong codes count against the sign-in throttle: after five from one untrusted client, even
