@@ -68,3 +68,64 @@ func TestClassTimetableInTrail(t *testing.T) {
 	}
 	wantEntry(t, d, since, "timetable_entry.deleted", maxID, "max@example.com", "timetable_entry", `"room":["Studio",null]`)
 }
+
+// A manager adds a one-off session, changes a session's seats, cancels it (its attendees'
+// bookings with it) and restores it: each is one entry by the manager about the session; a
+// refused change (a capacity below the attendees, a one-off session while the provider teaches)
+// and cancelling a cancelled session leave none.
+func TestClassSessionsInTrail(t *testing.T) {
+	ts := startServer(t)
+	ts.setupOwner(t)
+	w := seedClassWorld(t, ts)
+	d := openBookingDB(t, ts)
+	max := addStaff(t, ts, d, "max@example.com", staff.RoleManager, 0)
+	maxID := ownerID(t, d, "max@example.com")
+	res := max.post(t, "/catalog/timetable", url.Values{"location": {w.Location}, "service": {w.Yoga}, "provider": {w.Ana},
+		"day": {w.weekday(t)}, "start": {"10:00"}, "valid_from": {time.Now().Format(time.DateOnly)}})
+	if res.Status != http.StatusSeeOther {
+		t.Fatalf("adding a weekly class: got %d %s", res.Status, res.Body)
+	}
+	var session int64
+	if err := d.Read.QueryRow(`SELECT id FROM class_sessions WHERE local_date = ?`, w.Day).Scan(&session); err != nil {
+		t.Fatalf("the session of %s: %v", w.Day, err)
+	}
+	path := "/bookings/sessions/" + strconv.FormatInt(session, 10)
+	for _, client := range []string{w.Maria, w.Pedro} {
+		wantRedirect(t, max.post(t, path+"/attendees", url.Values{"client": {client}}), path)
+	}
+	since := lastEntryID(t, d)
+
+	oneOff := url.Values{"location": {w.Location}, "service": {w.Yoga}, "provider": {w.Ana}, "date": {w.Day}, "start": {"10:30"}}
+	wantStatus(t, max.post(t, "/catalog/timetable/one-off", oneOff), http.StatusUnprocessableEntity) // Ana teaches then
+	if n := len(entriesOf(t, d, since, "class_session.created")); n != 0 {
+		t.Fatalf("a refused one-off session left %d entries", n)
+	}
+	oneOff.Set("start", "18:00")
+	oneOff.Set("room", "Garden")
+	res = max.post(t, "/catalog/timetable/one-off", oneOff)
+	if res.Status != http.StatusSeeOther {
+		t.Fatalf("adding a one-off session: got %d %s", res.Status, res.Body)
+	}
+	e := wantEntry(t, d, since, "class_session.created", maxID, "max@example.com", "class_session",
+		`"room":[null,"Garden"]`, `"local_date":[null,"`+w.Day+`"]`, `"start_at":[null,"`)
+	if want := "/bookings/sessions/" + strconv.FormatInt(e.EntityID, 10); res.Header.Get("Location") != want {
+		t.Errorf("class_session.created is about %s, want %s", want, res.Header.Get("Location"))
+	}
+
+	max.post(t, path+"/seats", url.Values{"capacity": {"1"}}) // two attendees: refused
+	if n := len(entriesOf(t, d, since, "class_session.updated")); n != 0 {
+		t.Fatalf("a refused capacity left %d entries", n)
+	}
+	wantRedirect(t, max.post(t, path+"/seats", url.Values{"capacity": {"3"}, "room": {"Hall"}}), path)
+	e = wantEntry(t, d, since, "class_session.updated", maxID, "max@example.com", "class_session", `"capacity":[null,3]`, `"room":[null,"Hall"]`)
+	if e.EntityID != session {
+		t.Errorf("class_session.updated is about session %d, want %d", e.EntityID, session)
+	}
+
+	wantRedirect(t, max.post(t, path+"/cancel", nil), path)
+	wantRedirect(t, max.post(t, path+"/cancel", nil), path) // already cancelled: nothing recorded
+	wantEntry(t, d, since, "class_session.cancelled", maxID, "max@example.com", "class_session",
+		`"status":["scheduled","cancelled"]`, `"bookings_cancelled":[null,2]`)
+	wantRedirect(t, max.post(t, path+"/restore", nil), path)
+	wantEntry(t, d, since, "class_session.restored", maxID, "max@example.com", "class_session", `"status":["cancelled","scheduled"]`)
+}
