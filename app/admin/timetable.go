@@ -430,7 +430,7 @@ func (a *Admin) deleteTimetableEntry(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, errpage.NotFound)
 		return
 	}
-	err = booking.DeleteTimetableEntry(r.Context(), a.db, id)
+	err = booking.DeleteTimetableEntry(r.Context(), a.db, a.now(), id)
 	if msg, _, ok := classMessage(r, err); ok {
 		a.flash(r.Context(), ui.FlashError, msg)
 		seeOther(w, r, ui.TimetableEntryURL(id))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/db"
 	"frontdesk/ui/i18n"
 )
@@ -46,18 +47,21 @@ func CreateSession(ctx context.Context, d *db.DB, now time.Time, in SessionInput
 		}
 		end := in.Start.Add(time.Duration(svc.DurationMin) * time.Minute)
 		ms := db.Millis(now)
-		id, err = q.InsertClassSession(ctx, db.InsertClassSessionParams{
+		p := db.InsertClassSessionParams{
 			LocationID: in.LocationID, ServiceID: in.ServiceID, ProviderID: in.ProviderID,
 			LocalDate: DateOf(in.Start.In(zone)).String(), StartAt: db.Millis(in.Start), EndAt: db.Millis(end),
 			BlockStartAt: db.Millis(in.Start.Add(-time.Duration(svc.BufferBeforeMin) * time.Minute)),
 			BlockEndAt:   db.Millis(end.Add(time.Duration(svc.BufferAfterMin) * time.Minute)),
 			Capacity:     capacityValue(in.Capacity), Room: roomValue(in.Room), Status: SessionScheduled,
 			CreatedAt: ms, UpdatedAt: ms,
-		})
+		}
+		id, err = q.InsertClassSession(ctx, p)
 		if db.IsConstraint(err, "slot_unavailable") {
 			return ErrSlotUnavailable
+		} else if err != nil {
+			return err
 		}
-		return err
+		return recordClass(ctx, q, now, "class_session.created", id, activity.Created(p, unrecordedSession...))
 	})
 	return id, err
 }
@@ -130,7 +134,14 @@ func cancelSession(ctx context.Context, q *db.Queries, now time.Time, id int64) 
 		}
 	}
 	err = q.SetClassSessionStatus(ctx, db.SetClassSessionStatusParams{Status: SessionCancelled, UpdatedAt: db.Millis(now), ID: id})
-	return len(live), err
+	if err != nil {
+		return 0, err
+	}
+	ch := activity.Changes{}.Set("status", s.Status, SessionCancelled).Set("local_date", nil, s.LocalDate)
+	if len(live) > 0 {
+		ch.Set("bookings_cancelled", nil, len(live))
+	}
+	return len(live), recordClass(ctx, q, now, "class_session.cancelled", id, ch)
 }
 
 // CancelTimetableDate cancels the session timetable entry entryID gives on local date d, making
@@ -158,8 +169,12 @@ func CancelTimetableDate(ctx context.Context, d *db.DB, now time.Time, entryID i
 			// No row yet (or the session could not be placed): record the date as cancelled.
 			p := sessionParams(e, date, start, now)
 			p.Status = SessionCancelled
-			_, err = q.InsertClassSession(ctx, p)
-			return err
+			id, err := q.InsertClassSession(ctx, p)
+			if err != nil {
+				return err
+			}
+			return recordClass(ctx, q, now, "class_session.cancelled", id,
+				activity.Changes{}.Set("status", nil, SessionCancelled).Set("local_date", nil, p.LocalDate).Set("timetable_id", nil, entryID))
 		} else if err != nil {
 			return err
 		}
@@ -183,8 +198,11 @@ func RestoreSession(ctx context.Context, d *db.DB, now time.Time, id int64) erro
 		err = q.SetClassSessionStatus(ctx, db.SetClassSessionStatusParams{Status: SessionScheduled, UpdatedAt: db.Millis(now), ID: id})
 		if db.IsConstraint(err, "slot_unavailable") {
 			return ErrSlotUnavailable
+		} else if err != nil {
+			return err
 		}
-		return err
+		return recordClass(ctx, q, now, "class_session.restored", id,
+			activity.Changes{}.Set("status", s.Status, SessionScheduled).Set("local_date", nil, s.LocalDate))
 	})
 }
 
@@ -210,6 +228,20 @@ func SetSessionSeats(ctx context.Context, d *db.DB, now time.Time, id int64, cap
 		if err != nil {
 			return err
 		}
-		return setSeats(ctx, q, now, id, capacityValue(capacity), roomValue(room), seats.Booked, date)
+		after := struct {
+			Capacity sql.NullInt64
+			Room     sql.NullString
+		}{capacityValue(capacity), roomValue(room)}
+		if err := setSeats(ctx, q, now, id, after.Capacity, after.Room, seats.Booked, date); err != nil {
+			return err
+		}
+		if ch := activity.Diff(s, after); len(ch) > 0 {
+			return recordClass(ctx, q, now, "class_session.updated", id, ch.Set("local_date", nil, s.LocalDate))
+		}
+		return nil
 	})
 }
+
+// unrecordedSession are columns the trail leaves out of a new session: besides ids and write
+// times, the span its buffers block and its status (a new session is scheduled).
+var unrecordedSession = append([]string{"block_start_at", "block_end_at", "status"}, unrecordedClass...)

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"frontdesk/app/activity"
 	"frontdesk/db"
 	"frontdesk/ui/i18n"
 )
@@ -52,13 +53,16 @@ func CreateTimetableEntry(ctx context.Context, d *db.DB, now time.Time, in Timet
 		}
 		ms := db.Millis(now)
 		var err error
-		id, err = q.InsertTimetableEntry(ctx, db.InsertTimetableEntryParams{
+		p := db.InsertTimetableEntryParams{
 			LocationID: in.LocationID, ServiceID: in.ServiceID, ProviderID: in.ProviderID, DayID: int64(in.Weekday),
 			StartMin: int64(in.StartMin), Capacity: capacityValue(in.Capacity), Room: roomValue(in.Room),
 			ValidFrom: in.ValidFrom.String(), ValidTo: dateValue(in.ValidTo), CreatedAt: ms, UpdatedAt: ms,
-		})
-		if err != nil {
+		}
+		if id, err = q.InsertTimetableEntry(ctx, p); err != nil {
 			return fmt.Errorf("insert timetable entry: %w", err)
+		}
+		if err := recordClass(ctx, q, now, "timetable_entry.created", id, activity.Created(p, unrecordedClass...)); err != nil {
+			return err
 		}
 		ch.Generated, err = generateAhead(ctx, q, now, id)
 		return err
@@ -75,19 +79,25 @@ func CreateTimetableEntry(ctx context.Context, d *db.DB, now time.Time, in Timet
 func UpdateTimetableEntry(ctx context.Context, d *db.DB, now time.Time, id int64, in TimetableInput) (Changed, error) {
 	var ch Changed
 	err := d.InTx(ctx, func(q *db.Queries) error {
-		if _, err := q.TimetableEntry(ctx, id); err != nil {
+		before, err := q.TimetableEntry(ctx, id)
+		if err != nil {
 			return notFoundAs(err, "timetable_entry")
 		}
 		if err := validTimetable(ctx, q, in); err != nil {
 			return err
 		}
-		err := q.UpdateTimetableEntry(ctx, db.UpdateTimetableEntryParams{
+		p := db.UpdateTimetableEntryParams{
 			LocationID: in.LocationID, ServiceID: in.ServiceID, ProviderID: in.ProviderID, DayID: int64(in.Weekday),
 			StartMin: int64(in.StartMin), Capacity: capacityValue(in.Capacity), Room: roomValue(in.Room),
 			ValidFrom: in.ValidFrom.String(), ValidTo: dateValue(in.ValidTo), UpdatedAt: db.Millis(now), ID: id,
-		})
-		if err != nil {
+		}
+		if err := q.UpdateTimetableEntry(ctx, p); err != nil {
 			return fmt.Errorf("update timetable entry %d: %w", id, err)
+		}
+		if diff := activity.Diff(before, p, unrecordedClass...); len(diff) > 0 {
+			if err := recordClass(ctx, q, now, "timetable_entry.updated", id, diff); err != nil {
+				return err
+			}
 		}
 		if ch, err = refit(ctx, q, now, id); err != nil {
 			return err
@@ -101,9 +111,10 @@ func UpdateTimetableEntry(ctx context.Context, d *db.DB, now time.Time, id int64
 // DeleteTimetableEntry removes an entry that never had a booking or a waiting client, with its
 // sessions. One with history is ended instead (UpdateTimetableEntry with ValidTo), so its
 // past sessions keep their attendees. Errors: *NotFoundError, *InvalidError.
-func DeleteTimetableEntry(ctx context.Context, d *db.DB, id int64) error {
+func DeleteTimetableEntry(ctx context.Context, d *db.DB, now time.Time, id int64) error {
 	return d.InTx(ctx, func(q *db.Queries) error {
-		if _, err := q.TimetableEntry(ctx, id); err != nil {
+		before, err := q.TimetableEntry(ctx, id)
+		if err != nil {
 			return notFoundAs(err, "timetable_entry")
 		}
 		history, err := q.EntryHasHistory(ctx, sql.NullInt64{Int64: id, Valid: true})
@@ -116,7 +127,10 @@ func DeleteTimetableEntry(ctx context.Context, d *db.DB, id int64) error {
 		if err := q.DeleteEntrySessions(ctx, sql.NullInt64{Int64: id, Valid: true}); err != nil {
 			return err
 		}
-		return q.DeleteTimetableEntry(ctx, id)
+		if err := q.DeleteTimetableEntry(ctx, id); err != nil {
+			return err
+		}
+		return recordClass(ctx, q, now, "timetable_entry.deleted", id, removed(before, unrecordedClass...))
 	})
 }
 
@@ -268,4 +282,23 @@ func dateValue(d *Date) sql.NullString {
 		return sql.NullString{}
 	}
 	return sql.NullString{String: d.String(), Valid: true}
+}
+
+// unrecordedClass are columns the activity trail leaves out of timetable and session entries:
+// ids, the times every write moves, and what the entry reads from its location and class.
+var unrecordedClass = []string{"id", "created_at", "updated_at", "timezone", "duration_min", "buffer_before_min", "buffer_after_min"}
+
+// recordClass writes the activity entry of a change to the timetable (entity timetable_entry)
+// or to one session (entity class_session) inside its transaction q.
+func recordClass(ctx context.Context, q *db.Queries, now time.Time, action string, id int64, ch activity.Changes) error {
+	return activity.Record(ctx, q, now, activity.Entry{Action: action, EntityID: id, Changes: ch})
+}
+
+// removed is what a deleted row held, each field as [value, nil].
+func removed(before any, skip ...string) activity.Changes {
+	c := activity.Changes{}
+	for name, v := range activity.Created(before, skip...) {
+		c[name] = [2]any{v[1], nil}
+	}
+	return c
 }

@@ -90,7 +90,7 @@ func TestTimetableChanges(t *testing.T) {
 	if _, err := Create(ctx, d, storeNow, yoga(2, santiago(t, "2026-12-14 12:00"))); err != nil {
 		t.Fatal(err)
 	}
-	if err := DeleteTimetableEntry(ctx, d, entry); !isInvalid(err, "timetable_entry") {
+	if err := DeleteTimetableEntry(ctx, d, time.Now(), entry); !isInvalid(err, "timetable_entry") {
 		t.Fatalf("deleting an entry with history: got %v, want refused", err)
 	}
 	end := Date{2026, time.December, 31}

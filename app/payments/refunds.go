@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/db"
 )
 
@@ -126,10 +127,19 @@ func CollectBalance(ctx context.Context, d *db.DB, saleID int64, method Method, 
 }
 
 // ResolveFlag records that the owner dealt with flag id (refunded the payment, or settled the
-// request by hand). Resolving twice is harmless.
+// request by hand), with its payment_flag.resolved entry in the activity trail. Resolving twice
+// is harmless and records nothing the second time.
 func ResolveFlag(ctx context.Context, d *db.DB, id int64, now time.Time) error {
 	return d.InTx(ctx, func(q *db.Queries) error {
-		_, err := q.ResolvePaymentFlag(ctx, db.ResolvePaymentFlagParams{ResolvedAt: nullInt(db.Millis(now)), ID: id})
-		return err
+		n, err := q.ResolvePaymentFlag(ctx, db.ResolvePaymentFlagParams{ResolvedAt: nullInt(db.Millis(now)), ID: id})
+		if err != nil || n == 0 {
+			return err
+		}
+		f, err := q.GetPaymentFlag(ctx, id)
+		if err != nil {
+			return err
+		}
+		ch := activity.Changes{}.Set("resolved_at", nil, now).Set("kind", nil, f.Kind).Set("payment_request_id", nil, f.PaymentRequestID)
+		return activity.Record(ctx, q, now, activity.Entry{Action: "payment_flag.resolved", EntityID: id, Changes: ch})
 	})
 }
