@@ -81,6 +81,19 @@ func TestContainerRecipe(t *testing.T) {
 			t.Errorf("deploy/Dockerfile lacks %q", want)
 		}
 	}
+	// `go mod download` runs before the rest of the source is copied: a module go.mod replaces
+	// with a folder of this repository must be copied before it, or the download fails.
+	gomod, err := os.ReadFile(filepath.Join("..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	download := strings.Index(docker, "RUN go mod download")
+	for _, m := range regexp.MustCompile(`(?m)=>\s*\./(\S+)`).FindAllStringSubmatch(string(gomod), -1) {
+		top := strings.SplitN(m[1], "/", 2)[0]
+		if at := strings.Index(docker, "COPY "+top+"/"); at < 0 || at > download {
+			t.Errorf("deploy/Dockerfile does not copy %s/ before go mod download (go.mod replaces a module with ./%s)", top, m[1])
+		}
+	}
 	// docker stop kills the container 10 s after SIGTERM unless told otherwise: the example
 	// gives serve's graceful stop the time it may take.
 	cfg, err := parseServeConfig(Env{Getenv: func(string) string { return "" }}, nil)
