@@ -52,21 +52,30 @@ func (a *Admin) showMessageTemplate(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	t, custom, err := a.msgs.Template(r.Context(), kind, lang)
+	v, t, err := a.storedTemplateView(r, kind, lang)
 	if err != nil {
 		a.renderError(w, r, err)
 		return
 	}
-	f := ui.NewForm(nil)
-	f.Set("subject", t.Subject)
-	f.Set("body", t.Body)
-	v := a.templateView(r, kind, lang, f, custom)
 	a.preview(r, &v, kind, lang, t, 0)
 	if err := a.textView(r, &v, kind, lang, nil); err != nil {
 		a.renderError(w, r, err)
 		return
 	}
 	a.render(w, r, http.StatusOK, ui.MessageTemplatePage(a.page(r, v.Label), v))
+}
+
+// storedTemplateView is the template page of kind in lang with its email form filled from the
+// stored template (or the built-in one), and that template.
+func (a *Admin) storedTemplateView(r *http.Request, kind messages.Kind, lang string) (ui.MessageTemplateView, messages.Template, error) {
+	t, custom, err := a.msgs.Template(r.Context(), kind, lang)
+	if err != nil {
+		return ui.MessageTemplateView{}, t, err
+	}
+	f := ui.NewForm(nil)
+	f.Set("subject", t.Subject)
+	f.Set("body", t.Body)
+	return a.templateView(r, kind, lang, f, custom), t, nil
 }
 
 func (a *Admin) templateView(r *http.Request, kind messages.Kind, lang string, f *ui.Form, custom bool) ui.MessageTemplateView {
@@ -196,15 +205,11 @@ func (a *Admin) saveMessageText(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	t, custom, err := a.msgs.Template(r.Context(), kind, lang)
+	v, _, err := a.storedTemplateView(r, kind, lang)
 	if err != nil {
 		a.renderError(w, r, err)
 		return
 	}
-	f := ui.NewForm(nil)
-	f.Set("subject", t.Subject)
-	f.Set("body", t.Body)
-	v := a.templateView(r, kind, lang, f, custom)
 	if err := a.textView(r, &v, kind, lang, tf); err != nil {
 		a.renderError(w, r, err)
 		return
