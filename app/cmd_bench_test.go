@@ -128,8 +128,12 @@ func TestBenchProducesEveryFigure(t *testing.T) {
 	if rep.CPUModel == "" || !strings.HasPrefix(rep.Go, "go") {
 		t.Errorf("got CPU model %q and Go %q, want both recorded", rep.CPUModel, rep.Go)
 	}
-	if len(rep.Checks) != 4 {
-		t.Errorf("got %d process checks, want binary size, idle RSS, peak RSS and start → ready", len(rep.Checks))
+	// The same serve, loaded, is watched giving memory back.
+	if p.AfterLoadRSS <= 0 || p.AfterLoadRSSAnon <= 0 || p.AfterLoadPeakRSS < p.AfterLoadRSS || p.AfterLoadReturnMs < 0 {
+		t.Errorf("got serve's RSS after load %d (anon %d, peak %d, %v ms after); want it measured", p.AfterLoadRSS, p.AfterLoadRSSAnon, p.AfterLoadPeakRSS, p.AfterLoadReturnMs)
+	}
+	if len(rep.Checks) != 5 {
+		t.Errorf("got %d process checks, want binary size, idle RSS fresh and after load, peak RSS and start → ready", len(rep.Checks))
 	}
 
 	var text bytes.Buffer

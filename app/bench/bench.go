@@ -15,12 +15,14 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"frontdesk/app/apikey"
@@ -60,6 +62,9 @@ type Config struct {
 	// Serve, if set, makes the command whose idle memory is the report's idle RSS; without
 	// it that figure cannot be measured and fails.
 	Serve ServeCommand
+	// ReturnWait bounds how long the serve process is watched for giving memory back after
+	// its load (0: five minutes, the idle RSS target's).
+	ReturnWait time.Duration
 	// Progress, if set, gets a line as each step starts.
 	Progress io.Writer
 	Now      func() time.Time
@@ -193,21 +198,61 @@ func (e *env) measureServe(ctx context.Context, dataDir string, log io.Writer, r
 		rep.Notes = append(rep.Notes, "idle RSS: no serve command to measure")
 		return
 	}
-	cmd, err := e.cfg.Serve(dataDir)
+	// serve runs on a copy: its load writes bookings the scenarios must not find.
+	serveDir := filepath.Join(e.dir, "serve-data")
+	err := os.CopyFS(serveDir, os.DirFS(dataDir))
+	var cmd *exec.Cmd
+	if err == nil {
+		cmd, err = e.cfg.Serve(serveDir)
+	}
 	if err == nil {
 		var idle serveIdle
-		idle, err = measureServeIdle(ctx, cmd, e.dir, log)
+		load := &serveLoad{run: e.serveLoad, wait: cmp.Or(e.cfg.ReturnWait, returnWait)}
+		idle, err = measureServeIdle(ctx, cmd, e.dir, log, load)
 		if err == nil {
 			p := &rep.Process
 			p.IdleRSS, p.IdleRSSAnon, p.IdleRSSFile, p.IdleRSSShmem = idle.rss, idle.anon, idle.file, idle.shmem
 			p.IdleSettleMs, p.IdleSettled = idle.settleMs, idle.settled
+			p.AfterLoadRSS, p.AfterLoadPeakRSS = idle.afterLoad.rss, idle.peakLoad
+			p.AfterLoadRSSAnon, p.AfterLoadRSSFile = idle.afterLoad.anon, idle.afterLoad.file
+			p.AfterLoadReturnMs, p.AfterLoadReturned = idle.returnMs, idle.returned
 			if !idle.settled {
 				rep.Notes = append(rep.Notes, fmt.Sprintf("idle RSS: serve's RSS did not settle within %s; the last reading is reported", settleWait))
+			}
+			if !idle.returned {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("idle RSS after load: serve's RSS was not back within %d MiB of idle %s after the load; the last reading is reported", returnSlack>>20, load.wait))
 			}
 			return
 		}
 	}
 	rep.Notes = append(rep.Notes, fmt.Sprintf("idle RSS could not be measured: %v", err))
+}
+
+// serveLoad is the load measureServe puts on the serve process before reading how much memory
+// it gives back: for the bench's recorded duration at its concurrency, creates on free times
+// of the booking hall (as create_booking makes them) alternating with lists of 30 bookings.
+func (e *env) serveLoad(ctx context.Context, url string) error {
+	c := newClient(url, e.key, e.cfg.Concurrency)
+	defer c.close()
+	list := fmt.Sprintf("/v3/bookings?location_id=%d&per_page=30", e.fx.hallLoc)
+	var n atomic.Int64
+	f := Drive(ctx, Load{Concurrency: e.cfg.Concurrency, Duration: e.cfg.Duration}, func(ctx context.Context, w int) (Outcome, error) {
+		k := n.Add(1) - 1
+		if k%2 == 1 {
+			_, err := c.do(ctx, http.MethodGet, list, nil, http.StatusOK)
+			return Succeeded, err
+		}
+		provider, start, err := e.fx.hall.free(k / 2)
+		if err != nil {
+			return 0, err
+		}
+		_, err = c.do(ctx, http.MethodPost, "/v3/bookings", e.bookingBody(k/2, e.fx.quick, provider, start), http.StatusCreated)
+		return Succeeded, err
+	})
+	if f.Errors > 0 {
+		return fmt.Errorf("%d of the requests failed", f.Errors)
+	}
+	return nil
 }
 
 // timeToReady starts the appliance and polls /readyz until it answers 200.

@@ -52,6 +52,17 @@ type Process struct {
 	// reading is then the figure, and a note says so).
 	IdleSettleMs float64 `json:"idle_settle_ms"`
 	IdleSettled  bool    `json:"idle_settled"`
+	// AfterLoadRSS is the same serve process's RSS once it has given memory back after
+	// creates and lists at the bench's concurrency for its recorded duration (AfterLoadPeakRSS
+	// the most seen under them; serve runs on a copy of the data directory):
+	// the first reading within 10 MiB of IdleRSS, AfterLoadReturnMs after the load ended,
+	// or the reading five minutes after it (AfterLoadReturned false).
+	AfterLoadRSS      int64   `json:"after_load_rss_bytes"`
+	AfterLoadRSSAnon  int64   `json:"after_load_rss_anon_bytes"`
+	AfterLoadRSSFile  int64   `json:"after_load_rss_file_bytes"`
+	AfterLoadPeakRSS  int64   `json:"after_load_peak_rss_bytes"`
+	AfterLoadReturnMs float64 `json:"after_load_return_ms"`
+	AfterLoadReturned bool    `json:"after_load_returned"`
 	// BenchIdleRSS and its split are the bench process's own resident memory after the
 	// in-process restart, once ready and after a collection: the appliance plus the load
 	// generator, the fixture import and the bench's code. Informational, no target.
@@ -238,6 +249,7 @@ func (r *Report) finish() {
 	r.Checks = []Check{
 		readable(atMost("binary size", "MiB", 40, nil).check(float64(p.BinaryBytes)/mib), p.BinaryBytes),
 		readable(atMost("idle RSS", "MiB", 30, nil).check(float64(p.IdleRSS)/mib), p.IdleRSS),
+		readable(atMost("idle RSS after load", "MiB", 40, nil).check(float64(p.AfterLoadRSS)/mib), p.AfterLoadRSS),
 		readable(atMost("peak RSS", "MiB", 200, nil).check(float64(p.PeakRSS)/mib), p.PeakRSS),
 		readable(atMost("start → ready", "ms", 300, nil).check(p.StartToReadyMs), int64(p.StartToReadyMs*1000)),
 	}
@@ -346,6 +358,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	if p := r.Process; p.IdleRSSAnon > 0 || p.IdleRSSFile > 0 {
 		fmt.Fprintf(tw, "idle RSS split\tanon %s, file %s, shmem %s MiB\t\t\n", number(float64(p.IdleRSSAnon)/mib),
 			number(float64(p.IdleRSSFile)/mib), number(float64(p.IdleRSSShmem)/mib))
+	}
+	if p := r.Process; p.AfterLoadRSS > 0 {
+		fmt.Fprintf(tw, "serve RSS after load\tpeak %s MiB under creates and lists; %s MiB (anon %s, file %s) %s s after\t\t\n",
+			number(float64(p.AfterLoadPeakRSS)/mib), number(float64(p.AfterLoadRSS)/mib), number(float64(p.AfterLoadRSSAnon)/mib),
+			number(float64(p.AfterLoadRSSFile)/mib), number(p.AfterLoadReturnMs/1000))
 	}
 	if p := r.Process; p.BenchIdleRSS > 0 {
 		fmt.Fprintf(tw, "bench process idle RSS\t%s MiB (anon %s, file %s, shmem %s)\t\t\n", number(float64(p.BenchIdleRSS)/mib),

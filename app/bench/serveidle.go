@@ -60,13 +60,37 @@ type serveIdle struct {
 	readyMs  float64 // start of the process to its READY=1
 	settleMs float64 // READY=1 to settled
 	settled  bool    // false: settleWait passed first, and the last reading is reported
+	// afterLoad is the reading once memory came back after the load (or when the load's wait
+	// passed first: returned is then false); peakLoad the most seen under the load; returnMs
+	// the end of the load to that reading. Zero when no load was run.
+	afterLoad idleSample
+	peakLoad  int64
+	returnMs  float64
+	returned  bool
 }
+
+// serveLoad is the load measureServeIdle puts on the serve process: run loads it at url (its
+// base URL) and returns when done; then the process is read every returnEvery until its RSS
+// lies within returnSlack of the fresh idle figure, for at most wait.
+type serveLoad struct {
+	run  func(ctx context.Context, url string) error
+	wait time.Duration
+}
+
+const (
+	returnEvery = time.Second
+	returnSlack = 10 << 20
+	// returnWait is serveLoad's wait in a full run: the "five minutes after load" of the
+	// idle RSS target (README "Performance").
+	returnWait = 5 * time.Minute
+)
 
 // measureServeIdle starts cmd (a `frontdesk serve`), waits for it to tell the service manager
 // it is ready (sd_notify READY=1, the signal systemd waits for) and for /readyz to answer 200,
-// reads its resident memory until it settles, and stops it with SIGTERM, as systemd does. An
+// reads its resident memory until it settles; with a load, runs it, then reads the memory
+// until it comes back near the settled figure; and stops it with SIGTERM, as systemd does. An
 // error means the figure could not be measured; the process is stopped in every case.
-func measureServeIdle(ctx context.Context, cmd *exec.Cmd, dir string, log io.Writer) (serveIdle, error) {
+func measureServeIdle(ctx context.Context, cmd *exec.Cmd, dir string, log io.Writer, load *serveLoad) (serveIdle, error) {
 	var out serveIdle
 	sock := filepath.Join(dir, "notify.sock")
 	os.Remove(sock)
@@ -124,7 +148,57 @@ func measureServeIdle(ctx context.Context, cmd *exec.Cmd, dir string, log io.Wri
 		return out, err
 	}
 	out.settleMs = millis(time.Since(t1))
+	if load != nil {
+		if err := out.loadAndReturn(ctx, url, status, exited, load); err != nil {
+			return out, err
+		}
+	}
 	return out, stop()
+}
+
+// loadAndReturn runs load against the serve process while watching its peak RSS, then reads
+// its RSS every returnEvery until it is back within returnSlack of the settled figure.
+func (out *serveIdle) loadAndReturn(ctx context.Context, url, status string, exited <-chan error, load *serveLoad) error {
+	loaded := make(chan error, 1)
+	go func() { loaded <- load.run(ctx, url) }()
+	tick := time.NewTicker(returnEvery)
+	defer tick.Stop()
+	for running := true; running; {
+		select {
+		case err := <-loaded:
+			if err != nil {
+				return fmt.Errorf("load on serve: %w", err)
+			}
+			running = false
+		case err := <-exited:
+			return fmt.Errorf("serve exited under load: %v", err)
+		case <-tick.C:
+			out.peakLoad = max(out.peakLoad, readIdle(status).rss)
+		}
+	}
+	t0 := time.Now()
+	for {
+		s := readIdle(status)
+		if s.rss <= 0 {
+			return fmt.Errorf("cannot read %s", status)
+		}
+		out.peakLoad = max(out.peakLoad, s.rss)
+		out.afterLoad, out.returnMs = s, millis(time.Since(t0))
+		if s.rss <= out.rss+returnSlack {
+			out.returned = true
+			return nil
+		}
+		if time.Since(t0) >= load.wait {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-exited:
+			return fmt.Errorf("serve exited while idle after load: %v", err)
+		case <-tick.C:
+		}
+	}
 }
 
 // stopWait bounds a graceful stop of the measured serve (its own shutdown timeout is 20 s).

@@ -66,7 +66,7 @@ func TestMeasureServeIdle(t *testing.T) {
 		t.Skip("no /proc: idle memory is read from /proc/PID/status")
 	}
 	ctx := context.Background()
-	idle, err := measureServeIdle(ctx, fakeServeCommand("exit-0"), t.TempDir(), io.Discard)
+	idle, err := measureServeIdle(ctx, fakeServeCommand("exit-0"), t.TempDir(), io.Discard, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,14 +77,40 @@ func TestMeasureServeIdle(t *testing.T) {
 		{"exit-3", "did not stop cleanly"},
 		{"not-ready", "/readyz answered 503"},
 	} {
-		idle, err := measureServeIdle(ctx, fakeServeCommand(tc.mode), t.TempDir(), io.Discard)
+		idle, err := measureServeIdle(ctx, fakeServeCommand(tc.mode), t.TempDir(), io.Discard, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v (%+v), want an error saying %q", tc.mode, err, idle, tc.want)
 		}
 	}
 	quits := exec.Command(os.Args[0], "-test.run=^$") // a process that ends without a word
-	if _, err := measureServeIdle(ctx, quits, t.TempDir(), io.Discard); err == nil || !strings.Contains(err.Error(), "exited before it was ready") {
+	if _, err := measureServeIdle(ctx, quits, t.TempDir(), io.Discard, nil); err == nil || !strings.Contains(err.Error(), "exited before it was ready") {
 		t.Errorf("a process that exits at once: got %v, want it to exit before it was ready", err)
+	}
+}
+
+// With a load, the child is loaded and then read until its memory is back near the idle
+// figure; a load that fails is an error, not a figure.
+func TestMeasureServeAfterLoad(t *testing.T) {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc: idle memory is read from /proc/PID/status")
+	}
+	ctx := context.Background()
+	loaded := false
+	idle, err := measureServeIdle(ctx, fakeServeCommand("exit-0"), t.TempDir(), io.Discard, &serveLoad{wait: time.Minute, run: func(ctx context.Context, url string) error {
+		loaded = getReadyz(url) == nil
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !loaded || !idle.returned || idle.afterLoad.rss <= 0 || idle.afterLoad.rss > idle.rss+returnSlack || idle.peakLoad < idle.afterLoad.rss {
+		t.Fatalf("loaded %v, got %+v: want a reading back within %d bytes of idle and a peak at least as high", loaded, idle, returnSlack)
+	}
+	_, err = measureServeIdle(ctx, fakeServeCommand("exit-0"), t.TempDir(), io.Discard, &serveLoad{wait: time.Minute, run: func(context.Context, string) error {
+		return fmt.Errorf("3 of the reads failed")
+	}})
+	if err == nil || !strings.Contains(err.Error(), "3 of the reads failed") {
+		t.Fatalf("a failed load: got %v, want its error", err)
 	}
 }
 
@@ -105,8 +131,8 @@ func TestUnmeasuredServeFailsIdleRSS(t *testing.T) {
 			if r.Process.IdleRSS != 0 || !strings.Contains(strings.Join(r.Notes, "\n"), "idle RSS") {
 				t.Fatalf("got idle RSS %d and notes %q, want none and a note", r.Process.IdleRSS, r.Notes)
 			}
-			if f := r.Failures(); len(f) != 1 || !strings.Contains(f[0], "idle RSS") {
-				t.Fatalf("got failures %v, want the idle RSS", f)
+			if f := r.Failures(); len(f) != 2 || !strings.Contains(f[0], "idle RSS") || !strings.Contains(f[1], "idle RSS after load") {
+				t.Fatalf("got failures %v, want the idle RSS, fresh and after load", f)
 			}
 		})
 	}
