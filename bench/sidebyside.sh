@@ -150,4 +150,8 @@ say "$rounds rounds of ${duration}s at connections $conns, wrk -t$threads"
 	--clk-tck "$(getconf CLK_TCK)" ${json:+--json "$json"} --pb-reads "$reads" \
 	--fd-url "http://127.0.0.1:$fd_port" --fd-key "$key" --fd-pid "$fd_pid" \
 	--pb-url "http://127.0.0.1:$pb_port" --pb-email "$pb_email" --pb-password "$pb_password" --pb-pid "$pb_pid" \
-	--chi-url "http://127.0.0.1:$chi_port" --chi-pid "$chi_pid"
+	--chi-url "http://127.0.0.1:$chi_port" --chi-pid "$chi_pid" &
+# The driver runs in the background so that a SIGTERM to this script alone stops it at once too.
+driver=$!
+pids+=("$driver")
+wait "$driver"
