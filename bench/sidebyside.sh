@@ -120,7 +120,7 @@ say "frontdesk: a fresh data directory with the bench business and a key"
 	{ cat "$tmp/import.log" >&2; exit 1; }
 key="$("$tmp/frontdesk" apikey create --data "$tmp/fd" --name sidebyside --full-access)"
 "$tmp/frontdesk" serve --data "$tmp/fd" --addr "127.0.0.1:$fd_port" \
-	--rate-limit-per-minute 0 --rate-limit-per-day 0 --log-format json 2>"$(log frontdesk)" &
+	--rate-limit-per-minute 0 --rate-limit-per-day 0 --max-conns-per-client 0 --log-format json 2>"$(log frontdesk)" &
 fd_pid=$!
 pids+=("$fd_pid")
 

@@ -69,6 +69,11 @@ func writeTable(w io.Writer, runs []run, mems []memory, conns []int, targets []t
 		cells = append(cells, cell)
 	}
 	fmt.Fprintf(w, "| %s | |\n", strings.Join(cells, " | "))
+	if len(runs) > 0 {
+		// On an otherwise idle machine the CPU time wrk and the server leave is idle time.
+		fmt.Fprintf(w, "\nThe machine during the runs (median): %.0f %% idle, %.0f %% waiting for I/O.\n",
+			100*median(runs, func(r run) float64 { return r.MachineIdle }), 100*median(runs, func(r run) float64 { return r.MachineIOWait }))
+	}
 }
 
 func firstThreads(runs []run) int {
