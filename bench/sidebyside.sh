@@ -36,7 +36,7 @@ json=""
 keep=""
 logs=""
 
-usage() { sed -n '10,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '10,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds="$2"; shift 2 ;;
