@@ -41,6 +41,9 @@ var (
 		app("arch"))
 	// base is what everything stands on; it knows nothing of app/.
 	base = set("frontdesk/db", "frontdesk/ui", "frontdesk/ui/i18n", "frontdesk/static")
+	// tools are programs run by hand beside the appliance, not part of it: the side-by-side
+	// harness (bench/sidebyside.sh) and its chi baseline. They see the appliance from outside.
+	tools = set("frontdesk/bench/sidebyside", "frontdesk/bench/chibase")
 )
 
 // allowed are the justified exceptions to the rules, each with its reason: {package, import}.
@@ -73,6 +76,20 @@ var rules = []rule{
 		from: dispatchers,
 		forbid: func(_, dep string) bool {
 			return surfaces[dep] || wiring[dep]
+		},
+	},
+	{
+		name: "the tools import nothing of the module",
+		from: tools,
+		forbid: func(_, dep string) bool {
+			return isModule(dep)
+		},
+	},
+	{
+		name: "nothing of the appliance imports a tool",
+		from: union(wiring, surfaces, domain, dispatchers, doors, adapters, helpers, base),
+		forbid: func(_, dep string) bool {
+			return tools[dep]
 		},
 	},
 	{
@@ -172,6 +189,10 @@ func TestLayersCanFail(t *testing.T) {
 			[]string{"frontdesk/ui → " + app("money")}},
 		{"a dispatcher imports the wiring", [][2]string{{app("webhook/dispatch"), "frontdesk/app"}},
 			[]string{app("webhook/dispatch") + " → frontdesk/app"}},
+		{"a tool imports the appliance", [][2]string{{"frontdesk/bench/sidebyside", app("money")}},
+			[]string{"frontdesk/bench/sidebyside → " + app("money")}},
+		{"the appliance imports a tool", [][2]string{{app("admin"), "frontdesk/bench/chibase"}},
+			[]string{app("admin") + " → frontdesk/bench/chibase", "frontdesk/app → frontdesk/bench/chibase"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := graph{}
@@ -316,7 +337,7 @@ func layersOf(pkg string) []string {
 		name string
 		pkgs map[string]bool
 	}{{"wiring", wiring}, {"surfaces", surfaces}, {"domain", domain}, {"dispatchers", dispatchers},
-		{"doors", doors}, {"adapters", adapters}, {"helpers", helpers}, {"base", base}} {
+		{"doors", doors}, {"adapters", adapters}, {"helpers", helpers}, {"base", base}, {"tools", tools}} {
 		if l.pkgs[pkg] {
 			in = append(in, l.name)
 		}
@@ -332,6 +353,17 @@ func set(pkgs ...string) map[string]bool {
 	m := map[string]bool{}
 	for _, p := range pkgs {
 		m[p] = true
+	}
+	return m
+}
+
+// union is every package of the sets.
+func union(sets ...map[string]bool) map[string]bool {
+	m := map[string]bool{}
+	for _, s := range sets {
+		for p := range s {
+			m[p] = true
+		}
 	}
 	return m
 }
