@@ -291,7 +291,7 @@ func (q *Queries) GetMessageBooking(ctx context.Context, bookingID int64) (Messa
 }
 
 const getMessageRow = `-- name: GetMessageRow :one
-SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, detail_json, state, note, send_at, next_attempt_at, attempts, series_base, restarted_at, last_attempt_at, last_code, subject, created_at, updated_at, provider_id, channel FROM messages WHERE id = ?
+SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, detail_json, state, note, send_at, next_attempt_at, attempts, series_base, restarted_at, last_attempt_at, last_code, subject, created_at, updated_at, provider_id, channel, segments, cost_milli FROM messages WHERE id = ?
 `
 
 func (q *Queries) GetMessageRow(ctx context.Context, id int64) (Message, error) {
@@ -321,6 +321,8 @@ func (q *Queries) GetMessageRow(ctx context.Context, id int64) (Message, error) 
 		&i.UpdatedAt,
 		&i.ProviderID,
 		&i.Channel,
+		&i.Segments,
+		&i.CostMilli,
 	)
 	return i, err
 }
@@ -552,7 +554,7 @@ func (q *Queries) ListDueMessageRetries(ctx context.Context, arg ListDueMessageR
 }
 
 const listMessageAttempts = `-- name: ListMessageAttempts :many
-SELECT id, message_id, attempt, started_at, duration_ms, code, category, reply, to_address, message_id_header, channel FROM message_attempts WHERE message_id = ? ORDER BY attempt, id
+SELECT id, message_id, attempt, started_at, duration_ms, code, category, reply, to_address, message_id_header, channel, segments, policy FROM message_attempts WHERE message_id = ? ORDER BY attempt, id
 `
 
 func (q *Queries) ListMessageAttempts(ctx context.Context, messageID int64) ([]MessageAttempt, error) {
@@ -576,6 +578,8 @@ func (q *Queries) ListMessageAttempts(ctx context.Context, messageID int64) ([]M
 			&i.ToAddress,
 			&i.MessageIDHeader,
 			&i.Channel,
+			&i.Segments,
+			&i.Policy,
 		); err != nil {
 			return nil, err
 		}
@@ -594,15 +598,21 @@ const listMessageKinds = `-- name: ListMessageKinds :many
 SELECT kind, enabled, owner_copy FROM message_kinds ORDER BY rowid
 `
 
-func (q *Queries) ListMessageKinds(ctx context.Context) ([]MessageKind, error) {
+type ListMessageKindsRow struct {
+	Kind      string
+	Enabled   bool
+	OwnerCopy bool
+}
+
+func (q *Queries) ListMessageKinds(ctx context.Context) ([]ListMessageKindsRow, error) {
 	rows, err := q.db.QueryContext(ctx, listMessageKinds)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []MessageKind{}
+	items := []ListMessageKindsRow{}
 	for rows.Next() {
-		var i MessageKind
+		var i ListMessageKindsRow
 		if err := rows.Scan(&i.Kind, &i.Enabled, &i.OwnerCopy); err != nil {
 			return nil, err
 		}

@@ -456,6 +456,8 @@ type Message struct {
 	UpdatedAt        int64
 	ProviderID       sql.NullInt64
 	Channel          string
+	Segments         sql.NullInt64
+	CostMilli        sql.NullInt64
 }
 
 type MessageAttempt struct {
@@ -470,6 +472,8 @@ type MessageAttempt struct {
 	ToAddress       string
 	MessageIDHeader string
 	Channel         string
+	Segments        sql.NullInt64
+	Policy          string
 }
 
 type MessageBooking struct {
@@ -487,6 +491,15 @@ type MessageKind struct {
 	Kind      string
 	Enabled   bool
 	OwnerCopy bool
+	ByText    bool
+}
+
+type MessageMonthCount struct {
+	Month     string
+	Channel   string
+	Sent      int64
+	Segments  int64
+	CostMilli int64
 }
 
 type MessageOptout struct {
@@ -516,6 +529,16 @@ type MessageTemplate struct {
 	Subject   string
 	Body      string
 	UpdatedAt int64
+}
+
+type MessageTextPolicy struct {
+	ID                int64
+	DailyCap          int64
+	QuietEnabled      bool
+	QuietStartMin     int64
+	QuietEndMin       int64
+	PricePer1000Cents int64
+	UpdatedAt         int64
 }
 
 type MessageTextSetting struct {

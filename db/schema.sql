@@ -1,4 +1,4 @@
--- The database that migrations 1 to 500 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 520 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -589,7 +589,7 @@ CREATE TABLE message_kinds (
         CHECK (kind IN ('confirmation', 'rescheduled', 'cancelled', 'reminder', 'payment_request', 'receipt', 'waitlist_seat')),
     enabled    BOOLEAN NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
     owner_copy BOOLEAN NOT NULL DEFAULT 0 CHECK (owner_copy IN (0, 1))
-);
+, by_text BOOLEAN NOT NULL DEFAULT 1 CHECK (by_text IN (0, 1)));
 CREATE TABLE message_templates (
     kind       TEXT    NOT NULL REFERENCES message_kinds (kind),
     language   TEXT    NOT NULL,
@@ -632,7 +632,7 @@ CREATE TABLE messages (
     subject            TEXT    NOT NULL DEFAULT '',
     created_at         INTEGER NOT NULL,
     updated_at         INTEGER NOT NULL, provider_id INTEGER REFERENCES providers (id) ON DELETE CASCADE, channel TEXT NOT NULL DEFAULT 'email'
-    CHECK (channel = 'email' OR channel = 'sms' OR channel = 'whatsapp'),
+    CHECK (channel = 'email' OR channel = 'sms' OR channel = 'whatsapp'), segments INTEGER, cost_milli INTEGER,
     CHECK (kind = 'test' OR booking_id IS NOT NULL OR payment_request_id IS NOT NULL OR provider_id IS NOT NULL),
     CHECK ((kind = 'reminder') = (offset_min IS NOT NULL)),
     CHECK ((recipient = 'address') = (kind = 'test'))
@@ -648,7 +648,7 @@ CREATE TABLE message_attempts (
     reply             TEXT    NOT NULL DEFAULT '',
     to_address        TEXT    NOT NULL DEFAULT '',
     message_id_header TEXT    NOT NULL DEFAULT ''
-, channel TEXT NOT NULL DEFAULT 'email');
+, channel TEXT NOT NULL DEFAULT 'email', segments INTEGER, policy TEXT NOT NULL DEFAULT '');
 CREATE TABLE message_bookings (
     booking_id  INTEGER PRIMARY KEY REFERENCES bookings (id) ON DELETE CASCADE,
     status_id   INTEGER NOT NULL,
@@ -923,6 +923,23 @@ CREATE TABLE import_sale_keys (
     imported_at INTEGER NOT NULL,
     PRIMARY KEY (kind, key)
 ) WITHOUT ROWID;
+CREATE TABLE message_text_policy (
+    id                    INTEGER PRIMARY KEY CHECK (id = 1),
+    daily_cap             INTEGER NOT NULL DEFAULT 200 CHECK (daily_cap BETWEEN 1 AND 100000),
+    quiet_enabled         BOOLEAN NOT NULL DEFAULT 1 CHECK (quiet_enabled IN (0, 1)),
+    quiet_start_min       INTEGER NOT NULL DEFAULT 1260 CHECK (quiet_start_min BETWEEN 0 AND 1439),
+    quiet_end_min         INTEGER NOT NULL DEFAULT 480 CHECK (quiet_end_min BETWEEN 0 AND 1439),
+    price_per_1000_cents  INTEGER NOT NULL DEFAULT 0 CHECK (price_per_1000_cents BETWEEN 0 AND 100000000),
+    updated_at            INTEGER NOT NULL
+);
+CREATE TABLE message_month_counts (
+    month      TEXT    NOT NULL CHECK (length(month) = 7),
+    channel    TEXT    NOT NULL CHECK (channel IN ('email', 'sms', 'whatsapp')),
+    sent       INTEGER NOT NULL DEFAULT 0,
+    segments   INTEGER NOT NULL DEFAULT 0,
+    cost_milli INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (month, channel)
+) WITHOUT ROWID;
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (1, 0, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (2, 1, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (3, 10, 1, datetime('now'));
@@ -981,6 +998,7 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (56, 480, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (57, 490, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (58, 500, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (59, 520, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -995,18 +1013,19 @@ INSERT INTO "mcp_settings" ("id", "enabled", "slot_key", "updated_at") VALUES (1
 INSERT INTO "class_settings" ("id", "pack_expiry_days", "waitlist_cutoff_min", "updated_at") VALUES (1, 0, 120, 0);
 INSERT INTO "site_settings" ("id", "enabled", "display_name", "logo_url", "logo_type", "logo", "accent", "policy_text", "frame_origins", "calendar_id", "updated_at") VALUES (1, 0, '', '', '', NULL, '#1f5fbf', '', '', lower(hex(randomblob(16))), 0);
 INSERT INTO "message_settings" ("id", "smtp_host", "smtp_port", "smtp_security", "smtp_username", "smtp_password_sealed", "from_name", "from_address", "reply_to", "owner_address", "reminder_offsets", "unsubscribe_key", "updated_at") VALUES (1, '', 587, 'starttls', '', '', '', '', '', '', '1440,120', randomblob(32), 0);
-INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('confirmation', 1, 0);
-INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('rescheduled', 1, 0);
-INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('cancelled', 1, 0);
-INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('reminder', 1, 0);
-INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('payment_request', 1, 0);
-INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('receipt', 1, 0);
-INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('waitlist_seat', 1, 0);
+INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('confirmation', 1, 0, 1);
+INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('rescheduled', 1, 0, 1);
+INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('cancelled', 1, 0, 1);
+INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('reminder', 1, 0, 1);
+INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('payment_request', 1, 0, 1);
+INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('receipt', 1, 0, 1);
+INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('waitlist_seat', 1, 0, 1);
 INSERT INTO "team_settings" ("id", "providers_edit_own_hours", "updated_at") VALUES (1, 0, 0);
 INSERT INTO "security_settings" ("id", "require_two_factor", "updated_at") VALUES (1, 0, 0);
 INSERT INTO "message_text_settings" ("id", "sms_provider", "twilio_account_sid", "twilio_auth_token_sealed", "twilio_from", "gateway_url", "gateway_method", "gateway_auth_name", "gateway_auth_value_sealed", "gateway_content_type", "gateway_body", "updated_at") VALUES (1, 'none', '', '', '', '', 'POST', 'Authorization', '', 'application/json', '{"to": "{{to}}", "message": "{{text}}"}', 0);
+INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 58);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 59);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -1920,6 +1939,16 @@ CREATE INDEX deliveries_attempted ON deliveries (webhook_id, last_attempt_at)
     WHERE last_attempt_at IS NOT NULL;
 CREATE INDEX client_notes_by_client ON client_notes (client_id, created_at DESC, id DESC);
 CREATE TRIGGER message_plan_text_settings_update AFTER UPDATE OF sms_provider ON message_text_settings
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('message_plan', 0, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER message_plan_text_policy_update AFTER UPDATE OF quiet_enabled, quiet_start_min, quiet_end_min ON message_text_policy
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('message_plan', 0, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER message_plan_kinds_by_text_update AFTER UPDATE OF by_text ON message_kinds
 BEGIN
     INSERT INTO etag_versions (kind, ref_id, n) VALUES ('message_plan', 0, 1)
         ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;

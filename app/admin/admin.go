@@ -288,6 +288,8 @@ func (a *Admin) Routes() chi.Router {
 		t.get("/settings/messages/texts", staff.Settings, a.showMessageTexts) // message_texts.go
 		t.post("/settings/messages/texts", staff.Credentials, a.saveMessageTexts)
 		t.post("/settings/messages/texts/test", staff.Credentials, a.sendTestText)
+		t.get("/settings/messages/rules", staff.Settings, a.showMessageRules) // message_rules.go
+		t.post("/settings/messages/rules", staff.Settings, a.saveMessageRules)
 		t.get("/settings/messages/templates", staff.Settings, a.listMessageTemplates)
 		t.get("/settings/messages/templates/{kind}/{lang}", staff.Settings, a.showMessageTemplate)
 		t.post("/settings/messages/templates/{kind}/{lang}", staff.Settings, a.saveMessageTemplate)

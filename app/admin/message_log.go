@@ -174,8 +174,14 @@ func (a *Admin) showMessage(w http.ResponseWriter, r *http.Request) {
 	for _, at := range d.Attempts {
 		row := ui.MessageAttemptRow{Number: at.Number, StartedAt: at.StartedAt,
 			Duration: at.Duration.String(), Code: at.Code, Category: at.Category, Reply: at.Reply, To: at.To, Header: at.Header}
+		if at.Policy != "" {
+			row.Policy = translate(r, "messages.log.policy."+at.Policy)
+		}
 		row.When, row.Zone = times.at(at.StartedAt, d.Zone)
 		v.Attempts = append(v.Attempts, row)
+	}
+	if d.Segments > 0 {
+		v.Cost = translate(r, "messages.log.segments", "count", d.Segments, "cost", i18n.From(r.Context()).Money(messages.CostCents(d.CostMilli)))
 	}
 	a.render(w, r, http.StatusOK, ui.MessageDetailPage(a.page(r, v.Row.Kind), v))
 }

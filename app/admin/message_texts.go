@@ -107,6 +107,10 @@ func (a *Admin) sendTestText(w http.ResponseWriter, r *http.Request) {
 		f.Message = translate(r, "messages.texts.test.not_set_up")
 		a.renderMessageTexts(w, r, http.StatusUnprocessableEntity, nil, f)
 		return
+	case errors.Is(err, messages.ErrNumberNotAllowed):
+		f.SetError("to", translate(r, "messages.texts.test.not_allowed"))
+		a.renderMessageTexts(w, r, http.StatusUnprocessableEntity, nil, f)
+		return
 	case err != nil:
 		// The provider's refusal is the owner's business: it tells what to fix.
 		f.Message = translate(r, "messages.texts.test.failed", "error", err.Error())

@@ -360,6 +360,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/settings/messages",
 		"/settings/messages/templates",
 		"/settings/messages/texts",
+		"/settings/messages/rules",
 		"/settings/messages/templates/confirmation/es",
 		"/settings/messages/log",
 		"/settings/messages/log/" + id(message),

@@ -80,6 +80,7 @@ var multiValued = []string{
 	"locations",    // booking-site settings: the locations on the site
 	"attributes",   // booking-site settings: the questions asked
 	"events",       // webhooks
+	"by_text",      // Settings → Messages → Rules for texts: the kinds that may go by text
 }
 
 // readForm reads the body of every POST whole before any handler runs (middleware.ReadForm, the

@@ -68,7 +68,19 @@ func TestTextsEndToEnd(t *testing.T) {
 		!strings.HasPrefix(sealed, "v1:") || strings.Contains(sealed, smstest.AuthToken) {
 		t.Errorf("stored token %q (%v), want it sealed", sealed, err)
 	}
-	// A test text to a number typed the Chilean way (the location is in Chile).
+	// A test text goes only to a client's number or the business's own: a number of no one is
+	// refused and nothing is texted.
+	res = c.post(t, "/settings/messages/texts/test", url.Values{"to": {"9 6123 4567"}})
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	wantBody(t, res, `data-testid="error-to"`, "only to a client")
+	if got := sms.Texts(); len(got) != 0 {
+		t.Fatalf("a test text to a number of no one was sent: %+v", got)
+	}
+	// The location's phone, stored the local way, is the business's own: a test text to it,
+	// typed the Chilean way (the location is in Chile), goes.
+	if _, err := d.Write.Exec(`UPDATE locations SET phone = '(9) 6123 4567' WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
 	wantRedirect(t, c.post(t, "/settings/messages/texts/test", url.Values{"to": {"9 6123 4567"}}), "/settings/messages/texts")
 	if got := sms.Texts(); len(got) != 1 || got[0].To != "+56961234567" || !strings.Contains(got[0].Body, "test text") {
 		t.Fatalf("test text: %+v", got)
@@ -94,6 +106,30 @@ func TestTextsEndToEnd(t *testing.T) {
 	if err := d.Read.QueryRow(`SELECT c.phone, p.channel FROM clients c JOIN client_message_prefs p ON p.client_id = c.id
 		WHERE c.id = 1`).Scan(&phone, &channel); err != nil || phone != "+56961234567" || channel != messages.ChannelSMS {
 		t.Fatalf("stored phone %q channel %q (%v)", phone, channel, err)
+	}
+
+	// Settings → Messages → Rules for texts: a bad cap and a bad time are refused with the
+	// fields marked and nothing saved; the quiet hours are switched off (this test runs on the
+	// real clock, which may be in them).
+	rules := url.Values{"daily_cap": {"0"}, "quiet_enabled": {"1"}, "quiet_start": {"25:00"}, "quiet_end": {"08:00"},
+		"by_text": {"confirmation", "reminder"}, "price": {"40000"}}
+	res = c.post(t, "/settings/messages/rules", rules)
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	wantBody(t, res, `data-testid="error-daily_cap"`, `data-testid="error-quiet_start"`)
+	var capN int64
+	var quiet bool
+	if err := d.Read.QueryRow(`SELECT daily_cap, quiet_enabled FROM message_text_policy`).Scan(&capN, &quiet); err != nil ||
+		capN != messages.DefaultDailyCap || !quiet {
+		t.Fatalf("a refused save changed the rules: cap %d quiet %v (%v)", capN, quiet, err)
+	}
+	rules = url.Values{"daily_cap": {"50"}, "quiet_start": {"21:00"}, "quiet_end": {"08:00"},
+		"by_text": {"confirmation", "reminder"}, "price": {"40000"}}
+	wantRedirect(t, c.post(t, "/settings/messages/rules", rules), "/settings/messages/rules")
+	wantBody(t, c.get(t, "/settings/messages/rules"), `value="50"`, `value="40000"`, "Texts sent today: 0 of 50.")
+	var changes string
+	if err := d.Read.QueryRow(`SELECT changes FROM activity WHERE entity = 'settings.messages' ORDER BY id DESC LIMIT 1`).Scan(&changes); err != nil ||
+		!strings.Contains(changes, "daily_cap") || !strings.Contains(changes, "kind.cancelled.by_text") {
+		t.Errorf("activity of the rules' save: %s (%v)", changes, err)
 	}
 
 	// A booking through /v3: Twilio fails once, the retry delivers the text with the local time.
@@ -129,6 +165,12 @@ func TestTextsEndToEnd(t *testing.T) {
 		return strings.Contains(c.get(t, "/settings/messages/log?state=sent").Body, "+56961234567")
 	})
 	wantBody(t, c.get(t, "/settings/messages/log/"+strconv.FormatInt(id, 10)), "503", "201 queued SM", "Text message (SMS)")
+	// Its parts and estimated cost (40,000 pesos per 1,000 segments: 40 a segment), and the
+	// month's count for the owner.
+	seg := messages.Segment(got.Body).Segments
+	wantBody(t, c.get(t, "/settings/messages/log/"+strconv.FormatInt(id, 10)), `data-testid="message-cost"`,
+		strconv.Itoa(seg)+" segments · about $"+strconv.Itoa(40*seg)+"<")
+	wantBody(t, c.get(t, "/settings/messages/rules"), `data-testid="months"`, "Text message (SMS)", "Texts sent today: 1 of 50.")
 
 	// The short text is the owner's to word, per type and language: a broken one is shown with
 	// its error and not saved; a saved one is what a resend texts.

@@ -25,6 +25,10 @@ type plan struct {
 	// texts: an SMS provider is chosen, so a client who prefers texts is planned one (whether
 	// it is ready to send is the dispatcher's concern: until it is, such messages wait).
 	texts bool
+	// byText: the kinds the owner lets go by text; quiet: the quiet hours, which a reminder by
+	// text is planned ahead of (policy.go).
+	byText map[Kind]bool
+	quiet  Quiet
 }
 
 // loadPlan returns the plan as q's transaction sees it. Every booking's write plans its
@@ -46,6 +50,13 @@ func readPlan(ctx context.Context, q *db.Queries) (plan, error) {
 	p := plan{enabled: map[Kind]bool{}, copy: map[Kind]bool{}, texts: row.SmsProvider != SMSNone && row.SmsProvider != ""}
 	if p.offsets, err = ParseOffsets(row.ReminderOffsets); err != nil {
 		return plan{}, err
+	}
+	if p.texts {
+		tp, err := readTextPolicy(ctx, q)
+		if err != nil {
+			return plan{}, err
+		}
+		p.byText, p.quiet = tp.ByText, tp.Quiet
 	}
 	for _, item := range strings.Split(row.Kinds, ",") {
 		kind, flags, ok := strings.Cut(item, ":")
@@ -90,7 +101,7 @@ func planBooking(ctx context.Context, q *db.Queries, now time.Time, b db.Booking
 		BookingID: b.ID, StatusID: b.StatusID, StartAt: b.StartAt, EndAt: b.EndAt,
 		LocationID: b.LocationID, ServiceID: b.ServiceID, ProviderID: b.ProviderID, Sequence: prev.Sequence,
 	}
-	w := writer{ctx: ctx, q: q, now: now, plan: p, bookingID: b.ID, clientID: b.ClientID}
+	w := writer{ctx: ctx, q: q, now: now, plan: p, bookingID: b.ID, clientID: b.ClientID, locationID: b.LocationID}
 	live := b.StatusID == statusConfirmed || b.StatusID == statusReserved
 	moved := known && (prev.StartAt != b.StartAt || prev.EndAt != b.EndAt || prev.LocationID != b.LocationID ||
 		prev.ServiceID != b.ServiceID || prev.ProviderID != b.ProviderID)
@@ -180,6 +191,12 @@ func (w *writer) planReminders(b db.Booking, live, known bool) error {
 				// Being sent now: leave it.
 			case has && at.After(w.now):
 				err = w.q.MoveMessage(ctx, db.MoveMessageParams{ID: r.ID, SendAt: db.Millis(at), Now: db.Millis(w.now)})
+				if err == nil && recipient == ToClient {
+					var due time.Time
+					if due, err = w.due(Reminder, at); err == nil && !due.Equal(at) {
+						err = w.q.SetMessageDue(ctx, db.SetMessageDueParams{ID: r.ID, Due: nullMillis(due)})
+					}
+				}
 			case has:
 				err = w.q.SkipPendingMessage(ctx, db.SkipPendingMessageParams{ID: r.ID, Note: "the booking moved within the reminder's notice", Now: db.Millis(w.now)})
 			case at.After(w.now):
@@ -238,7 +255,37 @@ type writer struct {
 	providerID                  int64 // messages to a provider: who
 	clientID                    int64 // the client of a booking's messages (0: read when needed)
 	channel                     string
+	locationID                  int64          // the booking's location (quiet hours' zone)
+	zone                        *time.Location // its zone, read when needed
 }
+
+// due is when a client's message of kind nominally due at goes: a reminder by text due in quiet
+// hours goes the minute before they begin, when that is still ahead (policy.go); otherwise at.
+func (w *writer) due(kind Kind, at time.Time) (time.Time, error) {
+	if kind != Reminder || !w.plan.quiet.Enabled || w.locationID == 0 {
+		return at, nil
+	}
+	channel, err := w.clientChannel()
+	if err != nil || channel != ChannelSMS || !w.plan.byText[kind] {
+		return at, err
+	}
+	if w.zone == nil {
+		tz, err := w.q.LocationTimezone(w.ctx, w.locationID)
+		if err != nil {
+			return at, fmt.Errorf("message location %d: %w", w.locationID, err)
+		}
+		if w.zone, err = time.LoadLocation(tz); err != nil {
+			w.zone = time.UTC
+		}
+	}
+	if due := w.plan.quiet.BeforeQuiet(at, w.zone); due.After(w.now) {
+		return due, nil
+	}
+	// Too late to go before them: the dispatcher keeps it back until they end.
+	return at, nil
+}
+
+func nullMillis(t time.Time) sql.NullInt64 { return sql.NullInt64{Int64: db.Millis(t), Valid: true} }
 
 // clientChannel is the channel this change's messages to the client are planned for, read
 // once per change (channelFor).
@@ -301,8 +348,15 @@ func (w *writer) insert(kind Kind, recipient string, offset time.Duration, at ti
 		return err
 	}
 	channel := ChannelEmail
+	due := at
 	if recipient == ToClient {
 		if channel, err = w.clientChannel(); err != nil {
+			return err
+		}
+		if channel == ChannelSMS && !w.plan.byText[kind] {
+			channel = ChannelEmail // the owner sends this kind by email only
+		}
+		if due, err = w.due(kind, at); err != nil {
 			return err
 		}
 	}
@@ -315,7 +369,7 @@ func (w *writer) insert(kind Kind, recipient string, offset time.Duration, at ti
 		OffsetMin:        sql.NullInt64{Int64: int64(offset / time.Minute), Valid: kind == Reminder},
 	}
 	if state == StatePending {
-		p.NextAttemptAt = sql.NullInt64{Int64: db.Millis(at), Valid: true}
+		p.NextAttemptAt = nullMillis(due)
 	}
 	return w.q.InsertMessage(w.ctx, p)
 }

@@ -251,12 +251,17 @@ type Attempt struct {
 	To        string
 	Header    string // the Message-ID sent, or a text provider's id of the message
 	Channel   string
+	Segments  int    // a text the provider took: its parts
+	Policy    string // the rule for texts that sent it by email (Policy*), or ""
 }
 
 // Detail is a message with every attempt, oldest first.
 type Detail struct {
 	Entry
 	Attempts []Attempt
+	// A sent text's parts and estimated cost (thousandths of a hundredth, CostCents).
+	Segments  int
+	CostMilli int64
 }
 
 // ErrNotFound is returned for a message that does not exist.
@@ -282,6 +287,7 @@ func (s *Service) Message(ctx context.Context, id int64) (Detail, error) {
 		return d, err
 	}
 	d.Entry = entries[0]
+	d.Segments, d.CostMilli = int(r.Segments.Int64), r.CostMilli.Int64
 	rows, err := s.db.R.ListMessageAttempts(ctx, id)
 	if err != nil {
 		return d, err
@@ -290,7 +296,7 @@ func (s *Service) Message(ctx context.Context, id int64) (Detail, error) {
 		d.Attempts = append(d.Attempts, Attempt{
 			Number: int(a.Attempt), StartedAt: db.Time(a.StartedAt), Duration: time.Duration(a.DurationMs) * time.Millisecond,
 			Code: int(a.Code.Int64), Category: a.Category.String, Reply: a.Reply, To: a.ToAddress, Header: a.MessageIDHeader,
-			Channel: a.Channel,
+			Channel: a.Channel, Segments: int(a.Segments.Int64), Policy: a.Policy,
 		})
 	}
 	return d, nil

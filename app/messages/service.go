@@ -63,6 +63,7 @@ type Service struct {
 	// transportSaved is Options.TransportSaved.
 	transportSaved func()
 	twilioBase     string
+	textCap        textCap // the daily cap's count (policy.go)
 }
 
 // New returns the messaging service over d.
@@ -132,6 +133,19 @@ type Prepared struct {
 	Skip       string // not empty: not to be sent, and why
 	BadAddress string // not empty: the recipient's address is unusable, and why
 	About      About  // what the message is, for the log; zero when it could not be read
+	// Wait, when set, is when the message is to be looked at again, with no attempt made (a
+	// text in quiet hours, or over the daily cap with no email to carry it); WaitNote says why.
+	Wait     time.Time
+	WaitNote string
+	// Policy names the rule that sent a client's text by email instead (Policy* constants).
+	Policy string
+	// A text's parts and estimated cost (thousandths of a hundredth, TextCost), the day it was
+	// counted against the daily cap on (ReleaseText gives the place back when the provider does
+	// not take it), and the month of the business's zone it counts in.
+	Segments  int
+	CostMilli int64
+	CapDay    string
+	Month     string
 }
 
 // About is what the log says a message is: its kind, who it is for, and what it is about.
@@ -149,26 +163,53 @@ func aboutOf(m db.Message) About {
 // Prepare reads message id and what it is about as they are now, and renders it for its
 // recipient in the business's language, to leave through t — or says why it must not be sent.
 func (s *Service) Prepare(ctx context.Context, id int64, t Transport, now time.Time) (Prepared, error) {
-	var r reading
-	err := s.db.ReadTx(ctx, func(q *db.Queries) error {
-		var err error
-		r, err = s.read(ctx, q, id, t, now)
-		return err
-	})
+	readAs := func(force string) (reading, error) {
+		var r reading
+		err := s.db.ReadTx(ctx, func(q *db.Queries) error {
+			var err error
+			r, err = s.read(ctx, q, id, t, now, force)
+			return err
+		})
+		return r, err
+	}
+	r, err := readAs("")
 	if err != nil {
 		return Prepared{}, err
+	}
+	var capDay string
+	if r.done == nil && r.channel == ChannelSMS {
+		// The daily cap: a place is taken now, before the provider is asked.
+		day, ok, err := s.textCap.reserve(now, r.bizZone, r.policy.DailyCap, func(from, to time.Time) (int, error) {
+			n, err := s.db.R.CountTextsSent(ctx, db.CountTextsSentParams{FromAt: db.Millis(from), ToAt: db.Millis(to)})
+			return int(n), err
+		})
+		if err != nil {
+			return Prepared{}, err
+		}
+		if ok {
+			capDay = day
+		} else if r, err = readAs(PolicyCapEmail); err != nil {
+			return Prepared{}, err
+		}
 	}
 	ab := aboutOf(r.msg)
 	if r.done != nil {
 		p := *r.done
-		p.About = ab
+		p.About, p.Policy = ab, r.policy.reason
 		return p, nil
 	}
+	month := now.In(r.bizZone).Format("2006-01")
 	// Writes and the other reads come after the snapshot is let go: the read pool is small, and
 	// a sender holding a connection while it waits for the writer would starve the requests.
 	a := r.facts
 	if r.channel == ChannelSMS {
-		return s.prepareText(ctx, r, ab, now)
+		p, err := s.prepareText(ctx, r, ab, now)
+		if err != nil {
+			s.textCap.release(capDay)
+			return p, err
+		}
+		p.CapDay, p.Month = capDay, month
+		return p, nil
 	}
 	if r.kind == Reminder && r.msg.Recipient == ToClient && s.links != nil {
 		a.unsubscribe = s.UnsubscribeURL(ctx, a.clientID)
@@ -202,8 +243,11 @@ func (s *Service) Prepare(ctx context.Context, id int64, t Transport, now time.T
 			URL: a.ManageLink, Cancelled: r.kind == Cancelled,
 		})
 	}
-	return Prepared{Envelope: env, About: ab}, nil
+	return Prepared{Envelope: env, About: ab, Policy: r.policy.reason, Month: month}, nil
 }
+
+// ReleaseText gives back the daily cap's place taken for a text the provider did not take.
+func (s *Service) ReleaseText(day string) { s.textCap.release(day) }
 
 // reading is what prepare reads in one snapshot: the message, what it is about, who it goes
 // to, and the business's wording — or, in done, the outcome already (a skip, a bad address).
@@ -220,9 +264,19 @@ type reading struct {
 	calendarID string
 	channel    string // ChannelEmail, or ChannelSMS: the short text in text
 	text       string
+	policy     readPolicy
+	bizZone    *time.Location // the business's zone: the cap's day, the counts' month
 }
 
-func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport, now time.Time) (reading, error) {
+// readPolicy is what the owner's rules for texts said about a client's message.
+type readPolicy struct {
+	TextPolicy
+	reason string    // the rule that sent it by email instead of a text (Policy*)
+	wait   time.Time // when a text kept back waits until, should email not carry it either
+	note   string    // why it waits
+}
+
+func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport, now time.Time, force string) (reading, error) {
 	var r reading
 	finished := func(p Prepared) (reading, error) { r.done = &p; return r, nil }
 	m, err := q.GetMessageRow(ctx, id)
@@ -245,6 +299,29 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 	if m.Recipient == ToClient {
 		r.channel = channelFor(a.preferred, t.Text.Ready(), a.phone)
 	}
+	r.bizZone = time.UTC
+	if tz, err := q.BusinessTimezone(ctx); err == nil {
+		if z, err := time.LoadLocation(tz); err == nil {
+			r.bizZone = z
+		}
+	}
+	if r.channel == ChannelSMS {
+		if r.policy, err = s.textRules(ctx, q, r.kind, a, now, r.bizZone, force); err != nil {
+			return r, err
+		}
+		if r.policy.reason != "" {
+			r.channel = ChannelEmail
+		} else if !r.policy.wait.IsZero() {
+			return finished(Prepared{Wait: r.policy.wait, WaitNote: r.policy.note})
+		}
+	}
+	// A text the rules sent by email waits, rather than fails, when email cannot carry it.
+	kept := func(p Prepared) (reading, error) {
+		if !r.policy.wait.IsZero() {
+			return finished(Prepared{Wait: r.policy.wait, WaitNote: r.policy.note})
+		}
+		return finished(p)
+	}
 	if r.channel == ChannelSMS {
 		loc, err := locale.Load(ctx, q)
 		if err != nil {
@@ -255,6 +332,9 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 		return r, err
 	}
 	if !t.Ready() {
+		if !r.policy.wait.IsZero() {
+			return kept(Prepared{})
+		}
 		// A text that falls back to email while email is not set up waits for it.
 		return r, ErrNotSetUp
 	}
@@ -262,7 +342,7 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 		to = ownerAddress(t, r.biz.OwnerEmail)
 	}
 	if to.Address == "" {
-		return finished(Prepared{Skip: "no email address"})
+		return kept(Prepared{Skip: "no email address"})
 	}
 	addr, err := ParseAddress(to.Address)
 	if err != nil {
@@ -355,5 +435,6 @@ func (s *Service) prepareText(ctx context.Context, r reading, ab About, now time
 	}
 	env := Envelope{Channel: ChannelSMS, Phone: a.phone, Text: text, Date: now, MessageID: r.msg.MessageKey,
 		To: mail.Address{Name: OneLine(strings.TrimSpace(a.ClientFirst + " " + a.ClientLast))}}
-	return Prepared{Envelope: env, About: ab}, nil
+	seg := Segment(text).Segments
+	return Prepared{Envelope: env, About: ab, Segments: seg, CostMilli: TextCost(seg, r.policy.PricePer1000)}, nil
 }

@@ -234,7 +234,7 @@ func (s *Service) SaveOptions(ctx context.Context, in OptionsInput) error {
 		if err != nil {
 			return err
 		}
-		was := map[string]db.MessageKind{}
+		was := map[string]db.ListMessageKindsRow{}
 		for _, k := range kinds {
 			was[k.Kind] = k
 		}

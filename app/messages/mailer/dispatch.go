@@ -59,6 +59,13 @@ type result struct {
 	sent      bool
 	about     messages.About
 	channel   string // what the attempt went by
+	// wait: no attempt; the message is due again then (quiet hours, the daily cap), waitNote why.
+	wait     time.Time
+	waitNote string
+	policy   string // the rule that sent a text by email (messages.Policy*)
+	segments int    // a text's parts
+	cost     int64  // its estimated cost (messages.TextCost)
+	month    string // the business's month it counts in when sent
 }
 
 // LogAttrs names the attempt in the queue's log lines.
@@ -175,6 +182,14 @@ func (s store) Record(ctx context.Context, q *db.Queries, batch []result) (queue
 	var t tally
 	lines := make([]emailLine, 0, len(batch))
 	for _, r := range batch {
+		if !r.wait.IsZero() {
+			if err := q.DeferMessage(ctx, db.DeferMessageParams{ID: r.id, Due: nullMs(r.wait), Note: r.waitNote, Now: db.Millis(r.startedAt)}); err != nil {
+				return queue.Committed{}, fmt.Errorf("message %d: %w", r.id, err)
+			}
+			t.waited++
+			lines = append(lines, emailLine{r: r, outcome: "waits", next: r.wait})
+			continue
+		}
 		if r.skip != "" {
 			if err := q.SkipClaimedMessage(ctx, db.SkipClaimedMessageParams{ID: r.id, Note: r.skip, Now: db.Millis(r.startedAt)}); err != nil {
 				return queue.Committed{}, fmt.Errorf("message %d: %w", r.id, err)
@@ -191,6 +206,12 @@ func (s store) Record(ctx context.Context, q *db.Queries, batch []result) (queue
 		}); err != nil {
 			return queue.Committed{}, fmt.Errorf("message %d: log attempt: %w", r.id, err)
 		}
+		if r.segments > 0 || r.policy != "" {
+			if err := q.SetAttemptTextFacts(ctx, db.SetAttemptTextFactsParams{MessageID: r.id, Attempt: int64(r.attempt),
+				Segments: sql.NullInt64{Int64: int64(r.segments), Valid: r.sent && r.segments > 0}, Policy: r.policy}); err != nil {
+				return queue.Committed{}, fmt.Errorf("message %d: text facts: %w", r.id, err)
+			}
+		}
 		p := db.RecordMessageAttemptParams{
 			ID: r.id, Attempts: int64(r.attempt), At: nullMs(end), Code: sql.NullInt64{Int64: int64(r.code), Valid: r.code != 0},
 			Note: clip(r.reply, 500), ToAddress: r.to, Subject: clip(r.subject, 500), Channel: r.channel,
@@ -201,6 +222,9 @@ func (s store) Record(ctx context.Context, q *db.Queries, batch []result) (queue
 			p.NewState = messages.StateSent
 			t.sent++
 			line.outcome = "sent"
+			if err := s.counted(ctx, q, r); err != nil {
+				return queue.Committed{}, err
+			}
 		case !r.permanent && !s.d.m.schedule.Exhausted(r.series):
 			p.NewState = messages.StatePending
 			p.NextAttemptAt = nullMs(end.Add(s.d.m.schedule.Delay(r.series, s.d.rnd)))
@@ -216,12 +240,30 @@ func (s store) Record(ctx context.Context, q *db.Queries, batch []result) (queue
 		}
 		lines = append(lines, line)
 	}
-	return queue.Committed{Reschedule: t.retried > 0, After: func() {
+	return queue.Committed{Reschedule: t.retried > 0 || t.waited > 0, After: func() {
 		s.d.m.metrics.count(t)
 		for _, l := range lines {
 			s.d.m.logEmail(l)
 		}
 	}}, nil
+}
+
+// counted adds a sent message to the owner's monthly counts, and a text's parts and cost to
+// its row.
+func (s store) counted(ctx context.Context, q *db.Queries, r result) error {
+	if r.month == "" {
+		return nil
+	}
+	if r.channel == messages.ChannelSMS {
+		if err := q.SetMessageTextCost(ctx, db.SetMessageTextCostParams{ID: r.id, Segments: sql.NullInt64{Int64: int64(r.segments), Valid: true},
+			CostMilli: sql.NullInt64{Int64: r.cost, Valid: true}}); err != nil {
+			return fmt.Errorf("message %d: cost: %w", r.id, err)
+		}
+	}
+	if err := q.AddMonthCount(ctx, db.AddMonthCountParams{Month: r.month, Channel: r.channel, Segments: int64(r.segments), CostMilli: r.cost}); err != nil {
+		return fmt.Errorf("message %d: monthly count: %w", r.id, err)
+	}
+	return nil
 }
 
 // emailLine is one attempt (or skip) as recorded, for the log once it has committed.
@@ -255,10 +297,19 @@ func (m *Mailer) logEmail(l emailLine) {
 		domain = r.to[at+1:]
 		attrs = append(attrs, slog.String("to_domain", domain))
 	}
+	if r.policy != "" {
+		attrs = append(attrs, slog.String("policy", r.policy))
+	}
+	if r.segments > 0 {
+		attrs = append(attrs, slog.Int("segments", r.segments))
+	}
 	level := slog.LevelInfo
-	if l.outcome == "skipped" {
+	switch l.outcome {
+	case "skipped":
 		attrs = append(attrs, slog.String("reason", r.skip))
-	} else {
+	case "waits":
+		attrs = append(attrs, slog.String("reason", r.waitNote), slog.Time("next_attempt", l.next))
+	default:
 		attrs = append(attrs, slog.Int("attempt", r.attempt), slog.Duration("took", r.duration))
 	}
 	if l.outcome == "retry" || l.outcome == "failed" {
@@ -284,7 +335,7 @@ func (m *Mailer) logEmail(l emailLine) {
 }
 
 // tally counts what one recorded batch did, for the metrics.
-type tally struct{ sent, retried, failed, skipped int }
+type tally struct{ sent, retried, failed, skipped, waited int }
 
 // Send makes one attempt at message j: it reads the message and what it is about, skips it if
 // there is nothing to say any more, and otherwise renders and sends it.
@@ -294,13 +345,16 @@ func (d *dispatcher) Send(j queue.Job[ref], t messages.Transport) result {
 	// Not the dispatcher's context: an attempt under way finishes within the timeout.
 	ctx := context.Background()
 	out, err := d.m.Prepare(ctx, j.ID, t, start)
-	r.about = out.About
+	r.about, r.policy, r.month = out.About, out.Policy, out.Month
 	switch {
 	case err != nil:
 		r.category, r.reply, r.permanent = messages.CategoryOther, err.Error(), false
 		if te, ok := err.(*messages.TemplateError); ok {
 			r.category, r.reply, r.permanent = messages.CategoryTemplate, te.Error(), true
 		}
+	case !out.Wait.IsZero():
+		r.wait, r.waitNote = out.Wait, out.WaitNote
+		return r
 	case out.Skip != "":
 		r.skip = out.Skip
 		return r
@@ -312,7 +366,9 @@ func (d *dispatcher) Send(j queue.Job[ref], t messages.Transport) result {
 		var sr textResult
 		sr, err = d.m.sendText(ctx, t.Text, e)
 		r.header, r.code, r.reply = sr.id, sr.status, sr.reply
+		r.segments, r.cost = out.Segments, out.CostMilli
 		if err != nil {
+			d.m.ReleaseText(out.CapDay) // not taken: its place under the daily cap is free again
 			e := classifyText(err)
 			r.category, r.permanent = e.category, e.permanent
 			if r.reply == "" {

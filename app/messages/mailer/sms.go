@@ -216,6 +216,10 @@ func (m *Mailer) SendTestText(ctx context.Context, number string) (string, error
 	if !t.Ready() {
 		return "", messages.ErrTextsNotSetUp
 	}
+	// Only to a client's number or the business's own: never to anyone.
+	if err := m.CheckTestNumber(ctx, number); err != nil {
+		return "", err
+	}
 	text, err := m.TestText(ctx)
 	if err != nil {
 		return "", err
