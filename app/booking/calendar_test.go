@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -48,15 +49,18 @@ func TestCalendarBusyBlocksAndIsExplained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Code != ReasonCalendar || strings.Contains(r.Message, "Dentist") {
-		t.Errorf("explained as %s: %s", r.Code, r.Message)
+	if r.Code != ReasonCalendar || r.Msg.Key != "explain.msg.calendar" || strings.Contains(fmt.Sprint(r.Msg.Args), "Dentist") {
+		t.Errorf("explained as %s: %s (%s %v)", r.Code, r.Message, r.Msg.Key, r.Msg.Args)
 	}
 	exec(`UPDATE calendar_busy SET summary = 'Dentist'`)
 	if r, err = ExplainAt(ctx, d, 1, 1, 1, santiago(t, "2026-11-24 11:00"), storeNow); err != nil {
 		t.Fatal(err)
 	}
-	if r.Code != ReasonCalendar || !strings.Contains(r.Message, `"Dentist"`) || r.Msg.Key != "explain.msg.calendar_event" {
-		t.Errorf("explained as %s: %s (%s)", r.Code, r.Message, r.Msg.Key)
+	if r.Code != ReasonCalendar || r.Msg.Key != "explain.msg.calendar_event" || !strings.Contains(fmt.Sprint(r.Msg.Args), "Dentist") {
+		t.Errorf("explained as %s: %s (%s %v)", r.Code, r.Message, r.Msg.Key, r.Msg.Args)
+	}
+	if strings.Contains(r.Message, "Dentist") {
+		t.Errorf("the API's text names the event: %s", r.Message)
 	}
 
 	exec(`UPDATE calendar_connections SET stale = 1`) // stale, but the owner lets stale time block (default)

@@ -134,8 +134,9 @@ func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
 }
 
 // explainCalendar names what in the provider's own calendar takes span x, which the block
-// overlaps: the event's summary where the provider allows it to be shown, else "busy in your
-// calendar".
+// overlaps: for the team (Msg, the admin's explainer) the event's summary where the provider
+// allows it to be shown, else "busy in their own calendar". Message, which API clients and
+// booking refusals carry, never names the event.
 func explainCalendar(p *Provider, x, block span, zone *time.Location) Reason {
 	summary := ""
 	for i, iv := range p.Calendar {
@@ -151,7 +152,7 @@ func explainCalendar(p *Provider, x, block span, zone *time.Location) Reason {
 		return Reason{ReasonCalendar, fmt.Sprintf("%s is busy in their calendar from %s to %s", p.Name, stamp(x.lo, zone), stamp(x.hi, zone)),
 			i18n.M("explain.msg.calendar", "provider", p.Name, "from", from, "to", to)}
 	}
-	return Reason{ReasonCalendar, fmt.Sprintf("%s is busy in their calendar from %s to %s (%q)", p.Name, stamp(x.lo, zone), stamp(x.hi, zone), summary),
+	return Reason{ReasonCalendar, fmt.Sprintf("%s is busy in their calendar from %s to %s", p.Name, stamp(x.lo, zone), stamp(x.hi, zone)),
 		i18n.M("explain.msg.calendar_event", "provider", p.Name, "from", from, "to", to, "event", summary)}
 }
 
