@@ -19,6 +19,7 @@ import (
 	"frontdesk/app/activity"
 	"frontdesk/app/api"
 	"frontdesk/app/buildinfo"
+	"frontdesk/app/calendar/calsync"
 	"frontdesk/app/links"
 	"frontdesk/app/messages"
 	"frontdesk/app/messages/mailer"
@@ -46,6 +47,10 @@ type serveConfig struct {
 	WebhookRetention    time.Duration
 	// ActivityRetention is how long the activity trail keeps an entry (docs/activity.md).
 	ActivityRetention time.Duration
+	// Providers' own calendars (docs/calendars.md): how often each is polled, and how old its
+	// last good sync may be before the admin calls it stale.
+	CalendarInterval   time.Duration
+	CalendarStaleAfter time.Duration
 
 	// Customer messages: --smtp-url and --mail-from win over Settings → Messages (docs/messages.md).
 	Messages        messages.Override
@@ -110,6 +115,8 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	fs.BoolVar(&c.WebhookAllowPrivate, "webhook-allow-private", envBool(env, "FRONTDESK_WEBHOOK_ALLOW_PRIVATE", false), "allow webhook targets on loopback, private and link-local addresses (env FRONTDESK_WEBHOOK_ALLOW_PRIVATE)")
 	fs.IntVar(&c.WebhookWorkers, "webhook-workers", envInt(env, "FRONTDESK_WEBHOOK_WORKERS", 16), "concurrent webhook deliveries (env FRONTDESK_WEBHOOK_WORKERS)")
 	fs.DurationVar(&c.WebhookRetention, "webhook-retention", envDuration(env, "FRONTDESK_WEBHOOK_RETENTION", 30*24*time.Hour), "how long delivery logs are kept (env FRONTDESK_WEBHOOK_RETENTION)")
+	fs.DurationVar(&c.CalendarInterval, "calendar-interval", envDuration(env, "FRONTDESK_CALENDAR_INTERVAL", calsync.DefaultInterval), "how often each provider's own calendar is read, at least 1m (env FRONTDESK_CALENDAR_INTERVAL)")
+	fs.DurationVar(&c.CalendarStaleAfter, "calendar-stale-after", envDuration(env, "FRONTDESK_CALENDAR_STALE_AFTER", calsync.DefaultStaleAfter), "how old a provider calendar's last good sync may be before it is stale (env FRONTDESK_CALENDAR_STALE_AFTER)")
 	fs.DurationVar(&c.ActivityRetention, "activity-retention", envDuration(env, "FRONTDESK_ACTIVITY_RETENTION", activity.DefaultRetention), "how long the activity trail keeps who changed what (env FRONTDESK_ACTIVITY_RETENTION)")
 	// Customer messages (docs/messages.md).
 	smtpURL := fs.String("smtp-url", env.Getenv("FRONTDESK_SMTP_URL"), "mail server for customer messages, smtp://user:pass@host:port[?starttls=required|opportunistic|off] or smtps://…; wins over Settings → Messages (env FRONTDESK_SMTP_URL)")
@@ -173,6 +180,9 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	}
 	if c.MaxConnsPerClient < 0 || c.IdleTimeout <= 0 {
 		return c, usagef("--max-conns-per-client must be ≥ 0 and --idle-timeout > 0")
+	}
+	if c.CalendarInterval < calsync.MinInterval || c.CalendarStaleAfter <= 0 {
+		return c, usagef("--calendar-interval must be at least %v and --calendar-stale-after positive", calsync.MinInterval)
 	}
 	if c.Limits.PerMinute < 0 || c.Limits.PerDay < 0 || c.WebhookWorkers < 1 || c.WebhookTimeout <= 0 {
 		return c, usagef("rate limits must be ≥ 0, --webhook-workers ≥ 1 and --webhook-timeout > 0")

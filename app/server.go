@@ -19,6 +19,7 @@ import (
 	"frontdesk/app/api"
 	"frontdesk/app/booking"
 	"frontdesk/app/buildinfo"
+	"frontdesk/app/calendar/calsync"
 	"frontdesk/app/customer"
 	"frontdesk/app/keyauth"
 	"frontdesk/app/links"
@@ -96,6 +97,12 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	d.AfterCommit(reconciler.Wake)
 	s.workers = append(s.workers, reconciler)
 	expirer.Checkouts = online
+
+	// Providers' own calendars (docs/calendars.md): polled in the background into busy blocks
+	// the slot engine reads; CalDAV passwords are sealed with the same key.
+	calendars := calsync.New(d, box, log, now)
+	calendars.Interval, calendars.StaleAfter = cfg.CalendarInterval, cfg.CalendarStaleAfter
+	s.workers = append(s.workers, calendars)
 
 	// Customer messages (docs/messages.md); their links (unsubscribe) come from the public URL.
 	msgs := mailer.New(d, mailer.Options{Messages: messages.Options{Now: now, Log: log, Secrets: box, Override: cfg.Messages, Links: base,

@@ -108,6 +108,37 @@ type BookingStatus struct {
 	Description  sql.NullString
 }
 
+type CalendarBusy struct {
+	ID           int64
+	ConnectionID int64
+	ProviderID   int64
+	StartsAt     int64
+	EndsAt       int64
+	Summary      string
+}
+
+type CalendarConnection struct {
+	ID             int64
+	ProviderID     int64
+	Kind           string
+	URL            string
+	Username       string
+	PasswordSealed string
+	AllowPrivate   bool
+	AllDayBusy     bool
+	RevealSummary  bool
+	StaleBlocks    bool
+	Stale          bool
+	Etag           string
+	Digest         string
+	LastAttemptAt  sql.NullInt64
+	LastSuccessAt  sql.NullInt64
+	LastError      string
+	NextPollAt     int64
+	CreatedAt      int64
+	UpdatedAt      int64
+}
+
 type CalendarFeed struct {
 	ID         int64
 	ProviderID sql.NullInt64
@@ -116,6 +147,15 @@ type CalendarFeed struct {
 	Details    bool
 	CreatedAt  int64
 	UpdatedAt  int64
+}
+
+type CalendarSource struct {
+	ID           int64
+	ConnectionID int64
+	Href         string
+	Name         string
+	Busy         bool
+	Push         bool
 }
 
 type Cart struct {

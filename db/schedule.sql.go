@@ -165,6 +165,73 @@ func (q *Queries) ScheduleBusyVersionRange(ctx context.Context, arg ScheduleBusy
 	return n, err
 }
 
+const scheduleCalendarBusy = `-- name: ScheduleCalendarBusy :many
+SELECT b.provider_id, b.starts_at, b.ends_at, b.summary
+FROM calendar_busy b JOIN calendar_connections c ON c.id = b.connection_id
+WHERE b.starts_at > ?1 AND b.starts_at < ?2 AND b.ends_at > ?3
+  AND b.provider_id IN (/*SLICE:provider_ids*/?) AND (c.stale = 0 OR c.stale_blocks = 1)
+ORDER BY b.provider_id, b.starts_at
+`
+
+type ScheduleCalendarBusyParams struct {
+	Floor       int64
+	Until       int64
+	Since       int64
+	ProviderIds []int64
+}
+
+type ScheduleCalendarBusyRow struct {
+	ProviderID int64
+	StartsAt   int64
+	EndsAt     int64
+	Summary    string
+}
+
+// Busy blocks from the providers' own calendars (calendar_busy, 00530) that overlap
+// [since, until): a connection whose busy time is stale and whose owner chose that stale busy
+// time does not block is left out. Blocks are at most two days long, so floor bounds the index
+// range from below, as for bookings.
+func (q *Queries) ScheduleCalendarBusy(ctx context.Context, arg ScheduleCalendarBusyParams) ([]ScheduleCalendarBusyRow, error) {
+	query := scheduleCalendarBusy
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.Floor)
+	queryParams = append(queryParams, arg.Until)
+	queryParams = append(queryParams, arg.Since)
+	if len(arg.ProviderIds) > 0 {
+		for _, v := range arg.ProviderIds {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:provider_ids*/?", strings.Repeat(",?", len(arg.ProviderIds))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:provider_ids*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ScheduleCalendarBusyRow{}
+	for rows.Next() {
+		var i ScheduleCalendarBusyRow
+		if err := rows.Scan(
+			&i.ProviderID,
+			&i.StartsAt,
+			&i.EndsAt,
+			&i.Summary,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const scheduleClosures = `-- name: ScheduleClosures :many
 SELECT date FROM location_closures
 WHERE location_id = ?1 AND date >= ?2 AND date <= ?3

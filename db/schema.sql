@@ -1,4 +1,4 @@
--- The database that migrations 1 to 520 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 530 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -940,6 +940,45 @@ CREATE TABLE message_month_counts (
     cost_milli INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (month, channel)
 ) WITHOUT ROWID;
+CREATE TABLE calendar_connections (
+    id              INTEGER PRIMARY KEY,
+    provider_id     INTEGER NOT NULL UNIQUE REFERENCES providers (id) ON DELETE CASCADE,
+    kind            TEXT    NOT NULL CHECK (kind IN ('ics', 'caldav')),
+    url             TEXT    NOT NULL CHECK (length(url) BETWEEN 1 AND 2048),
+    username        TEXT    NOT NULL DEFAULT '',
+    password_sealed TEXT    NOT NULL DEFAULT '',
+    allow_private   BOOLEAN NOT NULL DEFAULT 0 CHECK (allow_private IN (0, 1)),
+    all_day_busy    BOOLEAN NOT NULL DEFAULT 1 CHECK (all_day_busy IN (0, 1)),
+    reveal_summary  BOOLEAN NOT NULL DEFAULT 0 CHECK (reveal_summary IN (0, 1)),
+    stale_blocks    BOOLEAN NOT NULL DEFAULT 1 CHECK (stale_blocks IN (0, 1)),
+    stale           BOOLEAN NOT NULL DEFAULT 0 CHECK (stale IN (0, 1)),
+    etag            TEXT    NOT NULL DEFAULT '',
+    digest          TEXT    NOT NULL DEFAULT '',
+    last_attempt_at INTEGER,
+    last_success_at INTEGER,
+    last_error      TEXT    NOT NULL DEFAULT '',
+    next_poll_at    INTEGER NOT NULL DEFAULT 0,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL
+);
+CREATE TABLE calendar_sources (
+    id            INTEGER PRIMARY KEY,
+    connection_id INTEGER NOT NULL REFERENCES calendar_connections (id) ON DELETE CASCADE,
+    href          TEXT    NOT NULL,
+    name          TEXT    NOT NULL DEFAULT '',
+    busy          BOOLEAN NOT NULL DEFAULT 1 CHECK (busy IN (0, 1)),
+    push          BOOLEAN NOT NULL DEFAULT 0 CHECK (push IN (0, 1)),
+    UNIQUE (connection_id, href)
+);
+CREATE TABLE calendar_busy (
+    id            INTEGER PRIMARY KEY,
+    connection_id INTEGER NOT NULL REFERENCES calendar_connections (id) ON DELETE CASCADE,
+    provider_id   INTEGER NOT NULL,
+    starts_at     INTEGER NOT NULL,
+    ends_at       INTEGER NOT NULL,
+    summary       TEXT    NOT NULL DEFAULT '',
+    CHECK (ends_at > starts_at AND ends_at - starts_at <= 172800000)
+);
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (1, 0, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (2, 1, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (3, 10, 1, datetime('now'));
@@ -999,6 +1038,7 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (57, 490, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (58, 500, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (59, 520, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (60, 530, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1025,7 +1065,7 @@ INSERT INTO "security_settings" ("id", "require_two_factor", "updated_at") VALUE
 INSERT INTO "message_text_settings" ("id", "sms_provider", "twilio_account_sid", "twilio_auth_token_sealed", "twilio_from", "gateway_url", "gateway_method", "gateway_auth_name", "gateway_auth_value_sealed", "gateway_content_type", "gateway_body", "updated_at") VALUES (1, 'none', '', '', '', '', 'POST', 'Authorization', '', 'application/json', '{"to": "{{to}}", "message": "{{text}}"}', 0);
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 59);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 60);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -1951,5 +1991,35 @@ END;
 CREATE TRIGGER message_plan_kinds_by_text_update AFTER UPDATE OF by_text ON message_kinds
 BEGIN
     INSERT INTO etag_versions (kind, ref_id, n) VALUES ('message_plan', 0, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE INDEX calendar_connections_due ON calendar_connections (next_poll_at);
+CREATE INDEX calendar_busy_provider ON calendar_busy (provider_id, starts_at);
+CREATE INDEX calendar_busy_connection ON calendar_busy (connection_id);
+CREATE TRIGGER etag_calendar_busy_insert AFTER INSERT ON calendar_busy
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('sessions_provider', NEW.provider_id, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER etag_calendar_busy_delete AFTER DELETE ON calendar_busy
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('sessions_provider', OLD.provider_id, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER etag_calendar_busy_update AFTER UPDATE ON calendar_busy
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('sessions_provider', OLD.provider_id, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+    INSERT INTO etag_versions (kind, ref_id, n)
+        SELECT 'sessions_provider', NEW.provider_id, 1 WHERE NEW.provider_id <> OLD.provider_id
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER etag_calendar_connection_update AFTER UPDATE OF stale, stale_blocks, provider_id ON calendar_connections
+WHEN NEW.stale <> OLD.stale OR NEW.stale_blocks <> OLD.stale_blocks OR NEW.provider_id <> OLD.provider_id
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('sessions_provider', OLD.provider_id, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+    INSERT INTO etag_versions (kind, ref_id, n)
+        SELECT 'sessions_provider', NEW.provider_id, 1 WHERE NEW.provider_id <> OLD.provider_id
         ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
 END;

@@ -92,3 +92,14 @@ SELECT CAST(coalesce(group_concat(x.triple, ' '), '') AS TEXT) AS blocks FROM (
     WHERE s.block_start_at > sqlc.arg(floor) AND s.block_start_at < sqlc.arg(until) AND s.block_end_at > sqlc.arg(since)
       AND s.status = 'scheduled' AND s.provider_id IN (sqlc.slice(teacher_ids))
 ) x;
+
+-- Busy blocks from the providers' own calendars (calendar_busy, 00530) that overlap
+-- [since, until): a connection whose busy time is stale and whose owner chose that stale busy
+-- time does not block is left out. Blocks are at most two days long, so floor bounds the index
+-- range from below, as for bookings.
+-- name: ScheduleCalendarBusy :many
+SELECT b.provider_id, b.starts_at, b.ends_at, b.summary
+FROM calendar_busy b JOIN calendar_connections c ON c.id = b.connection_id
+WHERE b.starts_at > sqlc.arg(floor) AND b.starts_at < sqlc.arg(until) AND b.ends_at > sqlc.arg(since)
+  AND b.provider_id IN (sqlc.slice(provider_ids)) AND (c.stale = 0 OR c.stale_blocks = 1)
+ORDER BY b.provider_id, b.starts_at;

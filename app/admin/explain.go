@@ -26,6 +26,7 @@ var reasonTitles = map[booking.ReasonCode]i18n.Msg{
 	booking.ReasonBreak:             i18n.M("explain.title.break"),
 	booking.ReasonOffGrid:           i18n.M("explain.title.off_grid"),
 	booking.ReasonTimeOff:           i18n.M("explain.title.time_off"),
+	booking.ReasonCalendar:          i18n.M("explain.title.calendar"),
 	booking.ReasonBooked:            i18n.M("explain.title.booked"),
 	booking.ReasonBuffer:            i18n.M("explain.title.buffer"),
 	booking.ReasonNotice:            i18n.M("explain.title.notice"),

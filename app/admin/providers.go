@@ -291,6 +291,10 @@ func (a *Admin) showProviderForm(w http.ResponseWriter, r *http.Request, status 
 			a.renderError(w, r, err)
 			return
 		}
+		if v.Calendar, err = a.calendarView(ctx, id); err != nil {
+			a.renderError(w, r, err)
+			return
+		}
 		offs, err := a.db.R.ListProviderTimeOff(ctx, id)
 		if err != nil {
 			a.renderError(w, r, err)

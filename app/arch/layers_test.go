@@ -24,10 +24,10 @@ var (
 		app("webhook"), app("queue"), app("importer"), app("apikey"), app("owner"), app("staff"), app("money"), app("input"),
 		app("resource"), app("managelink"), app("ical"), app("locale"), app("links"), app("idempotency"),
 		app("secrets"), app("mcp/channel"), app("fail"), app("feeds"), app("activity"), app("reports"), app("twofactor"),
-		app("passkey"), app("export"))
+		app("passkey"), app("export"), app("calendar"))
 	// dispatchers send what the writers wrote: HTTP deliveries, SMTP, their metrics. app/server.go
 	// runs them beside the surfaces.
-	dispatchers = set(app("webhook/dispatch"), app("messages/mailer"))
+	dispatchers = set(app("webhook/dispatch"), app("messages/mailer"), app("calendar/calsync"))
 	// doors are what surfaces and wiring share about HTTP itself: request ids, real client
 	// addresses, security headers (middleware); API-key authentication and rate-limit headers
 	// for /v3 and /mcp (keyauth, which reads an *http.Request and writes Retry-After); the

@@ -72,7 +72,7 @@ type Config struct {
 
 // Scenarios lists every scenario name in the order they run.
 func Scenarios() []string {
-	return []string{"read_service", "list_bookings", "list_bookings_not_modified", "slots_day", "create_booking", "conflicting_booking", "webhook_fanout", "day_in_the_life", "week_view", "list_bookings_100k", "report_month"}
+	return []string{"read_service", "list_bookings", "list_bookings_not_modified", "slots_day", "slots_day_synced", "create_booking", "conflicting_booking", "webhook_fanout", "day_in_the_life", "week_view", "list_bookings_100k", "report_month"}
 }
 
 // env is what scenarios share during a run.
@@ -84,6 +84,8 @@ type env struct {
 	key  string // the scenarios' API key
 	fx   *fixture
 	dir  string
+	// slotsDay is slots_day's result, which slots_day_synced is compared with.
+	slotsDay *Figures
 }
 
 func (e *env) progress(format string, args ...any) {
@@ -349,7 +351,7 @@ func (e *env) profiled(name string, fn func()) error {
 // pairs names the scenarios whose measured run interleaves scenario and baseline rounds
 // (DriveMixedPair, fanoutPair), so that profiled profiles their scenario rounds only.
 var pairs = map[string]bool{
-	"read_service": true, "list_bookings": true, "list_bookings_not_modified": true, "slots_day": true,
+	"read_service": true, "list_bookings": true, "list_bookings_not_modified": true, "slots_day": true, "slots_day_synced": true,
 	"create_booking": true, "conflicting_booking": true, "webhook_fanout": true, "day_in_the_life": true,
 	"list_bookings_100k": true,
 }

@@ -174,6 +174,10 @@ func slotsDay(ctx context.Context, e *env) ScenarioReport {
 		return nil
 	})
 	slots, _ := count(probed)
+	if r.Result != nil {
+		res := *r.Result
+		e.slotsDay = &res
+	}
 	r.Facts = append(r.Facts,
 		Fact{What: "providers", Value: slotsProviders},
 		Fact{What: "bookings that day", Value: float64(e.fx.slotsSeed)},

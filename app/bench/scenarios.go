@@ -22,6 +22,7 @@ func scenarioTable() []scenario {
 		{"list_bookings", listBookings},
 		{"list_bookings_not_modified", listBookingsNotModified},
 		{"slots_day", slotsDay},
+		{"slots_day_synced", slotsDaySynced},
 		{"create_booking", createBooking},
 		{"conflicting_booking", conflictingBooking},
 		{"webhook_fanout", webhookFanout},

@@ -26,9 +26,12 @@ type busyKey struct {
 
 // busyTimes is the busy time of a base's providers, indexed like base.ids. It may be shared
 // through the counted cache, so its slices are never modified (they have no spare capacity:
-// an append by a user of the schedule copies).
+// an append by a user of the schedule copies). calendar is what the providers' own calendars
+// hold (calendar_busy, stored by the sync worker: a search never asks a calendar server), with
+// the events' summaries where the provider allows them (nil where no event is named).
 type busyTimes struct {
-	timeOff, busy, teaching [][]Interval
+	timeOff, busy, teaching, calendar [][]Interval
+	summaries                         [][]string
 }
 
 // busyVersion reads the counters that version the busy time of b's providers: theirs alone,
@@ -70,7 +73,8 @@ func (b *scheduleBase) busyTimes(ctx context.Context, q *db.Queries, kept *db.Co
 // loadBusy reads the time off and the busy blocks of b's providers over [since, until).
 func (b *scheduleBase) loadBusy(ctx context.Context, q *db.Queries, since, until, ignore int64) (*busyTimes, error) {
 	n := len(b.ids)
-	t := &busyTimes{timeOff: make([][]Interval, n), busy: make([][]Interval, n), teaching: make([][]Interval, n)}
+	t := &busyTimes{timeOff: make([][]Interval, n), busy: make([][]Interval, n), teaching: make([][]Interval, n),
+		calendar: make([][]Interval, n), summaries: make([][]string, n)}
 	index := make(map[int64]int, n)
 	for i, id := range b.ids {
 		index[id] = i
@@ -85,6 +89,9 @@ func (b *scheduleBase) loadBusy(ctx context.Context, q *db.Queries, since, until
 	}
 	for i := range t.timeOff {
 		t.timeOff[i] = clip(t.timeOff[i])
+	}
+	if err := t.loadCalendar(ctx, q, index, since, until); err != nil {
+		return nil, err
 	}
 	packed, err := q.ScheduleBusyPacked(ctx, db.ScheduleBusyPackedParams{
 		Floor: since - blockLimit.Milliseconds(), Until: until, Since: since,
@@ -127,6 +134,37 @@ func (b *scheduleBase) loadBusy(ctx context.Context, q *db.Queries, since, until
 		}
 	})
 	return t, nil
+}
+
+// loadCalendar reads the busy blocks of the providers' own calendars over [since, until).
+// Blocks are at most two days long (calendar_busy's CHECK), as bookings are.
+func (t *busyTimes) loadCalendar(ctx context.Context, q *db.Queries, index map[int64]int, since, until int64) error {
+	ids := make([]int64, len(index))
+	for id, i := range index {
+		ids[i] = id
+	}
+	rows, err := q.ScheduleCalendarBusy(ctx, db.ScheduleCalendarBusyParams{
+		Floor: since - blockLimit.Milliseconds(), Until: until, Since: since, ProviderIds: ids,
+	})
+	if err != nil {
+		return fmt.Errorf("calendar busy time: %w", err)
+	}
+	named := make([]bool, len(ids))
+	for _, r := range rows {
+		i := index[r.ProviderID]
+		t.calendar[i] = append(t.calendar[i], Interval{Start: db.Time(r.StartsAt), End: db.Time(r.EndsAt)})
+		t.summaries[i] = append(t.summaries[i], r.Summary)
+		named[i] = named[i] || r.Summary != ""
+	}
+	for i := range t.calendar {
+		t.calendar[i] = clip(t.calendar[i])
+		if named[i] {
+			t.summaries[i] = t.summaries[i][:len(t.summaries[i]):len(t.summaries[i])]
+		} else {
+			t.summaries[i] = nil
+		}
+	}
+	return nil
 }
 
 // clip is slices.Clip that keeps nil as nil.

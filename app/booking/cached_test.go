@@ -118,6 +118,15 @@ func TestLoadScheduleCachedFollowsBusyWrites(t *testing.T) {
 		{"time off moved", `UPDATE provider_time_off SET starts_at = ?, ends_at = ?`, []any{at("2026-11-24 14:00"), at("2026-11-24 15:00")}},
 		{"time off to another provider", `UPDATE provider_time_off SET provider_id = 2`, nil},
 		{"time off deleted", `DELETE FROM provider_time_off`, nil},
+		// The providers' own calendars are kept with the blocks, under sessions_provider (00530).
+		{"calendar connected", `INSERT INTO calendar_connections (id, provider_id, kind, url, created_at, updated_at)
+			VALUES (1, 1, 'ics', 'https://calendar.example/p1.ics', 0, 0)`, nil},
+		{"calendar busy added", `INSERT INTO calendar_busy (connection_id, provider_id, starts_at, ends_at, summary) VALUES (1, 1, ?, ?, 'Dentist')`,
+			[]any{at("2026-11-24 11:00"), at("2026-11-24 12:00")}},
+		{"calendar busy moved", `UPDATE calendar_busy SET starts_at = ?, ends_at = ?`, []any{at("2026-11-24 15:00"), at("2026-11-24 16:00")}},
+		{"calendar stale, stale time not blocking", `UPDATE calendar_connections SET stale = 1, stale_blocks = 0`, nil},
+		{"calendar fresh again", `UPDATE calendar_connections SET stale = 0`, nil},
+		{"calendar busy deleted", `DELETE FROM calendar_busy`, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if _, err := d.Write.Exec(c.sql, c.args...); err != nil {

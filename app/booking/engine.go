@@ -245,7 +245,7 @@ func (q *query) free(p *Provider) []span {
 		return nil
 	}
 	hull := span{work[0].lo, work[len(work)-1].hi}
-	return subtract(nil, work, taken(hull, p.TimeOff, p.Busy, p.Teaching))
+	return subtract(nil, work, taken(hull, p.TimeOff, p.Calendar, p.Busy, p.Teaching))
 }
 
 // taken merges the intervals that overlap within into normalized spans.

@@ -25,6 +25,7 @@ const (
 	ReasonBreak             ReasonCode = "break"               // the block touches a break
 	ReasonOffGrid           ReasonCode = "off_grid"            // the start is not on the slot grid of a shift
 	ReasonTimeOff           ReasonCode = "time_off"            // the block overlaps the provider's time off
+	ReasonCalendar          ReasonCode = "calendar"            // the block overlaps an event in the provider's own calendar
 	ReasonBooked            ReasonCode = "booked"              // the appointment itself overlaps a booking
 	ReasonTeaching          ReasonCode = "class_session"       // the appointment itself overlaps a class session the provider gives
 	ReasonBuffer            ReasonCode = "buffer"              // only this service's buffers overlap a booking or session
@@ -99,6 +100,9 @@ func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
 		return Reason{ReasonTimeOff, fmt.Sprintf("%s is off from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone)),
 			i18n.M("explain.msg.time_off", "provider", p.Name, "from", instant(x.lo, s.Zone), "to", instant(x.hi, s.Zone))}
 	}
+	if x, ok := overlapping(taken(block, p.Calendar), block); ok {
+		return explainCalendar(p, x, block, s.Zone)
+	}
 	busy, teaching := taken(block, p.Busy), taken(block, p.Teaching)
 	if x, ok := overlapping(busy, span{t, t + q.dur}); ok {
 		return Reason{ReasonBooked, fmt.Sprintf("%s is booked from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone)),
@@ -127,6 +131,29 @@ func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
 			i18n.M("explain.msg.beyond_advance", "advance", s.Policy.MaxAdvance, "latest", instant(hi, s.Zone))}
 	}
 	return Reason{ReasonOK, fmt.Sprintf("offered: %s at %s", p.Name, local.Format("2006-01-02 15:04 -07:00")), i18n.M("explain.msg.ok", "provider", p.Name, "time", local)}
+}
+
+// explainCalendar names what in the provider's own calendar takes span x, which the block
+// overlaps: for the team (Msg, the admin's explainer) the event's summary where the provider
+// allows it to be shown, else "busy in their own calendar". Message, which API clients and
+// booking refusals carry, never names the event.
+func explainCalendar(p *Provider, x, block span, zone *time.Location) Reason {
+	summary := ""
+	for i, iv := range p.Calendar {
+		if i < len(p.CalendarSummaries) && p.CalendarSummaries[i] != "" {
+			if y := spanOf(iv); y.lo < block.hi && block.lo < y.hi {
+				summary = p.CalendarSummaries[i]
+				break
+			}
+		}
+	}
+	from, to := instant(x.lo, zone), instant(x.hi, zone)
+	if summary == "" {
+		return Reason{ReasonCalendar, fmt.Sprintf("%s is busy in their calendar from %s to %s", p.Name, stamp(x.lo, zone), stamp(x.hi, zone)),
+			i18n.M("explain.msg.calendar", "provider", p.Name, "from", from, "to", to)}
+	}
+	return Reason{ReasonCalendar, fmt.Sprintf("%s is busy in their calendar from %s to %s", p.Name, stamp(x.lo, zone), stamp(x.hi, zone)),
+		i18n.M("explain.msg.calendar_event", "provider", p.Name, "from", from, "to", to, "event", summary)}
 }
 
 // onGrid reports whether local's wall time is a grid point of one of the

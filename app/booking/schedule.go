@@ -59,6 +59,12 @@ type Provider struct {
 	TimeOff       []Interval // absences and date exceptions
 	Busy          []Interval // non-cancelled bookings at any location, widened by their own buffers
 	Teaching      []Interval // scheduled class sessions at any location, widened by their buffers
+	// Calendar is busy time from the provider's own calendar (app/calendar): events outside
+	// frontdesk, which the whole block, buffers included, must avoid.
+	Calendar []Interval
+	// CalendarSummaries names Calendar's events where the provider allows it ("" where not),
+	// indexed like Calendar; nil when none is named.
+	CalendarSummaries []string
 }
 
 // Session is one class session: the provider holds [Start, End) (plus the class's buffers) for
@@ -155,7 +161,7 @@ func (s Schedule) Validate() error {
 				}
 			}
 		}
-		for _, ivs := range [3][]Interval{p.TimeOff, p.Busy, p.Teaching} {
+		for _, ivs := range [4][]Interval{p.TimeOff, p.Busy, p.Teaching, p.Calendar} {
 			for _, iv := range ivs {
 				if iv.End.Before(iv.Start) {
 					bad("provider %d interval %v ends before it starts", p.ID, iv.Start)

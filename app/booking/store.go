@@ -356,6 +356,7 @@ func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, kept *db.Cou
 	for i := range s.Providers {
 		p := &s.Providers[i]
 		p.TimeOff, p.Busy, p.Teaching = t.timeOff[i], t.busy[i], t.teaching[i]
+		p.Calendar, p.CalendarSummaries = t.calendar[i], t.summaries[i]
 	}
 	if s.Service.IsClass() {
 		if err := loadSessions(ctx, q, &out, sq); err != nil {

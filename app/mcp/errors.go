@@ -146,7 +146,7 @@ func bookingInvalid(ie *booking.InvalidError) *toolError {
 			return refused("too soon: %s", text)
 		case booking.ReasonBeyondAdvance:
 			return refused("too far ahead: %s", text)
-		case booking.ReasonClosed, booking.ReasonOutsideHours, booking.ReasonNotWorking, booking.ReasonBreak, booking.ReasonTimeOff,
+		case booking.ReasonClosed, booking.ReasonOutsideHours, booking.ReasonNotWorking, booking.ReasonBreak, booking.ReasonTimeOff, booking.ReasonCalendar,
 			booking.ReasonNotSessionTime, booking.ReasonSessionCancelled: // the last two: classes
 			return &toolError{Kind: kindRefused, Field: "slot_id", Message: "that time is no longer offered (" + text + "); call find_free_times again"}
 		}

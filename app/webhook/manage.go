@@ -381,7 +381,7 @@ func validateInput(rawURL string, events []string, description string, allowPriv
 		return &FieldError{"url", err}
 	}
 	if !allowPrivate {
-		if err := checkLiteralHost(rawURL); err != nil {
+		if err := CheckLiteralHost(rawURL); err != nil {
 			return &FieldError{"url", err}
 		}
 	}
@@ -399,10 +399,10 @@ func validateInput(rawURL string, events []string, description string, allowPriv
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
-// checkLiteralHost refuses, at registration, the private targets that are visible without
-// resolving anything: literal addresses CheckAddr refuses and "localhost". Names are not
-// resolved here (that would prove nothing: the dial-time guard checks every attempt).
-func checkLiteralHost(rawURL string) error {
+// CheckLiteralHost refuses, at registration (of a webhook, of a calendar), the private targets
+// that are visible without resolving anything: literal addresses CheckAddr refuses and
+// "localhost". Names are not resolved here (that would prove nothing: the dial-time guard checks every attempt).
+func CheckLiteralHost(rawURL string) error {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return err

@@ -1,0 +1,67 @@
+package admin_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// The provider page connects an own calendar: a loopback address is refused without the
+// owner's opt-in and saved with it; a CalDAV password is never shown back; the worker reads the
+// feed in the background; a connection whose last good sync is old shows the stale warning;
+// disconnecting removes it and its busy time.
+func TestOwnCalendarSection(t *testing.T) {
+	feed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/calendar")
+		fmt.Fprint(w, "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20990101T100000Z\r\nDTEND:20990101T110000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+	}))
+	defer feed.Close()
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	centro := addLocation(t, c, "Centro", "America/Santiago")
+	wantRedirect(t, c.post(t, "/catalog/providers", url.Values{
+		"public_name": {"Ana"}, "active": {"1"}, "online_booking": {"1"}, "location_id": {centro}, "location_ids": {centro},
+	}), "/catalog/providers")
+	ana := linkID(t, c.get(t, "/catalog/providers").Body, "/catalog/providers/", "Ana")
+	page := "/catalog/providers/" + ana
+	wantBody(t, c.get(t, page), `data-testid="own-calendar"`, `data-testid="calendar-form"`)
+
+	form := url.Values{"kind": {"ics"}, "url": {feed.URL + "/ana.ics"}, "all_day": {"1"}, "stale_blocks": {"1"}}
+	wantRedirect(t, c.post(t, page+"/calendar", form), page+"#own-calendar")
+	res := c.get(t, page)
+	wantBody(t, res, "Not saved", "private targets need an explicit opt-in")
+	if strings.Contains(res.Body, `data-testid="calendar-off"`) {
+		t.Fatal("a loopback calendar was saved without the opt-in")
+	}
+
+	form.Set("allow_private", "1")
+	wantRedirect(t, c.post(t, page+"/calendar", form), page+"#own-calendar")
+	wantBody(t, c.get(t, page), "Calendar saved", `data-testid="calendar-off"`, `data-testid="calendar-state"`)
+
+	d := openDB(t, ts)
+	if _, err := d.Write.Exec(`UPDATE calendar_connections SET stale = 1`); err != nil {
+		t.Fatal(err)
+	}
+	wantBody(t, c.get(t, page), `data-testid="calendar-stale"`)
+
+	caldav := url.Values{"kind": {"caldav"}, "url": {feed.URL}, "username": {"ana"}, "password": {"s3cret-app-pw"}, "allow_private": {"1"}}
+	wantRedirect(t, c.post(t, page+"/calendar", caldav), page+"#own-calendar")
+	res = c.get(t, page)
+	wantBody(t, res, "Leave empty to keep the stored password")
+	if strings.Contains(res.Body, "s3cret-app-pw") {
+		t.Error("the page shows the stored password")
+	}
+	var sealed string
+	if err := d.Write.QueryRow(`SELECT password_sealed FROM calendar_connections`).Scan(&sealed); err != nil || sealed == "" || strings.Contains(sealed, "s3cret") {
+		t.Errorf("password stored as %q (%v)", sealed, err)
+	}
+
+	wantRedirect(t, c.post(t, page+"/calendar/off", nil), page+"#own-calendar")
+	var n int
+	if err := d.Write.QueryRow(`SELECT count(*) FROM calendar_connections`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("connections after disconnecting: %d (%v)", n, err)
+	}
+}
