@@ -334,4 +334,3 @@ func FeesOf(ctx context.Context, q *db.Queries, id int64) ([]db.BookingFee, erro
 }
 
 func optInt(v int64) sql.NullInt64 { return sql.NullInt64{Int64: v, Valid: v != 0} }
-
