@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -313,6 +314,14 @@ func (o *Online) feeRequest(ctx context.Context, q *db.Queries, now time.Time, b
 	return q.GetPaymentRequest(ctx, prID)
 }
 
+// feeLine is the name of a fee's line on its sale.
+func feeLine(p *i18n.Printer, kind, service string) string {
+	if kind == FeeNoShow {
+		return p.T("fees.line.no_show", "name", service)
+	}
+	return p.T("fees.line.late_cancel", "name", service)
+}
+
 // feePaidByLink marks the fee a paid request was sent for as paid by sale saleID (the client
 // paid the link after authenticating).
 func feePaidByLink(ctx context.Context, q *db.Queries, now time.Time, prID, saleID int64) error {
@@ -334,3 +343,45 @@ func FeesOf(ctx context.Context, q *db.Queries, id int64) ([]db.BookingFee, erro
 }
 
 func optInt(v int64) sql.NullInt64 { return sql.NullInt64{Int64: v, Valid: v != 0} }
+
+// FeeOptions is what booking id's page offers about fees: the card it would be charged to
+// (nil: none on file), the fees the policy lets the owner charge now (by kind, with their
+// amounts), and the fees charged or sent so far.
+type FeeOptions struct {
+	Card *db.BookingCard
+	Due  map[string]int64
+	Fees []db.BookingFee
+}
+
+// FeeOptionsOf reads booking id's FeeOptions at now with the active provider name.
+func FeeOptionsOf(ctx context.Context, q *db.Queries, id int64, provider string, now time.Time) (FeeOptions, error) {
+	out := FeeOptions{Due: map[string]int64{}}
+	b, err := q.GetBookingRow(ctx, id)
+	if err != nil {
+		return out, err
+	}
+	if out.Fees, err = q.BookingFeesOfBooking(ctx, id); err != nil {
+		return out, err
+	}
+	card, err := cardOfBooking(ctx, q, b, provider)
+	if errors.Is(err, ErrNoCardOnFile) {
+		return out, nil
+	} else if err != nil {
+		return out, err
+	}
+	out.Card = &card
+	pol, err := LoadPolicy(ctx, q)
+	if err != nil {
+		return out, err
+	}
+	taken := map[string]bool{}
+	for _, f := range out.Fees {
+		taken[f.Kind] = f.Status == feePaid || f.Status == feeLinkSent
+	}
+	for _, kind := range []string{FeeNoShow, FeeLateCancel} {
+		if amount, err := FeeDue(pol, b, kind, now); err == nil && !taken[kind] {
+			out.Due[kind] = amount
+		}
+	}
+	return out, nil
+}
