@@ -85,11 +85,39 @@ type Booking struct {
 	CancelledLate    bool
 }
 
+type BookingCard struct {
+	BookingID        int64
+	ClientID         int64
+	Provider         string
+	CustomerRef      string
+	PaymentMethodRef string
+	Brand            string
+	Last4            string
+	SavedAt          int64
+}
+
 type BookingCount struct {
 	Kind     string
 	RefID    int64
 	StatusID int64
 	N        int64
+}
+
+type BookingFee struct {
+	ID               int64
+	BookingID        int64
+	Kind             string
+	AmountCents      int64
+	Currency         string
+	Status           string
+	Attempt          int64
+	IdempotencyKey   string
+	PaymentRef       string
+	PaymentRequestID sql.NullInt64
+	SaleID           sql.NullInt64
+	Failure          string
+	CreatedAt        int64
+	UpdatedAt        int64
 }
 
 type BookingOverride struct {
@@ -156,6 +184,44 @@ type CalendarSource struct {
 	Name         string
 	Busy         bool
 	Push         bool
+}
+
+type CardPolicy struct {
+	ID                int64
+	RequireCard       bool
+	NoticeMin         int64
+	LateFeeKind       string
+	LateFeeValue      int64
+	LateFeeCapCents   sql.NullInt64
+	NoShowFeeKind     string
+	NoShowFeeValue    int64
+	NoShowFeeCapCents sql.NullInt64
+	ChargeDays        int64
+	DepositNewClients bool
+	DepositNoShows    int64
+	DepositAboveCents sql.NullInt64
+	DepositKind       string
+	DepositValue      int64
+	UpdatedAt         int64
+}
+
+type CardService struct {
+	ServiceID int64
+}
+
+type CardSetup struct {
+	ID               int64
+	PaymentRequestID int64
+	Provider         string
+	Attempt          int64
+	IdempotencyKey   string
+	Status           string
+	SessionID        sql.NullString
+	URL              string
+	CustomerRef      string
+	ExpiresAt        int64
+	CreatedAt        int64
+	UpdatedAt        int64
 }
 
 type Cart struct {
@@ -268,6 +334,22 @@ type ClientAttributeValue struct {
 	ClientID    int64
 	AttributeID int64
 	Value       sql.NullString
+}
+
+type ClientCard struct {
+	ClientID         int64
+	Provider         string
+	CustomerRef      string
+	PaymentMethodRef string
+	Brand            string
+	Last4            string
+	SavedAt          int64
+}
+
+type ClientDepositOverride struct {
+	ClientID  int64
+	Mode      string
+	UpdatedAt int64
 }
 
 type ClientMessagePref struct {
@@ -718,17 +800,19 @@ type PaymentProviderSetting struct {
 }
 
 type PaymentRequest struct {
-	ID          int64
-	UUID        string
-	CartID      int64
-	AmountCents int64
-	Status      string
-	Channel     string
-	ExpiresAt   sql.NullInt64
-	PaidAt      sql.NullInt64
-	CreatedAt   int64
-	UpdatedAt   int64
-	CheckoutURL string
+	ID           int64
+	UUID         string
+	CartID       int64
+	AmountCents  int64
+	Status       string
+	Channel      string
+	ExpiresAt    sql.NullInt64
+	PaidAt       sql.NullInt64
+	CreatedAt    int64
+	UpdatedAt    int64
+	CheckoutURL  string
+	Purpose      string
+	DepositCents sql.NullInt64
 }
 
 type Product struct {

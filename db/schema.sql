@@ -1,4 +1,4 @@
--- The database that migrations 1 to 530 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 560 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -251,7 +251,8 @@ CREATE TABLE payment_requests (
     paid_at      INTEGER,
     created_at   INTEGER NOT NULL,
     updated_at   INTEGER NOT NULL
-, checkout_url TEXT NOT NULL DEFAULT '');
+, checkout_url TEXT NOT NULL DEFAULT '', purpose TEXT NOT NULL DEFAULT 'payment'
+    CHECK (purpose IN ('payment', 'card', 'fee')), deposit_cents INTEGER CHECK (deposit_cents IS NULL OR deposit_cents > 0));
 CREATE TABLE sales (
     id            INTEGER PRIMARY KEY,
     cart_id       INTEGER NOT NULL REFERENCES carts (id),
@@ -979,6 +980,87 @@ CREATE TABLE calendar_busy (
     summary       TEXT    NOT NULL DEFAULT '',
     CHECK (ends_at > starts_at AND ends_at - starts_at <= 172800000)
 );
+CREATE TABLE card_policy (
+    id                   INTEGER PRIMARY KEY CHECK (id = 1),
+    require_card         BOOLEAN NOT NULL DEFAULT 0 CHECK (require_card IN (0, 1)),
+    notice_min           INTEGER NOT NULL DEFAULT 1440 CHECK (notice_min >= 0),
+    late_fee_kind        TEXT    NOT NULL DEFAULT 'none' CHECK (late_fee_kind IN ('none', 'amount', 'percent')),
+    late_fee_value       INTEGER NOT NULL DEFAULT 0 CHECK (late_fee_value >= 0),
+    late_fee_cap_cents   INTEGER CHECK (late_fee_cap_cents IS NULL OR late_fee_cap_cents > 0),
+    no_show_fee_kind     TEXT    NOT NULL DEFAULT 'none' CHECK (no_show_fee_kind IN ('none', 'amount', 'percent')),
+    no_show_fee_value    INTEGER NOT NULL DEFAULT 0 CHECK (no_show_fee_value >= 0),
+    no_show_fee_cap_cents INTEGER CHECK (no_show_fee_cap_cents IS NULL OR no_show_fee_cap_cents > 0),
+    charge_days          INTEGER NOT NULL DEFAULT 14 CHECK (charge_days BETWEEN 1 AND 90),
+    deposit_new_clients  BOOLEAN NOT NULL DEFAULT 0 CHECK (deposit_new_clients IN (0, 1)),
+    deposit_no_shows     INTEGER NOT NULL DEFAULT 0 CHECK (deposit_no_shows >= 0),
+    deposit_above_cents  INTEGER CHECK (deposit_above_cents IS NULL OR deposit_above_cents >= 0),
+    deposit_kind         TEXT    NOT NULL DEFAULT 'percent' CHECK (deposit_kind IN ('amount', 'percent')),
+    deposit_value        INTEGER NOT NULL DEFAULT 0 CHECK (deposit_value >= 0),
+    updated_at           INTEGER NOT NULL,
+    CHECK (late_fee_kind <> 'percent' OR late_fee_value <= 10000),
+    CHECK (no_show_fee_kind <> 'percent' OR no_show_fee_value <= 10000),
+    CHECK (deposit_kind <> 'percent' OR deposit_value <= 10000)
+);
+CREATE TABLE card_services (
+    service_id INTEGER PRIMARY KEY REFERENCES services (id) ON DELETE CASCADE
+);
+CREATE TABLE client_deposit_overrides (
+    client_id  INTEGER PRIMARY KEY REFERENCES clients (id) ON DELETE CASCADE,
+    mode       TEXT    NOT NULL CHECK (mode IN ('always', 'never')),
+    updated_at INTEGER NOT NULL
+);
+CREATE TABLE client_cards (
+    client_id          INTEGER PRIMARY KEY REFERENCES clients (id) ON DELETE CASCADE,
+    provider           TEXT    NOT NULL,
+    customer_ref       TEXT    NOT NULL,
+    payment_method_ref TEXT    NOT NULL,
+    brand              TEXT    NOT NULL DEFAULT '',
+    last4              TEXT    NOT NULL DEFAULT '',
+    saved_at           INTEGER NOT NULL
+);
+CREATE TABLE booking_cards (
+    booking_id         INTEGER PRIMARY KEY REFERENCES bookings (id) ON DELETE CASCADE,
+    client_id          INTEGER NOT NULL REFERENCES clients (id) ON DELETE CASCADE,
+    provider           TEXT    NOT NULL,
+    customer_ref       TEXT    NOT NULL,
+    payment_method_ref TEXT    NOT NULL,
+    brand              TEXT    NOT NULL DEFAULT '',
+    last4              TEXT    NOT NULL DEFAULT '',
+    saved_at           INTEGER NOT NULL
+);
+CREATE TABLE card_setups (
+    id                 INTEGER PRIMARY KEY,
+    payment_request_id INTEGER NOT NULL REFERENCES payment_requests (id),
+    provider           TEXT    NOT NULL,
+    attempt            INTEGER NOT NULL CHECK (attempt >= 1),
+    idempotency_key    TEXT    NOT NULL UNIQUE,
+    status             TEXT    NOT NULL CHECK (status IN ('creating', 'open', 'saved', 'expired', 'failed')),
+    session_id         TEXT    UNIQUE,
+    url                TEXT    NOT NULL DEFAULT '',
+    customer_ref       TEXT    NOT NULL DEFAULT '',
+    expires_at         INTEGER NOT NULL,
+    created_at         INTEGER NOT NULL,
+    updated_at         INTEGER NOT NULL,
+    UNIQUE (payment_request_id, provider, attempt)
+);
+CREATE TABLE booking_fees (
+    id                 INTEGER PRIMARY KEY,
+    booking_id         INTEGER NOT NULL REFERENCES bookings (id),
+    kind               TEXT    NOT NULL CHECK (kind IN ('no_show', 'late_cancel')),
+    amount_cents       INTEGER NOT NULL CHECK (amount_cents > 0),
+    currency           TEXT    NOT NULL CHECK (length(currency) = 3),
+    status             TEXT    NOT NULL CHECK (status IN ('charging', 'paid', 'link_sent', 'failed')),
+    attempt            INTEGER NOT NULL DEFAULT 1 CHECK (attempt >= 1),
+    idempotency_key    TEXT    NOT NULL UNIQUE,
+    payment_ref        TEXT    NOT NULL DEFAULT '',
+    payment_request_id INTEGER REFERENCES payment_requests (id),
+    sale_id            INTEGER REFERENCES sales (id),
+    failure            TEXT    NOT NULL DEFAULT '',
+    created_at         INTEGER NOT NULL,
+    updated_at         INTEGER NOT NULL,
+    UNIQUE (booking_id, kind),
+    CHECK (status <> 'paid' OR sale_id IS NOT NULL OR payment_request_id IS NOT NULL)
+);
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (1, 0, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (2, 1, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (3, 10, 1, datetime('now'));
@@ -1039,6 +1121,7 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (58, 500, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (59, 520, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (60, 530, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (61, 560, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1065,7 +1148,7 @@ INSERT INTO "security_settings" ("id", "require_two_factor", "updated_at") VALUE
 INSERT INTO "message_text_settings" ("id", "sms_provider", "twilio_account_sid", "twilio_auth_token_sealed", "twilio_from", "gateway_url", "gateway_method", "gateway_auth_name", "gateway_auth_value_sealed", "gateway_content_type", "gateway_body", "updated_at") VALUES (1, 'none', '', '', '', '', 'POST', 'Authorization', '', 'application/json', '{"to": "{{to}}", "message": "{{text}}"}', 0);
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 60);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 61);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -2022,4 +2105,11 @@ BEGIN
     INSERT INTO etag_versions (kind, ref_id, n)
         SELECT 'sessions_provider', NEW.provider_id, 1 WHERE NEW.provider_id <> OLD.provider_id
         ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE UNIQUE INDEX card_setups_one_live ON card_setups (payment_request_id) WHERE status IN ('creating', 'open');
+CREATE TRIGGER card_setups_final
+BEFORE UPDATE OF status ON card_setups
+WHEN OLD.status = 'saved' AND NEW.status <> 'saved'
+BEGIN
+    SELECT RAISE(ABORT, 'card_setup_final');
 END;

@@ -147,9 +147,12 @@ type SiteDetailsView struct {
 	Form       *Form
 	Attributes []SiteAttribute
 	Policy     string
-	Nonce      string
-	Start      string // the chosen instant (RFC 3339); "" when the visitor must choose again
-	Provider   string
+	// FeePolicy states the cancellation policy's fees for this service (payments.Policy
+	// Statement); empty when it charges none.
+	FeePolicy []string
+	Nonce     string
+	Start     string // the chosen instant (RFC 3339); "" when the visitor must choose again
+	Provider  string
 	// Taken is set when the chosen time was taken meanwhile: Alternatives are the times still
 	// free that day, offered in the form itself so nothing typed is lost.
 	Taken        bool
@@ -195,6 +198,8 @@ type SiteLeaveView struct {
 
 // SiteManageView is the page behind a manage link.
 type SiteManageView struct {
+	// FeePolicy states the cancellation policy's fees, before the customer cancels.
+	FeePolicy     []string
 	Summary       SiteSummary
 	Status        string // confirmed, reserved, attended, no_show, cancelled
 	Message       string // "" or the outcome of the last action (booked, rescheduled, cancelled)

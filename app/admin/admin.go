@@ -277,6 +277,7 @@ func (a *Admin) Routes() chi.Router {
 		t.get("/bookings/{id}", staff.Calendar, a.showBooking)
 		t.post("/bookings/{id}", staff.Book, a.updateBooking)
 		t.post("/bookings/{id}/status", staff.Attendance, a.markBooking)
+		t.post("/bookings/{id}/fee", staff.Desk, a.chargeFee)
 		// Moving a booking to a free time picked from the engine's (bookings_move.go).
 		t.get("/bookings/{id}/move", staff.Book, a.showMoveBooking)
 		t.post("/bookings/{id}/move", staff.Book, a.moveBooking)

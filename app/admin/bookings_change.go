@@ -61,6 +61,10 @@ func (a *Admin) showBookingPage(w http.ResponseWriter, r *http.Request, status i
 		a.renderError(w, r, err)
 		return
 	}
+	if v.Fees, err = a.bookingFees(r, b.Booking.ID); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
 	if v.Activity, err = a.entityActivity(r, "booking", b.Booking.ID); err != nil {
 		a.renderError(w, r, err)
 		return

@@ -97,6 +97,9 @@ func (c *Customer) cardPayment(r *http.Request, pv payments.RequestView) (*ui.Ca
 		return nil, nil, err
 	}
 	reg, _ := c.online.Registration(name)
+	if pv.Request.Purpose == payments.PurposeCard {
+		return c.cardSetup(r, pv, reg)
+	}
 	due, err := payments.DueOnline(ctx, c.db.R, pv, business(ctx).Language)
 	if err != nil || due.AmountCents <= 0 {
 		return nil, nil, err
@@ -125,12 +128,16 @@ func (c *Customer) startCheckout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page := "/pay/" + strings.ToLower(uuid)
-	to, err := c.online.StartCheckout(r.Context(), uuid, business(r.Context()).Language)
+	start := c.online.StartCheckout
+	if pv, err := payments.LoadCheckout(r.Context(), c.db.R, uuid); err == nil && pv.Request.Purpose == payments.PurposeCard {
+		start = c.online.StartCardSetup
+	}
+	to, err := start(r.Context(), uuid, business(r.Context()).Language)
 	switch {
 	case errors.Is(err, payments.ErrPaymentRequestNotFound):
 		c.renderError(w, r, errpage.NotFound)
 	case errors.Is(err, payments.ErrNotPayable), errors.Is(err, payments.ErrOnlineOff), errors.Is(err, payments.ErrNothingDue),
-		errors.Is(err, payments.ErrPaymentProcessing):
+		errors.Is(err, payments.ErrPaymentProcessing), errors.Is(err, payments.ErrCardsUnsupported):
 		seeOther(w, r, page) // the page says why
 	case err != nil:
 		c.log.WarnContext(r.Context(), "start online checkout", "payment_request", uuid, "err", err)
@@ -148,4 +155,26 @@ func paymentLines(p *i18n.Printer, pv payments.RequestView) []ui.PaymentLine {
 		out[i] = ui.PaymentLine(l)
 	}
 	return out
+}
+
+// cardSetup is saving a card for card request pv on the provider's page, under the business's
+// cancellation policy, stated before the customer agrees.
+func (c *Customer) cardSetup(r *http.Request, pv payments.RequestView, reg payments.Registration) (*ui.CardPayment, []string, error) {
+	if !reg.Cards {
+		return nil, nil, nil
+	}
+	ctx := r.Context()
+	pol, err := payments.LoadPolicy(ctx, c.db.R)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := i18n.From(ctx)
+	var price int64
+	if len(pv.Cart.Items) > 0 {
+		price = pv.Cart.Items[0].Row.UnitPriceCents
+	}
+	return &ui.CardPayment{
+		Provider: reg.Label, Action: "/pay/" + pv.Request.UUID + "/checkout", SaveCard: true, Mandatory: true,
+		Policy: pol.Statement(p, price),
+	}, reg.CheckoutOrigins, nil
 }

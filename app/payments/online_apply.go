@@ -51,6 +51,11 @@ func (o *Online) HandleEvent(ctx context.Context, name string, payload []byte, h
 			return "", fmt.Errorf("%w: the key %q appears twice in one object", ErrUnreadableEvent, path)
 		}
 	}
+	// A setup that saved a card is read back (brand, last four) before the transaction.
+	card, err := o.savedCardOf(ctx, prov, ev.Checkout)
+	if err != nil {
+		return "", err
+	}
 	now := o.now()
 	var outcome string
 	err = o.db.InTx(ctx, func(q *db.Queries) error {
@@ -68,7 +73,15 @@ func (o *Online) HandleEvent(ctx context.Context, name string, payload []byte, h
 			co, err2 := q.OnlineCheckoutBySession(ctx, db.OnlineCheckoutBySessionParams{Provider: name, SessionID: nullString(ev.Checkout.ID)})
 			switch {
 			case db.IsNotFound(err2):
-				outcome = OutcomeIgnored // another integration's session on the same account
+				cs, err3 := q.CardSetupBySession(ctx, db.CardSetupBySessionParams{Provider: name, SessionID: nullString(ev.Checkout.ID)})
+				switch {
+				case db.IsNotFound(err3):
+					outcome = OutcomeIgnored // another integration's session on the same account
+				case err3 != nil:
+					return err3
+				default:
+					outcome, err = o.applyCardSetup(ctx, q, now, name, cs, *ev.Checkout, card)
+				}
 			case err2 != nil:
 				return err2
 			default:
@@ -170,6 +183,9 @@ func (o *Online) settleCheckout(ctx context.Context, q *db.Queries, now time.Tim
 		return "", err
 	}
 	co.SaleID = nullInt(saleID)
+	if err := feePaidByLink(ctx, q, now, pr.ID, saleID); err != nil {
+		return "", err
+	}
 	return OutcomeSettled, setCheckout(ctx, q, co, checkoutPaid, now)
 }
 

@@ -79,6 +79,15 @@ func DueOnline(ctx context.Context, q *db.Queries, v RequestView, lang string) (
 		d.Lines = append(d.Lines, CheckoutLine{Name: name, Quantity: r.Quantity, UnitCents: unit})
 		d.AmountCents += unit * r.Quantity
 	}
+	if dep := v.Request.DepositCents; dep.Valid && len(d.Lines) > 0 {
+		// A deposit a rule asked for (DepositFor): one line, what is asked online, the rest at
+		// the business; not to be paid at the desk instead.
+		if amount := roundToMinor(dep.Int64, digits); amount > 0 && amount < d.AmountCents {
+			d.Lines = []CheckoutLine{{Name: p.T("checkout.deposit_line", "name", d.Lines[0].Name), Quantity: 1, UnitCents: amount}}
+			d.AmountCents = amount
+		}
+		d.Mandatory = true
+	}
 	d.Partial = d.AmountCents < v.Request.AmountCents
 	return d, nil
 }
@@ -298,6 +307,12 @@ func (o *Online) failCheckout(ctx context.Context, id int64) error {
 func (o *Online) Refresh(ctx context.Context, uuid string) {
 	pv, err := LoadCheckout(ctx, o.db.R, uuid)
 	if err != nil {
+		return
+	}
+	if pv.Request.Purpose == PurposeCard {
+		if err := o.refreshCardSetup(ctx, pv.Request.ID); err != nil {
+			o.log.WarnContext(ctx, "refresh card setup", "payment_request", pv.Request.ID, "err", err)
+		}
 		return
 	}
 	live, err := o.db.R.LiveOnlineCheckout(ctx, pv.Request.ID)

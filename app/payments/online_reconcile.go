@@ -100,6 +100,9 @@ func (o *Online) SweepStranded(ctx context.Context) error {
 // after it the customer can no longer pay, and if they paid first the answer settles the
 // request (its bookings are still held). The Expirer calls it for each due request.
 func (o *Online) CloseForExpiry(ctx context.Context, id int64) error {
+	if err := o.closeCardSetupForExpiry(ctx, id); err != nil {
+		return err
+	}
 	live, err := o.db.R.LiveOnlineCheckout(ctx, id)
 	if err != nil || len(live) == 0 || live[0].Status == checkoutProcessing {
 		// A payment still settling (a slow method) does not hold the bookings beyond the

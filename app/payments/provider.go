@@ -59,6 +59,8 @@ type Registration struct {
 	// CheckoutOrigins are where the provider's checkout pages are served ("https://
 	// checkout.stripe.com"): the checkout page's form may be redirected there.
 	CheckoutOrigins []string
+	// Cards: its Provider is also a CardProvider (saves cards, charges them off session).
+	Cards bool
 }
 
 // Credentials are what a provider needs: an API key and the secret its notifications are
@@ -113,6 +115,9 @@ type CheckoutState struct {
 	RequestUUID string
 	PaymentRef  string // the payment refunds refer to
 	ExpiresAt   time.Time
+	// Mode is "setup" for a checkout that saves a card (CardProvider), whose SetupRef names
+	// what saved it and CustomerRef whom it was saved for; else "payment" or "".
+	Mode, SetupRef, CustomerRef string
 }
 
 // RefundParams is a refund to make.

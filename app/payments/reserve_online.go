@@ -38,13 +38,34 @@ func ReserveOnline(ctx context.Context, d *db.DB, now time.Time, b booking.Prepa
 	var bookingID int64
 	err := d.InTx(ctx, func(q *db.Queries) error {
 		var err error
-		pr, bookingID, err = reserveOnline(ctx, q, now, b, checkoutBase)
+		pr, bookingID, err = reserveHeld(ctx, q, now, b, checkoutBase, hold{purpose: PurposePayment})
 		return err
 	})
 	return pr, bookingID, err
 }
 
-func reserveOnline(ctx context.Context, q *db.Queries, now time.Time, b booking.Prepared, checkoutBase string) (db.PaymentRequest, int64, error) {
+// ReserveDeposit is ReserveOnline for a service not otherwise paid online whose booking a
+// deposit rule asks a deposit for (DepositFor): the request is for the price, and what is paid
+// online is the deposit.
+func ReserveDeposit(ctx context.Context, d *db.DB, now time.Time, b booking.Prepared, checkoutBase string, depositCents int64) (db.PaymentRequest, int64, error) {
+	var pr db.PaymentRequest
+	var bookingID int64
+	err := d.InTx(ctx, func(q *db.Queries) error {
+		var err error
+		pr, bookingID, err = reserveHeld(ctx, q, now, b, checkoutBase, hold{purpose: PurposePayment, deposit: depositCents})
+		return err
+	})
+	return pr, bookingID, err
+}
+
+// hold is what a reserved booking waits for: a payment (the service's, or a deposit a rule
+// asks for), or a card to be saved (amount 0).
+type hold struct {
+	purpose string
+	deposit int64 // a rule's deposit; 0: none
+}
+
+func reserveHeld(ctx context.Context, q *db.Queries, now time.Time, b booking.Prepared, checkoutBase string, h hold) (db.PaymentRequest, int64, error) {
 	settings, err := q.CartPaymentSettings(ctx)
 	if err != nil && !db.IsNotFound(err) {
 		return db.PaymentRequest{}, 0, err
@@ -59,7 +80,7 @@ func reserveOnline(ctx context.Context, q *db.Queries, now time.Time, b booking.
 		return db.PaymentRequest{}, 0, err
 	}
 	svc := row.Service
-	if svc.OnlinePaymentMode == paymentNotAvailable {
+	if svc.OnlinePaymentMode == paymentNotAvailable && h.purpose == PurposePayment && h.deposit == 0 {
 		return db.PaymentRequest{}, 0, refused(CodePaymentsDisabled, "service_id", "the service is not payable online")
 	}
 
@@ -108,19 +129,35 @@ func reserveOnline(ctx context.Context, q *db.Queries, now time.Time, b booking.
 		return db.PaymentRequest{}, 0, err
 	}
 	uuid := newUUID()
+	amount := cart.TotalCents()
+	if h.purpose == PurposeCard {
+		amount = 0
+	}
 	prID, err := q.InsertPaymentRequest(ctx, db.InsertPaymentRequestParams{
-		UUID: uuid, CartID: cartID, AmountCents: cart.TotalCents(), CheckoutURL: checkoutBase + "/pay/" + uuid,
+		UUID: uuid, CartID: cartID, AmountCents: amount, CheckoutURL: checkoutBase + "/pay/" + uuid,
 		ExpiresAt: nullInt(db.Millis(now.Add(expiry))), CreatedAt: ms, UpdatedAt: ms,
 	})
 	if err != nil {
 		return db.PaymentRequest{}, 0, fmt.Errorf("insert payment request: %w", err)
 	}
+	if h.purpose != PurposePayment || h.deposit > 0 {
+		var dep sql.NullInt64
+		if h.deposit > 0 {
+			dep = nullInt(min(h.deposit, amount))
+		}
+		if err := q.SetPaymentRequestPurpose(ctx, db.SetPaymentRequestPurposeParams{Purpose: h.purpose, DepositCents: dep, ID: prID}); err != nil {
+			return db.PaymentRequest{}, 0, err
+		}
+	}
 	if err := link(ctx, q, v.Booking.ID, prID); err != nil {
 		return db.PaymentRequest{}, 0, err
 	}
-	// Customer messages: the checkout link, by email, as for every payment request.
-	if err := messages.PaymentRequestCreated(ctx, q, now, prID); err != nil {
-		return db.PaymentRequest{}, 0, err
+	// Customer messages: the checkout link, by email, as for every payment request (a card
+	// request has nothing to pay: the booking site sends the customer to its page at once).
+	if h.purpose == PurposePayment {
+		if err := messages.PaymentRequestCreated(ctx, q, now, prID); err != nil {
+			return db.PaymentRequest{}, 0, err
+		}
 	}
 	pr, err := q.GetPaymentRequest(ctx, prID)
 	if err != nil {

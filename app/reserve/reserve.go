@@ -111,13 +111,29 @@ func Book(ctx context.Context, d *db.DB, now time.Time, r Request) (Result, erro
 		if activity.ActorFrom(ctx).Kind == activity.KindSite { // the visitor is now a known client
 			jctx = activity.WithActor(jctx, activity.Actor{Kind: activity.KindClient, ID: strconv.FormatInt(prepared.ClientID, 10)})
 		}
-		if pay {
-			pr, id, err := payments.ReserveOnline(jctx, d, now, prepared, r.CheckoutBase)
+		deposit, card := int64(0), false
+		if !pay {
+			if deposit, card, err = holdFor(ctx, q, prepared.ClientID, r.ServiceID); err != nil {
+				return err
+			}
+		}
+		switch {
+		case pay || deposit > 0 || card:
+			reserveHeld := func() (db.PaymentRequest, int64, error) {
+				switch {
+				case pay:
+					return payments.ReserveOnline(jctx, d, now, prepared, r.CheckoutBase)
+				case deposit > 0:
+					return payments.ReserveDeposit(jctx, d, now, prepared, r.CheckoutBase, deposit)
+				}
+				return payments.ReserveForCard(jctx, d, now, prepared, r.CheckoutBase)
+			}
+			pr, id, err := reserveHeld()
 			if err != nil {
 				return err
 			}
 			out.BookingID, out.Checkout = id, pr.UUID
-		} else {
+		default:
 			v, err := booking.Book(jctx, d, now, prepared)
 			if err != nil {
 				return err
@@ -155,4 +171,19 @@ func again(ctx context.Context, q *db.Queries, bookingID int64, now time.Time, o
 	}
 	out.Token, err = managelink.New(ctx, q, bookingID, now)
 	return err
+}
+
+// holdFor is what else a booking of service by client waits for when its service is not paid
+// online: a deposit the business's rules ask of this client (payments.RuleDeposit), else a card
+// on file when the business or the service requires one (payments.CardRequired).
+func holdFor(ctx context.Context, q *db.Queries, clientID, serviceID int64) (deposit int64, card bool, err error) {
+	svc, err := q.GetService(ctx, serviceID)
+	if err != nil {
+		return 0, false, err
+	}
+	if deposit, err = payments.RuleDeposit(ctx, q, clientID, svc.Service.PriceCents); err != nil || deposit > 0 {
+		return deposit, false, err
+	}
+	card, err = payments.CardRequired(ctx, q, serviceID)
+	return 0, card, err
 }

@@ -18,6 +18,7 @@ import (
 	"frontdesk/app/fail"
 	"frontdesk/app/managelink"
 	"frontdesk/app/messages"
+	"frontdesk/app/payments"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -216,6 +217,9 @@ func (s *Site) detailsView(r *http.Request, st step, form *ui.Form) ui.SiteDetai
 		PayNote:  payNote(p, st.svc),
 	}
 	v.TopTarget = v.PayNote != ""
+	if pol, err := payments.LoadPolicy(r.Context(), s.db.R); err == nil {
+		v.FeePolicy = pol.Statement(p, st.svc.priceCents)
+	}
 	if s.textsOn(r.Context()) {
 		v.Channels = []ui.Option{{Value: messages.ChannelEmail, Label: p.T("site.details.channel.email")},
 			{Value: messages.ChannelSMS, Label: p.T("site.details.channel.sms")}}

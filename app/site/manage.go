@@ -114,6 +114,12 @@ func (s *Site) showBooking(w http.ResponseWriter, r *http.Request) {
 	if b.StatusID == booking.StatusCancelled {
 		v.AgainURL = s.againURL(r, m)
 	} else {
+		pol, err := payments.LoadPolicy(r.Context(), s.db.R)
+		if err != nil {
+			s.renderError(w, r, err)
+			return
+		}
+		v.FeePolicy = pol.Statement(p, b.PriceCents)
 		rights, err := s.rights(r, m)
 		if err != nil {
 			s.renderError(w, r, err)

@@ -189,6 +189,9 @@ type checkoutSession struct {
 	ExpiresAt     int64             `json:"expires_at"`
 	Metadata      map[string]string `json:"metadata"`
 	PaymentIntent expandable        `json:"payment_intent"`
+	Mode          string            `json:"mode"`
+	SetupIntent   expandable        `json:"setup_intent"`
+	Customer      expandable        `json:"customer"`
 }
 
 type refund struct {

@@ -62,7 +62,7 @@ func Registration(cfg Config) payments.Registration {
 		New:              func(c payments.Credentials) (payments.Provider, error) { return newProvider(cfg, c), nil },
 		CheckCredentials: checkCredentials,
 		MinLifetime:      minLifetime, MaxLifetime: maxLifetime,
-		Hint: hint, CheckoutOrigins: []string{"https://checkout.stripe.com"},
+		Hint: hint, CheckoutOrigins: []string{"https://checkout.stripe.com"}, Cards: true,
 	}
 }
 
@@ -293,6 +293,7 @@ func sessionState(s *checkoutSession) payments.CheckoutState {
 		st.AmountCents = -1
 	}
 	st.PaymentRef = s.PaymentIntent.ID
+	st.Mode, st.SetupRef, st.CustomerRef = s.Mode, s.SetupIntent.ID, s.Customer.ID
 	return st
 }
 

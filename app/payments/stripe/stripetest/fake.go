@@ -44,6 +44,7 @@ type Fake struct {
 	sessions map[string]map[string]any
 	idem     map[string]idemEntry
 	down     bool
+	card     *cardState
 }
 
 type idemEntry struct {
@@ -119,8 +120,15 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost && key != "" {
 		f.mu.Lock()
 		e, seen := f.idem[key]
+		if !seen {
+			f.idem[key] = idemEntry{body: string(body)} // in flight: status 0
+		}
 		f.mu.Unlock()
 		switch {
+		case seen && e.status == 0:
+			writeJSON(w, http.StatusConflict, stripeError("idempotency_error", "idempotency_key_in_use",
+				"There is currently another in-progress request using this Stripe-Idempotency-Key."))
+			return
 		case seen && e.body == string(body):
 			w.Header().Set("Idempotent-Replayed", "true")
 			w.Header().Set("Content-Type", "application/json")
@@ -136,6 +144,7 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		f.route(rec, r, body, form)
 		f.mu.Lock()
 		f.idem[key] = idemEntry{body: string(body), status: rec.Code, answer: rec.Body.Bytes()}
+		f.answered()
 		f.mu.Unlock()
 		maps.Copy(w.Header(), rec.Header())
 		w.WriteHeader(rec.Code)
@@ -146,6 +155,9 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 func (f *Fake) route(w http.ResponseWriter, r *http.Request, body []byte, form url.Values) {
+	if f.routeCards(w, r, body, form) {
+		return
+	}
 	path := r.URL.Path
 	id, action, _ := strings.Cut(strings.TrimPrefix(path, "/v1/checkout/sessions/"), "/")
 	switch {
@@ -198,9 +210,17 @@ func (f *Fake) createSession(w http.ResponseWriter, r *http.Request, body []byte
 	expires, _ := strconv.ParseInt(form.Get("expires_at"), 10, 64)
 	s["status"], s["payment_status"], s["mode"] = "open", "unpaid", "payment"
 	s["amount_total"], s["amount_subtotal"], s["currency"] = total, total, form.Get("line_items[0][price_data][currency]")
+	if form.Get("mode") == "setup" {
+		s["mode"], s["payment_status"], s["amount_total"], s["amount_subtotal"] = "setup", "no_payment_required", nil, nil
+		s["currency"], s["customer"], s["setup_intent"] = form.Get("currency"), form.Get("customer"), setupIntentPrefix+randomID()
+	}
 	s["metadata"], s["client_reference_id"], s["expires_at"] = meta, form.Get("client_reference_id"), expires
 	s["success_url"], s["cancel_url"] = form.Get("success_url"), form.Get("cancel_url")
-	s["payment_intent"] = "pi_" + randomID()
+	if s["mode"] == "payment" {
+		s["payment_intent"] = "pi_" + randomID()
+	} else {
+		s["payment_intent"] = nil
+	}
 	s["url"] = "https://checkout.stripe.com/c/pay/" + s["id"].(string)
 	f.mu.Lock()
 	f.sessions[s["id"].(string)] = s
