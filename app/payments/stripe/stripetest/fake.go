@@ -196,7 +196,11 @@ func (f *Fake) createSession(w http.ResponseWriter, r *http.Request, body []byte
 		}
 	}
 	expires, _ := strconv.ParseInt(form.Get("expires_at"), 10, 64)
-	s["status"], s["payment_status"], s["mode"] = "open", "unpaid", "payment"
+	mode := form.Get("mode")
+	if mode == "" {
+		mode = "payment"
+	}
+	s["status"], s["payment_status"], s["mode"] = "open", "unpaid", mode
 	s["amount_total"], s["amount_subtotal"], s["currency"] = total, total, form.Get("line_items[0][price_data][currency]")
 	s["metadata"], s["client_reference_id"], s["expires_at"] = meta, form.Get("client_reference_id"), expires
 	s["success_url"], s["cancel_url"] = form.Get("success_url"), form.Get("cancel_url")
