@@ -30,17 +30,17 @@ var _ payments.SubscriptionProvider = (*provider)(nil)
 
 func (p *provider) CreateSubscriptionCheckout(ctx context.Context, s payments.SubscriptionParams) (payments.CheckoutState, error) {
 	form := url.Values{
-		"mode":                                {"subscription"},
-		"success_url":                         {s.SuccessURL},
-		"cancel_url":                          {s.CancelURL},
-		"client_reference_id":                 {s.MembershipUUID},
-		"locale":                              {locale(s.Language)},
-		"line_items[0][quantity]":             {"1"},
-		"line_items[0][price_data][currency]": {strings.ToLower(s.Currency)},
-		"line_items[0][price_data][unit_amount]":             {strconv.FormatInt(toMinor(s.Currency, s.AmountCents), 10)},
-		"line_items[0][price_data][recurring][interval]":     {"month"},
-		"line_items[0][price_data][product_data][name]":      {s.PlanName},
-		"adaptive_pricing[enabled]":                          {"false"},
+		"mode":                                   {"subscription"},
+		"success_url":                            {s.SuccessURL},
+		"cancel_url":                             {s.CancelURL},
+		"client_reference_id":                    {s.MembershipUUID},
+		"locale":                                 {locale(s.Language)},
+		"line_items[0][quantity]":                {"1"},
+		"line_items[0][price_data][currency]":    {strings.ToLower(s.Currency)},
+		"line_items[0][price_data][unit_amount]": {strconv.FormatInt(toMinor(s.Currency, s.AmountCents), 10)},
+		"line_items[0][price_data][recurring][interval]": {"month"},
+		"line_items[0][price_data][product_data][name]":  {s.PlanName},
+		"adaptive_pricing[enabled]":                      {"false"},
 	}
 	if s.Email != "" {
 		form.Set("customer_email", s.Email)
@@ -221,5 +221,3 @@ func parseSubscription(ev *event) (st *payments.SubscriptionEvent, ok bool, err 
 
 // subscriptionEvents are the events a membership needs the endpoint to send.
 var subscriptionEvents = []string{eventInvoicePaid, eventInvoiceFailed, eventSubscriptionDeleted, eventSubscriptionUpdated}
-
-
