@@ -219,5 +219,3 @@ func parseSubscription(ev *event) (st *payments.SubscriptionEvent, ok bool, err 
 	return nil, false, nil
 }
 
-// subscriptionEvents are the events a membership needs the endpoint to send.
-var subscriptionEvents = []string{eventInvoicePaid, eventInvoiceFailed, eventSubscriptionDeleted, eventSubscriptionUpdated}
