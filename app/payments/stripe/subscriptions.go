@@ -218,4 +218,3 @@ func parseSubscription(ev *event) (st *payments.SubscriptionEvent, ok bool, err 
 	}
 	return nil, false, nil
 }
-
