@@ -368,15 +368,16 @@ type ClientNote struct {
 }
 
 type ClientPack struct {
-	ID            int64
-	ClientID      int64
-	ServiceID     int64
-	SessionsTotal int64
-	PriceCents    int64
-	SaleID        sql.NullInt64
-	ExpiresAt     sql.NullInt64
-	CreatedAt     int64
-	UpdatedAt     int64
+	ID                 int64
+	ClientID           int64
+	ServiceID          int64
+	SessionsTotal      int64
+	PriceCents         int64
+	SaleID             sql.NullInt64
+	ExpiresAt          sql.NullInt64
+	CreatedAt          int64
+	UpdatedAt          int64
+	MembershipPeriodID sql.NullInt64
 }
 
 type ClientSearch struct {
@@ -468,6 +469,56 @@ type Event struct {
 	CreatedAt int64
 }
 
+type GiftCard struct {
+	ID             int64
+	Code           string
+	ValueCents     int64
+	BalanceCents   int64
+	Status         string
+	Source         string
+	ExpiresAt      sql.NullInt64
+	BuyerName      string
+	BuyerEmail     string
+	RecipientName  string
+	RecipientEmail string
+	Message        string
+	SendTo         string
+	CartID         int64
+	SaleID         sql.NullInt64
+	IssuedAt       sql.NullInt64
+	CreatedAt      int64
+	UpdatedAt      int64
+}
+
+type GiftCardHold struct {
+	ID               int64
+	GiftCardID       int64
+	PaymentRequestID int64
+	AmountCents      int64
+	Status           string
+	SaleID           sql.NullInt64
+	CreatedAt        int64
+	UpdatedAt        int64
+}
+
+type GiftCardMovement struct {
+	ID               int64
+	GiftCardID       int64
+	Kind             string
+	AmountCents      int64
+	BalanceAfter     int64
+	PaymentRequestID sql.NullInt64
+	SaleID           sql.NullInt64
+	CreatedAt        int64
+}
+
+type GiftCardSetting struct {
+	ID           int64
+	ExpiryMonths int64
+	SellOnline   bool
+	UpdatedAt    int64
+}
+
 type IdempotencyKey struct {
 	APIKeyID     int64
 	Key          string
@@ -552,6 +603,50 @@ type McpSetting struct {
 	Enabled   bool
 	SlotKey   []byte
 	UpdatedAt int64
+}
+
+type Membership struct {
+	ID                int64
+	UUID              string
+	PlanID            int64
+	ClientID          int64
+	Status            string
+	PausedBy          sql.NullString
+	Provider          string
+	CheckoutSessionID sql.NullString
+	CustomerRef       sql.NullString
+	SubscriptionRef   sql.NullString
+	CurrentPeriodEnd  sql.NullInt64
+	CreatedAt         int64
+	UpdatedAt         int64
+}
+
+type MembershipPeriod struct {
+	ID           int64
+	MembershipID int64
+	PeriodStart  int64
+	PeriodEnd    int64
+	InvoiceRef   string
+	AmountCents  int64
+	Currency     string
+	CreatedAt    int64
+}
+
+type MembershipPlan struct {
+	ID         int64
+	Name       string
+	PriceCents int64
+	DiscountBp int64
+	Rollover   bool
+	Active     bool
+	CreatedAt  int64
+	UpdatedAt  int64
+}
+
+type MembershipPlanService struct {
+	PlanID    int64
+	ServiceID int64
+	Sessions  int64
 }
 
 type Message struct {

@@ -11,7 +11,7 @@ import (
 )
 
 const clientPacks = `-- name: ClientPacks :many
-SELECT p.id, p.client_id, p.service_id, p.sessions_total, p.price_cents, p.sale_id, p.expires_at, p.created_at, p.updated_at, s.name AS service_name,
+SELECT p.id, p.client_id, p.service_id, p.sessions_total, p.price_cents, p.sale_id, p.expires_at, p.created_at, p.updated_at, p.membership_period_id, s.name AS service_name,
     CAST((SELECT count(*) FROM bookings b WHERE b.pack_id = p.id AND (b.status_id <> 5 OR b.pack_returned = 0)) AS INTEGER) AS used
 FROM client_packs p JOIN services s ON s.id = p.service_id
 WHERE p.client_id = ?1
@@ -51,6 +51,7 @@ func (q *Queries) ClientPacks(ctx context.Context, arg ClientPacksParams) ([]Cli
 			&i.ClientPack.ExpiresAt,
 			&i.ClientPack.CreatedAt,
 			&i.ClientPack.UpdatedAt,
+			&i.ClientPack.MembershipPeriodID,
 			&i.ServiceName,
 			&i.Used,
 		); err != nil {
@@ -98,7 +99,7 @@ func (q *Queries) GetClassSettings(ctx context.Context) (ClassSetting, error) {
 const insertPack = `-- name: InsertPack :one
 INSERT INTO client_packs (client_id, service_id, sessions_total, price_cents, sale_id, expires_at, created_at, updated_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-RETURNING id, client_id, service_id, sessions_total, price_cents, sale_id, expires_at, created_at, updated_at
+RETURNING id, client_id, service_id, sessions_total, price_cents, sale_id, expires_at, created_at, updated_at, membership_period_id
 `
 
 type InsertPackParams struct {
@@ -134,6 +135,7 @@ func (q *Queries) InsertPack(ctx context.Context, arg InsertPackParams) (ClientP
 		&i.ExpiresAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MembershipPeriodID,
 	)
 	return i, err
 }

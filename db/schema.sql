@@ -1,4 +1,4 @@
--- The database that migrations 1 to 560 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 571 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -499,7 +499,7 @@ CREATE TABLE client_packs (
     expires_at     INTEGER,
     created_at     INTEGER NOT NULL,
     updated_at     INTEGER NOT NULL
-);
+, membership_period_id INTEGER REFERENCES membership_periods (id));
 CREATE TABLE waitlist_entries (
     id          INTEGER PRIMARY KEY,
     session_id  INTEGER NOT NULL REFERENCES class_sessions (id),
@@ -1061,6 +1061,103 @@ CREATE TABLE booking_fees (
     UNIQUE (booking_id, kind),
     CHECK (status <> 'paid' OR sale_id IS NOT NULL OR payment_request_id IS NOT NULL)
 );
+CREATE TABLE gift_card_settings (
+    id            INTEGER PRIMARY KEY CHECK (id = 1),
+    expiry_months INTEGER NOT NULL DEFAULT 0 CHECK (expiry_months BETWEEN 0 AND 120),
+    sell_online   BOOLEAN NOT NULL DEFAULT 0 CHECK (sell_online BETWEEN 0 AND 1),
+    updated_at    INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE gift_cards (
+    id              INTEGER PRIMARY KEY,
+    -- 16 characters of Crockford's base32 (80 random bits), shown in groups of four.
+    code            TEXT    NOT NULL UNIQUE CHECK (length(code) = 16),
+    value_cents     INTEGER NOT NULL CHECK (value_cents > 0),
+    balance_cents   INTEGER NOT NULL DEFAULT 0 CHECK (balance_cents >= 0 AND balance_cents <= value_cents),
+    -- pending: sold, not paid yet; active: paid (issued); void: cancelled by the owner.
+    status          TEXT    NOT NULL CHECK (status IN ('pending', 'active', 'void')),
+    source          TEXT    NOT NULL CHECK (source IN ('desk', 'site')),
+    expires_at      INTEGER,
+    buyer_name      TEXT    NOT NULL,
+    buyer_email     TEXT    NOT NULL DEFAULT '',
+    recipient_name  TEXT    NOT NULL DEFAULT '',
+    recipient_email TEXT    NOT NULL DEFAULT '',
+    message         TEXT    NOT NULL DEFAULT '',
+    -- Who is emailed the card when it is issued.
+    send_to         TEXT    NOT NULL CHECK (send_to IN ('buyer', 'recipient', 'none')),
+    cart_id         INTEGER NOT NULL REFERENCES carts (id),
+    sale_id         INTEGER REFERENCES sales (id),
+    issued_at       INTEGER,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL
+);
+CREATE TABLE gift_card_holds (
+    id                 INTEGER PRIMARY KEY,
+    gift_card_id       INTEGER NOT NULL REFERENCES gift_cards (id),
+    payment_request_id INTEGER NOT NULL REFERENCES payment_requests (id),
+    amount_cents       INTEGER NOT NULL CHECK (amount_cents > 0),
+    status             TEXT    NOT NULL CHECK (status IN ('held', 'captured', 'released')),
+    sale_id            INTEGER REFERENCES sales (id),
+    created_at         INTEGER NOT NULL,
+    updated_at         INTEGER NOT NULL,
+    UNIQUE (payment_request_id, gift_card_id)
+);
+CREATE TABLE gift_card_movements (
+    id                 INTEGER PRIMARY KEY,
+    gift_card_id       INTEGER NOT NULL REFERENCES gift_cards (id),
+    kind               TEXT    NOT NULL CHECK (kind IN ('issue', 'redeem', 'hold', 'capture', 'release', 'void')),
+    amount_cents       INTEGER NOT NULL,
+    balance_after      INTEGER NOT NULL CHECK (balance_after >= 0),
+    payment_request_id INTEGER REFERENCES payment_requests (id),
+    sale_id            INTEGER REFERENCES sales (id),
+    created_at         INTEGER NOT NULL,
+    CHECK ((kind IN ('issue', 'release') AND amount_cents > 0)
+        OR (kind IN ('redeem', 'hold', 'void') AND amount_cents < 0)
+        OR (kind = 'capture' AND amount_cents = 0))
+);
+CREATE TABLE membership_plans (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT    NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+    price_cents INTEGER NOT NULL CHECK (price_cents > 0),
+    -- A discount on the member's purchases, in basis points (1000: 10 %).
+    discount_bp INTEGER NOT NULL DEFAULT 0 CHECK (discount_bp BETWEEN 0 AND 10000),
+    -- Unused sessions roll over into the next period (1) or expire at the period's end (0).
+    rollover    BOOLEAN NOT NULL DEFAULT 0 CHECK (rollover BETWEEN 0 AND 1),
+    active      BOOLEAN NOT NULL DEFAULT 1 CHECK (active BETWEEN 0 AND 1),
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL
+);
+CREATE TABLE membership_plan_services (
+    plan_id    INTEGER NOT NULL REFERENCES membership_plans (id) ON DELETE CASCADE,
+    service_id INTEGER NOT NULL REFERENCES services (id),
+    sessions   INTEGER NOT NULL CHECK (sessions BETWEEN 1 AND 1000),
+    PRIMARY KEY (plan_id, service_id)
+);
+CREATE TABLE memberships (
+    id                    INTEGER PRIMARY KEY,
+    uuid                  TEXT    NOT NULL UNIQUE,
+    plan_id               INTEGER NOT NULL REFERENCES membership_plans (id),
+    client_id             INTEGER NOT NULL REFERENCES clients (id),
+    status                TEXT    NOT NULL CHECK (status IN ('pending', 'active', 'paused', 'cancelled')),
+    paused_by             TEXT    CHECK (paused_by IS NULL OR paused_by IN ('owner', 'client', 'payment_failed')),
+    provider              TEXT    NOT NULL,
+    checkout_session_id   TEXT,
+    customer_ref          TEXT,
+    subscription_ref      TEXT    UNIQUE,
+    current_period_end    INTEGER,
+    created_at            INTEGER NOT NULL,
+    updated_at            INTEGER NOT NULL
+);
+CREATE TABLE membership_periods (
+    id            INTEGER PRIMARY KEY,
+    membership_id INTEGER NOT NULL REFERENCES memberships (id),
+    period_start  INTEGER NOT NULL,
+    period_end    INTEGER NOT NULL CHECK (period_end > period_start),
+    invoice_ref   TEXT    NOT NULL,
+    amount_cents  INTEGER NOT NULL,
+    currency      TEXT    NOT NULL,
+    created_at    INTEGER NOT NULL,
+    UNIQUE (membership_id, period_start)
+);
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (1, 0, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (2, 1, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (3, 10, 1, datetime('now'));
@@ -1122,6 +1219,8 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (59, 520, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (60, 530, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (61, 560, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (62, 570, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (63, 571, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1131,6 +1230,7 @@ INSERT INTO "payment_methods" ("id", "type", "name") VALUES (1, 'CompanyPaymentM
 INSERT INTO "payment_methods" ("id", "type", "name") VALUES (2, 'CompanyPaymentMethod', 'Card terminal');
 INSERT INTO "payment_methods" ("id", "type", "name") VALUES (3, 'CompanyPaymentMethod', 'Bank transfer');
 INSERT INTO "payment_methods" ("id", "type", "name") VALUES (4, 'CompanyPaymentMethod', 'Online Payment');
+INSERT INTO "payment_methods" ("id", "type", "name") VALUES (5, 'CompanyPaymentMethod', 'Gift card');
 INSERT INTO "catalog_version" ("id", "n") VALUES (1, 0);
 INSERT INTO "mcp_settings" ("id", "enabled", "slot_key", "updated_at") VALUES (1, 1, randomblob(32), 0);
 INSERT INTO "class_settings" ("id", "pack_expiry_days", "waitlist_cutoff_min", "updated_at") VALUES (1, 0, 120, 0);
@@ -1147,8 +1247,9 @@ INSERT INTO "team_settings" ("id", "providers_edit_own_hours", "updated_at") VAL
 INSERT INTO "security_settings" ("id", "require_two_factor", "updated_at") VALUES (1, 0, 0);
 INSERT INTO "message_text_settings" ("id", "sms_provider", "twilio_account_sid", "twilio_auth_token_sealed", "twilio_from", "gateway_url", "gateway_method", "gateway_auth_name", "gateway_auth_value_sealed", "gateway_content_type", "gateway_body", "updated_at") VALUES (1, 'none', '', '', '', '', 'POST', 'Authorization', '', 'application/json', '{"to": "{{to}}", "message": "{{text}}"}', 0);
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
+INSERT INTO "gift_card_settings" ("id", "expiry_months", "sell_online", "updated_at") VALUES (1, 0, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 61);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 63);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -2113,3 +2214,59 @@ WHEN OLD.status = 'saved' AND NEW.status <> 'saved'
 BEGIN
     SELECT RAISE(ABORT, 'card_setup_final');
 END;
+CREATE INDEX gift_cards_cart ON gift_cards (cart_id);
+CREATE INDEX gift_cards_list ON gift_cards (status, id);
+CREATE INDEX gift_card_holds_card ON gift_card_holds (gift_card_id);
+CREATE TRIGGER gift_card_holds_final
+BEFORE UPDATE OF status ON gift_card_holds
+WHEN OLD.status <> 'held'
+BEGIN
+    SELECT RAISE(ABORT, 'gift_card_hold_final');
+END;
+CREATE INDEX gift_card_movements_card ON gift_card_movements (gift_card_id, id);
+CREATE TRIGGER gift_card_movements_check
+BEFORE INSERT ON gift_card_movements
+BEGIN
+    SELECT RAISE(ABORT, 'gift_card_not_active')
+    WHERE NEW.amount_cents < 0 AND NEW.kind <> 'void'
+      AND (SELECT status FROM gift_cards WHERE id = NEW.gift_card_id) <> 'active';
+    SELECT RAISE(ABORT, 'gift_card_expired')
+    WHERE NEW.amount_cents < 0 AND NEW.kind <> 'void'
+      AND (SELECT expires_at FROM gift_cards WHERE id = NEW.gift_card_id) <= NEW.created_at;
+    SELECT RAISE(ABORT, 'gift_card_overdrawn')
+    WHERE (SELECT balance_cents FROM gift_cards WHERE id = NEW.gift_card_id) + NEW.amount_cents < 0;
+    SELECT RAISE(ABORT, 'gift_card_balance_after')
+    WHERE (SELECT balance_cents FROM gift_cards WHERE id = NEW.gift_card_id) + NEW.amount_cents <> NEW.balance_after;
+END;
+CREATE TRIGGER gift_card_movements_apply
+AFTER INSERT ON gift_card_movements
+WHEN NEW.amount_cents <> 0
+BEGIN
+    UPDATE gift_cards SET balance_cents = NEW.balance_after, updated_at = NEW.created_at WHERE id = NEW.gift_card_id;
+END;
+CREATE TRIGGER gift_cards_balance_is_ledger
+BEFORE UPDATE OF balance_cents ON gift_cards
+WHEN NEW.balance_cents IS NOT (SELECT COALESCE(SUM(amount_cents), 0) FROM gift_card_movements WHERE gift_card_id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT, 'gift_card_balance_not_ledger');
+END;
+CREATE TRIGGER gift_card_movements_no_update
+BEFORE UPDATE ON gift_card_movements
+BEGIN
+    SELECT RAISE(ABORT, 'gift_card_ledger_immutable');
+END;
+CREATE TRIGGER gift_card_movements_no_delete
+BEFORE DELETE ON gift_card_movements
+BEGIN
+    SELECT RAISE(ABORT, 'gift_card_ledger_immutable');
+END;
+CREATE INDEX memberships_client ON memberships (client_id);
+CREATE INDEX memberships_status ON memberships (status, id);
+CREATE TRIGGER memberships_cancelled_final
+BEFORE UPDATE OF status ON memberships
+WHEN OLD.status = 'cancelled' AND NEW.status <> 'cancelled'
+BEGIN
+    SELECT RAISE(ABORT, 'membership_cancelled');
+END;
+CREATE UNIQUE INDEX client_packs_membership_period ON client_packs (membership_period_id, service_id)
+    WHERE membership_period_id IS NOT NULL;

@@ -23,7 +23,8 @@ const (
 
 // activityPrefixes are the kinds of change the filter offers: an action's first word.
 var activityPrefixes = []string{"booking", "client", "service", "provider", "location", "category", "settings",
-	"apikey", "webhook", "owner", "payment_request", "sale", "message", "product", "timetable_entry", "class_session", "payment_flag"}
+	"apikey", "webhook", "owner", "payment_request", "sale", "message", "product", "timetable_entry", "class_session", "payment_flag",
+	"gift_card", "membership", "membership_plan"}
 
 // actorKinds name each kind of actor in the catalogs.
 var actorKinds = []struct {
@@ -190,6 +191,10 @@ func entityHref(entity string, id int64) string {
 		return "/settings/messages/log/" + n
 	case "product":
 		return "/catalog/products/" + n
+	case "gift_card":
+		return ui.GiftCardURL(id)
+	case "membership_plan":
+		return "/payments/memberships"
 	}
 	return ""
 }

@@ -347,6 +347,18 @@ func (a *Admin) Routes() chi.Router {
 		t.get("/payments/sales/{id}", staff.Desk, a.showSale)
 		t.post("/payments/sales/{id}/refund", staff.Refunds, a.refundSale)
 		t.post("/payments/sales/{id}/balance", staff.Desk, a.collectSaleBalance)
+
+		// Gift cards and memberships (giftcards.go, memberships.go; docs/payments.md).
+		t.get("/payments/giftcards", staff.Desk, a.listGiftCards)
+		t.post("/payments/giftcards", staff.Desk, a.sellGiftCard)
+		t.post("/payments/giftcards/settings", staff.Settings, a.updateGiftCardSettings)
+		t.get("/payments/giftcards/{id}", staff.Desk, a.showGiftCard)
+		t.post("/payments/giftcards/{id}/void", staff.Refunds, a.voidGiftCard)
+		t.post("/payments/{id}/giftcard", staff.Desk, a.payWithGiftCard)
+		t.get("/payments/memberships", staff.Desk, a.listMemberships)
+		t.post("/payments/memberships/plans", staff.Catalog, a.createMembershipPlan)
+		t.post("/payments/memberships/signup", staff.Desk, a.signUpMember)
+		t.post("/payments/memberships/{id}/{act}", staff.Desk, a.changeMembership)
 	})
 	return r
 }

@@ -294,12 +294,30 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		t.Fatalf("the class session of %s: %v", w.Day, err)
 	}
 
+	// A gift card sold at the desk, and a membership plan with a member (docs/payments.md).
+	res = c.post(t, "/payments/giftcards", url.Values{"amount": {"50"}, "buyer_name": {"Pedro"}, "recipient_name": {"Ana"},
+		"message": {"¡Feliz cumpleaños!"}, "send_to": {"none"}, "method": {"1"}})
+	giftPage := res.Header.Get("Location")
+	if res.Status != http.StatusSeeOther || !strings.HasPrefix(giftPage, "/payments/giftcards/") {
+		t.Fatalf("selling a gift card: got %d %.1500s", res.Status, res.Body)
+	}
+	var giftCode string
+	if err := w.d.Read.QueryRow(`SELECT code FROM gift_cards ORDER BY id DESC LIMIT 1`).Scan(&giftCode); err != nil {
+		t.Fatal(err)
+	}
+	wantRedirect(t, c.post(t, "/payments/memberships/plans", url.Values{"name": {"Mensual"}, "price": {"30"},
+		"sessions_" + w.Service: {"4"}}), "/payments/memberships")
+	exec(`INSERT INTO memberships (uuid, plan_id, client_id, status, provider, created_at, updated_at)
+		SELECT 'membership-page', max(id), ?, 'active', 'stripe', ?, ? FROM membership_plans`, w.Maria, ms, ms)
+
 	id := func(n int64) string { return strconv.FormatInt(n, 10) }
 	explain := "/bookings/explain?" + url.Values{"location": {w.Location}, "provider": {w.Ana}, "date": {w.Day}, "time": {"12:30"}, "service": {w.Service}}.Encode()
 	pages := []adminPage{
 		{Path: "/login", Public: true},
 		{Path: "/pay/" + pending.UUID, Public: true},
 		{Path: "/pay/" + paid.UUID, Public: true},
+		{Path: "/gift/" + giftCode, Public: true},
+		{Path: "/membership/membership-page", Public: true},
 		// An opt-out link with a token that is not one: the public error page.
 		{Path: "/messages/unsubscribe/no-such-token", Public: true, Status: http.StatusNotFound},
 		{Path: "/catalog/services/999999", Status: http.StatusNotFound},
@@ -369,6 +387,9 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/payments/" + id(pending.ID),
 		"/payments/" + id(paid.ID),
 		"/payments/sales/" + id(sale),
+		"/payments/giftcards",
+		giftPage,
+		"/payments/memberships",
 		"/settings/payments",
 		"/catalog/timetable",
 		"/catalog/timetable/" + entry,

@@ -18,7 +18,9 @@ import (
 // providerEvents are the notifications a provider's endpoint must send (shown to the owner).
 var providerEvents = map[string]string{
 	"stripe": "checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, " +
-		"checkout.session.expired, refund.updated",
+		"checkout.session.expired, refund.updated, " +
+		// Memberships (docs/payments.md "Memberships").
+		"invoice.paid, invoice.payment_failed, customer.subscription.updated, customer.subscription.deleted",
 }
 
 func (a *Admin) showPaymentSettings(w http.ResponseWriter, r *http.Request) {

@@ -50,6 +50,8 @@ func methodName(r *http.Request, id int64) string {
 		return translate(r, "payments.method.card_terminal")
 	case payments.MethodBankTransfer:
 		return translate(r, "payments.method.bank_transfer")
+	case payments.MethodGiftCard:
+		return translate(r, "payments.method.gift_card")
 	}
 	return translate(r, "payments.method.online")
 }
@@ -124,8 +126,19 @@ func (a *Admin) showPaymentRequest(w http.ResponseWriter, r *http.Request) {
 	a.renderPaymentRequest(w, r, http.StatusOK, ui.NewForm(nil))
 }
 
+// renderGiftPay shows request {id} with form f in its gift card box (giftcards.go).
+func (a *Admin) renderGiftPay(w http.ResponseWriter, r *http.Request, status int, f *ui.Form) {
+	a.renderPaymentRequestForms(w, r, status, ui.NewForm(nil), f)
+}
+
 // renderPaymentRequest shows request {id} with form f in its settle box.
 func (a *Admin) renderPaymentRequest(w http.ResponseWriter, r *http.Request, status int, f *ui.Form) {
+	a.renderPaymentRequestForms(w, r, status, f, ui.NewForm(nil))
+}
+
+// renderPaymentRequestForms shows request {id} with form f in its settle box and gift in its
+// gift card box.
+func (a *Admin) renderPaymentRequestForms(w http.ResponseWriter, r *http.Request, status int, f, gift *ui.Form) {
 	id, err := pathID(r, "id")
 	if err != nil {
 		a.renderError(w, r, err)
@@ -143,6 +156,7 @@ func (a *Admin) renderPaymentRequest(w http.ResponseWriter, r *http.Request, sta
 		ID: pr.ID, CartID: pr.CartID, Status: pv.Status(a.now()), Amount: p.Money(pr.AmountCents),
 		CheckoutURL: pr.CheckoutURL, Client: pv.ClientName, ClientID: pv.Cart.Cart.ClientID.Int64, Location: pv.LocationName,
 		Created: db.Time(pr.CreatedAt), Lines: paymentLines(r, pv), SaleID: pv.SaleID, Form: f, Methods: methodOptions(r),
+		GiftForm: gift,
 	}
 	if pr.ExpiresAt.Valid {
 		v.ExpiresAt = db.Time(pr.ExpiresAt.Int64)

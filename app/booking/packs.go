@@ -12,7 +12,8 @@ import (
 )
 
 // A session pack (docs/classes.md) is N sessions of one service (session_count N > 1) that a
-// client paid for at once (payments credits them). A booking of that service for the client
+// client paid for at once (payments credits them), or the sessions of a service a membership
+// credits for a paid period (docs/payments.md "Memberships"). A booking of that service for the client
 // uses a pack when one is usable — same client and service, not expired at the booking's
 // start, a session left — and records it in pack_id; the booking's price is then 0 (the pack
 // paid), its list price the service's. Without a usable pack the booking is an ordinary one at
@@ -31,7 +32,10 @@ func choosePack(ctx context.Context, q *db.Queries, svc ServiceInfo, clientID in
 		return sql.NullInt64{}, nil
 	case want != nil:
 		return chosenPack(ctx, q, svc, clientID, start, *want)
-	case svc.SessionCount < 2:
+	}
+	// Services sold one session at a time are also paid by packs a membership credits
+	// (app/payments memberships.go), so every booking with a client looks.
+	if clientID == 0 {
 		return sql.NullInt64{}, nil
 	}
 	packs, err := q.UsablePacks(ctx, db.UsablePacksParams{ClientID: clientID, ServiceID: svc.ID, StartAt: sql.NullInt64{Int64: db.Millis(start), Valid: true}})

@@ -70,6 +70,17 @@ func (c *Customer) Mount(r chi.Router) {
 		r.Get("/{uuid}", c.showCheckout)
 		// Online payments: the pay button sends the customer to the provider's page.
 		r.Post("/{uuid}/checkout", c.startCheckout)
+		// A gift card pays part or all of it (giftcards.go).
+		r.Post("/{uuid}/giftcard", c.applyGiftCard)
+	}))
+	// A gift card's printable page: its code is the credential (giftcards.go).
+	r.Mount("/gift", c.routes(func(r chi.Router) {
+		r.Get("/{code}", c.showGiftCard)
+	}))
+	// A membership's page and the way to the provider's page that manages it.
+	r.Mount("/membership", c.routes(func(r chi.Router) {
+		r.Get("/{uuid}", c.showMembership)
+		r.Post("/{uuid}/portal", c.membershipPortal)
 	}))
 	r.Mount(strings.TrimSuffix(messages.UnsubscribePath, "/"), c.routes(func(r chi.Router) {
 		// A reminder's opt-out link (and its List-Unsubscribe target): the token is the

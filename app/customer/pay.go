@@ -49,6 +49,10 @@ func (c *Customer) showCheckout(w http.ResponseWriter, r *http.Request) {
 	case "done", "cancelled", "unavailable":
 		v.Notice = notice
 	}
+	switch gift := r.URL.Query().Get("gift"); gift {
+	case "applied", "not_found", "empty", "unusable":
+		v.GiftNotice = gift
+	}
 	if v.Business == "" {
 		v.Business = i18n.T(ctx, "checkout.title")
 	}
@@ -107,7 +111,11 @@ func (c *Customer) cardPayment(r *http.Request, pv payments.RequestView) (*ui.Ca
 	p := i18n.From(ctx)
 	card := &ui.CardPayment{
 		Provider: reg.Label, Action: "/pay/" + pv.Request.UUID + "/checkout", Amount: p.Money(due.AmountCents),
-		Partial: due.Partial, Rest: p.Money(max(pv.Request.AmountCents-due.AmountCents, 0)), Mandatory: due.Mandatory,
+		Partial: due.Partial, Rest: p.Money(max(pv.Request.AmountCents-due.AmountCents-due.GiftCents, 0)), Mandatory: due.Mandatory,
+		GiftAction: "/pay/" + pv.Request.UUID + "/giftcard",
+	}
+	if due.GiftCents > 0 {
+		card.Gift = p.Money(due.GiftCents)
 	}
 	if co, ok, err := c.online.CheckoutOf(ctx, pv.Request.ID); err != nil {
 		return nil, nil, err

@@ -90,6 +90,8 @@ func (o *Online) HandleEvent(ctx context.Context, name string, payload []byte, h
 			}
 		case ev.Refund != nil:
 			checkoutID, outcome, err = o.applyRefund(ctx, q, now, name, *ev.Refund)
+		case ev.Subscription != nil:
+			outcome, err = o.applySubscription(ctx, q, now, name, *ev.Subscription)
 		default:
 			outcome = OutcomeIgnored
 		}
@@ -174,7 +176,16 @@ func (o *Online) settleCheckout(ctx context.Context, q *db.Queries, now time.Tim
 	if pr.Status != StatusPending {
 		return o.flag(ctx, q, now, co, KindPaidAfterClose, st)
 	}
-	saleID, err := settle(ctx, q, now, pr, Payment{Method: MethodOnline, AmountCents: co.AmountCents})
+	// Gift cards held the rest of what was due online: they are paid with the card, together.
+	held, err := heldCents(ctx, q, pr.ID)
+	if err != nil {
+		return "", err
+	}
+	pays := []Payment{{Method: MethodOnline, AmountCents: co.AmountCents}}
+	if held > 0 {
+		pays = append([]Payment{{Method: MethodGiftCard, AmountCents: held}}, pays...)
+	}
+	saleID, err := settle(ctx, q, now, pr, pays...)
 	var refusal *RefusedError
 	if errors.As(err, &refusal) {
 		// The cart was paid another way meanwhile; settle refuses before writing anything.
@@ -184,6 +195,9 @@ func (o *Online) settleCheckout(ctx context.Context, q *db.Queries, now time.Tim
 	}
 	co.SaleID = nullInt(saleID)
 	if err := feePaidByLink(ctx, q, now, pr.ID, saleID); err != nil {
+		return "", err
+	}
+	if err := captureGiftHolds(ctx, q, now, pr.ID, saleID); err != nil {
 		return "", err
 	}
 	return OutcomeSettled, setCheckout(ctx, q, co, checkoutPaid, now)

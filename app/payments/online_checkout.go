@@ -33,13 +33,35 @@ type Due struct {
 	// Mandatory: a service in the cart must be paid online (MANDATORY_TOTAL or _PARTIAL), so
 	// the checkout page does not offer paying at the front desk instead.
 	Mandatory bool
+	// GiftCents is what gift cards hold for the request (giftcard_online.go): paid, not asked.
+	GiftCents int64
 }
 
 // DueOnline is what request v asks to be paid online, in lang for the lines' names. Each line
 // is a cart item at its unit price less its discount — or, for a MANDATORY_PARTIAL service,
 // the service's online amount per unit when that is less. Unit amounts are rounded half up to
-// the currency's minor unit (whole pesos for CLP), since a card is charged in those.
+// the currency's minor unit (whole pesos for CLP), since a card is charged in those. Money gift
+// cards hold for the request is already paid: the checkout asks for the rest, as one line.
 func DueOnline(ctx context.Context, q *db.Queries, v RequestView, lang string) (Due, error) {
+	d, err := dueBeforeHolds(ctx, q, v, lang)
+	if err != nil {
+		return d, err
+	}
+	held, err := heldCents(ctx, q, v.Request.ID)
+	if err != nil || held == 0 {
+		return d, err
+	}
+	d.GiftCents = min(held, d.AmountCents)
+	d.Lines, d.AmountCents = nil, d.AmountCents-d.GiftCents
+	if d.AmountCents > 0 {
+		p := i18n.NewPrinter(lang, i18n.Prefs{Currency: v.Currency})
+		d.Lines = []CheckoutLine{{Name: p.T("checkout.gift_card_rest"), Quantity: 1, UnitCents: d.AmountCents}}
+	}
+	return d, nil
+}
+
+// dueBeforeHolds is DueOnline before gift cards.
+func dueBeforeHolds(ctx context.Context, q *db.Queries, v RequestView, lang string) (Due, error) {
 	var ids []int64
 	for _, it := range v.Cart.Items {
 		if it.Row.ItemType == itemService {

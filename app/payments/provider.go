@@ -150,6 +150,9 @@ type Event struct {
 	Type     string
 	Checkout *CheckoutState // a checkout changed
 	Refund   *RefundState   // a refund changed
+	// Subscription: a membership's subscription started, renewed, failed, changed or ended
+	// (subscriptions.go).
+	Subscription *SubscriptionEvent
 }
 
 // TestResult is what a connection test found.

@@ -310,8 +310,12 @@ func expireInTx(ctx context.Context, q *db.Queries, now time.Time, pr db.Payment
 	return true, enqueueEvent(ctx, q, now, eventExpired, pr, released, 0)
 }
 
-// release cancels the still-reserved bookings of request prID and returns their ids.
+// release cancels the still-reserved bookings of request prID and returns their ids, and gives
+// back the money gift cards held for it.
 func release(ctx context.Context, q *db.Queries, now time.Time, prID int64) ([]int64, error) {
+	if err := releaseGiftHolds(ctx, q, now, prID); err != nil {
+		return nil, err
+	}
 	bs, err := q.PaymentRequestBookings(ctx, nullInt(prID))
 	if err != nil {
 		return nil, err

@@ -22,6 +22,7 @@ const (
 	MethodCardTerminal Method = 2
 	MethodBankTransfer Method = 3
 	MethodOnline       Method = 4
+	// MethodGiftCard (5) is in giftcards.go.
 )
 
 // Sale statuses, mirrored by the CHECK on sales.status.
@@ -36,7 +37,7 @@ const (
 var DeskMethods = []Method{MethodCash, MethodCardTerminal, MethodBankTransfer}
 
 // Valid reports whether m is a known method.
-func (m Method) Valid() bool { return m >= MethodCash && m <= MethodOnline }
+func (m Method) Valid() bool { return m >= MethodCash && m <= MethodGiftCard }
 
 const (
 	eventPaid    = webhook.PaymentRequestPaid
@@ -55,7 +56,7 @@ const (
 // request is not pending (a request whose time is up is expired here, with its event), or
 // cart_paid.
 func Settle(ctx context.Context, d *db.DB, id int64, method Method, now time.Time) (int64, error) {
-	if !method.Valid() {
+	if !method.Valid() || method == MethodGiftCard { // a card pays through SettleWithGiftCard
 		return 0, fmt.Errorf("settle payment request %d: unknown payment method %d", id, method)
 	}
 	var saleID int64
@@ -76,6 +77,10 @@ func Settle(ctx context.Context, d *db.DB, id int64, method Method, now time.Tim
 			refusal = notPending(pr)
 			return err
 		}
+		// Paid in full at the desk: money a gift card held for the online checkout goes back.
+		if err := releaseGiftHolds(ctx, q, now, pr.ID); err != nil {
+			return err
+		}
 		saleID, err = settle(ctx, q, now, pr, Payment{Method: method, AmountCents: pr.AmountCents})
 		return err
 	})
@@ -93,10 +98,12 @@ type Payment struct {
 }
 
 // settle is the one settlement, inside transaction q, for every way a payment arrives (the desk
-// through Settle, a provider through Online): the sale and its transaction, the request paid,
-// its bookings confirmed and linked to the sale, payment_request.paid. The caller has checked
-// that pr is pending. A payment of less than the request's amount makes a partially paid sale.
-func settle(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequest, pay Payment) (int64, error) {
+// through Settle, a provider through Online): the sale and its transactions (one per payment:
+// a gift card and the card or cash that paid the rest), the request paid, its bookings
+// confirmed and linked to the sale, the packs and gift cards it sells credited,
+// payment_request.paid. The caller has checked that pr is pending. Payments of less than the
+// request's amount make a partially paid sale.
+func settle(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequest, pays ...Payment) (int64, error) {
 	c, err := q.GetCart(ctx, pr.CartID)
 	if err != nil {
 		return 0, fmt.Errorf("cart %d: %w", pr.CartID, err)
@@ -115,7 +122,11 @@ func settle(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequ
 		return 0, err
 	}
 	ms := db.Millis(now)
-	paid := min(pay.AmountCents, pr.AmountCents)
+	var paid int64
+	for _, pay := range pays {
+		paid += pay.AmountCents
+	}
+	paid = min(paid, pr.AmountCents)
 	status := SaleStatusPaid
 	if paid < pr.AmountCents {
 		status = SaleStatusPartiallyPaid
@@ -127,11 +138,19 @@ func settle(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequ
 	if err != nil {
 		return 0, fmt.Errorf("insert sale: %w", err)
 	}
-	_, err = q.InsertTransaction(ctx, db.InsertTransactionParams{
-		SaleID: saleID, AmountCents: paid, PaymentMethodID: int64(pay.Method), PaidAt: nullInt(ms), CreatedAt: ms,
-	})
-	if err != nil {
-		return 0, fmt.Errorf("insert transaction: %w", err)
+	left := paid
+	for _, pay := range pays {
+		amount := min(pay.AmountCents, left)
+		if amount <= 0 && len(pays) > 1 {
+			continue
+		}
+		left -= amount
+		_, err = q.InsertTransaction(ctx, db.InsertTransactionParams{
+			SaleID: saleID, AmountCents: amount, PaymentMethodID: int64(pay.Method), PaidAt: nullInt(ms), CreatedAt: ms,
+		})
+		if err != nil {
+			return 0, fmt.Errorf("insert transaction: %w", err)
+		}
 	}
 	if n, err := q.MarkPaymentRequestPaid(ctx, db.MarkPaymentRequestPaidParams{PaidAt: nullInt(ms), ID: pr.ID}); err != nil {
 		return 0, fmt.Errorf("mark payment request %d paid: %w", pr.ID, err)
@@ -159,6 +178,9 @@ func settle(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequ
 		ids = append(ids, b.id)
 	}
 	if err := creditPacks(ctx, q, now, c, saleID); err != nil {
+		return 0, err
+	}
+	if err := issueGiftCards(ctx, q, now, c, saleID); err != nil {
 		return 0, err
 	}
 	pr.Status, pr.PaidAt, pr.UpdatedAt = StatusPaid, nullInt(ms), ms

@@ -26,6 +26,9 @@ func (s *Site) Routes() chi.Router {
 	// details.go).
 	r.Group(func(r chi.Router) {
 		r.Use(s.requireEnabled)
+		// Gift cards, when the owner sells them online (giftcard.go).
+		r.Get("/gift-card", s.showGiftCardForm)
+		r.With(s.limitPosts).Post("/gift-card", s.buyGiftCard)
 		r.Get("/", s.listLocations)
 		r.Get("/{location}", s.listServices)
 		r.Get("/{location}/{service}", s.listProviders)

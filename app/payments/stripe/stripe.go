@@ -217,6 +217,13 @@ func (p *provider) ParseEvent(payload []byte, header textproto.MIMEHeader) (paym
 		return payments.Event{}, fmt.Errorf("%w: no data", payments.ErrUnreadableEvent)
 	}
 	out := payments.Event{ID: ev.ID, Type: ev.Type}
+	// Memberships: a subscription checkout's completion, its invoices, its changes.
+	if sub, ok, err := parseSubscription(&ev); err != nil {
+		return payments.Event{}, fmt.Errorf("%w: %v", payments.ErrUnreadableEvent, err)
+	} else if ok {
+		out.Subscription = sub
+		return out, nil
+	}
 	switch out.Type {
 	case eventCompleted, eventAsyncSucceeded, eventAsyncFailed, eventExpired:
 		var s checkoutSession

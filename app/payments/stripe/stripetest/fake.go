@@ -208,7 +208,11 @@ func (f *Fake) createSession(w http.ResponseWriter, r *http.Request, body []byte
 		}
 	}
 	expires, _ := strconv.ParseInt(form.Get("expires_at"), 10, 64)
-	s["status"], s["payment_status"], s["mode"] = "open", "unpaid", "payment"
+	mode := form.Get("mode")
+	if mode == "" {
+		mode = "payment"
+	}
+	s["status"], s["payment_status"], s["mode"] = "open", "unpaid", mode
 	s["amount_total"], s["amount_subtotal"], s["currency"] = total, total, form.Get("line_items[0][price_data][currency]")
 	if form.Get("mode") == "setup" {
 		s["mode"], s["payment_status"], s["amount_total"], s["amount_subtotal"] = "setup", "no_payment_required", nil, nil
