@@ -24,7 +24,14 @@ func (e *env) rules(in messages.TextPolicyInput) {
 	}
 }
 
-// due is message id's next_attempt_at and note.
+// noQuietHours switches quiet hours off: a test on the real clock must not depend on the hour
+// it runs at.
+func (e *env) noQuietHours() {
+	e.t.Helper()
+	e.rules(messages.TextPolicyInput{DailyCap: "200", QuietStart: 21 * 60, QuietEnd: 8 * 60})
+}
+
+// due is a message's next_attempt_at and note.
 func (e *env) due(where string, args ...any) (time.Time, string) {
 	e.t.Helper()
 	var at int64
@@ -152,7 +159,7 @@ func TestQuietHoursAcrossDST(t *testing.T) {
 func TestDailyCapHolds(t *testing.T) {
 	e := newEnv(t, envOptions{start: time.Date(2026, 11, 23, 9, 0, 0, 0, santiago)})
 	e.twilio()
-	e.rules(messages.TextPolicyInput{DailyCap: "2", QuietEnabled: true, QuietStart: "21:00", QuietEnd: "08:00", PricePer1000: "40000"})
+	e.rules(messages.TextPolicyInput{DailyCap: "2", QuietEnabled: true, QuietStart: 21 * 60, QuietEnd: 8 * 60, PricePer1000: "40000"})
 	e.prefer("María", "+56961234567", messages.ChannelSMS)
 	e.book("María", time.Date(2026, 12, 1, 10, 0, 0, 0, santiago))
 	e.book("María", time.Date(2026, 12, 1, 12, 0, 0, 0, santiago))
