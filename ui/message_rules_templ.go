@@ -158,11 +158,11 @@ func MessageRulesPage(p Page, v MessageRulesView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Input(Field{Form: v.Form, Name: "quiet_start", Label: i18n.T(ctx, "messages.policy.quiet.start"), Type: "time", Required: true}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = Input(ClockField(ctx, Field{Form: v.Form, Name: "quiet_start", Label: i18n.T(ctx, "messages.policy.quiet.start"), Required: true})).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Input(Field{Form: v.Form, Name: "quiet_end", Label: i18n.T(ctx, "messages.policy.quiet.end"), Type: "time", Required: true}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = Input(ClockField(ctx, Field{Form: v.Form, Name: "quiet_end", Label: i18n.T(ctx, "messages.policy.quiet.end"), Required: true})).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -38,8 +38,8 @@ func (a *Admin) renderMessageRules(w http.ResponseWriter, r *http.Request, statu
 		if pol.Quiet.Enabled {
 			form.Set("quiet_enabled", "1")
 		}
-		form.Set("quiet_start", messages.FormatClock(pol.Quiet.Start))
-		form.Set("quiet_end", messages.FormatClock(pol.Quiet.End))
+		form.Set("quiet_start", clockText(ctx, pol.Quiet.Start))
+		form.Set("quiet_end", clockText(ctx, pol.Quiet.End))
 		if pol.PricePer1000 > 0 {
 			form.Set("price", amountInput(p, pol.PricePer1000))
 		}
@@ -73,8 +73,15 @@ func (a *Admin) saveMessageRules(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in := messages.TextPolicyInput{DailyCap: f.Get("daily_cap"), QuietEnabled: f.Checked("quiet_enabled", "1"),
-		QuietStart: f.Get("quiet_start"), QuietEnd: f.Get("quiet_end"), PricePer1000: f.Get("price"),
-		ByText: map[messages.Kind]bool{}}
+		QuietStart: -1, QuietEnd: -1, PricePer1000: f.Get("price"), ByText: map[messages.Kind]bool{}}
+	// Times are typed on the business's clock; one that cannot be read is marked here and
+	// refused by the save with the other fields.
+	if m, ok := readClock(r.Context(), f, "quiet_start"); ok {
+		in.QuietStart = m
+	}
+	if m, ok := readClock(r.Context(), f, "quiet_end"); ok {
+		in.QuietEnd = m
+	}
 	for _, k := range f.Values["by_text"] {
 		in.ByText[messages.Kind(k)] = true
 	}

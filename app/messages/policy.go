@@ -141,29 +141,15 @@ func (s *Service) TextPolicy(ctx context.Context) (TextPolicy, error) {
 	return out, err
 }
 
-// TextPolicyInput is a save of the rules as the settings form gives them: the cap and the
-// quiet hours as typed ("200", "21:00").
+// TextPolicyInput is a save of the rules as the settings form gives them: the cap as typed
+// ("200"), the quiet hours in minutes after midnight (-1: a time that could not be read).
 type TextPolicyInput struct {
 	DailyCap     string
 	QuietEnabled bool
-	QuietStart   string
-	QuietEnd     string
+	QuietStart   int
+	QuietEnd     int
 	PricePer1000 string // a decimal amount ("8.3"; "" is none), the admin's reading of what was typed
 	ByText       map[Kind]bool
-}
-
-// ParseClock reads "21:00" or "8:05" as minutes after midnight.
-func ParseClock(s string) (int, error) {
-	h, m, ok := strings.Cut(strings.TrimSpace(s), ":")
-	if !ok || len(m) != 2 || len(h) < 1 || len(h) > 2 {
-		return 0, errors.New("want HH:MM")
-	}
-	hh, err1 := strconv.Atoi(h)
-	mm, err2 := strconv.Atoi(m)
-	if err1 != nil || err2 != nil || hh < 0 || hh > 23 || mm < 0 || mm > 59 {
-		return 0, errors.New("want HH:MM")
-	}
-	return hh*60 + mm, nil
 }
 
 // FormatClock writes minutes after midnight as "21:00".
@@ -178,15 +164,15 @@ func (s *Service) SaveTextPolicy(ctx context.Context, in TextPolicyInput) error 
 	if err != nil || capN < 1 || capN > MaxDailyCap {
 		bad("daily_cap", i18n.M("messages.policy.error.cap", "max", MaxDailyCap))
 	}
-	start, err := ParseClock(in.QuietStart)
-	if err != nil {
+	start, end := in.QuietStart, in.QuietEnd
+	okStart, okEnd := start >= 0 && start < 24*60, end >= 0 && end < 24*60
+	if !okStart {
 		bad("quiet_start", i18n.M("messages.policy.error.clock"))
 	}
-	end, err2 := ParseClock(in.QuietEnd)
-	if err2 != nil {
+	if !okEnd {
 		bad("quiet_end", i18n.M("messages.policy.error.clock"))
 	}
-	if err == nil && err2 == nil && in.QuietEnabled && start == end {
+	if okStart && okEnd && in.QuietEnabled && start == end {
 		bad("quiet_end", i18n.M("messages.policy.error.quiet_same"))
 	}
 	var price money.Cents

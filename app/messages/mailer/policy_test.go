@@ -2,6 +2,7 @@ package mailer_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +25,14 @@ func (e *env) rules(in messages.TextPolicyInput) {
 	}
 }
 
-// due is message id's next_attempt_at and note.
+// noQuietHours switches quiet hours off: a test on the real clock must not depend on the hour
+// it runs at.
+func (e *env) noQuietHours() {
+	e.t.Helper()
+	e.rules(messages.TextPolicyInput{DailyCap: "200", QuietStart: 21 * 60, QuietEnd: 8 * 60})
+}
+
+// due is a message's next_attempt_at and note.
 func (e *env) due(where string, args ...any) (time.Time, string) {
 	e.t.Helper()
 	var at int64
@@ -152,7 +160,7 @@ func TestQuietHoursAcrossDST(t *testing.T) {
 func TestDailyCapHolds(t *testing.T) {
 	e := newEnv(t, envOptions{start: time.Date(2026, 11, 23, 9, 0, 0, 0, santiago)})
 	e.twilio()
-	e.rules(messages.TextPolicyInput{DailyCap: "2", QuietEnabled: true, QuietStart: "21:00", QuietEnd: "08:00", PricePer1000: "40000"})
+	e.rules(messages.TextPolicyInput{DailyCap: "2", QuietEnabled: true, QuietStart: 21 * 60, QuietEnd: 8 * 60, PricePer1000: "40000"})
 	e.prefer("María", "+56961234567", messages.ChannelSMS)
 	e.book("María", time.Date(2026, 12, 1, 10, 0, 0, 0, santiago))
 	e.book("María", time.Date(2026, 12, 1, 12, 0, 0, 0, santiago))
@@ -195,6 +203,48 @@ func TestDailyCapHolds(t *testing.T) {
 	e.advance(time.Date(2026, 11, 24, 8, 0, 0, 0, santiago))
 	if got := e.waitTexts(3)[2]; got.To != "+56961234568" {
 		t.Errorf("third text to %s, want Nadia", got.To)
+	}
+	e.textedOnlyClients()
+}
+
+// The number rule texts and test texts answer to: a client's number counts only once the client
+// has a booking; a number of no one never does, nor does a test text go to it.
+func TestTextsOnlyToClientsWithABooking(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.twilio()
+	e.prefer("María", "+56961234567", messages.ChannelSMS)
+	e.prefer("Nadia", "+56961234568", messages.ChannelSMS)
+	ctx := context.Background()
+	textable := func(n string) bool {
+		var ok bool
+		if err := e.db.ReadTx(ctx, func(q *db.Queries) error {
+			var err error
+			ok, err = messages.TextableNumber(ctx, q, n)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if textable("+56961234567") || textable("+56961234568") || textable("+56961234599") || textable("") {
+		t.Fatal("a number is textable before its client has a booking")
+	}
+	if _, err := e.s.SendTestText(ctx, "+56961234568"); !errors.Is(err, messages.ErrNumberNotAllowed) {
+		t.Errorf("test text to a client without a booking: %v, want refused", err)
+	}
+	if _, err := e.s.SendTestText(ctx, "+56961234599"); !errors.Is(err, messages.ErrNumberNotAllowed) {
+		t.Errorf("test text to a number of no one: %v, want refused", err)
+	}
+	e.book("María", time.Date(2026, 11, 27, 10, 0, 0, 0, santiago))
+	e.waitTexts(1)
+	if !textable("+56961234567") || textable("+56961234568") {
+		t.Error("María (booked) textable, Nadia (not booked) not: want exactly that")
+	}
+	if _, err := e.s.SendTestText(ctx, "+56961234567"); err != nil {
+		t.Errorf("test text to a booked client: %v", err)
+	}
+	if got := e.sms.Texts(); len(got) != 2 {
+		t.Errorf("%d texts, want the confirmation and one test text", len(got))
 	}
 	e.textedOnlyClients()
 }

@@ -115,6 +115,7 @@ func TestTextsThroughTwilio(t *testing.T) {
 func TestTextRetriedAndRefused(t *testing.T) {
 	e := newEnv(t, envOptions{realClock: true, schedule: fast})
 	e.twilio()
+	e.noQuietHours()
 	e.prefer("María", "+56961234567", messages.ChannelSMS)
 	e.sms.FailNext(http.StatusServiceUnavailable, http.StatusServiceUnavailable)
 	v := e.book("María", time.Now().Add(72*time.Hour).Truncate(time.Minute))
@@ -190,6 +191,7 @@ func TestTextThroughGateway(t *testing.T) {
 func TestTextFallsBackWhenTextsSwitchedOff(t *testing.T) {
 	e := newEnv(t, envOptions{realClock: true, schedule: fast})
 	e.twilio()
+	e.noQuietHours()
 	e.prefer("María", "+56961234567", messages.ChannelSMS)
 	down := make([]int, 50)
 	for i := range down {
