@@ -208,9 +208,10 @@ func (a *Admin) Routes() chi.Router {
 		t.post("/catalog/providers/{id}/feed/details", staff.Catalog, a.setFeedDetails)
 		t.post("/catalog/providers/{id}/feed/off", staff.Catalog, a.turnOffFeed)
 		// A provider's own calendar as busy time (calendars.go; docs/calendars.md).
-		t.post("/catalog/providers/{id}/calendar", staff.Catalog, a.saveCalendar)
-		t.post("/catalog/providers/{id}/calendar/sources", staff.Catalog, a.chooseCalendars)
-		t.post("/catalog/providers/{id}/calendar/off", staff.Catalog, a.disconnectCalendar)
+		// The provider's own account may connect it, as it edits its hours (scope.go ownHours).
+		t.post("/catalog/providers/{id}/calendar", staff.OwnHours, a.saveCalendar)
+		t.post("/catalog/providers/{id}/calendar/sources", staff.OwnHours, a.chooseCalendars)
+		t.post("/catalog/providers/{id}/calendar/off", staff.OwnHours, a.disconnectCalendar)
 
 		// Products (products.go; docs/api.md, "Products").
 		t.get("/catalog/products", staff.Catalog, a.listProducts)

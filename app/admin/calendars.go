@@ -9,17 +9,18 @@ import (
 	owncal "frontdesk/app/calendar"
 	"frontdesk/app/errpage"
 	"frontdesk/app/fail"
+	"frontdesk/app/staff"
 	"frontdesk/ui"
 )
 
 // A provider's own calendar (app/calendar, docs/calendars.md): a section of the provider's edit
-// page. Saving stores the settings (the CalDAV app password sealed, never shown again) and makes
+// page, which the provider's own account may use as it edits its hours. Saving stores the settings (the CalDAV app password sealed, never shown again) and makes
 // the connection due, so the background worker reads it within a minute.
 
 // calendarView is the own-calendar section of provider id's edit page.
 func (a *Admin) calendarView(ctx context.Context, id int64) (ui.CalendarSyncView, error) {
 	page := ui.ProviderURL(id)
-	v := ui.CalendarSyncView{Base: page, Form: ui.NewForm(nil)}
+	v := ui.CalendarSyncView{Base: page, Form: ui.NewForm(nil), CanAllowPrivate: can(ctx, staff.Integrations)}
 	c, err := owncal.Get(ctx, a.db.R, id)
 	if errors.Is(err, owncal.ErrNotConnected) {
 		v.Form.Set("kind", owncal.KindICS)
@@ -53,7 +54,7 @@ func (a *Admin) calendarView(ctx context.Context, id int64) (ui.CalendarSyncView
 
 // saveCalendar connects the provider's calendar or saves new settings for it.
 func (a *Admin) saveCalendar(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "id")
+	id, err := a.ownHoursID(r)
 	if err != nil {
 		a.renderError(w, r, err)
 		return
@@ -65,7 +66,9 @@ func (a *Admin) saveCalendar(w http.ResponseWriter, r *http.Request) {
 	}
 	s := owncal.Settings{
 		Kind: f.Get("kind"), URL: f.Get("url"), Username: f.Get("username"), Password: f.Get("password"),
-		AllowPrivate: f.Checked("allow_private", "1"), AllDay: f.Checked("all_day", "1"),
+		// A private address is the owner's opt-in alone, as for webhooks: another account's save
+		// never carries it, so it cannot point a calendar into the network.
+		AllowPrivate: f.Checked("allow_private", "1") && can(r.Context(), staff.Integrations), AllDay: f.Checked("all_day", "1"),
 		RevealSummary: f.Checked("reveal_summary", "1"), StaleBlocks: f.Checked("stale_blocks", "1"),
 	}
 	page := ui.ProviderURL(id)
@@ -84,7 +87,7 @@ func (a *Admin) saveCalendar(w http.ResponseWriter, r *http.Request) {
 
 // chooseCalendars saves which CalDAV calendars count as busy.
 func (a *Admin) chooseCalendars(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "id")
+	id, err := a.ownHoursID(r)
 	if err != nil {
 		a.renderError(w, r, err)
 		return
@@ -118,7 +121,7 @@ func (a *Admin) chooseCalendars(w http.ResponseWriter, r *http.Request) {
 
 // disconnectCalendar removes the provider's calendar and the busy time it gave.
 func (a *Admin) disconnectCalendar(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "id")
+	id, err := a.ownHoursID(r)
 	if err != nil {
 		a.renderError(w, r, err)
 		return

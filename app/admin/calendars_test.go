@@ -1,12 +1,17 @@
 package admin_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"frontdesk/app/staff"
 )
 
 // The provider page connects an own calendar: a loopback address is refused without the
@@ -58,6 +63,22 @@ func TestOwnCalendarSection(t *testing.T) {
 	if err := d.Write.QueryRow(`SELECT password_sealed FROM calendar_connections`).Scan(&sealed); err != nil || sealed == "" || strings.Contains(sealed, "s3cret") {
 		t.Errorf("password stored as %q (%v)", sealed, err)
 	}
+
+	// The provider's own account may connect its calendar (when the owner lets providers edit
+	// their hours) but never opts in to a private address: its save of the loopback feed is
+	// refused, and the checkbox is not offered.
+	anaID, _ := strconv.ParseInt(ana, 10, 64)
+	pc := addStaff(t, ts, d, "ana@example.com", staff.RoleProvider, anaID)
+	if err := staff.SetProvidersEditOwnHours(context.Background(), d, true, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	res = pc.get(t, page)
+	wantBody(t, res, `data-testid="calendar-form"`)
+	if strings.Contains(res.Body, `name="allow_private"`) {
+		t.Error("a provider account is offered the private-address opt-in")
+	}
+	wantRedirect(t, pc.post(t, page+"/calendar", form), page+"#own-calendar") // form has allow_private=1
+	wantBody(t, pc.get(t, page), "Not saved", "private targets need an explicit opt-in")
 
 	wantRedirect(t, c.post(t, page+"/calendar/off", nil), page+"#own-calendar")
 	var n int
