@@ -76,7 +76,8 @@ type DepositRules struct {
 
 // DefaultPolicy is the policy before the owner sets one: no card required, a day's notice, no
 // fees, no deposit rules.
-var DefaultPolicy = Policy{Notice: 24 * time.Hour, ChargeDays: 14, Deposit: DepositRules{AboveCents: -1, Amount: Charge{Kind: AmountPercent}}}
+var DefaultPolicy = Policy{Notice: 24 * time.Hour, ChargeDays: 14, Late: Charge{Kind: AmountNone}, NoShow: Charge{Kind: AmountNone},
+	Deposit: DepositRules{AboveCents: -1, Amount: Charge{Kind: AmountPercent}}}
 
 // LoadPolicy reads the business's policy (DefaultPolicy when none is set).
 func LoadPolicy(ctx context.Context, q *db.Queries) (Policy, error) {
