@@ -1,0 +1,52 @@
+package admin_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestResourcePages: the owner adds a resource, is refused a bad quantity, edits it, makes a
+// service require it; a second booking at the same time fills a room of one, the booking form
+// refuses a third naming the room, the day view by resource shows the room's column with its
+// bookings, and deleting the room frees the time.
+func TestResourcePages(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	w := seedBookingWorld(t, ts)
+	wantBody(t, c.get(t, "/catalog/resources"), "No resources yet.")
+
+	res := c.post(t, "/catalog/resources", url.Values{"location_id": {w.Location}, "name": {"Room"}, "kind": {"room"}, "quantity": {"0"}})
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	wantBody(t, res, `data-testid="error-quantity"`)
+	wantRedirect(t, c.post(t, "/catalog/resources", url.Values{"location_id": {w.Location}, "name": {"Room"}, "kind": {"room"}, "quantity": {"3"}}), "/catalog/resources")
+	res = c.post(t, "/catalog/resources", url.Values{"location_id": {w.Location}, "name": {"Room"}, "kind": {"room"}, "quantity": {"1"}})
+	wantStatus(t, res, http.StatusUnprocessableEntity) // one name per location
+	list := c.get(t, "/catalog/resources")
+	id := between(list.Body, `href="/catalog/resources/`, `"`)
+	wantRedirect(t, c.post(t, "/catalog/resources/"+id, url.Values{"name": {"Room"}, "kind": {"room"}, "quantity": {"1"}}), "/catalog/resources")
+	wantBody(t, c.get(t, "/catalog/resources"), `data-testid="resource-quantity">1<`)
+
+	wantBody(t, c.get(t, "/catalog/services/"+w.Service), `href="/catalog/services/`+w.Service+`/resources"`)
+	wantRedirect(t, c.post(t, "/catalog/services/"+w.Service+"/resources", url.Values{"resources": {id}}), "/catalog/services/"+w.Service)
+	wantStatus(t, c.post(t, "/catalog/services/"+w.Service+"/resources", url.Values{"resources": {"999"}}), http.StatusUnprocessableEntity)
+	wantBody(t, c.get(t, "/catalog/services/"+w.Service+"/resources"), `value="`+id+`" checked`)
+
+	wantRedirect(t, c.post(t, "/bookings", w.booking(w.Ana, w.Maria, "10:00")), w.dayPath())
+	res = c.post(t, "/bookings", w.booking(w.Bruno, w.Pedro, "10:00"))
+	if res.Status == http.StatusSeeOther {
+		t.Fatal("a second booking took the only room")
+	}
+	wantBody(t, res, "Room")
+
+	day := c.get(t, "/bookings/day?"+url.Values{"location": {w.Location}, "date": {w.Day}, "by": {"resources"}}.Encode())
+	wantBody(t, day, `data-testid="day-resource"`, "Room ×1", `data-testid="view-providers"`)
+	if strings.Count(day.Body, `data-testid="day-booking"`) != 1 || strings.Contains(day.Body, `data-provider=`) {
+		t.Errorf("the day by resource should show the room's one booking and no provider columns:\n%.3000s", day.Body)
+	}
+	wantBody(t, c.get(t, w.dayPath()), `data-testid="view-resources"`)
+
+	wantRedirect(t, c.post(t, "/catalog/resources/"+id+"/delete", nil), "/catalog/resources")
+	wantRedirect(t, c.post(t, "/bookings", w.booking(w.Bruno, w.Pedro, "10:00")), w.dayPath())
+}
