@@ -273,6 +273,8 @@ func (a *Admin) Routes() chi.Router {
 		t.get("/schedule", staff.Calendar, a.showSchedule)
 		t.get("/bookings/explain", staff.Book, a.explainSlot)
 		t.get("/bookings/new", staff.Book, a.newBooking)
+		t.get("/bookings/visits/new", staff.Book, a.newVisit) // several services (docs/visits.md)
+		t.post("/bookings/visits", staff.Book, a.createVisit)
 		t.post("/bookings", staff.Book, a.createBooking)
 		// Booking a caller from an empty time in three steps (bookings_quick.go).
 		t.get("/bookings/quick", staff.Book, a.showQuickBooking)

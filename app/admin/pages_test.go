@@ -361,6 +361,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/schedule?" + url.Values{"location": {w.Location}, "date": {w.Day}, "view": {"week"}}.Encode(),
 		explain,
 		"/bookings/new",
+		"/bookings/visits/new",
 		"/bookings/quick?" + url.Values{"location": {w.Location}, "date": {w.Day}, "time": {"10:00"}, "client_q": {"a"}}.Encode(),
 		"/bookings/" + id(bookingID),
 		"/bookings/" + id(bookingID) + "/cancel",

@@ -50,3 +50,39 @@ func TestResourcePages(t *testing.T) {
 	wantRedirect(t, c.post(t, "/catalog/resources/"+id+"/delete", nil), "/catalog/resources")
 	wantRedirect(t, c.post(t, "/bookings", w.booking(w.Bruno, w.Pedro, "10:00")), w.dayPath())
 }
+
+// TestVisitForm: the owner books a haircut then a colour for one client on the visit form; both
+// are booked back to back, and the same visit again is refused whole, nothing written.
+func TestVisitForm(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	w := seedBookingWorld(t, ts)
+	d := openBookingDB(t, ts)
+	if _, err := d.Write.Exec(`INSERT INTO services (uuid, name, duration_min, price_cents, created_at, updated_at) VALUES ('colour', 'Colour', 60, 100, 1, 1)`); err != nil {
+		t.Fatal(err)
+	}
+	var colour string
+	if err := d.Read.QueryRow(`SELECT id FROM services WHERE uuid = 'colour'`).Scan(&colour); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Write.Exec(`INSERT INTO service_providers (service_id, provider_id) VALUES (?, ?)`, colour, w.anaID); err != nil {
+		t.Fatal(err)
+	}
+	wantBody(t, c.get(t, "/bookings/visits/new"), `data-testid="visit-form"`)
+	form := url.Values{"location": {w.Location}, "client": {w.Maria}, "date": {w.Day}, "time": {"10:00"},
+		"service_1": {w.Service}, "provider_1": {w.Bruno}, "service_2": {colour}, "provider_2": {""}}
+	res := c.post(t, "/bookings/visits", form)
+	if res.Status != http.StatusSeeOther {
+		t.Fatalf("book a visit: %d\n%.3000s", res.Status, res.Body)
+	}
+	var n int
+	if err := d.Read.QueryRow(`SELECT count(*) FROM visit_bookings vb JOIN bookings b ON b.id = vb.booking_id WHERE b.provider_id IN (?, ?)`, w.brunoID, w.anaID).Scan(&n); err != nil || n != 2 {
+		t.Fatalf("%d bookings in the visit (%v), want Bruno's haircut and Ana's colour", n, err)
+	}
+	form.Set("client", w.Pedro)
+	res = c.post(t, "/bookings/visits", form)
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	if err := d.Read.QueryRow(`SELECT count(*) FROM bookings`).Scan(&n); err != nil || n != 2 {
+		t.Fatalf("%d bookings after a refused visit, want 2", n)
+	}
+}
