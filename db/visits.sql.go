@@ -54,6 +54,22 @@ func (q *Queries) ClearServiceProcessing(ctx context.Context, serviceID int64) e
 	return err
 }
 
+const getServiceProcessing = `-- name: GetServiceProcessing :one
+SELECT after_min, processing_min FROM service_processing WHERE service_id = ?
+`
+
+type GetServiceProcessingRow struct {
+	AfterMin      int64
+	ProcessingMin int64
+}
+
+func (q *Queries) GetServiceProcessing(ctx context.Context, serviceID int64) (GetServiceProcessingRow, error) {
+	row := q.db.QueryRowContext(ctx, getServiceProcessing, serviceID)
+	var i GetServiceProcessingRow
+	err := row.Scan(&i.AfterMin, &i.ProcessingMin)
+	return i, err
+}
+
 const getVisit = `-- name: GetVisit :one
 SELECT id, location_id, client_id, source, created_at, updated_at FROM visits WHERE id = ?
 `

@@ -35,3 +35,6 @@ SELECT booking_id FROM visit_bookings WHERE visit_id = ? ORDER BY position, part
 
 -- name: BookingVisitID :one
 SELECT visit_id FROM visit_bookings WHERE booking_id = ?;
+
+-- name: GetServiceProcessing :one
+SELECT after_min, processing_min FROM service_processing WHERE service_id = ?;

@@ -186,6 +186,8 @@ func (a *Admin) Routes() chi.Router {
 		t.post("/catalog/resources/{id}/delete", staff.Catalog, a.deleteResource)
 		t.get("/catalog/services/{id}/resources", staff.Catalog, a.showServiceResources)
 		t.post("/catalog/services/{id}/resources", staff.Catalog, a.saveServiceResources)
+		t.get("/catalog/services/{id}/visit", staff.Catalog, a.showServiceVisit)
+		t.post("/catalog/services/{id}/visit", staff.Catalog, a.saveServiceVisit)
 		t.get("/catalog/locations", staff.Catalog, a.listLocations)
 		t.get("/catalog/locations/new", staff.Catalog, a.newLocation)
 		t.post("/catalog/locations", staff.Catalog, a.createLocation)

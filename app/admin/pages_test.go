@@ -325,6 +325,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/catalog/resources/" + id(room),
 		"/catalog/resources/" + id(room) + "/delete",
 		"/catalog/services/" + w.Service + "/resources",
+		"/catalog/services/" + w.Service + "/visit",
 		"/catalog/categories",
 		"/catalog/categories/" + id(category),
 		"/catalog/categories/" + id(category) + "/delete",

@@ -51,8 +51,9 @@ func TestResourcePages(t *testing.T) {
 	wantRedirect(t, c.post(t, "/bookings", w.booking(w.Bruno, w.Pedro, "10:00")), w.dayPath())
 }
 
-// TestVisitForm: the owner books a haircut then a colour for one client on the visit form; both
-// are booked back to back, and the same visit again is refused whole, nothing written.
+// TestVisitForm: the owner gives the colour a processing time on its page, then books a haircut
+// then a colour for one client on the visit form; both are booked back to back (the colour in
+// two parts), and the same visit again is refused whole, nothing written.
 func TestVisitForm(t *testing.T) {
 	ts := startServer(t)
 	c := ts.setupOwner(t)
@@ -68,6 +69,14 @@ func TestVisitForm(t *testing.T) {
 	if _, err := d.Write.Exec(`INSERT INTO service_providers (service_id, provider_id) VALUES (?, ?)`, colour, w.anaID); err != nil {
 		t.Fatal(err)
 	}
+	// The colour's processing time and add-on, set on its page.
+	wantStatus(t, c.post(t, "/catalog/services/"+colour+"/visit", url.Values{"after_min": {"20"}, "processing_min": {"50"}}), http.StatusUnprocessableEntity)
+	wantRedirect(t, c.post(t, "/catalog/services/"+colour+"/visit", url.Values{"after_min": {"20"}, "processing_min": {"30"}, "add_ons": {w.Service}}), "/catalog/services/"+colour)
+	wantBody(t, c.get(t, "/catalog/services/"+colour+"/visit"), `value="20"`, `value="30"`, `value="`+w.Service+`" checked`)
+	var after, length int
+	if err := d.Read.QueryRow(`SELECT after_min, processing_min FROM service_processing WHERE service_id = ?`, colour).Scan(&after, &length); err != nil || after != 20 || length != 30 {
+		t.Fatalf("processing %d+%d (%v), want 20+30", after, length, err)
+	}
 	wantBody(t, c.get(t, "/bookings/visits/new"), `data-testid="visit-form"`)
 	form := url.Values{"location": {w.Location}, "client": {w.Maria}, "date": {w.Day}, "time": {"10:00"},
 		"service_1": {w.Service}, "provider_1": {w.Bruno}, "service_2": {colour}, "provider_2": {""}}
@@ -76,13 +85,13 @@ func TestVisitForm(t *testing.T) {
 		t.Fatalf("book a visit: %d\n%.3000s", res.Status, res.Body)
 	}
 	var n int
-	if err := d.Read.QueryRow(`SELECT count(*) FROM visit_bookings vb JOIN bookings b ON b.id = vb.booking_id WHERE b.provider_id IN (?, ?)`, w.brunoID, w.anaID).Scan(&n); err != nil || n != 2 {
-		t.Fatalf("%d bookings in the visit (%v), want Bruno's haircut and Ana's colour", n, err)
+	if err := d.Read.QueryRow(`SELECT count(*) FROM visit_bookings vb JOIN bookings b ON b.id = vb.booking_id WHERE b.provider_id IN (?, ?)`, w.brunoID, w.anaID).Scan(&n); err != nil || n != 3 {
+		t.Fatalf("%d bookings in the visit (%v), want Bruno's haircut and Ana's colour in two parts", n, err)
 	}
 	form.Set("client", w.Pedro)
 	res = c.post(t, "/bookings/visits", form)
 	wantStatus(t, res, http.StatusUnprocessableEntity)
-	if err := d.Read.QueryRow(`SELECT count(*) FROM bookings`).Scan(&n); err != nil || n != 2 {
-		t.Fatalf("%d bookings after a refused visit, want 2", n)
+	if err := d.Read.QueryRow(`SELECT count(*) FROM bookings`).Scan(&n); err != nil || n != 3 {
+		t.Fatalf("%d bookings after a refused visit, want 3", n)
 	}
 }

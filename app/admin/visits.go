@@ -3,8 +3,12 @@ package admin
 import (
 	"errors"
 	"net/http"
+	"net/url"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/catalog"
+	"frontdesk/app/errpage"
+	"frontdesk/db"
 	"frontdesk/ui"
 )
 
@@ -125,4 +129,81 @@ func (a *Admin) createVisit(w http.ResponseWriter, r *http.Request) {
 	s := a.summary(ctx, v.Bookings[0])
 	a.flash(ctx, ui.FlashSuccess, translate(r, "visits.created", "count", len(v.Bookings), "client", s.Client, "when", s.When))
 	seeOther(w, r, s.DayURL)
+}
+
+// Catalog → a service → "In a visit": its processing time and add-ons.
+
+func (a *Admin) showServiceVisit(w http.ResponseWriter, r *http.Request) {
+	a.serviceVisit(w, r, http.StatusOK, nil)
+}
+
+func (a *Admin) serviceVisit(w http.ResponseWriter, r *http.Request, status int, f *ui.Form) {
+	ctx := r.Context()
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	svc, err := a.db.R.GetService(ctx, id)
+	if db.IsNotFound(err) {
+		a.renderError(w, r, errpage.NotFound)
+		return
+	} else if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	services, err := a.db.R.AdminBookingServices(ctx)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	var options []ui.Option
+	for _, s := range services {
+		if s.ID != id {
+			options = append(options, ui.Option{Value: idText(s.ID), Label: s.Name})
+		}
+	}
+	if f == nil {
+		v := url.Values{"add_ons": {}}
+		if p, err := a.db.R.GetServiceProcessing(ctx, id); err == nil {
+			v.Set("after_min", idText(p.AfterMin))
+			v.Set("processing_min", idText(p.ProcessingMin))
+		} else if !db.IsNotFound(err) {
+			a.renderError(w, r, err)
+			return
+		}
+		ids, err := a.db.R.ServiceAddonIDs(ctx, id)
+		if err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		for _, x := range ids {
+			v.Add("add_ons", idText(x))
+		}
+		f = ui.NewForm(v)
+	}
+	a.render(w, r, status, ui.ServiceVisitPage(a.page(r, translate(r, "visits.rules.title", "service", svc.Service.Name)), id, svc.Service.Name, options, f))
+}
+
+func (a *Admin) saveServiceVisit(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	in := catalog.VisitRulesInput{AfterMin: f.Get("after_min"), ProcessingMin: f.Get("processing_min"), AddOns: r.PostForm["add_ons"]}
+	if _, err := catalog.SetServiceVisitRules(r.Context(), a.db, id, in, a.now()); refused(r.Context(), f, err) {
+		a.serviceVisit(w, r, invalid, f)
+		return
+	} else if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "visits.rules.saved"))
+	seeOther(w, r, "/catalog/services/"+idText(id))
 }

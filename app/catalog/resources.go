@@ -192,3 +192,67 @@ func SetServiceResources(ctx context.Context, d *db.DB, serviceID int64, raw []s
 	})
 	return saved, err
 }
+
+// VisitRulesInput is how a service behaves in a visit, as the owner types it: its processing
+// time (after AfterMin minutes, ProcessingMin minutes when its provider is free; both empty or
+// 0 for none) and the services that are its add-ons.
+type VisitRulesInput struct {
+	AfterMin      string   `form:"after_min"`
+	ProcessingMin string   `form:"processing_min"`
+	AddOns        []string `form:"add_ons"`
+}
+
+// SetServiceVisitRules stores service id's processing time and add-ons (docs/visits.md). The
+// processing must lie inside the service: it starts after at least 5 minutes and ends at least 5
+// minutes before the service does.
+func SetServiceVisitRules(ctx context.Context, d *db.DB, id int64, in VisitRulesInput, now time.Time) (Saved, error) {
+	var saved Saved
+	err := d.InTx(ctx, func(q *db.Queries) error {
+		svc, err := q.GetService(ctx, id)
+		if db.IsNotFound(err) {
+			return ErrNotFound
+		} else if err != nil {
+			return err
+		}
+		p := problems{}
+		after := p.whole("after_min", in.AfterMin, 0, 0, 1439)
+		length := p.whole("processing_min", in.ProcessingMin, 0, 0, 1439)
+		if (after == 0) != (length == 0) {
+			p.add("processing_min", "Give both times, or neither for no processing time.")
+		} else if after > 0 && (after < 5 || length < 5 || after+length > svc.Service.DurationMin-5) {
+			p.add("processing_min", "The processing must start after at least 5 minutes and end at least 5 minutes before the service's %d minutes are over.", svc.Service.DurationMin)
+		}
+		all, err := q.AdminBookingServices(ctx)
+		if err != nil {
+			return err
+		}
+		known := map[int64]bool{}
+		for _, s := range all {
+			known[s.ID] = s.ID != id
+		}
+		addOns := p.ids("add_ons", in.AddOns, known)
+		if err := p.err(); err != nil {
+			return err
+		}
+		saved.Changed = true
+		if after == 0 {
+			err = q.ClearServiceProcessing(ctx, id)
+		} else {
+			err = q.SetServiceProcessing(ctx, db.SetServiceProcessingParams{ServiceID: id, AfterMin: after, ProcessingMin: length})
+		}
+		if err != nil {
+			return err
+		}
+		if err := q.ClearServiceAddons(ctx, id); err != nil {
+			return err
+		}
+		for _, a := range addOns {
+			if err := q.AddServiceAddon(ctx, db.AddServiceAddonParams{ServiceID: id, AddonID: a}); err != nil {
+				return err
+			}
+		}
+		ch := activity.Changes{}.Set("processing", nil, [2]int64{after, length}).Set("add_ons", nil, addOns)
+		return record(ctx, q, now, "service.visit_rules_changed", id, ch)
+	})
+	return saved, err
+}
