@@ -129,6 +129,14 @@ type BookingOverride struct {
 	CreatedAt  int64
 }
 
+type BookingResource struct {
+	BookingID    int64
+	ResourceID   int64
+	BlockStartAt int64
+	BlockEndAt   int64
+	Live         bool
+}
+
 type BookingStatus struct {
 	ID           int64
 	Name         string
@@ -989,6 +997,21 @@ type Refund struct {
 	UpdatedAt        int64
 }
 
+type Resource struct {
+	ID         int64
+	LocationID int64
+	Name       string
+	Kind       string
+	Quantity   int64
+	CreatedAt  int64
+	UpdatedAt  int64
+}
+
+type ResourceHoldsVersion struct {
+	ResourceID int64
+	N          int64
+}
+
 type Sale struct {
 	ID           int64
 	CartID       int64
@@ -1035,6 +1058,11 @@ type Service struct {
 	UpdatedAt          int64
 }
 
+type ServiceAddon struct {
+	ServiceID int64
+	AddonID   int64
+}
+
 type ServiceImage struct {
 	ID        int64
 	ServiceID int64
@@ -1042,9 +1070,20 @@ type ServiceImage struct {
 	Position  int64
 }
 
+type ServiceProcessing struct {
+	ServiceID     int64
+	AfterMin      int64
+	ProcessingMin int64
+}
+
 type ServiceProvider struct {
 	ServiceID  int64
 	ProviderID int64
+}
+
+type ServiceResource struct {
+	ServiceID  int64
+	ResourceID int64
 }
 
 type Session struct {
@@ -1134,6 +1173,23 @@ type Transaction struct {
 	PaymentMethodID int64
 	PaidAt          sql.NullInt64
 	CreatedAt       int64
+}
+
+type Visit struct {
+	ID         int64
+	LocationID int64
+	ClientID   int64
+	Source     string
+	CreatedAt  int64
+	UpdatedAt  int64
+}
+
+type VisitBooking struct {
+	BookingID int64
+	VisitID   int64
+	Position  int64
+	Part      int64
+	AddonOf   sql.NullInt64
 }
 
 type WaitlistEntry struct {

@@ -980,6 +980,61 @@ CREATE TABLE calendar_busy (
     summary       TEXT    NOT NULL DEFAULT '',
     CHECK (ends_at > starts_at AND ends_at - starts_at <= 172800000)
 );
+CREATE TABLE resources (
+    id          INTEGER PRIMARY KEY,
+    location_id INTEGER NOT NULL REFERENCES locations (id),
+    name        TEXT    NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+    kind        TEXT    NOT NULL DEFAULT 'room' CHECK (kind = 'room' OR kind = 'equipment'),
+    quantity    INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 1000),
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL,
+    UNIQUE (location_id, name)
+);
+CREATE TABLE service_resources (
+    service_id  INTEGER NOT NULL REFERENCES services (id) ON DELETE CASCADE,
+    resource_id INTEGER NOT NULL REFERENCES resources (id) ON DELETE CASCADE,
+    PRIMARY KEY (service_id, resource_id)
+) WITHOUT ROWID;
+CREATE TABLE booking_resources (
+    booking_id     INTEGER NOT NULL REFERENCES bookings (id) ON DELETE CASCADE,
+    resource_id    INTEGER NOT NULL REFERENCES resources (id) ON DELETE CASCADE,
+    block_start_at INTEGER NOT NULL,
+    block_end_at   INTEGER NOT NULL,
+    live           BOOLEAN NOT NULL CHECK (live IN (0, 1)),
+    PRIMARY KEY (booking_id, resource_id),
+    CHECK (block_start_at < block_end_at AND block_end_at - block_start_at <= 172800000)
+) WITHOUT ROWID;
+CREATE TABLE resource_holds_version (
+    resource_id INTEGER PRIMARY KEY,
+    n           INTEGER NOT NULL
+);
+CREATE TABLE visits (
+    id          INTEGER PRIMARY KEY,
+    location_id INTEGER NOT NULL REFERENCES locations (id),
+    client_id   INTEGER NOT NULL REFERENCES clients (id),
+    source      TEXT    NOT NULL CHECK (source = 'connect' OR source = 'admin' OR source = 'online' OR source = 'mcp'),
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL
+);
+CREATE TABLE visit_bookings (
+    booking_id INTEGER PRIMARY KEY REFERENCES bookings (id) ON DELETE CASCADE,
+    visit_id   INTEGER NOT NULL REFERENCES visits (id) ON DELETE CASCADE,
+    position   INTEGER NOT NULL CHECK (position >= 0),
+    part       INTEGER NOT NULL DEFAULT 0 CHECK (part IN (0, 1)),
+    addon_of   INTEGER CHECK (addon_of IS NULL OR addon_of >= 0),
+    UNIQUE (visit_id, position, part)
+);
+CREATE TABLE service_processing (
+    service_id     INTEGER PRIMARY KEY REFERENCES services (id) ON DELETE CASCADE,
+    after_min      INTEGER NOT NULL CHECK (after_min BETWEEN 5 AND 1439),
+    processing_min INTEGER NOT NULL CHECK (processing_min BETWEEN 5 AND 1439)
+);
+CREATE TABLE service_addons (
+    service_id INTEGER NOT NULL REFERENCES services (id) ON DELETE CASCADE,
+    addon_id   INTEGER NOT NULL REFERENCES services (id) ON DELETE CASCADE,
+    PRIMARY KEY (service_id, addon_id),
+    CHECK (service_id <> addon_id)
+) WITHOUT ROWID;
 CREATE TABLE card_policy (
     id                   INTEGER PRIMARY KEY CHECK (id = 1),
     require_card         BOOLEAN NOT NULL DEFAULT 0 CHECK (require_card IN (0, 1)),
@@ -1218,9 +1273,11 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (58, 500, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (59, 520, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (60, 530, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (61, 560, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (62, 570, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (63, 571, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (61, 550, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (62, 551, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (63, 560, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (64, 570, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (65, 571, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1249,7 +1306,7 @@ INSERT INTO "message_text_settings" ("id", "sms_provider", "twilio_account_sid",
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 INSERT INTO "gift_card_settings" ("id", "expiry_months", "sell_online", "updated_at") VALUES (1, 0, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 63);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 65);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -2206,6 +2263,112 @@ BEGIN
     INSERT INTO etag_versions (kind, ref_id, n)
         SELECT 'sessions_provider', NEW.provider_id, 1 WHERE NEW.provider_id <> OLD.provider_id
         ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE INDEX service_resources_resource ON service_resources (resource_id);
+CREATE INDEX booking_resources_by_time ON booking_resources (resource_id, block_start_at, block_end_at, live);
+CREATE TRIGGER booking_resources_capacity_insert BEFORE INSERT ON booking_resources
+WHEN NEW.live
+BEGIN
+    SELECT RAISE(ABORT, 'resource_unavailable')
+    WHERE (SELECT quantity FROM resources WHERE id = NEW.resource_id) <= (
+        SELECT max(c) FROM (
+            SELECT (SELECT count(*) FROM booking_resources h
+                    WHERE h.resource_id = NEW.resource_id AND h.booking_id <> NEW.booking_id
+                      AND h.block_start_at > p.t - 172800000 AND h.block_start_at <= p.t
+                      AND h.block_end_at > p.t AND h.live) AS c
+            FROM (SELECT NEW.block_start_at AS t
+                  UNION SELECT h.block_start_at FROM booking_resources h
+                  WHERE h.resource_id = NEW.resource_id AND h.booking_id <> NEW.booking_id
+                    AND h.block_start_at > NEW.block_start_at AND h.block_start_at < NEW.block_end_at
+                    AND h.live) AS p));
+END;
+CREATE TRIGGER booking_resources_capacity_update BEFORE UPDATE ON booking_resources
+WHEN NEW.live AND (NOT OLD.live OR NEW.resource_id <> OLD.resource_id
+    OR NEW.block_start_at < OLD.block_start_at OR NEW.block_end_at > OLD.block_end_at)
+BEGIN
+    SELECT RAISE(ABORT, 'resource_unavailable')
+    WHERE (SELECT quantity FROM resources WHERE id = NEW.resource_id) <= (
+        SELECT max(c) FROM (
+            SELECT (SELECT count(*) FROM booking_resources h
+                    WHERE h.resource_id = NEW.resource_id AND h.booking_id <> NEW.booking_id
+                      AND h.block_start_at > p.t - 172800000 AND h.block_start_at <= p.t
+                      AND h.block_end_at > p.t AND h.live) AS c
+            FROM (SELECT NEW.block_start_at AS t
+                  UNION SELECT h.block_start_at FROM booking_resources h
+                  WHERE h.resource_id = NEW.resource_id AND h.booking_id <> NEW.booking_id
+                    AND h.block_start_at > NEW.block_start_at AND h.block_start_at < NEW.block_end_at
+                    AND h.live) AS p));
+END;
+CREATE TRIGGER bookings_hold_resources AFTER INSERT ON bookings
+BEGIN
+    INSERT INTO booking_resources (booking_id, resource_id, block_start_at, block_end_at, live)
+    SELECT NEW.id, r.id, NEW.block_start_at, NEW.block_end_at, NEW.status_id <> 5 AND NEW.session_id IS NULL
+    FROM service_resources sr JOIN resources r ON r.id = sr.resource_id
+    WHERE sr.service_id = NEW.service_id AND r.location_id = NEW.location_id;
+END;
+CREATE TRIGGER bookings_move_resources AFTER UPDATE OF block_start_at, block_end_at, status_id, session_id ON bookings
+WHEN OLD.service_id = NEW.service_id AND OLD.location_id = NEW.location_id
+BEGIN
+    UPDATE booking_resources
+    SET block_start_at = NEW.block_start_at, block_end_at = NEW.block_end_at,
+        live = NEW.status_id <> 5 AND NEW.session_id IS NULL
+    WHERE booking_id = NEW.id;
+END;
+CREATE TRIGGER bookings_rehold_resources AFTER UPDATE OF service_id, location_id ON bookings
+WHEN OLD.service_id <> NEW.service_id OR OLD.location_id <> NEW.location_id
+BEGIN
+    DELETE FROM booking_resources WHERE booking_id = NEW.id;
+    INSERT INTO booking_resources (booking_id, resource_id, block_start_at, block_end_at, live)
+    SELECT NEW.id, r.id, NEW.block_start_at, NEW.block_end_at, NEW.status_id <> 5 AND NEW.session_id IS NULL
+    FROM service_resources sr JOIN resources r ON r.id = sr.resource_id
+    WHERE sr.service_id = NEW.service_id AND r.location_id = NEW.location_id;
+END;
+CREATE TRIGGER booking_resources_version_insert AFTER INSERT ON booking_resources
+BEGIN
+    INSERT INTO resource_holds_version (resource_id, n) VALUES (NEW.resource_id, 1)
+    ON CONFLICT (resource_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER booking_resources_version_update AFTER UPDATE ON booking_resources
+BEGIN
+    INSERT INTO resource_holds_version (resource_id, n) VALUES (NEW.resource_id, 1)
+    ON CONFLICT (resource_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER booking_resources_version_delete AFTER DELETE ON booking_resources
+BEGIN
+    INSERT INTO resource_holds_version (resource_id, n) VALUES (OLD.resource_id, 1)
+    ON CONFLICT (resource_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER catalog_version_resources_insert AFTER INSERT ON resources
+BEGIN
+    UPDATE catalog_version SET n = n + 1 WHERE id = 1;
+END;
+CREATE TRIGGER catalog_version_resources_update AFTER UPDATE ON resources
+BEGIN
+    UPDATE catalog_version SET n = n + 1 WHERE id = 1;
+END;
+CREATE TRIGGER catalog_version_resources_delete AFTER DELETE ON resources
+BEGIN
+    UPDATE catalog_version SET n = n + 1 WHERE id = 1;
+END;
+CREATE TRIGGER catalog_version_service_resources_insert AFTER INSERT ON service_resources
+BEGIN
+    UPDATE catalog_version SET n = n + 1 WHERE id = 1;
+END;
+CREATE TRIGGER catalog_version_service_resources_delete AFTER DELETE ON service_resources
+BEGIN
+    UPDATE catalog_version SET n = n + 1 WHERE id = 1;
+END;
+CREATE TRIGGER catalog_version_service_processing_insert AFTER INSERT ON service_processing
+BEGIN
+    UPDATE catalog_version SET n = n + 1 WHERE id = 1;
+END;
+CREATE TRIGGER catalog_version_service_processing_update AFTER UPDATE ON service_processing
+BEGIN
+    UPDATE catalog_version SET n = n + 1 WHERE id = 1;
+END;
+CREATE TRIGGER catalog_version_service_processing_delete AFTER DELETE ON service_processing
+BEGIN
+    UPDATE catalog_version SET n = n + 1 WHERE id = 1;
 END;
 CREATE UNIQUE INDEX card_setups_one_live ON card_setups (payment_request_id) WHERE status IN ('creating', 'open');
 CREATE TRIGGER card_setups_final

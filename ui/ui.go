@@ -80,6 +80,7 @@ var Nav = []NavItem{
 		{Key: "nav.categories", Href: "/catalog/categories"},
 		{Key: "nav.providers", Href: "/catalog/providers"},
 		{Key: "nav.locations", Href: "/catalog/locations"},
+		{Key: "nav.resources", Href: "/catalog/resources"}, // rooms and equipment (docs/visits.md)
 		{Key: "nav.custom_attributes", Href: "/catalog/custom-attributes"},
 		// Products (docs/api.md, "Products").
 		{Key: "nav.products", Href: "/catalog/products"},

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -40,9 +41,12 @@ func (a *Admin) bookingRefused(ctx context.Context, f *ui.Form, err error, cq co
 	}
 	p := i18n.From(ctx)
 	fe, ok := fail.As(err)
+	var res *booking.ResourceTakenError
 	switch {
 	case !ok:
 		return false
+	case errors.As(err, &res): // a room or piece of equipment, not a provider, is taken
+		f.Message = p.T("bookings.resource_taken", "resource", res.Name)
 	case fe.Code == fail.CodeConflict && fe.Reason == booking.ConflictSlotUnavailable:
 		f.Message = a.conflictMessage(ctx, cq)
 	case fe.Code == fail.CodeConflict && fe.Reason == booking.ConflictClassFull:

@@ -108,7 +108,20 @@ func (a *Admin) showDay(w http.ResponseWriter, r *http.Request) {
 	if g.closed {
 		v.Notes = append(v.Notes, translate(r, "day.closed"))
 	}
-	if serviceID != 0 && can(ctx, staff.Book) { // free times are links to book them
+	byResource := false
+	if q.Get("by") == "resources" {
+		if byResource, err = a.byResource(r, &g, loc.ID, date); err != nil {
+			a.renderError(w, r, err)
+			return
+		}
+		v.ByProviderURL = dayURL(loc.ID, date, linkService)
+	} else if n, err := a.db.R.LocationResources(ctx, loc.ID); err != nil {
+		a.renderError(w, r, err)
+		return
+	} else if len(n) > 0 {
+		v.ByResourceURL = dayURL(loc.ID, date, linkService) + "&by=resources"
+	}
+	if serviceID != 0 && can(ctx, staff.Book) && !byResource { // free times are links to book them
 		note, err := a.addFreeSlots(r, &g, loc.ID, serviceID, date, now, chosenFree)
 		if err != nil {
 			a.renderError(w, r, err)

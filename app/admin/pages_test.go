@@ -243,6 +243,9 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 	exec(`INSERT INTO custom_attributes (name, datatype) VALUES ('Visita', 'datetime')`) // its input has a hint of its own
 	product := exec(`INSERT INTO products (name, sku, price_cents, created_at, updated_at) VALUES ('Champú', 'CH-1', 1200, ?, ?)`, ms, ms)
 	exec(`UPDATE services SET category_id = ? WHERE id = ?`, category, w.serviceID)
+	// A room the service requires (docs/visits.md, "Resources"): the day view shows it as a column.
+	room := exec(`INSERT INTO resources (location_id, name, kind, quantity, created_at, updated_at) VALUES (?, 'Sala 1', 'room', 2, ?, ?)`, w.Location, ms, ms)
+	exec(`INSERT INTO service_resources (service_id, resource_id) VALUES (?, ?)`, w.serviceID, room)
 
 	res := c.post(t, "/bookings", w.booking(w.Ana, w.Maria, "09:00"))
 	if res.Status != http.StatusSeeOther {
@@ -336,6 +339,11 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/catalog/services",
 		"/catalog/services/new",
 		"/catalog/services/" + w.Service,
+		"/catalog/resources",
+		"/catalog/resources/" + id(room),
+		"/catalog/resources/" + id(room) + "/delete",
+		"/catalog/services/" + w.Service + "/resources",
+		"/catalog/services/" + w.Service + "/visit",
 		"/catalog/categories",
 		"/catalog/categories/" + id(category),
 		"/catalog/categories/" + id(category) + "/delete",
@@ -366,11 +374,13 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/clients/" + w.Maria + "/erase",
 		"/bookings",
 		w.dayPath(),
+		"/bookings/day?" + url.Values{"location": {w.Location}, "date": {w.Day}, "by": {"resources"}}.Encode(),
 		"/bookings/week?" + url.Values{"location": {w.Location}, "date": {w.Day}}.Encode(),
 		"/bookings/agenda?" + url.Values{"location": {w.Location}, "date": {w.Day}}.Encode(),
 		"/schedule?" + url.Values{"location": {w.Location}, "date": {w.Day}, "view": {"week"}}.Encode(),
 		explain,
 		"/bookings/new",
+		"/bookings/visits/new",
 		"/bookings/quick?" + url.Values{"location": {w.Location}, "date": {w.Day}, "time": {"10:00"}, "client_q": {"a"}}.Encode(),
 		"/bookings/" + id(bookingID),
 		"/bookings/" + id(bookingID) + "/cancel",

@@ -130,6 +130,11 @@ func (a *API) Routes() http.Handler {
 		r.Get("/products/{id}", a.requireScope("products:read", a.getProduct))
 		// Classes and session packs (classes.go, docs/classes.md): additions to Connect v3.
 		r.Get("/clients/{id}/packs", a.requireScope("clients:read", a.listClientPacks))
+		// Visits (visits.go, docs/visits.md): several services booked as one, an addition.
+		r.Post("/visits", a.requireScope("bookings:write", a.idempotent(a.createVisit)))
+		r.Get("/visits/{id}", a.requireScope("bookings:read", a.getVisit))
+		r.Patch("/visits/{id}", a.requireScope("bookings:write", a.moveVisit))
+		r.Patch("/visits/{id}/cancel", a.requireScope("bookings:write", a.idempotent(a.cancelVisit)))
 		r.Post("/waitlist", a.requireScope("bookings:write", a.idempotent(a.joinWaitlist)))
 		r.Get("/waitlist/{id}", a.requireScope("bookings:read", a.getWaitlistEntry))
 		r.Patch("/waitlist/{id}/cancel", a.requireScope("bookings:write", a.idempotent(a.leaveWaitlist)))

@@ -206,7 +206,8 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 	const products = 2 // the two products reads (products.go)
 	const classes = 4  // packs and waitlists (classes.go)
 	const erase = 1    // a client's erasure (clients.go)
-	if want := 30 + products + classes + erase; len(routed) != want {
+	const visits = 4   // book, read, move and cancel a visit (visits.go)
+	if want := 30 + products + classes + erase + visits; len(routed) != want {
 		t.Errorf("got %d routes, want %d: the 28 reference operations, the CANCEL alias, openapi.json and the additions", len(routed), want)
 	}
 }
@@ -217,11 +218,14 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 // "required" as "always there": openapi-typescript makes every other field "possibly
 // undefined", which strict TypeScript refuses to use without a check.
 var sometimesAbsent = map[string]string{
-	"AvailableSlot.session_id":          "a class's sessions only (docs/classes.md)",
-	"AvailableSlot.capacity":            "a class's sessions only",
-	"AvailableSlot.seats_left":          "a class's sessions only",
-	"AvailableSlotsMetadata.service_id": "only when the query named a service",
-	"PaymentRequestEvent.sale_id":       "payment_request.paid only: the sale it created",
+	"AvailableSlot.session_id":           "a class's sessions only (docs/classes.md)",
+	"AvailableSlot.capacity":             "a class's sessions only",
+	"AvailableSlot.seats_left":           "a class's sessions only",
+	"AvailableSlotsMetadata.service_id":  "only when the query named a service",
+	"AvailableSlotsMetadata.service_ids": "a visit's slots only (service_ids; docs/visits.md)",
+	"AvailableSlot.price":                "a visit's slots only",
+	"AvailableSlot.segments":             "a visit's slots only",
+	"PaymentRequestEvent.sale_id":        "payment_request.paid only: the sale it created",
 }
 
 // TestResponseSchemasRequireWhatIsAlwaysSent walks every schema a response or a webhook of our

@@ -31,6 +31,14 @@ func (a *API) listAvailableSlots(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	// service_ids (an addition): the starts of a visit of those services in order (visits.go).
+	if services, err := queryIDs(r, "service_ids"); err != nil {
+		a.writeError(w, r, err)
+		return
+	} else if len(services) > 0 {
+		a.listVisitSlots(w, r, sq, services)
+		return
+	}
 	// The version read is a few index probes: with the request's cancellable context
 	// database/sql and the driver would each start a goroutine to watch it (as in keyauth).
 	ctx := context.WithoutCancel(bookingCtx(r))

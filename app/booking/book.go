@@ -259,6 +259,8 @@ func book(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking, pl p
 		session = sql.NullInt64{Int64: id, Valid: true}
 	} else if err := checkFree(ctx, q, nb.ProviderID, pl.blockStart, pl.blockEnd, 0); err != nil {
 		return db.Booking{}, err
+	} else if err := checkResources(ctx, q, nb.LocationID, nb.ServiceID, pl.blockStart, pl.blockEnd, 0); err != nil {
+		return db.Booking{}, err
 	}
 	row := insertRow(nb, pl, now)
 	row.SessionID = session
@@ -298,7 +300,7 @@ func checkFree(ctx context.Context, q *db.Queries, providerID int64, start, end 
 // triggers, and the one-seat-per-client index).
 func writeError(err error) error {
 	switch {
-	case db.IsConstraint(err, "slot_unavailable"):
+	case db.IsConstraint(err, "slot_unavailable"), db.IsConstraint(err, "resource_unavailable"):
 		return ErrSlotUnavailable
 	case db.IsConstraint(err, "booking_cancelled"):
 		return invalid("booking", "a cancelled booking cannot be changed")

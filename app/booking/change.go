@@ -118,7 +118,10 @@ func (p *plan) recheck(ctx context.Context, q *db.Queries, now time.Time, n *db.
 	}
 	if !p.placed.loaded.Schedule.Service.IsClass() {
 		n.SessionID = sql.NullInt64{}
-		return checkFree(ctx, q, n.ProviderID, db.Time(n.BlockStartAt), db.Time(n.BlockEndAt), id)
+		if err := checkFree(ctx, q, n.ProviderID, db.Time(n.BlockStartAt), db.Time(n.BlockEndAt), id); err != nil {
+			return err
+		}
+		return checkResources(ctx, q, n.LocationID, n.ServiceID, db.Time(n.BlockStartAt), db.Time(n.BlockEndAt), id)
 	}
 	pl := p.placed
 	session, err := takeSeat(ctx, q, now, &pl, n.ClientID, id)

@@ -58,6 +58,7 @@ func slotsWithin(s Schedule, first, last Date, lo, hi int64) []Slot {
 
 	runs := make([][]int64, len(order))
 	var buf []int64
+	resources := newResourceFull(&s)
 	for rank, i := range order {
 		p := &s.Providers[i]
 		if !p.OffersService {
@@ -74,7 +75,7 @@ func slotsWithin(s Schedule, first, last Date, lo, hi int64) []Slot {
 				for m := int64(sh.Open) * 60; m < int64(sh.Close)*60; m += q.step {
 					buf = q.clock.appendInstants(buf[:0], base+m)
 					for _, t := range buf {
-						if t >= lo && t <= hi && contains(free, q.block(t)) {
+						if t >= lo && t <= hi && contains(free, q.block(t)) && resources.free(q.block(t)) {
 							starts = append(starts, t)
 						}
 					}

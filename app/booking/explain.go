@@ -29,6 +29,7 @@ const (
 	ReasonBooked            ReasonCode = "booked"              // the appointment itself overlaps a booking
 	ReasonTeaching          ReasonCode = "class_session"       // the appointment itself overlaps a class session the provider gives
 	ReasonBuffer            ReasonCode = "buffer"              // only this service's buffers overlap a booking or session
+	ReasonResource          ReasonCode = "resource"            // a resource the service requires is held by as many bookings as it has over the block
 	ReasonNotice            ReasonCode = "notice"              // the start is sooner than now + MinNotice
 	ReasonBeyondAdvance     ReasonCode = "beyond_advance"      // the start is later than now + MaxAdvance
 	ReasonOK                ReasonCode = "ok"                  // offered
@@ -117,6 +118,11 @@ func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
 		return Reason{ReasonBuffer, fmt.Sprintf("with its buffers the appointment needs %s from %s, who is booked from %s to %s", blockRange, p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone)),
 			i18n.M("explain.msg.buffer", "provider", p.Name, "block", i18n.M("explain.block", "from", from, "to", to),
 				"from", instant(x.lo, s.Zone), "to", instant(x.hi, s.Zone))}
+	}
+	if i, x, ok := newResourceFull(&s).taken(block); ok {
+		r := &s.Resources[i]
+		return Reason{ReasonResource, fmt.Sprintf("%s (%d) is taken from %s to %s", r.Name, r.Quantity, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone)),
+			i18n.M("explain.msg.resource", "resource", r.Name, "quantity", r.Quantity, "from", instant(x.lo, s.Zone), "to", instant(x.hi, s.Zone))}
 	}
 	lo, hi := q.s.Policy.window(now)
 	if t < lo && s.Policy.MinNotice == 0 {

@@ -97,6 +97,8 @@ func place(ctx context.Context, d *db.DB, now time.Time, p placement, source str
 		return out, nil
 	case ReasonBooked, ReasonTeaching, ReasonBuffer:
 		return placed{}, ErrSlotUnavailable
+	case ReasonResource:
+		return placed{}, resourceTaken(s, p.Start)
 	case ReasonInvalidSchedule:
 		return placed{}, fmt.Errorf("location %d: stored schedule is invalid: %s", p.LocationID, r.Message)
 	default:

@@ -18,6 +18,9 @@ type Schedule struct {
 	// Sessions are the class sessions of the service at the location (only for a class: see
 	// Service.Capacity), scheduled or cancelled, in start order.
 	Sessions []Session
+	// Resources are the rooms and equipment the service requires at the location, with their
+	// holds (resources.go): a start is offered only when every one has a unit free over its block.
+	Resources []Resource
 }
 
 // WeeklyHours is an opening range [Open, Close) in minutes after local

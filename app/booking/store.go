@@ -128,6 +128,7 @@ type ScheduleVersion struct {
 	base    *scheduleBase
 	catalog int64
 	busy    int64
+	holds   int64 // the counter of the required resources' holds
 	sq      ScheduleQuery
 }
 
@@ -150,7 +151,12 @@ func CurrentSchedule(ctx context.Context, d *db.DB, sq ScheduleQuery) (ScheduleV
 	if err != nil {
 		return ScheduleVersion{}, fmt.Errorf("busy version: %w", err)
 	}
-	return ScheduleVersion{base: b, catalog: v, busy: busy, sq: sq}, nil
+	// The resources' holds are versioned by their own counter (resources.go).
+	holds, err := holdsVersion(ctx, d.R, b.loaded.Schedule.Resources)
+	if err != nil {
+		return ScheduleVersion{}, fmt.Errorf("resource holds version: %w", err)
+	}
+	return ScheduleVersion{base: b, catalog: v, busy: busy, holds: holds, sq: sq}, nil
 }
 
 // busyVersionOf names the busy-time counters of one schedule base's providers, for db.Unchanged.
@@ -235,6 +241,11 @@ func loadBase(ctx context.Context, q *db.Queries, sq ScheduleQuery) (*scheduleBa
 	}
 	if err := b.loadHours(ctx, q, sq.LocationID); err != nil {
 		return nil, err
+	}
+	if out.Service != nil && !s.Service.IsClass() {
+		if s.Resources, err = loadResources(ctx, q, sq.LocationID, sq.ServiceID); err != nil {
+			return nil, err
+		}
 	}
 	bookable := loc.Active && (out.Service == nil || out.Service.Active && (out.Service.OnlineBooking || !sq.OnlineOnly))
 	if !bookable {
@@ -357,6 +368,12 @@ func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, kept *db.Cou
 		p := &s.Providers[i]
 		p.TimeOff, p.Busy, p.Teaching = t.timeOff[i], t.busy[i], t.teaching[i]
 		p.Calendar, p.CalendarSummaries = t.calendar[i], t.summaries[i]
+	}
+	if len(s.Resources) > 0 { // read each time: other locations' and providers' bookings hold them
+		s.Resources = slices.Clone(s.Resources)
+		if err := loadHolds(ctx, q, s.Resources, since, until, sq.IgnoreBookingID); err != nil {
+			return Loaded{}, err
+		}
 	}
 	if s.Service.IsClass() {
 		if err := loadSessions(ctx, q, &out, sq); err != nil {

@@ -25,6 +25,8 @@ func (s *Server) addTools() {
 	addTool(s, findFreeTimesTool, s.findFreeTimes)
 	addTool(s, findClientTool, s.findOrCreateClient)
 	addTool(s, bookTool, s.book)
+	addTool(s, findVisitTimesTool, s.findVisitTimes)
+	addTool(s, bookVisitTool, s.bookVisit)
 	addTool(s, upcomingTool, s.upcomingBookings)
 	addTool(s, rescheduleTool, s.reschedule)
 	addTool(s, cancelTool, s.cancel)
