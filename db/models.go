@@ -41,6 +41,36 @@ type AppVersion struct {
 	RecordedAt    int64
 }
 
+type AppointmentOffer struct {
+	ID         int64
+	WaitID     int64
+	TokenHash  []byte
+	LocationID int64
+	ServiceID  int64
+	ProviderID int64
+	StartAt    int64
+	EndAt      int64
+	Status     string
+	BookingID  sql.NullInt64
+	CreatedAt  int64
+	ExpiresAt  int64
+}
+
+type AppointmentWait struct {
+	ID         int64
+	ClientID   int64
+	LocationID int64
+	ServiceID  int64
+	ProviderID sql.NullInt64
+	FirstDay   string
+	LastDay    string
+	Status     string
+	BookingID  sql.NullInt64
+	Source     string
+	CreatedAt  int64
+	UpdatedAt  int64
+}
+
 type AttributeGroup struct {
 	ID        int64
 	Name      string
@@ -83,6 +113,7 @@ type Booking struct {
 	CancelledAt      sql.NullInt64
 	CancelledBy      sql.NullString
 	CancelledLate    bool
+	SeriesID         sql.NullInt64
 }
 
 type BookingCount struct {
@@ -99,6 +130,16 @@ type BookingOverride struct {
 	Message    string
 	OwnerEmail string
 	CreatedAt  int64
+}
+
+type BookingSeries struct {
+	ID            int64
+	Freq          string
+	IntervalWeeks int64
+	WeekOfMonth   sql.NullInt64
+	Count         int64
+	FirstLocal    string
+	CreatedAt     int64
 }
 
 type BookingStatus struct {
@@ -456,6 +497,7 @@ type Message struct {
 	UpdatedAt        int64
 	ProviderID       sql.NullInt64
 	Channel          string
+	OfferID          sql.NullInt64
 }
 
 type MessageAttempt struct {

@@ -206,7 +206,9 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 	const products = 2 // the two products reads (products.go)
 	const classes = 4  // packs and waitlists (classes.go)
 	const erase = 1    // a client's erasure (clients.go)
-	if want := 30 + products + classes + erase; len(routed) != want {
+	const series = 2   // a series checked and booked (series.go)
+	const waits = 4    // the waitlist for appointments (apptwaitlist.go)
+	if want := 30 + products + classes + erase + series + waits; len(routed) != want {
 		t.Errorf("got %d routes, want %d: the 28 reference operations, the CANCEL alias, openapi.json and the additions", len(routed), want)
 	}
 }
