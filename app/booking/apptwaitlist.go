@@ -284,3 +284,41 @@ func goneWithAlternatives(ctx context.Context, d *db.DB, now time.Time, o db.App
 	slots := Slots(l.Schedule, first, last, now)
 	return &OfferGoneError{Alternatives: slots[:min(len(slots), 5)]}
 }
+
+// OfferView is what a claim link's page shows: the time offered, with its names, and whether
+// it may still be claimed.
+type OfferView struct {
+	Offer     db.AppointmentOfferByTokenRow
+	Names     db.MessageOfferRow
+	Zone      *time.Location
+	Claimable bool
+}
+
+// ViewOffer reads the offer behind token. Errors: *NotFoundError{"offer"}.
+func ViewOffer(ctx context.Context, q *db.Queries, now time.Time, token string) (OfferView, error) {
+	o, err := OfferByToken(ctx, q, now, token)
+	if err != nil {
+		return OfferView{}, err
+	}
+	names, err := q.MessageOffer(ctx, o.ID)
+	if err != nil {
+		return OfferView{}, notFoundAs(err, "offer")
+	}
+	zone, err := LoadZone(names.Timezone)
+	if err != nil {
+		return OfferView{}, err
+	}
+	return OfferView{Offer: o, Names: names, Zone: zone,
+		Claimable: o.Status == OfferOpen && o.WaitStatus == WaitWaiting && o.ExpiresAt > db.Millis(now)}, nil
+}
+
+// OfferAlternatives are the other free times the wait behind an offer allows (as a refused
+// claim shows them).
+func OfferAlternatives(ctx context.Context, d *db.DB, now time.Time, o db.AppointmentOfferByTokenRow, source string) ([]Slot, error) {
+	err := goneWithAlternatives(ctx, d, now, o, source)
+	var gone *OfferGoneError
+	if errors.As(err, &gone) {
+		return gone.Alternatives, nil
+	}
+	return nil, err
+}
