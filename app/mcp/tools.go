@@ -25,6 +25,7 @@ func (s *Server) addTools() {
 	addTool(s, findFreeTimesTool, s.findFreeTimes)
 	addTool(s, findClientTool, s.findOrCreateClient)
 	addTool(s, bookTool, s.book)
+	addTool(s, seriesTool, s.bookSeries)
 	addTool(s, upcomingTool, s.upcomingBookings)
 	addTool(s, rescheduleTool, s.reschedule)
 	addTool(s, cancelTool, s.cancel)
