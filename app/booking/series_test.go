@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -117,6 +118,9 @@ func TestSeriesModes(t *testing.T) {
 	}
 	if n := count(`SELECT count(*) FROM events WHERE type = 'booking.created'`) - events; n != 3 {
 		t.Fatalf("booking.created events: %d, want 3", n)
+	}
+	if n := count(fmt.Sprintf(`SELECT count(*) FROM events WHERE type = 'booking.created' AND json_extract(body, '$.data.series_id') = %d`, res.SeriesID)); n != 3 {
+		t.Fatalf("booking.created events carrying the series id: %d, want 3", n)
 	}
 	var confirmations, reminders int
 	err = d.Read.QueryRow(`SELECT count(*) FILTER (WHERE m.kind = 'confirmation'), count(*) FILTER (WHERE m.kind = 'reminder')

@@ -138,6 +138,8 @@ type BookingEvent struct {
 	ListPrice  string        `json:"list_price"`
 	CreatedAt  string        `json:"created_at"`
 	UpdatedAt  string        `json:"updated_at"`
+	// SeriesID is the series of an occurrence (an addition; docs/visits.md), absent otherwise.
+	SeriesID *int64 `json:"series_id,omitempty"`
 }
 
 // NewBookingEvent builds the event data from a booking row as written (every field, updated_at
@@ -149,6 +151,7 @@ func NewBookingEvent(b db.Booking, status db.BookingStatus, zone *time.Location)
 		StatusID: status.ID, Status: NewBookingStatus(status),
 		Price: Money(b.PriceCents), ListPrice: Money(b.ListPriceCents),
 		CreatedAt: Timestamp(b.CreatedAt), UpdatedAt: Timestamp(b.UpdatedAt),
+		SeriesID: NullInt(b.SeriesID),
 	}
 }
 
