@@ -20,6 +20,8 @@ func goMigrations() []*goose.Migration {
 		goose.NewGoMigration(382, &goose.GoFunc{RunTx: checksWithoutInLists}, nil),
 		// Messages to providers: migrate_00411.go.
 		goose.NewGoMigration(411, &goose.GoFunc{RunTx: addProviderMessages}, nil),
+		// Claim links of the waitlist for appointments: migrate_00542.go.
+		goose.NewGoMigration(542, &goose.GoFunc{RunTx: addOfferMessages}, nil),
 	}
 }
 

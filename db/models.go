@@ -41,6 +41,36 @@ type AppVersion struct {
 	RecordedAt    int64
 }
 
+type AppointmentOffer struct {
+	ID         int64
+	WaitID     int64
+	TokenHash  []byte
+	LocationID int64
+	ServiceID  int64
+	ProviderID int64
+	StartAt    int64
+	EndAt      int64
+	Status     string
+	BookingID  sql.NullInt64
+	CreatedAt  int64
+	ExpiresAt  int64
+}
+
+type AppointmentWait struct {
+	ID         int64
+	ClientID   int64
+	LocationID int64
+	ServiceID  int64
+	ProviderID sql.NullInt64
+	FirstDay   string
+	LastDay    string
+	Status     string
+	BookingID  sql.NullInt64
+	Source     string
+	CreatedAt  int64
+	UpdatedAt  int64
+}
+
 type AttributeGroup struct {
 	ID        int64
 	Name      string
@@ -83,6 +113,7 @@ type Booking struct {
 	CancelledAt      sql.NullInt64
 	CancelledBy      sql.NullString
 	CancelledLate    bool
+	SeriesID         sql.NullInt64
 }
 
 type BookingCard struct {
@@ -135,6 +166,16 @@ type BookingResource struct {
 	BlockStartAt int64
 	BlockEndAt   int64
 	Live         bool
+}
+
+type BookingSeries struct {
+	ID            int64
+	Freq          string
+	IntervalWeeks int64
+	WeekOfMonth   sql.NullInt64
+	Count         int64
+	FirstLocal    string
+	CreatedAt     int64
 }
 
 type BookingStatus struct {
@@ -683,6 +724,7 @@ type Message struct {
 	Channel          string
 	Segments         sql.NullInt64
 	CostMilli        sql.NullInt64
+	OfferID          sql.NullInt64
 }
 
 type MessageAttempt struct {

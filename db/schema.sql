@@ -296,7 +296,7 @@ CREATE TABLE bookings (
     sale_id            INTEGER REFERENCES sales (id),
     created_at         INTEGER NOT NULL,
     updated_at         INTEGER NOT NULL, session_id INTEGER REFERENCES class_sessions (id), pack_id INTEGER REFERENCES client_packs (id), pack_returned BOOLEAN NOT NULL DEFAULT 0 CHECK (pack_returned BETWEEN 0 AND 1), cancelled_at INTEGER, cancelled_by TEXT
-    CHECK (cancelled_by IS NULL OR cancelled_by = 'client' OR cancelled_by = 'business' OR cancelled_by = 'unpaid'), cancelled_late BOOLEAN NOT NULL DEFAULT 0 CHECK (cancelled_late BETWEEN 0 AND 1),
+    CHECK (cancelled_by IS NULL OR cancelled_by = 'client' OR cancelled_by = 'business' OR cancelled_by = 'unpaid'), cancelled_late BOOLEAN NOT NULL DEFAULT 0 CHECK (cancelled_late BETWEEN 0 AND 1), series_id INTEGER REFERENCES booking_series (id),
     CHECK (start_at < end_at),
     CHECK (block_start_at <= start_at AND end_at <= block_end_at),
     -- Bounds the overlap search: no block is longer than two days.
@@ -611,7 +611,8 @@ CREATE TABLE messages (
     -- three rows here inside its transaction.
     kind               TEXT    NOT NULL CHECK (kind = 'confirmation' OR kind = 'rescheduled' OR kind = 'cancelled'
         OR kind = 'reminder' OR kind = 'payment_request' OR kind = 'receipt' OR kind = 'test' OR kind = 'waitlist_seat'
-        OR kind = 'provider_booked' OR kind = 'provider_moved' OR kind = 'provider_cancelled' OR kind = 'provider_agenda'),
+        OR kind = 'provider_booked' OR kind = 'provider_moved' OR kind = 'provider_cancelled' OR kind = 'provider_agenda'
+        OR kind = 'waitlist_offer'),
     recipient          TEXT    NOT NULL CHECK (recipient = 'client' OR recipient = 'owner' OR recipient = 'address' OR recipient = 'provider'),
     -- The address it went to (resolved at the first attempt; given for a test).
     to_address         TEXT    NOT NULL DEFAULT '',
@@ -633,8 +634,8 @@ CREATE TABLE messages (
     subject            TEXT    NOT NULL DEFAULT '',
     created_at         INTEGER NOT NULL,
     updated_at         INTEGER NOT NULL, provider_id INTEGER REFERENCES providers (id) ON DELETE CASCADE, channel TEXT NOT NULL DEFAULT 'email'
-    CHECK (channel = 'email' OR channel = 'sms' OR channel = 'whatsapp'), segments INTEGER, cost_milli INTEGER,
-    CHECK (kind = 'test' OR booking_id IS NOT NULL OR payment_request_id IS NOT NULL OR provider_id IS NOT NULL),
+    CHECK (channel = 'email' OR channel = 'sms' OR channel = 'whatsapp'), segments INTEGER, cost_milli INTEGER, offer_id INTEGER REFERENCES appointment_offers (id) ON DELETE CASCADE,
+    CHECK (kind = 'test' OR booking_id IS NOT NULL OR payment_request_id IS NOT NULL OR provider_id IS NOT NULL OR offer_id IS NOT NULL),
     CHECK ((kind = 'reminder') = (offset_min IS NOT NULL)),
     CHECK ((recipient = 'address') = (kind = 'test'))
 );
@@ -980,6 +981,52 @@ CREATE TABLE calendar_busy (
     summary       TEXT    NOT NULL DEFAULT '',
     CHECK (ends_at > starts_at AND ends_at - starts_at <= 172800000)
 );
+CREATE TABLE booking_series (
+    id             INTEGER PRIMARY KEY,
+    -- 'weekly': every interval_weeks weeks; 'monthly': the week_of_month-th weekday of each
+    -- month (1–4, or -1 for the last), that weekday being the first occurrence's.
+    freq           TEXT    NOT NULL CHECK (freq = 'weekly' OR freq = 'monthly'),
+    interval_weeks INTEGER NOT NULL DEFAULT 1 CHECK (interval_weeks BETWEEN 1 AND 52),
+    week_of_month  INTEGER CHECK (week_of_month IS NULL OR week_of_month BETWEEN 1 AND 4 OR week_of_month = -1),
+    -- How many occurrences were asked for, and the local date and time of the first.
+    count          INTEGER NOT NULL CHECK (count BETWEEN 1 AND 52),
+    first_local    TEXT    NOT NULL,
+    created_at     INTEGER NOT NULL,
+    CHECK ((freq = 'monthly') = (week_of_month IS NOT NULL))
+);
+CREATE TABLE appointment_waits (
+    id          INTEGER PRIMARY KEY,
+    client_id   INTEGER NOT NULL REFERENCES clients (id) ON DELETE CASCADE,
+    location_id INTEGER NOT NULL REFERENCES locations (id),
+    service_id  INTEGER NOT NULL REFERENCES services (id),
+    provider_id INTEGER REFERENCES providers (id), -- NULL: anyone
+    first_day   TEXT    NOT NULL,                  -- local dates, both included
+    last_day    TEXT    NOT NULL CHECK (first_day <= last_day),
+    status      TEXT    NOT NULL DEFAULT 'waiting'
+        CHECK (status = 'waiting' OR status = 'booked' OR status = 'left'),
+    booking_id  INTEGER, -- the booking made (no reference: erasing a client deletes its bookings first)
+    source      TEXT    NOT NULL CHECK (source = 'connect' OR source = 'admin' OR source = 'online' OR source = 'mcp'),
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL,
+    CHECK ((status = 'booked') = (booking_id IS NOT NULL))
+);
+CREATE TABLE appointment_offers (
+    id          INTEGER PRIMARY KEY,
+    wait_id     INTEGER NOT NULL REFERENCES appointment_waits (id) ON DELETE CASCADE,
+    token_hash  BLOB    NOT NULL UNIQUE,
+    -- The freed time offered: the cancelled or moved booking's provider and times.
+    location_id INTEGER NOT NULL REFERENCES locations (id),
+    service_id  INTEGER NOT NULL REFERENCES services (id),
+    provider_id INTEGER NOT NULL REFERENCES providers (id),
+    start_at    INTEGER NOT NULL,
+    end_at      INTEGER NOT NULL CHECK (start_at < end_at),
+    status      TEXT    NOT NULL DEFAULT 'open'
+        CHECK (status = 'open' OR status = 'claimed' OR status = 'gone'),
+    booking_id  INTEGER, -- the booking made (no reference: erasing a client deletes its bookings first)
+    created_at  INTEGER NOT NULL,
+    expires_at  INTEGER NOT NULL,
+    CHECK ((status = 'claimed') = (booking_id IS NOT NULL))
+);
 CREATE TABLE resources (
     id          INTEGER PRIMARY KEY,
     location_id INTEGER NOT NULL REFERENCES locations (id),
@@ -1273,11 +1320,14 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (58, 500, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (59, 520, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (60, 530, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (61, 550, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (62, 551, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (63, 560, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (64, 570, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (65, 571, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (61, 540, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (62, 541, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (63, 542, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (64, 550, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (65, 551, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (66, 560, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (67, 570, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (68, 571, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1306,7 +1356,7 @@ INSERT INTO "message_text_settings" ("id", "sms_provider", "twilio_account_sid",
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 INSERT INTO "gift_card_settings" ("id", "expiry_months", "sell_online", "updated_at") VALUES (1, 0, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 65);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 68);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -2264,6 +2314,12 @@ BEGIN
         SELECT 'sessions_provider', NEW.provider_id, 1 WHERE NEW.provider_id <> OLD.provider_id
         ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
 END;
+CREATE INDEX bookings_by_series ON bookings (series_id, start_at) WHERE series_id IS NOT NULL;
+CREATE INDEX appointment_waits_queue ON appointment_waits (location_id, service_id, created_at, id)
+    WHERE status = 'waiting';
+CREATE INDEX appointment_waits_by_client ON appointment_waits (client_id);
+CREATE INDEX appointment_offers_by_time ON appointment_offers (provider_id, start_at) WHERE status = 'open';
+CREATE INDEX appointment_offers_by_wait ON appointment_offers (wait_id);
 CREATE INDEX service_resources_resource ON service_resources (resource_id);
 CREATE INDEX booking_resources_by_time ON booking_resources (resource_id, block_start_at, block_end_at, live);
 CREATE TRIGGER booking_resources_capacity_insert BEFORE INSERT ON booking_resources

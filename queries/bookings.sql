@@ -33,8 +33,8 @@ LIMIT 1;
 -- name: InsertBooking :one
 INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id, start_at, end_at,
     block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, time_resource_id,
-    source, session_id, pack_id, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    source, session_id, pack_id, created_at, updated_at, series_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING *;
 
 -- name: GetBookingRow :one

@@ -177,6 +177,10 @@ func (a *Admin) createBooking(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	nb.Override = override
+	if f.Get("repeat") != "" { // a series (bookings_series.go)
+		a.createSeries(w, r, f, nb, offsets)
+		return
+	}
 	note := ""
 	if override == nil {
 		note = a.offerNote(ctx, nb)

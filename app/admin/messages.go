@@ -34,6 +34,7 @@ var kindKeys = []struct {
 	{Kind: messages.ProviderMoved, Key: "messages.kind.provider_moved"},
 	{Kind: messages.ProviderCancelled, Key: "messages.kind.provider_cancelled"},
 	{Kind: messages.ProviderAgenda, Key: "messages.kind.provider_agenda"},
+	{Kind: messages.WaitlistOffer, Key: "messages.kind.waitlist_offer"},
 }
 
 func kindLabel(r *http.Request, k messages.Kind) string {

@@ -138,6 +138,13 @@ func (a *API) Routes() http.Handler {
 		r.Post("/waitlist", a.requireScope("bookings:write", a.idempotent(a.joinWaitlist)))
 		r.Get("/waitlist/{id}", a.requireScope("bookings:read", a.getWaitlistEntry))
 		r.Patch("/waitlist/{id}/cancel", a.requireScope("bookings:write", a.idempotent(a.leaveWaitlist)))
+		// Series and the waitlist for appointments (additions; docs/visits.md).
+		r.Post("/booking_series/check", a.requireScope("bookings:read", a.checkSeries))
+		r.Post("/booking_series", a.requireScope("bookings:write", a.idempotent(a.createSeries)))
+		r.Post("/appointment_waitlist", a.requireScope("bookings:write", a.idempotent(a.joinAppointmentWaitlist)))
+		r.Get("/appointment_waitlist/{id}", a.requireScope("bookings:read", a.getAppointmentWait))
+		r.Patch("/appointment_waitlist/{id}/cancel", a.requireScope("bookings:write", a.idempotent(a.leaveAppointmentWaitlist)))
+		r.Post("/appointment_waitlist/claims", a.requireScope("bookings:write", a.idempotent(a.claimAppointmentOffer)))
 	})
 	return r
 }

@@ -241,9 +241,27 @@ func (a *API) updateBooking(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	v, err := booking.Update(bookingCtx(r), a.db, a.now(), id, ch, booking.SourceConnect)
+	sc, err := scope(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	// With a scope, the occurrences of the booking's series change with it (series.go).
+	vs, err := booking.UpdateOccurrences(bookingCtx(r), a.db, a.now(), id, ch, sc, booking.SourceConnect)
+	if se, ok := err.(*booking.SeriesUnavailableError); ok {
+		writeSeriesConflict(w, se)
+		return
+	}
 	if err != nil {
 		a.writeError(w, r, bookingError(utcHint(err, body.StartTime, ch.StartWall)))
+		return
+	}
+	v, err := booking.Get(r.Context(), a.db.R, id)
+	if len(vs) == 1 && vs[0].Booking.ID == id {
+		v, err = vs[0], nil
+	}
+	if err != nil {
+		a.writeError(w, r, err)
 		return
 	}
 	a.writeBooking(w, r, http.StatusOK, v)
@@ -317,7 +335,12 @@ func (a *API) cancelBooking(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	if err := booking.Cancel(r.Context(), a.db, a.now(), id, booking.SourceConnect); err != nil {
+	sc, err := scope(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if _, err := booking.CancelOccurrences(r.Context(), a.db, a.now(), id, sc, booking.CancelOptions{Source: booking.SourceConnect}); err != nil {
 		a.writeError(w, r, bookingError(err))
 		return
 	}

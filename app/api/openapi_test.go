@@ -207,7 +207,9 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 	const classes = 4  // packs and waitlists (classes.go)
 	const erase = 1    // a client's erasure (clients.go)
 	const visits = 4   // book, read, move and cancel a visit (visits.go)
-	if want := 30 + products + classes + erase + visits; len(routed) != want {
+	const series = 2   // a series checked and booked (series.go)
+	const waits = 4    // the waitlist for appointments (apptwaitlist.go)
+	if want := 30 + products + classes + erase + visits + series + waits; len(routed) != want {
 		t.Errorf("got %d routes, want %d: the 28 reference operations, the CANCEL alias, openapi.json and the additions", len(routed), want)
 	}
 }
@@ -226,6 +228,7 @@ var sometimesAbsent = map[string]string{
 	"AvailableSlot.price":                "a visit's slots only",
 	"AvailableSlot.segments":             "a visit's slots only",
 	"PaymentRequestEvent.sale_id":        "payment_request.paid only: the sale it created",
+	"BookingEvent.series_id":             "an occurrence of a series only (docs/visits.md)",
 }
 
 // TestResponseSchemasRequireWhatIsAlwaysSent walks every schema a response or a webhook of our

@@ -43,6 +43,8 @@ type NewBooking struct {
 	// admin's quick form books a caller it meets for the first time): Prepare leaves ClientID
 	// alone, and Book checks the one set by then.
 	NewClient bool
+	// SeriesID is the series the booking is an occurrence of (series.go); 0 for none.
+	SeriesID int64
 }
 
 func (nb NewBooking) placement() placement {
@@ -376,6 +378,7 @@ func insertRow(nb NewBooking, pl placed, now time.Time) db.InsertBookingParams {
 		PriceCents: price, ListPriceCents: list, DiscountBp: discount,
 		Notes: nullString(nb.Notes), TimeResourceID: nullInt(nb.TimeResourceID),
 		Source: nb.Source, CreatedAt: ms, UpdatedAt: ms,
+		SeriesID: sql.NullInt64{Int64: nb.SeriesID, Valid: nb.SeriesID != 0},
 	}
 }
 

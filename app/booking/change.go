@@ -88,6 +88,9 @@ func Update(ctx context.Context, d *db.DB, now time.Time, id int64, ch Change, s
 			if left := row.SessionID; left.Valid && left != n.SessionID {
 				return fillSeats(ctx, q, now, left.Int64) // the seat it left goes to the waitlist
 			}
+			if p.reschedule && (row.StartAt != n.StartAt || row.ProviderID != n.ProviderID) {
+				return offerFreedTime(ctx, q, now, row, p.fromZone) // the time it left, to the appointment waitlist
+			}
 			return nil
 		})
 		if errors.Is(err, errStale) {
@@ -108,6 +111,7 @@ type plan struct {
 	placed     placed // where a reschedule goes
 	status     db.BookingStatus
 	zone       *time.Location
+	fromZone   *time.Location // the zone of the location it leaves
 }
 
 // recheck is the part of an update's checks that must run inside the write transaction: a
@@ -239,7 +243,11 @@ func planUpdate(ctx context.Context, d *db.DB, now time.Time, view View, ch Chan
 		next.PriceCents, next.ListPriceCents, next.DiscountBp = price, list, discount
 	}
 	next.ChangeCount = cur.ChangeCount + 1
-	return &plan{next: next, reschedule: true, placed: placed, status: status, zone: placed.loaded.Location.Zone}, nil
+	from, err := LoadZone(view.LocationTimezone)
+	if err != nil {
+		return nil, err
+	}
+	return &plan{next: next, reschedule: true, placed: placed, status: status, zone: placed.loaded.Location.Zone, fromZone: from}, nil
 }
 
 // placementZone is the zone of location id, which is the booking's current one or another.
@@ -487,5 +495,5 @@ func cancelRow(ctx context.Context, q *db.Queries, now time.Time, row db.Booking
 	if row.SessionID.Valid {
 		return fillSeats(ctx, q, now, row.SessionID.Int64)
 	}
-	return nil
+	return offerFreedTime(ctx, q, now, before, zone) // the time it freed, to the appointment waitlist
 }

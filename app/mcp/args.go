@@ -140,3 +140,11 @@ func patternArg(name, description, pattern string, max int) prop {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func enumArg(name, description string, values ...string) prop {
+	enum := make([]any, len(values))
+	for i, v := range values {
+		enum[i] = v
+	}
+	return prop{name, &jsonschema.Schema{Type: "string", Enum: enum, Description: description}}
+}

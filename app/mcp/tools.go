@@ -27,6 +27,7 @@ func (s *Server) addTools() {
 	addTool(s, bookTool, s.book)
 	addTool(s, findVisitTimesTool, s.findVisitTimes)
 	addTool(s, bookVisitTool, s.bookVisit)
+	addTool(s, seriesTool, s.bookSeries)
 	addTool(s, upcomingTool, s.upcomingBookings)
 	addTool(s, rescheduleTool, s.reschedule)
 	addTool(s, cancelTool, s.cancel)

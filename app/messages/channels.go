@@ -375,6 +375,7 @@ var textKeys = []struct {
 	{Kind: PaymentRequest, Key: "messages.text.payment_request"},
 	{Kind: Receipt, Key: "messages.text.receipt"},
 	{Kind: WaitlistSeat, Key: "messages.text.waitlist_seat"},
+	{Kind: WaitlistOffer, Key: "messages.text.waitlist_offer"},
 }
 
 // renderText fills a short text's template: one part, trimmed, never empty.

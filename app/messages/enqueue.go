@@ -243,6 +243,7 @@ type detail struct {
 	Sequence      int64  `json:"sequence,omitempty"`       // the calendar file's SEQUENCE
 	PreviousStart int64  `json:"previous_start,omitempty"` // a reschedule's old start (ms)
 	Day           string `json:"day,omitempty"`            // an agenda's local day, "2026-09-06"
+	Token         string `json:"token,omitempty"`          // a claim link's secret (offers.go)
 }
 
 // writer inserts the message rows of one change.

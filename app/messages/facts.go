@@ -18,6 +18,8 @@ type facts struct {
 	// The client's number and preferred channel as they are now (a text's channel is decided
 	// again when it is sent).
 	phone, preferred string
+	// series: a series' confirmation lists the dates of its occurrences (series.go).
+	series []time.Time
 }
 
 // facts reads what message m is about, as it is now, and decides whether it still has
@@ -27,6 +29,9 @@ type facts struct {
 func (s *Service) facts(ctx context.Context, q *db.Queries, m db.Message, kind Kind, now time.Time) (f facts, to mail.Address, skip string, err error) {
 	if kind == ProviderAgenda {
 		return agendaFacts(ctx, q, m)
+	}
+	if kind == WaitlistOffer {
+		return s.offerFacts(ctx, q, m, now)
 	}
 	if m.BookingID.Valid && (kind.aboutBooking() || !m.PaymentRequestID.Valid) {
 		b, err := q.MessageBooking(ctx, m.BookingID.Int64)
@@ -49,6 +54,11 @@ func (s *Service) facts(ctx context.Context, q *db.Queries, m db.Message, kind K
 			}
 		}
 		f.clientID, f.phone, f.preferred = b.ClientID, b.Phone, b.Channel
+		if kind == Confirmation && m.Recipient != ToProvider {
+			if f.series, err = seriesDates(ctx, q, b.ID); err != nil {
+				return f, to, "", err
+			}
+		}
 		to = mail.Address{Name: OneLine(b.FirstName + " " + b.LastName), Address: b.Email}
 		if m.Recipient == ToProvider {
 			to, skip, err = providerAddress(ctx, q, m)

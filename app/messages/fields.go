@@ -32,6 +32,7 @@ type Fields struct {
 	ManageLink      string // where the client changes or cancels (the booking site), or ""
 	Amount          string // a payment request or receipt: the amount
 	CheckoutLink    string // a payment request: where to pay
+	ClaimLink       string // a waitlist offer: where to claim the time that opened
 	ExpiresAt       string // a payment request: until when it can be paid, or ""
 	PaidAt          string // a receipt: when it was paid
 	BookingID       int64
@@ -60,6 +61,7 @@ var FieldNames = []struct{ Name, Key string }{
 	{Name: "ManageLink", Key: "messages.field.manage_link"},
 	{Name: "Amount", Key: "messages.field.amount"},
 	{Name: "CheckoutLink", Key: "messages.field.checkout_link"},
+	{Name: "ClaimLink", Key: "messages.field.claim_link"},
 	{Name: "ExpiresAt", Key: "messages.field.expires_at"},
 	{Name: "PaidAt", Key: "messages.field.paid_at"},
 	{Name: "BookingID", Key: "messages.field.booking_id"},
@@ -78,6 +80,7 @@ type appointment struct {
 	ManageLink                  string
 	AmountCents                 int64
 	CheckoutLink                string
+	ClaimLink                   string // a waitlist offer: where to claim the time
 	ExpiresAt, PaidAt           time.Time
 	HasAppointment, HasPayment  bool
 	// A provider's daily agenda: the day (midnight in Zone) and its bookings.
@@ -92,7 +95,7 @@ func fields(p *i18n.Printer, business string, a appointment) Fields {
 		Business: OneLine(business), ClientFirstName: OneLine(a.ClientFirst),
 		ClientName: OneLine(strings.TrimSpace(a.ClientFirst + " " + a.ClientLast)),
 		Service:    OneLine(a.Service), Provider: OneLine(a.Provider), Location: OneLine(a.Location),
-		Address: OneLine(a.Address), ManageLink: a.ManageLink, CheckoutLink: a.CheckoutLink, BookingID: a.ID,
+		Address: OneLine(a.Address), ManageLink: a.ManageLink, CheckoutLink: a.CheckoutLink, ClaimLink: a.ClaimLink, BookingID: a.ID,
 	}
 	if a.HasAppointment {
 		zone := a.Zone

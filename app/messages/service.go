@@ -216,7 +216,7 @@ func (s *Service) Prepare(ctx context.Context, id int64, t Transport, now time.T
 	}
 	// The client's emails about a booking carry a personal manage link to the booking site,
 	// made for this email (app/managelink).
-	if a.HasAppointment && r.msg.Recipient == ToClient && r.kind != Cancelled && s.links != nil {
+	if a.HasAppointment && r.msg.Recipient == ToClient && r.kind != Cancelled && r.kind != WaitlistOffer && s.links != nil {
 		if a.ManageLink, err = s.manageLink(ctx, a.ID, now); err != nil {
 			return Prepared{About: ab}, err
 		}
@@ -224,6 +224,11 @@ func (s *Service) Prepare(ctx context.Context, id int64, t Transport, now time.T
 	content, err := render(r.tpl, fields(r.printer, r.biz.Name, a.appointment), r.biz.Name)
 	if err != nil {
 		return Prepared{About: ab}, err
+	}
+	if len(a.series) > 0 {
+		if content, err = withSeries(r.printer, content, a.series, zoneOr(a.Zone), r.biz.Name); err != nil {
+			return Prepared{About: ab}, err
+		}
 	}
 	if a.unsubscribe != "" {
 		if content, err = withUnsubscribe(r.printer, content, a.unsubscribe, r.biz.Name); err != nil {
@@ -424,7 +429,7 @@ func (s *Service) manageLink(ctx context.Context, bookingID int64, now time.Time
 func (s *Service) prepareText(ctx context.Context, r reading, ab About, now time.Time) (Prepared, error) {
 	a := r.facts
 	var err error
-	if a.HasAppointment && r.kind != Cancelled && s.links != nil {
+	if a.HasAppointment && r.kind != Cancelled && r.kind != WaitlistOffer && s.links != nil {
 		if a.ManageLink, err = s.manageLink(ctx, a.ID, now); err != nil {
 			return Prepared{About: ab}, err
 		}

@@ -80,6 +80,8 @@ var defaultKeys = []struct {
 	{Kind: ProviderCancelled, Part: "body", Key: "messages.template.provider_cancelled.body"},
 	{Kind: ProviderAgenda, Part: "subject", Key: "messages.template.provider_agenda.subject"},
 	{Kind: ProviderAgenda, Part: "body", Key: "messages.template.provider_agenda.body"},
+	{Kind: WaitlistOffer, Part: "subject", Key: "messages.template.waitlist_offer.subject"},
+	{Kind: WaitlistOffer, Part: "body", Key: "messages.template.waitlist_offer.body"},
 }
 
 // Rendered is a message's text, ready for the wire.

@@ -34,6 +34,8 @@ type Booking struct {
 	// paid for it (additions; docs/api.md).
 	SessionID *int64 `json:"session_id"`
 	PackID    *int64 `json:"pack_id"`
+	// SeriesID is the series the booking is an occurrence of (an addition; docs/visits.md).
+	SeriesID  *int64 `json:"series_id"`
 	CreatedAt string `json:"created_at"`
 	UpdatedAt string `json:"updated_at"`
 }
@@ -96,6 +98,7 @@ func NewBooking(v db.BookingViewsRow, companyID int64, zone *time.Location) Book
 		CompanyID:         companyID,
 		SessionID:         NullInt(b.SessionID),
 		PackID:            NullInt(b.PackID),
+		SeriesID:          NullInt(b.SeriesID),
 		CreatedAt:         Timestamp(b.CreatedAt),
 		UpdatedAt:         Timestamp(b.UpdatedAt),
 	}
@@ -135,6 +138,8 @@ type BookingEvent struct {
 	ListPrice  string        `json:"list_price"`
 	CreatedAt  string        `json:"created_at"`
 	UpdatedAt  string        `json:"updated_at"`
+	// SeriesID is the series of an occurrence (an addition; docs/visits.md), absent otherwise.
+	SeriesID *int64 `json:"series_id,omitempty"`
 }
 
 // NewBookingEvent builds the event data from a booking row as written (every field, updated_at
@@ -146,6 +151,7 @@ func NewBookingEvent(b db.Booking, status db.BookingStatus, zone *time.Location)
 		StatusID: status.ID, Status: NewBookingStatus(status),
 		Price: Money(b.PriceCents), ListPrice: Money(b.ListPriceCents),
 		CreatedAt: Timestamp(b.CreatedAt), UpdatedAt: Timestamp(b.UpdatedAt),
+		SeriesID: NullInt(b.SeriesID),
 	}
 }
 
@@ -219,6 +225,8 @@ func (b Booking) AppendJSON(dst []byte) []byte {
 	dst = appendJSONNullInt(dst, b.SessionID)
 	dst = append(dst, `,"pack_id":`...)
 	dst = appendJSONNullInt(dst, b.PackID)
+	dst = append(dst, `,"series_id":`...)
+	dst = appendJSONNullInt(dst, b.SeriesID)
 	dst = append(dst, `,"created_at":`...)
 	dst = appendJSONString(dst, b.CreatedAt)
 	dst = append(dst, `,"updated_at":`...)

@@ -55,6 +55,11 @@ func (s *Site) Routes() chi.Router {
 	r.Get("/waitlist/{token}/leave", s.confirmLeave)
 	r.With(s.limitPosts).Post("/waitlist/{token}/leave", s.leaveWaitlist)
 	r.With(s.limitPosts).Post("/waitlist/{token}/booking", s.openBooking)
+
+	// The waitlist for appointments: a time that opened, through a personal claim link
+	// (claim.go). Like manage links, claim links keep working while the site is off.
+	r.Get("/claim/{token}", s.showClaim)
+	r.With(s.limitPosts).Post("/claim/{token}", s.claim)
 	return r
 }
 
