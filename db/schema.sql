@@ -1,4 +1,4 @@
--- The database that migrations 1 to 500 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 510 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -295,7 +295,7 @@ CREATE TABLE bookings (
     sale_id            INTEGER REFERENCES sales (id),
     created_at         INTEGER NOT NULL,
     updated_at         INTEGER NOT NULL, session_id INTEGER REFERENCES class_sessions (id), pack_id INTEGER REFERENCES client_packs (id), pack_returned BOOLEAN NOT NULL DEFAULT 0 CHECK (pack_returned BETWEEN 0 AND 1), cancelled_at INTEGER, cancelled_by TEXT
-    CHECK (cancelled_by IS NULL OR cancelled_by = 'client' OR cancelled_by = 'business' OR cancelled_by = 'unpaid'), cancelled_late BOOLEAN NOT NULL DEFAULT 0 CHECK (cancelled_late BETWEEN 0 AND 1),
+    CHECK (cancelled_by IS NULL OR cancelled_by = 'client' OR cancelled_by = 'business' OR cancelled_by = 'unpaid'), cancelled_late BOOLEAN NOT NULL DEFAULT 0 CHECK (cancelled_late BETWEEN 0 AND 1), client_confirmed_at INTEGER,
     CHECK (start_at < end_at),
     CHECK (block_start_at <= start_at AND end_at <= block_end_at),
     -- Bounds the overlap search: no block is longer than two days.
@@ -632,7 +632,7 @@ CREATE TABLE messages (
     subject            TEXT    NOT NULL DEFAULT '',
     created_at         INTEGER NOT NULL,
     updated_at         INTEGER NOT NULL, provider_id INTEGER REFERENCES providers (id) ON DELETE CASCADE, channel TEXT NOT NULL DEFAULT 'email'
-    CHECK (channel = 'email' OR channel = 'sms' OR channel = 'whatsapp'),
+    CHECK (channel = 'email' OR channel = 'sms' OR channel = 'whatsapp'), delivery_status TEXT NOT NULL DEFAULT '', delivery_note TEXT NOT NULL DEFAULT '', delivery_at INTEGER,
     CHECK (kind = 'test' OR booking_id IS NOT NULL OR payment_request_id IS NOT NULL OR provider_id IS NOT NULL),
     CHECK ((kind = 'reminder') = (offset_min IS NOT NULL)),
     CHECK ((recipient = 'address') = (kind = 'test'))
@@ -923,6 +923,53 @@ CREATE TABLE import_sale_keys (
     imported_at INTEGER NOT NULL,
     PRIMARY KEY (kind, key)
 ) WITHOUT ROWID;
+CREATE TABLE inbound_messages (
+    id          INTEGER PRIMARY KEY,
+    channel     TEXT    NOT NULL CHECK (channel IN ('sms', 'whatsapp')),
+    -- Twilio's MessageSid (SM…), WhatsApp's message id (wamid.…).
+    provider_id TEXT    NOT NULL CHECK (length(provider_id) BETWEEN 1 AND 200),
+    from_phone  TEXT    NOT NULL,
+    body        TEXT    NOT NULL,
+    client_id   INTEGER REFERENCES clients (id) ON DELETE SET NULL,
+    booking_id  INTEGER REFERENCES bookings (id) ON DELETE SET NULL,
+    -- confirm, cancel, stop, or other (the inbox).
+    action      TEXT    NOT NULL CHECK (action IN ('confirm', 'cancel', 'stop', 'other')),
+    -- done, refused (outside the cancel policy; note names the rule), no_booking, inbox.
+    outcome     TEXT    NOT NULL CHECK (outcome IN ('done', 'refused', 'no_booking', 'inbox')),
+    note        TEXT    NOT NULL DEFAULT '',
+    reply       TEXT    NOT NULL DEFAULT '',
+    received_at INTEGER NOT NULL,
+    UNIQUE (channel, provider_id)
+);
+CREATE TABLE text_optouts (
+    phone      TEXT    PRIMARY KEY,
+    channel    TEXT    NOT NULL CHECK (channel IN ('sms', 'whatsapp')),
+    created_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE message_whatsapp_settings (
+    id                  INTEGER PRIMARY KEY CHECK (id = 1),
+    enabled             BOOLEAN NOT NULL DEFAULT 0 CHECK (enabled IN (0, 1)),
+    -- The business phone number's id in the Cloud API (digits), not the number itself.
+    phone_number_id     TEXT    NOT NULL DEFAULT '' CHECK (phone_number_id = '' OR phone_number_id GLOB '[0-9]*'),
+    access_token_sealed TEXT    NOT NULL DEFAULT '' CHECK (access_token_sealed = '' OR access_token_sealed LIKE 'v1:%'),
+    app_secret_sealed   TEXT    NOT NULL DEFAULT '' CHECK (app_secret_sealed = '' OR app_secret_sealed LIKE 'v1:%'),
+    -- What Meta echoes in the webhook verification handshake (hub.verify_token).
+    verify_token        TEXT    NOT NULL DEFAULT '',
+    updated_at          INTEGER NOT NULL
+);
+CREATE TABLE message_whatsapp_templates (
+    kind          TEXT    NOT NULL REFERENCES message_kinds (kind),
+    language      TEXT    NOT NULL,
+    template_name TEXT    NOT NULL CHECK (template_name GLOB '[a-z0-9_]*' AND length(template_name) BETWEEN 1 AND 512),
+    -- The template's language code at Meta (en_US, es, es_MX …).
+    template_lang TEXT    NOT NULL CHECK (length(template_lang) BETWEEN 2 AND 10),
+    -- The message fields that fill {{1}}, {{2}}, … in order, comma-separated (Time,Date,Service).
+    params        TEXT    NOT NULL DEFAULT '',
+    -- Whether the template has the quick-reply buttons Confirm and Cancel (in that order).
+    buttons       BOOLEAN NOT NULL DEFAULT 0 CHECK (buttons IN (0, 1)),
+    updated_at    INTEGER NOT NULL,
+    PRIMARY KEY (kind, language)
+);
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (1, 0, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (2, 1, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (3, 10, 1, datetime('now'));
@@ -981,6 +1028,7 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (56, 480, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (57, 490, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (58, 500, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (59, 510, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1005,8 +1053,9 @@ INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy") VALUES ('waitlist_
 INSERT INTO "team_settings" ("id", "providers_edit_own_hours", "updated_at") VALUES (1, 0, 0);
 INSERT INTO "security_settings" ("id", "require_two_factor", "updated_at") VALUES (1, 0, 0);
 INSERT INTO "message_text_settings" ("id", "sms_provider", "twilio_account_sid", "twilio_auth_token_sealed", "twilio_from", "gateway_url", "gateway_method", "gateway_auth_name", "gateway_auth_value_sealed", "gateway_content_type", "gateway_body", "updated_at") VALUES (1, 'none', '', '', '', '', 'POST', 'Authorization', '', 'application/json', '{"to": "{{to}}", "message": "{{text}}"}', 0);
+INSERT INTO "message_whatsapp_settings" ("id", "enabled", "phone_number_id", "access_token_sealed", "app_secret_sealed", "verify_token", "updated_at") VALUES (1, 0, '', '', '', '', 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 58);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 59);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -1920,6 +1969,19 @@ CREATE INDEX deliveries_attempted ON deliveries (webhook_id, last_attempt_at)
     WHERE last_attempt_at IS NOT NULL;
 CREATE INDEX client_notes_by_client ON client_notes (client_id, created_at DESC, id DESC);
 CREATE TRIGGER message_plan_text_settings_update AFTER UPDATE OF sms_provider ON message_text_settings
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('message_plan', 0, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE INDEX inbound_messages_received ON inbound_messages (received_at DESC);
+CREATE INDEX message_attempts_provider_id ON message_attempts (message_id_header) WHERE channel <> 'email';
+CREATE INDEX messages_text_to ON messages (to_address, last_attempt_at) WHERE channel <> 'email';
+CREATE TRIGGER bookings_client_confirmed_moved AFTER UPDATE OF start_at ON bookings
+WHEN NEW.client_confirmed_at IS NOT NULL AND NEW.start_at <> OLD.start_at
+BEGIN
+    UPDATE bookings SET client_confirmed_at = NULL WHERE id = NEW.id;
+END;
+CREATE TRIGGER message_plan_whatsapp_settings_update AFTER UPDATE OF enabled ON message_whatsapp_settings
 BEGIN
     INSERT INTO etag_versions (kind, ref_id, n) VALUES ('message_plan', 0, 1)
         ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;

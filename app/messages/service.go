@@ -47,6 +47,8 @@ type Options struct {
 	// TwilioAPI is the base URL of Twilio's REST API; "": TwilioAPI (serve --twilio-api-url,
 	// for a proxy or a test receiver).
 	TwilioAPI string
+	// WhatsAppAPI is the base URL of the Graph API; "": WhatsAppAPI (serve --whatsapp-api-url).
+	WhatsAppAPI string
 }
 
 // Service is customer messaging for one database without the sending: the owner's operations
@@ -63,12 +65,14 @@ type Service struct {
 	// transportSaved is Options.TransportSaved.
 	transportSaved func()
 	twilioBase     string
+	whatsAppBase   string
 }
 
 // New returns the messaging service over d.
 func New(d *db.DB, o Options) *Service {
 	s := &Service{db: d, now: o.Now, log: o.Log, box: o.Secrets, override: o.Override, links: o.Links,
-		retention: o.Retention, transportSaved: o.TransportSaved, twilioBase: o.TwilioAPI}
+		retention: o.Retention, transportSaved: o.TransportSaved, twilioBase: o.TwilioAPI,
+		whatsAppBase: o.WhatsAppAPI}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -167,7 +171,7 @@ func (s *Service) Prepare(ctx context.Context, id int64, t Transport, now time.T
 	// Writes and the other reads come after the snapshot is let go: the read pool is small, and
 	// a sender holding a connection while it waits for the writer would starve the requests.
 	a := r.facts
-	if r.channel == ChannelSMS {
+	if r.channel == ChannelSMS || r.channel == ChannelWhatsApp {
 		return s.prepareText(ctx, r, ab, now)
 	}
 	if r.kind == Reminder && r.msg.Recipient == ToClient && s.links != nil {
@@ -220,6 +224,7 @@ type reading struct {
 	calendarID string
 	channel    string // ChannelEmail, or ChannelSMS: the short text in text
 	text       string
+	whatsApp   *WhatsAppTemplate // ChannelWhatsApp: the template it goes as (text: the log's words)
 }
 
 func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport, now time.Time) (reading, error) {
@@ -243,7 +248,33 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 	}
 	r.channel = ChannelEmail
 	if m.Recipient == ToClient {
-		r.channel = channelFor(a.preferred, t.Text.Ready(), a.phone)
+		r.channel = channelFor(a.preferred, t.Text.Ready(), t.WhatsApp.Ready(), a.phone)
+		if r.channel != ChannelEmail {
+			// A number that answered STOP gets no texts (app/replies): its messages go by email.
+			if out, err := q.TextOptedOut(ctx, a.phone); err != nil {
+				return r, err
+			} else if out {
+				r.channel = ChannelEmail
+			}
+		}
+	}
+	if r.channel == ChannelWhatsApp {
+		loc, err := locale.Load(ctx, q)
+		if err != nil {
+			return r, err
+		}
+		row, err := q.GetWhatsAppTemplate(ctx, db.GetWhatsAppTemplateParams{Kind: string(r.kind), Language: loc.Printer().Lang()})
+		switch {
+		case err == nil:
+			tpl := templateOf(row)
+			r.whatsApp, r.printer = &tpl, loc.Printer()
+			r.text, err = s.textTemplate(ctx, q, r.kind, r.printer)
+			return r, err
+		case db.IsNotFound(err):
+			r.channel = ChannelEmail // no template for this kind in this language
+		default:
+			return r, err
+		}
 	}
 	if r.channel == ChannelSMS {
 		loc, err := locale.Load(ctx, q)
@@ -349,11 +380,19 @@ func (s *Service) prepareText(ctx context.Context, r reading, ab About, now time
 			return Prepared{About: ab}, err
 		}
 	}
-	text, err := renderText(r.text, fields(r.printer, r.biz.Name, a.appointment))
+	f := fields(r.printer, r.biz.Name, a.appointment)
+	text, err := renderText(r.text, f)
 	if err != nil {
 		return Prepared{About: ab}, err
 	}
 	env := Envelope{Channel: ChannelSMS, Phone: a.phone, Text: text, Date: now, MessageID: r.msg.MessageKey,
 		To: mail.Address{Name: OneLine(strings.TrimSpace(a.ClientFirst + " " + a.ClientLast))}}
+	if t := r.whatsApp; t != nil {
+		wa := &WhatsAppMessage{Template: t.Name, Lang: t.Lang, Buttons: t.Buttons}
+		for _, p := range t.Params {
+			wa.Params = append(wa.Params, fieldValue(f, p))
+		}
+		env.Channel, env.WhatsApp = ChannelWhatsApp, wa
+	}
 	return Prepared{Envelope: env, About: ab}, nil
 }

@@ -34,8 +34,11 @@ type Booking struct {
 	// paid for it (additions; docs/api.md).
 	SessionID *int64 `json:"session_id"`
 	PackID    *int64 `json:"pack_id"`
-	CreatedAt string `json:"created_at"`
-	UpdatedAt string `json:"updated_at"`
+	// ClientConfirmedAt is when the client confirmed the appointment by answering a text, in
+	// UTC; null until then and again once it moves (an addition; docs/api.md).
+	ClientConfirmedAt *string `json:"client_confirmed_at"`
+	CreatedAt         string  `json:"created_at"`
+	UpdatedAt         string  `json:"updated_at"`
 }
 
 // BookingStatus is an entry of the status catalogue (1 confirmed … 5 cancelled).
@@ -96,6 +99,7 @@ func NewBooking(v db.BookingViewsRow, companyID int64, zone *time.Location) Book
 		CompanyID:         companyID,
 		SessionID:         NullInt(b.SessionID),
 		PackID:            NullInt(b.PackID),
+		ClientConfirmedAt: NullTimestamp(b.ClientConfirmedAt),
 		CreatedAt:         Timestamp(b.CreatedAt),
 		UpdatedAt:         Timestamp(b.UpdatedAt),
 	}
@@ -219,6 +223,8 @@ func (b Booking) AppendJSON(dst []byte) []byte {
 	dst = appendJSONNullInt(dst, b.SessionID)
 	dst = append(dst, `,"pack_id":`...)
 	dst = appendJSONNullInt(dst, b.PackID)
+	dst = append(dst, `,"client_confirmed_at":`...)
+	dst = appendJSONNullString(dst, b.ClientConfirmedAt)
 	dst = append(dst, `,"created_at":`...)
 	dst = appendJSONString(dst, b.CreatedAt)
 	dst = append(dst, `,"updated_at":`...)
