@@ -257,7 +257,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 	exec(`INSERT INTO inbound_messages (channel, provider_id, from_phone, body, booking_id, action, outcome, reply, received_at)
 		VALUES ('sms', 'SM1', '+56961234567', 'SÍ', ?, 'confirm', 'done', 'ok', ?)`, bookingID, ms)
 	exec(`INSERT INTO inbound_messages (channel, provider_id, from_phone, body, action, outcome, received_at)
-		VALUES ('whatsapp', 'wamid.1', '+56961234568', 'Can I bring my dog? It is a very long question with a_very_long_word_without_spaces_in_it', 'other', 'inbox', ?)`, ms)
+		VALUES ('whatsapp', 'wamid.1', '+56961234568', '¿Puedo llevar a mi perro? Es una pregunta muy larga con una_palabra_muy_larga_sin_espacios_dentro', 'other', 'inbox', ?)`, ms)
 	paid := w.request(t, "11:00")
 	wantRedirect(t, c.post(t, ui.PaymentSettleURL(paid.ID), url.Values{"method": {"1"}}), ui.PaymentURL(paid.ID))
 	pending := w.request(t, "13:30")
