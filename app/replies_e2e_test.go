@@ -324,7 +324,14 @@ func TestRepliesActEndToEnd(t *testing.T) {
 		t.Errorf("%d inbound messages recorded from forged requests, want 0", n)
 	}
 
-	// Confirm: the button, signed.
+	// Confirm: "1" by SMS, signed; then WhatsApp's Confirm button, which finds it confirmed.
+	code, twiml := w.twilio("/twilio/sms", smstest.AuthToken, smsForm("SMconfirm1", "1"))
+	if code != http.StatusOK || !strings.Contains(twiml, "is confirmed") {
+		t.Errorf("signed 1: %d %s", code, twiml)
+	}
+	if _, confirmed := w.booking(a); confirmed == nil {
+		t.Errorf("after 1: client_confirmed_at is null")
+	}
 	if code := w.whatsApp(watest.AppSecret, confirm); code != http.StatusOK {
 		t.Fatalf("signed Confirm: %d", code)
 	}
@@ -344,7 +351,7 @@ func TestRepliesActEndToEnd(t *testing.T) {
 		t.Fatalf("15:30 offered while booked")
 	}
 	cancel := smsForm("SM0000000000000000000000000000cancel", " Cancelar ")
-	code, twiml := w.twilio("/twilio/sms", smstest.AuthToken, cancel)
+	code, twiml = w.twilio("/twilio/sms", smstest.AuthToken, cancel)
 	if code != http.StatusOK || !strings.Contains(twiml, "<Message>") || !strings.Contains(twiml, "is cancelled") {
 		t.Errorf("signed CANCELAR: %d %s", code, twiml)
 	}
