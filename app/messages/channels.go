@@ -71,6 +71,9 @@ type TextTransport struct {
 	// Twilio: the account, its auth token, the sender (an E.164 number or a Messaging Service
 	// SID, MG…), and the API's base URL (TwilioAPI unless serve's --twilio-api-url says otherwise).
 	AccountSID, AuthToken, From, TwilioBase string
+	// StatusCallback is where Twilio reports each text's delivery (app/msghook), "" without a
+	// public URL.
+	StatusCallback string
 	// Gateway: the URL, method, one header (name and value: the credentials) and the body made
 	// from a template with {{to}} and {{text}}.
 	URL, Method, AuthName, AuthValue, ContentType, Body string
@@ -105,6 +108,9 @@ func (s *Service) TextTransport(ctx context.Context, q *db.Queries, cache map[st
 		ContentType: row.GatewayContentType, Body: row.GatewayBody}
 	if t.TwilioBase == "" {
 		t.TwilioBase = TwilioAPI
+	}
+	if s.links != nil {
+		t.StatusCallback = s.links.URL("/twilio/status", nil)
 	}
 	open := func(purpose, sealed string) (string, error) {
 		if sealed == "" {
