@@ -58,6 +58,8 @@ type serveConfig struct {
 	// TwilioAPIURL is where Twilio's REST API is (a test receiver, or a proxy); texts through
 	// Twilio go there.
 	TwilioAPIURL string
+	// WhatsAppAPIURL is where the WhatsApp Cloud API (Meta's Graph API) is.
+	WhatsAppAPIURL string
 	// Online payments (docs/payments.md): where Stripe's API is (stripe-mock in tests and local
 	// development).
 	StripeAPIURL string
@@ -130,6 +132,7 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 		c.MessageSchedule = s
 	}
 	fs.Var(&c.MessageSchedule, "message-retry-schedule", "waits before each attempt to send a customer message (env FRONTDESK_MESSAGE_RETRY_SCHEDULE)")
+	fs.StringVar(&c.WhatsAppAPIURL, "whatsapp-api-url", envString(env, "FRONTDESK_WHATSAPP_API_URL", messages.WhatsAppAPI), "the WhatsApp Cloud API (Meta's Graph API), where WhatsApp messages go; for a proxy or a test receiver (env FRONTDESK_WHATSAPP_API_URL)")
 	fs.StringVar(&c.TwilioAPIURL, "twilio-api-url", envString(env, "FRONTDESK_TWILIO_API_URL", messages.TwilioAPI), "Twilio's REST API, where texts through Twilio go; for a proxy or a test receiver (env FRONTDESK_TWILIO_API_URL)")
 	// Online payments.
 	fs.StringVar(&c.StripeAPIURL, "stripe-api-url", envString(env, "FRONTDESK_STRIPE_API_URL", stripe.DefaultAPIURL), "Stripe's API, or a stripe-mock for development (env FRONTDESK_STRIPE_API_URL)")
@@ -155,6 +158,9 @@ func parseServeFlags(name, synopsis string, env Env, args []string) (serveConfig
 	}
 	if u, err := url.Parse(c.TwilioAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return c, usagef("--twilio-api-url: want an http:// or https:// URL, got %q", c.TwilioAPIURL)
+	}
+	if u, err := url.Parse(c.WhatsAppAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return c, usagef("--whatsapp-api-url: want an http:// or https:// URL, got %q", c.WhatsAppAPIURL)
 	}
 	if u, err := url.Parse(c.StripeAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return c, usagef("--stripe-api-url %q: want an absolute http(s) URL", c.StripeAPIURL)

@@ -27,10 +27,12 @@ import (
 	"frontdesk/app/messages"
 	"frontdesk/app/messages/mailer"
 	"frontdesk/app/middleware"
+	"frontdesk/app/msghook"
 	"frontdesk/app/owner"
 	"frontdesk/app/payhook"
 	"frontdesk/app/payments"
 	"frontdesk/app/payments/stripe"
+	"frontdesk/app/replies"
 	"frontdesk/app/secrets"
 	"frontdesk/app/site"
 	"frontdesk/app/webhook"
@@ -106,7 +108,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 
 	// Customer messages (docs/messages.md); their links (unsubscribe) come from the public URL.
 	msgs := mailer.New(d, mailer.Options{Messages: messages.Options{Now: now, Log: log, Secrets: box, Override: cfg.Messages, Links: base,
-		TwilioAPI: cfg.TwilioAPIURL},
+		TwilioAPI: cfg.TwilioAPIURL, WhatsAppAPI: cfg.WhatsAppAPIURL},
 		Schedule: cfg.MessageSchedule, Registerer: reg})
 	d.AfterCommit(msgs.Wake)
 	s.workers = append(s.workers, msgs.Dispatcher(), msgs.Pruner())
@@ -145,6 +147,11 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	for _, reg := range online.Registrations() {
 		r.Post("/"+reg.Name+"/webhook", payhook.Handler(online, reg.Name, log).ServeHTTP)
 	}
+	// Text providers' webhooks (app/msghook): clients' replies, which confirm, cancel or stop
+	// (app/replies), and delivery statuses — POST /twilio/sms, /twilio/status, GET and POST
+	// /whatsapp/webhook, each checked by its provider's signature.
+	msghook.New(msghook.Options{DB: d, Messages: msgs.Service, Replies: replies.New(d, now), Links: base, Log: log,
+		SendWhatsApp: msgs.SendWhatsAppText}).Mount(r)
 	// Booking site: the public pages at /book (app/site, docs/booking-site.md).
 	// Its absolute links (manage links, checkout URLs, the embed snippet) start with the public URL.
 	postsPerHour := cfg.SitePostsPerHour

@@ -251,7 +251,7 @@ func (q *Queries) AdminCalendarTimeOff(ctx context.Context, arg AdminCalendarTim
 }
 
 const adminDayBookings = `-- name: AdminDayBookings :many
-SELECT b.id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at,
+SELECT b.id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at, b.client_confirmed_at,
     st.name AS status_name, s.name AS service_name, p.public_name AS provider_name, p.active AS provider_active,
     c.first_name AS client_first_name, c.last_name AS client_last_name
 FROM bookings b
@@ -271,18 +271,19 @@ type AdminDayBookingsParams struct {
 }
 
 type AdminDayBookingsRow struct {
-	ID              int64
-	ProviderID      int64
-	ClientID        int64
-	StatusID        int64
-	StartAt         int64
-	EndAt           int64
-	StatusName      string
-	ServiceName     string
-	ProviderName    string
-	ProviderActive  bool
-	ClientFirstName string
-	ClientLastName  sql.NullString
+	ID                int64
+	ProviderID        int64
+	ClientID          int64
+	StatusID          int64
+	StartAt           int64
+	EndAt             int64
+	ClientConfirmedAt sql.NullInt64
+	StatusName        string
+	ServiceName       string
+	ProviderName      string
+	ProviderActive    bool
+	ClientFirstName   string
+	ClientLastName    sql.NullString
 }
 
 // Bookings at a location that overlap [from_ms, to_ms), cancelled ones included. A booking lasts
@@ -303,6 +304,7 @@ func (q *Queries) AdminDayBookings(ctx context.Context, arg AdminDayBookingsPara
 			&i.StatusID,
 			&i.StartAt,
 			&i.EndAt,
+			&i.ClientConfirmedAt,
 			&i.StatusName,
 			&i.ServiceName,
 			&i.ProviderName,

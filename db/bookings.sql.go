@@ -194,7 +194,7 @@ func (q *Queries) BookingOverlap(ctx context.Context, arg BookingOverlapParams) 
 }
 
 const bookingPageRows = `-- name: BookingPageRows :many
-SELECT b.id, b.location_id, b.service_id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at, b.block_start_at, b.block_end_at, b.price_cents, b.list_price_cents, b.discount_bp, b.notes, b.scheduled, b.time_resource_id, b.change_count, b.source, b.payment_request_id, b.sale_id, b.created_at, b.updated_at, b.session_id, b.pack_id, b.pack_returned, b.cancelled_at, b.cancelled_by, b.cancelled_late, b.series_id, sa.status AS sale_status, sa.cart_id AS sale_cart_id
+SELECT b.id, b.location_id, b.service_id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at, b.block_start_at, b.block_end_at, b.price_cents, b.list_price_cents, b.discount_bp, b.notes, b.scheduled, b.time_resource_id, b.change_count, b.source, b.payment_request_id, b.sale_id, b.created_at, b.updated_at, b.session_id, b.pack_id, b.pack_returned, b.cancelled_at, b.cancelled_by, b.cancelled_late, b.client_confirmed_at, b.series_id, sa.status AS sale_status, sa.cart_id AS sale_cart_id
 FROM bookings b
 LEFT JOIN sales sa ON sa.id = b.sale_id
 WHERE b.id IN (/*SLICE:ids*/?)
@@ -257,6 +257,7 @@ func (q *Queries) BookingPageRows(ctx context.Context, ids []int64) ([]BookingPa
 			&i.Booking.CancelledAt,
 			&i.Booking.CancelledBy,
 			&i.Booking.CancelledLate,
+			&i.Booking.ClientConfirmedAt,
 			&i.Booking.SeriesID,
 			&i.SaleStatus,
 			&i.SaleCartID,
@@ -434,7 +435,7 @@ func (q *Queries) BookingStatuses(ctx context.Context) ([]BookingStatus, error) 
 }
 
 const bookingViews = `-- name: BookingViews :many
-SELECT b.id, b.location_id, b.service_id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at, b.block_start_at, b.block_end_at, b.price_cents, b.list_price_cents, b.discount_bp, b.notes, b.scheduled, b.time_resource_id, b.change_count, b.source, b.payment_request_id, b.sale_id, b.created_at, b.updated_at, b.session_id, b.pack_id, b.pack_returned, b.cancelled_at, b.cancelled_by, b.cancelled_late, b.series_id, st.name AS status_name, st.internal_name AS status_internal_name,
+SELECT b.id, b.location_id, b.service_id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at, b.block_start_at, b.block_end_at, b.price_cents, b.list_price_cents, b.discount_bp, b.notes, b.scheduled, b.time_resource_id, b.change_count, b.source, b.payment_request_id, b.sale_id, b.created_at, b.updated_at, b.session_id, b.pack_id, b.pack_returned, b.cancelled_at, b.cancelled_by, b.cancelled_late, b.client_confirmed_at, b.series_id, st.name AS status_name, st.internal_name AS status_internal_name,
     st.description AS status_description, s.name AS service_name, p.public_name AS provider_name,
     l.name AS location_name, l.timezone AS location_timezone,
     sa.status AS sale_status, sa.cart_id AS sale_cart_id,
@@ -512,6 +513,7 @@ func (q *Queries) BookingViews(ctx context.Context, ids []int64) ([]BookingViews
 			&i.Booking.CancelledAt,
 			&i.Booking.CancelledBy,
 			&i.Booking.CancelledLate,
+			&i.Booking.ClientConfirmedAt,
 			&i.Booking.SeriesID,
 			&i.StatusName,
 			&i.StatusInternalName,
@@ -566,7 +568,7 @@ func (q *Queries) CancelBookingRow(ctx context.Context, arg CancelBookingRowPara
 }
 
 const getBookingRow = `-- name: GetBookingRow :one
-SELECT id, location_id, service_id, provider_id, client_id, status_id, start_at, end_at, block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, scheduled, time_resource_id, change_count, source, payment_request_id, sale_id, created_at, updated_at, session_id, pack_id, pack_returned, cancelled_at, cancelled_by, cancelled_late, series_id FROM bookings WHERE id = ?
+SELECT id, location_id, service_id, provider_id, client_id, status_id, start_at, end_at, block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, scheduled, time_resource_id, change_count, source, payment_request_id, sale_id, created_at, updated_at, session_id, pack_id, pack_returned, cancelled_at, cancelled_by, cancelled_late, client_confirmed_at, series_id FROM bookings WHERE id = ?
 `
 
 func (q *Queries) GetBookingRow(ctx context.Context, id int64) (Booking, error) {
@@ -601,6 +603,7 @@ func (q *Queries) GetBookingRow(ctx context.Context, id int64) (Booking, error) 
 		&i.CancelledAt,
 		&i.CancelledBy,
 		&i.CancelledLate,
+		&i.ClientConfirmedAt,
 		&i.SeriesID,
 	)
 	return i, err
@@ -611,7 +614,7 @@ INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id
     block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, time_resource_id,
     source, session_id, pack_id, created_at, updated_at, series_id)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-RETURNING id, location_id, service_id, provider_id, client_id, status_id, start_at, end_at, block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, scheduled, time_resource_id, change_count, source, payment_request_id, sale_id, created_at, updated_at, session_id, pack_id, pack_returned, cancelled_at, cancelled_by, cancelled_late, series_id
+RETURNING id, location_id, service_id, provider_id, client_id, status_id, start_at, end_at, block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, scheduled, time_resource_id, change_count, source, payment_request_id, sale_id, created_at, updated_at, session_id, pack_id, pack_returned, cancelled_at, cancelled_by, cancelled_late, client_confirmed_at, series_id
 `
 
 type InsertBookingParams struct {
@@ -691,6 +694,7 @@ func (q *Queries) InsertBooking(ctx context.Context, arg InsertBookingParams) (B
 		&i.CancelledAt,
 		&i.CancelledBy,
 		&i.CancelledLate,
+		&i.ClientConfirmedAt,
 		&i.SeriesID,
 	)
 	return i, err

@@ -12,7 +12,7 @@ import (
 
 const bookingMessages = `-- name: BookingMessages :many
 SELECT id, message_key, kind, recipient, channel, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
-    note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
+    note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, delivery_status, delivery_note, created_at, updated_at
 FROM messages WHERE booking_id = ? ORDER BY send_at, id
 `
 
@@ -36,6 +36,8 @@ type BookingMessagesRow struct {
 	LastAttemptAt    sql.NullInt64
 	LastCode         sql.NullInt64
 	Subject          string
+	DeliveryStatus   string
+	DeliveryNote     string
 	CreatedAt        int64
 	UpdatedAt        int64
 }
@@ -69,6 +71,8 @@ func (q *Queries) BookingMessages(ctx context.Context, bookingID sql.NullInt64) 
 			&i.LastAttemptAt,
 			&i.LastCode,
 			&i.Subject,
+			&i.DeliveryStatus,
+			&i.DeliveryNote,
 			&i.CreatedAt,
 			&i.UpdatedAt,
 		); err != nil {
@@ -291,7 +295,7 @@ func (q *Queries) GetMessageBooking(ctx context.Context, bookingID int64) (Messa
 }
 
 const getMessageRow = `-- name: GetMessageRow :one
-SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, detail_json, state, note, send_at, next_attempt_at, attempts, series_base, restarted_at, last_attempt_at, last_code, subject, created_at, updated_at, provider_id, channel, segments, cost_milli, offer_id FROM messages WHERE id = ?
+SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, detail_json, state, note, send_at, next_attempt_at, attempts, series_base, restarted_at, last_attempt_at, last_code, subject, created_at, updated_at, provider_id, channel, delivery_status, delivery_note, delivery_at, segments, cost_milli, offer_id FROM messages WHERE id = ?
 `
 
 func (q *Queries) GetMessageRow(ctx context.Context, id int64) (Message, error) {
@@ -321,6 +325,9 @@ func (q *Queries) GetMessageRow(ctx context.Context, id int64) (Message, error) 
 		&i.UpdatedAt,
 		&i.ProviderID,
 		&i.Channel,
+		&i.DeliveryStatus,
+		&i.DeliveryNote,
+		&i.DeliveryAt,
 		&i.Segments,
 		&i.CostMilli,
 		&i.OfferID,
@@ -630,7 +637,7 @@ func (q *Queries) ListMessageKinds(ctx context.Context) ([]ListMessageKindsRow, 
 
 const listMessages = `-- name: ListMessages :many
 SELECT id, message_key, kind, recipient, channel, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
-    note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
+    note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, delivery_status, delivery_note, created_at, updated_at
 FROM messages
 WHERE (CAST(?1 AS TEXT) = '' OR state = ?1)
   AND (CAST(?2 AS TEXT) = '' OR kind = ?2)
@@ -668,6 +675,8 @@ type ListMessagesRow struct {
 	LastAttemptAt    sql.NullInt64
 	LastCode         sql.NullInt64
 	Subject          string
+	DeliveryStatus   string
+	DeliveryNote     string
 	CreatedAt        int64
 	UpdatedAt        int64
 }
@@ -707,6 +716,8 @@ func (q *Queries) ListMessages(ctx context.Context, arg ListMessagesParams) ([]L
 			&i.LastAttemptAt,
 			&i.LastCode,
 			&i.Subject,
+			&i.DeliveryStatus,
+			&i.DeliveryNote,
 			&i.CreatedAt,
 			&i.UpdatedAt,
 		); err != nil {
@@ -888,6 +899,7 @@ const messagePlanSettings = `-- name: MessagePlanSettings :one
 
 SELECT s.reminder_offsets,
     CAST((SELECT t.sms_provider FROM message_text_settings t WHERE t.id = 1) AS TEXT) AS sms_provider,
+    CAST(coalesce((SELECT w.enabled FROM message_whatsapp_settings w WHERE w.id = 1), 0) AS BOOLEAN) AS whatsapp_enabled,
     CAST((SELECT group_concat(k.kind || ':' || k.enabled || k.owner_copy, ',') FROM message_kinds k) AS TEXT) AS kinds
 FROM message_settings s WHERE s.id = 1
 `
@@ -895,6 +907,7 @@ FROM message_settings s WHERE s.id = 1
 type MessagePlanSettingsRow struct {
 	ReminderOffsets string
 	SmsProvider     string
+	WhatsappEnabled bool
 	Kinds           string
 }
 
@@ -904,7 +917,12 @@ type MessagePlanSettingsRow struct {
 func (q *Queries) MessagePlanSettings(ctx context.Context) (MessagePlanSettingsRow, error) {
 	row := q.db.QueryRowContext(ctx, messagePlanSettings)
 	var i MessagePlanSettingsRow
-	err := row.Scan(&i.ReminderOffsets, &i.SmsProvider, &i.Kinds)
+	err := row.Scan(
+		&i.ReminderOffsets,
+		&i.SmsProvider,
+		&i.WhatsappEnabled,
+		&i.Kinds,
+	)
 	return i, err
 }
 

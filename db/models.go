@@ -85,35 +85,36 @@ type AttributeOption struct {
 }
 
 type Booking struct {
-	ID               int64
-	LocationID       int64
-	ServiceID        int64
-	ProviderID       int64
-	ClientID         int64
-	StatusID         int64
-	StartAt          int64
-	EndAt            int64
-	BlockStartAt     int64
-	BlockEndAt       int64
-	PriceCents       int64
-	ListPriceCents   int64
-	DiscountBp       sql.NullInt64
-	Notes            sql.NullString
-	Scheduled        bool
-	TimeResourceID   sql.NullInt64
-	ChangeCount      int64
-	Source           string
-	PaymentRequestID sql.NullInt64
-	SaleID           sql.NullInt64
-	CreatedAt        int64
-	UpdatedAt        int64
-	SessionID        sql.NullInt64
-	PackID           sql.NullInt64
-	PackReturned     bool
-	CancelledAt      sql.NullInt64
-	CancelledBy      sql.NullString
-	CancelledLate    bool
-	SeriesID         sql.NullInt64
+	ID                int64
+	LocationID        int64
+	ServiceID         int64
+	ProviderID        int64
+	ClientID          int64
+	StatusID          int64
+	StartAt           int64
+	EndAt             int64
+	BlockStartAt      int64
+	BlockEndAt        int64
+	PriceCents        int64
+	ListPriceCents    int64
+	DiscountBp        sql.NullInt64
+	Notes             sql.NullString
+	Scheduled         bool
+	TimeResourceID    sql.NullInt64
+	ChangeCount       int64
+	Source            string
+	PaymentRequestID  sql.NullInt64
+	SaleID            sql.NullInt64
+	CreatedAt         int64
+	UpdatedAt         int64
+	SessionID         sql.NullInt64
+	PackID            sql.NullInt64
+	PackReturned      bool
+	CancelledAt       sql.NullInt64
+	CancelledBy       sql.NullString
+	CancelledLate     bool
+	ClientConfirmedAt sql.NullInt64
+	SeriesID          sql.NullInt64
 }
 
 type BookingCard struct {
@@ -607,6 +608,21 @@ type ImportSaleKey struct {
 	ImportedAt int64
 }
 
+type InboundMessage struct {
+	ID         int64
+	Channel    string
+	ProviderID string
+	FromPhone  string
+	Body       string
+	ClientID   sql.NullInt64
+	BookingID  sql.NullInt64
+	Action     string
+	Outcome    string
+	Note       string
+	Reply      string
+	ReceivedAt int64
+}
+
 type Location struct {
 	ID          int64
 	UUID        string
@@ -722,6 +738,9 @@ type Message struct {
 	UpdatedAt        int64
 	ProviderID       sql.NullInt64
 	Channel          string
+	DeliveryStatus   string
+	DeliveryNote     string
+	DeliveryAt       sql.NullInt64
 	Segments         sql.NullInt64
 	CostMilli        sql.NullInt64
 	OfferID          sql.NullInt64
@@ -828,6 +847,26 @@ type MessageTextTemplate struct {
 	Language  string
 	Body      string
 	UpdatedAt int64
+}
+
+type MessageWhatsappSetting struct {
+	ID                int64
+	Enabled           bool
+	PhoneNumberID     string
+	AccessTokenSealed string
+	AppSecretSealed   string
+	VerifyToken       string
+	UpdatedAt         int64
+}
+
+type MessageWhatsappTemplate struct {
+	Kind         string
+	Language     string
+	TemplateName string
+	TemplateLang string
+	Params       string
+	Buttons      bool
+	UpdatedAt    int64
 }
 
 type OnlineCheckout struct {
@@ -1206,6 +1245,12 @@ type TeamSetting struct {
 	ID                    int64
 	ProvidersEditOwnHours bool
 	UpdatedAt             int64
+}
+
+type TextOptout struct {
+	Phone     string
+	Channel   string
+	CreatedAt int64
 }
 
 type Transaction struct {

@@ -296,7 +296,7 @@ CREATE TABLE bookings (
     sale_id            INTEGER REFERENCES sales (id),
     created_at         INTEGER NOT NULL,
     updated_at         INTEGER NOT NULL, session_id INTEGER REFERENCES class_sessions (id), pack_id INTEGER REFERENCES client_packs (id), pack_returned BOOLEAN NOT NULL DEFAULT 0 CHECK (pack_returned BETWEEN 0 AND 1), cancelled_at INTEGER, cancelled_by TEXT
-    CHECK (cancelled_by IS NULL OR cancelled_by = 'client' OR cancelled_by = 'business' OR cancelled_by = 'unpaid'), cancelled_late BOOLEAN NOT NULL DEFAULT 0 CHECK (cancelled_late BETWEEN 0 AND 1), series_id INTEGER REFERENCES booking_series (id),
+    CHECK (cancelled_by IS NULL OR cancelled_by = 'client' OR cancelled_by = 'business' OR cancelled_by = 'unpaid'), cancelled_late BOOLEAN NOT NULL DEFAULT 0 CHECK (cancelled_late BETWEEN 0 AND 1), client_confirmed_at INTEGER, series_id INTEGER REFERENCES booking_series (id),
     CHECK (start_at < end_at),
     CHECK (block_start_at <= start_at AND end_at <= block_end_at),
     -- Bounds the overlap search: no block is longer than two days.
@@ -634,7 +634,7 @@ CREATE TABLE messages (
     subject            TEXT    NOT NULL DEFAULT '',
     created_at         INTEGER NOT NULL,
     updated_at         INTEGER NOT NULL, provider_id INTEGER REFERENCES providers (id) ON DELETE CASCADE, channel TEXT NOT NULL DEFAULT 'email'
-    CHECK (channel = 'email' OR channel = 'sms' OR channel = 'whatsapp'), segments INTEGER, cost_milli INTEGER, offer_id INTEGER REFERENCES appointment_offers (id) ON DELETE CASCADE,
+    CHECK (channel = 'email' OR channel = 'sms' OR channel = 'whatsapp'), delivery_status TEXT NOT NULL DEFAULT '', delivery_note TEXT NOT NULL DEFAULT '', delivery_at INTEGER, segments INTEGER, cost_milli INTEGER, offer_id INTEGER REFERENCES appointment_offers (id) ON DELETE CASCADE,
     CHECK (kind = 'test' OR booking_id IS NOT NULL OR payment_request_id IS NOT NULL OR provider_id IS NOT NULL OR offer_id IS NOT NULL),
     CHECK ((kind = 'reminder') = (offset_min IS NOT NULL)),
     CHECK ((recipient = 'address') = (kind = 'test'))
@@ -925,6 +925,53 @@ CREATE TABLE import_sale_keys (
     imported_at INTEGER NOT NULL,
     PRIMARY KEY (kind, key)
 ) WITHOUT ROWID;
+CREATE TABLE inbound_messages (
+    id          INTEGER PRIMARY KEY,
+    channel     TEXT    NOT NULL CHECK (channel IN ('sms', 'whatsapp')),
+    -- Twilio's MessageSid (SM…), WhatsApp's message id (wamid.…).
+    provider_id TEXT    NOT NULL CHECK (length(provider_id) BETWEEN 1 AND 200),
+    from_phone  TEXT    NOT NULL,
+    body        TEXT    NOT NULL,
+    client_id   INTEGER REFERENCES clients (id) ON DELETE SET NULL,
+    booking_id  INTEGER REFERENCES bookings (id) ON DELETE SET NULL,
+    -- confirm, cancel, stop, or other (the inbox).
+    action      TEXT    NOT NULL CHECK (action IN ('confirm', 'cancel', 'stop', 'other')),
+    -- done, refused (outside the cancel policy; note names the rule), no_booking, inbox.
+    outcome     TEXT    NOT NULL CHECK (outcome IN ('done', 'refused', 'no_booking', 'inbox')),
+    note        TEXT    NOT NULL DEFAULT '',
+    reply       TEXT    NOT NULL DEFAULT '',
+    received_at INTEGER NOT NULL,
+    UNIQUE (channel, provider_id)
+);
+CREATE TABLE text_optouts (
+    phone      TEXT    PRIMARY KEY,
+    channel    TEXT    NOT NULL CHECK (channel IN ('sms', 'whatsapp')),
+    created_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE message_whatsapp_settings (
+    id                  INTEGER PRIMARY KEY CHECK (id = 1),
+    enabled             BOOLEAN NOT NULL DEFAULT 0 CHECK (enabled IN (0, 1)),
+    -- The business phone number's id in the Cloud API (digits), not the number itself.
+    phone_number_id     TEXT    NOT NULL DEFAULT '' CHECK (phone_number_id = '' OR phone_number_id GLOB '[0-9]*'),
+    access_token_sealed TEXT    NOT NULL DEFAULT '' CHECK (access_token_sealed = '' OR access_token_sealed LIKE 'v1:%'),
+    app_secret_sealed   TEXT    NOT NULL DEFAULT '' CHECK (app_secret_sealed = '' OR app_secret_sealed LIKE 'v1:%'),
+    -- What Meta echoes in the webhook verification handshake (hub.verify_token).
+    verify_token        TEXT    NOT NULL DEFAULT '',
+    updated_at          INTEGER NOT NULL
+);
+CREATE TABLE message_whatsapp_templates (
+    kind          TEXT    NOT NULL REFERENCES message_kinds (kind),
+    language      TEXT    NOT NULL,
+    template_name TEXT    NOT NULL CHECK (template_name GLOB '[a-z0-9_]*' AND length(template_name) BETWEEN 1 AND 512),
+    -- The template's language code at Meta (en_US, es, es_MX …).
+    template_lang TEXT    NOT NULL CHECK (length(template_lang) BETWEEN 2 AND 10),
+    -- The message fields that fill {{1}}, {{2}}, … in order, comma-separated (Time,Date,Service).
+    params        TEXT    NOT NULL DEFAULT '',
+    -- Whether the template has the quick-reply buttons Confirm and Cancel (in that order).
+    buttons       BOOLEAN NOT NULL DEFAULT 0 CHECK (buttons IN (0, 1)),
+    updated_at    INTEGER NOT NULL,
+    PRIMARY KEY (kind, language)
+);
 CREATE TABLE message_text_policy (
     id                    INTEGER PRIMARY KEY CHECK (id = 1),
     daily_cap             INTEGER NOT NULL DEFAULT 200 CHECK (daily_cap BETWEEN 1 AND 100000),
@@ -1318,16 +1365,17 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (56, 480, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (57, 490, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (58, 500, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (59, 520, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (60, 530, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (61, 540, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (62, 541, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (63, 542, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (64, 550, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (65, 551, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (66, 560, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (67, 570, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (68, 571, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (59, 510, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (60, 520, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (61, 530, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (62, 540, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (63, 541, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (64, 542, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (65, 550, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (66, 551, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (67, 560, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (68, 570, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (69, 571, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1353,10 +1401,11 @@ INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES 
 INSERT INTO "team_settings" ("id", "providers_edit_own_hours", "updated_at") VALUES (1, 0, 0);
 INSERT INTO "security_settings" ("id", "require_two_factor", "updated_at") VALUES (1, 0, 0);
 INSERT INTO "message_text_settings" ("id", "sms_provider", "twilio_account_sid", "twilio_auth_token_sealed", "twilio_from", "gateway_url", "gateway_method", "gateway_auth_name", "gateway_auth_value_sealed", "gateway_content_type", "gateway_body", "updated_at") VALUES (1, 'none', '', '', '', '', 'POST', 'Authorization', '', 'application/json', '{"to": "{{to}}", "message": "{{text}}"}', 0);
+INSERT INTO "message_whatsapp_settings" ("id", "enabled", "phone_number_id", "access_token_sealed", "app_secret_sealed", "verify_token", "updated_at") VALUES (1, 0, '', '', '', '', 0);
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 INSERT INTO "gift_card_settings" ("id", "expiry_months", "sell_online", "updated_at") VALUES (1, 0, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 68);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 69);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -2270,6 +2319,19 @@ CREATE INDEX deliveries_attempted ON deliveries (webhook_id, last_attempt_at)
     WHERE last_attempt_at IS NOT NULL;
 CREATE INDEX client_notes_by_client ON client_notes (client_id, created_at DESC, id DESC);
 CREATE TRIGGER message_plan_text_settings_update AFTER UPDATE OF sms_provider ON message_text_settings
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('message_plan', 0, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE INDEX inbound_messages_received ON inbound_messages (received_at DESC);
+CREATE INDEX message_attempts_provider_id ON message_attempts (message_id_header) WHERE channel <> 'email';
+CREATE INDEX messages_text_to ON messages (to_address, last_attempt_at) WHERE channel <> 'email';
+CREATE TRIGGER bookings_client_confirmed_moved AFTER UPDATE OF start_at ON bookings
+WHEN NEW.client_confirmed_at IS NOT NULL AND NEW.start_at <> OLD.start_at
+BEGIN
+    UPDATE bookings SET client_confirmed_at = NULL WHERE id = NEW.id;
+END;
+CREATE TRIGGER message_plan_whatsapp_settings_update AFTER UPDATE OF enabled ON message_whatsapp_settings
 BEGIN
     INSERT INTO etag_versions (kind, ref_id, n) VALUES ('message_plan', 0, 1)
         ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;

@@ -17,7 +17,7 @@ ORDER BY p.active DESC, lower(p.public_name), p.id;
 -- Bookings at a location that overlap [from_ms, to_ms), cancelled ones included. A booking lasts
 -- at most two days (a CHECK on bookings), which bounds the index range from below.
 -- name: AdminDayBookings :many
-SELECT b.id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at,
+SELECT b.id, b.provider_id, b.client_id, b.status_id, b.start_at, b.end_at, b.client_confirmed_at,
     st.name AS status_name, s.name AS service_name, p.public_name AS provider_name, p.active AS provider_active,
     c.first_name AS client_first_name, c.last_name AS client_last_name
 FROM bookings b

@@ -6,6 +6,7 @@
 -- name: MessagePlanSettings :one
 SELECT s.reminder_offsets,
     CAST((SELECT t.sms_provider FROM message_text_settings t WHERE t.id = 1) AS TEXT) AS sms_provider,
+    CAST(coalesce((SELECT w.enabled FROM message_whatsapp_settings w WHERE w.id = 1), 0) AS BOOLEAN) AS whatsapp_enabled,
     CAST((SELECT group_concat(k.kind || ':' || k.enabled || k.owner_copy, ',') FROM message_kinds k) AS TEXT) AS kinds
 FROM message_settings s WHERE s.id = 1;
 
@@ -236,7 +237,7 @@ DELETE FROM message_templates WHERE kind = ? AND language = ?;
 
 -- name: ListMessages :many
 SELECT id, message_key, kind, recipient, channel, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
-    note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
+    note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, delivery_status, delivery_note, created_at, updated_at
 FROM messages
 WHERE (CAST(sqlc.arg(state) AS TEXT) = '' OR state = sqlc.arg(state))
   AND (CAST(sqlc.arg(kind) AS TEXT) = '' OR kind = sqlc.arg(kind))
@@ -254,7 +255,7 @@ WHERE (CAST(sqlc.arg(state) AS TEXT) = '' OR state = sqlc.arg(state))
 
 -- name: BookingMessages :many
 SELECT id, message_key, kind, recipient, channel, to_address, booking_id, payment_request_id, provider_id, offset_min, state,
-    note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, created_at, updated_at
+    note, send_at, next_attempt_at, attempts, series_base, last_attempt_at, last_code, subject, delivery_status, delivery_note, created_at, updated_at
 FROM messages WHERE booking_id = ? ORDER BY send_at, id;
 
 -- name: ListMessageAttempts :many

@@ -318,6 +318,11 @@ func (a *Admin) Routes() chi.Router {
 		t.get("/settings/messages/log/csv", staff.Exports, a.exportMessages) // CSV download (export.go; docs/data.md)
 		t.get("/settings/messages/log/{id}", staff.Settings, a.showMessage)
 		t.post("/settings/messages/log/{id}/resend", staff.Settings, a.resendMessage)
+		// Clients' replies and the WhatsApp channel (message_replies.go; app/replies).
+		t.get("/settings/messages/inbox", staff.Settings, a.showMessageInbox)
+		t.get("/settings/messages/whatsapp", staff.Settings, a.showMessageWhatsApp)
+		t.post("/settings/messages/whatsapp", staff.Credentials, a.saveMessageWhatsApp)
+		t.post("/settings/messages/whatsapp/templates", staff.Settings, a.saveWhatsAppTemplate)
 
 		// Classes and packs (docs/classes.md): timetable.go, class_sessions.go, class_settings.go.
 		t.get("/catalog/timetable", staff.Catalog, a.showTimetable)

@@ -244,8 +244,13 @@ func (a *Admin) summary(ctx context.Context, v booking.View) ui.BookingSummary {
 	if rows, err := a.db.R.AdminClientNames(ctx, []int64{b.ClientID}); err == nil && len(rows) == 1 {
 		client = clientName(rows[0].FirstName, rows[0].LastName)
 	}
+	confirmed := ""
+	if b.ClientConfirmedAt.Valid {
+		confirmed = p.DateTimeOnce(localTime(b.ClientConfirmedAt.Int64, zone))
+	}
 	return ui.BookingSummary{
-		ID: b.ID, When: p.DateLong(start) + ", " + from + "–" + until + " (" + zone.String() + ")",
+		ClientConfirmed: confirmed,
+		ID:              b.ID, When: p.DateLong(start) + ", " + from + "–" + until + " (" + zone.String() + ")",
 		Location: v.LocationName, Provider: v.ProviderName, Service: v.ServiceName, Client: client, ClientID: b.ClientID,
 		Status: bookingStatusName(ctx, b.StatusID), Cancelled: b.StatusID == booking.StatusCancelled,
 		DayURL: dayURL(b.LocationID, booking.DateOf(start), b.ServiceID),

@@ -316,6 +316,7 @@ func channelOptions(r *http.Request) []ui.Option {
 	return []ui.Option{
 		{Value: messages.ChannelEmail, Label: translate(r, "clients.channel.email")},
 		{Value: messages.ChannelSMS, Label: translate(r, "clients.channel.sms")},
+		{Value: messages.ChannelWhatsApp, Label: translate(r, "clients.channel.whatsapp")},
 	}
 }
 
@@ -352,7 +353,7 @@ func (a *Admin) checkClientPhone(r *http.Request, f *ui.Form, stored string) (st
 		f.Set("phone", e164)
 		phone = e164
 	}
-	if channel == messages.ChannelSMS && clients.TextableReason(phone) != "" {
+	if channel != messages.ChannelEmail && clients.TextableReason(phone) != "" {
 		problems["message_channel"] = translate(r, "clients.channel.needs_mobile")
 	}
 	return channel, problems

@@ -120,6 +120,7 @@ func (a *Admin) loadDayGrid(r *http.Request, locationID int64, zone *time.Locati
 			ID: b.ID, Time: g.p.TimeOnce(start) + "–" + g.p.TimeOnce(end), Service: b.ServiceName,
 			Client: clientName(b.ClientFirstName, b.ClientLastName), Provider: b.ProviderName,
 			Status: bookingStatusName(ctx, b.StatusID), Unconfirmed: b.StatusID != booking.StatusConfirmed,
+			ClientConfirmed: b.ClientConfirmedAt.Valid,
 		}
 		if b.StatusID == booking.StatusCancelled {
 			g.cancelled = append(g.cancelled, view)

@@ -92,15 +92,23 @@ func (a *Admin) messageRow(r *http.Request, times *messageTimes, e messages.Entr
 	if e.Recipient == messages.ToOwner {
 		label = translate(r, "messages.owner_copy_of", "type", label)
 	}
-	if e.Channel == messages.ChannelSMS {
-		label = translate(r, "messages.by_channel", "type", label, "channel", translate(r, "clients.channel.sms"))
+	if e.Channel == messages.ChannelSMS || e.Channel == messages.ChannelWhatsApp {
+		label = translate(r, "messages.by_channel", "type", label, "channel", translate(r, "clients.channel."+e.Channel))
 	}
 	state := stateLabel(r, e.State)
 	if e.InFlight {
 		state = translate(r, "messages.state.sending")
 	}
+	note := e.Note
+	if e.Delivery != "" {
+		// What the provider's status callbacks said after it took the text (app/replies).
+		state = translate(r, "messages.delivery", "state", state, "delivery", translate(r, deliveryKeys[e.Delivery].Key))
+		if e.DeliveryNote != "" {
+			note = e.DeliveryNote
+		}
+	}
 	row := ui.MessageRow{ID: e.ID, Href: messageHref(e.ID), Kind: label, To: e.To, SendAt: e.SendAt, State: state,
-		StateKey: e.State, Note: e.Note, Attempts: e.Attempts, Code: e.LastCode}
+		StateKey: e.State, Note: note, Attempts: e.Attempts, Code: e.LastCode}
 	row.When, row.Zone = times.at(e.SendAt, e.Zone)
 	return row
 }
@@ -219,4 +227,13 @@ func (a *Admin) bookingMessages(ctx context.Context, r *http.Request, bookingID 
 		rows[i] = a.messageRow(r, times, e)
 	}
 	return rows, nil
+}
+
+// deliveryKeys name the delivery statuses providers report (app/replies).
+var deliveryKeys = map[string]struct{ Key string }{
+	"accepted": {Key: "messages.delivery.accepted"}, "scheduled": {Key: "messages.delivery.scheduled"},
+	"queued": {Key: "messages.delivery.queued"}, "sending": {Key: "messages.delivery.sending"},
+	"sent": {Key: "messages.delivery.sent"}, "delivered": {Key: "messages.delivery.delivered"},
+	"read": {Key: "messages.delivery.read"}, "failed": {Key: "messages.delivery.failed"},
+	"undelivered": {Key: "messages.delivery.undelivered"},
 }

@@ -255,6 +255,12 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 	if err := w.d.Read.QueryRow(`SELECT max(id) FROM bookings`).Scan(&bookingID); err != nil {
 		t.Fatal(err)
 	}
+	// A client's reply that confirmed, and a message left for the team (the inbox).
+	exec(`UPDATE bookings SET client_confirmed_at = ? WHERE id = ?`, ms, bookingID)
+	exec(`INSERT INTO inbound_messages (channel, provider_id, from_phone, body, booking_id, action, outcome, reply, received_at)
+		VALUES ('sms', 'SM1', '+56961234567', 'SÍ', ?, 'confirm', 'done', 'ok', ?)`, bookingID, ms)
+	exec(`INSERT INTO inbound_messages (channel, provider_id, from_phone, body, action, outcome, received_at)
+		VALUES ('whatsapp', 'wamid.1', '+56961234568', '¿Puedo llevar a mi perro? Es una pregunta muy larga con una_palabra_muy_larga_sin_espacios_dentro', 'other', 'inbox', ?)`, ms)
 	paid := w.request(t, "11:00")
 	wantRedirect(t, c.post(t, ui.PaymentSettleURL(paid.ID), url.Values{"method": {"1"}}), ui.PaymentURL(paid.ID))
 	pending := w.request(t, "13:30")
@@ -389,6 +395,8 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/settings/messages/templates",
 		"/settings/messages/texts",
 		"/settings/messages/rules",
+		"/settings/messages/whatsapp",
+		"/settings/messages/inbox",
 		"/settings/messages/templates/confirmation/es",
 		"/settings/messages/log",
 		"/settings/messages/log/" + id(message),

@@ -36,9 +36,11 @@ func (a *Admin) page(r *http.Request, title string) ui.Page {
 	if o, ok := ownerFrom(r.Context()); ok {
 		p.Owner = o.Email
 		p.Allowed = map[string]bool{"/clients/new": a.may(r, "/clients/new"), "/bookings/new": a.may(r, "/bookings/new"),
-			"POST /settings/messages/transport":  a.mayPost(r, "/settings/messages/transport"),
-			"POST /settings/messages/texts":      a.mayPost(r, "/settings/messages/texts"),
-			"POST /settings/messages/texts/test": a.mayPost(r, "/settings/messages/texts/test")}
+			"POST /settings/messages/transport":          a.mayPost(r, "/settings/messages/transport"),
+			"POST /settings/messages/texts":              a.mayPost(r, "/settings/messages/texts"),
+			"POST /settings/messages/texts/test":         a.mayPost(r, "/settings/messages/texts/test"),
+			"POST /settings/messages/whatsapp":           a.mayPost(r, "/settings/messages/whatsapp"),
+			"POST /settings/messages/whatsapp/templates": a.mayPost(r, "/settings/messages/whatsapp/templates")}
 		for _, item := range ui.Nav {
 			p.Allowed[item.Href] = a.may(r, item.Href)
 			for _, c := range item.Children {

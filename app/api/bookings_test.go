@@ -105,7 +105,7 @@ func TestCreateBooking(t *testing.T) {
 		`"service_id":1,"service":{"id":1,"name":"Haircut"},"service_provider_id":2,"service_provider":{"id":2,"public_name":"Ben"},` +
 		`"client_id":1,"location_id":1,"location":{"id":1,"name":"Providencia"},"price":"13500.0","list_price":"15000.0",` +
 		`"discount":"10.0","notes":null,"scheduled":true,"time_resource_id":null,"company_id":1,"sale":null,"session_id":null,"pack_id":null,` +
-		`"series_id":null,"created_at":"2026-11-23T12:00:00Z","updated_at":"2026-11-23T12:00:00Z"}` + "\n"
+		`"series_id":null,"client_confirmed_at":null,"created_at":"2026-11-23T12:00:00Z","updated_at":"2026-11-23T12:00:00Z"}` + "\n"
 	if string(raw) != want {
 		t.Fatalf("got\n%s\nwant\n%s", raw, want)
 	}

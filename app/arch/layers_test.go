@@ -17,14 +17,15 @@ var (
 	// wiring builds the process: commands, config, the root router, the workers.
 	wiring = set("frontdesk", "frontdesk/app")
 	// surfaces are the front doors: each turns requests into calls of the domain.
-	surfaces = set(app("api"), app("admin"), app("site"), app("mcp"), app("payhook"), app("customer"))
+	surfaces = set(app("api"), app("admin"), app("site"), app("mcp"), app("payhook"), app("customer"),
+		app("msghook"))
 	// domain is the rules and the writers: what every door calls, the same for all. The
 	// writers (webhook, messages, queue) put rows in the outbox inside the caller's transaction.
 	domain = set(app("booking"), app("reserve"), app("clients"), app("catalog"), app("payments"), app("messages"),
 		app("webhook"), app("queue"), app("importer"), app("apikey"), app("owner"), app("staff"), app("money"), app("input"),
 		app("resource"), app("managelink"), app("ical"), app("locale"), app("links"), app("idempotency"),
 		app("secrets"), app("mcp/channel"), app("fail"), app("feeds"), app("activity"), app("reports"), app("twofactor"),
-		app("passkey"), app("export"), app("calendar"))
+		app("passkey"), app("export"), app("calendar"), app("replies"))
 	// dispatchers send what the writers wrote: HTTP deliveries, SMTP, their metrics. app/server.go
 	// runs them beside the surfaces.
 	dispatchers = set(app("webhook/dispatch"), app("messages/mailer"), app("calendar/calsync"))
@@ -37,7 +38,7 @@ var (
 	// build information, the load generator.
 	adapters = set(app("payments/stripe"), app("tlsacme"), app("systemd"), app("buildinfo"), app("bench"))
 	// helpers are for tests only: fake servers and databases, and this package.
-	helpers = set(app("nettest"), app("messages/smtptest"), app("messages/smstest"), app("payments/stripe/stripetest"), "frontdesk/db/dbtest",
+	helpers = set(app("nettest"), app("messages/smtptest"), app("messages/smstest"), app("messages/watest"), app("payments/stripe/stripetest"), "frontdesk/db/dbtest",
 		app("arch"))
 	// base is what everything stands on; it knows nothing of app/.
 	base = set("frontdesk/db", "frontdesk/ui", "frontdesk/ui/i18n", "frontdesk/static")

@@ -27,11 +27,11 @@ import (
 const (
 	ChannelEmail    = "email"
 	ChannelSMS      = "sms"
-	ChannelWhatsApp = "whatsapp" // stored as a preference; not sent yet: such clients get email
+	ChannelWhatsApp = "whatsapp"
 )
 
 // ClientChannels are the channels a client may prefer, in the order forms offer them.
-var ClientChannels = []string{ChannelEmail, ChannelSMS}
+var ClientChannels = []string{ChannelEmail, ChannelSMS, ChannelWhatsApp}
 
 // ValidClientChannel reports whether c is a channel a client may prefer.
 func ValidClientChannel(c string) bool {
@@ -45,9 +45,12 @@ func ValidClientChannel(c string) bool {
 
 // channelFor is the channel a message to a client goes by: their preferred channel when it is
 // a text channel that is set up and their number can receive texts, else email.
-func channelFor(preferred string, textsReady bool, phone string) string {
-	if preferred == ChannelSMS && textsReady && clients.TextableReason(phone) == "" {
+func channelFor(preferred string, smsReady, whatsAppReady bool, phone string) string {
+	switch {
+	case preferred == ChannelSMS && smsReady && clients.TextableReason(phone) == "":
 		return ChannelSMS
+	case preferred == ChannelWhatsApp && whatsAppReady && clients.TextableReason(phone) == "":
+		return ChannelWhatsApp
 	}
 	return ChannelEmail
 }
@@ -68,6 +71,9 @@ type TextTransport struct {
 	// Twilio: the account, its auth token, the sender (an E.164 number or a Messaging Service
 	// SID, MG…), and the API's base URL (TwilioAPI unless serve's --twilio-api-url says otherwise).
 	AccountSID, AuthToken, From, TwilioBase string
+	// StatusCallback is where Twilio reports each text's delivery (app/msghook), "" without a
+	// public URL.
+	StatusCallback string
 	// Gateway: the URL, method, one header (name and value: the credentials) and the body made
 	// from a template with {{to}} and {{text}}.
 	URL, Method, AuthName, AuthValue, ContentType, Body string
@@ -102,6 +108,9 @@ func (s *Service) TextTransport(ctx context.Context, q *db.Queries, cache map[st
 		ContentType: row.GatewayContentType, Body: row.GatewayBody}
 	if t.TwilioBase == "" {
 		t.TwilioBase = TwilioAPI
+	}
+	if s.links != nil {
+		t.StatusCallback = s.links.URL("/twilio/status", nil)
 	}
 	open := func(purpose, sealed string) (string, error) {
 		if sealed == "" {

@@ -22,9 +22,10 @@ type plan struct {
 	offsets []time.Duration
 	enabled map[Kind]bool
 	copy    map[Kind]bool
-	// texts: an SMS provider is chosen, so a client who prefers texts is planned one (whether
-	// it is ready to send is the dispatcher's concern: until it is, such messages wait).
-	texts bool
+	// texts: an SMS provider is chosen (sms) or WhatsApp is switched on (whatsApp), so a client
+	// who prefers that channel is planned a text (whether it is ready to send is the
+	// dispatcher's concern: until it is, such messages wait).
+	texts, sms, whatsApp bool
 	// byText: the kinds the owner lets go by text; quiet: the quiet hours, which a reminder by
 	// text is planned ahead of (policy.go).
 	byText map[Kind]bool
@@ -47,7 +48,9 @@ func readPlan(ctx context.Context, q *db.Queries) (plan, error) {
 	if err != nil {
 		return plan{}, fmt.Errorf("message settings: %w", err)
 	}
-	p := plan{enabled: map[Kind]bool{}, copy: map[Kind]bool{}, texts: row.SmsProvider != SMSNone && row.SmsProvider != ""}
+	p := plan{enabled: map[Kind]bool{}, copy: map[Kind]bool{}, sms: row.SmsProvider != SMSNone && row.SmsProvider != "",
+		whatsApp: row.WhatsappEnabled}
+	p.texts = p.sms || p.whatsApp
 	if p.offsets, err = ParseOffsets(row.ReminderOffsets); err != nil {
 		return plan{}, err
 	}
@@ -312,7 +315,7 @@ func (w *writer) clientChannel() (string, error) {
 		if err != nil && !db.IsNotFound(err) {
 			return "", fmt.Errorf("message client %d: %w", id, err)
 		}
-		w.channel = channelFor(c.Channel, true, c.Phone)
+		w.channel = channelFor(c.Channel, w.plan.sms, w.plan.whatsApp, c.Phone)
 	}
 	return w.channel, nil
 }

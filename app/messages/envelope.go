@@ -21,6 +21,9 @@ type Envelope struct {
 	Channel string
 	Phone   string
 	Text    string
+	// WhatsApp is the template message when Channel is ChannelWhatsApp (Text is then the short
+	// text the log shows).
+	WhatsApp *WhatsAppMessage
 }
 
 // messageIDDomain is the right part of the Message-IDs we make: the sender's domain, so the

@@ -18,7 +18,7 @@ type Entry struct {
 	Kind      Kind
 	Recipient string // ToClient, ToOwner or ToAddress
 	// Channel is the channel it is planned for, or went by once attempted (ChannelEmail,
-	// ChannelSMS); To is then a phone number.
+	// ChannelSMS, ChannelWhatsApp); To is then a phone number.
 	Channel string
 	// To is the address it went to; before the first attempt, the one it is to go to as things
 	// stand (the client's, the owner copies' address), "" when there is none.
@@ -36,6 +36,9 @@ type Entry struct {
 	LastAttemptAt    time.Time
 	LastCode         int
 	Subject          string
+	// Delivery is what the provider's status callbacks last said of a text (delivered, read,
+	// failed, undelivered …; "" for an email or before any), DeliveryNote their error.
+	Delivery, DeliveryNote string
 	// Zone is the IANA zone of what the message is about: its booking's location, or its
 	// payment request's (its cart's location, else the business's first); "" for neither.
 	Zone string
@@ -47,7 +50,7 @@ func entryOf(r db.ListMessagesRow) Entry {
 		BookingID: r.BookingID.Int64, PaymentRequestID: r.PaymentRequestID.Int64, ProviderID: r.ProviderID.Int64,
 		Offset: time.Duration(r.OffsetMin.Int64) * time.Minute, State: r.State, Note: r.Note,
 		SendAt: db.Time(r.SendAt), Attempts: int(r.Attempts), LastCode: int(r.LastCode.Int64), Subject: r.Subject,
-		InFlight: r.State == StatePending && !r.NextAttemptAt.Valid,
+		InFlight: r.State == StatePending && !r.NextAttemptAt.Valid, Delivery: r.DeliveryStatus, DeliveryNote: r.DeliveryNote,
 	}
 	if r.NextAttemptAt.Valid {
 		e.NextAttemptAt = db.Time(r.NextAttemptAt.Int64)
@@ -123,7 +126,7 @@ func (s *Service) about(ctx context.Context, entries []Entry) error {
 	type subject struct{ zone, email, phone string }
 	// contact is where a client message on channel goes: a text to the number.
 	contact := func(s *subject, channel string) string {
-		if channel == ChannelSMS {
+		if channel == ChannelSMS || channel == ChannelWhatsApp {
 			return s.phone
 		}
 		return s.email
@@ -281,6 +284,7 @@ func (s *Service) Message(ctx context.Context, id int64) (Detail, error) {
 		BookingID: r.BookingID, PaymentRequestID: r.PaymentRequestID, OffsetMin: r.OffsetMin, State: r.State,
 		Note: r.Note, SendAt: r.SendAt, NextAttemptAt: r.NextAttemptAt, Attempts: r.Attempts, SeriesBase: r.SeriesBase,
 		LastAttemptAt: r.LastAttemptAt, LastCode: r.LastCode, Subject: r.Subject, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		DeliveryStatus: r.DeliveryStatus, DeliveryNote: r.DeliveryNote,
 	})}
 	entries := []Entry{d.Entry}
 	if err := s.about(ctx, entries); err != nil {

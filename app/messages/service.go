@@ -47,6 +47,8 @@ type Options struct {
 	// TwilioAPI is the base URL of Twilio's REST API; "": TwilioAPI (serve --twilio-api-url,
 	// for a proxy or a test receiver).
 	TwilioAPI string
+	// WhatsAppAPI is the base URL of the Graph API; "": WhatsAppAPI (serve --whatsapp-api-url).
+	WhatsAppAPI string
 }
 
 // Service is customer messaging for one database without the sending: the owner's operations
@@ -63,13 +65,15 @@ type Service struct {
 	// transportSaved is Options.TransportSaved.
 	transportSaved func()
 	twilioBase     string
+	whatsAppBase   string
 	textCap        textCap // the daily cap's count (policy.go)
 }
 
 // New returns the messaging service over d.
 func New(d *db.DB, o Options) *Service {
 	s := &Service{db: d, now: o.Now, log: o.Log, box: o.Secrets, override: o.Override, links: o.Links,
-		retention: o.Retention, transportSaved: o.TransportSaved, twilioBase: o.TwilioAPI}
+		retention: o.Retention, transportSaved: o.TransportSaved, twilioBase: o.TwilioAPI,
+		whatsAppBase: o.WhatsAppAPI}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -202,7 +206,7 @@ func (s *Service) Prepare(ctx context.Context, id int64, t Transport, now time.T
 	// Writes and the other reads come after the snapshot is let go: the read pool is small, and
 	// a sender holding a connection while it waits for the writer would starve the requests.
 	a := r.facts
-	if r.channel == ChannelSMS {
+	if r.channel == ChannelSMS || r.channel == ChannelWhatsApp {
 		p, err := s.prepareText(ctx, r, ab, now)
 		if err != nil {
 			s.textCap.release(capDay)
@@ -270,7 +274,8 @@ type reading struct {
 	channel    string // ChannelEmail, or ChannelSMS: the short text in text
 	text       string
 	policy     readPolicy
-	bizZone    *time.Location // the business's zone: the cap's day, the counts' month
+	bizZone    *time.Location    // the business's zone: the cap's day, the counts' month
+	whatsApp   *WhatsAppTemplate // ChannelWhatsApp: the template it goes as (text: the log's words)
 }
 
 // readPolicy is what the owner's rules for texts said about a client's message.
@@ -302,7 +307,33 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 	}
 	r.channel = ChannelEmail
 	if m.Recipient == ToClient {
-		r.channel = channelFor(a.preferred, t.Text.Ready(), a.phone)
+		r.channel = channelFor(a.preferred, t.Text.Ready(), t.WhatsApp.Ready(), a.phone)
+		if r.channel != ChannelEmail {
+			// A number that answered STOP gets no texts (app/replies): its messages go by email.
+			if out, err := q.TextOptedOut(ctx, a.phone); err != nil {
+				return r, err
+			} else if out {
+				r.channel = ChannelEmail
+			}
+		}
+	}
+	if r.channel == ChannelWhatsApp {
+		loc, err := locale.Load(ctx, q)
+		if err != nil {
+			return r, err
+		}
+		row, err := q.GetWhatsAppTemplate(ctx, db.GetWhatsAppTemplateParams{Kind: string(r.kind), Language: loc.Printer().Lang()})
+		switch {
+		case err == nil:
+			tpl := templateOf(row)
+			r.whatsApp, r.printer = &tpl, loc.Printer()
+			r.text, err = s.textTemplate(ctx, q, r.kind, r.printer)
+			return r, err
+		case db.IsNotFound(err):
+			r.channel = ChannelEmail // no template for this kind in this language
+		default:
+			return r, err
+		}
 	}
 	r.bizZone = time.UTC
 	if tz, err := q.BusinessTimezone(ctx); err == nil {
@@ -434,12 +465,22 @@ func (s *Service) prepareText(ctx context.Context, r reading, ab About, now time
 			return Prepared{About: ab}, err
 		}
 	}
-	text, err := renderText(r.text, fields(r.printer, r.biz.Name, a.appointment))
+	f := fields(r.printer, r.biz.Name, a.appointment)
+	text, err := renderText(r.text, f)
 	if err != nil {
 		return Prepared{About: ab}, err
 	}
 	env := Envelope{Channel: ChannelSMS, Phone: a.phone, Text: text, Date: now, MessageID: r.msg.MessageKey,
 		To: mail.Address{Name: OneLine(strings.TrimSpace(a.ClientFirst + " " + a.ClientLast))}}
+	if t := r.whatsApp; t != nil {
+		// WhatsApp bills by conversation, not by segment: no segments or cost are estimated.
+		wa := &WhatsAppMessage{Template: t.Name, Lang: t.Lang, Buttons: t.Buttons}
+		for _, p := range t.Params {
+			wa.Params = append(wa.Params, fieldValue(f, p))
+		}
+		env.Channel, env.WhatsApp = ChannelWhatsApp, wa
+		return Prepared{Envelope: env, About: ab}, nil
+	}
 	seg := Segment(text).Segments
 	return Prepared{Envelope: env, About: ab, Segments: seg, CostMilli: TextCost(seg, r.policy.PricePer1000)}, nil
 }

@@ -31,6 +31,8 @@ type Transport struct {
 	ownerCopy string
 	// Text is the SMS provider (docs/messages.md, "Channels").
 	Text TextTransport
+	// WhatsApp is the WhatsApp Business channel (docs/messages.md, "WhatsApp").
+	WhatsApp WhatsAppTransport
 }
 
 // Ready reports whether t can send email: a server and a sender address.

@@ -35,9 +35,12 @@ type Booking struct {
 	SessionID *int64 `json:"session_id"`
 	PackID    *int64 `json:"pack_id"`
 	// SeriesID is the series the booking is an occurrence of (an addition; docs/visits.md).
-	SeriesID  *int64 `json:"series_id"`
-	CreatedAt string `json:"created_at"`
-	UpdatedAt string `json:"updated_at"`
+	SeriesID *int64 `json:"series_id"`
+	// ClientConfirmedAt is when the client confirmed the appointment by answering a text, in
+	// UTC; null until then and again once it moves (an addition; docs/api.md).
+	ClientConfirmedAt *string `json:"client_confirmed_at"`
+	CreatedAt         string  `json:"created_at"`
+	UpdatedAt         string  `json:"updated_at"`
 }
 
 // BookingStatus is an entry of the status catalogue (1 confirmed … 5 cancelled).
@@ -99,6 +102,7 @@ func NewBooking(v db.BookingViewsRow, companyID int64, zone *time.Location) Book
 		SessionID:         NullInt(b.SessionID),
 		PackID:            NullInt(b.PackID),
 		SeriesID:          NullInt(b.SeriesID),
+		ClientConfirmedAt: NullTimestamp(b.ClientConfirmedAt),
 		CreatedAt:         Timestamp(b.CreatedAt),
 		UpdatedAt:         Timestamp(b.UpdatedAt),
 	}
@@ -227,6 +231,8 @@ func (b Booking) AppendJSON(dst []byte) []byte {
 	dst = appendJSONNullInt(dst, b.PackID)
 	dst = append(dst, `,"series_id":`...)
 	dst = appendJSONNullInt(dst, b.SeriesID)
+	dst = append(dst, `,"client_confirmed_at":`...)
+	dst = appendJSONNullString(dst, b.ClientConfirmedAt)
 	dst = append(dst, `,"created_at":`...)
 	dst = appendJSONString(dst, b.CreatedAt)
 	dst = append(dst, `,"updated_at":`...)

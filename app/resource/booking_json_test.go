@@ -18,6 +18,7 @@ func TestBookingAppendJSONMatchesEncodingJSON(t *testing.T) {
 	hostile.Booking.SaleID = sql.NullInt64{Int64: 4, Valid: true}
 	hostile.SaleStatus, hostile.SaleCartID = sql.NullString{String: "paid", Valid: true}, sql.NullInt64{Int64: 12, Valid: true}
 	hostile.Booking.SessionID, hostile.Booking.PackID = sql.NullInt64{Int64: 31, Valid: true}, sql.NullInt64{Int64: 5, Valid: true}
+	hostile.Booking.ClientConfirmedAt = sql.NullInt64{Int64: 1795000000000, Valid: true}
 	one, two := int64(1), int64(3)
 	cases := []struct {
 		name string

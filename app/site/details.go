@@ -220,9 +220,14 @@ func (s *Site) detailsView(r *http.Request, st step, form *ui.Form) ui.SiteDetai
 	if pol, err := payments.LoadPolicy(r.Context(), s.db.R); err == nil {
 		v.FeePolicy = pol.Statement(p, st.svc.priceCents)
 	}
-	if s.textsOn(r.Context()) {
-		v.Channels = []ui.Option{{Value: messages.ChannelEmail, Label: p.T("site.details.channel.email")},
-			{Value: messages.ChannelSMS, Label: p.T("site.details.channel.sms")}}
+	if sms, wa := s.textsOn(r.Context()); sms || wa {
+		v.Channels = []ui.Option{{Value: messages.ChannelEmail, Label: p.T("site.details.channel.email")}}
+		if sms {
+			v.Channels = append(v.Channels, ui.Option{Value: messages.ChannelSMS, Label: p.T("site.details.channel.sms")})
+		}
+		if wa {
+			v.Channels = append(v.Channels, ui.Option{Value: messages.ChannelWhatsApp, Label: p.T("site.details.channel.whatsapp")})
+		}
 		if form.Get("message_channel") == "" {
 			form.Set("message_channel", messages.ChannelEmail)
 		}
@@ -329,7 +334,7 @@ func (s *Site) readDetails(r *http.Request, st step, form *ui.Form) clients.Inpu
 		}
 	}
 	in.Phone = clients.Value(phone)
-	if channelOf(form) == messages.ChannelSMS && form.Error("phone") == "" && clients.TextableReason(phone) != "" {
+	if channelOf(form) != messages.ChannelEmail && form.Error("phone") == "" && clients.TextableReason(phone) != "" {
 		form.SetError("message_channel", p.T("site.details.channel.needs_mobile"))
 	}
 	for _, a := range c.attributes {
@@ -401,9 +406,10 @@ func validNonce(s string) bool {
 
 // textsOn reports whether an SMS provider is chosen, so the form asks how the visitor wants to
 // hear about their booking (docs/messages.md, "Channels").
-func (s *Site) textsOn(ctx context.Context) bool {
+func (s *Site) textsOn(ctx context.Context) (sms, whatsApp bool) {
 	t, err := s.db.R.MessageTextSettings(ctx)
-	return err == nil && t.SmsProvider != messages.SMSNone
+	w, werr := s.db.R.MessageWhatsAppSettings(ctx)
+	return err == nil && t.SmsProvider != messages.SMSNone, werr == nil && w.Enabled
 }
 
 // channelOf is the channel the visitor chose (email when the form did not ask or they chose

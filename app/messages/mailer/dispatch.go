@@ -108,11 +108,15 @@ func (s store) Targets(ctx context.Context, q *db.Queries, now time.Time) (map[i
 		s.d.m.log.Error("text settings unusable; texts wait", "err", err)
 		t.Text = messages.TextTransport{}
 	}
+	if t.WhatsApp, err = s.d.m.WhatsAppTransport(ctx, q, s.d.cache); err != nil {
+		s.d.m.log.Error("WhatsApp settings unusable; WhatsApp messages wait", "err", err)
+		t.WhatsApp = messages.WhatsAppTransport{}
+	}
 	var target int64
 	if t.Ready() {
 		target |= emailReady
 	}
-	if t.Text.Ready() {
+	if t.Text.Ready() || t.WhatsApp.Ready() {
 		target |= textReady
 	}
 	if target == 0 {
@@ -290,7 +294,7 @@ func (m *Mailer) logEmail(l emailLine) {
 		attrs = append(attrs, slog.Int64("payment_request", r.about.PaymentRequest))
 	}
 	domain := ""
-	if r.channel == messages.ChannelSMS {
+	if r.channel == messages.ChannelSMS || r.channel == messages.ChannelWhatsApp {
 		// A number is personal data too: only its country code is logged.
 		attrs = append(attrs, slog.String("channel", r.channel), slog.String("to_country", callingCode(r.to)))
 	} else if at := strings.LastIndexByte(r.to, '@'); at >= 0 {
@@ -321,7 +325,7 @@ func (m *Mailer) logEmail(l emailLine) {
 			attrs = append(attrs, slog.Int("code", r.code))
 		}
 		reply := r.reply
-		if r.to != "" && r.channel == messages.ChannelSMS {
+		if r.to != "" && (r.channel == messages.ChannelSMS || r.channel == messages.ChannelWhatsApp) {
 			reply = strings.ReplaceAll(reply, r.to, "…")
 		} else if r.to != "" {
 			reply = regexp.MustCompile(`(?i)`+regexp.QuoteMeta(r.to)).ReplaceAllLiteralString(reply, "…@"+domain)
@@ -360,11 +364,15 @@ func (d *dispatcher) Send(j queue.Job[ref], t messages.Transport) result {
 		return r
 	case out.BadAddress != "":
 		r.category, r.reply, r.permanent, r.to = messages.CategoryAddress, out.BadAddress, true, out.Envelope.To.Address
-	case out.Envelope.Channel == messages.ChannelSMS:
+	case out.Envelope.Channel == messages.ChannelSMS || out.Envelope.Channel == messages.ChannelWhatsApp:
 		e := out.Envelope
-		r.channel, r.to, r.subject = messages.ChannelSMS, e.Phone, clip(e.Text, 160)
+		r.channel, r.to, r.subject = e.Channel, e.Phone, clip(e.Text, 160)
 		var sr textResult
-		sr, err = d.m.sendText(ctx, t.Text, e)
+		if e.Channel == messages.ChannelWhatsApp {
+			sr, err = d.m.sendWhatsApp(ctx, t.WhatsApp, e)
+		} else {
+			sr, err = d.m.sendText(ctx, t.Text, e)
+		}
 		r.header, r.code, r.reply = sr.id, sr.status, sr.reply
 		r.segments, r.cost = out.Segments, out.CostMilli
 		if err != nil {

@@ -119,6 +119,9 @@ func (m *Mailer) sendText(ctx context.Context, t messages.TextTransport, e messa
 // From (or MessagingServiceSid) and Body, the account SID and auth token as basic auth.
 func twilioRequest(ctx context.Context, t messages.TextTransport, to, text string) (*http.Request, error) {
 	form := url.Values{"To": {to}, "Body": {text}}
+	if t.StatusCallback != "" {
+		form.Set("StatusCallback", t.StatusCallback) // delivery statuses into the log (app/msghook)
+	}
 	if strings.HasPrefix(t.From, "MG") {
 		form.Set("MessagingServiceSid", t.From)
 	} else {

@@ -3,6 +3,7 @@ package mailer_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -56,6 +57,9 @@ func TestTextsThroughTwilio(t *testing.T) {
 	got := e.waitTexts(1)[0]
 	if got.To != "+56961234567" || got.From != smstest.From {
 		t.Errorf("text to %q from %q", got.To, got.From)
+	}
+	if form, _ := url.ParseQuery(got.Raw); form.Get("StatusCallback") != "https://book.example.com/twilio/status" {
+		t.Errorf("StatusCallback %q, want the public URL's /twilio/status", form.Get("StatusCallback"))
 	}
 	if !strings.Contains(got.Body, "Studio Ana: your booking is confirmed. Haircut, Friday, 27 November 2026 at 10:00") ||
 		!strings.Contains(got.Body, "https://book.example.com/") {
