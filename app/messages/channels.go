@@ -112,32 +112,36 @@ func (s *Service) TextTransport(ctx context.Context, q *db.Queries, cache map[st
 	if s.links != nil {
 		t.StatusCallback = s.links.URL("/twilio/status", nil)
 	}
-	open := func(purpose, sealed string) (string, error) {
-		if sealed == "" {
-			return "", nil
-		}
-		if v, ok := cache[sealed]; ok {
-			return v, nil
-		}
-		if s.box == nil {
-			return "", fmt.Errorf("a text credential is stored sealed but no key was given")
-		}
-		v, err := s.box.Open(purpose, sealed)
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", purpose, err)
-		}
-		if cache != nil {
-			cache[sealed] = v
-		}
-		return v, nil
-	}
-	if t.AuthToken, err = open(twilioTokenPurpose, row.TwilioAuthTokenSealed); err != nil {
+	if t.AuthToken, err = s.openSealed(cache, "text", twilioTokenPurpose, row.TwilioAuthTokenSealed); err != nil {
 		return TextTransport{}, err
 	}
-	if t.AuthValue, err = open(gatewayAuthPurpose, row.GatewayAuthValueSealed); err != nil {
+	if t.AuthValue, err = s.openSealed(cache, "text", gatewayAuthPurpose, row.GatewayAuthValueSealed); err != nil {
 		return TextTransport{}, err
 	}
 	return t, nil
+}
+
+// openSealed opens a provider's sealed credential for purpose ("" stays ""), through cache
+// (keyed by the sealed text; nil for none) so a sender does not open it on every message.
+// channel names the channel in the error when no key was given.
+func (s *Service) openSealed(cache map[string]string, channel, purpose, sealed string) (string, error) {
+	if sealed == "" {
+		return "", nil
+	}
+	if v, ok := cache[sealed]; ok {
+		return v, nil
+	}
+	if s.box == nil {
+		return "", fmt.Errorf("a %s credential is stored sealed but no key was given", channel)
+	}
+	v, err := s.box.Open(purpose, sealed)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", purpose, err)
+	}
+	if cache != nil {
+		cache[sealed] = v
+	}
+	return v, nil
 }
 
 // TextSettings is Settings → Messages → Texts as the page shows it: never a secret, only

@@ -317,6 +317,12 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 			}
 		}
 	}
+	r.bizZone = time.UTC
+	if tz, err := q.BusinessTimezone(ctx); err == nil {
+		if z, err := time.LoadLocation(tz); err == nil {
+			r.bizZone = z
+		}
+	}
 	if r.channel == ChannelWhatsApp {
 		loc, err := locale.Load(ctx, q)
 		if err != nil {
@@ -333,12 +339,6 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 			r.channel = ChannelEmail // no template for this kind in this language
 		default:
 			return r, err
-		}
-	}
-	r.bizZone = time.UTC
-	if tz, err := q.BusinessTimezone(ctx); err == nil {
-		if z, err := time.LoadLocation(tz); err == nil {
-			r.bizZone = z
 		}
 	}
 	if r.channel == ChannelSMS {

@@ -2,7 +2,6 @@ package messages
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -59,29 +58,10 @@ func (s *Service) WhatsAppTransport(ctx context.Context, q *db.Queries, cache ma
 	if t.Base == "" {
 		t.Base = WhatsAppAPI
 	}
-	open := func(purpose, sealed string) (string, error) {
-		if sealed == "" {
-			return "", nil
-		}
-		if v, ok := cache[sealed]; ok {
-			return v, nil
-		}
-		if s.box == nil {
-			return "", fmt.Errorf("a WhatsApp credential is stored sealed but no key was given")
-		}
-		v, err := s.box.Open(purpose, sealed)
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", purpose, err)
-		}
-		if cache != nil {
-			cache[sealed] = v
-		}
-		return v, nil
-	}
-	if t.AccessToken, err = open(whatsAppTokenPurpose, row.AccessTokenSealed); err != nil {
+	if t.AccessToken, err = s.openSealed(cache, "WhatsApp", whatsAppTokenPurpose, row.AccessTokenSealed); err != nil {
 		return WhatsAppTransport{}, err
 	}
-	if t.AppSecret, err = open(whatsAppSecretPurpose, row.AppSecretSealed); err != nil {
+	if t.AppSecret, err = s.openSealed(cache, "WhatsApp", whatsAppSecretPurpose, row.AppSecretSealed); err != nil {
 		return WhatsAppTransport{}, err
 	}
 	return t, nil

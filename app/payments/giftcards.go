@@ -420,22 +420,9 @@ func SettleWithGiftCard(ctx context.Context, d *db.DB, id int64, code string, re
 	var saleID int64
 	var refusal error
 	err := d.InTx(ctx, func(q *db.Queries) error {
-		pr, err := q.GetPaymentRequest(ctx, id)
-		if db.IsNotFound(err) {
-			return ErrPaymentRequestNotFound
-		} else if err != nil {
-			return err
-		}
-		if pr.Status != StatusPending {
-			return notPending(pr)
-		}
-		if due(pr, now) {
-			_, err := closePending(ctx, q, now, pr)
-			pr.Status = StatusExpired
-			refusal = notPending(pr)
-			return err
-		}
-		if err := releaseGiftHolds(ctx, q, now, pr.ID); err != nil {
+		pr, expired, err := openAtDesk(ctx, q, id, now)
+		if err != nil || expired != nil {
+			refusal = expired
 			return err
 		}
 		card, err := usableCard(ctx, q, now, code)

@@ -62,23 +62,9 @@ func Settle(ctx context.Context, d *db.DB, id int64, method Method, now time.Tim
 	var saleID int64
 	var refusal error
 	err := d.InTx(ctx, func(q *db.Queries) error {
-		pr, err := q.GetPaymentRequest(ctx, id)
-		if db.IsNotFound(err) {
-			return ErrPaymentRequestNotFound
-		} else if err != nil {
-			return err
-		}
-		if pr.Status != StatusPending {
-			return notPending(pr)
-		}
-		if due(pr, now) {
-			_, err := closePending(ctx, q, now, pr)
-			pr.Status = StatusExpired
-			refusal = notPending(pr)
-			return err
-		}
-		// Paid in full at the desk: money a gift card held for the online checkout goes back.
-		if err := releaseGiftHolds(ctx, q, now, pr.ID); err != nil {
+		pr, expired, err := openAtDesk(ctx, q, id, now)
+		if err != nil || expired != nil {
+			refusal = expired
 			return err
 		}
 		saleID, err = settle(ctx, q, now, pr, Payment{Method: method, AmountCents: pr.AmountCents})
@@ -297,4 +283,27 @@ func enqueueEvent(ctx context.Context, q *db.Queries, now time.Time, eventType s
 		return messages.PaymentRequestPaid(ctx, q, now, pr.ID)
 	}
 	return nil
+}
+
+// openAtDesk reads payment request id for settling at the desk: not found and not pending are
+// errors (the transaction rolls back); a request whose time is up is expired now and refused
+// through expired, with err nil so the expiry and its event commit. A pending request's gift
+// card holds for the online checkout are released: the desk settlement decides what each
+// method pays.
+func openAtDesk(ctx context.Context, q *db.Queries, id int64, now time.Time) (pr db.PaymentRequest, expired, err error) {
+	pr, err = q.GetPaymentRequest(ctx, id)
+	if db.IsNotFound(err) {
+		return pr, nil, ErrPaymentRequestNotFound
+	} else if err != nil {
+		return pr, nil, err
+	}
+	if pr.Status != StatusPending {
+		return pr, nil, notPending(pr)
+	}
+	if due(pr, now) {
+		_, err := closePending(ctx, q, now, pr)
+		pr.Status = StatusExpired
+		return pr, notPending(pr), err
+	}
+	return pr, nil, releaseGiftHolds(ctx, q, now, pr.ID)
 }
