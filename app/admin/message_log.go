@@ -182,9 +182,7 @@ func (a *Admin) showMessage(w http.ResponseWriter, r *http.Request) {
 	for _, at := range d.Attempts {
 		row := ui.MessageAttemptRow{Number: at.Number, StartedAt: at.StartedAt,
 			Duration: at.Duration.String(), Code: at.Code, Category: at.Category, Reply: at.Reply, To: at.To, Header: at.Header}
-		if at.Policy != "" {
-			row.Policy = translate(r, "messages.log.policy."+at.Policy)
-		}
+		row.Policy = policyName(r, at.Policy)
 		row.When, row.Zone = times.at(at.StartedAt, d.Zone)
 		v.Attempts = append(v.Attempts, row)
 	}
@@ -236,4 +234,20 @@ var deliveryKeys = map[string]struct{ Key string }{
 	"sent": {Key: "messages.delivery.sent"}, "delivered": {Key: "messages.delivery.delivered"},
 	"read": {Key: "messages.delivery.read"}, "failed": {Key: "messages.delivery.failed"},
 	"undelivered": {Key: "messages.delivery.undelivered"},
+}
+
+// policyName names the rule for texts that sent an attempt by email instead ("" for none;
+// docs/messages.md, "Cost and courtesy").
+func policyName(r *http.Request, policy string) string {
+	switch policy {
+	case messages.PolicyKindByEmail:
+		return translate(r, "messages.log.policy.kind_by_email")
+	case messages.PolicyQuietEmail:
+		return translate(r, "messages.log.policy.quiet_hours")
+	case messages.PolicyCapEmail:
+		return translate(r, "messages.log.policy.daily_cap")
+	case messages.PolicyNotClient:
+		return translate(r, "messages.log.policy.not_a_client")
+	}
+	return ""
 }
