@@ -45,7 +45,7 @@ func TestTimeOfDayFieldsAreTextOnTheBusinessClock(t *testing.T) {
 		}
 	}
 	slices.Sort(withClock)
-	want := []string{"/bookings/", "/bookings/explain", "/bookings/new", "/bookings/quick", "/catalog/providers/", "/catalog/timetable", "/catalog/timetable/",
+	want := []string{"/bookings/", "/bookings/explain", "/bookings/new", "/bookings/quick", "/bookings/visits/new", "/catalog/providers/", "/catalog/timetable", "/catalog/timetable/",
 		"/settings/integrations/webhooks/"}
 	if !slices.Equal(slices.Compact(withClock), want) {
 		t.Errorf("time-of-day fields on %v, want on %v", slices.Compact(withClock), want)

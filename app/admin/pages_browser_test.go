@@ -91,7 +91,8 @@ func addProviders(t *testing.T, ts *testServer, pages []adminPage, n int) string
 	t.Helper()
 	var dayPath string
 	for _, p := range pages {
-		if strings.HasPrefix(p.Path, "/bookings/day?") {
+		// The providers' day, not the same day by resource.
+		if strings.HasPrefix(p.Path, "/bookings/day?") && !strings.Contains(p.Path, "by=") {
 			dayPath = p.Path
 		}
 	}
