@@ -40,7 +40,7 @@ func TestUnsoundFiguresFailTheScenario(t *testing.T) {
 			}
 			r := newReport(Config{Concurrency: 1, Duration: time.Second, Now: time.Now})
 			r.Scenarios = append(r.Scenarios, s)
-			r.Process = Process{BinaryBytes: 1 << 20, IdleRSS: 1 << 20, PeakRSS: 1 << 20, StartToReadyMs: 1}
+			r.Process = Process{BinaryBytes: 1 << 20, IdleRSS: 1 << 20, AfterLoadRSS: 1 << 20, PeakRSS: 1 << 20, StartToReadyMs: 1}
 			r.finish()
 			if len(r.Failures()) != 1 || r.AllMet {
 				t.Fatalf("got failures %v, all met %v; want this scenario, not all met", r.Failures(), r.AllMet)
@@ -68,11 +68,11 @@ func TestUnreadableProcessFiguresFail(t *testing.T) {
 			unreadable = append(unreadable, c.What)
 		}
 	}
-	if strings.Join(unreadable, ",") != "binary size,idle RSS,peak RSS" {
-		t.Fatalf("unreadable checks %v, want binary size, idle RSS and peak RSS", unreadable)
+	if strings.Join(unreadable, ",") != "binary size,idle RSS,idle RSS after load,peak RSS" {
+		t.Fatalf("unreadable checks %v, want binary size, idle RSS fresh and after load, and peak RSS", unreadable)
 	}
-	if len(r.Failures()) != 3 {
-		t.Fatalf("got failures %v, want the three unreadable figures", r.Failures())
+	if len(r.Failures()) != 4 {
+		t.Fatalf("got failures %v, want the four unreadable figures", r.Failures())
 	}
 	var buf bytes.Buffer
 	r.WriteText(&buf)

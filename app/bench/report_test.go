@@ -52,7 +52,7 @@ func TestReportWritesJSONAndText(t *testing.T) {
 	missing.Name = "create_booking"
 	missing.evaluate()
 	r.Scenarios = append(r.Scenarios, ok, missing)
-	r.Process = Process{BinaryBytes: 20 << 20, IdleRSS: 20 << 20, IdleRSSAnon: 8 << 20, IdleRSSFile: 12 << 20, StartToReadyMs: 50}
+	r.Process = Process{BinaryBytes: 20 << 20, IdleRSS: 20 << 20, IdleRSSAnon: 8 << 20, IdleRSSFile: 12 << 20, AfterLoadRSS: 25 << 20, StartToReadyMs: 50}
 	r.finish()
 
 	var buf bytes.Buffer
@@ -129,7 +129,7 @@ func TestChecksShowWhatWasMeasured(t *testing.T) {
 			}
 			r := newReport(Config{Concurrency: 1, Duration: time.Second, Now: time.Now})
 			r.Scenarios = append(r.Scenarios, tc.s)
-			r.Process = Process{BinaryBytes: 1 << 20, IdleRSS: 1 << 20, PeakRSS: 1 << 20, StartToReadyMs: 1}
+			r.Process = Process{BinaryBytes: 1 << 20, IdleRSS: 1 << 20, AfterLoadRSS: 1 << 20, PeakRSS: 1 << 20, StartToReadyMs: 1}
 			r.finish()
 			if r.AllMet != (tc.wantStatus == "ok") || (len(r.Failures()) > 0) != (tc.wantStatus == "failed") {
 				t.Fatalf("all met %v, failures %v; want met only when ok, failures only when failed", r.AllMet, r.Failures())

@@ -61,6 +61,10 @@ var fieldTexts = []struct {
 	{"The location is already closed on %s.", i18n.M("catalog.err.closed_already")},
 	{"Each keyword can have at most %d characters; “%s” is longer.", i18n.M("catalog.err.keyword_long")},
 	{"Use at most %d keywords.", i18n.M("catalog.err.keywords_max")},
+	{"Choose a location.", i18n.M("catalog.err.resource_location")},
+	{"Choose room or equipment.", i18n.M("catalog.err.resource_kind")},
+	{"Give both times, or neither for no processing time.", i18n.M("catalog.err.processing_both")},
+	{"The processing must start after at least 5 minutes and end at least 5 minutes before the service's %d minutes are over.", i18n.M("catalog.err.processing_inside")},
 	// A warning, not a refusal (ProviderSaved.Warnings).
 	{"On %s the hours at %s and at %s overlap on the clock. The two locations are in different time zones (%s, %s), so check that they do not overlap in real time.", i18n.M("catalog.warn.hours_overlap_zones")},
 }
