@@ -17,13 +17,15 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// browser is a headless Chromium tab for one test. Every step saves a PNG screenshot in the
-// test's temp dir (or in $FRONTDESK_TEST_SCREENSHOTS/<test name>/ if set, to keep them), and
-// any JavaScript error or Content-Security-Policy violation on a page fails the test.
+// browser is a headless Chromium tab for one test. A failed step saves a PNG screenshot in the
+// test's temp dir, or in $FRONTDESK_TEST_SCREENSHOTS/<test name>/ if set; with that set, every
+// step saves one (a full-page PNG per step is most of a browser test's CPU, so only on request).
+// Any JavaScript error or Content-Security-Policy violation on a page fails the test.
 type browser struct {
 	t       *testing.T
 	ctx     context.Context
 	dir     string
+	keep    bool // every step's screenshot is kept ($FRONTDESK_TEST_SCREENSHOTS)
 	step    int
 	mu      sync.Mutex
 	console []string
@@ -59,7 +61,8 @@ func newBrowser(t *testing.T, width, height int, opts ...chromedp.EmulateViewpor
 	t.Helper()
 	exe := chromiumPath(t)
 	dir := t.TempDir()
-	if keep := os.Getenv("FRONTDESK_TEST_SCREENSHOTS"); keep != "" {
+	keep := os.Getenv("FRONTDESK_TEST_SCREENSHOTS")
+	if keep != "" {
 		dir = filepath.Join(keep, strings.ReplaceAll(t.Name(), "/", "_"))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -84,7 +87,7 @@ func newBrowser(t *testing.T, width, height int, opts ...chromedp.EmulateViewpor
 		chromedp.WindowSize(width, height),
 	)
 	ctx, cancel := chromedp.NewContext(allocCtx)
-	b := &browser{t: t, ctx: ctx, dir: dir}
+	b := &browser{t: t, ctx: ctx, dir: dir, keep: keep != ""}
 	var wg sync.WaitGroup
 	t.Cleanup(func() {
 		cancel()
@@ -144,7 +147,7 @@ func (b *browser) do(name string, actions ...chromedp.Action[chromedp.Void]) {
 		b.screenshot(name + "-failed")
 		b.t.Fatalf("step %q: %v", name, err)
 	}
-	b.screenshot(name)
+	b.record(name)
 	b.checkConsole(name)
 }
 
@@ -178,6 +181,15 @@ func (b *browser) present(sel string) bool {
 	return evalJS[bool](b, fmt.Sprintf("document.querySelector(%q) !== null", sel))
 }
 
+// record screenshots a step that went well, when screenshots are kept.
+func (b *browser) record(name string) {
+	b.t.Helper()
+	if b.keep {
+		b.screenshot(name)
+	}
+}
+
+// screenshot saves the page as it is now, to look at why a step failed.
 func (b *browser) screenshot(name string) {
 	b.t.Helper()
 	b.step++

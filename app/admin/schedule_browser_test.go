@@ -38,7 +38,7 @@ func TestBrowserProviderSchedule(t *testing.T) {
 				}
 				for i, path := range []string{schedulePath("date", s.Day), schedulePath("date", s.Day, "view", "week")} {
 					visit(t, b, ts.URL+path)
-					b.screenshot(lang + "-" + []string{"day", "week"}[i])
+					b.record(lang + "-" + []string{"day", "week"}[i])
 					if got := evalJS[string](b, "document.documentElement.lang"); got != lang {
 						t.Fatalf("%s: the page is in %q, want %q", path, got, lang)
 					}

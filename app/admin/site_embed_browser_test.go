@@ -97,7 +97,7 @@ func TestBrowserEmbedFitsEachStep(t *testing.T) {
 		content := frameEval("short content", `document.querySelector("main").getBoundingClientRect().bottom`)
 		t.Fatalf("after the short step (%v px of content) the frame is still %v px high: %v", content, long, err)
 	}
-	b.screenshot("providers")
+	b.record("providers")
 	frameEval("providers", `document.querySelectorAll("[data-testid=site-providers]").length`)
 
 	height := evalJS[float64](b, frame+`.getBoundingClientRect().height`)

@@ -205,7 +205,7 @@ func (b *browser) reloadUntil(name, url, cond string) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	b.screenshot(name)
+	b.record(name)
 	b.checkConsole(name)
 }
 
