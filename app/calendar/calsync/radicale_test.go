@@ -19,7 +19,9 @@ type radicale struct{ *radicaletest.Server }
 
 func (r *radicale) mkcalendar(user, name, displayName string) { r.MkCalendar(user, name, displayName) }
 
-func (r *radicale) put(user, calendarName, object, ics string) { r.Put(user, calendarName, object, ics) }
+func (r *radicale) put(user, calendarName, object, ics string) {
+	r.Put(user, calendarName, object, ics)
+}
 
 func vcal(events ...string) string {
 	return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + strings.Join(events, "") + "END:VCALENDAR\r\n"
