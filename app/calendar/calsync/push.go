@@ -113,7 +113,7 @@ func (p *Pusher) PushDue(ctx context.Context) error {
 		}
 		progress := false
 		for _, row := range due {
-			if err := p.Push(ctx, row, down); err != nil && ctx.Err() != nil {
+			if err := p.pushRow(ctx, row, down); err != nil && ctx.Err() != nil {
 				return ctx.Err()
 			}
 			progress = true
@@ -124,8 +124,9 @@ func (p *Pusher) PushDue(ctx context.Context) error {
 	}
 }
 
-// Push brings one booking's event up to date, recording the outcome on its row.
-func (p *Pusher) Push(ctx context.Context, row db.CalendarPush, down map[int64]error) error {
+// pushRow brings one booking's event up to date, recording the outcome on its row; down holds
+// the connections that failed this round.
+func (p *Pusher) pushRow(ctx context.Context, row db.CalendarPush, down map[int64]error) error {
 	now := p.Now()
 	err := p.push(ctx, row, down)
 	if err == nil {
@@ -223,6 +224,11 @@ func (p *Pusher) push(ctx context.Context, row db.CalendarPush, down map[int64]e
 		if err := p.remove(ctx, row, down); err != nil {
 			return err
 		}
+		if err := p.DB.InTxQuiet(ctx, func(q *db.Queries) error {
+			return q.CalendarPushPlaced(ctx, db.CalendarPushPlacedParams{BookingID: row.BookingID})
+		}); err != nil {
+			return err
+		}
 		row.ConnectionID, row.Href, row.Etag = sql.NullInt64{}, "", ""
 	}
 	if ok {
@@ -307,9 +313,7 @@ func (p *Pusher) remove(ctx context.Context, row db.CalendarPush, down map[int64
 	default:
 		return fmt.Errorf("DELETE %s answered %s", resp.Request.URL.Redacted(), resp.Status)
 	}
-	return p.DB.InTxQuiet(ctx, func(q *db.Queries) error {
-		return q.CalendarPushPlaced(ctx, db.CalendarPushPlacedParams{BookingID: row.BookingID})
-	})
+	return nil
 }
 
 // write PUTs the booking's event at to and returns the ETag the server gave it.
