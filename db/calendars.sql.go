@@ -375,6 +375,15 @@ func (q *Queries) CalendarPushComing(ctx context.Context, arg CalendarPushComing
 	return err
 }
 
+const calendarPushDetach = `-- name: CalendarPushDetach :exec
+UPDATE calendar_pushes SET connection_id = NULL, href = '', etag = '' WHERE connection_id = ?
+`
+
+func (q *Queries) CalendarPushDetach(ctx context.Context, connectionID sql.NullInt64) error {
+	_, err := q.db.ExecContext(ctx, calendarPushDetach, connectionID)
+	return err
+}
+
 const calendarPushDone = `-- name: CalendarPushDone :exec
 UPDATE calendar_pushes SET attempts = 0, last_error = '', attempted_at = ?1,
     due_at = CASE WHEN version = ?2 THEN NULL ELSE due_at END
@@ -605,6 +614,17 @@ func (q *Queries) DeleteCalendarConnection(ctx context.Context, id int64) (int64
 		return 0, err
 	}
 	return result.RowsAffected()
+}
+
+const deleteCalendarSources = `-- name: DeleteCalendarSources :exec
+DELETE FROM calendar_sources WHERE connection_id = ?
+`
+
+// Another account (address, user name or kind changed): its calendars are listed again, and
+// the events written into the old one are left there, no longer managed.
+func (q *Queries) DeleteCalendarSources(ctx context.Context, connectionID int64) error {
+	_, err := q.db.ExecContext(ctx, deleteCalendarSources, connectionID)
+	return err
 }
 
 const deleteCalendarSourcesExcept = `-- name: DeleteCalendarSourcesExcept :exec

@@ -135,3 +135,11 @@ ON CONFLICT (booking_id) DO UPDATE SET version = version + 1, due_at = 0, attemp
 
 -- name: CalendarID :one
 SELECT calendar_id FROM site_settings WHERE id = 1;
+
+-- Another account (address, user name or kind changed): its calendars are listed again, and
+-- the events written into the old one are left there, no longer managed.
+-- name: DeleteCalendarSources :exec
+DELETE FROM calendar_sources WHERE connection_id = ?;
+
+-- name: CalendarPushDetach :exec
+UPDATE calendar_pushes SET connection_id = NULL, href = '', etag = '' WHERE connection_id = ?;

@@ -170,4 +170,32 @@ func TestPushCoalescesAndOverwrites(t *testing.T) {
 	if err := d.Write.QueryRow(`SELECT count(*) FROM calendar_pushes`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("rows after None: %d (%v)", n, err)
 	}
+
+	// Work again, then the connection is switched to another account: the events stay in the
+	// old one, untouched (the new password never goes to it), and its calendars are forgotten
+	// until the new account is listed.
+	if err := calendar.ChooseSources(ctx, d, connection(t, d, 1).ID, map[int64]bool{sources[0].ID: true}, sources[0].ID, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.PushDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if cal := rad.Calendar("ana", "work"); strings.Count(cal, "BEGIN:VEVENT") != 2 {
+		t.Fatalf("after choosing Work again:\n%s", cal)
+	}
+	if _, err := calendar.Connect(ctx, d, box, 1, calendar.Settings{Kind: calendar.KindCalDAV, URL: proxy.URL, Username: "bob", Password: "other",
+		AllowPrivate: true, StaleBlocks: true}, now); err != nil {
+		t.Fatal(err)
+	}
+	move(2, at(12, 14))
+	sent := requests.count(http.MethodPut) + requests.count(http.MethodDelete)
+	if err := p.PushDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := requests.count(http.MethodPut) + requests.count(http.MethodDelete) - sent; got != 0 {
+		t.Errorf("%d writes after the account changed, want none", got)
+	}
+	if left, err := calendar.Sources(ctx, d.R, connection(t, d, 1).ID); err != nil || len(left) != 0 {
+		t.Errorf("the old account's calendars after the change: %+v (%v)", left, err)
+	}
 }
