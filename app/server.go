@@ -105,6 +105,11 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	calendars := calsync.New(d, box, log, now)
 	calendars.Interval, calendars.StaleAfter = cfg.CalendarInterval, cfg.CalendarStaleAfter
 	s.workers = append(s.workers, calendars)
+	// Bookings written into the calendar a provider chose (docs/calendars.md, "Bookings in your
+	// calendar"): queued by triggers with each booking change, pushed after its commit.
+	pusher := calsync.NewPusher(d, box, log, now)
+	d.AfterCommit(pusher.Wake)
+	s.workers = append(s.workers, pusher)
 
 	// Customer messages (docs/messages.md); their links (unsubscribe) come from the public URL.
 	msgs := mailer.New(d, mailer.Options{Messages: messages.Options{Now: now, Log: log, Secrets: box, Override: cfg.Messages, Links: base,
@@ -169,7 +174,8 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	r.Mount("/", admin.New(d, admin.Options{Now: now, Log: log, Online: online, Links: s.links,
 		Webhooks: admin.WebhookOptions{Schedule: cfg.WebhookSchedule, AllowPrivate: cfg.WebhookAllowPrivate,
 			Live: hooks.Live}, // slow endpoints (docs/webhooks.md): backlog drain estimates
-		Messages: msgs, Secrets: box}).Routes())
+		Messages: msgs, Secrets: box,
+		CalendarSaved: calendars.Wake}).Routes()) // a saved calendar is read at once
 	if err := s.firstRunSetup(ctx); err != nil {
 		return nil, err
 	}

@@ -186,6 +186,17 @@ func (q *Queries) CalendarConnectionsDue(ctx context.Context, arg CalendarConnec
 	return items, nil
 }
 
+const calendarID = `-- name: CalendarID :one
+SELECT calendar_id FROM site_settings WHERE id = 1
+`
+
+func (q *Queries) CalendarID(ctx context.Context) (string, error) {
+	row := q.db.QueryRowContext(ctx, calendarID)
+	var calendar_id string
+	err := row.Scan(&calendar_id)
+	return calendar_id, err
+}
+
 const calendarMarkStale = `-- name: CalendarMarkStale :execrows
 UPDATE calendar_connections SET stale = 1
 WHERE stale = 0 AND coalesce(last_success_at, created_at) < ?
@@ -278,6 +289,269 @@ func (q *Queries) CalendarProviderZone(ctx context.Context, id int64) (string, e
 	return timezone, err
 }
 
+const calendarPushAgain = `-- name: CalendarPushAgain :exec
+UPDATE calendar_pushes SET version = version + 1, due_at = 0, attempts = 0
+WHERE provider_id = ?1 OR connection_id = ?2
+`
+
+type CalendarPushAgainParams struct {
+	ProviderID   int64
+	ConnectionID sql.NullInt64
+}
+
+// A new push calendar (or none): every booking of the provider on a calendar, and every coming
+// one, is written again where it now belongs.
+func (q *Queries) CalendarPushAgain(ctx context.Context, arg CalendarPushAgainParams) error {
+	_, err := q.db.ExecContext(ctx, calendarPushAgain, arg.ProviderID, arg.ConnectionID)
+	return err
+}
+
+const calendarPushBooking = `-- name: CalendarPushBooking :one
+SELECT b.id, b.provider_id, b.start_at, b.end_at, b.status_id, b.scheduled, b.session_id, b.change_count, b.updated_at,
+    CAST(coalesce(v.n, 0) AS INTEGER) AS version,
+    s.name AS service_name, l.name AS location_name, l.timezone, c.first_name
+FROM bookings b
+JOIN services s ON s.id = b.service_id
+JOIN locations l ON l.id = b.location_id
+JOIN clients c ON c.id = b.client_id
+LEFT JOIN etag_versions v ON v.kind = 'booking' AND v.ref_id = b.id
+WHERE b.id = ?
+`
+
+type CalendarPushBookingRow struct {
+	ID           int64
+	ProviderID   int64
+	StartAt      int64
+	EndAt        int64
+	StatusID     int64
+	Scheduled    bool
+	SessionID    sql.NullInt64
+	ChangeCount  int64
+	UpdatedAt    int64
+	Version      int64
+	ServiceName  string
+	LocationName string
+	Timezone     string
+	FirstName    string
+}
+
+// What a pushed event says of a booking (docs/calendars.md, "What is written").
+func (q *Queries) CalendarPushBooking(ctx context.Context, id int64) (CalendarPushBookingRow, error) {
+	row := q.db.QueryRowContext(ctx, calendarPushBooking, id)
+	var i CalendarPushBookingRow
+	err := row.Scan(
+		&i.ID,
+		&i.ProviderID,
+		&i.StartAt,
+		&i.EndAt,
+		&i.StatusID,
+		&i.Scheduled,
+		&i.SessionID,
+		&i.ChangeCount,
+		&i.UpdatedAt,
+		&i.Version,
+		&i.ServiceName,
+		&i.LocationName,
+		&i.Timezone,
+		&i.FirstName,
+	)
+	return i, err
+}
+
+const calendarPushComing = `-- name: CalendarPushComing :exec
+INSERT INTO calendar_pushes (booking_id, provider_id, due_at)
+SELECT b.id, b.provider_id, 0 FROM bookings b
+WHERE b.provider_id = ?1 AND b.end_at > ?2 AND b.status_id <> 5 AND b.scheduled = 1 AND b.session_id IS NULL
+ON CONFLICT (booking_id) DO UPDATE SET version = version + 1, due_at = 0, attempts = 0
+`
+
+type CalendarPushComingParams struct {
+	ProviderID int64
+	Now        int64
+}
+
+func (q *Queries) CalendarPushComing(ctx context.Context, arg CalendarPushComingParams) error {
+	_, err := q.db.ExecContext(ctx, calendarPushComing, arg.ProviderID, arg.Now)
+	return err
+}
+
+const calendarPushDetach = `-- name: CalendarPushDetach :exec
+UPDATE calendar_pushes SET connection_id = NULL, href = '', etag = '' WHERE connection_id = ?
+`
+
+func (q *Queries) CalendarPushDetach(ctx context.Context, connectionID sql.NullInt64) error {
+	_, err := q.db.ExecContext(ctx, calendarPushDetach, connectionID)
+	return err
+}
+
+const calendarPushDone = `-- name: CalendarPushDone :exec
+UPDATE calendar_pushes SET attempts = 0, last_error = '', attempted_at = ?1,
+    due_at = CASE WHEN version = ?2 THEN NULL ELSE due_at END
+WHERE booking_id = ?3
+`
+
+type CalendarPushDoneParams struct {
+	AttemptedAt sql.NullInt64
+	Version     int64
+	BookingID   int64
+}
+
+func (q *Queries) CalendarPushDone(ctx context.Context, arg CalendarPushDoneParams) error {
+	_, err := q.db.ExecContext(ctx, calendarPushDone, arg.AttemptedAt, arg.Version, arg.BookingID)
+	return err
+}
+
+const calendarPushFailed = `-- name: CalendarPushFailed :exec
+UPDATE calendar_pushes SET attempts = attempts + 1, last_error = ?1, attempted_at = ?2,
+    due_at = CASE WHEN version = ?3 THEN ?4 ELSE due_at END
+WHERE booking_id = ?5
+`
+
+type CalendarPushFailedParams struct {
+	LastError   string
+	AttemptedAt sql.NullInt64
+	Version     int64
+	RetryAt     sql.NullInt64
+	BookingID   int64
+}
+
+func (q *Queries) CalendarPushFailed(ctx context.Context, arg CalendarPushFailedParams) error {
+	_, err := q.db.ExecContext(ctx, calendarPushFailed,
+		arg.LastError,
+		arg.AttemptedAt,
+		arg.Version,
+		arg.RetryAt,
+		arg.BookingID,
+	)
+	return err
+}
+
+const calendarPushForget = `-- name: CalendarPushForget :exec
+DELETE FROM calendar_pushes WHERE booking_id = ? AND version = ? AND href = ''
+`
+
+type CalendarPushForgetParams struct {
+	BookingID int64
+	Version   int64
+}
+
+func (q *Queries) CalendarPushForget(ctx context.Context, arg CalendarPushForgetParams) error {
+	_, err := q.db.ExecContext(ctx, calendarPushForget, arg.BookingID, arg.Version)
+	return err
+}
+
+const calendarPushNext = `-- name: CalendarPushNext :one
+SELECT CAST(coalesce(min(due_at), 0) AS INTEGER) AS at, count(*) AS n FROM calendar_pushes WHERE due_at IS NOT NULL
+`
+
+type CalendarPushNextRow struct {
+	At int64
+	N  int64
+}
+
+func (q *Queries) CalendarPushNext(ctx context.Context) (CalendarPushNextRow, error) {
+	row := q.db.QueryRowContext(ctx, calendarPushNext)
+	var i CalendarPushNextRow
+	err := row.Scan(&i.At, &i.N)
+	return i, err
+}
+
+const calendarPushPlaced = `-- name: CalendarPushPlaced :exec
+UPDATE calendar_pushes SET connection_id = ?, href = ?, etag = ? WHERE booking_id = ?
+`
+
+type CalendarPushPlacedParams struct {
+	ConnectionID sql.NullInt64
+	Href         string
+	Etag         string
+	BookingID    int64
+}
+
+func (q *Queries) CalendarPushPlaced(ctx context.Context, arg CalendarPushPlacedParams) error {
+	_, err := q.db.ExecContext(ctx, calendarPushPlaced,
+		arg.ConnectionID,
+		arg.Href,
+		arg.Etag,
+		arg.BookingID,
+	)
+	return err
+}
+
+const calendarPushSource = `-- name: CalendarPushSource :one
+SELECT href FROM calendar_sources WHERE connection_id = ? AND push = 1 ORDER BY id LIMIT 1
+`
+
+func (q *Queries) CalendarPushSource(ctx context.Context, connectionID int64) (string, error) {
+	row := q.db.QueryRowContext(ctx, calendarPushSource, connectionID)
+	var href string
+	err := row.Scan(&href)
+	return href, err
+}
+
+const calendarPushStatus = `-- name: CalendarPushStatus :one
+SELECT count(*) AS pending,
+    CAST(coalesce((SELECT p.last_error FROM calendar_pushes p WHERE p.provider_id = ?1 AND p.due_at IS NOT NULL
+        AND p.last_error <> '' ORDER BY p.attempted_at DESC LIMIT 1), '') AS TEXT) AS last_error
+FROM calendar_pushes WHERE provider_id = ?1 AND due_at IS NOT NULL
+`
+
+type CalendarPushStatusRow struct {
+	Pending   int64
+	LastError string
+}
+
+func (q *Queries) CalendarPushStatus(ctx context.Context, providerID int64) (CalendarPushStatusRow, error) {
+	row := q.db.QueryRowContext(ctx, calendarPushStatus, providerID)
+	var i CalendarPushStatusRow
+	err := row.Scan(&i.Pending, &i.LastError)
+	return i, err
+}
+
+const calendarPushesDue = `-- name: CalendarPushesDue :many
+
+SELECT booking_id, provider_id, version, due_at, attempts, last_error, attempted_at, connection_id, href, etag FROM calendar_pushes WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at, booking_id LIMIT ?
+`
+
+type CalendarPushesDueParams struct {
+	DueAt sql.NullInt64
+	Limit int64
+}
+
+// Bookings written into providers' calendars (00590): the outbox calendar_pushes.
+func (q *Queries) CalendarPushesDue(ctx context.Context, arg CalendarPushesDueParams) ([]CalendarPush, error) {
+	rows, err := q.db.QueryContext(ctx, calendarPushesDue, arg.DueAt, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []CalendarPush{}
+	for rows.Next() {
+		var i CalendarPush
+		if err := rows.Scan(
+			&i.BookingID,
+			&i.ProviderID,
+			&i.Version,
+			&i.DueAt,
+			&i.Attempts,
+			&i.LastError,
+			&i.AttemptedAt,
+			&i.ConnectionID,
+			&i.Href,
+			&i.Etag,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const calendarSources = `-- name: CalendarSources :many
 SELECT id, connection_id, href, name, busy, push FROM calendar_sources WHERE connection_id = ? ORDER BY name, href
 `
@@ -340,6 +614,17 @@ func (q *Queries) DeleteCalendarConnection(ctx context.Context, id int64) (int64
 		return 0, err
 	}
 	return result.RowsAffected()
+}
+
+const deleteCalendarSources = `-- name: DeleteCalendarSources :exec
+DELETE FROM calendar_sources WHERE connection_id = ?
+`
+
+// Another account (address, user name or kind changed): its calendars are listed again, and
+// the events written into the old one are left there, no longer managed.
+func (q *Queries) DeleteCalendarSources(ctx context.Context, connectionID int64) error {
+	_, err := q.db.ExecContext(ctx, deleteCalendarSources, connectionID)
+	return err
 }
 
 const deleteCalendarSourcesExcept = `-- name: DeleteCalendarSourcesExcept :exec

@@ -227,6 +227,19 @@ type CalendarFeed struct {
 	UpdatedAt  int64
 }
 
+type CalendarPush struct {
+	BookingID    int64
+	ProviderID   int64
+	Version      int64
+	DueAt        sql.NullInt64
+	Attempts     int64
+	LastError    string
+	AttemptedAt  sql.NullInt64
+	ConnectionID sql.NullInt64
+	Href         string
+	Etag         string
+}
+
 type CalendarSource struct {
 	ID           int64
 	ConnectionID int64

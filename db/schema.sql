@@ -1,4 +1,4 @@
--- The database that migrations 1 to 571 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 590 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -1307,6 +1307,18 @@ CREATE TABLE membership_periods (
     created_at    INTEGER NOT NULL,
     UNIQUE (membership_id, period_start)
 );
+CREATE TABLE calendar_pushes (
+    booking_id    INTEGER PRIMARY KEY,
+    provider_id   INTEGER NOT NULL,
+    version       INTEGER NOT NULL DEFAULT 1,
+    due_at        INTEGER,
+    attempts      INTEGER NOT NULL DEFAULT 0,
+    last_error    TEXT    NOT NULL DEFAULT '',
+    attempted_at  INTEGER,
+    connection_id INTEGER REFERENCES calendar_connections (id) ON DELETE SET NULL,
+    href          TEXT    NOT NULL DEFAULT '',
+    etag          TEXT    NOT NULL DEFAULT ''
+);
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (1, 0, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (2, 1, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (3, 10, 1, datetime('now'));
@@ -1376,6 +1388,7 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (67, 560, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (68, 570, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (69, 571, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (70, 590, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1405,7 +1418,7 @@ INSERT INTO "message_whatsapp_settings" ("id", "enabled", "phone_number_id", "ac
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 INSERT INTO "gift_card_settings" ("id", "expiry_months", "sell_online", "updated_at") VALUES (1, 0, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 69);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 70);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -2551,3 +2564,29 @@ BEGIN
 END;
 CREATE UNIQUE INDEX client_packs_membership_period ON client_packs (membership_period_id, service_id)
     WHERE membership_period_id IS NOT NULL;
+CREATE INDEX calendar_pushes_due ON calendar_pushes (due_at) WHERE due_at IS NOT NULL;
+CREATE INDEX calendar_pushes_provider ON calendar_pushes (provider_id) WHERE due_at IS NOT NULL;
+CREATE TRIGGER calendar_push_booking_insert AFTER INSERT ON bookings
+WHEN NEW.session_id IS NULL AND EXISTS (
+    SELECT 1 FROM calendar_connections c JOIN calendar_sources s ON s.connection_id = c.id AND s.push = 1
+    WHERE c.provider_id = NEW.provider_id)
+BEGIN
+    INSERT INTO calendar_pushes (booking_id, provider_id, due_at) VALUES (NEW.id, NEW.provider_id, 0)
+        ON CONFLICT (booking_id) DO UPDATE SET provider_id = excluded.provider_id, version = version + 1, due_at = 0, attempts = 0;
+END;
+CREATE TRIGGER calendar_push_booking_update AFTER UPDATE OF start_at, end_at, status_id, provider_id, service_id, client_id, location_id, scheduled, session_id ON bookings
+WHEN (NEW.start_at <> OLD.start_at OR NEW.end_at <> OLD.end_at OR NEW.status_id <> OLD.status_id
+        OR NEW.provider_id <> OLD.provider_id OR NEW.service_id <> OLD.service_id OR NEW.client_id <> OLD.client_id
+        OR NEW.location_id <> OLD.location_id OR NEW.scheduled <> OLD.scheduled OR NEW.session_id IS NOT OLD.session_id)
+    AND (EXISTS (SELECT 1 FROM calendar_pushes WHERE booking_id = NEW.id)
+        OR (NEW.session_id IS NULL AND EXISTS (
+            SELECT 1 FROM calendar_connections c JOIN calendar_sources s ON s.connection_id = c.id AND s.push = 1
+            WHERE c.provider_id = NEW.provider_id)))
+BEGIN
+    INSERT INTO calendar_pushes (booking_id, provider_id, due_at) VALUES (NEW.id, NEW.provider_id, 0)
+        ON CONFLICT (booking_id) DO UPDATE SET provider_id = excluded.provider_id, version = version + 1, due_at = 0, attempts = 0;
+END;
+CREATE TRIGGER calendar_push_booking_delete AFTER DELETE ON bookings
+BEGIN
+    UPDATE calendar_pushes SET version = version + 1, due_at = 0, attempts = 0 WHERE booking_id = OLD.id;
+END;

@@ -41,6 +41,10 @@ type Options struct {
 	// Secrets seals the accounts' two-factor secrets (app/secrets); nil: two-factor cannot
 	// be turned on.
 	Secrets *secrets.Box
+	// CalendarSaved wakes the providers' calendar worker (app/calendar/calsync) after a
+	// provider's calendar is connected or its settings or calendars change, so it reads the
+	// calendar now rather than at its next look; nil: nothing to wake.
+	CalendarSaved func()
 }
 
 // Admin holds what the admin handlers share.
@@ -56,6 +60,8 @@ type Admin struct {
 	online   *payments.Online
 	links    links.Base
 	twofa    twofactor.Service
+	// calendarSaved is Options.CalendarSaved, never nil.
+	calendarSaved func()
 	// perms is each signed-in route's permission, "METHOD pattern" → permission, as Routes
 	// registers it (permissions.go).
 	perms map[string]staff.Permission
@@ -72,9 +78,12 @@ func New(d *db.DB, o Options) *Admin {
 	if o.Messages == nil {
 		o.Messages = mailer.New(d, mailer.Options{Messages: messages.Options{Now: o.Now, Log: o.Log}})
 	}
+	if o.CalendarSaved == nil {
+		o.CalendarSaved = func() {}
+	}
 	return &Admin{db: d, now: o.Now, log: o.Log, sessions: newSessionManager(d), throttle: newThrottle(o.Now),
 		devices: &devices{db: d, now: o.Now}, hooks: newWebhookPages(d, o.Now, o.Webhooks), msgs: o.Messages, online: o.Online, links: o.Links,
-		twofa: twofactor.Service{DB: d, Box: o.Secrets}}
+		twofa: twofactor.Service{DB: d, Box: o.Secrets}, calendarSaved: o.CalendarSaved}
 }
 
 // Routes is the whole admin route table, to be mounted at "/". Pages that need a signed-in

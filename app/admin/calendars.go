@@ -14,8 +14,10 @@ import (
 )
 
 // A provider's own calendar (app/calendar, docs/calendars.md): a section of the provider's edit
-// page, which the provider's own account may use as it edits its hours. Saving stores the settings (the CalDAV app password sealed, never shown again) and makes
-// the connection due, so the background worker reads it within a minute.
+// page, which the provider's own account may use as it edits its hours. Saving stores the
+// settings (the CalDAV app password sealed, never shown again), makes the connection due and
+// wakes the background worker, so it is read at once. A CalDAV account's calendars are chosen
+// here too: which count as busy, and which one (or none) the provider's bookings are written to.
 
 // calendarView is the own-calendar section of provider id's edit page.
 func (a *Admin) calendarView(ctx context.Context, id int64) (ui.CalendarSyncView, error) {
@@ -46,9 +48,19 @@ func (a *Admin) calendarView(ctx context.Context, id int64) (ui.CalendarSyncView
 	if err != nil {
 		return v, err
 	}
+	f.Set("push", "")
 	for _, s := range sources {
 		v.Sources = append(v.Sources, ui.CalendarSourceView{ID: s.ID, Name: s.Name, Busy: s.Busy})
+		if s.Push {
+			v.PushTo = s.Name
+			f.Set("push", strconv.FormatInt(s.ID, 10))
+		}
 	}
+	push, err := owncal.Pushes(ctx, a.db.R, id)
+	if err != nil {
+		return v, err
+	}
+	v.Pending, v.PushError = push.Pending, push.LastError
 	return v, nil
 }
 
@@ -81,11 +93,13 @@ func (a *Admin) saveCalendar(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, calendarError(err))
 		return
 	}
+	a.calendarSaved()
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "calendars.saved"))
 	seeOther(w, r, page+"#own-calendar")
 }
 
-// chooseCalendars saves which CalDAV calendars count as busy.
+// chooseCalendars saves which CalDAV calendars count as busy and which one bookings are
+// written to.
 func (a *Admin) chooseCalendars(w http.ResponseWriter, r *http.Request) {
 	id, err := a.ownHoursID(r)
 	if err != nil {
@@ -108,13 +122,24 @@ func (a *Admin) chooseCalendars(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	busy := map[int64]bool{}
+	var push int64
 	for _, s := range sources {
 		busy[s.ID] = f.Checked("busy_"+strconv.FormatInt(s.ID, 10), "1")
+		if f.Get("push") == strconv.FormatInt(s.ID, 10) {
+			push = s.ID
+		}
 	}
-	if err := owncal.ChooseSources(r.Context(), a.db, c.ID, busy, 0, a.now()); err != nil {
+	if f.Get("push") != "" && push == 0 {
+		// A calendar the server no longer lists (or a forged value): nothing is changed.
+		a.flash(r.Context(), ui.FlashError, translate(r, "calendars.refused", "field", translate(r, "calendars.push"), "reason", translate(r, "calendars.push.unknown")))
+		seeOther(w, r, ui.ProviderURL(id)+"#own-calendar")
+		return
+	}
+	if err := owncal.ChooseSources(r.Context(), a.db, c.ID, busy, push, a.now()); err != nil {
 		a.renderError(w, r, err)
 		return
 	}
+	a.calendarSaved()
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "calendars.sources.saved"))
 	seeOther(w, r, ui.ProviderURL(id)+"#own-calendar")
 }

@@ -39,7 +39,7 @@ var (
 	adapters = set(app("payments/stripe"), app("tlsacme"), app("systemd"), app("buildinfo"), app("bench"))
 	// helpers are for tests only: fake servers and databases, and this package.
 	helpers = set(app("nettest"), app("messages/smtptest"), app("messages/smstest"), app("messages/watest"), app("payments/stripe/stripetest"), "frontdesk/db/dbtest",
-		app("arch"))
+		app("calendar/radicaletest"), app("arch"))
 	// base is what everything stands on; it knows nothing of app/.
 	base = set("frontdesk/db", "frontdesk/ui", "frontdesk/ui/i18n", "frontdesk/static")
 	// tools are programs run by hand beside the appliance, not part of it: the side-by-side

@@ -182,6 +182,17 @@ func Connect(ctx context.Context, d *db.DB, box *secrets.Box, providerID int64, 
 			}); err != nil {
 				return err
 			}
+			if cur.Kind != s.Kind || cur.URL != s.NormalURL() || cur.Username != s.Username {
+				// Another account: its calendars are not the old one's, and the password of the
+				// new one must never reach the old one's server, so the events written there stay
+				// there, no longer managed.
+				if err := q.DeleteCalendarSources(ctx, cur.ID); err != nil {
+					return err
+				}
+				if err := q.CalendarPushDetach(ctx, sql.NullInt64{Int64: cur.ID, Valid: true}); err != nil {
+					return err
+				}
+			}
 			if !s.RevealSummary && cur.RevealSummary {
 				// Summaries the provider no longer allows go now, not at the next poll.
 				if err := q.ClearCalendarSummaries(ctx, cur.ID); err != nil {

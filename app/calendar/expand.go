@@ -44,6 +44,9 @@ type Options struct {
 	Summaries bool
 	// Deadline, if not zero, stops the expansion with ErrTooComplex when passed.
 	Deadline time.Time
+	// Ours, if not empty, is the UID suffix of the events this installation writes
+	// (ical.UID): the bookings pushed into the calendar are not busy time of their own.
+	Ours string
 }
 
 // ErrTooComplex says the calendar's recurrences could not be expanded within the time allowed.
@@ -97,6 +100,9 @@ func (x *expander) add(data []byte) error {
 		}
 		for _, ev := range cal.Children {
 			if ev.Name != ical.CompEvent {
+				continue
+			}
+			if x.o.Ours != "" && strings.HasSuffix(propText(ev, ical.PropUID), x.o.Ours) {
 				continue
 			}
 			if ev.Props.Get(ical.PropRecurrenceID) == nil {

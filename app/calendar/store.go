@@ -140,15 +140,28 @@ func Sources(ctx context.Context, q *db.Queries, id int64) ([]Source, error) {
 }
 
 // ChooseSources records which of connection id's calendars count as busy (busy[source id]) and
-// which one bookings are written to (push; 0 for none). The next poll reads them all again.
+// which one bookings are written to (push; 0 for none; an id not among them counts as none).
+// A new push calendar queues the provider's coming bookings, and those already written
+// elsewhere, to be written where they now belong. The next poll reads them all again.
 func ChooseSources(ctx context.Context, d *db.DB, id int64, busy map[int64]bool, push int64, now time.Time) error {
 	return d.InTx(ctx, func(q *db.Queries) error {
 		rows, err := q.CalendarSources(ctx, id)
 		if err != nil {
 			return err
 		}
+		moved := false
 		for _, r := range rows {
+			moved = moved || r.Push != (r.ID == push)
 			if err := q.SetCalendarSourceChoice(ctx, db.SetCalendarSourceChoiceParams{Busy: busy[r.ID], Push: r.ID == push, ConnectionID: id, ID: r.ID}); err != nil {
+				return err
+			}
+		}
+		if moved {
+			c, err := q.CalendarConnection(ctx, id)
+			if err != nil {
+				return err
+			}
+			if err := pushAgain(ctx, q, c.ProviderID, id, push != 0, now); err != nil {
 				return err
 			}
 		}

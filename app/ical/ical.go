@@ -128,3 +128,25 @@ func (w *writer) line(name, value string) {
 	w.b.WriteString(s)
 	w.b.WriteString("\r\n")
 }
+
+// Object returns e as a calendar object stored on a CalDAV server (RFC 4791 §4.1): one
+// VEVENT and no METHOD. With zone (not UTC), its times are local times with that zone's TZID
+// and a VTIMEZONE covering the event, as a feed writes them, so the owner's calendar shows the
+// booking in the zone of its location; without, they are in UTC.
+func Object(e Event, zone *time.Location) []byte {
+	if zone == time.UTC || (zone != nil && zone.String() == "UTC") {
+		zone = nil
+	}
+	var b strings.Builder
+	w := writer{b: &b}
+	w.line("BEGIN", "VCALENDAR")
+	w.line("VERSION", "2.0")
+	w.line("PRODID", ProdID)
+	w.line("CALSCALE", "GREGORIAN")
+	if zone != nil {
+		w.timezone(zone, e.Start, e.End.Add(time.Second))
+	}
+	w.event(e, zone)
+	w.line("END", "VCALENDAR")
+	return []byte(b.String())
+}

@@ -67,3 +67,40 @@ func TestCalendarParses(t *testing.T) {
 		t.Errorf("no METHOD:PUBLISH")
 	}
 }
+
+// A CalDAV calendar object: no METHOD (RFC 4791 §4.1), the event's local times with the zone's
+// TZID and a VTIMEZONE that an independent library reads back to the same instants; without a
+// zone, or in UTC, the times are UTC.
+func TestObjectLocalTimes(t *testing.T) {
+	santiago, _ := time.LoadLocation("America/Santiago")
+	start := time.Date(2027, 4, 3, 21, 0, 0, 0, santiago) // Chile falls back at midnight: 23:00–24:00 happens twice
+	e := Event{UID: "booking-9@x.frontdesk", Sequence: 2, Start: start, End: start.Add(150 * time.Minute),
+		Stamp: time.Date(2027, 3, 1, 12, 0, 0, 0, time.UTC), Summary: "Haircut · Maria"}
+	raw := string(Object(e, santiago))
+	for _, want := range []string{"BEGIN:VTIMEZONE", "TZID:America/Santiago", "DTSTART;TZID=America/Santiago:20270403T210000",
+		"SEQUENCE:2", "SUMMARY:Haircut · Maria"} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("object lacks %q:\n%s", want, raw)
+		}
+	}
+	if strings.Contains(raw, "METHOD:") {
+		t.Errorf("a calendar object carries METHOD:\n%s", raw)
+	}
+	// 23:30 on 3 April is shown twice by Santiago's clocks: written in UTC.
+	if !strings.Contains(raw, "DTEND:20270404T023000Z") {
+		t.Errorf("the ambiguous end is not in UTC:\n%s", raw)
+	}
+	cal, err := ics.ParseCalendar(strings.NewReader(raw))
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, raw)
+	}
+	got, err := cal.Events()[0].GetStartAt()
+	if err != nil || !got.Equal(start) {
+		t.Errorf("start read back as %v (%v), want %v", got, err, start)
+	}
+	for _, zone := range []*time.Location{nil, time.UTC} {
+		if raw := string(Object(e, zone)); strings.Contains(raw, "VTIMEZONE") || !strings.Contains(raw, "DTSTART:20270404T000000Z") {
+			t.Errorf("zone %v: want UTC times and no VTIMEZONE:\n%s", zone, raw)
+		}
+	}
+}

@@ -8,8 +8,13 @@ import "strconv"
 // of the installation (site_settings.calendar_id): it survives a change of the public URL or of
 // the sender's address, and never collides with another installation's booking of the same id.
 func UID(bookingID int64, calendarID string) string {
-	return "booking-" + strconv.FormatInt(bookingID, 10) + "@" + calendarID + ".frontdesk"
+	return "booking-" + strconv.FormatInt(bookingID, 10) + UIDSuffix(calendarID)
 }
+
+// UIDSuffix ends every UID the installation of calendarID writes (bookings and class sessions):
+// a provider's calendar read back as busy time skips them (app/calendar), since they are the
+// installation's own bookings, not time taken elsewhere.
+func UIDSuffix(calendarID string) string { return "@" + calendarID + ".frontdesk" }
 
 // Sequence is the SEQUENCE of a booking's file made from its state: its reschedules (the
 // booking's change_count) plus one once it is cancelled. It rises with every move and with the

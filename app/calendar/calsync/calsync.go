@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"frontdesk/app/calendar"
+	"frontdesk/app/ical"
 	"frontdesk/app/secrets"
 	"frontdesk/app/webhook/dispatch"
 	"frontdesk/db"
@@ -182,9 +183,15 @@ func (w *Worker) poll(ctx context.Context, c db.CalendarConnection, now time.Tim
 	if err != nil {
 		return err
 	}
+	calendarID, err := w.DB.R.CalendarID(ctx)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
 	opts := calendar.Options{
 		From: now.Add(-24 * time.Hour), Until: now.Add(w.horizon()), Zone: zone,
 		AllDay: c.AllDayBusy, Summaries: c.RevealSummary,
+		// The bookings this installation wrote into the calendar (push.go) are its own.
+		Ours: ical.UIDSuffix(calendarID),
 	}
 	h := &fetcher{client: w.guarded, max: w.maxBytes()}
 	if c.AllowPrivate {

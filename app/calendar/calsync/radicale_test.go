@@ -3,122 +3,24 @@ package calsync
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"net"
-	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"frontdesk/app/calendar"
+	"frontdesk/app/calendar/radicaletest"
 	"frontdesk/app/secrets"
 )
 
-// radicale is a real CalDAV server (Debian's radicale package) on a loopback port, with its
-// storage in a temporary directory and no authentication (any user name and password sign in
-// as that user). .ci/run installs it; without it the test skips, except under CI, where it fails.
-type radicale struct {
-	t       *testing.T
-	addr    string
-	dir     string
-	cmd     *exec.Cmd
-	URL     string
-	started bool
-}
+// startRadicale is a real CalDAV server (app/calendar/radicaletest).
+func startRadicale(t *testing.T) *radicale { return &radicale{radicaletest.Start(t)} }
 
-func startRadicale(t *testing.T) *radicale {
-	t.Helper()
-	if _, err := exec.LookPath("radicale"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("radicale is not installed (.ci/run installs it)")
-		}
-		t.Skip("radicale is not installed: apt-get install radicale")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	r := &radicale{t: t, addr: addr, dir: t.TempDir(), URL: "http://" + addr}
-	r.start()
-	t.Cleanup(r.stop)
-	return r
-}
+type radicale struct{ *radicaletest.Server }
 
-func (r *radicale) start() {
-	r.t.Helper()
-	cfg := filepath.Join(r.dir, "config")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("[server]\nhosts = %s\n[auth]\ntype = none\n[storage]\nfilesystem_folder = %s\n[rights]\ntype = owner_only\n[logging]\nlevel = warning\n",
-		r.addr, filepath.Join(r.dir, "collections"))), 0o600); err != nil {
-		r.t.Fatal(err)
-	}
-	r.cmd = exec.Command("radicale", "--config", cfg)
-	var out bytes.Buffer
-	r.cmd.Stdout, r.cmd.Stderr = &out, &out
-	if err := r.cmd.Start(); err != nil {
-		r.t.Fatal(err)
-	}
-	r.started = true
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", r.addr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("radicale did not start: %s", out.String())
-		}
-		time.Sleep(50 * time.Millisecond) // polling a port that has no event to wait on
-	}
-}
-
-func (r *radicale) stop() {
-	if r.started {
-		r.cmd.Process.Kill()
-		r.cmd.Wait()
-		r.started = false
-	}
-}
-
-// do sends one request as user, failing the test on an unexpected status.
-func (r *radicale) do(method, path, user, contentType, body string, want ...int) {
-	r.t.Helper()
-	req, err := http.NewRequest(method, r.URL+path, strings.NewReader(body))
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	req.SetBasicAuth(user, "app-password")
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	resp.Body.Close()
-	for _, w := range want {
-		if resp.StatusCode == w {
-			return
-		}
-	}
-	r.t.Fatalf("%s %s: %s", method, path, resp.Status)
-}
-
-func (r *radicale) mkcalendar(user, name, displayName string) {
-	r.t.Helper()
-	r.do("MKCALENDAR", "/"+user+"/"+name+"/", user, "application/xml",
-		`<?xml version="1.0" encoding="utf-8"?><c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:displayname>`+displayName+
-			`</d:displayname><c:supported-calendar-component-set><c:comp name="VEVENT"/></c:supported-calendar-component-set></d:prop></d:set></c:mkcalendar>`, http.StatusCreated)
-}
+func (r *radicale) mkcalendar(user, name, displayName string) { r.MkCalendar(user, name, displayName) }
 
 func (r *radicale) put(user, calendarName, object, ics string) {
-	r.t.Helper()
-	r.do(http.MethodPut, "/"+user+"/"+calendarName+"/"+object, user, "text/calendar; charset=utf-8", ics, http.StatusCreated, http.StatusNoContent)
+	r.Put(user, calendarName, object, ics)
 }
 
 func vcal(events ...string) string {
