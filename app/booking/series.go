@@ -115,10 +115,10 @@ func joinDates(ds []Date) string {
 // CheckSeries says, for every occurrence of req, whether it is free, writing nothing: what the
 // person booking is shown before choosing a mode. Errors are those of a request at fault as a
 // whole (a missing client, a bad rule); an occurrence the rules refuse is only marked. For the
-// customer flows the client may still be unknown (ClientID 0): a visitor sees the dates before
-// giving their details, as for one booking.
+// booking site (source online) the client may still be unknown (ClientID 0): a visitor sees
+// the dates before giving their details, as for one booking.
 func CheckSeries(ctx context.Context, d *db.DB, now time.Time, req SeriesRequest) ([]Occurrence, error) {
-	return planSeries(ctx, d, now, req, customerFlow(req.Source))
+	return planSeries(ctx, d, now, req, req.Source == SourceOnline)
 }
 
 // BookSeries books the occurrences of req in one write transaction, each through Book (the
