@@ -2,6 +2,7 @@ package reserve
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -18,6 +19,11 @@ import (
 // /v3/visits, /v3/booking_series and /v3/appointment_waitlist calls — booking.BookVisit,
 // booking.BookSeries and booking.JoinAppointmentWaitlist — joined to one write transaction, so
 // the client is created only with what it was created for.
+
+// ErrHoldRequired refuses a visit or a series of which some service would be held behind a
+// payment for this client (a deposit the business's rules ask, or a card on file): the site
+// books such a service one booking at a time, each with its own payment request.
+var ErrHoldRequired = errors.New("reserve: a deposit or a card on file is required")
 
 // Customer is who a customer's form is for and how they want to hear about it (see Request).
 type Customer struct {
@@ -48,6 +54,13 @@ func BookVisit(ctx context.Context, d *db.DB, now time.Time, r VisitRequest) (Re
 		}
 		jctx, clientID, err := customer(ctx, d, q, now, r.Customer)
 		if err != nil {
+			return err
+		}
+		var services []int64
+		for _, g := range r.Segments {
+			services = append(append(services, g.ServiceID), g.AddOns...)
+		}
+		if err := noHold(ctx, q, clientID, services); err != nil {
 			return err
 		}
 		v, err := booking.BookVisit(jctx, d, now, booking.NewVisit{
@@ -90,6 +103,9 @@ func BookSeries(ctx context.Context, d *db.DB, now time.Time, r SeriesRequest) (
 		}
 		jctx, clientID, err := customer(ctx, d, q, now, r.Customer)
 		if err != nil {
+			return err
+		}
+		if err := noHold(ctx, q, clientID, []int64{r.ServiceID}); err != nil {
 			return err
 		}
 		res, err = booking.BookSeries(jctx, d, now, booking.SeriesRequest{
@@ -173,4 +189,19 @@ func linkForm(ctx context.Context, q *db.Queries, now time.Time, nonce []byte, a
 	var err error
 	out.Token, err = managelink.New(ctx, q, out.BookingID, now)
 	return err
+}
+
+// noHold refuses with ErrHoldRequired when a booking of any of services by client would wait
+// for a payment (holdFor, the rule of one booking).
+func noHold(ctx context.Context, q *db.Queries, clientID int64, services []int64) error {
+	for _, id := range services {
+		deposit, card, err := holdFor(ctx, q, clientID, id)
+		if err != nil {
+			return err
+		}
+		if deposit > 0 || card {
+			return ErrHoldRequired
+		}
+	}
+	return nil
 }

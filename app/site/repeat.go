@@ -243,6 +243,10 @@ func (s *Site) bookSeries(w http.ResponseWriter, r *http.Request, st step, form 
 		s.clientErrors(p, form, fields)
 		again(http.StatusUnprocessableEntity)
 		return
+	case errors.Is(err, reserve.ErrHoldRequired):
+		form.Message = p.T("site.repeat.hold")
+		again(http.StatusUnprocessableEntity)
+		return
 	case errors.As(err, &inv):
 		form.Message = p.T("site.repeat.refused")
 		again(http.StatusUnprocessableEntity)

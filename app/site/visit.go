@@ -468,6 +468,13 @@ func (s *Site) bookVisit(w http.ResponseWriter, r *http.Request) {
 		v.Summary = visitSummary(p, ask, sl)
 		s.render(w, r, http.StatusUnprocessableEntity, ui.SiteDetails(s.visitDetailsPage(r, ask), v))
 		return
+	case errors.Is(err, reserve.ErrHoldRequired):
+		form.Message = p.T("site.visit.hold")
+		v := s.visitDetailsView(r, ask, form)
+		v.Start = start.Format(time.RFC3339)
+		v.Summary = visitSummary(p, ask, sl)
+		s.render(w, r, http.StatusUnprocessableEntity, ui.SiteDetails(s.visitDetailsPage(r, ask), v))
+		return
 	case code == fail.CodeConflict || code == fail.CodeInvalid:
 		s.renderVisitTaken(w, r, ask, form, start, http.StatusConflict)
 		return
