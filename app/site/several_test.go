@@ -107,11 +107,24 @@ func TestVisitFromTheSite(t *testing.T) {
 	wantStatus(t, done, http.StatusOK)
 	wantBody(t, done, "Haircut · Ana · 10:00–10:30", "Massage · Ana · 10:30–11:15", "1 h 15 min", "$45,000")
 
+	// Cancelling through the link cancels the whole visit.
+	wantStatus(t, f.post(strings.TrimSuffix(manage, "?done=booked")+"/cancel", nil), http.StatusSeeOther)
+	if n := f.count(`SELECT count(*) FROM visit_bookings vb JOIN bookings b ON b.id = vb.booking_id WHERE b.status_id = 5`); n != 2 {
+		t.Errorf("%d of the visit's 2 bookings cancelled through its link, want both", n)
+	}
+
+	// An add-on the business declares for a service is offered with it and follows it.
+	f.exec(`INSERT INTO service_addons (service_id, addon_id) VALUES (?, ?)`, haircut, massage)
+	f.exec(`UPDATE site_settings SET updated_at = updated_at + 1`) // a new catalog version
+	wantBody(t, f.get("/book/1/visit?s1=1"), `name="a1" value="3"`)
+	withAddOn := url.Values{"s1": {"1"}, "a1": {"3"}, "provider": {ana}, "start": {at.Add(24 * time.Hour).Format(time.RFC3339)}}
+	wantBody(t, f.get("/book/1/visit/details?"+withAddOn.Encode()), "+ Massage · Ana · 10:30–11:15")
+
 	// Bad input is a clear 4xx: a service not offered, an add-on not declared.
 	if r := f.get("/book/1/visit?s1=" + strconv.Itoa(offline)); r.status != http.StatusNotFound {
 		t.Errorf("a service not online: %d", r.status)
 	}
-	if r := f.get("/book/1/visit?s1=1&a1=3"); r.status != http.StatusNotFound {
+	if r := f.get("/book/1/visit?s1=3&a1=1"); r.status != http.StatusNotFound {
 		t.Errorf("an add-on not declared: %d", r.status)
 	}
 }
