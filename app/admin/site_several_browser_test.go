@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -80,4 +81,24 @@ func TestBrowserBookingSiteSeveral(t *testing.T) {
 		t.Errorf("%d waits joined from the browser (%v), want 1", n, err)
 	}
 	origins.check(t, ts.URL)
+
+	// 390 px with JavaScript off: the visit's times and the repeat page fit the phone.
+	phone := newBrowser(t, 390, 844, chromedp.EmulateMobile)
+	if _, err := chromedp.Call(phone.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{
+		URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/*.js", Block: true}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	visit := url.Values{"s1": {w.Service}, "s2": {beard}, "provider": {"0"}, "date": {w.Day}}
+	repeat := url.Values{"provider": {w.Ana}, "start": {at.Format(time.RFC3339)}, "repeat": {"monthly"}, "count": {"3"}}
+	for name, path := range map[string]string{
+		"visit times": "/book/" + w.Location + "/visit?" + visit.Encode(),
+		"repeat":      "/book/" + w.Location + "/" + w.Service + "/repeat?" + repeat.Encode(),
+	} {
+		phone.do("phone "+name, chromedp.Navigate(ts.URL+path), chromedp.WaitVisible(css("#main")))
+		if got := evalJS[int](phone, "document.documentElement.scrollWidth"); got > 390 {
+			t.Errorf("%s is %d px wide on a 390 px phone", name, got)
+		}
+		auditPage(t, phone, axe, name+" (390 px, no JavaScript)")
+	}
 }
