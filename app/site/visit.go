@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 	"net/url"
@@ -330,7 +331,8 @@ func visitSummary(p *i18n.Printer, ask visitAsk, sl booking.VisitSlot) ui.SiteSu
 	return sum
 }
 
-// visitDetailsView is the details form of a visit starting at sl.
+// visitDetailsView is the details form of a visit: the form of one booking, posting to the
+// visit and carrying its services, add-ons and provider.
 func (s *Site) visitDetailsView(r *http.Request, ask visitAsk, form *ui.Form) ui.SiteDetailsView {
 	st := step{loc: ask.loc}
 	v := s.detailsView(r, st, form)
@@ -346,15 +348,7 @@ func (s *Site) visitDetailsView(r *http.Request, ask visitAsk, form *ui.Form) ui
 			v.Hidden = append(v.Hidden, ui.SiteHidden{Name: name, Value: x})
 		}
 	}
-	slices.SortFunc(v.Hidden, func(a, b ui.SiteHidden) int {
-		if a.Name < b.Name {
-			return -1
-		}
-		if a.Name > b.Name {
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(v.Hidden, func(a, b ui.SiteHidden) int { return cmp.Compare(a.Name, b.Name) })
 	return v
 }
 
