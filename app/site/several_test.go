@@ -113,12 +113,22 @@ func TestVisitFromTheSite(t *testing.T) {
 		t.Errorf("%d of the visit's 2 bookings cancelled through its link, want both", n)
 	}
 
-	// An add-on the business declares for a service is offered with it and follows it.
-	f.exec(`INSERT INTO service_addons (service_id, addon_id) VALUES (?, ?)`, haircut, massage)
+	// Add-ons the business declares for a service are offered with it and follow it, in the
+	// order chosen; the details form carries them all.
+	ms := start.UnixMilli()
+	wash := f.exec(`INSERT INTO services (uuid, name, price_cents, duration_min, online_booking, created_at, updated_at)
+		VALUES ('s5', 'Wash', 500000, 15, 1, ?, ?)`, ms, ms)
+	f.exec(`INSERT INTO service_providers (service_id, provider_id) VALUES (?, ?)`, wash, f.ana)
+	f.exec(`INSERT INTO service_addons (service_id, addon_id) VALUES (?, ?), (?, ?)`, haircut, massage, haircut, wash)
 	f.exec(`UPDATE site_settings SET updated_at = updated_at + 1`) // a new catalog version
-	wantBody(t, f.get("/book/1/visit?s1=1"), `name="a1" value="3"`)
-	withAddOn := url.Values{"s1": {"1"}, "a1": {"3"}, "provider": {ana}, "start": {at.Add(24 * time.Hour).Format(time.RFC3339)}}
-	wantBody(t, f.get("/book/1/visit/details?"+withAddOn.Encode()), "+ Massage · Ana · 10:30–11:15")
+	wantBody(t, f.get("/book/1/visit?s1=1"), `name="a1" value="3"`, `name="a1" value="5"`)
+	withAddOns := url.Values{"s1": {"1"}, "a1": {"5", "3"}, "provider": {ana}, "start": {at.Add(24 * time.Hour).Format(time.RFC3339)}}
+	addOnPath := "/book/1/visit/details?" + withAddOns.Encode()
+	wantBody(t, f.get(addOnPath), "+ Wash · Ana · 10:30–10:45", "+ Massage · Ana · 10:45–11:30")
+	wantStatus(t, f.post("/book/1/visit/details", f.visitForm(addOnPath)), http.StatusSeeOther)
+	if n := f.count(`SELECT count(*) FROM visit_bookings WHERE addon_of IS NOT NULL`); n != 2 {
+		t.Errorf("%d add-ons booked, want 2", n)
+	}
 
 	// Bad input is a clear 4xx: a service not offered, an add-on not declared.
 	if r := f.get("/book/1/visit?s1=" + strconv.Itoa(offline)); r.status != http.StatusNotFound {

@@ -26,7 +26,8 @@ import (
 // of booking.VisitSlots and the booking is booking.BookVisit (through reserve.BookVisit) — the
 // functions GET /v3/available_slots?service_ids=… and POST /v3/visits call.
 
-// visitSteps is how many services the visit form offers.
+// visitSteps is how many services the visit form offers (their add-on fields, a1…a4, are the
+// site's multi-valued fields: middleware.go).
 const visitSteps = 4
 
 // visitAsk is a visit as the form asks it.
