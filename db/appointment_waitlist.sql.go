@@ -10,6 +10,70 @@ import (
 	"database/sql"
 )
 
+const adminAppointmentWaits = `-- name: AdminAppointmentWaits :many
+SELECT w.id, w.client_id, w.first_day, w.last_day, w.source, w.created_at,
+    c.first_name, c.last_name, s.name AS service_name, l.name AS location_name,
+    CAST(coalesce(p.public_name, '') AS TEXT) AS provider_name
+FROM appointment_waits w
+JOIN clients c ON c.id = w.client_id
+JOIN services s ON s.id = w.service_id
+JOIN locations l ON l.id = w.location_id
+LEFT JOIN providers p ON p.id = w.provider_id
+WHERE w.status = 'waiting'
+ORDER BY w.created_at, w.id
+LIMIT CAST(?1 AS INTEGER)
+`
+
+type AdminAppointmentWaitsRow struct {
+	ID           int64
+	ClientID     int64
+	FirstDay     string
+	LastDay      string
+	Source       string
+	CreatedAt    int64
+	FirstName    string
+	LastName     sql.NullString
+	ServiceName  string
+	LocationName string
+	ProviderName string
+}
+
+// Waits still waiting with the names the owner's list shows, oldest first.
+func (q *Queries) AdminAppointmentWaits(ctx context.Context, limit int64) ([]AdminAppointmentWaitsRow, error) {
+	rows, err := q.db.QueryContext(ctx, adminAppointmentWaits, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []AdminAppointmentWaitsRow{}
+	for rows.Next() {
+		var i AdminAppointmentWaitsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.ClientID,
+			&i.FirstDay,
+			&i.LastDay,
+			&i.Source,
+			&i.CreatedAt,
+			&i.FirstName,
+			&i.LastName,
+			&i.ServiceName,
+			&i.LocationName,
+			&i.ProviderName,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const appointmentOfferByToken = `-- name: AppointmentOfferByToken :one
 SELECT o.id, o.wait_id, o.token_hash, o.location_id, o.service_id, o.provider_id, o.start_at, o.end_at, o.status, o.booking_id, o.created_at, o.expires_at, w.client_id, w.first_day, w.last_day, w.provider_id AS wait_provider_id, w.status AS wait_status
 FROM appointment_offers o JOIN appointment_waits w ON w.id = o.wait_id

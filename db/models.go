@@ -1225,6 +1225,7 @@ type SiteSetting struct {
 	FrameOrigins string
 	CalendarID   string
 	UpdatedAt    int64
+	RepeatOnline int64
 }
 
 type SiteWaitlistLink struct {

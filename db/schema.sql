@@ -1,4 +1,4 @@
--- The database that migrations 1 to 590 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 600 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -540,7 +540,7 @@ CREATE TABLE site_settings (
     -- A random name for this installation, the domain part of .ics UIDs: stable across changes
     -- of the public URL, so a calendar never sees one booking as two events.
     calendar_id   TEXT    NOT NULL CHECK (length(calendar_id) = 32),
-    updated_at    INTEGER NOT NULL DEFAULT 0,
+    updated_at    INTEGER NOT NULL DEFAULT 0, repeat_online INTEGER NOT NULL DEFAULT 0 CHECK (repeat_online IN (0, 1)),
     CHECK ((logo IS NULL) = (logo_type = ''))
 );
 CREATE TABLE site_locations (
@@ -1389,6 +1389,7 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (68, 570, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (69, 571, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (70, 590, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (71, 600, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1402,7 +1403,7 @@ INSERT INTO "payment_methods" ("id", "type", "name") VALUES (5, 'CompanyPaymentM
 INSERT INTO "catalog_version" ("id", "n") VALUES (1, 0);
 INSERT INTO "mcp_settings" ("id", "enabled", "slot_key", "updated_at") VALUES (1, 1, randomblob(32), 0);
 INSERT INTO "class_settings" ("id", "pack_expiry_days", "waitlist_cutoff_min", "updated_at") VALUES (1, 0, 120, 0);
-INSERT INTO "site_settings" ("id", "enabled", "display_name", "logo_url", "logo_type", "logo", "accent", "policy_text", "frame_origins", "calendar_id", "updated_at") VALUES (1, 0, '', '', '', NULL, '#1f5fbf', '', '', lower(hex(randomblob(16))), 0);
+INSERT INTO "site_settings" ("id", "enabled", "display_name", "logo_url", "logo_type", "logo", "accent", "policy_text", "frame_origins", "calendar_id", "updated_at", "repeat_online") VALUES (1, 0, '', '', '', NULL, '#1f5fbf', '', '', lower(hex(randomblob(16))), 0, 0);
 INSERT INTO "message_settings" ("id", "smtp_host", "smtp_port", "smtp_security", "smtp_username", "smtp_password_sealed", "from_name", "from_address", "reply_to", "owner_address", "reminder_offsets", "unsubscribe_key", "updated_at") VALUES (1, '', 587, 'starttls', '', '', '', '', '', '', '1440,120', randomblob(32), 0);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('confirmation', 1, 0, 1);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('rescheduled', 1, 0, 1);
@@ -1418,7 +1419,7 @@ INSERT INTO "message_whatsapp_settings" ("id", "enabled", "phone_number_id", "ac
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 INSERT INTO "gift_card_settings" ("id", "expiry_months", "sell_online", "updated_at") VALUES (1, 0, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 70);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 71);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);

@@ -475,7 +475,8 @@ func (q *Queries) SiteServicesNeedingPayments(ctx context.Context) ([]string, er
 
 const siteSettings = `-- name: SiteSettings :one
 
-SELECT id, enabled, display_name, logo_url, logo_type, accent, policy_text, frame_origins, calendar_id, updated_at
+SELECT id, enabled, display_name, logo_url, logo_type, accent, policy_text, frame_origins, calendar_id, updated_at,
+    CAST(repeat_online AS BOOLEAN) AS repeat_online
 FROM site_settings WHERE id = 1
 `
 
@@ -490,6 +491,7 @@ type SiteSettingsRow struct {
 	FrameOrigins string
 	CalendarID   string
 	UpdatedAt    int64
+	RepeatOnline bool
 }
 
 // The public booking site (app/site) and its settings page (app/admin/site_settings.go);
@@ -509,6 +511,7 @@ func (q *Queries) SiteSettings(ctx context.Context) (SiteSettingsRow, error) {
 		&i.FrameOrigins,
 		&i.CalendarID,
 		&i.UpdatedAt,
+		&i.RepeatOnline,
 	)
 	return i, err
 }
@@ -535,7 +538,8 @@ func (q *Queries) UpdateSiteLogo(ctx context.Context, arg UpdateSiteLogoParams) 
 }
 
 const updateSiteSettings = `-- name: UpdateSiteSettings :exec
-UPDATE site_settings SET enabled = ?, display_name = ?, accent = ?, policy_text = ?, frame_origins = ?, updated_at = ?
+UPDATE site_settings SET enabled = ?, display_name = ?, accent = ?, policy_text = ?, frame_origins = ?, updated_at = ?,
+    repeat_online = ?7
 WHERE id = 1
 `
 
@@ -546,6 +550,7 @@ type UpdateSiteSettingsParams struct {
 	PolicyText   string
 	FrameOrigins string
 	UpdatedAt    int64
+	RepeatOnline int64
 }
 
 func (q *Queries) UpdateSiteSettings(ctx context.Context, arg UpdateSiteSettingsParams) error {
@@ -556,6 +561,7 @@ func (q *Queries) UpdateSiteSettings(ctx context.Context, arg UpdateSiteSettings
 		arg.PolicyText,
 		arg.FrameOrigins,
 		arg.UpdatedAt,
+		arg.RepeatOnline,
 	)
 	return err
 }

@@ -79,3 +79,17 @@ WHERE o.id = ?;
 INSERT INTO messages (message_key, kind, recipient, channel, detail_json, state, send_at, next_attempt_at,
     created_at, updated_at, offer_id)
 VALUES (?, 'waitlist_offer', 'client', ?, ?, 'pending', ?, ?, ?, ?, ?);
+
+-- name: AdminAppointmentWaits :many
+-- Waits still waiting with the names the owner's list shows, oldest first.
+SELECT w.id, w.client_id, w.first_day, w.last_day, w.source, w.created_at,
+    c.first_name, c.last_name, s.name AS service_name, l.name AS location_name,
+    CAST(coalesce(p.public_name, '') AS TEXT) AS provider_name
+FROM appointment_waits w
+JOIN clients c ON c.id = w.client_id
+JOIN services s ON s.id = w.service_id
+JOIN locations l ON l.id = w.location_id
+LEFT JOIN providers p ON p.id = w.provider_id
+WHERE w.status = 'waiting'
+ORDER BY w.created_at, w.id
+LIMIT CAST(sqlc.arg(limit) AS INTEGER);

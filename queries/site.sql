@@ -3,14 +3,16 @@
 
 -- Everything but the logo's bytes.
 -- name: SiteSettings :one
-SELECT id, enabled, display_name, logo_url, logo_type, accent, policy_text, frame_origins, calendar_id, updated_at
+SELECT id, enabled, display_name, logo_url, logo_type, accent, policy_text, frame_origins, calendar_id, updated_at,
+    CAST(repeat_online AS BOOLEAN) AS repeat_online
 FROM site_settings WHERE id = 1;
 
 -- name: SiteLogo :one
 SELECT logo_type, CAST(coalesce(logo, x'') AS BLOB) AS logo, updated_at FROM site_settings WHERE id = 1;
 
 -- name: UpdateSiteSettings :exec
-UPDATE site_settings SET enabled = ?, display_name = ?, accent = ?, policy_text = ?, frame_origins = ?, updated_at = ?
+UPDATE site_settings SET enabled = ?, display_name = ?, accent = ?, policy_text = ?, frame_origins = ?, updated_at = ?,
+    repeat_online = sqlc.arg(repeat_online)
 WHERE id = 1;
 
 -- name: UpdateSiteLogo :exec

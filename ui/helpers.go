@@ -53,3 +53,6 @@ func clockRange(ctx context.Context, open, close int) string {
 	p := i18n.From(ctx)
 	return p.Clock(open/60, open%60) + "-" + p.Clock(close/60, close%60)
 }
+
+// boolText is b as an attribute value: "true" or "false".
+func boolText(b bool) string { return strconv.FormatBool(b) }

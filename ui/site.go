@@ -56,7 +56,8 @@ type SiteServicesView struct {
 	Query    string // the search as typed
 	Action   string // where the search form goes
 	Groups   []SiteServiceGroup
-	Total    int // services before the search
+	Total    int    // services before the search
+	VisitURL string // several services in one visit, "" when fewer than two can be combined
 }
 
 // SiteChoice is a provider to choose (or "anyone available").
@@ -85,6 +86,64 @@ type SiteSummary struct {
 	// of a price — that the booking used one of the client's pack sessions.
 	Seats string
 	Pack  string
+	// A visit of several services (docs/visits.md): every service with its provider and local
+	// times, in order; Service and Provider are then unused.
+	Segments []SiteSegment
+	// A booking that repeats: its dates, free or not.
+	Dates []SiteOccurrence
+}
+
+// SiteSegment is one service of a visit: "Haircut", "Ana", "10:00–10:30".
+type SiteSegment struct {
+	Service, Provider, Time string
+	AddOn                   bool
+}
+
+// SiteOccurrence is one date of a series: when, and whether it is free (else why not).
+type SiteOccurrence struct {
+	When string
+	Free bool
+	Why  string
+}
+
+// SiteHidden is a value a form carries through a round trip.
+type SiteHidden struct {
+	Name, Value string
+}
+
+// SiteVisitStep is one service of a visit being chosen: its drop-down and, once chosen, the
+// add-ons the business declares for it.
+type SiteVisitStep struct {
+	Field      string // the drop-down's name: s1, s2…
+	Label      string // "Service 1"
+	AddOnField string // the add-ons' name: a1, a2…
+	AddOns     []Option
+}
+
+// SiteVisitView is the visit step: several services in order, a provider or anyone, and the
+// times the whole visit is offered.
+type SiteVisitView struct {
+	Location  string
+	Action    string
+	Form      *Form
+	Services  []Option
+	Steps     []SiteVisitStep
+	Providers []Option
+	Message   string         // why the visit cannot be offered, "" when it can
+	Total     string         // "1 h 30 min · $45.000", once services are chosen
+	Picker    *SiteTimesView // nil before services are chosen
+}
+
+// SiteRepeatView asks how a booking repeats and shows which of its dates are free.
+type SiteRepeatView struct {
+	Summary     SiteSummary
+	Action      string
+	Form        *Form
+	Hidden      []SiteHidden
+	Freqs       []Option
+	Occurrences []SiteOccurrence
+	Max         string // the most dates a series may have
+	ContinueURL string // the details form with the series, "" while nothing is free
 }
 
 // SiteDay is one day of the date picker.
@@ -126,6 +185,9 @@ type SiteTimesView struct {
 	Current  string // rescheduling: the booking's current time in words
 	Empty    bool   // nothing free in the whole range
 	FirstURL string // when empty: the first day with free times after the range, if any
+	// NotifyURL joins the waitlist for appointments: "tell me when a time opens"; "" where
+	// it is not offered (classes, reschedules).
+	NotifyURL string
 }
 
 // SiteAttribute is a custom attribute the booking form asks.
@@ -171,6 +233,14 @@ type SiteDetailsView struct {
 	Notice   string
 	Full     bool
 	Sessions []SiteTime
+	// Hidden are values the form carries (a visit's services, a series' rule).
+	Hidden []SiteHidden
+	// RepeatURL asks for the booking to repeat, "" when the site does not offer it. Modes,
+	// for a series, ask what to do with the dates not free.
+	RepeatURL string
+	Modes     []Option
+	// AskDays: the form is the waitlist for appointments, asking the range of days.
+	AskDays bool
 }
 
 // SiteWaitlistView is the page behind a personal waitlist link.

@@ -291,6 +291,10 @@ func (a *Admin) Routes() chi.Router {
 		t.get("/bookings/new", staff.Book, a.newBooking)
 		t.get("/bookings/visits/new", staff.Book, a.newVisit) // several services (docs/visits.md)
 		t.post("/bookings/visits", staff.Book, a.createVisit)
+		// The waitlist for appointments (apptwaitlist.go; docs/visits.md).
+		t.get("/bookings/waitlist", staff.Calendar, a.showApptWaitlist)
+		t.post("/bookings/waitlist", staff.Book, a.joinApptWaitlist)
+		t.post("/bookings/waitlist/{id}/remove", staff.Book, a.leaveApptWaitlist)
 		t.post("/bookings", staff.Book, a.createBooking)
 		// Booking a caller from an empty time in three steps (bookings_quick.go).
 		t.get("/bookings/quick", staff.Book, a.showQuickBooking)

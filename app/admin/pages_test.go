@@ -387,6 +387,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		explain,
 		"/bookings/new",
 		"/bookings/visits/new",
+		"/bookings/waitlist",
 		"/bookings/quick?" + url.Values{"location": {w.Location}, "date": {w.Day}, "time": {"10:00"}, "client_q": {"a"}}.Encode(),
 		"/bookings/" + id(bookingID),
 		"/bookings/" + id(bookingID) + "/cancel",

@@ -36,6 +36,7 @@ func (a *Admin) page(r *http.Request, title string) ui.Page {
 	if o, ok := ownerFrom(r.Context()); ok {
 		p.Owner = o.Email
 		p.Allowed = map[string]bool{"/clients/new": a.may(r, "/clients/new"), "/bookings/new": a.may(r, "/bookings/new"),
+			"/bookings/waitlist":                         a.may(r, "/bookings/waitlist"),
 			"POST /settings/messages/transport":          a.mayPost(r, "/settings/messages/transport"),
 			"POST /settings/messages/texts":              a.mayPost(r, "/settings/messages/texts"),
 			"POST /settings/messages/texts/test":         a.mayPost(r, "/settings/messages/texts/test"),

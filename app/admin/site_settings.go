@@ -62,6 +62,9 @@ func (a *Admin) siteSettingsForm(ctx context.Context) (*ui.Form, error) {
 	if s.Enabled {
 		f.Set("enabled", "1")
 	}
+	if s.RepeatOnline {
+		f.Set("repeat_online", "1")
+	}
 	f.Set("display_name", s.DisplayName)
 	f.Set("logo_url", s.LogoURL)
 	f.Set("accent", s.Accent)
@@ -192,6 +195,9 @@ func (a *Admin) updateSiteSettings(w http.ResponseWriter, r *http.Request) {
 func siteSettingsFromForm(r *http.Request, f *ui.Form) siteSettings {
 	var s siteSettings
 	s.row.Enabled = f.Checked("enabled", "1")
+	if f.Checked("repeat_online", "1") {
+		s.row.RepeatOnline = 1
+	}
 	s.row.DisplayName = f.Get("display_name")
 	if utf8.RuneCountInString(s.row.DisplayName) > 100 || strings.ContainsFunc(s.row.DisplayName, isControl) {
 		f.SetError("display_name", translate(r, "sitesettings.display_name.error"))

@@ -114,9 +114,11 @@ func joinDates(ds []Date) string {
 
 // CheckSeries says, for every occurrence of req, whether it is free, writing nothing: what the
 // person booking is shown before choosing a mode. Errors are those of a request at fault as a
-// whole (a missing client, a bad rule); an occurrence the rules refuse is only marked.
+// whole (a missing client, a bad rule); an occurrence the rules refuse is only marked. For the
+// booking site (source online) the client may still be unknown (ClientID 0): a visitor sees
+// the dates before giving their details, as for one booking.
 func CheckSeries(ctx context.Context, d *db.DB, now time.Time, req SeriesRequest) ([]Occurrence, error) {
-	return planSeries(ctx, d, now, req)
+	return planSeries(ctx, d, now, req, req.Source == SourceOnline)
 }
 
 // BookSeries books the occurrences of req in one write transaction, each through Book (the
@@ -129,7 +131,7 @@ func BookSeries(ctx context.Context, d *db.DB, now time.Time, req SeriesRequest)
 	if req.Mode != SeriesFreeOnes && req.Mode != SeriesAllOrNothing {
 		return SeriesResult{}, invalid("mode", "want %q or %q", SeriesFreeOnes, SeriesAllOrNothing)
 	}
-	occ, err := planSeries(ctx, d, now, req)
+	occ, err := planSeries(ctx, d, now, req, false)
 	if err != nil {
 		return SeriesResult{}, err
 	}
@@ -200,10 +202,11 @@ func seriesRow(r Repeat, count int, first Occurrence, now time.Time) db.InsertBo
 }
 
 // planSeries lays out the occurrences of req in the location's zone and checks each through
-// Prepare (read side: most refusals cost the writer nothing).
-func planSeries(ctx context.Context, d *db.DB, now time.Time, req SeriesRequest) ([]Occurrence, error) {
+// Prepare (read side: most refusals cost the writer nothing). anonymous lets a check run before
+// the client is known.
+func planSeries(ctx context.Context, d *db.DB, now time.Time, req SeriesRequest, anonymous bool) ([]Occurrence, error) {
 	nb := req.NewBooking
-	if nb.NewClient || nb.ClientID == 0 {
+	if nb.NewClient || (nb.ClientID == 0 && !anonymous) {
 		return nil, invalid("client_id", "a series is booked for a known client")
 	}
 	if nb.SeriesID != 0 {

@@ -73,6 +73,11 @@ func (s *Site) listServices(w http.ResponseWriter, r *http.Request) {
 		}
 		group.Services = append(group.Services, s.serviceView(p, c, loc, svc))
 	}
+	if n := len(slices.DeleteFunc(slices.Clone(services), func(svc service) bool {
+		return svc.class() || payments.MustPayOnline(svc.mode)
+	})); n > 1 {
+		v.VisitURL = visitPath(loc.id)
+	}
 	page := s.page(r, p.T("site.services.title"))
 	if len(c.locations) > 1 {
 		page.Back = "/book"

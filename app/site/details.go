@@ -52,9 +52,23 @@ func (s *Site) showDetails(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, timesPath(st.loc.id, st.svc.id, st.provider, url.Values{"date": {day}, "gone": {"1"}}), http.StatusFound)
 		return
 	}
-	v := s.detailsView(r, st, ui.NewForm(nil))
+	form := ui.NewForm(nil)
+	q := r.URL.Query()
+	for _, name := range repeatFields {
+		if x := q.Get(name); x != "" {
+			form.Set(name, x)
+		}
+	}
+	v := s.detailsView(r, st, form)
 	v.Start = start.Format(time.RFC3339)
 	v.Summary.When = when(i18n.From(r.Context()), start.In(st.loc.zone))
+	if repeatOffered(r, st) {
+		if form.Get("repeat") != "" {
+			s.seriesDetails(r, st, form, &v, start)
+		} else {
+			v.RepeatURL = repeatPath(st, start, nil)
+		}
+	}
 	if x := a.session(st.provider, start); x != nil {
 		v.Summary.Seats = i18n.From(r.Context()).T("site.classes.seats_left", "count", x.SeatsLeft)
 	}
@@ -81,6 +95,10 @@ func (s *Site) book(w http.ResponseWriter, r *http.Request) {
 	start, startErr := time.Parse(time.RFC3339, form.Get("start"))
 	if startErr != nil {
 		form.SetError("start", p.T("site.details.start.error"))
+	}
+	if form.Get("repeat") != "" && startErr == nil {
+		s.bookSeries(w, r, st, form, in, start, nonce)
+		return
 	}
 	if !form.OK() {
 		s.renderDetailsAgain(w, r, st, form, http.StatusUnprocessableEntity, start, startErr == nil)

@@ -136,7 +136,54 @@ func (s *Site) showBooking(w http.ResponseWriter, r *http.Request) {
 			v.NoCancel = s.refusal(r, rights.Cancel)
 		}
 	}
+	if err := s.wholeBooking(r, p, m, &v); err != nil {
+		s.renderError(w, r, err)
+		return
+	}
 	s.render(w, r, http.StatusOK, ui.SiteManage(s.page(r, p.T("site.manage.title")), v))
+}
+
+// wholeBooking describes on the manage page what the booking is part of: every service of its
+// visit with providers and local times, and the visit's total (a visit is moved by the
+// business, and cancelled whole); or the dates of its series from it on.
+func (s *Site) wholeBooking(r *http.Request, p *i18n.Printer, m managed, v *ui.SiteManageView) error {
+	b := m.view.Booking
+	visitID, inVisit, err := booking.VisitOf(r.Context(), s.db.R, b.ID)
+	if err != nil {
+		return err
+	}
+	if inVisit {
+		vis, err := booking.GetVisit(r.Context(), s.db.R, visitID)
+		if err != nil {
+			return err
+		}
+		for _, x := range vis.Bookings {
+			if x.Booking.StatusID == booking.StatusCancelled && b.StatusID != booking.StatusCancelled {
+				continue
+			}
+			v.Summary.Segments = append(v.Summary.Segments, ui.SiteSegment{Service: x.ServiceName, Provider: x.ProviderName,
+				Time: p.TimeOnce(db.Time(x.Booking.StartAt).In(m.loc.zone)) + "–" + p.TimeOnce(db.Time(x.Booking.EndAt).In(m.loc.zone))})
+		}
+		if !vis.Start.IsZero() {
+			v.Summary.When = when(p, vis.Start.In(m.loc.zone))
+			v.Summary.Duration = duration(p, int64(vis.End.Sub(vis.Start)/time.Minute))
+			v.Summary.Price = price(p, vis.PriceCents)
+		}
+		if v.RescheduleURL != "" {
+			v.RescheduleURL, v.NoReschedule = "", p.T("site.visit.no_reschedule")
+		}
+		return nil
+	}
+	if b.SeriesID.Valid && b.StatusID != booking.StatusCancelled {
+		dates, err := s.db.R.MessageSeriesDates(r.Context(), b.ID)
+		if err != nil {
+			return err
+		}
+		for _, at := range dates {
+			v.Summary.Dates = append(v.Summary.Dates, ui.SiteOccurrence{When: when(p, db.Time(at).In(m.loc.zone)), Free: true})
+		}
+	}
+	return nil
 }
 
 // errStarted refuses changes to a booking that has begun: the site's own rule on top of the
@@ -277,7 +324,18 @@ func (s *Site) cancel(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	if err := booking.Cancel(m.as(r.Context()), s.db, now, b.ID, booking.SourceOnline); err != nil {
+	// A visit is cancelled whole: its other services make no sense alone.
+	visitID, inVisit, err := booking.VisitOf(r.Context(), s.db.R, b.ID)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	if inVisit {
+		err = booking.CancelVisit(m.as(r.Context()), s.db, now, visitID, booking.SourceOnline)
+	} else {
+		err = booking.Cancel(m.as(r.Context()), s.db, now, b.ID, booking.SourceOnline)
+	}
+	if err != nil {
 		s.renderRefusal(w, r, m, err)
 		return
 	}

@@ -103,10 +103,11 @@ func (s *Site) limitPosts(next http.Handler) http.Handler {
 	})
 }
 
-// multiValued lists the fields a booking-site form may send more than once. The site's forms
-// have none (a yes/no question is one checkbox, an alternative time one radio button); a field
-// added here must be one the form really repeats.
-var multiValued []string
+// multiValued lists the fields a booking-site form may send more than once: a visit's add-ons
+// of each service (visit.go), carried by its details form. The site's other fields are single
+// (a yes/no question is one checkbox, an alternative time one radio button); a field added here
+// must be one the form really repeats.
+var multiValued = []string{"a1", "a2", "a3", "a4"}
 
 // readForm reads the body of every POST whole before any handler runs (middleware.ReadForm), so
 // nothing acts on a request that did not arrive in full — not even a cancel, which reads no

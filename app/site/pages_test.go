@@ -3,6 +3,7 @@ package site_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ func TestPagesAreLight(t *testing.T) {
 	f.exec(`INSERT INTO locations (id, uuid, name, timezone, country_id, created_at, updated_at) VALUES (2, 'l2', 'Norte', 'America/Santiago', 1, 0, 0)`)
 	at := time.Date(2026, 3, 31, 10, 0, 0, 0, santiago)
 	manage := f.bookAt(at.Add(time.Hour))
+	f.exec(`UPDATE site_settings SET repeat_online = 1, updated_at = updated_at + 1`)
 	css := 0
 	for _, name := range []string{"app.css", "site.css"} {
 		rec := httptest.NewRecorder()
@@ -33,6 +35,11 @@ func TestPagesAreLight(t *testing.T) {
 	for _, path := range []string{
 		"/book", "/book/1", "/book/1/1", "/book/1/1/times?provider=0&date=2026-03-31",
 		detailsPath(haircut, 0, at), manage, manage + "/reschedule", manage + "/cancel",
+		// Visits, series and the waitlist for appointments (visit.go, repeat.go, notify.go).
+		"/book/1/visit?s1=1&s2=3&provider=0&date=2026-03-31",
+		"/book/1/visit/details?" + url.Values{"s1": {"1"}, "s2": {"3"}, "provider": {"0"}, "start": {at.Format(time.RFC3339)}}.Encode(),
+		"/book/1/1/repeat?" + url.Values{"provider": {"0"}, "start": {at.Format(time.RFC3339)}, "repeat": {"weekly"}, "count": {"52"}}.Encode(),
+		"/book/1/1/notify?provider=0&date=2026-03-31",
 	} {
 		res := f.get(path)
 		wantStatus(t, res, http.StatusOK)

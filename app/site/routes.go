@@ -31,6 +31,14 @@ func (s *Site) Routes() chi.Router {
 		r.With(s.limitPosts).Post("/gift-card", s.buyGiftCard)
 		r.Get("/", s.listLocations)
 		r.Get("/{location}", s.listServices)
+		// Several services in one visit (visit.go).
+		r.Get("/{location}/visit", s.showVisit)
+		r.Get("/{location}/visit/details", s.showVisitDetails)
+		r.With(s.limitPosts).Post("/{location}/visit/details", s.bookVisit)
+		// A booking that repeats (repeat.go) and the waitlist for appointments (notify.go).
+		r.Get("/{location}/{service}/repeat", s.showRepeat)
+		r.Get("/{location}/{service}/notify", s.showNotify)
+		r.With(s.limitPosts).Post("/{location}/{service}/notify", s.notify)
 		r.Get("/{location}/{service}", s.listProviders)
 		r.Get("/{location}/{service}/times", s.showTimes)
 		r.Get("/{location}/{service}/details", s.showDetails)

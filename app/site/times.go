@@ -421,6 +421,15 @@ func (s *Site) showTimes(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Query().Get("gone") == "1" {
 		v.Notice = p.T("site.times.gone")
 	}
+	if !svc.class() { // a class has a waitlist per session
+		q := url.Values{}
+		if day, err := booking.ParseDate(r.URL.Query().Get("date")); err == nil {
+			q.Set("date", day.String())
+		} else if from, err := booking.ParseDate(r.URL.Query().Get("from")); err == nil {
+			q.Set("date", from.String())
+		}
+		v.NotifyURL = notifyPath(loc.id, svc.id, provider, q)
+	}
 	page := s.page(r, p.T("site.times.title"))
 	page.Back = servicePath(loc.id, svc.id)
 	s.render(w, r, http.StatusOK, ui.SiteTimes(page, v))
