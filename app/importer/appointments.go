@@ -161,7 +161,7 @@ func loadAppointments(ctx context.Context, d *db.DB, vendor string, raw []byte, 
 			if i < len(field) && field[i] != "" {
 				v[field[i]] = unescapeCell(cell)
 				if isFormula(v[field[i]]) {
-					ps.add(fmt.Sprintf("line %d (%s)", line, header[i]), "%q looks like a spreadsheet formula; type the value itself", v[field[i]])
+					ps.add(fmt.Sprintf("line %d (%s)", line, header[i]), "the cell %s is a spreadsheet formula; type the value itself", v[field[i]])
 					bad = true
 				}
 			}
@@ -181,29 +181,31 @@ func loadAppointments(ctx context.Context, d *db.DB, vendor string, raw []byte, 
 		if p, err := clients.NormalizePhoneIn(out.Phone, country); err == nil && out.Phone != "" {
 			out.Phone = p
 		}
-		skip := func(format string, args ...any) {
-			out.Reason = fmt.Sprintf(format, args...)
+		skip := func(why Skip, format string, args ...any) {
+			out.Reason, out.Skip = fmt.Sprintf(format, args...), why
 			report.Rows = append(report.Rows, out)
 			report.Skipped++
 		}
 		if strings.Join(rec, "") == "" {
-			skip("empty row")
+			skip(Skip{Code: SkipEmpty}, "empty row")
 			continue
 		}
+		out.Start = strings.TrimSpace(v[colDate] + " " + v[colTime])
 		a := appointment{line: line, serviceName: v[colService], providerName: v[colProvider]}
 		var ok bool
 		if a.service, ok = cat.services[strings.ToLower(v[colService])]; !ok {
-			skip("no service named %q here (add it under Catalog → Services, then import the file again)", v[colService])
+			skip(Skip{Code: SkipNoService, Name: v[colService]}, "no service named %q here (add it under Catalog → Services, then import the file again)", v[colService])
 			continue
 		}
 		if a.provider, ok = cat.providers[strings.ToLower(v[colProvider])]; !ok {
-			skip("no provider named %q here (add them under Catalog → Providers, then import the file again)", v[colProvider])
+			skip(Skip{Code: SkipNoProvider, Name: v[colProvider]}, "no provider named %q here (add them under Catalog → Providers, then import the file again)", v[colProvider])
 			continue
 		}
+		a.providerName = cat.providerNames[a.provider]
 		a.loc = cat.providerLocation[a.provider]
 		if name := v[colLocation]; name != "" {
 			if a.loc, ok = cat.locations[strings.ToLower(name)]; !ok {
-				skip("no location named %q here", name)
+				skip(Skip{Code: SkipNoLocation, Name: name}, "no location named %q here", name)
 				continue
 			}
 		}
@@ -219,10 +221,10 @@ func loadAppointments(ctx context.Context, d *db.DB, vendor string, raw []byte, 
 		status := strings.ToLower(strings.NewReplacer("-", " ", "_", " ").Replace(v[colStatus]))
 		switch {
 		case strings.Contains(status, "cancel") || strings.Contains(status, "declin") || strings.Contains(status, "reject"):
-			skip("cancelled in %s", vendor)
+			skip(Skip{Code: SkipCancelled}, "cancelled in %s", vendor)
 			continue
 		case past && !o.History:
-			skip("in the past (choose to import the history to bring it as a past booking)")
+			skip(Skip{Code: SkipPast}, "in the past (choose to import the history to bring it as a past booking)")
 			continue
 		case past && (strings.Contains(status, "no show") || strings.Contains(status, "noshow") || strings.Contains(status, "missed")):
 			a.status = booking.StatusNoShow
@@ -248,7 +250,7 @@ func loadAppointments(ctx context.Context, d *db.DB, vendor string, raw []byte, 
 		case out.Email == "" && out.Phone != "" && newByPhone[out.Phone] > 0:
 			a.newClient = newByPhone[out.Phone]
 		case first == "":
-			skip("no client name, and no client here with that email or phone")
+			skip(Skip{Code: SkipNoClient}, "no client name, and no client here with that email or phone")
 			continue
 		default:
 			f.Clients = append(f.Clients, Client{Key: fmt.Sprintf("%s-%x-line-%d", vendor, sum[:4], line), FirstName: first,
@@ -365,11 +367,12 @@ func bookAppointments(ctx context.Context, d *db.DB, f *File, lines []int, appts
 			var inv *booking.InvalidError
 			switch {
 			case errors.Is(err, booking.ErrSlotUnavailable):
-				row.Create, row.Reason = false, fmt.Sprintf("%s already has a booking then (not double-booked)", a.providerName)
+				row.Create, row.Skip = false, Skip{Code: SkipOverlap, Name: a.providerName}
+				row.Reason = fmt.Sprintf("%s already has a booking then (not double-booked)", a.providerName)
 			case errors.Is(err, booking.ErrClassFull):
-				row.Create, row.Reason = false, "the class session is full"
+				row.Create, row.Reason, row.Skip = false, "the class session is full", Skip{Code: SkipClassFull}
 			case errors.As(err, &inv):
-				row.Create, row.Reason = false, inv.Message
+				row.Create, row.Reason, row.Skip = false, inv.Message, Skip{Text: inv.Message}
 			case err != nil:
 				return fmt.Errorf("line %d: %w", a.line, err)
 			}
@@ -410,13 +413,14 @@ func bookAppointments(ctx context.Context, d *db.DB, f *File, lines []int, appts
 type businessRecords struct {
 	services, providers, locations map[string]int64
 	providerLocation               map[int64]int64 // a provider's main location
+	providerNames                  map[int64]string
 	zones                          map[int64]*time.Location
 }
 
 func loadRecords(ctx context.Context, d *db.DB) (businessRecords, error) {
 	c := businessRecords{services: map[string]int64{}, providers: map[string]int64{}, locations: map[string]int64{},
-		providerLocation: map[int64]int64{}, zones: map[int64]*time.Location{}}
-	byName := func(query string, into map[string]int64, also func(id, other int64, text string) error) error {
+		providerLocation: map[int64]int64{}, providerNames: map[int64]string{}, zones: map[int64]*time.Location{}}
+	byName := func(query string, into map[string]int64, also func(id, other int64, name, text string) error) error {
 		rows, err := d.Read.QueryContext(ctx, query)
 		if err != nil {
 			return err
@@ -433,7 +437,7 @@ func loadRecords(ctx context.Context, d *db.DB) (businessRecords, error) {
 				into[key] = id
 			}
 			if also != nil {
-				if err := also(id, other, text); err != nil {
+				if err := also(id, other, name, text); err != nil {
 					return err
 				}
 			}
@@ -443,10 +447,13 @@ func loadRecords(ctx context.Context, d *db.DB) (businessRecords, error) {
 	err := byName(`SELECT id, name, 0, '' FROM services WHERE active = 1 ORDER BY id`, c.services, nil)
 	if err == nil {
 		err = byName(`SELECT id, public_name, location_id, '' FROM providers WHERE active = 1 ORDER BY id`, c.providers,
-			func(id, loc int64, _ string) error { c.providerLocation[id] = loc; return nil })
+			func(id, loc int64, name, _ string) error {
+				c.providerLocation[id], c.providerNames[id] = loc, name
+				return nil
+			})
 	}
 	if err == nil {
-		err = byName(`SELECT id, name, 0, timezone FROM locations ORDER BY id`, c.locations, func(id, _ int64, zone string) error {
+		err = byName(`SELECT id, name, 0, timezone FROM locations ORDER BY id`, c.locations, func(id, _ int64, _, zone string) error {
 			z, err := booking.LoadZone(zone)
 			if err != nil {
 				return fmt.Errorf("location %d: %w", id, err)

@@ -121,7 +121,7 @@ func TestLoadAppointmentsCSVRefuses(t *testing.T) {
 	got := problemsOf(t, err)
 	for _, w := range []string{
 		`line 3: cannot read the start "10/12/2026 10:00"`,
-		`line 4 (Client Name): "=HYPERLINK(`,
+		`line 4 (Client Name): the cell =HYPERLINK(`,
 	} {
 		if !hasProblem(got, w) {
 			t.Errorf("got\n  %s\nwant one starting with\n  %s", strings.Join(got, "\n  "), w)

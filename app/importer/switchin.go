@@ -84,7 +84,40 @@ type RowOutcome struct {
 	// it is a past appointment brought as a past booking.
 	Start, Service, Provider string
 	NewClient, History       bool
-	appt                     int // the row's appointment, its index + 1 (appointments.go)
+	// Skip is why the row is skipped, for a page that says it in the reader's language.
+	Skip Skip
+	appt int // the row's appointment, its index + 1 (appointments.go)
+}
+
+// SkipCode is the kind of reason a row is skipped for.
+type SkipCode int
+
+// The reasons a row is skipped, with the Skip fields each one uses.
+const (
+	SkipOther       SkipCode = iota // Text: a rule of app/booking, as it says it
+	SkipEmpty                       // an empty row
+	SkipNoName                      // a client row without a name
+	SkipSameEmail                   // Line: an earlier row has the email
+	SkipSamePhone                   // Line: an earlier row without an email has the phone
+	SkipClientEmail                 // ID: a stored client has the email
+	SkipClientPhone                 // ID: a stored client has the phone (and the row no email)
+	SkipNoService                   // Name: no active service by that name
+	SkipNoProvider                  // Name: no active provider by that name
+	SkipNoLocation                  // Name: no location by that name
+	SkipPast                        // a past appointment, and no history asked for
+	SkipCancelled                   // a cancelled appointment
+	SkipNoClient                    // an appointment without a client name or a known client
+	SkipOverlap                     // Name: the provider, who has another booking then
+	SkipClassFull                   // the class session has no seat left
+)
+
+// Skip is why a row is skipped.
+type Skip struct {
+	Code SkipCode
+	Line int
+	ID   int64
+	Name string
+	Text string
 }
 
 // SwitchReport is what an import of a vendor file did, or, on a dry run, would do.
@@ -181,7 +214,7 @@ func LoadVendorCSV(ctx context.Context, d *db.DB, vendor string, raw []byte, now
 			if i < len(field) && field[i] != "" {
 				v[field[i]] = unescapeCell(cell)
 				if isFormula(v[field[i]]) {
-					ps.add(fmt.Sprintf("line %d (%s)", line, header[i]), "%q looks like a spreadsheet formula; type the value itself", v[field[i]])
+					ps.add(fmt.Sprintf("line %d (%s)", line, header[i]), "the cell %s is a spreadsheet formula; type the value itself", v[field[i]])
 				}
 			}
 		}
@@ -202,13 +235,13 @@ func LoadVendorCSV(ctx context.Context, d *db.DB, vendor string, raw []byte, now
 		}
 		switch {
 		case strings.Join(rec, "") == "":
-			out.Reason = "empty row"
+			out.Reason, out.Skip = "empty row", Skip{Code: SkipEmpty}
 		case first == "":
-			out.Reason = "no name"
+			out.Reason, out.Skip = "no name", Skip{Code: SkipNoName}
 		case out.Email != "" && emails[out.Email] > 0:
-			out.Reason = fmt.Sprintf("same email as line %d", emails[out.Email])
+			out.Reason, out.Skip = fmt.Sprintf("same email as line %d", emails[out.Email]), Skip{Code: SkipSameEmail, Line: emails[out.Email]}
 		case out.Email == "" && out.Phone != "" && phones[out.Phone] > 0:
-			out.Reason = fmt.Sprintf("no email, and the same phone as line %d", phones[out.Phone])
+			out.Reason, out.Skip = fmt.Sprintf("no email, and the same phone as line %d", phones[out.Phone]), Skip{Code: SkipSamePhone, Line: phones[out.Phone]}
 		}
 		if out.Reason == "" {
 			id, how, err := storedClient(ctx, d, out.Email, out.Phone)
@@ -216,7 +249,10 @@ func LoadVendorCSV(ctx context.Context, d *db.DB, vendor string, raw []byte, now
 				return report, err
 			}
 			if id != 0 {
-				out.Reason = fmt.Sprintf("already a client (id %d, the same %s)", id, how)
+				out.Reason, out.Skip = fmt.Sprintf("already a client (id %d, the same %s)", id, how), Skip{Code: SkipClientEmail, ID: id}
+				if how == "phone" {
+					out.Skip.Code = SkipClientPhone
+				}
 			}
 		}
 		if out.Reason != "" {
