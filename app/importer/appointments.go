@@ -108,14 +108,14 @@ func appointmentColumns(vendor string) string {
 
 // appointment is one row of an appointments file, read.
 type appointment struct {
-	line                      int
-	start, end                time.Time // end zero: the service's duration
-	service, provider, loc    int64
-	client                    int64 // a stored client; 0 when newClient names one of f.Clients
-	newClient                 int   // index in f.Clients + 1; 0 for a stored client
-	status                    int64
-	notes                     *string
-	serviceName, providerName string
+	line                   int
+	start, end             time.Time // end zero: the service's duration
+	service, provider, loc int64
+	client                 int64 // a stored client; 0 when newClient names one of f.Clients
+	newClient              int   // index in f.Clients + 1; 0 for a stored client
+	status                 int64
+	notes                  *string
+	providerName           string
 }
 
 // loadAppointments imports an appointments file (isAppointments), all or nothing.
@@ -191,7 +191,7 @@ func loadAppointments(ctx context.Context, d *db.DB, vendor string, raw []byte, 
 			continue
 		}
 		out.Start = strings.TrimSpace(v[colDate] + " " + v[colTime])
-		a := appointment{line: line, serviceName: v[colService], providerName: v[colProvider]}
+		a := appointment{line: line}
 		var ok bool
 		if a.service, ok = cat.services[strings.ToLower(v[colService])]; !ok {
 			skip(Skip{Code: SkipNoService, Name: v[colService]}, "no service named %q here (add it under Catalog → Services, then import the file again)", v[colService])
@@ -298,8 +298,10 @@ func loadAppointments(ctx context.Context, d *db.DB, vendor string, raw []byte, 
 		}
 	}
 	var keptAppts []appointment
+	created := map[int]bool{} // the kept clients a row before creates
 	for i := range first.Rows {
 		row := &first.Rows[i]
+		row.NewClient = false
 		if !row.Create {
 			row.appt = 0
 			continue
@@ -307,6 +309,7 @@ func loadAppointments(ctx context.Context, d *db.DB, vendor string, raw []byte, 
 		a := appts[row.appt-1]
 		if a.newClient > 0 {
 			a.newClient = renumber[a.newClient-1]
+			row.NewClient, created[a.newClient] = !created[a.newClient], true
 		}
 		keptAppts = append(keptAppts, a)
 		row.appt = len(keptAppts)

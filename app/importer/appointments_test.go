@@ -20,7 +20,8 @@ const freshaAppointments = "\uFEFFScheduled Date;Time;Duration;Service;Team Memb
 	"2026-12-11;11:00;;Haircut;Zoe;Nora Díaz;nora@example.com;;Confirmed;;A5\n" +
 	"2026-11-02;10:00;;Haircut;Ben;Nora Díaz;nora@example.com;;Completed;;A6\n" +
 	"2026-12-12;09:00;;Haircut;Ben;Nora Díaz;nora@example.com;;Cancelled;;A7\n" +
-	"Dec 14, 2026;3:30 PM;45 min;colour;ana;maria lopez;Maria.Lopez@example.com;;Confirmed;;A8\n"
+	"Dec 14, 2026;3:30 PM;45 min;colour;ana;maria lopez;Maria.Lopez@example.com;;Confirmed;;A8\n" +
+	"2026-12-15;10:00;;Haircut;Ben;Otto Paz;otto@example.com;;Booked;;A9\n"
 
 func TestLoadAppointmentsCSV(t *testing.T) {
 	ctx := context.Background()
@@ -37,6 +38,7 @@ func TestLoadAppointmentsCSV(t *testing.T) {
 		"line 7: skip: in the past (choose to import the history to bring it as a past booking)",
 		"line 8: skip: cancelled in fresha",
 		"line 9: create 2026-12-14 15:30 colour ana maria lopez",
+		"line 10: create 2026-12-15 10:00 Haircut Ben Otto Paz (new client)", // the client of line 3, whose booking is skipped
 	}
 	before := tableCounts(t, d)
 	dry, err := LoadVendorCSV(ctx, d, "fresha", []byte(freshaAppointments), testNow, SwitchOptions{DryRun: true})
@@ -47,7 +49,7 @@ func TestLoadAppointmentsCSV(t *testing.T) {
 	if got := outcomes(dry); got != strings.Join(want, "\n") {
 		t.Errorf("dry run:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
 	}
-	if !dry.Appointments || dry.Created != 2 || dry.Clients != 1 || dry.Skipped != 6 || strings.Join(dry.Ignored, ",") != "Ref #" {
+	if !dry.Appointments || dry.Created != 3 || dry.Clients != 2 || dry.Skipped != 6 || strings.Join(dry.Ignored, ",") != "Ref #" {
 		t.Errorf("dry run: appointments %v, created %d, clients %d, skipped %d, ignored %q", dry.Appointments, dry.Created, dry.Clients, dry.Skipped, dry.Ignored)
 	}
 	done, err := LoadVendorCSV(ctx, d, "fresha", []byte(freshaAppointments), testNow, SwitchOptions{})
@@ -58,8 +60,8 @@ func TestLoadAppointmentsCSV(t *testing.T) {
 		t.Errorf("the import did\n%s\nthe dry run said\n%s", outcomes(done), outcomes(dry))
 	}
 	after := tableCounts(t, d)
-	if after["bookings"] != before["bookings"]+2 || after["clients"] != before["clients"]+1 {
-		t.Errorf("bookings %d → %d, clients %d → %d; want 2 and 1 more", before["bookings"], after["bookings"], before["clients"], after["clients"])
+	if after["bookings"] != before["bookings"]+3 || after["clients"] != before["clients"]+2 {
+		t.Errorf("bookings %d → %d, clients %d → %d; want 3 and 2 more", before["bookings"], after["bookings"], before["clients"], after["clients"])
 	}
 	// Times are read in the location's zone (Santiago, UTC−3 in December); the booking is the
 	// engine's, with its source, the service's length or the file's, and the file's notes.
@@ -80,7 +82,8 @@ func TestLoadAppointmentsCSV(t *testing.T) {
 	}
 	rows.Close()
 	wantRows := "2026-12-10T13:00:00Z 13:30 import 1 first visit nora@example.com\n" +
-		"2026-12-14T18:30:00Z 19:15 import 1  maria.lopez@example.com"
+		"2026-12-14T18:30:00Z 19:15 import 1  maria.lopez@example.com\n" +
+		"2026-12-15T13:00:00Z 13:30 import 1  otto@example.com"
 	if strings.Join(got, "\n") != wantRows {
 		t.Errorf("imported bookings:\n%s\nwant\n%s", strings.Join(got, "\n"), wantRows)
 	}
