@@ -122,12 +122,14 @@ func (a *Admin) runDataImport(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
+	done := translate(r, "data.import.done.clients", "count", report.Created)
 	if report.Appointments {
-		a.flash(r.Context(), ui.FlashSuccess, translate(r, "data.import.done.appointments",
-			"count", report.Created, "clients", report.Clients, "skipped", report.Skipped))
-	} else {
-		a.flash(r.Context(), ui.FlashSuccess, translate(r, "data.import.done.clients", "count", report.Created, "skipped", report.Skipped))
+		done = translate(r, "data.import.done.bookings", "count", report.Created)
+		if report.Clients > 0 {
+			done += " " + translate(r, "data.import.done.new_clients", "count", report.Clients)
+		}
 	}
+	a.flash(r.Context(), ui.FlashSuccess, done+" "+translate(r, "data.import.done.skipped", "count", report.Skipped))
 	seeOther(w, r, "/settings/data")
 }
 

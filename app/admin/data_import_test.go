@@ -65,7 +65,7 @@ func TestImportFromAnotherSystem(t *testing.T) {
 	before := counts()
 	res := c.upload(t, map[string]string{"vendor": "square"}, "appointments.csv", []byte(file))
 	wantStatus(t, res, 200)
-	wantBody(t, res, `data-testid="import-summary">It would create 1 booking (with 1 new clients) and skip 2 rows.`,
+	wantBody(t, res, `data-testid="import-summary">It would create 1 booking. Its bookings need 1 new client, created with them. 2 rows would be skipped.`,
 		"Ana already has a booking then: it is not double-booked", "No service named “Massage” here", "A new client too", `data-testid="run-import"`)
 	if got := counts(); got != before {
 		t.Fatalf("the dry run wrote: %s → %s", before, got)
@@ -79,7 +79,7 @@ func TestImportFromAnotherSystem(t *testing.T) {
 	}
 	run := c.post(t, "/settings/data/import/run", url.Values{"vendor": {hidden("vendor")}, "file": {hidden("file")}})
 	wantRedirect(t, run, "/settings/data")
-	wantBody(t, c.get(t, "/settings/data"), "Imported 1 booking (with 1 new clients); skipped 2 rows.")
+	wantBody(t, c.get(t, "/settings/data"), "Imported 1 booking. 1 new client was created with them. 2 rows were skipped.")
 	var source, email string
 	if err := d.Read.QueryRow(`SELECT b.source, c.email FROM bookings b JOIN clients c ON c.id = b.client_id ORDER BY b.id DESC LIMIT 1`).Scan(&source, &email); err != nil ||
 		source != "import" || email != "zoe@example.com" {
@@ -150,7 +150,7 @@ func TestImportFromAnotherSystemRefuses(t *testing.T) {
 	}
 	res := c.upload(t, map[string]string{"vendor": "fresha"}, "big.csv", big)
 	wantStatus(t, res, 200)
-	wantBody(t, res, "It would create 100 clients and skip 0 rows.")
+	wantBody(t, res, "It would create 100 clients. 0 rows would be skipped.")
 	m := regexp.MustCompile(`name="file" value="([^"]*)"`).FindStringSubmatch(res.Body)
 	if m == nil {
 		t.Fatal("no file in the dry run's page")
