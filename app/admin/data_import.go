@@ -233,6 +233,8 @@ func skipReason(r *http.Request, s importer.Skip) string {
 		return translate(r, "data.import.skip.overlap", "name", s.Name)
 	case importer.SkipClassFull:
 		return translate(r, "data.import.skip.class_full")
+	case importer.SkipResource:
+		return translate(r, "data.import.skip.resource", "name", s.Name)
 	}
 	return s.Text
 }

@@ -14,6 +14,7 @@ import (
 
 	"frontdesk/app/booking"
 	"frontdesk/app/clients"
+	"frontdesk/app/fail"
 	"frontdesk/db"
 )
 
@@ -368,14 +369,22 @@ func bookAppointments(ctx context.Context, d *db.DB, f *File, lines []int, appts
 				StatusID: a.status, Start: a.start, End: a.end, Notes: a.notes, Source: booking.SourceImport,
 			})
 			var inv *booking.InvalidError
+			var taken *booking.ResourceTakenError
+			var coded fail.Coded
+			var refused *fail.Error
 			switch {
 			case errors.Is(err, booking.ErrSlotUnavailable):
 				row.Create, row.Skip = false, Skip{Code: SkipOverlap, Name: a.providerName}
 				row.Reason = fmt.Sprintf("%s already has a booking then (not double-booked)", a.providerName)
 			case errors.Is(err, booking.ErrClassFull):
 				row.Create, row.Reason, row.Skip = false, "the class session is full", Skip{Code: SkipClassFull}
+			case errors.As(err, &taken):
+				row.Create, row.Skip = false, Skip{Code: SkipResource, Name: taken.Name}
+				row.Reason = fmt.Sprintf("%s is taken then", taken.Name)
 			case errors.As(err, &inv):
 				row.Create, row.Reason, row.Skip = false, inv.Message, Skip{Text: inv.Message}
+			case errors.As(err, &coded), errors.As(err, &refused): // another of the engine's refusals
+				row.Create, row.Reason, row.Skip = false, err.Error(), Skip{Text: err.Error()}
 			case err != nil:
 				return fmt.Errorf("line %d: %w", a.line, err)
 			}

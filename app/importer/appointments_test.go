@@ -21,7 +21,8 @@ const freshaAppointments = "\uFEFFScheduled Date;Time;Duration;Service;Team Memb
 	"2026-11-02;10:00;;Haircut;Ben;Nora Díaz;nora@example.com;;Completed;;A6\n" +
 	"2026-12-12;09:00;;Haircut;Ben;Nora Díaz;nora@example.com;;Cancelled;;A7\n" +
 	"Dec 14, 2026;3:30 PM;45 min;colour;ana;maria lopez;Maria.Lopez@example.com;;Confirmed;;A8\n" +
-	"2026-12-15;10:00;;Haircut;Ben;Otto Paz;otto@example.com;;Booked;;A9\n"
+	"2026-12-15;10:00;;Haircut;Ben;Otto Paz;otto@example.com;;Booked;;A9\n" +
+	"2026-12-16;10:00;;Colour;Ben;Otto Paz;otto@example.com;;Booked;;A10\n"
 
 func TestLoadAppointmentsCSV(t *testing.T) {
 	ctx := context.Background()
@@ -39,6 +40,7 @@ func TestLoadAppointmentsCSV(t *testing.T) {
 		"line 8: skip: cancelled in fresha",
 		"line 9: create 2026-12-14 15:30 colour ana maria lopez",
 		"line 10: create 2026-12-15 10:00 Haircut Ben Otto Paz (new client)", // the client of line 3, whose booking is skipped
+		"line 11: skip: the provider does not offer this service",            // the engine's own rule
 	}
 	before := tableCounts(t, d)
 	dry, err := LoadVendorCSV(ctx, d, "fresha", []byte(freshaAppointments), testNow, SwitchOptions{DryRun: true})
@@ -49,7 +51,7 @@ func TestLoadAppointmentsCSV(t *testing.T) {
 	if got := outcomes(dry); got != strings.Join(want, "\n") {
 		t.Errorf("dry run:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
 	}
-	if !dry.Appointments || dry.Created != 3 || dry.Clients != 2 || dry.Skipped != 6 || strings.Join(dry.Ignored, ",") != "Ref #" {
+	if !dry.Appointments || dry.Created != 3 || dry.Clients != 2 || dry.Skipped != 7 || strings.Join(dry.Ignored, ",") != "Ref #" {
 		t.Errorf("dry run: appointments %v, created %d, clients %d, skipped %d, ignored %q", dry.Appointments, dry.Created, dry.Clients, dry.Skipped, dry.Ignored)
 	}
 	done, err := LoadVendorCSV(ctx, d, "fresha", []byte(freshaAppointments), testNow, SwitchOptions{})

@@ -109,6 +109,7 @@ const (
 	SkipNoClient                    // an appointment without a client name or a known client
 	SkipOverlap                     // Name: the provider, who has another booking then
 	SkipClassFull                   // the class session has no seat left
+	SkipResource                    // Name: a resource the service needs (a room), taken then
 )
 
 // Skip is why a row is skipped.
