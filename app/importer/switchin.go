@@ -387,10 +387,11 @@ func readError(err error) error {
 	return ps.err()
 }
 
-// headerName is a header as the column maps spell it: trimmed, in lower case, its spaces
-// squeezed, without a byte-order mark or the quote a spreadsheet may keep.
+// headerName is a header as the column maps spell it: trimmed, in lower case, underscores as
+// spaces (a database's column names: "first_name"), its spaces squeezed, without a byte-order
+// mark.
 func headerName(h string) string {
-	h = strings.TrimPrefix(strings.TrimSpace(h), "\uFEFF")
+	h = strings.ReplaceAll(strings.TrimPrefix(strings.TrimSpace(h), "\uFEFF"), "_", " ")
 	return strings.ToLower(squeeze.ReplaceAllString(strings.TrimSpace(h), " "))
 }
 
