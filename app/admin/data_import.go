@@ -73,9 +73,7 @@ func (a *Admin) checkDataImport(w http.ResponseWriter, r *http.Request) {
 	opt := importer.SwitchOptions{DryRun: true, History: f.Checked("history", "1")}
 	report, err := importer.LoadVendorCSV(r.Context(), a.db, vendor, raw, a.now(), opt)
 	if ie := (*importer.Errors)(nil); errors.As(err, &ie) {
-		for _, p := range ie.Problems {
-			v.Problems = append(v.Problems, strings.TrimPrefix(p.String(), ": "))
-		}
+		v.Problems, v.More = problemLines(ie), ie.More
 		a.renderDataImport(w, r, http.StatusUnprocessableEntity, v)
 		return
 	}
@@ -111,10 +109,7 @@ func (a *Admin) runDataImport(w http.ResponseWriter, r *http.Request) {
 	opt := importer.SwitchOptions{History: f.Checked("history", "1")}
 	report, err := importer.LoadVendorCSV(r.Context(), a.db, vendor, raw, a.now(), opt)
 	if ie := (*importer.Errors)(nil); errors.As(err, &ie) {
-		v := ui.DataImportView{Form: ui.NewForm(nil)}
-		for _, p := range ie.Problems {
-			v.Problems = append(v.Problems, strings.TrimPrefix(p.String(), ": "))
-		}
+		v := ui.DataImportView{Form: ui.NewForm(nil), Problems: problemLines(ie), More: ie.More}
 		a.renderDataImport(w, r, http.StatusUnprocessableEntity, v)
 		return
 	}
@@ -131,6 +126,15 @@ func (a *Admin) runDataImport(w http.ResponseWriter, r *http.Request) {
 	}
 	a.flash(r.Context(), ui.FlashSuccess, done+" "+translate(r, "data.import.done.skipped", "count", report.Skipped))
 	seeOther(w, r, "/settings/data")
+}
+
+// problemLines are the problems that refuse a file, one line each, as the command prints them.
+func problemLines(ie *importer.Errors) []string {
+	lines := make([]string, 0, len(ie.Problems))
+	for _, p := range ie.Problems {
+		lines = append(lines, p.String())
+	}
+	return lines
 }
 
 var (

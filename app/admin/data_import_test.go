@@ -112,6 +112,10 @@ func TestImportFromAnotherSystemRefuses(t *testing.T) {
 	}
 	before := counts()
 	huge := append([]byte("First Name,Email\n"), bytes.Repeat([]byte("Ana,ana@example.com\n"), 3<<20/20)...)
+	manyBad := []byte("First Name,Email\n")
+	for i := range 25 {
+		manyBad = fmt.Appendf(manyBad, "Ana,nope%d\n", i)
+	}
 	tests := []struct {
 		name   string
 		fields map[string]string
@@ -128,6 +132,10 @@ func TestImportFromAnotherSystemRefuses(t *testing.T) {
 		{"broken quotes", map[string]string{"vendor": "square"}, "c.csv", []byte("First Name,Email Address\nAna,ana@example.com\n\"Bea,bea@example.com\n"), 422, "line 3: extraneous or missing &#34; in quoted-field"},
 		{"formula", map[string]string{"vendor": "fresha"}, "c.csv", []byte("First Name,Email\nAna,ana@example.com\n\"=HYPERLINK(\"\"http://evil.example\"\")\",x@example.com\n"), 422,
 			"line 3 (First Name): the cell =HYPERLINK(&#34;http://evil.example&#34;) is a spreadsheet formula"},
+		{"many bad rows", map[string]string{"vendor": "fresha"}, "c.csv", manyBad, 422,
+			"Correct these 25 rows, or their records in the other system, and upload the file again:</p><ul><li>line 2 (email): &#34;nope0&#34; is not an email address</li>"},
+		{"many bad rows, the rest counted", map[string]string{"vendor": "fresha"}, "c.csv", manyBad, 422,
+			"<li>… and 5 more problems</li>"},
 		{"bad time", map[string]string{"vendor": "fresha"}, "a.csv", []byte("Scheduled Date,Time,Service,Team Member,Client\n" + w.Day + ",25:99,Haircut,Ana,Zoe Ruiz\n"), 422,
 			"line 2: cannot read the start"},
 	}
