@@ -95,6 +95,10 @@ func TestBackupWhileWriting(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("backup: got exit %d, stderr %q; want 0", code, stderr)
 	}
+	// The copy says what it means for an erasure: the client stays in it (docs/data.md).
+	if !strings.Contains(stderr, "a client erased later stays in it") {
+		t.Errorf("backup's note: stderr %q, want it to say an erased client stays in the copy", stderr)
+	}
 	var sumBefore int64
 	for _, n := range before {
 		sumBefore += n

@@ -17,13 +17,14 @@ import (
 // runImport is `frontdesk import [--data DIR] FILE.json`: it loads a business from a file, all
 // or nothing (docs/import.md). FILE "-" reads standard input.
 func runImport(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet("import", "[--data DIR] [--dry-run] FILE.json\n       frontdesk import [--data DIR] [--dry-run] --from square|fresha|simplybook CLIENTS.csv\n\n"+
+	fs := newFlagSet("import", "[--data DIR] [--dry-run] FILE.json\n       frontdesk import [--data DIR] [--dry-run] [--history] --from square|fresha|simplybook FILE.csv\n\n"+
 		"Loads a business (or an addition to one) from FILE, all or nothing; \"-\" reads standard input.\n"+
-		"The format is described in docs/import.md. --from reads the client list another system exported\n"+
-		"(docs/data.md, \"Switching in\"); --dry-run checks everything and writes nothing.", env)
+		"The format is described in docs/import.md. --from reads the client list or the appointments another\n"+
+		"system exported (docs/data.md, \"Switching in\"); --dry-run checks everything and writes nothing.", env)
 	data := dataFlag(fs, env)
 	from := fs.String("from", "", "the system a CSV client list comes from: "+strings.Join(importer.Vendors, ", "))
 	dryRun := fs.Bool("dry-run", false, "check the file and say what would be created and skipped; write nothing")
+	history := fs.Bool("history", false, "with --from, an appointments file's past appointments too, as past bookings")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -44,7 +45,7 @@ func runImport(ctx context.Context, env Env, args []string) error {
 	}
 	defer d.Close()
 	if *from != "" {
-		return importClients(ctx, env, d, *from, name, raw, *dryRun)
+		return importVendorFile(ctx, env, d, *from, name, raw, importer.SwitchOptions{DryRun: *dryRun, History: *history})
 	}
 	load := importer.Load
 	if *dryRun {
@@ -65,10 +66,11 @@ func runImport(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// importClients imports the client list another system exported, printing what each row does
-// (or would do, on a dry run) on standard output and the totals on standard error.
-func importClients(ctx context.Context, env Env, d *db.DB, vendor, name string, raw []byte, dryRun bool) error {
-	report, err := importer.LoadClientsCSV(ctx, d, vendor, raw, env.Now(), dryRun)
+// importVendorFile imports the client list or the appointments another system exported,
+// printing what each row does (or would do, on a dry run) on standard output and the totals on
+// standard error.
+func importVendorFile(ctx context.Context, env Env, d *db.DB, vendor, name string, raw []byte, opt importer.SwitchOptions) error {
+	report, err := importer.LoadVendorCSV(ctx, d, vendor, raw, env.Now(), opt)
 	if ie := (*importer.Errors)(nil); errors.As(err, &ie) {
 		return fmt.Errorf("%s was not imported, nothing was written:\n%w", name, ie)
 	}
@@ -82,8 +84,15 @@ func importClients(ctx context.Context, env Env, d *db.DB, vendor, name string, 
 				who += " <" + c + ">"
 			}
 		}
+		what := who
+		if report.Appointments {
+			what = fmt.Sprintf("booking %s %s with %s for %s", r.Start, r.Service, r.Provider, who)
+			if r.NewClient {
+				what += " (new client)"
+			}
+		}
 		if r.Create {
-			fmt.Fprintf(env.Stdout, "line %d: create %s\n", r.Line, who)
+			fmt.Fprintf(env.Stdout, "line %d: create %s\n", r.Line, what)
 		} else {
 			fmt.Fprintf(env.Stdout, "line %d: skip %s: %s\n", r.Line, strings.TrimSpace(who), r.Reason)
 		}
@@ -92,10 +101,14 @@ func importClients(ctx context.Context, env Env, d *db.DB, vendor, name string, 
 		fmt.Fprintf(env.Stdout, "columns not read: %s\n", strings.Join(report.Ignored, ", "))
 	}
 	verb := "imported"
-	if dryRun {
+	if opt.DryRun {
 		verb = "dry run, nothing was written: would have imported"
 	}
-	fmt.Fprintf(env.Stderr, "%s %s from %s, skipped %s\n", verb, count(report.Created, "client"), vendor, count(report.Skipped, "row"))
+	what := count(report.Created, "client")
+	if report.Appointments {
+		what = fmt.Sprintf("%s (and %s)", count(report.Created, "booking"), count(report.Clients, "new client"))
+	}
+	fmt.Fprintf(env.Stderr, "%s %s from %s, skipped %s\n", verb, what, vendor, count(report.Skipped, "row"))
 	return nil
 }
 

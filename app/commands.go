@@ -68,6 +68,9 @@ func runBackup(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stderr, "backup written to %s\n", dest)
+	// An erasure changes the live database only: say so where the copy is made.
+	fmt.Fprintln(env.Stderr, "it keeps every client's data as it is now, so a client erased later stays in it: "+
+		"delete or rotate copies older than an erasure (docs/data.md, \"Backups and replicas\")")
 	return nil
 }
 

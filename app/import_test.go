@@ -209,6 +209,21 @@ func TestImportClientsFromAnotherSystem(t *testing.T) {
 	if n := clientsIn(); n != before+1 {
 		t.Errorf("a refused file wrote: %d clients", n)
 	}
+	// An appointments export: the future row is booked, the past one only with --history.
+	appts := writeFile(t, "appointments.csv", []byte("Date,Start Time,Service,Staff,Customer Name,Email\n"+
+		"2031-03-03,10:00,Haircut & Style,Valentina Rojas,Zoe Ng,zoe@example.com\n"+
+		"2020-03-02,10:00,haircut & style,valentina rojas,Ivo Paz,ivo@example.com\n"))
+	code, stdout, stderr = runImportCLI(t, "", "import", "--data", dir, "--from", "square", appts)
+	if code != 0 || stdout != "line 2: create booking 2031-03-03 10:00 Haircut & Style with Valentina Rojas for Zoe Ng <zoe@example.com>\n"+
+		"line 3: skip Ivo Paz <ivo@example.com>: in the past (choose to import the history to bring it as a past booking)\n" ||
+		stderr != "imported 1 booking (and 0 new clients) from square, skipped 1 row\n" {
+		t.Errorf("appointments: exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
+	code, stdout, stderr = runImportCLI(t, "", "import", "--data", dir, "--from", "square", "--history", "--dry-run", appts)
+	if code != 0 || !strings.Contains(stdout, "line 3: create booking 2020-03-02 10:00 haircut & style with valentina rojas for Ivo Paz <ivo@example.com> (new client)\n") ||
+		!strings.Contains(stdout, "line 2: skip Zoe Ng <zoe@example.com>: Valentina Rojas already has a booking then") {
+		t.Errorf("appointments with --history: exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
 	if code, _, _ := runImportCLI(t, "", "import", "--data", dir, "--from", "vagaro", file); code != 2 {
 		t.Errorf("--from vagaro: exit %d, want 2", code)
 	}

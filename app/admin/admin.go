@@ -157,6 +157,10 @@ func (a *Admin) Routes() chi.Router {
 		// Settings → Data: everything in one zip (data.go; docs/data.md).
 		t.get("/settings/data", staff.Data, a.showData)
 		t.get("/settings/data/export", staff.Data, a.exportEverything)
+		// Switching in from another system's CSV export (data_import.go; docs/data.md).
+		t.get(importPath, staff.Data, a.showDataImport)
+		t.post(importPath, staff.Data, a.checkDataImport)
+		t.post(importRunPath, staff.Data, a.runDataImport)
 
 		t.get("/settings/business", staff.Settings, a.showBusiness)
 		t.post("/settings/business", staff.Settings, a.updateBusiness)

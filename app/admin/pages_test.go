@@ -418,6 +418,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		"/settings/booking-site",
 		"/settings/activity",
 		"/settings/data",
+		"/settings/data/import",
 		"/reports",
 		"/reports?" + url.Values{"range": {"custom"}, "from": {"2026-01-01"}, "to": {"2026-12-31"}}.Encode(),
 	} {

@@ -3,6 +3,7 @@ package admin
 import (
 	"errors"
 	"log/slog"
+	"mime"
 	"net/http"
 
 	"github.com/a-h/templ"
@@ -93,7 +94,7 @@ var multiValued = []string{
 // is the client's problem: 400 (413 for the size), never a 500 and never an error in the log.
 func (a *Admin) readForm(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
+		if r.Method != http.MethodPost || isUpload(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -144,9 +145,24 @@ func pathID(r *http.Request, name string) (int64, error) {
 	return id, nil
 }
 
-// limitBody caps request bodies: admin forms are small.
+// limitBody caps request bodies: admin forms are small, but for the two requests of an
+// import from another system (data_import.go), which carry its file.
 func limitBody(next http.Handler) http.Handler {
-	return http.MaxBytesHandler(next, 1<<20)
+	small, large := http.MaxBytesHandler(next, 1<<20), http.MaxBytesHandler(next, importBodyLimit)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && (r.URL.Path == importPath || r.URL.Path == importRunPath) {
+			large.ServeHTTP(w, r)
+			return
+		}
+		small.ServeHTTP(w, r)
+	})
+}
+
+// isUpload reports whether r is the import's file upload, a multipart form its handler reads
+// whole itself (readUpload) before acting on it.
+func isUpload(r *http.Request) bool {
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return r.URL.Path == importPath && mediaType == "multipart/form-data"
 }
 
 // crossOriginProtection refuses state-changing requests a browser sent from another origin

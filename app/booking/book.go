@@ -338,8 +338,8 @@ func enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string
 }
 
 func validSource(s string) error {
-	if s != SourceAdmin && !customerFlow(s) {
-		return fmt.Errorf("booking source %q: want one of %q, %q, %q, %q", s, SourceConnect, SourceOnline, SourceMCP, SourceAdmin)
+	if s != SourceAdmin && s != SourceImport && !customerFlow(s) {
+		return fmt.Errorf("booking source %q: want one of %q, %q, %q, %q, %q", s, SourceConnect, SourceOnline, SourceMCP, SourceAdmin, SourceImport)
 	}
 	return nil
 }

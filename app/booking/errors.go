@@ -26,6 +26,9 @@ const (
 	SourceOnline  = "online"  // the public booking site
 	SourceMCP     = "mcp"     // the MCP server
 	SourceAdmin   = "admin"   // the owner in the admin UI
+	// SourceImport is a booking brought from another system's export (app/importer), bound
+	// like the owner's.
+	SourceImport = "import"
 )
 
 // customerFlow reports whether changes from source are bound by the customer policies.

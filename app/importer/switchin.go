@@ -79,15 +79,59 @@ type RowOutcome struct {
 	Name   string
 	Email  string
 	Phone  string
+	// An appointment's: its start (in its location's zone, "2006-01-02 15:04"), service and
+	// provider as the file names them; NewClient when its client is created too, History when
+	// it is a past appointment brought as a past booking.
+	Start, Service, Provider string
+	NewClient, History       bool
+	// Skip is why the row is skipped, for a page that says it in the reader's language.
+	Skip Skip
+	appt int // the row's appointment, its index + 1 (appointments.go)
+}
+
+// SkipCode is the kind of reason a row is skipped for.
+type SkipCode int
+
+// The reasons a row is skipped, with the Skip fields each one uses.
+const (
+	SkipOther       SkipCode = iota // Text: a rule of app/booking, as it says it
+	SkipEmpty                       // an empty row
+	SkipNoName                      // a client row without a name
+	SkipSameEmail                   // Line: an earlier row has the email
+	SkipSamePhone                   // Line: an earlier row without an email has the phone
+	SkipClientEmail                 // ID: a stored client has the email
+	SkipClientPhone                 // ID: a stored client has the phone (and the row no email)
+	SkipNoService                   // Name: no active service by that name
+	SkipNoProvider                  // Name: no active provider by that name
+	SkipNoLocation                  // Name: no location by that name
+	SkipPast                        // a past appointment, and no history asked for
+	SkipCancelled                   // a cancelled appointment
+	SkipNoClient                    // an appointment without a client name or a known client
+	SkipOverlap                     // Name: the provider, who has another booking then
+	SkipClassFull                   // the class session has no seat left
+	SkipResource                    // Name: a resource the service needs (a room), taken then
+)
+
+// Skip is why a row is skipped.
+type Skip struct {
+	Code SkipCode
+	Line int
+	ID   int64
+	Name string
+	Text string
 }
 
 // SwitchReport is what an import of a vendor file did, or, on a dry run, would do.
 type SwitchReport struct {
 	Rows    []RowOutcome
 	Ignored []string // the file's columns the mapping does not read
-	Created int
+	Created int      // clients created, or for an appointments file bookings
 	Skipped int
 	DryRun  bool
+	// Appointments says the file was an appointments export; Clients is how many clients its
+	// bookings created.
+	Appointments bool
+	Clients      int
 }
 
 // errDryRun rolls back a dry run's transaction once everything was checked.
@@ -96,44 +140,49 @@ var errDryRun = errors.New("dry run")
 // squeeze is a header as vendorColumns spells it.
 var squeeze = regexp.MustCompile(`\s+`)
 
+// SwitchOptions are the choices of an import from another system.
+type SwitchOptions struct {
+	// DryRun checks everything, writes nothing and reports what would be done.
+	DryRun bool
+	// History imports an appointments file's past appointments too, as attended (or no-show)
+	// bookings; without it they are skipped.
+	History bool
+}
+
 // LoadClientsCSV reads a vendor's client export and creates its clients, all or nothing; with
-// dryRun it checks everything, writes nothing and reports what it would do. A row that cannot
-// be imported (an address that is not an email, a phone number without a country where none can
-// be assumed) refuses the whole file with its line; rows for people already stored (the same
-// email, or with no email the same phone) or repeated in the file, and rows without a name, are
-// skipped, each with the reason.
+// dryRun it checks everything, writes nothing and reports what it would do. It is LoadVendorCSV
+// without history.
 func LoadClientsCSV(ctx context.Context, d *db.DB, vendor string, raw []byte, now time.Time, dryRun bool) (SwitchReport, error) {
+	return LoadVendorCSV(ctx, d, vendor, raw, now, SwitchOptions{DryRun: dryRun})
+}
+
+// LoadVendorCSV reads a vendor's export — its client list, or its appointments (told apart by
+// the header: an appointments file has a date and a service column) — and imports it, all or
+// nothing. A row that cannot be imported (an address that is not an email, a phone number
+// without a country where none can be assumed, a time that cannot be read, a spreadsheet
+// formula) refuses the whole file with its line; rows for people already stored (the same
+// email, or with no email the same phone) or repeated in the file, and rows without a name, are
+// skipped, each with the reason. Appointments are booked through app/booking (see
+// appointments.go).
+func LoadVendorCSV(ctx context.Context, d *db.DB, vendor string, raw []byte, now time.Time, o SwitchOptions) (SwitchReport, error) {
+	dryRun := o.DryRun
 	report := SwitchReport{DryRun: dryRun}
 	columns, ok := vendorColumns[vendor]
 	if !ok {
 		return report, fmt.Errorf("unknown system %q (want one of %s)", vendor, strings.Join(Vendors, ", "))
 	}
-	var ps problems
-	if len(raw) > MaxFileSize {
-		ps.add("", "the file is larger than %d MiB", MaxFileSize>>20)
-		return report, ps.err()
-	}
-	if !utf8.Valid(raw) {
-		ps.add("", "the file is not valid UTF-8 (save it from the spreadsheet as \"CSV UTF-8\")")
-		return report, ps.err()
-	}
-	raw = bytes.TrimPrefix(raw, []byte("\uFEFF"))
-	r := csv.NewReader(bytes.NewReader(raw))
-	r.Comma = separator(raw)
-	r.FieldsPerRecord = -1
-	header, err := r.Read()
-	if err == io.EOF {
-		ps.add("", "the file is empty (want a header row and a row per client)")
-		return report, ps.err()
-	}
+	r, header, err := openVendorCSV(raw)
 	if err != nil {
-		ps.add("", "%v", err)
-		return report, ps.err()
+		return report, err
 	}
+	if isAppointments(vendor, header) {
+		return loadAppointments(ctx, d, vendor, raw, r, header, now, o)
+	}
+	var ps problems
 	field := make([]string, len(header))
 	have := map[string]bool{}
 	for i, h := range header {
-		name := strings.ToLower(squeeze.ReplaceAllString(strings.TrimSpace(h), " "))
+		name := headerName(h)
 		if f, ok := columns[name]; ok && !have[f] {
 			field[i], have[f] = f, true
 		} else if strings.TrimSpace(h) != "" {
@@ -141,7 +190,7 @@ func LoadClientsCSV(ctx context.Context, d *db.DB, vendor string, raw []byte, no
 		}
 	}
 	if !have[colFirst] && !have[colFull] {
-		ps.add("", "line 1: no name column: a %s client export has %s", vendor, nameColumns(columns))
+		ps.add("", "line 1: no name column: a %s client export has %s; an appointments export has %s", vendor, nameColumns(columns), appointmentColumns(vendor))
 		return report, ps.err()
 	}
 	country, err := businessCountry(ctx, d)
@@ -158,19 +207,16 @@ func LoadClientsCSV(ctx context.Context, d *db.DB, vendor string, raw []byte, no
 			break
 		}
 		if err != nil {
-			line := 0
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				line = pe.StartLine
-			}
-			ps.add("", "line %d: %v", line, unwrapParse(err))
-			return report, ps.err()
+			return report, readError(err)
 		}
 		line, _ := r.FieldPos(0)
 		v := map[string]string{}
 		for i, cell := range rec {
 			if i < len(field) && field[i] != "" {
-				v[field[i]] = strings.TrimSpace(cell)
+				v[field[i]] = unescapeCell(cell)
+				if isFormula(v[field[i]]) {
+					ps.add(fmt.Sprintf("line %d (%s)", line, header[i]), "the cell %s is a spreadsheet formula; type the value itself", v[field[i]])
+				}
 			}
 		}
 		out := RowOutcome{Line: line}
@@ -190,13 +236,13 @@ func LoadClientsCSV(ctx context.Context, d *db.DB, vendor string, raw []byte, no
 		}
 		switch {
 		case strings.Join(rec, "") == "":
-			out.Reason = "empty row"
+			out.Reason, out.Skip = "empty row", Skip{Code: SkipEmpty}
 		case first == "":
-			out.Reason = "no name"
+			out.Reason, out.Skip = "no name", Skip{Code: SkipNoName}
 		case out.Email != "" && emails[out.Email] > 0:
-			out.Reason = fmt.Sprintf("same email as line %d", emails[out.Email])
+			out.Reason, out.Skip = fmt.Sprintf("same email as line %d", emails[out.Email]), Skip{Code: SkipSameEmail, Line: emails[out.Email]}
 		case out.Email == "" && out.Phone != "" && phones[out.Phone] > 0:
-			out.Reason = fmt.Sprintf("no email, and the same phone as line %d", phones[out.Phone])
+			out.Reason, out.Skip = fmt.Sprintf("no email, and the same phone as line %d", phones[out.Phone]), Skip{Code: SkipSamePhone, Line: phones[out.Phone]}
 		}
 		if out.Reason == "" {
 			id, how, err := storedClient(ctx, d, out.Email, out.Phone)
@@ -204,7 +250,10 @@ func LoadClientsCSV(ctx context.Context, d *db.DB, vendor string, raw []byte, no
 				return report, err
 			}
 			if id != 0 {
-				out.Reason = fmt.Sprintf("already a client (id %d, the same %s)", id, how)
+				out.Reason, out.Skip = fmt.Sprintf("already a client (id %d, the same %s)", id, how), Skip{Code: SkipClientEmail, ID: id}
+				if how == "phone" {
+					out.Skip.Code = SkipClientPhone
+				}
 			}
 		}
 		if out.Reason != "" {
@@ -238,6 +287,9 @@ func LoadClientsCSV(ctx context.Context, d *db.DB, vendor string, raw []byte, no
 		}
 		f.Clients = append(f.Clients, c)
 		lines = append(lines, line)
+	}
+	if err := ps.err(); err != nil {
+		return report, err
 	}
 	report.Created = len(f.Clients)
 	err = loadFile(ctx, d, f, now, dryRun)
@@ -294,6 +346,72 @@ func byLine(p Problem, lines []int) Problem {
 	}
 	return Problem{Path: path, Msg: p.Msg}
 }
+
+// openVendorCSV checks a vendor file's bytes (size, UTF-8, a header) and returns a reader past
+// its header row. A byte-order mark is dropped; the separator is guessed (separator).
+func openVendorCSV(raw []byte) (*csv.Reader, []string, error) {
+	var ps problems
+	if len(raw) > MaxFileSize {
+		ps.add("", "the file is larger than %d MiB", MaxFileSize>>20)
+		return nil, nil, ps.err()
+	}
+	if !utf8.Valid(raw) {
+		ps.add("", "the file is not valid UTF-8 (save it from the spreadsheet as \"CSV UTF-8\")")
+		return nil, nil, ps.err()
+	}
+	raw = bytes.TrimPrefix(raw, []byte("\uFEFF"))
+	r := csv.NewReader(bytes.NewReader(raw))
+	r.Comma = separator(raw)
+	r.FieldsPerRecord = -1
+	header, err := r.Read()
+	if err == io.EOF {
+		ps.add("", "the file is empty (want a header row and a row per client or appointment)")
+		return nil, nil, ps.err()
+	}
+	if err != nil {
+		ps.add("", "line 1: %v", unwrapParse(err))
+		return nil, nil, ps.err()
+	}
+	return r, header, nil
+}
+
+// readError is a problem for a record the CSV reader could not read, at its line.
+func readError(err error) error {
+	var ps problems
+	line := 0
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		line = pe.StartLine
+	}
+	ps.add("", "line %d: %v", line, unwrapParse(err))
+	return ps.err()
+}
+
+// headerName is a header as the column maps spell it: trimmed, in lower case, underscores as
+// spaces (a database's column names: "first_name"), its spaces squeezed, without a byte-order
+// mark.
+func headerName(h string) string {
+	h = strings.ReplaceAll(strings.TrimPrefix(strings.TrimSpace(h), "\uFEFF"), "_", " ")
+	return strings.ToLower(squeeze.ReplaceAllString(strings.TrimSpace(h), " "))
+}
+
+// unescapeCell is a cell's text, trimmed, without the apostrophe a CSV export (ours among
+// them: docs/data.md, "The file") writes before a leading =, +, - or @ so a spreadsheet shows
+// it as text.
+func unescapeCell(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@", rune(s[1])) {
+		return s[1:]
+	}
+	return s
+}
+
+// formula is a cell a spreadsheet would run: an = first, or +, - or @ before a function call.
+var formula = regexp.MustCompile(`^(=|[+\-@]\s*[A-Za-z_][A-Za-z0-9_.]*\s*\()`)
+
+// isFormula reports whether a cell is a spreadsheet formula rather than a value: such a cell
+// in another system's export was typed as one, or planted, and its value is not in the file.
+func isFormula(s string) bool { return formula.MatchString(s) }
 
 func opt(s string) *string {
 	if s == "" {

@@ -130,3 +130,21 @@ func TestLoadClientsCSVRefuses(t *testing.T) {
 		wantSameCounts(t, tableCounts(t, d), before)
 	}
 }
+
+// Headers are matched whatever their case, spacing, underscores or byte-order mark, in a
+// client list and in an appointments file alike.
+func TestVendorHeaderVariants(t *testing.T) {
+	ctx := context.Background()
+	d := openDB(t)
+	if _, err := Load(ctx, d, []byte(exampleFile(t)), testNow); err != nil {
+		t.Fatal(err)
+	}
+	r, err := LoadClientsCSV(ctx, d, "square", []byte("\uFEFF  FIRST   NAME ;email_address;Phone  Number\nIvo;ivo@example.com;+56911112299\n"), testNow, true)
+	if err != nil || len(r.Ignored) != 0 || r.Created != 1 || r.Rows[0].Email != "ivo@example.com" || r.Rows[0].Phone != "+56911112299" {
+		t.Errorf("client list: %+v, %v", r, err)
+	}
+	r, err = LoadVendorCSV(ctx, d, "simplybook", []byte("\uFEFFstart_date,START TIME,service,Service  Provider,client_name\n2026-12-10,10:00,Haircut,Ben,Ivo Paz\n"), testNow, SwitchOptions{DryRun: true})
+	if err != nil || !r.Appointments || len(r.Ignored) != 0 || r.Created != 1 {
+		t.Errorf("appointments: %+v, %v", r, err)
+	}
+}
