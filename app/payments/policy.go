@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 
 	"frontdesk/db"
@@ -161,4 +162,43 @@ func (p Policy) Statement(pr *i18n.Printer, price int64) []string {
 	}
 	out = append(out, pr.T("fees.statement.card", "days", p.ChargeDays))
 	return out
+}
+
+// CardServices are the ids of the services that need a card on file to be booked online.
+func CardServices(ctx context.Context, q *db.Queries) ([]int64, error) {
+	return q.CardServiceIDs(ctx)
+}
+
+// SavePolicySettings stores policy p (validated first: CheckPolicy's problems are returned and
+// nothing is written) and the services that need a card, in one transaction. A service id
+// that names no service is refused as the field "card_services".
+func SavePolicySettings(ctx context.Context, d *db.DB, now time.Time, p Policy, cardServices []int64) (map[string]i18n.Msg, error) {
+	if problems := CheckPolicy(p); len(problems) > 0 {
+		return problems, nil
+	}
+	var problems map[string]i18n.Msg
+	err := d.InTx(ctx, func(q *db.Queries) error {
+		if err := SavePolicy(ctx, q, now, p); err != nil {
+			return err
+		}
+		if err := q.ClearCardServices(ctx); err != nil {
+			return err
+		}
+		for _, id := range cardServices {
+			if _, err := q.GetService(ctx, id); db.IsNotFound(err) {
+				problems = map[string]i18n.Msg{"card_services": i18n.M("fees.error.service")}
+				return errRollback
+			} else if err != nil {
+				return err
+			}
+			if err := q.SetServiceNeedsCard(ctx, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errRollback) {
+		return problems, nil
+	}
+	return nil, err
 }
