@@ -769,6 +769,15 @@ func (q *Queries) SetPaymentRequestPurpose(ctx context.Context, arg SetPaymentRe
 	return err
 }
 
+const setPaymentRequestSaveCard = `-- name: SetPaymentRequestSaveCard :exec
+UPDATE payment_requests SET save_card = 1 WHERE id = ?
+`
+
+func (q *Queries) SetPaymentRequestSaveCard(ctx context.Context, id int64) error {
+	_, err := q.db.ExecContext(ctx, setPaymentRequestSaveCard, id)
+	return err
+}
+
 const setServiceNeedsCard = `-- name: SetServiceNeedsCard :exec
 INSERT INTO card_services (service_id) VALUES (?) ON CONFLICT DO NOTHING
 `

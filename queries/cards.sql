@@ -127,3 +127,6 @@ SELECT service_id FROM card_services ORDER BY service_id;
 
 -- name: ClearCardServices :exec
 DELETE FROM card_services;
+
+-- name: SetPaymentRequestSaveCard :exec
+UPDATE payment_requests SET save_card = 1 WHERE id = ?;
