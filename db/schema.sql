@@ -1,4 +1,4 @@
--- The database that migrations 1 to 620 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 621 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -1377,6 +1377,7 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (68, 570, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (69, 571, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (70, 620, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (71, 621, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1406,7 +1407,7 @@ INSERT INTO "message_whatsapp_settings" ("id", "enabled", "phone_number_id", "ac
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 INSERT INTO "gift_card_settings" ("id", "expiry_months", "sell_online", "updated_at") VALUES (1, 0, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 70);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 71);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -2552,3 +2553,8 @@ BEGIN
 END;
 CREATE UNIQUE INDEX client_packs_membership_period ON client_packs (membership_period_id, service_id)
     WHERE membership_period_id IS NOT NULL;
+CREATE TRIGGER catalog_version_first_client_pack AFTER INSERT ON client_packs
+WHEN NOT EXISTS (SELECT 1 FROM client_packs WHERE id <> NEW.id)
+BEGIN
+    UPDATE catalog_version SET n = n + 1 WHERE id = 1;
+END;
