@@ -91,3 +91,39 @@ func TestChargeFeeFromBookingPage(t *testing.T) {
 		t.Errorf("got %d fee links pending, want 1", link)
 	}
 }
+
+// The checkout page of a deposit that also keeps the card (a booking that needs both) says the
+// card is kept and states the cancellation policy before the client pays; its Stripe session
+// saves the card for off-session charges.
+func TestDepositKeepingCardPage(t *testing.T) {
+	ts, fake := onlineServer(t)
+	c := ts.setupOwner(t)
+	enableStripe(t, c)
+	w := seedPayWorld(t, ts)
+	form := policyForm(w.Service)
+	form.Set("no_show_fee_kind", "amount")
+	form.Set("no_show_fee_value", "10")
+	wantRedirect(t, c.post(t, "/settings/cancellation", form), "/settings/cancellation")
+	if _, err := w.d.Write.Exec(`UPDATE services SET online_payment_mode = 'MANDATORY_PARTIAL', online_payment_cents = 1000`); err != nil {
+		t.Fatal(err)
+	}
+	pr := w.request(t, "10:00")
+	customer := ts.newClient(t)
+	path := "/pay/" + pr.UUID
+	if strings.Contains(customer.get(t, path).Body, `data-testid="checkout-keep-card-why"`) {
+		t.Error("a deposit that keeps no card says it keeps one")
+	}
+	if _, err := w.d.Write.Exec(`UPDATE payment_requests SET save_card = 1 WHERE id = ?`, pr.ID); err != nil {
+		t.Fatal(err)
+	}
+	wantBody(t, customer.get(t, path), `data-testid="checkout-keep-card-why"`, `data-testid="checkout-policy"`,
+		"Not coming without cancelling costs $10.00.")
+	res := customer.post(t, path+"/checkout", nil)
+	if res.Status != http.StatusSeeOther {
+		t.Fatalf("pay: got %d", res.Status)
+	}
+	created := fake.Requests("POST", "/v1/checkout/sessions")
+	if len(created) != 1 || created[0].Form.Get("payment_intent_data[setup_future_usage]") != "off_session" {
+		t.Errorf("sessions %v; want one that keeps the card off session", created)
+	}
+}
