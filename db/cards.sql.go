@@ -94,6 +94,34 @@ func (q *Queries) BookingFeesOfBooking(ctx context.Context, bookingID int64) ([]
 	return items, nil
 }
 
+const cardServiceIDs = `-- name: CardServiceIDs :many
+SELECT service_id FROM card_services ORDER BY service_id
+`
+
+// The services that need a card on file (the cancellation and deposits settings).
+func (q *Queries) CardServiceIDs(ctx context.Context) ([]int64, error) {
+	rows, err := q.db.QueryContext(ctx, cardServiceIDs)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var service_id int64
+		if err := rows.Scan(&service_id); err != nil {
+			return nil, err
+		}
+		items = append(items, service_id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const cardSetupBySession = `-- name: CardSetupBySession :one
 SELECT id, payment_request_id, provider, attempt, idempotency_key, status, session_id, url, customer_ref, expires_at, created_at, updated_at FROM card_setups WHERE provider = ? AND session_id = ?
 `
@@ -121,6 +149,15 @@ func (q *Queries) CardSetupBySession(ctx context.Context, arg CardSetupBySession
 		&i.UpdatedAt,
 	)
 	return i, err
+}
+
+const clearCardServices = `-- name: ClearCardServices :exec
+DELETE FROM card_services
+`
+
+func (q *Queries) ClearCardServices(ctx context.Context) error {
+	_, err := q.db.ExecContext(ctx, clearCardServices)
+	return err
 }
 
 const clientBookingHistory = `-- name: ClientBookingHistory :one
@@ -729,6 +766,15 @@ type SetPaymentRequestPurposeParams struct {
 
 func (q *Queries) SetPaymentRequestPurpose(ctx context.Context, arg SetPaymentRequestPurposeParams) error {
 	_, err := q.db.ExecContext(ctx, setPaymentRequestPurpose, arg.Purpose, arg.DepositCents, arg.ID)
+	return err
+}
+
+const setPaymentRequestSaveCard = `-- name: SetPaymentRequestSaveCard :exec
+UPDATE payment_requests SET save_card = 1 WHERE id = ?
+`
+
+func (q *Queries) SetPaymentRequestSaveCard(ctx context.Context, id int64) error {
+	_, err := q.db.ExecContext(ctx, setPaymentRequestSaveCard, id)
 	return err
 }
 

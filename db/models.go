@@ -1010,6 +1010,7 @@ type PaymentRequest struct {
 	CheckoutURL  string
 	Purpose      string
 	DepositCents sql.NullInt64
+	SaveCard     bool
 }
 
 type Product struct {

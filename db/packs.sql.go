@@ -10,6 +10,19 @@ import (
 	"database/sql"
 )
 
+const anyClientPacks = `-- name: AnyClientPacks :one
+SELECT EXISTS (SELECT 1 FROM client_packs)
+`
+
+// Whether the business has any session pack at all (the booking path skips looking for a
+// client's pack of a single-session service when it has none).
+func (q *Queries) AnyClientPacks(ctx context.Context) (bool, error) {
+	row := q.db.QueryRowContext(ctx, anyClientPacks)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
+}
+
 const clientPacks = `-- name: ClientPacks :many
 SELECT p.id, p.client_id, p.service_id, p.sessions_total, p.price_cents, p.sale_id, p.expires_at, p.created_at, p.updated_at, p.membership_period_id, s.name AS service_name,
     CAST((SELECT count(*) FROM bookings b WHERE b.pack_id = p.id AND (b.status_id <> 5 OR b.pack_returned = 0)) AS INTEGER) AS used

@@ -94,7 +94,7 @@ func (q *Queries) DuePaymentRequests(ctx context.Context, arg DuePaymentRequests
 }
 
 const getPaymentRequest = `-- name: GetPaymentRequest :one
-SELECT id, uuid, cart_id, amount_cents, status, channel, expires_at, paid_at, created_at, updated_at, checkout_url, purpose, deposit_cents FROM payment_requests WHERE id = ?
+SELECT id, uuid, cart_id, amount_cents, status, channel, expires_at, paid_at, created_at, updated_at, checkout_url, purpose, deposit_cents, save_card FROM payment_requests WHERE id = ?
 `
 
 func (q *Queries) GetPaymentRequest(ctx context.Context, id int64) (PaymentRequest, error) {
@@ -114,12 +114,13 @@ func (q *Queries) GetPaymentRequest(ctx context.Context, id int64) (PaymentReque
 		&i.CheckoutURL,
 		&i.Purpose,
 		&i.DepositCents,
+		&i.SaveCard,
 	)
 	return i, err
 }
 
 const getPaymentRequestByUUID = `-- name: GetPaymentRequestByUUID :one
-SELECT id, uuid, cart_id, amount_cents, status, channel, expires_at, paid_at, created_at, updated_at, checkout_url, purpose, deposit_cents FROM payment_requests WHERE uuid = ?
+SELECT id, uuid, cart_id, amount_cents, status, channel, expires_at, paid_at, created_at, updated_at, checkout_url, purpose, deposit_cents, save_card FROM payment_requests WHERE uuid = ?
 `
 
 func (q *Queries) GetPaymentRequestByUUID(ctx context.Context, uuid string) (PaymentRequest, error) {
@@ -139,6 +140,7 @@ func (q *Queries) GetPaymentRequestByUUID(ctx context.Context, uuid string) (Pay
 		&i.CheckoutURL,
 		&i.Purpose,
 		&i.DepositCents,
+		&i.SaveCard,
 	)
 	return i, err
 }
@@ -177,7 +179,7 @@ func (q *Queries) InsertPaymentRequest(ctx context.Context, arg InsertPaymentReq
 }
 
 const latestPaymentRequestOfCart = `-- name: LatestPaymentRequestOfCart :many
-SELECT id, uuid, cart_id, amount_cents, status, channel, expires_at, paid_at, created_at, updated_at, checkout_url, purpose, deposit_cents FROM payment_requests WHERE cart_id = ? ORDER BY id DESC LIMIT 1
+SELECT id, uuid, cart_id, amount_cents, status, channel, expires_at, paid_at, created_at, updated_at, checkout_url, purpose, deposit_cents, save_card FROM payment_requests WHERE cart_id = ? ORDER BY id DESC LIMIT 1
 `
 
 func (q *Queries) LatestPaymentRequestOfCart(ctx context.Context, cartID int64) ([]PaymentRequest, error) {
@@ -203,6 +205,7 @@ func (q *Queries) LatestPaymentRequestOfCart(ctx context.Context, cartID int64) 
 			&i.CheckoutURL,
 			&i.Purpose,
 			&i.DepositCents,
+			&i.SaveCard,
 		); err != nil {
 			return nil, err
 		}
@@ -391,7 +394,7 @@ func (q *Queries) PaymentRequestBookings(ctx context.Context, paymentRequestID s
 }
 
 const pendingPaymentRequestOfCart = `-- name: PendingPaymentRequestOfCart :many
-SELECT id, uuid, cart_id, amount_cents, status, channel, expires_at, paid_at, created_at, updated_at, checkout_url, purpose, deposit_cents FROM payment_requests WHERE cart_id = ? AND status = 'pending'
+SELECT id, uuid, cart_id, amount_cents, status, channel, expires_at, paid_at, created_at, updated_at, checkout_url, purpose, deposit_cents, save_card FROM payment_requests WHERE cart_id = ? AND status = 'pending'
 `
 
 func (q *Queries) PendingPaymentRequestOfCart(ctx context.Context, cartID int64) ([]PaymentRequest, error) {
@@ -417,6 +420,7 @@ func (q *Queries) PendingPaymentRequestOfCart(ctx context.Context, cartID int64)
 			&i.CheckoutURL,
 			&i.Purpose,
 			&i.DepositCents,
+			&i.SaveCard,
 		); err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
--- The database that migrations 1 to 600 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 621 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -252,7 +252,7 @@ CREATE TABLE payment_requests (
     created_at   INTEGER NOT NULL,
     updated_at   INTEGER NOT NULL
 , checkout_url TEXT NOT NULL DEFAULT '', purpose TEXT NOT NULL DEFAULT 'payment'
-    CHECK (purpose IN ('payment', 'card', 'fee')), deposit_cents INTEGER CHECK (deposit_cents IS NULL OR deposit_cents > 0));
+    CHECK (purpose IN ('payment', 'card', 'fee')), deposit_cents INTEGER CHECK (deposit_cents IS NULL OR deposit_cents > 0), save_card BOOLEAN NOT NULL DEFAULT 0 CHECK (save_card IN (0, 1)));
 CREATE TABLE sales (
     id            INTEGER PRIMARY KEY,
     cart_id       INTEGER NOT NULL REFERENCES carts (id),
@@ -1390,6 +1390,8 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (69, 571, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (70, 590, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (71, 600, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (72, 620, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (73, 621, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1419,7 +1421,7 @@ INSERT INTO "message_whatsapp_settings" ("id", "enabled", "phone_number_id", "ac
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 INSERT INTO "gift_card_settings" ("id", "expiry_months", "sell_online", "updated_at") VALUES (1, 0, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 71);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 73);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -2590,4 +2592,9 @@ END;
 CREATE TRIGGER calendar_push_booking_delete AFTER DELETE ON bookings
 BEGIN
     UPDATE calendar_pushes SET version = version + 1, due_at = 0, attempts = 0 WHERE booking_id = OLD.id;
+END;
+CREATE TRIGGER catalog_version_first_client_pack AFTER INSERT ON client_packs
+WHEN NOT EXISTS (SELECT 1 FROM client_packs WHERE id <> NEW.id)
+BEGIN
+    UPDATE catalog_version SET n = n + 1 WHERE id = 1;
 END;

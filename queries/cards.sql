@@ -120,3 +120,13 @@ UPDATE booking_fees SET status = 'paid', sale_id = ?, updated_at = ? WHERE id = 
 
 -- name: FeeCompanyLanguage :one
 SELECT language FROM company ORDER BY id LIMIT 1;
+
+-- The services that need a card on file (the cancellation and deposits settings).
+-- name: CardServiceIDs :many
+SELECT service_id FROM card_services ORDER BY service_id;
+
+-- name: ClearCardServices :exec
+DELETE FROM card_services;
+
+-- name: SetPaymentRequestSaveCard :exec
+UPDATE payment_requests SET save_card = 1 WHERE id = ?;

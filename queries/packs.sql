@@ -40,3 +40,8 @@ SELECT * FROM class_settings WHERE id = 1;
 
 -- name: UpdateClassSettings :exec
 UPDATE class_settings SET pack_expiry_days = ?, waitlist_cutoff_min = ?, updated_at = ? WHERE id = 1;
+
+-- Whether the business has any session pack at all (the booking path skips looking for a
+-- client's pack of a single-session service when it has none).
+-- name: AnyClientPacks :one
+SELECT EXISTS (SELECT 1 FROM client_packs);

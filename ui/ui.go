@@ -94,7 +94,8 @@ var Nav = []NavItem{
 		{Key: "nav.messages", Href: "/settings/messages"}, // customer messages (docs/messages.md)
 		// Online payments.
 		{Key: "nav.payment_settings", Href: "/settings/payments"},
-		{Key: "nav.team", Href: "/settings/team"}, // staff accounts and roles (docs/roles.md)
+		{Key: "nav.fee_policy", Href: "/settings/cancellation"}, // fees, card on file, deposits
+		{Key: "nav.team", Href: "/settings/team"},               // staff accounts and roles (docs/roles.md)
 		// Booking site (docs/booking-site.md).
 		{Key: "nav.booking_site", Href: "/settings/booking-site"},
 		{Key: "nav.classes", Href: "/settings/classes"},   // classes and packs

@@ -377,6 +377,10 @@ func (a *Admin) Routes() chi.Router {
 		t.post("/settings/payments", staff.Credentials, a.updatePaymentSettings)
 		t.post("/settings/payments/test", staff.Credentials, a.testPaymentProvider)
 		t.post("/settings/payments/reconcile", staff.Refunds, a.reconcilePayments)
+		// The cancellation policy with fees, card on file and deposit rules (fee_policy.go).
+		t.get("/settings/cancellation", staff.Settings, a.showFeePolicy)
+		t.post("/settings/cancellation", staff.Settings, a.updateFeePolicy)
+		t.post("/clients/{id}/deposit", staff.ClientsEdit, a.setClientDeposit)
 		t.post("/payments/flags/{id}/resolve", staff.Refunds, a.resolvePaymentFlag)
 		t.post("/payments/flags/{id}/refund", staff.Refunds, a.refundFlaggedPayment)
 		t.get("/payments/sales/{id}", staff.Desk, a.showSale)

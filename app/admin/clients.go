@@ -211,6 +211,12 @@ func (a *Admin) showClientForm(w http.ResponseWriter, r *http.Request, status in
 			return
 		}
 		v.Packs = &packs
+		if can(r.Context(), staff.ClientsEdit) {
+			if v.Deposit, err = a.clientDeposit(r, v.ID, nil); err != nil {
+				a.renderError(w, r, err)
+				return
+			}
+		}
 		if v.Activity, err = a.entityActivity(r, "client", v.ID); err != nil {
 			a.renderError(w, r, err)
 			return

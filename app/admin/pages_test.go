@@ -410,6 +410,7 @@ func seededPages(t *testing.T, ts *testServer, c *client) []adminPage {
 		giftPage,
 		"/payments/memberships",
 		"/settings/payments",
+		"/settings/cancellation",
 		"/catalog/timetable",
 		"/catalog/timetable/" + entry,
 		"/bookings/sessions/" + id(session),

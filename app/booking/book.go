@@ -175,6 +175,10 @@ func Book(ctx context.Context, d *db.DB, now time.Time, p Prepared) (View, error
 	if err != nil {
 		return View{}, fmt.Errorf("booking status %d: %w", p.StatusID, err)
 	}
+	packs, err := anyPacks(ctx, d, p.places[0].loaded)
+	if err != nil {
+		return View{}, err
+	}
 	var b db.Booking
 	var at placed
 	err = d.InTx(ctx, func(q *db.Queries) error {
@@ -189,7 +193,7 @@ func Book(ctx context.Context, d *db.DB, now time.Time, p Prepared) (View, error
 				nb.ProviderID = pl.loaded.Provider.ID
 			}
 			var err error
-			b, err = book(ctx, q, now, nb, pl, status)
+			b, err = book(ctx, q, now, nb, pl, status, packs)
 			if i < len(p.places)-1 && (errors.Is(err, ErrSlotUnavailable) || errors.Is(err, ErrClassFull)) {
 				continue // taken since Prepare: the next candidate (nothing was written)
 			}
@@ -222,6 +226,26 @@ func createdView(b db.Booking, status db.BookingStatus, l Loaded) View {
 	}
 }
 
+// anyPacksKey caches in the catalog cache whether the business has any session pack.
+type anyPacksKey struct{}
+
+// anyPacks reports whether the business has any session pack (a client's, sold or credited by a
+// membership), through the catalog cache at the version l was loaded at: the first pack raises
+// the version (db/migrations/00621_client_packs_version.sql), so "none" is never kept past it.
+// Not loaded through the cache (a joined transaction), it answers true: the pack is looked for.
+func anyPacks(ctx context.Context, d *db.DB, l Loaded) (bool, error) {
+	if !l.cached {
+		return true, nil
+	}
+	return cached(d.Catalog(), l.version, anyPacksKey{}, func() (bool, error) {
+		any, err := d.Reader(ctx).AnyClientPacks(ctx)
+		if err != nil {
+			return false, fmt.Errorf("packs: %w", err)
+		}
+		return any, nil
+	})
+}
+
 // statusKey caches a booking status in the catalog cache.
 type statusKey int64
 
@@ -250,8 +274,10 @@ func getView(ctx context.Context, q *db.Queries, id int64) (View, error) {
 }
 
 // book writes new booking nb, placed at pl, inside the write transaction q: the overlap check
-// (or, in a class, the seat check), the pack it uses, the row and booking.created.
-func book(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking, pl placed, status db.BookingStatus) (db.Booking, error) {
+// (or, in a class, the seat check), the pack it uses, the row and booking.created. packs is
+// false when the business has no session pack at all (anyPacks): a service sold one session at
+// a time then looks for none.
+func book(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking, pl placed, status db.BookingStatus, packs bool) (db.Booking, error) {
 	var session sql.NullInt64
 	if pl.loaded.Schedule.Service.IsClass() {
 		id, err := takeSeat(ctx, q, now, &pl, nb.ClientID, 0)
@@ -266,7 +292,8 @@ func book(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking, pl p
 	}
 	row := insertRow(nb, pl, now)
 	row.SessionID = session
-	if svc := *pl.loaded.Service; svc.SessionCount > 1 || nb.PackID != nil {
+	// A membership's sessions pay for services sold one at a time too (choosePack).
+	if svc := *pl.loaded.Service; svc.SessionCount > 1 || nb.PackID != nil || packs && nb.ClientID != 0 {
 		pack, err := choosePack(ctx, q, svc, nb.ClientID, pl.start, nb.PackID)
 		if err != nil {
 			return db.Booking{}, err

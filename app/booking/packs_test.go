@@ -150,3 +150,39 @@ func TestExpiredPack(t *testing.T) {
 		t.Fatalf("moving a pack booking past the expiry: got %v, want an invalid pack_id", err)
 	}
 }
+
+// A service sold one session at a time is paid by a pack a membership credited: before the
+// business has any pack, bookings of it are ordinary (and look for none: the catalog cache
+// says there are none); the first pack raises the catalog version, so the next booking of the
+// member uses it at once — price 0 — while another client's booking stays ordinary.
+func TestSingleSessionServiceUsesMembershipPack(t *testing.T) {
+	ctx := context.Background()
+	d := classStore(t, 8, 3)
+	haircut := func(client int64, at string) db.Booking {
+		t.Helper()
+		v, err := Create(ctx, d, storeNow, NewBooking{LocationID: 1, ServiceID: 1, ProviderID: 1, ClientID: client,
+			StatusID: StatusConfirmed, Start: santiago(t, at), Source: SourceConnect})
+		if err != nil {
+			t.Fatalf("book at %s: %v", at, err)
+		}
+		return v.Booking
+	}
+	before := haircut(1, "2026-11-24 09:00")
+	if before.PackID.Valid || before.PriceCents == 0 {
+		t.Fatalf("without packs: got pack %v price %d; want an ordinary booking", before.PackID, before.PriceCents)
+	}
+	res, err := d.Write.Exec(`INSERT INTO client_packs (client_id, service_id, sessions_total, price_cents, created_at, updated_at)
+		VALUES (1, 1, 2, 0, 0, 0)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pack, _ := res.LastInsertId()
+	member := haircut(1, "2026-11-25 09:00")
+	if member.PackID != (sql.NullInt64{Int64: pack, Valid: true}) || member.PriceCents != 0 {
+		t.Errorf("a member's booking: got pack %v price %d; want pack %d at 0", member.PackID, member.PriceCents, pack)
+	}
+	other := haircut(2, "2026-11-26 09:00")
+	if other.PackID.Valid || other.PriceCents != before.PriceCents {
+		t.Errorf("another client's booking: got pack %v price %d; want an ordinary booking at %d", other.PackID, other.PriceCents, before.PriceCents)
+	}
+}

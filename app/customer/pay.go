@@ -117,6 +117,14 @@ func (c *Customer) cardPayment(r *http.Request, pv payments.RequestView) (*ui.Ca
 	if due.GiftCents > 0 {
 		card.Gift = p.Money(due.GiftCents)
 	}
+	if pv.Request.SaveCard && reg.Cards {
+		// The deposit's card is kept for the cancellation policy: stated before they pay.
+		pol, err := payments.LoadPolicy(ctx, c.db.R)
+		if err != nil {
+			return nil, nil, err
+		}
+		card.KeepsCard, card.Policy = true, pol.Statement(p, pv.Request.AmountCents)
+	}
 	if co, ok, err := c.online.CheckoutOf(ctx, pv.Request.ID); err != nil {
 		return nil, nil, err
 	} else if ok && co.Status == "processing" {

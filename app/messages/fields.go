@@ -33,9 +33,12 @@ type Fields struct {
 	Amount          string // a payment request or receipt: the amount
 	CheckoutLink    string // a payment request: where to pay
 	ClaimLink       string // a waitlist offer: where to claim the time that opened
-	ExpiresAt       string // a payment request: until when it can be paid, or ""
-	PaidAt          string // a receipt: when it was paid
-	BookingID       int64
+	// CancellationPolicy is what cancelling late or not coming costs this booking, as the
+	// booking site stated it before the client booked ("" when the policy charges no fee).
+	CancellationPolicy string
+	ExpiresAt          string // a payment request: until when it can be paid, or ""
+	PaidAt             string // a receipt: when it was paid
+	BookingID          int64
 	// Agenda is a provider's daily agenda: one line per booking of the day (Date), in time
 	// order ("09:00–09:45 Haircut · María López · Studio Ana Centro").
 	Agenda string
@@ -62,6 +65,7 @@ var FieldNames = []struct{ Name, Key string }{
 	{Name: "Amount", Key: "messages.field.amount"},
 	{Name: "CheckoutLink", Key: "messages.field.checkout_link"},
 	{Name: "ClaimLink", Key: "messages.field.claim_link"},
+	{Name: "CancellationPolicy", Key: "messages.field.cancellation_policy"},
 	{Name: "ExpiresAt", Key: "messages.field.expires_at"},
 	{Name: "PaidAt", Key: "messages.field.paid_at"},
 	{Name: "BookingID", Key: "messages.field.booking_id"},
@@ -80,7 +84,8 @@ type appointment struct {
 	ManageLink                  string
 	AmountCents                 int64
 	CheckoutLink                string
-	ClaimLink                   string // a waitlist offer: where to claim the time
+	ClaimLink                   string   // a waitlist offer: where to claim the time
+	Cancellation                []string // the cancellation policy's sentences (feepolicy.Statement)
 	ExpiresAt, PaidAt           time.Time
 	HasAppointment, HasPayment  bool
 	// A provider's daily agenda: the day (midnight in Zone) and its bookings.
@@ -96,6 +101,7 @@ func fields(p *i18n.Printer, business string, a appointment) Fields {
 		ClientName: OneLine(strings.TrimSpace(a.ClientFirst + " " + a.ClientLast)),
 		Service:    OneLine(a.Service), Provider: OneLine(a.Provider), Location: OneLine(a.Location),
 		Address: OneLine(a.Address), ManageLink: a.ManageLink, CheckoutLink: a.CheckoutLink, ClaimLink: a.ClaimLink, BookingID: a.ID,
+		CancellationPolicy: strings.Join(a.Cancellation, " "),
 	}
 	if a.HasAppointment {
 		zone := a.Zone

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"frontdesk/app/feepolicy"
 	"frontdesk/app/ical"
 	"frontdesk/app/locale"
 	"frontdesk/app/managelink"
@@ -278,6 +279,23 @@ type reading struct {
 	whatsApp   *WhatsAppTemplate // ChannelWhatsApp: the template it goes as (text: the log's words)
 }
 
+// statePolicy writes the cancellation policy into a client's message about an appointment they
+// keep (confirmation, reschedule, a seat from the waitlist, reminder) in r's language: what the
+// booking site stated before they booked (feepolicy.Statement; nothing when no fee is charged).
+func (r *reading) statePolicy(ctx context.Context, q *db.Queries) error {
+	k := r.kind
+	if !r.facts.HasAppointment || r.msg.Recipient != ToClient ||
+		k != Confirmation && k != Rescheduled && k != WaitlistSeat && k != Reminder {
+		return nil
+	}
+	pol, err := feepolicy.Load(ctx, q)
+	if err != nil {
+		return err
+	}
+	r.facts.Cancellation = pol.Statement(r.printer, r.facts.PriceCents)
+	return nil
+}
+
 // readPolicy is what the owner's rules for texts said about a client's message.
 type readPolicy struct {
 	TextPolicy
@@ -333,6 +351,9 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 		case err == nil:
 			tpl := templateOf(row)
 			r.whatsApp, r.printer = &tpl, loc.Printer()
+			if err := r.statePolicy(ctx, q); err != nil {
+				return r, err
+			}
 			r.text, err = s.textTemplate(ctx, q, r.kind, r.printer)
 			return r, err
 		case db.IsNotFound(err):
@@ -364,6 +385,9 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 			return r, err
 		}
 		r.printer = loc.Printer()
+		if err := r.statePolicy(ctx, q); err != nil {
+			return r, err
+		}
 		r.text, err = s.textTemplate(ctx, q, r.kind, r.printer)
 		return r, err
 	}
@@ -395,6 +419,9 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 		return r, err
 	}
 	k := r.kind
+	if err := r.statePolicy(ctx, q); err != nil {
+		return r, err
+	}
 	r.calendar = a.HasAppointment && (k == Confirmation || k == Rescheduled || k == Cancelled || k == WaitlistSeat)
 	if r.calendar {
 		site, err := q.SiteSettings(ctx)

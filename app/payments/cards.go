@@ -38,6 +38,9 @@ type CardProvider interface {
 	SavedCard(ctx context.Context, setupRef string) (Card, error)
 	// ChargeCard charges a saved card without the customer (off session), idempotent by key.
 	ChargeCard(ctx context.Context, p ChargeParams) (ChargeResult, error)
+	// PaymentCard reads the card a payment (CheckoutState.PaymentRef) of a checkout that saves
+	// one was made with.
+	PaymentCard(ctx context.Context, paymentRef string) (Card, error)
 }
 
 // CustomerParams is a provider's customer to make for a client.
@@ -521,4 +524,62 @@ func (o *Online) closeCardSetupForExpiry(ctx context.Context, id int64) error {
 		_, err := o.applyCardSetup(ctx, q, now, cs.Provider, cs, st, card)
 		return err
 	})
+}
+
+// paymentCardOf reads, before the transaction that settles it, the card a paid checkout of a
+// request that saves one was made with, into st.Card (a deposit whose booking also needs a card
+// on file: "Card and deposit together" in docs/payments.md).
+func (o *Online) paymentCardOf(ctx context.Context, prov Provider, st *CheckoutState) error {
+	if st == nil || st.Mode == "setup" || !st.Paid || st.PaymentRef == "" || st.RequestID == 0 || st.Card != nil {
+		return nil
+	}
+	pr, err := o.db.R.GetPaymentRequest(ctx, st.RequestID)
+	if db.IsNotFound(err) || err == nil && !pr.SaveCard {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	cp, ok := prov.(CardProvider)
+	if !ok {
+		return nil
+	}
+	c, err := cp.PaymentCard(ctx, st.PaymentRef)
+	if err != nil {
+		return err
+	}
+	if c.CustomerRef == "" {
+		c.CustomerRef = st.CustomerRef
+	}
+	st.Card = &c
+	return nil
+}
+
+// keepPaymentCard keeps card — the one request pr's deposit was paid with — on its client and on
+// the bookings it held (settle confirmed them), inside q.
+func keepPaymentCard(ctx context.Context, q *db.Queries, now time.Time, name string, pr db.PaymentRequest, card Card) error {
+	c, err := q.GetCart(ctx, pr.CartID)
+	if err != nil || !c.ClientID.Valid {
+		return err
+	}
+	ms := db.Millis(now)
+	if err := q.SaveClientCard(ctx, db.SaveClientCardParams{
+		ClientID: c.ClientID.Int64, Provider: name, CustomerRef: card.CustomerRef, PaymentMethodRef: card.PaymentMethodRef,
+		Brand: card.Brand, Last4: card.Last4, SavedAt: ms,
+	}); err != nil {
+		return err
+	}
+	bs, err := q.PaymentRequestBookings(ctx, nullInt(pr.ID))
+	if err != nil {
+		return err
+	}
+	for _, b := range bs {
+		if err := q.SaveBookingCard(ctx, db.SaveBookingCardParams{
+			BookingID: b.ID, ClientID: c.ClientID.Int64, Provider: name, CustomerRef: card.CustomerRef,
+			PaymentMethodRef: card.PaymentMethodRef, Brand: card.Brand, Last4: card.Last4, SavedAt: ms,
+		}); err != nil {
+			return err
+		}
+	}
+	ch := activity.Changes{}.Set("card", nil, card.Brand+" "+card.Last4)
+	return activity.Record(ctx, q, now, activity.Entry{Action: "client.card_saved", EntityID: c.ClientID.Int64, Changes: ch})
 }

@@ -2,7 +2,9 @@ package payments
 
 import (
 	"context"
+	"time"
 
+	"frontdesk/app/fail"
 	"frontdesk/db"
 )
 
@@ -83,4 +85,28 @@ func toInt64(v any) int64 {
 		return int64(n)
 	}
 	return 0
+}
+
+// ErrDepositMode: a deposit override that is none of DepositByRule, DepositAlways, DepositNever.
+var ErrDepositMode = fail.Invalid("deposit_mode", "must be empty (the rules decide), %s or %s", DepositAlways, DepositNever)
+
+// SetDepositOverride sets client id's override of the deposit rules: DepositAlways,
+// DepositNever, or DepositByRule (the override removed).
+//
+// Errors: ErrDepositMode; fail not_found (client).
+func SetDepositOverride(ctx context.Context, d *db.DB, now time.Time, clientID int64, mode string) error {
+	if mode != DepositByRule && mode != DepositAlways && mode != DepositNever {
+		return ErrDepositMode
+	}
+	return d.InTx(ctx, func(q *db.Queries) error {
+		if _, err := q.GetClient(ctx, clientID); db.IsNotFound(err) {
+			return fail.NotFound("client")
+		} else if err != nil {
+			return err
+		}
+		if mode == DepositByRule {
+			return q.DeleteClientDepositOverride(ctx, clientID)
+		}
+		return q.SetClientDepositOverride(ctx, db.SetClientDepositOverrideParams{ClientID: clientID, Mode: mode, UpdatedAt: db.Millis(now)})
+	})
 }

@@ -56,6 +56,10 @@ func (o *Online) HandleEvent(ctx context.Context, name string, payload []byte, h
 	if err != nil {
 		return "", err
 	}
+	// So is the card a deposit was paid with, when the request saves it.
+	if err := o.paymentCardOf(ctx, prov, ev.Checkout); err != nil {
+		return "", err
+	}
 	now := o.now()
 	var outcome string
 	err = o.db.InTx(ctx, func(q *db.Queries) error {
@@ -197,6 +201,11 @@ func (o *Online) settleCheckout(ctx context.Context, q *db.Queries, now time.Tim
 	if err := feePaidByLink(ctx, q, now, pr.ID, saleID); err != nil {
 		return "", err
 	}
+	if st.Card != nil {
+		if err := keepPaymentCard(ctx, q, now, co.Provider, pr, *st.Card); err != nil {
+			return "", err
+		}
+	}
 	if err := captureGiftHolds(ctx, q, now, pr.ID, saleID); err != nil {
 		return "", err
 	}
@@ -245,6 +254,9 @@ func (o *Online) syncCheckout(ctx context.Context, co db.OnlineCheckout) (string
 	if err != nil {
 		return "", err
 	}
+	if err := o.paymentCardOf(ctx, prov, &st); err != nil {
+		return "", err
+	}
 	return o.applyState(ctx, co, st)
 }
 
@@ -260,6 +272,9 @@ func (o *Online) closeCheckout(ctx context.Context, co db.OnlineCheckout) error 
 	}
 	st, err := prov.ExpireCheckout(ctx, co.SessionID.String)
 	if err != nil {
+		return err
+	}
+	if err := o.paymentCardOf(ctx, prov, &st); err != nil {
 		return err
 	}
 	_, err = o.applyState(ctx, co, st)

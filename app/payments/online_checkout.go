@@ -281,7 +281,7 @@ func (o *Online) createAtProvider(ctx context.Context, prov Provider, pv Request
 		SuccessURL:     o.links.URL("/pay/"+uuid, url.Values{"checkout": {"done"}}),
 		CancelURL:      o.links.URL("/pay/"+uuid, url.Values{"checkout": {"cancelled"}}),
 		ExpiresAt:      db.Time(co.ExpiresAt),
-		IdempotencyKey: co.IdempotencyKey, Language: lang,
+		IdempotencyKey: co.IdempotencyKey, Language: lang, SaveCard: pv.Request.SaveCard,
 	})
 	var pe *ProviderError
 	if errors.As(err, &pe) && !pe.Temporary {

@@ -3,8 +3,10 @@ package payments
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 
+	"frontdesk/app/feepolicy"
 	"frontdesk/db"
 	"frontdesk/ui/i18n"
 )
@@ -18,87 +20,26 @@ const (
 	FeeLateCancel = "late_cancel"
 )
 
-// How a fee or a deposit is set, mirrored by the CHECKs on card_policy.
-const (
-	AmountNone    = "none"
-	AmountFixed   = "amount"  // Value is hundredths of the currency unit
-	AmountPercent = "percent" // Value is basis points of the booking's price (10000 = 100 %)
+// The policy's types are app/feepolicy's (which app/messages reads too, to state the policy in
+// a confirmation); they are named here as well so callers speak of payments' policy.
+type (
+	Charge       = feepolicy.Charge
+	Policy       = feepolicy.Policy
+	DepositRules = feepolicy.DepositRules
 )
 
-// Charge is one fee or deposit as the owner set it: none, an amount, or a percentage of the
-// price capped at CapCents (0: no cap).
-type Charge struct {
-	Kind     string
-	Value    int64
-	CapCents int64
-}
+// How a fee or a deposit is set (feepolicy's).
+const (
+	AmountNone    = feepolicy.AmountNone
+	AmountFixed   = feepolicy.AmountFixed
+	AmountPercent = feepolicy.AmountPercent
+)
 
-// For is the charge on a booking priced price: an amount at most the price (a fee is never
-// more than the appointment), a percentage rounded half up, either at most the cap.
-func (c Charge) For(price int64) int64 {
-	var out int64
-	switch c.Kind {
-	case AmountFixed:
-		out = c.Value
-	case AmountPercent:
-		out = (price*c.Value + 5000) / 10000
-	default:
-		return 0
-	}
-	out = min(out, price)
-	if c.CapCents > 0 {
-		out = min(out, c.CapCents)
-	}
-	return max(out, 0)
-}
-
-// Policy is the business's card, fee and deposit settings.
-type Policy struct {
-	RequireCard bool
-	// Notice is how long before the start a client may cancel without the late-cancel fee.
-	Notice time.Duration
-	Late   Charge
-	NoShow Charge
-	// ChargeDays is how long after the appointment a fee may still be charged.
-	ChargeDays int64
-	Deposit    DepositRules
-}
-
-// DepositRules ask a deposit of a booking whose service does not: for a new client, for a
-// client with at least NoShows past no-shows (0: off), for a service priced above AboveCents
-// (-1: off). Amount is how much (a fixed amount or a percentage of the price).
-type DepositRules struct {
-	NewClients bool
-	NoShows    int64
-	AboveCents int64
-	Amount     Charge
-}
-
-// DefaultPolicy is the policy before the owner sets one: no card required, a day's notice, no
-// fees, no deposit rules.
-var DefaultPolicy = Policy{Notice: 24 * time.Hour, ChargeDays: 14, Late: Charge{Kind: AmountNone}, NoShow: Charge{Kind: AmountNone},
-	Deposit: DepositRules{AboveCents: -1, Amount: Charge{Kind: AmountPercent}}}
+// DefaultPolicy is the policy before the owner sets one (feepolicy.Default).
+var DefaultPolicy = feepolicy.Default
 
 // LoadPolicy reads the business's policy (DefaultPolicy when none is set).
-func LoadPolicy(ctx context.Context, q *db.Queries) (Policy, error) {
-	row, err := q.GetCardPolicy(ctx)
-	if db.IsNotFound(err) {
-		return DefaultPolicy, nil
-	} else if err != nil {
-		return Policy{}, err
-	}
-	p := Policy{
-		RequireCard: row.RequireCard, Notice: time.Duration(row.NoticeMin) * time.Minute, ChargeDays: row.ChargeDays,
-		Late:   Charge{Kind: row.LateFeeKind, Value: row.LateFeeValue, CapCents: row.LateFeeCapCents.Int64},
-		NoShow: Charge{Kind: row.NoShowFeeKind, Value: row.NoShowFeeValue, CapCents: row.NoShowFeeCapCents.Int64},
-		Deposit: DepositRules{NewClients: row.DepositNewClients, NoShows: row.DepositNoShows, AboveCents: -1,
-			Amount: Charge{Kind: row.DepositKind, Value: row.DepositValue}},
-	}
-	if row.DepositAboveCents.Valid {
-		p.Deposit.AboveCents = row.DepositAboveCents.Int64
-	}
-	return p, nil
-}
+func LoadPolicy(ctx context.Context, q *db.Queries) (Policy, error) { return feepolicy.Load(ctx, q) }
 
 // SavePolicy stores p (the caller has validated it: CheckPolicy).
 func SavePolicy(ctx context.Context, q *db.Queries, now time.Time, p Policy) error {
@@ -139,26 +80,41 @@ func CheckPolicy(p Policy) map[string]i18n.Msg {
 	return out
 }
 
-// HasFees reports whether the policy charges any fee.
-func (p Policy) HasFees() bool { return p.Late.Kind != AmountNone || p.NoShow.Kind != AmountNone }
+// CardServices are the ids of the services that need a card on file to be booked online.
+func CardServices(ctx context.Context, q *db.Queries) ([]int64, error) {
+	return q.CardServiceIDs(ctx)
+}
 
-// Statement is the policy as the client reads it before agreeing — on the booking site, in the
-// confirmation and on the manage page — for a booking priced price, money printed by pr. It is
-// empty when the policy charges no fee.
-func (p Policy) Statement(pr *i18n.Printer, price int64) []string {
-	if !p.HasFees() {
+// SavePolicySettings stores policy p (validated first: CheckPolicy's problems are returned and
+// nothing is written) and the services that need a card, in one transaction. A service id
+// that names no service is refused as the field "card_services".
+func SavePolicySettings(ctx context.Context, d *db.DB, now time.Time, p Policy, cardServices []int64) (map[string]i18n.Msg, error) {
+	if problems := CheckPolicy(p); len(problems) > 0 {
+		return problems, nil
+	}
+	var problems map[string]i18n.Msg
+	err := d.InTx(ctx, func(q *db.Queries) error {
+		if err := SavePolicy(ctx, q, now, p); err != nil {
+			return err
+		}
+		if err := q.ClearCardServices(ctx); err != nil {
+			return err
+		}
+		for _, id := range cardServices {
+			if _, err := q.GetService(ctx, id); db.IsNotFound(err) {
+				problems = map[string]i18n.Msg{"card_services": i18n.M("fees.error.service")}
+				return errRollback
+			} else if err != nil {
+				return err
+			}
+			if err := q.SetServiceNeedsCard(ctx, id); err != nil {
+				return err
+			}
+		}
 		return nil
+	})
+	if errors.Is(err, errRollback) {
+		return problems, nil
 	}
-	var out []string
-	hours := int64(p.Notice / time.Hour)
-	if fee := p.Late.For(price); fee > 0 {
-		out = append(out, pr.T("fees.statement.late", "hours", hours, "amount", pr.Money(fee)))
-	} else {
-		out = append(out, pr.T("fees.statement.free_cancel", "hours", hours))
-	}
-	if fee := p.NoShow.For(price); fee > 0 {
-		out = append(out, pr.T("fees.statement.no_show", "amount", pr.Money(fee)))
-	}
-	out = append(out, pr.T("fees.statement.card", "days", p.ChargeDays))
-	return out
+	return nil, err
 }

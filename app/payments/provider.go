@@ -82,6 +82,9 @@ type CheckoutParams struct {
 	ExpiresAt      time.Time
 	IdempotencyKey string
 	Language       string // the business's language, for the provider's page
+	// SaveCard asks the provider to keep the card paid with for charges without the customer
+	// (a deposit whose booking also needs a card on file; CardProvider.PaymentCard reads it).
+	SaveCard bool
 }
 
 // CheckoutLine is one line of the hosted checkout.
@@ -118,6 +121,9 @@ type CheckoutState struct {
 	// Mode is "setup" for a checkout that saves a card (CardProvider), whose SetupRef names
 	// what saved it and CustomerRef whom it was saved for; else "payment" or "".
 	Mode, SetupRef, CustomerRef string
+	// Card is the card a paid checkout that saves one kept (CheckoutParams.SaveCard), read from
+	// the provider by Online before the transaction that settles it; nil otherwise.
+	Card *Card
 }
 
 // RefundParams is a refund to make.

@@ -58,11 +58,28 @@ func ReserveDeposit(ctx context.Context, d *db.DB, now time.Time, b booking.Prep
 	return pr, bookingID, err
 }
 
+// ReserveDepositWithCard is ReserveDeposit for a booking that also needs a card on file
+// (CardRequired): one checkout takes the deposit and keeps the card it was paid with for the
+// cancellation policy's fees (the request's save_card), so the client is asked once.
+func ReserveDepositWithCard(ctx context.Context, d *db.DB, now time.Time, b booking.Prepared, checkoutBase string, depositCents int64) (db.PaymentRequest, int64, error) {
+	var pr db.PaymentRequest
+	var bookingID int64
+	err := d.InTx(ctx, func(q *db.Queries) error {
+		var err error
+		pr, bookingID, err = reserveHeld(ctx, q, now, b, checkoutBase, hold{purpose: PurposePayment, deposit: depositCents, saveCard: true})
+		return err
+	})
+	return pr, bookingID, err
+}
+
 // hold is what a reserved booking waits for: a payment (the service's, or a deposit a rule
 // asks for), or a card to be saved (amount 0).
 type hold struct {
 	purpose string
 	deposit int64 // a rule's deposit; 0: none
+	// saveCard: the payment also keeps the card for later fees (a deposit whose booking needs
+	// a card on file).
+	saveCard bool
 }
 
 func reserveHeld(ctx context.Context, q *db.Queries, now time.Time, b booking.Prepared, checkoutBase string, h hold) (db.PaymentRequest, int64, error) {
@@ -146,6 +163,11 @@ func reserveHeld(ctx context.Context, q *db.Queries, now time.Time, b booking.Pr
 			dep = nullInt(min(h.deposit, amount))
 		}
 		if err := q.SetPaymentRequestPurpose(ctx, db.SetPaymentRequestPurposeParams{Purpose: h.purpose, DepositCents: dep, ID: prID}); err != nil {
+			return db.PaymentRequest{}, 0, err
+		}
+	}
+	if h.saveCard {
+		if err := q.SetPaymentRequestSaveCard(ctx, prID); err != nil {
 			return db.PaymentRequest{}, 0, err
 		}
 	}

@@ -123,6 +123,8 @@ func Book(ctx context.Context, d *db.DB, now time.Time, r Request) (Result, erro
 				switch {
 				case pay:
 					return payments.ReserveOnline(jctx, d, now, prepared, r.CheckoutBase)
+				case deposit > 0 && card:
+					return payments.ReserveDepositWithCard(jctx, d, now, prepared, r.CheckoutBase, deposit)
 				case deposit > 0:
 					return payments.ReserveDeposit(jctx, d, now, prepared, r.CheckoutBase, deposit)
 				}
@@ -174,16 +176,17 @@ func again(ctx context.Context, q *db.Queries, bookingID int64, now time.Time, o
 }
 
 // holdFor is what else a booking of service by client waits for when its service is not paid
-// online: a deposit the business's rules ask of this client (payments.RuleDeposit), else a card
-// on file when the business or the service requires one (payments.CardRequired).
+// online: a deposit the business's rules ask of this client (payments.RuleDeposit), and a card
+// on file when the business or the service requires one (payments.CardRequired). Both are
+// asked in one checkout: the deposit's, which keeps the card it was paid with.
 func holdFor(ctx context.Context, q *db.Queries, clientID, serviceID int64) (deposit int64, card bool, err error) {
 	svc, err := q.GetService(ctx, serviceID)
 	if err != nil {
 		return 0, false, err
 	}
-	if deposit, err = payments.RuleDeposit(ctx, q, clientID, svc.Service.PriceCents); err != nil || deposit > 0 {
-		return deposit, false, err
+	if deposit, err = payments.RuleDeposit(ctx, q, clientID, svc.Service.PriceCents); err != nil {
+		return 0, false, err
 	}
 	card, err = payments.CardRequired(ctx, q, serviceID)
-	return 0, card, err
+	return deposit, card, err
 }

@@ -57,7 +57,8 @@ const (
 	// OwnHours: a provider's hours and time off. A provider account has it for its own
 	// provider record only, and only while the owner allows it (team settings).
 	OwnHours Permission = "own-hours"
-	// Settings: business, booking site, classes, customer messages' options, templates and log.
+	// Settings: business, booking site, classes, cancellations and deposits, customer messages'
+	// options, templates and log.
 	Settings Permission = "settings"
 	// Team: inviting people, changing roles, disabling, password resets (a manager never
 	// for an owner).

@@ -129,6 +129,32 @@ func (p *provider) ChargeCard(ctx context.Context, c payments.ChargeParams) (pay
 	return res, nil
 }
 
+// PaymentCard reads the PaymentIntent of a checkout that saved the card it was paid with, its
+// payment method expanded.
+func (p *provider) PaymentCard(ctx context.Context, paymentRef string) (payments.Card, error) {
+	var pi struct {
+		ID            string     `json:"id"`
+		Status        string     `json:"status"`
+		Customer      expandable `json:"customer"`
+		PaymentMethod struct {
+			ID   string `json:"id"`
+			Card struct {
+				Brand string `json:"brand"`
+				Last4 string `json:"last4"`
+			} `json:"card"`
+		} `json:"payment_method"`
+	}
+	q := url.Values{"expand[0]": {"payment_method"}}
+	if err := p.client.call(ctx, http.MethodGet, "/v1/payment_intents/"+url.PathEscape(paymentRef), q, "", &pi); err != nil {
+		return payments.Card{}, providerError(err)
+	}
+	if pi.PaymentMethod.ID == "" {
+		return payments.Card{}, &payments.ProviderError{Code: pi.Status, Message: "the payment has no card"}
+	}
+	return payments.Card{CustomerRef: pi.Customer.ID, PaymentMethodRef: pi.PaymentMethod.ID,
+		Brand: pi.PaymentMethod.Card.Brand, Last4: pi.PaymentMethod.Card.Last4}, nil
+}
+
 func cmpOr(a, b string) string {
 	if a != "" {
 		return a

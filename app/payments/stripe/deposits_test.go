@@ -89,3 +89,87 @@ func TestDepositRuleOnTheBookingSite(t *testing.T) {
 		t.Errorf("an override 'never' asked a new client a deposit")
 	}
 }
+
+// A booking on the site that needs both a deposit (a new client) and a card on file (the
+// service requires one) is held behind one request and one Stripe Checkout in payment mode
+// that takes the deposit and keeps the card for later (setup_future_usage=off_session, a
+// Customer made): when it is paid — reported twice — the deposit settles the request, the
+// booking is confirmed, and the card paid with is on the client and the booking, once. A
+// no-show fee is then charged off session to that card.
+func TestDepositAndCardInOneCheckout(t *testing.T) {
+	w := newWorld(t, "CLP")
+	ctx := context.Background()
+	w.exec(`UPDATE services SET online_payment_mode = 'NOT_AVAILABLE' WHERE id = ?`, w.ids["haircut"])
+	w.exec(`INSERT INTO card_services (service_id) VALUES (?)`, w.ids["haircut"])
+	pol := payments.DefaultPolicy
+	pol.NoShow = payments.Charge{Kind: payments.AmountFixed, Value: 500000}
+	pol.Deposit = payments.DepositRules{NewClients: true, AboveCents: -1, Amount: payments.Charge{Kind: payments.AmountPercent, Value: 2000}}
+	if err := w.d.InTx(ctx, func(q *db.Queries) error { return payments.SavePolicy(ctx, q, w.clock.Now(), pol) }); err != nil {
+		t.Fatal(err)
+	}
+	res := w.book("haircut", 10, "María", "maria@example.com", "nonce-maria-card-0000000000")
+	if res.Checkout == "" {
+		t.Fatal("the booking was asked neither a deposit nor a card")
+	}
+	pv, err := payments.LoadCheckout(ctx, w.d.R, res.Checkout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pv.Request.Purpose != payments.PurposePayment || pv.Request.DepositCents.Int64 != 300000 || !pv.Request.SaveCard {
+		t.Fatalf("got request purpose %s deposit %v save_card %v; want a deposit of 300000 that saves the card",
+			pv.Request.Purpose, pv.Request.DepositCents, pv.Request.SaveCard)
+	}
+	if n := w.count(`SELECT count(*) FROM payment_requests`); n != 1 {
+		t.Errorf("got %d payment requests, want one for both", n)
+	}
+	if got := w.count(`SELECT status_id FROM bookings WHERE id = ?`, res.BookingID); got != booking.StatusReserved {
+		t.Errorf("got booking status %d, want reserved until paid", got)
+	}
+	_, session := w.checkout(pv.Request)
+	creates := w.stripe.Requests(http.MethodPost, "/v1/checkout/sessions")
+	if len(creates) != 1 {
+		t.Fatalf("got %d sessions, want 1", len(creates))
+	}
+	if f := creates[0].Form; f.Get("mode") != "payment" || f.Get("payment_intent_data[setup_future_usage]") != "off_session" ||
+		f.Get("customer_creation") != "always" || f.Get("line_items[0][price_data][unit_amount]") != "3000" {
+		t.Errorf("session asked %v; want the deposit 3000 in payment mode, saving the card off session for a new Customer", f)
+	}
+	pm := w.stripe.PayWithCard(session["id"].(string), "mastercard", "4444")
+	completed := stripetest.Event("evt_deposit_card", "checkout.session.completed", w.stripe.Session(session["id"].(string)))
+	again := stripetest.Event("evt_deposit_card_again", "checkout.session.completed", w.stripe.Session(session["id"].(string)))
+	for _, ev := range [][]byte{completed, again} {
+		if code, body := w.deliver(ev, webhookSecret); code != http.StatusOK {
+			t.Fatalf("delivery: %d %s", code, body)
+		}
+	}
+	if got := w.status(pv.Request.ID); got != "paid" {
+		t.Errorf("got request %s, want paid", got)
+	}
+	if got := w.count(`SELECT status_id FROM bookings WHERE id = ?`, res.BookingID); got != booking.StatusConfirmed {
+		t.Errorf("got booking status %d, want confirmed", got)
+	}
+	var brand, last4, method string
+	if err := w.d.Read.QueryRow(`SELECT brand, last4, payment_method_ref FROM client_cards WHERE client_id = (SELECT client_id FROM bookings WHERE id = ?)`,
+		res.BookingID).Scan(&brand, &last4, &method); err != nil || brand != "mastercard" || last4 != "4444" || method != pm {
+		t.Errorf("client's card: %q %q %q %v; want mastercard 4444 %s", brand, last4, method, err, pm)
+	}
+	if err := w.d.Read.QueryRow(`SELECT brand, last4 FROM booking_cards WHERE booking_id = ?`, res.BookingID).Scan(&brand, &last4); err != nil || last4 != "4444" {
+		t.Errorf("booking's card: %q %q %v; want mastercard 4444", brand, last4, err)
+	}
+	if got := w.count(`SELECT count(*) FROM activity WHERE action = 'client.card_saved'`); got != 1 {
+		t.Errorf("got %d card_saved entries, want 1", got)
+	}
+	if got := w.count(`SELECT count(*) FROM sales WHERE status = 'partially_paid' AND paid_cents = 300000`); got != 1 {
+		t.Errorf("got %d partially paid deposit sales, want 1", got)
+	}
+
+	w.exec(`UPDATE bookings SET status_id = ? WHERE id = ?`, booking.StatusNoShow, res.BookingID)
+	fee, err := w.online.ChargeFee(ctx, res.BookingID, payments.FeeNoShow)
+	if err != nil || fee.Outcome != payments.FeeCharged {
+		t.Fatalf("no-show fee: %+v %v; want charged to the card the deposit saved", fee, err)
+	}
+	charge := w.stripe.Requests(http.MethodPost, "/v1/payment_intents")
+	if len(charge) != 1 || charge[0].Form.Get("payment_method") != pm || charge[0].Form.Get("amount") != "5000" {
+		t.Errorf("fee charge %v; want 5000 to %s", charge, pm)
+	}
+}

@@ -130,6 +130,12 @@ func (p *provider) CreateCheckout(ctx context.Context, c payments.CheckoutParams
 		form.Set(prefix+"["+MetaRequestID+"]", strconv.FormatInt(c.RequestID, 10))
 		form.Set(prefix+"["+MetaRequestUUID+"]", c.RequestUUID)
 	}
+	if c.SaveCard {
+		// The card paid with is kept on a Customer for charges without the customer (the
+		// cancellation policy's fees): Stripe asks for the consent this needs on its page.
+		form.Set("payment_intent_data[setup_future_usage]", "off_session")
+		form.Set("customer_creation", "always")
+	}
 	for i, l := range c.Lines {
 		item := fmt.Sprintf("line_items[%d]", i)
 		form.Set(item+"[quantity]", strconv.FormatInt(l.Quantity, 10))

@@ -25,6 +25,7 @@ type cardState struct {
 	setupIntents map[string]map[string]any // by id
 	behaviour    map[string]string         // payment method → CardSucceeds, …
 	intents      []map[string]any          // PaymentIntents created
+	paid         map[string]map[string]any // PaymentIntents of paid sessions that saved a card, by id
 	stall        chan struct{}             // the next PaymentIntent answer waits for it
 	stalled      []chan struct{}           // closed once a stalled answer is recorded
 }
@@ -42,7 +43,7 @@ func (f *Fake) answered() {
 
 func (f *Fake) cards() *cardState {
 	if f.card == nil {
-		f.card = &cardState{setupIntents: map[string]map[string]any{}, behaviour: map[string]string{}}
+		f.card = &cardState{setupIntents: map[string]map[string]any{}, behaviour: map[string]string{}, paid: map[string]map[string]any{}}
 	}
 	return f.card
 }
@@ -61,6 +62,27 @@ func (f *Fake) SaveCard(id, brand, last4 string) string {
 			"card": map[string]any{"brand": brand, "last4": last4}},
 	}
 	s["status"] = "complete"
+	return pm
+}
+
+// PayWithCard completes payment session id as a customer who paid with a card of brand ending
+// last4 would; a session asked with customer_creation=always gets a Customer, and its
+// PaymentIntent (read with GET /v1/payment_intents/{id}) has the card, kept for later when the
+// session asked setup_future_usage. It returns the payment method's id.
+func (f *Fake) PayWithCard(id, brand, last4 string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s := f.sessions[id]
+	pm := "pm_" + randomID()
+	customer := "cus_" + randomID()
+	pi := s["payment_intent"].(string)
+	f.cards().paid[pi] = map[string]any{
+		"id": pi, "object": "payment_intent", "status": "succeeded", "customer": customer,
+		"amount": s["amount_total"], "currency": s["currency"], "setup_future_usage": s["setup_future_usage"],
+		"payment_method": map[string]any{"id": pm, "object": "payment_method", "type": "card",
+			"card": map[string]any{"brand": brand, "last4": last4}},
+	}
+	s["status"], s["payment_status"], s["customer"] = "complete", "paid", customer
 	return pm
 }
 
@@ -105,6 +127,19 @@ func (f *Fake) routeCards(w http.ResponseWriter, r *http.Request, body []byte, f
 		var answer map[string]any
 		if ok {
 			answer = clone(si)
+		}
+		f.mu.Unlock()
+		if !ok {
+			return false
+		}
+		writeJSON(w, http.StatusOK, answer)
+		return true
+	case r.Method == http.MethodGet && strings.HasPrefix(path, "/v1/payment_intents/"):
+		f.mu.Lock()
+		pi, ok := f.cards().paid[strings.TrimPrefix(path, "/v1/payment_intents/")]
+		var answer map[string]any
+		if ok {
+			answer = clone(pi)
 		}
 		f.mu.Unlock()
 		if !ok {

@@ -220,6 +220,9 @@ func (f *Fake) createSession(w http.ResponseWriter, r *http.Request, body []byte
 	}
 	s["metadata"], s["client_reference_id"], s["expires_at"] = meta, form.Get("client_reference_id"), expires
 	s["success_url"], s["cancel_url"] = form.Get("success_url"), form.Get("cancel_url")
+	if v := form.Get("payment_intent_data[setup_future_usage]"); v != "" {
+		s["setup_future_usage"] = v
+	}
 	if s["mode"] == "payment" {
 		s["payment_intent"] = "pi_" + randomID()
 	} else {
