@@ -137,6 +137,61 @@ func (q *Queries) InsertVisitBooking(ctx context.Context, arg InsertVisitBooking
 	return err
 }
 
+const messageVisitSegments = `-- name: MessageVisitSegments :many
+SELECT o.id, o.start_at, o.end_at, o.price_cents, vo.part, s.name AS service_name, p.public_name AS provider_name
+FROM visit_bookings vb
+JOIN visit_bookings vo ON vo.visit_id = vb.visit_id
+JOIN bookings o ON o.id = vo.booking_id
+JOIN services s ON s.id = o.service_id
+JOIN providers p ON p.id = o.provider_id
+WHERE vb.booking_id = ? AND o.status_id <> 5
+ORDER BY o.start_at, vo.position, vo.part
+`
+
+type MessageVisitSegmentsRow struct {
+	ID           int64
+	StartAt      int64
+	EndAt        int64
+	PriceCents   int64
+	Part         int64
+	ServiceName  string
+	ProviderName string
+}
+
+// The live bookings of the visit booking_id belongs to, in time order: what a visit's one
+// confirmation and reminder describe (none for a booking outside a visit). A service with
+// processing time is its two parts; the part after it costs nothing more.
+func (q *Queries) MessageVisitSegments(ctx context.Context, bookingID int64) ([]MessageVisitSegmentsRow, error) {
+	rows, err := q.db.QueryContext(ctx, messageVisitSegments, bookingID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []MessageVisitSegmentsRow{}
+	for rows.Next() {
+		var i MessageVisitSegmentsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.StartAt,
+			&i.EndAt,
+			&i.PriceCents,
+			&i.Part,
+			&i.ServiceName,
+			&i.ProviderName,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const serviceAddonIDs = `-- name: ServiceAddonIDs :many
 SELECT addon_id FROM service_addons WHERE service_id = ? ORDER BY addon_id
 `
