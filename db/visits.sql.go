@@ -115,15 +115,16 @@ func (q *Queries) InsertVisit(ctx context.Context, arg InsertVisitParams) (int64
 }
 
 const insertVisitBooking = `-- name: InsertVisitBooking :exec
-INSERT INTO visit_bookings (booking_id, visit_id, position, part, addon_of) VALUES (?, ?, ?, ?, ?)
+INSERT INTO visit_bookings (booking_id, visit_id, position, part, addon_of, hold_before_ms) VALUES (?, ?, ?, ?, ?, ?)
 `
 
 type InsertVisitBookingParams struct {
-	BookingID int64
-	VisitID   int64
-	Position  int64
-	Part      int64
-	AddonOf   sql.NullInt64
+	BookingID    int64
+	VisitID      int64
+	Position     int64
+	Part         int64
+	AddonOf      sql.NullInt64
+	HoldBeforeMs int64
 }
 
 func (q *Queries) InsertVisitBooking(ctx context.Context, arg InsertVisitBookingParams) error {
@@ -133,6 +134,7 @@ func (q *Queries) InsertVisitBooking(ctx context.Context, arg InsertVisitBooking
 		arg.Position,
 		arg.Part,
 		arg.AddonOf,
+		arg.HoldBeforeMs,
 	)
 	return err
 }
@@ -292,6 +294,40 @@ func (q *Queries) VisitBookingIDs(ctx context.Context, visitID int64) ([]int64, 
 			return nil, err
 		}
 		items = append(items, booking_id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const visitHoldsBefore = `-- name: VisitHoldsBefore :many
+SELECT booking_id, hold_before_ms FROM visit_bookings WHERE visit_id = ? AND hold_before_ms > 0
+`
+
+type VisitHoldsBeforeRow struct {
+	BookingID    int64
+	HoldBeforeMs int64
+}
+
+// How much earlier than its block each booking of a visit holds its resources (the part after
+// a processing time: 00610_visit_processing_holds.sql).
+func (q *Queries) VisitHoldsBefore(ctx context.Context, visitID int64) ([]VisitHoldsBeforeRow, error) {
+	rows, err := q.db.QueryContext(ctx, visitHoldsBefore, visitID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []VisitHoldsBeforeRow{}
+	for rows.Next() {
+		var i VisitHoldsBeforeRow
+		if err := rows.Scan(&i.BookingID, &i.HoldBeforeMs); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
 	}
 	if err := rows.Close(); err != nil {
 		return nil, err

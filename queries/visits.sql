@@ -24,7 +24,7 @@ INSERT INTO visits (location_id, client_id, source, created_at, updated_at) VALU
 RETURNING id;
 
 -- name: InsertVisitBooking :exec
-INSERT INTO visit_bookings (booking_id, visit_id, position, part, addon_of) VALUES (?, ?, ?, ?, ?);
+INSERT INTO visit_bookings (booking_id, visit_id, position, part, addon_of, hold_before_ms) VALUES (?, ?, ?, ?, ?, ?);
 
 -- name: GetVisit :one
 SELECT id, location_id, client_id, source, created_at, updated_at FROM visits WHERE id = ?;
@@ -51,3 +51,8 @@ JOIN services s ON s.id = o.service_id
 JOIN providers p ON p.id = o.provider_id
 WHERE vb.booking_id = ? AND o.status_id <> 5
 ORDER BY o.start_at, vo.position, vo.part;
+
+-- How much earlier than its block each booking of a visit holds its resources (the part after
+-- a processing time: 00610_visit_processing_holds.sql).
+-- name: VisitHoldsBefore :many
+SELECT booking_id, hold_before_ms FROM visit_bookings WHERE visit_id = ? AND hold_before_ms > 0;

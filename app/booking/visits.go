@@ -50,7 +50,11 @@ type VisitPart struct {
 	Start, End   time.Time
 
 	blockStart, blockEnd time.Time
-	loaded               *Loaded
+	// holdStart is where its holds of the service's resources start: its block's start, or for
+	// the part after a processing time the first part's end, so the resources stay with the
+	// client through the processing while the provider is free.
+	holdStart time.Time
+	loaded    *Loaded
 }
 
 // VisitSlot is a start at which a whole visit is offered, with who does each part.
@@ -213,11 +217,19 @@ func (p *visitPlan) layout(start, now time.Time) ([]VisitPart, error) {
 				if reason = p.check(l, id, sp[0], sp[1], b, a, now); reason.Code != ReasonOK {
 					break
 				}
-				parts = append(parts, VisitPart{
+				x := VisitPart{
 					Segment: it.segment, AddOn: it.addOn, Part: j, ServiceID: it.serviceID, ProviderID: id,
 					ProviderName: providerName(l, id), Start: sp[0], End: sp[1],
 					blockStart: sp[0].Add(-b), blockEnd: sp[1].Add(a), loaded: l,
-				})
+				}
+				x.holdStart = x.blockStart
+				if j > 0 {
+					x.holdStart = parts[j-1].blockEnd
+					if reason = resourcesFree(l, x.holdStart, x.blockEnd); reason.Code != ReasonOK {
+						break
+					}
+				}
+				parts = append(parts, x)
 			}
 			if reason.Code == ReasonOK {
 				break
@@ -266,6 +278,19 @@ func (p *visitPlan) check(l *Loaded, id int64, start, end time.Time, before, aft
 	}
 	return Explain(s, id, start, now)
 }
+
+// resourcesFree says whether every resource l's service requires has a unit free over
+// [from, to): the hold of a part after a processing time, which the part's own check covers
+// only from its block's start.
+func resourcesFree(l *Loaded, from, to time.Time) Reason {
+	if !newResourceFull(&l.Schedule).free(span{floorSec(from), ceilSec(to)}) {
+		return Reason{Code: ReasonResource, Message: "a resource the service requires is taken during its processing time"}
+	}
+	return Reason{Code: ReasonOK}
+}
+
+// holdBefore is how much earlier than its block x's holds start (InsertVisitBooking).
+func (x VisitPart) holdBefore() int64 { return x.blockStart.Sub(x.holdStart).Milliseconds() }
 
 // visitRefusal turns the reason no provider could do item it into the error a caller gets.
 func visitRefusal(r Reason, it visitItem, named bool) error {
@@ -417,7 +442,7 @@ func BookVisit(ctx context.Context, d *db.DB, now time.Time, nv NewVisit) (Visit
 			if err := checkFree(ctx, q, x.ProviderID, x.blockStart, x.blockEnd, 0); err != nil {
 				return err
 			}
-			if err := checkResources(ctx, q, nv.LocationID, x.ServiceID, x.blockStart, x.blockEnd, 0); err != nil {
+			if err := checkResources(ctx, q, nv.LocationID, x.ServiceID, x.holdStart, x.blockEnd, 0); err != nil {
 				return err
 			}
 			price, list, discount := x.price()
@@ -435,7 +460,7 @@ func BookVisit(ctx context.Context, d *db.DB, now time.Time, nv NewVisit) (Visit
 			if x.AddOn {
 				addOnOf = sql.NullInt64{Int64: int64(x.Segment), Valid: true}
 			}
-			if err := q.InsertVisitBooking(ctx, db.InsertVisitBookingParams{BookingID: b.ID, VisitID: visitID, Position: int64(positionOf(parts, i)), Part: int64(x.Part), AddonOf: addOnOf}); err != nil {
+			if err := q.InsertVisitBooking(ctx, db.InsertVisitBookingParams{BookingID: b.ID, VisitID: visitID, Position: int64(positionOf(parts, i)), Part: int64(x.Part), AddonOf: addOnOf, HoldBeforeMs: x.holdBefore()}); err != nil {
 				return err
 			}
 			if err := visitEvent(ctx, q, now, webhook.BookingCreated, db.Booking{}, b, status, p.scheds[x.ServiceID].Location.Zone, i == 0); err != nil {
@@ -606,9 +631,21 @@ func MoveVisit(ctx context.Context, d *db.DB, now time.Time, id int64, start tim
 		return v, nil
 	}
 	// The rules at the new times, each part as its provider's booking of its service.
+	holdRows, err := r.VisitHoldsBefore(ctx, id)
+	if err != nil {
+		return Visit{}, err
+	}
+	holdBefore := map[int64]time.Duration{}
+	for _, h := range holdRows {
+		holdBefore[h.BookingID] = time.Duration(h.HoldBeforeMs) * time.Millisecond
+	}
 	var own []Interval
 	for _, b := range live {
-		own = append(own, Interval{Start: db.Time(b.Booking.BlockStartAt), End: db.Time(b.Booking.BlockEndAt)})
+		bs, be := db.Time(b.Booking.BlockStartAt), db.Time(b.Booking.BlockEndAt)
+		own = append(own, Interval{Start: bs, End: be})
+		if hb := holdBefore[b.Booking.ID]; hb > 0 {
+			own = append(own, Interval{Start: bs.Add(-hb), End: be})
+		}
 	}
 	day := DateOf(start.UTC())
 	var segs []VisitSegment
@@ -625,6 +662,11 @@ func MoveVisit(ctx context.Context, d *db.DB, now time.Time, id int64, start tim
 		s, e := db.Time(b.Booking.StartAt).Add(delta), db.Time(b.Booking.EndAt).Add(delta)
 		if rs := p.check(l, b.Booking.ProviderID, s, e, s.Sub(bs), be.Sub(e), now); rs.Code != ReasonOK {
 			return Visit{}, visitRefusal(rs, visitItem{segment: i}, true)
+		}
+		if hb := holdBefore[b.Booking.ID]; hb > 0 {
+			if rs := resourcesFree(l, bs.Add(-hb), be); rs.Code != ReasonOK {
+				return Visit{}, ErrSlotUnavailable
+			}
 		}
 	}
 	status := map[int64]db.BookingStatus{}
@@ -665,7 +707,7 @@ func MoveVisit(ctx context.Context, d *db.DB, now time.Time, id int64, start tim
 			if err := checkFree(ctx, q, row.ProviderID, db.Time(next.BlockStartAt), db.Time(next.BlockEndAt), row.ID); err != nil {
 				return err
 			}
-			if err := checkResources(ctx, q, row.LocationID, row.ServiceID, db.Time(next.BlockStartAt), db.Time(next.BlockEndAt), row.ID); err != nil {
+			if err := checkResources(ctx, q, row.LocationID, row.ServiceID, db.Time(next.BlockStartAt).Add(-holdBefore[row.ID]), db.Time(next.BlockEndAt), row.ID); err != nil {
 				return err
 			}
 			if err := q.UpdateBookingRow(ctx, next); err != nil {
