@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -413,24 +414,46 @@ func BookVisit(ctx context.Context, d *db.DB, now time.Time, nv NewVisit) (Visit
 	if err := checkClient(ctx, r, nv.ClientID); err != nil {
 		return Visit{}, err
 	}
-	day := DateOf(nv.Start.UTC())
-	p, err := loadVisit(ctx, d, nv.LocationID, nv.Segments, day, day, nv.Source, nil)
-	if err != nil {
-		return Visit{}, err
-	}
-	parts, err := p.layout(nv.Start, now)
-	if err != nil {
-		return Visit{}, err
-	}
 	status, err := r.BookingStatusByID(ctx, nv.StatusID)
 	if err != nil {
 		return Visit{}, fmt.Errorf("booking status %d: %w", nv.StatusID, err)
 	}
+	anyone := slices.ContainsFunc(nv.Segments, func(s VisitSegment) bool { return s.ProviderID == 0 })
+	for attempt := 0; ; attempt++ {
+		visitID, err := writeVisit(ctx, d, now, nv, status)
+		switch {
+		case err == nil:
+			return GetVisit(ctx, d.Reader(ctx), visitID)
+		// A provider chosen for "anyone" was taken between the read and the write: the visit
+		// is laid out again on what is stored now, which gives that segment the next
+		// qualified provider free at its time.
+		case anyone && errors.Is(err, ErrSlotUnavailable) && attempt < maxAnyoneRetries:
+			continue
+		default:
+			return Visit{}, err
+		}
+	}
+}
+
+// maxAnyoneRetries bounds how many times a visit whose "anyone" provider was taken in the
+// write race is laid out again before it is refused.
+const maxAnyoneRetries = 3
+
+// writeVisit lays visit nv out on the schedules as they are stored now and writes it in one
+// transaction, returning its id.
+func writeVisit(ctx context.Context, d *db.DB, now time.Time, nv NewVisit, status db.BookingStatus) (int64, error) {
+	day := DateOf(nv.Start.UTC())
+	p, err := loadVisit(ctx, d, nv.LocationID, nv.Segments, day, day, nv.Source, nil)
+	if err != nil {
+		return 0, err
+	}
+	parts, err := p.layout(nv.Start, now)
+	if err != nil {
+		return 0, err
+	}
 	ms := db.Millis(now)
 	var visitID int64
-	var ids []int64
 	err = d.InTx(ctx, func(q *db.Queries) error {
-		ids = ids[:0]
 		if err := checkClient(ctx, q, nv.ClientID); err != nil {
 			return err
 		}
@@ -466,14 +489,10 @@ func BookVisit(ctx context.Context, d *db.DB, now time.Time, nv NewVisit) (Visit
 			if err := visitEvent(ctx, q, now, webhook.BookingCreated, db.Booking{}, b, status, p.scheds[x.ServiceID].Location.Zone, i == 0); err != nil {
 				return err
 			}
-			ids = append(ids, b.ID)
 		}
 		return nil
 	})
-	if err != nil {
-		return Visit{}, err
-	}
-	return GetVisit(ctx, d.Reader(ctx), visitID)
+	return visitID, err
 }
 
 // positionOf is part i's place among the visit's services (parts of one service share it).

@@ -284,3 +284,41 @@ func TestVisitProcessingHoldsResource(t *testing.T) {
 		t.Fatalf("a massage in the moved gap: %v, want ErrSlotUnavailable", err)
 	}
 }
+
+// TestVisitAnyoneRetriesAnotherProvider: 20 racers book a haircut visit with "anyone" at the
+// same time over two providers. Each reads both free and takes the first; the ones that lose
+// the write to the first provider are laid out again on what is stored and get the second, so
+// both providers are booked once and every other racer is refused.
+func TestVisitAnyoneRetriesAnotherProvider(t *testing.T) {
+	d := openStore(t, 2)
+	withVisitServices(t, d, 2)
+	ctx := context.Background()
+	const racers = 20
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	won := map[int64]int{}
+	begin := make(chan struct{})
+	for i := range racers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-begin
+			v, err := BookVisit(ctx, d, storeNow, NewVisit{LocationID: 1, ClientID: 1, StatusID: StatusConfirmed, Source: SourceConnect,
+				Start: santiago(t, "2026-11-24 10:00"), Segments: []VisitSegment{{ServiceID: 1}}})
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				won[v.Bookings[0].Booking.ProviderID]++
+			case !errors.Is(err, ErrSlotUnavailable):
+				t.Errorf("racer %d: %v", i, err)
+			}
+		}()
+	}
+	close(begin)
+	wg.Wait()
+	wantNoOverlaps(t, d)
+	if won[1] != 1 || won[2] != 1 || len(won) != 2 {
+		t.Fatalf("visits won per provider %v; want one each for providers 1 and 2", won)
+	}
+}
