@@ -79,3 +79,8 @@ WHERE o.id = ?;
 INSERT INTO messages (message_key, kind, recipient, channel, detail_json, state, send_at, next_attempt_at,
     created_at, updated_at, offer_id)
 VALUES (?, 'waitlist_offer', 'client', ?, ?, 'pending', ?, ?, ?, ?, ?);
+
+-- name: ExpireAppointmentOffer :execrows
+-- An open offer whose link is past its time is gone.
+UPDATE appointment_offers SET status = 'gone'
+WHERE id = sqlc.arg(id) AND status = 'open' AND expires_at <= sqlc.arg(now);
