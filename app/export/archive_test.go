@@ -34,6 +34,8 @@ var roundTripTables = []struct {
 	{"location_closures", nil},
 	{"categories", []string{"created_at", "updated_at"}},
 	{"services", []string{"uuid", "created_at", "updated_at"}},
+	{"resources", []string{"created_at", "updated_at"}},
+	{"service_resources", nil},
 	{"service_images", nil},
 	{"providers", []string{"created_at", "updated_at"}},
 	{"provider_images", nil},
@@ -111,6 +113,21 @@ func tableRows(t *testing.T, d *db.DB, table string, ignore []string) [][]string
 // in stock), session packs with a booking that used one, a cancelled booking whose session went
 // back to its pack, a booking made long ago at an older price, a client created last year who
 // prefers texts.
+// roomsAndEquipment gives the demo business resources at two locations and services that
+// require them (enough of each that the demo's bookings fit when they are imported again).
+func roomsAndEquipment(t *testing.T, d *db.DB) {
+	t.Helper()
+	for _, q := range []string{
+		`INSERT INTO resources (location_id, name, kind, quantity, created_at, updated_at) VALUES
+			(1, 'Colour chair', 'equipment', 40, 1, 1), (2, 'Treatment room', 'room', 50, 1, 1), (1, 'Basin', 'equipment', 60, 1, 1)`,
+		`INSERT INTO service_resources (service_id, resource_id) VALUES (1, 1), (1, 3), (2, 2)`,
+	} {
+		if _, err := d.Write.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
 func moneyHistory(t *testing.T, d *db.DB, now time.Time) {
 	t.Helper()
 	ms := now.UnixMilli()
@@ -209,6 +226,7 @@ func TestArchiveRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	moneyHistory(t, src, now)
+	roomsAndEquipment(t, src)
 
 	var zipped bytes.Buffer
 	if err := export.WriteArchive(ctx, src, &zipped, now); err != nil {

@@ -41,7 +41,7 @@ func WriteBusiness(ctx context.Context, tx *sql.Tx, out io.Writer) error {
 	w := &businessWriter{ctx: ctx, tx: tx, out: bufio.NewWriter(out), first: true,
 		zones: map[int64]*time.Location{}, mainZone: map[int64]*time.Location{}}
 	w.out.WriteString("{")
-	for _, step := range []func() error{w.company, w.locations, w.categories, w.services, w.providers, w.attributes,
+	for _, step := range []func() error{w.company, w.locations, w.categories, w.services, w.resources, w.providers, w.attributes,
 		w.clients, w.timetable, w.sessions, w.products, w.sales, w.packs, w.bookings} {
 		if err := step(); err != nil {
 			return err
@@ -280,7 +280,28 @@ func (w *businessWriter) services() error {
 			var u string
 			return u, r.Scan(&u)
 		}, id)
+		if err != nil {
+			return nil, err
+		}
+		s.Resources, err = subList(w, `SELECT resource_id FROM service_resources WHERE service_id = ? ORDER BY resource_id`, func(r *sql.Rows) (string, error) {
+			var rid int64
+			err := r.Scan(&rid)
+			return key("resource", rid), err
+		}, id)
 		return s, err
+	})
+}
+
+// resources are the rooms and equipment of the locations (docs/visits.md, "Resources").
+func (w *businessWriter) resources() error {
+	return w.section("resources", `SELECT id, location_id, name, kind, quantity FROM resources ORDER BY id`, func(r *sql.Rows) (any, error) {
+		var id, loc int64
+		var res importer.Resource
+		if err := r.Scan(&id, &loc, &res.Name, &res.Kind, &res.Quantity); err != nil {
+			return nil, err
+		}
+		res.Key, res.Location = key("resource", id), key("location", loc)
+		return res, nil
 	})
 }
 

@@ -18,6 +18,7 @@ type File struct {
 	Locations        []Location        `json:"locations"`
 	Categories       []Category        `json:"categories"`
 	Services         []Service         `json:"services"`
+	Resources        []Resource        `json:"resources"`
 	Providers        []Provider        `json:"providers"`
 	CustomAttributes []CustomAttribute `json:"custom_attributes"`
 	Clients          []Client          `json:"clients"`
@@ -118,6 +119,19 @@ type Service struct {
 	Active        *bool          `json:"active"`
 	// Location is the key of the location the /v3 API shows as the service's location_id; "" for none.
 	Location string `json:"location"`
+	// Resources are the keys of the rooms and equipment the service requires (at each
+	// location, those of that location: docs/visits.md, "Resources").
+	Resources []string `json:"resources"`
+}
+
+// Resource is a room or a piece of equipment of a location, with how many bookings may use it
+// at the same time.
+type Resource struct {
+	Key      string `json:"key"`
+	Location string `json:"location"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"` // "room" (the default) or "equipment"
+	Quantity int64  `json:"quantity"`
 }
 
 // OnlinePayment is a service's online payment mode and, for MANDATORY_PARTIAL, the amount due.

@@ -16,6 +16,7 @@ type plan struct {
 	locations  []locationPlan
 	categories []categoryPlan
 	services   []servicePlan
+	resources  []resourcePlan
 	providers  []providerPlan
 	attributes []attributePlan
 	clients    []clientPlan
@@ -67,11 +68,20 @@ type categoryPlan struct {
 }
 
 type servicePlan struct {
+	key       string
+	row       db.CreateServiceParams // CategoryID is set when written
+	category  int                    // index into plan.categories, or -1
+	location  int                    // index into plan.locations, or -1 for none
+	images    []string
+	resources []int // indexes into plan.resources
+}
+
+type resourcePlan struct {
 	key      string
-	row      db.CreateServiceParams // CategoryID is set when written
-	category int                    // index into plan.categories, or -1
-	location int                    // index into plan.locations, or -1 for none
-	images   []string
+	location int // index into plan.locations
+	name     string
+	kind     string
+	quantity int64
 }
 
 type providerPlan struct {

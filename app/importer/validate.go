@@ -23,6 +23,7 @@ type validator struct {
 	p   plan
 
 	locations, categories, services, providers, attributes, clients, bookings map[string]int
+	resources                                                                 map[string]int
 	timetable, sessions                                                       map[string]int
 	recordNumbers                                                             map[string]int
 	products, skus                                                            map[string]int
@@ -40,7 +41,7 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	v := &validator{
 		f: f, now: now, ps: *ps,
 		locations: map[string]int{}, categories: map[string]int{}, services: map[string]int{},
-		providers: map[string]int{}, attributes: map[string]int{}, clients: map[string]int{},
+		providers: map[string]int{}, attributes: map[string]int{}, clients: map[string]int{}, resources: map[string]int{},
 		bookings: map[string]int{}, recordNumbers: map[string]int{}, timetable: map[string]int{}, sessions: map[string]int{},
 		products: map[string]int{}, skus: map[string]int{}, sales: map[string]int{}, packs: map[string]int{},
 	}
@@ -56,6 +57,9 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	}
 	for i, p := range f.Providers {
 		v.key(at(at("providers", i), "key"), p.Key, v.providers, i, "providers")
+	}
+	for i, r := range f.Resources {
+		v.key(at(at("resources", i), "key"), r.Key, v.resources, i, "resources")
 	}
 	for i, a := range f.CustomAttributes {
 		v.key(at(at("custom_attributes", i), "key"), a.Key, v.attributes, i, "custom_attributes")
@@ -97,6 +101,9 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 		path := at("categories", i)
 		v.name(at(path, "name"), c.Name, true, catalog.MaxName)
 		v.p.categories = append(v.p.categories, categoryPlan{key: c.Key, name: c.Name, order: orDefault(c.Order, int64(i+1))})
+	}
+	for i := range f.Resources {
+		v.resource(i)
 	}
 	for i := range f.Services {
 		v.service(i)
