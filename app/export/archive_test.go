@@ -58,7 +58,9 @@ var roundTripTables = []struct {
 	{"sales", []string{"updated_at"}},
 	{"transactions", nil},
 	{"client_packs", []string{"updated_at"}},
+	{"booking_series", nil},
 	{"bookings", []string{"updated_at", "source"}},
+	{"appointment_waits", []string{"updated_at"}},
 }
 
 // tableRows reads every row of table (less the ignored columns) as text, in id order.
@@ -114,13 +116,23 @@ func tableRows(t *testing.T, d *db.DB, table string, ignore []string) [][]string
 // back to its pack, a booking made long ago at an older price, a client created last year who
 // prefers texts.
 // roomsAndEquipment gives the demo business resources at two locations and services that
-// require them (enough of each that the demo's bookings fit when they are imported again).
+// require them (enough of each that the demo's bookings fit when they are imported again), a
+// series and a waitlist for appointments.
 func roomsAndEquipment(t *testing.T, d *db.DB) {
 	t.Helper()
 	for _, q := range []string{
 		`INSERT INTO resources (location_id, name, kind, quantity, created_at, updated_at) VALUES
 			(1, 'Colour chair', 'equipment', 40, 1, 1), (2, 'Treatment room', 'room', 50, 1, 1), (1, 'Basin', 'equipment', 60, 1, 1)`,
 		`INSERT INTO service_resources (service_id, resource_id) VALUES (1, 1), (1, 3), (2, 2)`,
+		// A weekly series of the first two bookings, and three clients waiting: for anyone,
+		// for a provider (left), and one whose wait booked the first booking.
+		`INSERT INTO booking_series (freq, interval_weeks, week_of_month, count, first_local, created_at) VALUES
+			('weekly', 2, NULL, 2, '2026-11-24T10:00', 1700000000000), ('monthly', 1, -1, 3, '2026-11-27T09:30', 1700000001000)`,
+		`UPDATE bookings SET series_id = 1 WHERE id IN (1, 2)`,
+		`INSERT INTO appointment_waits (client_id, location_id, service_id, provider_id, first_day, last_day, status, booking_id, source, created_at, updated_at) VALUES
+			(1, 1, 1, NULL, '2026-11-24', '2026-11-30', 'waiting', NULL, 'connect', 1700000002000, 1700000002000),
+			(2, 1, 1, 1, '2026-11-25', '2026-11-25', 'left', NULL, 'online', 1700000003000, 1700000004000),
+			(3, 1, 1, NULL, '2026-11-20', '2026-11-26', 'booked', 1, 'mcp', 1700000005000, 1700000006000)`,
 	} {
 		if _, err := d.Write.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)

@@ -42,7 +42,7 @@ func WriteBusiness(ctx context.Context, tx *sql.Tx, out io.Writer) error {
 		zones: map[int64]*time.Location{}, mainZone: map[int64]*time.Location{}}
 	w.out.WriteString("{")
 	for _, step := range []func() error{w.company, w.locations, w.categories, w.services, w.resources, w.providers, w.attributes,
-		w.clients, w.timetable, w.sessions, w.products, w.sales, w.packs, w.bookings} {
+		w.clients, w.timetable, w.sessions, w.products, w.sales, w.packs, w.series, w.bookings, w.waits} {
 		if err := step(); err != nil {
 			return err
 		}
@@ -518,14 +518,14 @@ var statusNames = map[int64]string{1: "confirmed", 2: "reserved", 3: "attended",
 
 func (w *businessWriter) bookings() error {
 	return w.section("bookings", `SELECT id, location_id, service_id, provider_id, client_id, start_at, end_at, status_id, price_cents,
-	list_price_cents, notes, pack_id, pack_returned, sale_id, created_at, session_id IS NOT NULL, cancelled_at, cancelled_by, cancelled_late
-	FROM bookings ORDER BY id`, func(r *sql.Rows) (any, error) {
+	list_price_cents, notes, pack_id, pack_returned, sale_id, created_at, session_id IS NOT NULL, cancelled_at, cancelled_by, cancelled_late,
+	series_id FROM bookings ORDER BY id`, func(r *sql.Rows) (any, error) {
 		var id, loc, svc, prov, client, start, end, status, price, listPrice, created int64
 		var notes, cancelledBy sql.NullString
-		var pack, sale, cancelledAt sql.NullInt64
+		var pack, sale, cancelledAt, series sql.NullInt64
 		var returned, seat, late bool
 		if err := r.Scan(&id, &loc, &svc, &prov, &client, &start, &end, &status, &price, &listPrice, &notes, &pack, &returned, &sale, &created, &seat,
-			&cancelledAt, &cancelledBy, &late); err != nil {
+			&cancelledAt, &cancelledBy, &late, &series); err != nil {
 			return nil, err
 		}
 		zone := w.zone(loc)
@@ -548,7 +548,46 @@ func (w *businessWriter) bookings() error {
 		if cancelledAt.Valid {
 			b.Cancellation = &importer.Cancellation{At: instant(cancelledAt.Int64, time.UTC), By: cancelledBy.String, Late: late}
 		}
+		if series.Valid {
+			b.Series = key("series", series.Int64)
+		}
 		return b, nil
+	})
+}
+
+// series are the rules of repeating bookings; their dates are bookings naming them.
+func (w *businessWriter) series() error {
+	return w.section("series", `SELECT id, freq, interval_weeks, week_of_month, count, first_local, created_at FROM booking_series ORDER BY id`,
+		func(r *sql.Rows) (any, error) {
+			var id, created int64
+			var week sql.NullInt64
+			var s importer.Series
+			if err := r.Scan(&id, &s.Frequency, &s.Interval, &week, &s.Count, &s.First, &created); err != nil {
+				return nil, err
+			}
+			s.Key, s.WeekOfMonth, s.Created = key("series", id), num(week), instant(created, time.UTC)
+			return s, nil
+		})
+}
+
+// waits are the waitlist for appointments (its offers, short-lived claim links, are left out).
+func (w *businessWriter) waits() error {
+	return w.section("appointment_waitlist", `SELECT client_id, location_id, service_id, provider_id, first_day, last_day, status,
+	booking_id, source, created_at FROM appointment_waits ORDER BY id`, func(r *sql.Rows) (any, error) {
+		var client, loc, svc, created int64
+		var provider, bookingID sql.NullInt64
+		var a importer.AppointmentWait
+		if err := r.Scan(&client, &loc, &svc, &provider, &a.First, &a.Last, &a.Status, &bookingID, &a.Source, &created); err != nil {
+			return nil, err
+		}
+		a.Client, a.Location, a.Service, a.Created = key("client", client), key("location", loc), key("service", svc), instant(created, time.UTC)
+		if provider.Valid {
+			a.Provider = key("provider", provider.Int64)
+		}
+		if bookingID.Valid {
+			a.Booking = key("booking", bookingID.Int64)
+		}
+		return a, nil
 	})
 }
 

@@ -26,8 +26,14 @@ type File struct {
 	// and one-off sessions. Bookings of a class are seats in their sessions.
 	Timetable []TimetableEntry `json:"timetable"`
 	Sessions  []ClassSession   `json:"sessions"`
-	Bookings  []Booking        `json:"bookings"`
-	Products  []Product        `json:"products"`
+	// Series are the rules of repeating bookings (docs/visits.md, "Series"); their dates are
+	// bookings that name the series.
+	Series   []Series  `json:"series"`
+	Bookings []Booking `json:"bookings"`
+	// AppointmentWaitlist is the clients waiting for an appointment to free (docs/visits.md,
+	// "Waitlist for appointments").
+	AppointmentWaitlist []AppointmentWait `json:"appointment_waitlist"`
+	Products            []Product         `json:"products"`
 	// Sales and Packs are the business's money history: sales with their lines and payments,
 	// and the session packs clients bought (bookings name the pack they used).
 	Sales []Sale `json:"sales"`
@@ -283,6 +289,36 @@ type Booking struct {
 	Sale         string `json:"sale"`
 	// Cancellation says when and by whom a cancelled booking was cancelled (docs/reports.md).
 	Cancellation *Cancellation `json:"cancellation"`
+	// Series is the key of the series the booking is a date of.
+	Series string `json:"series"`
+}
+
+// Series is the rule of a repeating booking as it was asked for: weekly every Interval weeks,
+// or monthly on the WeekOfMonth-th weekday (1–4, or -1 for the last); Count dates from First,
+// the first date's local date and time ("2026-11-24T10:00").
+type Series struct {
+	Key         string `json:"key"`
+	Frequency   string `json:"frequency"` // "weekly" or "monthly"
+	Interval    int64  `json:"interval"`  // weekly: 1–52 (default 1)
+	WeekOfMonth *int64 `json:"week_of_month"`
+	Count       int64  `json:"count"`
+	First       string `json:"first"`
+	Created     string `json:"created"` // an RFC 3339 instant; by default the import's time
+}
+
+// AppointmentWait is a client waiting for a time of a service at a location, with one provider
+// or anyone (Provider ""), on the local days First to Last.
+type AppointmentWait struct {
+	Client   string `json:"client"`
+	Location string `json:"location"`
+	Service  string `json:"service"`
+	Provider string `json:"provider"`
+	First    string `json:"first_day"`
+	Last     string `json:"last_day"`
+	Status   string `json:"status"`  // "waiting" (the default), "booked" or "left"
+	Booking  string `json:"booking"` // the key of the booking made, for a booked wait
+	Source   string `json:"source"`  // connect, admin (the default), online or mcp
+	Created  string `json:"created"` // an RFC 3339 instant; by default the import's time
 }
 
 // Cancellation is how a booking came to be cancelled: at an RFC 3339 instant; by "client",

@@ -22,7 +22,9 @@ type plan struct {
 	clients    []clientPlan
 	timetable  []timetablePlan
 	sessions   []sessionPlan
+	series     []seriesPlan
 	bookings   []bookingPlan
+	waits      []waitPlan
 	products   []productPlan
 	sales      []salePlan
 	packs      []packPlan
@@ -130,6 +132,19 @@ type bookingPlan struct {
 	pack, sale                          int // indexes into plan.packs and plan.sales, -1 for none
 	packReturned                        bool
 	cancel                              cancelPlan
+	series                              int // index into plan.series, -1 for none
+}
+
+type seriesPlan struct {
+	row db.InsertBookingSeriesParams
+}
+
+type waitPlan struct {
+	index                     int // in the file's appointment_waitlist
+	row                       db.ImportAppointmentWaitParams
+	client, location, service int
+	provider                  int // index into plan.providers, -1 for anyone
+	booking                   int // index into the file's bookings, -1 for none
 }
 
 type productPlan struct {

@@ -100,8 +100,12 @@ func (v *validator) booking(i int) {
 		}
 		cancel.late = c.Late
 	}
+	series := -1
+	if b.Series != "" {
+		series, _ = v.ref(at(path, "series"), b.Series, v.series, "series")
+	}
 	bp := bookingPlan{
-		index: i, key: b.Key, cancel: cancel, location: loc, service: svc, provider: prov, client: client,
+		index: i, key: b.Key, cancel: cancel, series: series, location: loc, service: svc, provider: prov, client: client,
 		created: v.created(at(path, "created"), b.Created), pack: pack, sale: sale, packReturned: b.PackReturned,
 		row: db.ImportBookingParams{
 			StatusID: status, StartAt: db.Millis(start), EndAt: db.Millis(end),

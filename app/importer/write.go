@@ -112,7 +112,8 @@ type writer struct {
 	now int64
 
 	locations, categories, services, providers, attributes, clients []int64
-	resources                                                       []int64
+	resources, series                                               []int64
+	bookingIDs                                                      map[int]int64 // by index into the file's bookings
 	products, sales, packs                                          []int64
 }
 
@@ -127,7 +128,7 @@ func write(ctx context.Context, d *db.DB, q *db.Queries, p *plan, now time.Time)
 	}
 	for _, step := range []func(*plan) error{w.writeLocations, w.writeCategories, w.writeServices, w.writeResources,
 		w.writeProviders, w.writeAttributes, w.writeClients, w.writeClasses, w.writeProducts, w.writeSales, w.writePacks,
-		w.writeBookings, w.planAgendas} {
+		w.writeBookings, w.writeWaits, w.planAgendas} {
 		if err := step(p); err != nil {
 			return err
 		}

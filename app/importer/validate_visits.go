@@ -1,0 +1,102 @@
+package importer
+
+import (
+	"database/sql"
+	"time"
+
+	"frontdesk/app/booking"
+	"frontdesk/db"
+)
+
+// seriesRule checks series i: the rule as app/booking/series.go stores it.
+func (v *validator) seriesRule(i int) {
+	s := v.f.Series[i]
+	path := at("series", i)
+	row := db.InsertBookingSeriesParams{Freq: s.Frequency, IntervalWeeks: s.Interval, Count: s.Count, FirstLocal: s.First,
+		CreatedAt: v.created(at(path, "created"), s.Created)}
+	if row.IntervalWeeks == 0 {
+		row.IntervalWeeks = 1
+	}
+	switch s.Frequency {
+	case "weekly":
+		if s.WeekOfMonth != nil {
+			v.ps.add(at(path, "week_of_month"), "is only for a monthly series")
+		}
+	case "monthly":
+		switch {
+		case s.WeekOfMonth == nil:
+			v.ps.add(at(path, "week_of_month"), "is required for a monthly series (1–4, or -1 for the last)")
+		case *s.WeekOfMonth == -1 || *s.WeekOfMonth >= 1 && *s.WeekOfMonth <= 4:
+			row.WeekOfMonth = sql.NullInt64{Int64: *s.WeekOfMonth, Valid: true}
+		default:
+			v.ps.add(at(path, "week_of_month"), "%d: want 1–4, or -1 for the last", *s.WeekOfMonth)
+		}
+	default:
+		v.ps.add(at(path, "frequency"), "%q: want weekly or monthly", s.Frequency)
+	}
+	if row.IntervalWeeks < 1 || row.IntervalWeeks > booking.MaxOccurrences {
+		v.ps.add(at(path, "interval"), "%d: want 1–%d", s.Interval, booking.MaxOccurrences)
+	}
+	if s.Count < 1 || s.Count > booking.MaxOccurrences {
+		v.ps.add(at(path, "count"), "%d: want 1–%d", s.Count, booking.MaxOccurrences)
+	}
+	if _, err := time.Parse("2006-01-02T15:04", s.First); err != nil {
+		v.ps.add(at(path, "first"), "%q: want the first date's local date and time, as 2026-11-24T10:00", s.First)
+	}
+	v.p.series = append(v.p.series, seriesPlan{row: row})
+}
+
+// appointmentWait checks wait i of the waitlist for appointments.
+func (v *validator) appointmentWait(i int) {
+	w := v.f.AppointmentWaitlist[i]
+	path := at("appointment_waitlist", i)
+	wp := waitPlan{index: i, provider: -1, booking: -1}
+	var ok [3]bool
+	wp.client, ok[0] = v.ref(at(path, "client"), w.Client, v.clients, "clients")
+	wp.location, ok[1] = v.ref(at(path, "location"), w.Location, v.locations, "locations")
+	wp.service, ok[2] = v.ref(at(path, "service"), w.Service, v.services, "services")
+	if w.Provider != "" {
+		wp.provider, _ = v.ref(at(path, "provider"), w.Provider, v.providers, "providers")
+	}
+	first, err1 := booking.ParseDate(w.First)
+	if err1 != nil {
+		v.ps.add(at(path, "first_day"), "%q: want a date as 2026-11-24", w.First)
+	}
+	last, err2 := booking.ParseDate(w.Last)
+	if err2 != nil {
+		v.ps.add(at(path, "last_day"), "%q: want a date as 2026-11-24", w.Last)
+	}
+	if err1 == nil && err2 == nil && last.Before(first) {
+		v.ps.add(at(path, "last_day"), "%s is before first_day %s", w.Last, w.First)
+	}
+	status := w.Status
+	switch status {
+	case "":
+		status = booking.WaitWaiting
+	case booking.WaitWaiting, booking.WaitBooked, booking.WaitLeft:
+	default:
+		v.ps.add(at(path, "status"), "%q: want waiting, booked or left", w.Status)
+	}
+	switch {
+	case status == booking.WaitBooked && w.Booking == "":
+		v.ps.add(at(path, "booking"), "is required for a booked wait")
+	case status != booking.WaitBooked && w.Booking != "":
+		v.ps.add(at(path, "booking"), "is only for a booked wait")
+	case w.Booking != "":
+		wp.booking, _ = v.ref(at(path, "booking"), w.Booking, v.bookings, "bookings")
+	}
+	source := w.Source
+	switch source {
+	case "":
+		source = booking.SourceAdmin
+	case booking.SourceConnect, booking.SourceAdmin, booking.SourceOnline, booking.SourceMCP:
+	default:
+		v.ps.add(at(path, "source"), "%q: want connect, admin, online or mcp", w.Source)
+	}
+	if !ok[0] || !ok[1] || !ok[2] {
+		return
+	}
+	wp.row = db.ImportAppointmentWaitParams{FirstDay: w.First, LastDay: w.Last, Status: status, Source: source,
+		CreatedAt: v.created(at(path, "created"), w.Created)}
+	v.p.waits = append(v.p.waits, wp)
+}
