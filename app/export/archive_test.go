@@ -59,7 +59,9 @@ var roundTripTables = []struct {
 	{"transactions", nil},
 	{"client_packs", []string{"updated_at"}},
 	{"booking_series", nil},
+	{"visits", []string{"updated_at"}},
 	{"bookings", []string{"updated_at", "source"}},
+	{"visit_bookings", nil},
 	{"appointment_waits", []string{"updated_at"}},
 }
 
@@ -117,7 +119,7 @@ func tableRows(t *testing.T, d *db.DB, table string, ignore []string) [][]string
 // prefers texts.
 // roomsAndEquipment gives the demo business resources at two locations and services that
 // require them (enough of each that the demo's bookings fit when they are imported again), a
-// series and a waitlist for appointments.
+// series, a visit and a waitlist for appointments.
 func roomsAndEquipment(t *testing.T, d *db.DB) {
 	t.Helper()
 	for _, q := range []string{
@@ -129,6 +131,12 @@ func roomsAndEquipment(t *testing.T, d *db.DB) {
 		`INSERT INTO booking_series (freq, interval_weeks, week_of_month, count, first_local, created_at) VALUES
 			('weekly', 2, NULL, 2, '2026-11-24T10:00', 1700000000000), ('monthly', 1, -1, 3, '2026-11-27T09:30', 1700000001000)`,
 		`UPDATE bookings SET series_id = 1 WHERE id IN (1, 2)`,
+		// A visit of two bookings back to back: no buffer between them, the second's resources
+		// held ten minutes before it.
+		`INSERT INTO visits (location_id, client_id, source, created_at, updated_at) SELECT location_id, client_id, 'online', 1700000007000, 1700000007000 FROM bookings WHERE id = 3`,
+		`UPDATE bookings SET block_end_at = end_at WHERE id = 3`,
+		`UPDATE bookings SET block_start_at = start_at WHERE id = 4`,
+		`INSERT INTO visit_bookings (booking_id, visit_id, position, part, addon_of, hold_before_ms) VALUES (3, 1, 0, 0, NULL, 0), (4, 1, 1, 1, 0, 600000)`,
 		`INSERT INTO appointment_waits (client_id, location_id, service_id, provider_id, first_day, last_day, status, booking_id, source, created_at, updated_at) VALUES
 			(1, 1, 1, NULL, '2026-11-24', '2026-11-30', 'waiting', NULL, 'connect', 1700000002000, 1700000002000),
 			(2, 1, 1, 1, '2026-11-25', '2026-11-25', 'left', NULL, 'online', 1700000003000, 1700000004000),

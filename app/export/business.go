@@ -42,7 +42,7 @@ func WriteBusiness(ctx context.Context, tx *sql.Tx, out io.Writer) error {
 		zones: map[int64]*time.Location{}, mainZone: map[int64]*time.Location{}}
 	w.out.WriteString("{")
 	for _, step := range []func() error{w.company, w.locations, w.categories, w.services, w.resources, w.providers, w.attributes,
-		w.clients, w.timetable, w.sessions, w.products, w.sales, w.packs, w.series, w.bookings, w.waits} {
+		w.clients, w.timetable, w.sessions, w.products, w.sales, w.packs, w.series, w.visits, w.bookings, w.waits} {
 		if err := step(); err != nil {
 			return err
 		}
@@ -518,14 +518,15 @@ var statusNames = map[int64]string{1: "confirmed", 2: "reserved", 3: "attended",
 
 func (w *businessWriter) bookings() error {
 	return w.section("bookings", `SELECT id, location_id, service_id, provider_id, client_id, start_at, end_at, status_id, price_cents,
-	list_price_cents, notes, pack_id, pack_returned, sale_id, created_at, session_id IS NOT NULL, cancelled_at, cancelled_by, cancelled_late,
-	series_id FROM bookings ORDER BY id`, func(r *sql.Rows) (any, error) {
-		var id, loc, svc, prov, client, start, end, status, price, listPrice, created int64
+	list_price_cents, notes, pack_id, pack_returned, sale_id, b.created_at, session_id IS NOT NULL, cancelled_at, cancelled_by, cancelled_late,
+	series_id, block_start_at, block_end_at, vb.visit_id, vb.position, vb.part, vb.addon_of, vb.hold_before_ms
+	FROM bookings b LEFT JOIN visit_bookings vb ON vb.booking_id = b.id ORDER BY b.id`, func(r *sql.Rows) (any, error) {
+		var id, loc, svc, prov, client, start, end, status, price, listPrice, created, blockStart, blockEnd int64
 		var notes, cancelledBy sql.NullString
-		var pack, sale, cancelledAt, series sql.NullInt64
+		var pack, sale, cancelledAt, series, visit, position, part, addOnOf, holdBefore sql.NullInt64
 		var returned, seat, late bool
 		if err := r.Scan(&id, &loc, &svc, &prov, &client, &start, &end, &status, &price, &listPrice, &notes, &pack, &returned, &sale, &created, &seat,
-			&cancelledAt, &cancelledBy, &late, &series); err != nil {
+			&cancelledAt, &cancelledBy, &late, &series, &blockStart, &blockEnd, &visit, &position, &part, &addOnOf, &holdBefore); err != nil {
 			return nil, err
 		}
 		zone := w.zone(loc)
@@ -551,6 +552,10 @@ func (w *businessWriter) bookings() error {
 		if series.Valid {
 			b.Series = key("series", series.Int64)
 		}
+		if visit.Valid {
+			b.Visit = &importer.BookingVisit{Visit: key("visit", visit.Int64), Position: position.Int64, Part: part.Int64, AddOnOf: num(addOnOf),
+				HeldBefore: (start - blockStart) / 60000, HeldAfter: (blockEnd - end) / 60000, HoldBefore: holdBefore.Int64 / 60000}
+		}
 		return b, nil
 	})
 }
@@ -568,6 +573,19 @@ func (w *businessWriter) series() error {
 			s.Key, s.WeekOfMonth, s.Created = key("series", id), num(week), instant(created, time.UTC)
 			return s, nil
 		})
+}
+
+// visits group the bookings booked as one; each booking of a visit names it.
+func (w *businessWriter) visits() error {
+	return w.section("visits", `SELECT id, location_id, client_id, source, created_at FROM visits ORDER BY id`, func(r *sql.Rows) (any, error) {
+		var id, loc, client, created int64
+		var v importer.Visit
+		if err := r.Scan(&id, &loc, &client, &v.Source, &created); err != nil {
+			return nil, err
+		}
+		v.Key, v.Location, v.Client, v.Created = key("visit", id), key("location", loc), key("client", client), instant(created, time.UTC)
+		return v, nil
+	})
 }
 
 // waits are the waitlist for appointments (its offers, short-lived claim links, are left out).

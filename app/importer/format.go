@@ -28,7 +28,10 @@ type File struct {
 	Sessions  []ClassSession   `json:"sessions"`
 	// Series are the rules of repeating bookings (docs/visits.md, "Series"); their dates are
 	// bookings that name the series.
-	Series   []Series  `json:"series"`
+	Series []Series `json:"series"`
+	// Visits group bookings booked as one (docs/visits.md, "Visits"); each booking of a visit
+	// names it.
+	Visits   []Visit   `json:"visits"`
 	Bookings []Booking `json:"bookings"`
 	// AppointmentWaitlist is the clients waiting for an appointment to free (docs/visits.md,
 	// "Waitlist for appointments").
@@ -291,6 +294,32 @@ type Booking struct {
 	Cancellation *Cancellation `json:"cancellation"`
 	// Series is the key of the series the booking is a date of.
 	Series string `json:"series"`
+	// Visit places the booking in a visit.
+	Visit *BookingVisit `json:"visit"`
+}
+
+// Visit is several services booked as one for a client at a location.
+type Visit struct {
+	Key      string `json:"key"`
+	Location string `json:"location"`
+	Client   string `json:"client"`
+	Source   string `json:"source"`  // connect, admin (the default), online or mcp
+	Created  string `json:"created"` // an RFC 3339 instant; by default the import's time
+}
+
+// BookingVisit is a booking's place in its visit: the service's position (0 first), its part
+// (1 for the part after a processing time), the position of the service it is an add-on of,
+// how many minutes it holds its provider before its start and after its end (between the
+// services of a visit the buffers are left out), and how many minutes before its block its
+// resources are held (the processing time before a second part).
+type BookingVisit struct {
+	Visit      string `json:"visit"`
+	Position   int64  `json:"position"`
+	Part       int64  `json:"part"`
+	AddOnOf    *int64 `json:"add_on_of"`
+	HeldBefore int64  `json:"held_before"`
+	HeldAfter  int64  `json:"held_after"`
+	HoldBefore int64  `json:"resources_held_before"`
 }
 
 // Series is the rule of a repeating booking as it was asked for: weekly every Interval weeks,

@@ -23,6 +23,7 @@ type plan struct {
 	timetable  []timetablePlan
 	sessions   []sessionPlan
 	series     []seriesPlan
+	visits     []visitPlan
 	bookings   []bookingPlan
 	waits      []waitPlan
 	products   []productPlan
@@ -133,6 +134,18 @@ type bookingPlan struct {
 	packReturned                        bool
 	cancel                              cancelPlan
 	series                              int // index into plan.series, -1 for none
+	visit                               *visitPart
+}
+
+// visitPart is a booking's row of visit_bookings (VisitID set when written).
+type visitPart struct {
+	visit int // index into plan.visits
+	row   db.InsertVisitBookingParams
+}
+
+type visitPlan struct {
+	row              db.InsertVisitParams
+	location, client int
 }
 
 type seriesPlan struct {

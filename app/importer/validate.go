@@ -23,7 +23,7 @@ type validator struct {
 	p   plan
 
 	locations, categories, services, providers, attributes, clients, bookings map[string]int
-	resources, series                                                         map[string]int
+	resources, series, visits                                                 map[string]int
 	timetable, sessions                                                       map[string]int
 	recordNumbers                                                             map[string]int
 	products, skus                                                            map[string]int
@@ -41,7 +41,7 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	v := &validator{
 		f: f, now: now, ps: *ps,
 		locations: map[string]int{}, categories: map[string]int{}, services: map[string]int{},
-		providers: map[string]int{}, attributes: map[string]int{}, clients: map[string]int{}, resources: map[string]int{}, series: map[string]int{},
+		providers: map[string]int{}, attributes: map[string]int{}, clients: map[string]int{}, resources: map[string]int{}, series: map[string]int{}, visits: map[string]int{},
 		bookings: map[string]int{}, recordNumbers: map[string]int{}, timetable: map[string]int{}, sessions: map[string]int{},
 		products: map[string]int{}, skus: map[string]int{}, sales: map[string]int{}, packs: map[string]int{},
 	}
@@ -79,6 +79,9 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	}
 	for i, s := range f.Series {
 		v.key(at(at("series", i), "key"), s.Key, v.series, i, "series")
+	}
+	for i, x := range f.Visits {
+		v.key(at(at("visits", i), "key"), x.Key, v.visits, i, "visits")
 	}
 	for i, b := range f.Bookings {
 		if b.Key != "" {
@@ -128,6 +131,9 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	}
 	for i := range f.Series {
 		v.seriesRule(i)
+	}
+	for i := range f.Visits {
+		v.visit(i)
 	}
 	for i := range f.Bookings {
 		v.booking(i)

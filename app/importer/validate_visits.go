@@ -100,3 +100,61 @@ func (v *validator) appointmentWait(i int) {
 		CreatedAt: v.created(at(path, "created"), w.Created)}
 	v.p.waits = append(v.p.waits, wp)
 }
+
+// visit checks visit i: its location, client and source.
+func (v *validator) visit(i int) {
+	x := v.f.Visits[i]
+	path := at("visits", i)
+	vp := visitPlan{}
+	var okLoc, okClient bool
+	vp.location, okLoc = v.ref(at(path, "location"), x.Location, v.locations, "locations")
+	vp.client, okClient = v.ref(at(path, "client"), x.Client, v.clients, "clients")
+	source := x.Source
+	switch source {
+	case "":
+		source = booking.SourceAdmin
+	case booking.SourceConnect, booking.SourceAdmin, booking.SourceOnline, booking.SourceMCP:
+	default:
+		v.ps.add(at(path, "source"), "%q: want connect, admin, online or mcp", x.Source)
+	}
+	if !okLoc || !okClient {
+		return
+	}
+	vp.row = db.InsertVisitParams{Source: source, CreatedAt: v.created(at(path, "created"), x.Created)}
+	v.p.visits = append(v.p.visits, vp)
+}
+
+// bookingVisit checks a booking's place in its visit; nil when it is wrong (reported).
+func (v *validator) bookingVisit(path string, bv BookingVisit) *visitPart {
+	idx, ok := v.ref(at(path, "visit"), bv.Visit, v.visits, "visits")
+	bad := !ok
+	if bv.Position < 0 || bv.Position >= 64 {
+		v.ps.add(at(path, "position"), "%d: want 0–63", bv.Position)
+		bad = true
+	}
+	if bv.Part != 0 && bv.Part != 1 {
+		v.ps.add(at(path, "part"), "%d: want 0, or 1 for the part after a processing time", bv.Part)
+		bad = true
+	}
+	if bv.AddOnOf != nil && (*bv.AddOnOf < 0 || *bv.AddOnOf >= 64) {
+		v.ps.add(at(path, "add_on_of"), "%d: want a position, 0–63", *bv.AddOnOf)
+		bad = true
+	}
+	if bv.HeldBefore < 0 || bv.HeldBefore > 240 || bv.HeldAfter < 0 || bv.HeldAfter > 240 {
+		v.ps.add(path, "held_before and held_after are minutes, 0–240")
+		bad = true
+	}
+	if bv.HoldBefore < 0 || bv.HoldBefore > 24*60 {
+		v.ps.add(at(path, "resources_held_before"), "%d: want minutes, 0–1440", bv.HoldBefore)
+		bad = true
+	}
+	if bad {
+		return nil
+	}
+	addOn := sql.NullInt64{}
+	if bv.AddOnOf != nil {
+		addOn = sql.NullInt64{Int64: *bv.AddOnOf, Valid: true}
+	}
+	return &visitPart{visit: idx, row: db.InsertVisitBookingParams{Position: bv.Position, Part: bv.Part, AddonOf: addOn,
+		HoldBeforeMs: bv.HoldBefore * 60000}}
+}

@@ -112,7 +112,7 @@ type writer struct {
 	now int64
 
 	locations, categories, services, providers, attributes, clients []int64
-	resources, series                                               []int64
+	resources, series, visits                                       []int64
 	bookingIDs                                                      map[int]int64 // by index into the file's bookings
 	products, sales, packs                                          []int64
 }

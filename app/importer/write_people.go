@@ -153,6 +153,15 @@ func (w *writer) writeBookings(p *plan) error {
 		}
 		w.series = append(w.series, s.ID)
 	}
+	for i, vp := range p.visits {
+		row := vp.row
+		row.LocationID, row.ClientID, row.UpdatedAt = w.locations[vp.location], w.clients[vp.client], w.now
+		id, err := w.q.InsertVisit(w.ctx, row)
+		if err != nil {
+			return fmt.Errorf("%s: %w", at("visits", i), err)
+		}
+		w.visits = append(w.visits, id)
+	}
 	for _, b := range p.bookings {
 		path := at("bookings", b.index)
 		row := b.row
@@ -182,6 +191,11 @@ func (w *writer) writeBookings(p *plan) error {
 				sale = sql.NullInt64{Int64: w.sales[b.sale], Valid: true}
 			}
 			err = w.q.LinkImportedBooking(w.ctx, id, pack, sale, b.packReturned)
+		}
+		if err == nil && b.visit != nil {
+			row := b.visit.row
+			row.BookingID, row.VisitID = id, w.visits[b.visit.visit]
+			err = w.q.InsertVisitBooking(w.ctx, row)
 		}
 		if err == nil && b.series >= 0 {
 			err = w.q.LinkImportedBookingSeries(w.ctx, id, w.series[b.series])
