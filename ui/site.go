@@ -85,6 +85,9 @@ type SiteSummary struct {
 	// of a price — that the booking used one of the client's pack sessions.
 	Seats string
 	Pack  string
+	// Visit lists the services of a visit booked as one (docs/visits.md), each with its
+	// provider and local times; Service, When, Duration and Price are then the whole visit's.
+	Visit []string
 }
 
 // SiteDay is one day of the date picker.

@@ -22,11 +22,14 @@ import (
 	"frontdesk/ui/i18n"
 )
 
-// managed is the booking behind a manage link, as it is now.
+// managed is the booking behind a manage link, as it is now. visit is the visit it belongs
+// to when that has other live bookings: the link then shows, moves and cancels the whole
+// visit, through the visit functions.
 type managed struct {
 	token string
 	view  booking.View
 	loc   *location
+	visit *booking.Visit
 }
 
 func (m managed) start() time.Time { return db.Time(m.view.Booking.StartAt).In(m.loc.zone) }
@@ -63,7 +66,25 @@ func (s *Site) loadManaged(r *http.Request) (managed, error) {
 	} else if !db.IsNotFound(err) {
 		return managed{}, err
 	}
-	return managed{token: token, view: v, loc: loc}, nil
+	m := managed{token: token, view: v, loc: loc}
+	if vid, ok, err := booking.VisitOf(r.Context(), s.db.R, id); err != nil {
+		return managed{}, err
+	} else if ok {
+		visit, err := booking.GetVisit(r.Context(), s.db.R, vid)
+		if err != nil {
+			return managed{}, err
+		}
+		live := 0
+		for _, x := range visit.Bookings {
+			if x.Booking.StatusID != booking.StatusCancelled {
+				live++
+			}
+		}
+		if live > 1 {
+			m.visit = &visit
+		}
+	}
+	return m, nil
 }
 
 // manageHeaders: a manage page carries a personal token in its URL, so it is never cached and
@@ -198,10 +219,21 @@ func (s *Site) refusal(r *http.Request, err error) string {
 // the link is the only credential, and what it shows is the appointment.
 func (s *Site) bookingSummary(p *i18n.Printer, m managed) ui.SiteSummary {
 	b := m.view.Booking
-	return ui.SiteSummary{
+	sum := ui.SiteSummary{
 		Service: m.view.ServiceName, Provider: m.view.ProviderName, Location: m.loc.name, Address: m.loc.address,
 		When: when(p, m.start()), Duration: duration(p, (b.EndAt-b.StartAt)/60000), Price: price(p, b.PriceCents),
 	}
+	if v := m.visit; v != nil {
+		sum.When, sum.Duration, sum.Price = when(p, v.Start.In(m.loc.zone)), duration(p, int64(v.End.Sub(v.Start)/time.Minute)), price(p, v.PriceCents)
+		for _, x := range v.Bookings {
+			if x.Booking.StatusID == booking.StatusCancelled {
+				continue
+			}
+			sum.Visit = append(sum.Visit, p.T("site.summary.visit_line", "start", p.Time(db.Time(x.Booking.StartAt).In(m.loc.zone)),
+				"end", p.Time(db.Time(x.Booking.EndAt).In(m.loc.zone)), "service", x.ServiceName, "provider", x.ProviderName))
+		}
+	}
+	return sum
 }
 
 func statusName(id int64) string {
@@ -277,7 +309,11 @@ func (s *Site) cancel(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	if err := booking.Cancel(m.as(r.Context()), s.db, now, b.ID, booking.SourceOnline); err != nil {
+	cancel := func(ctx context.Context) error { return booking.Cancel(ctx, s.db, now, b.ID, booking.SourceOnline) }
+	if m.visit != nil { // every booking of the visit, in one transaction, under the policy
+		cancel = func(ctx context.Context) error { return booking.CancelVisit(ctx, s.db, now, m.visit.ID, booking.SourceOnline) }
+	}
+	if err := cancel(m.as(r.Context())); err != nil {
 		s.renderRefusal(w, r, m, err)
 		return
 	}
