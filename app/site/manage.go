@@ -311,7 +311,9 @@ func (s *Site) cancel(w http.ResponseWriter, r *http.Request) {
 	}
 	cancel := func(ctx context.Context) error { return booking.Cancel(ctx, s.db, now, b.ID, booking.SourceOnline) }
 	if m.visit != nil { // every booking of the visit, in one transaction, under the policy
-		cancel = func(ctx context.Context) error { return booking.CancelVisit(ctx, s.db, now, m.visit.ID, booking.SourceOnline) }
+		cancel = func(ctx context.Context) error {
+			return booking.CancelVisit(ctx, s.db, now, m.visit.ID, booking.SourceOnline)
+		}
 	}
 	if err := cancel(m.as(r.Context())); err != nil {
 		s.renderRefusal(w, r, m, err)
