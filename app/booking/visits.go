@@ -380,6 +380,10 @@ type NewVisit struct {
 	StatusID             int64 // 1–4, for every booking of the visit
 	Notes                *string
 	Source               string
+	// Hold, when set, runs inside the visit's write transaction once every booking of it is
+	// written (in order): what the visit waits for — a payment request covering its total
+	// (payments.ReserveVisit) — commits with it or not at all.
+	Hold func(ctx context.Context, q *db.Queries, bookings []db.Booking) error
 }
 
 // Visit is a booked visit: its bookings in order.
@@ -454,6 +458,7 @@ func writeVisit(ctx context.Context, d *db.DB, now time.Time, nv NewVisit, statu
 	ms := db.Millis(now)
 	var visitID int64
 	err = d.InTx(ctx, func(q *db.Queries) error {
+		var written []db.Booking
 		if err := checkClient(ctx, q, nv.ClientID); err != nil {
 			return err
 		}
@@ -489,6 +494,10 @@ func writeVisit(ctx context.Context, d *db.DB, now time.Time, nv NewVisit, statu
 			if err := visitEvent(ctx, q, now, webhook.BookingCreated, db.Booking{}, b, status, p.scheds[x.ServiceID].Location.Zone, i == 0); err != nil {
 				return err
 			}
+			written = append(written, b)
+		}
+		if nv.Hold != nil {
+			return nv.Hold(ctx, q, written)
 		}
 		return nil
 	})
