@@ -24,10 +24,12 @@ type validator struct {
 
 	locations, categories, services, providers, attributes, clients, bookings map[string]int
 	resources, series, visits                                                 map[string]int
-	timetable, sessions                                                       map[string]int
-	recordNumbers                                                             map[string]int
-	products, skus                                                            map[string]int
-	sales, packs                                                              map[string]int
+	// visitParts are the places in visits taken so far: visit, position, part → booking path.
+	visitParts          map[[3]int64]string
+	timetable, sessions map[string]int
+	recordNumbers       map[string]int
+	products, skus      map[string]int
+	sales, packs        map[string]int
 	// seats counts the live bookings of each of the file's class sessions, seated the
 	// session and client of each (classBooking).
 	seats  map[string]int64

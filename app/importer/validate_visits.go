@@ -151,6 +151,15 @@ func (v *validator) bookingVisit(path string, bv BookingVisit) *visitPart {
 	if bad {
 		return nil
 	}
+	place := [3]int64{int64(idx), bv.Position, bv.Part}
+	if other, taken := v.visitParts[place]; taken {
+		v.ps.add(path, "position %d, part %d of visit %q is already %s's", bv.Position, bv.Part, bv.Visit, other)
+		return nil
+	}
+	if v.visitParts == nil {
+		v.visitParts = map[[3]int64]string{}
+	}
+	v.visitParts[place] = path
 	addOn := sql.NullInt64{}
 	if bv.AddOnOf != nil {
 		addOn = sql.NullInt64{Int64: *bv.AddOnOf, Valid: true}
