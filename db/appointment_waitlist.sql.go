@@ -200,6 +200,25 @@ func (q *Queries) ClientAppointmentWaits(ctx context.Context, clientID int64) ([
 	return items, nil
 }
 
+const expireAppointmentOffer = `-- name: ExpireAppointmentOffer :execrows
+UPDATE appointment_offers SET status = 'gone'
+WHERE id = ?1 AND status = 'open' AND expires_at <= ?2
+`
+
+type ExpireAppointmentOfferParams struct {
+	ID  int64
+	Now int64
+}
+
+// An open offer whose link is past its time is gone.
+func (q *Queries) ExpireAppointmentOffer(ctx context.Context, arg ExpireAppointmentOfferParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, expireAppointmentOffer, arg.ID, arg.Now)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const getAppointmentWait = `-- name: GetAppointmentWait :one
 SELECT id, client_id, location_id, service_id, provider_id, first_day, last_day, status, booking_id, source, created_at, updated_at FROM appointment_waits WHERE id = ?
 `

@@ -1287,11 +1287,12 @@ type Visit struct {
 }
 
 type VisitBooking struct {
-	BookingID int64
-	VisitID   int64
-	Position  int64
-	Part      int64
-	AddonOf   sql.NullInt64
+	BookingID    int64
+	VisitID      int64
+	Position     int64
+	Part         int64
+	AddonOf      sql.NullInt64
+	HoldBeforeMs int64
 }
 
 type WaitlistEntry struct {

@@ -1115,7 +1115,8 @@ CREATE TABLE visit_bookings (
     visit_id   INTEGER NOT NULL REFERENCES visits (id) ON DELETE CASCADE,
     position   INTEGER NOT NULL CHECK (position >= 0),
     part       INTEGER NOT NULL DEFAULT 0 CHECK (part IN (0, 1)),
-    addon_of   INTEGER CHECK (addon_of IS NULL OR addon_of >= 0),
+    addon_of   INTEGER CHECK (addon_of IS NULL OR addon_of >= 0), hold_before_ms INTEGER NOT NULL DEFAULT 0
+    CHECK (hold_before_ms BETWEEN 0 AND 86400000),
     UNIQUE (visit_id, position, part)
 );
 CREATE TABLE service_processing (
@@ -1390,8 +1391,9 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (69, 571, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (70, 590, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (71, 600, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (72, 620, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (73, 621, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (72, 610, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (73, 620, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (74, 621, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1421,7 +1423,7 @@ INSERT INTO "message_whatsapp_settings" ("id", "enabled", "phone_number_id", "ac
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 INSERT INTO "gift_card_settings" ("id", "expiry_months", "sell_online", "updated_at") VALUES (1, 0, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 73);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 74);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -2440,23 +2442,6 @@ BEGIN
     FROM service_resources sr JOIN resources r ON r.id = sr.resource_id
     WHERE sr.service_id = NEW.service_id AND r.location_id = NEW.location_id;
 END;
-CREATE TRIGGER bookings_move_resources AFTER UPDATE OF block_start_at, block_end_at, status_id, session_id ON bookings
-WHEN OLD.service_id = NEW.service_id AND OLD.location_id = NEW.location_id
-BEGIN
-    UPDATE booking_resources
-    SET block_start_at = NEW.block_start_at, block_end_at = NEW.block_end_at,
-        live = NEW.status_id <> 5 AND NEW.session_id IS NULL
-    WHERE booking_id = NEW.id;
-END;
-CREATE TRIGGER bookings_rehold_resources AFTER UPDATE OF service_id, location_id ON bookings
-WHEN OLD.service_id <> NEW.service_id OR OLD.location_id <> NEW.location_id
-BEGIN
-    DELETE FROM booking_resources WHERE booking_id = NEW.id;
-    INSERT INTO booking_resources (booking_id, resource_id, block_start_at, block_end_at, live)
-    SELECT NEW.id, r.id, NEW.block_start_at, NEW.block_end_at, NEW.status_id <> 5 AND NEW.session_id IS NULL
-    FROM service_resources sr JOIN resources r ON r.id = sr.resource_id
-    WHERE sr.service_id = NEW.service_id AND r.location_id = NEW.location_id;
-END;
 CREATE TRIGGER booking_resources_version_insert AFTER INSERT ON booking_resources
 BEGIN
     INSERT INTO resource_holds_version (resource_id, n) VALUES (NEW.resource_id, 1)
@@ -2592,6 +2577,33 @@ END;
 CREATE TRIGGER calendar_push_booking_delete AFTER DELETE ON bookings
 BEGIN
     UPDATE calendar_pushes SET version = version + 1, due_at = 0, attempts = 0 WHERE booking_id = OLD.id;
+END;
+CREATE TRIGGER visit_bookings_hold_processing AFTER INSERT ON visit_bookings
+WHEN NEW.hold_before_ms > 0
+BEGIN
+    UPDATE booking_resources SET block_start_at = block_start_at - NEW.hold_before_ms
+    WHERE booking_id = NEW.booking_id;
+END;
+CREATE TRIGGER bookings_move_resources AFTER UPDATE OF block_start_at, block_end_at, status_id, session_id ON bookings
+WHEN OLD.service_id = NEW.service_id AND OLD.location_id = NEW.location_id
+BEGIN
+    UPDATE booking_resources
+    SET block_start_at = NEW.block_start_at
+            - coalesce((SELECT vb.hold_before_ms FROM visit_bookings vb WHERE vb.booking_id = NEW.id), 0),
+        block_end_at = NEW.block_end_at,
+        live = NEW.status_id <> 5 AND NEW.session_id IS NULL
+    WHERE booking_id = NEW.id;
+END;
+CREATE TRIGGER bookings_rehold_resources AFTER UPDATE OF service_id, location_id ON bookings
+WHEN OLD.service_id <> NEW.service_id OR OLD.location_id <> NEW.location_id
+BEGIN
+    DELETE FROM booking_resources WHERE booking_id = NEW.id;
+    INSERT INTO booking_resources (booking_id, resource_id, block_start_at, block_end_at, live)
+    SELECT NEW.id, r.id,
+        NEW.block_start_at - coalesce((SELECT vb.hold_before_ms FROM visit_bookings vb WHERE vb.booking_id = NEW.id), 0),
+        NEW.block_end_at, NEW.status_id <> 5 AND NEW.session_id IS NULL
+    FROM service_resources sr JOIN resources r ON r.id = sr.resource_id
+    WHERE sr.service_id = NEW.service_id AND r.location_id = NEW.location_id;
 END;
 CREATE TRIGGER catalog_version_first_client_pack AFTER INSERT ON client_packs
 WHEN NOT EXISTS (SELECT 1 FROM client_packs WHERE id <> NEW.id)

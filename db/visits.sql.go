@@ -115,15 +115,16 @@ func (q *Queries) InsertVisit(ctx context.Context, arg InsertVisitParams) (int64
 }
 
 const insertVisitBooking = `-- name: InsertVisitBooking :exec
-INSERT INTO visit_bookings (booking_id, visit_id, position, part, addon_of) VALUES (?, ?, ?, ?, ?)
+INSERT INTO visit_bookings (booking_id, visit_id, position, part, addon_of, hold_before_ms) VALUES (?, ?, ?, ?, ?, ?)
 `
 
 type InsertVisitBookingParams struct {
-	BookingID int64
-	VisitID   int64
-	Position  int64
-	Part      int64
-	AddonOf   sql.NullInt64
+	BookingID    int64
+	VisitID      int64
+	Position     int64
+	Part         int64
+	AddonOf      sql.NullInt64
+	HoldBeforeMs int64
 }
 
 func (q *Queries) InsertVisitBooking(ctx context.Context, arg InsertVisitBookingParams) error {
@@ -133,8 +134,64 @@ func (q *Queries) InsertVisitBooking(ctx context.Context, arg InsertVisitBooking
 		arg.Position,
 		arg.Part,
 		arg.AddonOf,
+		arg.HoldBeforeMs,
 	)
 	return err
+}
+
+const messageVisitSegments = `-- name: MessageVisitSegments :many
+SELECT o.id, o.start_at, o.end_at, o.price_cents, vo.part, s.name AS service_name, p.public_name AS provider_name
+FROM visit_bookings vb
+JOIN visit_bookings vo ON vo.visit_id = vb.visit_id
+JOIN bookings o ON o.id = vo.booking_id
+JOIN services s ON s.id = o.service_id
+JOIN providers p ON p.id = o.provider_id
+WHERE vb.booking_id = ? AND o.status_id <> 5
+ORDER BY o.start_at, vo.position, vo.part
+`
+
+type MessageVisitSegmentsRow struct {
+	ID           int64
+	StartAt      int64
+	EndAt        int64
+	PriceCents   int64
+	Part         int64
+	ServiceName  string
+	ProviderName string
+}
+
+// The live bookings of the visit booking_id belongs to, in time order: what a visit's one
+// confirmation and reminder describe (none for a booking outside a visit). A service with
+// processing time is its two parts; the part after it costs nothing more.
+func (q *Queries) MessageVisitSegments(ctx context.Context, bookingID int64) ([]MessageVisitSegmentsRow, error) {
+	rows, err := q.db.QueryContext(ctx, messageVisitSegments, bookingID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []MessageVisitSegmentsRow{}
+	for rows.Next() {
+		var i MessageVisitSegmentsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.StartAt,
+			&i.EndAt,
+			&i.PriceCents,
+			&i.Part,
+			&i.ServiceName,
+			&i.ProviderName,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const serviceAddonIDs = `-- name: ServiceAddonIDs :many
@@ -237,6 +294,40 @@ func (q *Queries) VisitBookingIDs(ctx context.Context, visitID int64) ([]int64, 
 			return nil, err
 		}
 		items = append(items, booking_id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const visitHoldsBefore = `-- name: VisitHoldsBefore :many
+SELECT booking_id, hold_before_ms FROM visit_bookings WHERE visit_id = ? AND hold_before_ms > 0
+`
+
+type VisitHoldsBeforeRow struct {
+	BookingID    int64
+	HoldBeforeMs int64
+}
+
+// How much earlier than its block each booking of a visit holds its resources (the part after
+// a processing time: 00610_visit_processing_holds.sql).
+func (q *Queries) VisitHoldsBefore(ctx context.Context, visitID int64) ([]VisitHoldsBeforeRow, error) {
+	rows, err := q.db.QueryContext(ctx, visitHoldsBefore, visitID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []VisitHoldsBeforeRow{}
+	for rows.Next() {
+		var i VisitHoldsBeforeRow
+		if err := rows.Scan(&i.BookingID, &i.HoldBeforeMs); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
 	}
 	if err := rows.Close(); err != nil {
 		return nil, err

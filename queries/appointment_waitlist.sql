@@ -93,3 +93,7 @@ LEFT JOIN providers p ON p.id = w.provider_id
 WHERE w.status = 'waiting'
 ORDER BY w.created_at, w.id
 LIMIT CAST(sqlc.arg(limit) AS INTEGER);
+-- name: ExpireAppointmentOffer :execrows
+-- An open offer whose link is past its time is gone.
+UPDATE appointment_offers SET status = 'gone'
+WHERE id = sqlc.arg(id) AND status = 'open' AND expires_at <= sqlc.arg(now);

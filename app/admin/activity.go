@@ -24,7 +24,7 @@ const (
 // activityPrefixes are the kinds of change the filter offers: an action's first word.
 var activityPrefixes = []string{"booking", "client", "service", "provider", "location", "category", "settings",
 	"apikey", "webhook", "owner", "payment_request", "sale", "message", "product", "timetable_entry", "class_session", "payment_flag",
-	"gift_card", "membership", "membership_plan", "resource"}
+	"gift_card", "membership", "membership_plan", "resource", "appointment_wait"}
 
 // actorKinds name each kind of actor in the catalogs.
 var actorKinds = []struct {

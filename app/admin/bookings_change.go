@@ -107,7 +107,12 @@ func (a *Admin) updateBooking(w http.ResponseWriter, r *http.Request) {
 	}
 	ch := booking.Change{Start: &start, ProviderID: &provider, StatusID: &status,
 		Notes: booking.Optional[string]{Set: true, Value: bookingNotes(f)}, Override: override}
-	_, err = booking.Update(ctx, a.db, a.now(), cur.Booking.ID, ch, booking.SourceAdmin)
+	_, err = booking.UpdateOccurrences(ctx, a.db, a.now(), cur.Booking.ID, ch, seriesScope(f.Get("scope")), booking.SourceAdmin)
+	if se, ok := err.(*booking.SeriesUnavailableError); ok {
+		f.SetError("scope", translate(r, "booking.series.unavailable", "dates", dateList(se.Dates)))
+		a.showBookingPage(w, r, http.StatusUnprocessableEntity, cur, f, offsets)
+		return
+	}
 	length := time.Duration(cur.Booking.EndAt-cur.Booking.StartAt) * time.Millisecond
 	cq := conflictQuery{providerID: provider, serviceID: cur.Booking.ServiceID, ignoreID: cur.Booking.ID, start: start, end: start.Add(length)}
 	if a.bookingRefused(ctx, f, err, cq, bookingChangeFields) {
@@ -156,7 +161,7 @@ func (a *Admin) cancelBooking(w http.ResponseWriter, r *http.Request) {
 		back := r.PostForm.Get("return_session") == "1"
 		o.ReturnSession = &back
 	}
-	if err := booking.CancelWith(ctx, a.db, a.now(), v.Booking.ID, o); err != nil {
+	if _, err := booking.CancelOccurrences(ctx, a.db, a.now(), v.Booking.ID, seriesScope(r.PostForm.Get("scope")), o); err != nil {
 		a.renderError(w, r, err)
 		return
 	}
@@ -253,6 +258,29 @@ func (a *Admin) summary(ctx context.Context, v booking.View) ui.BookingSummary {
 		ID:              b.ID, When: p.DateLong(start) + ", " + from + "–" + until + " (" + zone.String() + ")",
 		Location: v.LocationName, Provider: v.ProviderName, Service: v.ServiceName, Client: client, ClientID: b.ClientID,
 		Status: bookingStatusName(ctx, b.StatusID), Cancelled: b.StatusID == booking.StatusCancelled,
-		DayURL: dayURL(b.LocationID, booking.DateOf(start), b.ServiceID),
+		DayURL: dayURL(b.LocationID, booking.DateOf(start), b.ServiceID), SeriesScopes: seriesScopes(ctx, b),
 	}
+}
+
+// seriesScopes are the choices of reach for a change or cancel of a date of a series, or nil
+// for a booking outside one.
+func seriesScopes(ctx context.Context, b db.Booking) []ui.Option {
+	if !b.SeriesID.Valid {
+		return nil
+	}
+	return []ui.Option{
+		{Value: booking.ScopeOne, Label: i18n.T(ctx, "bookings.series_scope.one")},
+		{Value: booking.ScopeFollowing, Label: i18n.T(ctx, "bookings.series_scope.following")},
+		{Value: booking.ScopeAll, Label: i18n.T(ctx, "bookings.series_scope.all")},
+	}
+}
+
+// seriesScope is the reach the form asks for: one of booking.Scope*, this date only when the
+// field is absent or unknown.
+func seriesScope(value string) string {
+	switch value {
+	case booking.ScopeFollowing, booking.ScopeAll:
+		return value
+	}
+	return booking.ScopeOne
 }

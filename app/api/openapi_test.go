@@ -229,6 +229,7 @@ var sometimesAbsent = map[string]string{
 	"AvailableSlot.segments":             "a visit's slots only",
 	"PaymentRequestEvent.sale_id":        "payment_request.paid only: the sale it created",
 	"BookingEvent.series_id":             "an occurrence of a series only (docs/visits.md)",
+	"Visit.payment_request":              "a visit booked with pay_online only, in that answer (docs/visits.md)",
 }
 
 // TestResponseSchemasRequireWhatIsAlwaysSent walks every schema a response or a webhook of our

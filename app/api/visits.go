@@ -8,6 +8,7 @@ import (
 
 	"frontdesk/app/booking"
 	"frontdesk/app/fail"
+	"frontdesk/app/payments"
 	"frontdesk/app/resource"
 )
 
@@ -102,6 +103,7 @@ type visitBody struct {
 	StatusID   Opt[int64]  `json:"status_id"`
 	StartTime  Opt[string] `json:"start_time"`
 	Notes      Opt[string] `json:"notes"`
+	PayOnline  Opt[bool]   `json:"pay_online"`
 	Services   []struct {
 		ServiceID  int64   `json:"service_id"`
 		ProviderID int64   `json:"provider_id"`
@@ -153,6 +155,20 @@ func (a *API) createVisit(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		nv.Segments = append(nv.Segments, booking.VisitSegment{ServiceID: s.ServiceID, ProviderID: s.ProviderID, AddOns: s.AddOnIDs})
+	}
+	if body.PayOnline.Ptr() != nil && body.PayOnline.V {
+		// Every booking reserved for one payment request covering the visit's total.
+		if body.StatusID.Ptr() != nil {
+			a.writeError(w, r, unprocessable("status_id", "is reserved (2) for a visit paid online: leave it out"))
+			return
+		}
+		pr, v, err := payments.ReserveVisit(bookingCtx(r), a.db, a.now(), nv, a.links.String(), 0)
+		if err != nil {
+			a.writeError(w, r, visitError(err))
+			return
+		}
+		a.writeVisitWith(w, r, http.StatusCreated, v, &resource.VisitPayment{ID: pr.ID, Amount: resource.Money(pr.AmountCents), CheckoutURL: pr.CheckoutURL})
+		return
 	}
 	v, err := booking.BookVisit(bookingCtx(r), a.db, a.now(), nv)
 	if err != nil {
@@ -234,8 +250,13 @@ func visitError(err error) error {
 }
 
 func (a *API) writeVisit(w http.ResponseWriter, r *http.Request, status int, v booking.Visit) {
+	a.writeVisitWith(w, r, status, v, nil)
+}
+
+// writeVisitWith writes visit v with its payment request, when it has one.
+func (a *API) writeVisitWith(w http.ResponseWriter, r *http.Request, status int, v booking.Visit, pay *resource.VisitPayment) {
 	out := resource.Visit{ID: v.ID, LocationID: v.LocationID, ClientID: v.ClientID, Price: resource.Money(v.PriceCents),
-		Bookings: make([]resource.Booking, 0, len(v.Bookings))}
+		Bookings: make([]resource.Booking, 0, len(v.Bookings)), PaymentRequest: pay}
 	for _, b := range v.Bookings {
 		res, err := newBookingResource(b)
 		if err != nil {

@@ -93,3 +93,40 @@ func TestVisitsAPI(t *testing.T) {
 		"services": []map[string]any{{"service_id": 99}}})
 	wantStatus(t, resp, raw, http.StatusUnprocessableEntity)
 }
+
+// TestVisitPayOnlineAPI: POST /v3/visits with pay_online reserves both bookings for one
+// payment request covering the visit's total, answered with the visit; both bookings are held
+// for it. Every answer matches our OpenAPI document.
+func TestVisitPayOnlineAPI(t *testing.T) {
+	f := newFixture(t)
+	bkExec(t, f, `UPDATE company SET online_payments = 1`)
+	body := map[string]any{"location_id": 1, "client_id": 1, "start_time": "2026-11-24T10:00:00-03:00", "pay_online": true,
+		"services": []map[string]any{{"service_id": 1, "provider_id": 2}, {"service_id": 2}}}
+	resp, raw := f.call("POST", "/v3/visits", body)
+	wantStatus(t, resp, raw, http.StatusCreated)
+	validateResponse(t, "createVisit", resp, raw)
+	v := decodeAs[struct {
+		visitResp
+		PaymentRequest *struct {
+			ID     int64  `json:"id"`
+			Amount string `json:"amount"`
+		} `json:"payment_request"`
+	}](t, raw)
+	if v.PaymentRequest == nil || v.PaymentRequest.Amount != v.Price || len(v.Bookings) != 2 {
+		t.Fatalf("visit %s: want one payment request for the visit's price", raw)
+	}
+	for _, b := range v.Bookings {
+		if b.StatusID != 2 {
+			t.Fatalf("booking %d has status %d, want reserved", b.ID, b.StatusID)
+		}
+	}
+	var held int
+	if err := f.db.Read.QueryRow(`SELECT count(*) FROM bookings WHERE payment_request_id = ?`, v.PaymentRequest.ID).Scan(&held); err != nil || held != 2 {
+		t.Fatalf("%d bookings held for the request (%v), want 2", held, err)
+	}
+	body["status_id"] = 1
+	body["start_time"] = "2026-11-25T10:00:00-03:00"
+	resp, raw = f.call("POST", "/v3/visits", body)
+	wantStatus(t, resp, raw, http.StatusUnprocessableEntity)
+	validateResponse(t, "createVisit", resp, raw)
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"frontdesk/app/activity"
 	"frontdesk/app/fail"
 	"frontdesk/app/messages"
 	"frontdesk/db"
@@ -129,9 +130,33 @@ func JoinAppointmentWaitlist(ctx context.Context, d *db.DB, now time.Time, wr Wa
 			ProviderID: sql.NullInt64{Int64: wr.ProviderID, Valid: wr.ProviderID != 0},
 			FirstDay:   wr.First.String(), LastDay: wr.Last.String(), Source: wr.Source, CreatedAt: ms, UpdatedAt: ms,
 		})
-		return err
+		if err != nil {
+			return err
+		}
+		return activity.Record(ctx, q, now, activity.Entry{Action: ActionWaitJoined, EntityID: w.ID, Changes: activity.Created(w, "id", "created_at", "updated_at")})
 	})
 	return w, err
+}
+
+// The activity trail's actions of the waitlist for appointments (entity appointment_wait, the
+// wait's id): a client joins, a claim link is sent for a freed time, a claim books it, a link
+// is found past its time (when it is used: nothing runs at the moment it lapses), a client
+// leaves.
+const (
+	ActionWaitJoined       = "appointment_wait.joined"
+	ActionWaitOfferSent    = "appointment_wait.offer_sent"
+	ActionWaitClaimed      = "appointment_wait.claimed"
+	ActionWaitOfferExpired = "appointment_wait.offer_expired"
+	ActionWaitLeft         = "appointment_wait.left"
+)
+
+// offerChanges are what the trail says of an offer of wait: which offer, and its time.
+func offerChanges(offerID int64, start int64, booking int64) activity.Changes {
+	c := activity.Changes{"offer_id": {nil, offerID}, "start_at": {nil, db.Time(start).UTC().Format(time.RFC3339)}}
+	if booking != 0 {
+		c["booking_id"] = [2]any{nil, booking}
+	}
+	return c
 }
 
 // GetAppointmentWait returns wait id.
@@ -148,12 +173,14 @@ func GetAppointmentWait(ctx context.Context, q *db.Queries, id int64) (db.Appoin
 func LeaveAppointmentWaitlist(ctx context.Context, d *db.DB, now time.Time, id int64) (db.AppointmentWait, error) {
 	var w db.AppointmentWait
 	err := d.InTx(ctx, func(q *db.Queries) error {
-		if _, err := q.LeaveAppointmentWait(ctx, db.LeaveAppointmentWaitParams{UpdatedAt: db.Millis(now), ID: id}); err != nil {
+		n, err := q.LeaveAppointmentWait(ctx, db.LeaveAppointmentWaitParams{UpdatedAt: db.Millis(now), ID: id})
+		if err != nil {
 			return err
 		}
-		var err error
-		w, err = GetAppointmentWait(ctx, q, id)
-		return err
+		if w, err = GetAppointmentWait(ctx, q, id); err != nil || n == 0 {
+			return err
+		}
+		return activity.Record(ctx, q, now, activity.Entry{Action: ActionWaitLeft, EntityID: id, Changes: activity.Changes{"status": {WaitWaiting, WaitLeft}}})
 	})
 	return w, err
 }
@@ -188,6 +215,9 @@ func offerFreedTime(ctx context.Context, q *db.Queries, now time.Time, freed db.
 			return fmt.Errorf("offer: %w", err)
 		}
 		if err := messages.OfferMade(ctx, q, now, o.ID, w.ClientID, token); err != nil {
+			return err
+		}
+		if err := activity.Record(ctx, q, now, activity.Entry{Action: ActionWaitOfferSent, EntityID: w.ID, Changes: offerChanges(o.ID, o.StartAt, 0)}); err != nil {
 			return err
 		}
 	}
@@ -228,6 +258,11 @@ func ClaimOffer(ctx context.Context, d *db.DB, now time.Time, token, source stri
 	if err != nil {
 		return View{}, err
 	}
+	if o.Status == OfferOpen && o.ExpiresAt <= db.Millis(now) {
+		if err := expireOffer(ctx, d, now, o); err != nil {
+			return View{}, err
+		}
+	}
 	if o.Status != OfferOpen || o.WaitStatus != WaitWaiting || o.ExpiresAt <= db.Millis(now) {
 		return View{}, goneWithAlternatives(ctx, d, now, o, source)
 	}
@@ -257,12 +292,27 @@ func ClaimOffer(ctx context.Context, d *db.DB, now time.Time, token, source stri
 		if err := q.OffersGoneForTime(ctx, db.OffersGoneForTimeParams{ProviderID: o.ProviderID, StartAt: o.StartAt}); err != nil {
 			return err
 		}
-		return q.BookAppointmentWait(ctx, db.BookAppointmentWaitParams{BookingID: sql.NullInt64{Int64: id, Valid: true}, UpdatedAt: db.Millis(now), ID: o.WaitID})
+		if err := q.BookAppointmentWait(ctx, db.BookAppointmentWaitParams{BookingID: sql.NullInt64{Int64: id, Valid: true}, UpdatedAt: db.Millis(now), ID: o.WaitID}); err != nil {
+			return err
+		}
+		return activity.Record(ctx, q, now, activity.Entry{Action: ActionWaitClaimed, EntityID: o.WaitID, Changes: offerChanges(o.ID, o.StartAt, id)})
 	})
 	if errors.Is(err, ErrSlotUnavailable) || errors.Is(err, errOfferTaken) {
 		return View{}, goneWithAlternatives(ctx, d, now, o, source)
 	}
 	return v, err
+}
+
+// expireOffer marks open offer o gone, its link being past its time, and records the expiry
+// once (the first use of the lapsed link does).
+func expireOffer(ctx context.Context, d *db.DB, now time.Time, o db.AppointmentOfferByTokenRow) error {
+	return d.InTx(ctx, func(q *db.Queries) error {
+		n, err := q.ExpireAppointmentOffer(ctx, db.ExpireAppointmentOfferParams{ID: o.ID, Now: db.Millis(now)})
+		if err != nil || n == 0 {
+			return err
+		}
+		return activity.Record(ctx, q, now, activity.Entry{Action: ActionWaitOfferExpired, EntityID: o.WaitID, Changes: offerChanges(o.ID, o.StartAt, 0)})
+	})
 }
 
 // errOfferTaken: the offer was claimed (or expired) between the read and the write.

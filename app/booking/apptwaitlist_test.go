@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"frontdesk/db"
 )
@@ -177,4 +178,58 @@ func TestClaimManyRacers(t *testing.T) {
 		t.Fatalf("%d claimers booked the time, want 1", wins)
 	}
 	wantNoOverlaps(t, d)
+}
+
+// TestWaitlistActivityTrail: the trail records, for each wait, its join, the claim link sent
+// when a time frees, the claim that books it, a link used past its time (once, however often
+// it is used), and leaving.
+func TestWaitlistActivityTrail(t *testing.T) {
+	ctx := context.Background()
+	d := openStore(t, 1)
+	addClients(t, d, 3)
+	v, err := Create(ctx, d, storeNow, haircut(1, santiago(t, "2026-11-25 10:00")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2, w3, w4 := wait(t, d, 2, 0), wait(t, d, 3, 0), wait(t, d, 4, 0)
+	if err := Cancel(ctx, d, storeNow, v.Booking.ID, SourceConnect); err != nil {
+		t.Fatal(err)
+	}
+	late := storeNow.Add(25 * time.Hour)
+	var gone *OfferGoneError
+	for range 2 {
+		if _, err := ClaimOffer(ctx, d, late, offerTokens(t, d, w3)[0], SourceOnline); !errors.As(err, &gone) {
+			t.Fatalf("a claim past the link's time: %v, want gone", err)
+		}
+	}
+	if _, err := ClaimOffer(ctx, d, storeNow, offerTokens(t, d, w2)[0], SourceOnline); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LeaveAppointmentWaitlist(ctx, d, storeNow, w4.ID); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := d.Read.Query(`SELECT action, entity_id FROM activity WHERE entity = 'appointment_wait' ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var action string
+		var id int64
+		if err := rows.Scan(&action, &id); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s %d", action, id))
+	}
+	want := []string{
+		fmt.Sprintf("%s %d", ActionWaitJoined, w2.ID), fmt.Sprintf("%s %d", ActionWaitJoined, w3.ID), fmt.Sprintf("%s %d", ActionWaitJoined, w4.ID),
+		fmt.Sprintf("%s %d", ActionWaitOfferSent, w2.ID), fmt.Sprintf("%s %d", ActionWaitOfferSent, w3.ID), fmt.Sprintf("%s %d", ActionWaitOfferSent, w4.ID),
+		fmt.Sprintf("%s %d", ActionWaitOfferExpired, w3.ID),
+		fmt.Sprintf("%s %d", ActionWaitClaimed, w2.ID),
+		fmt.Sprintf("%s %d", ActionWaitLeft, w4.ID),
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("trail:\n%v\nwant\n%v", got, want)
+	}
 }

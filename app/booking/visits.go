@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -50,7 +51,11 @@ type VisitPart struct {
 	Start, End   time.Time
 
 	blockStart, blockEnd time.Time
-	loaded               *Loaded
+	// holdStart is where its holds of the service's resources start: its block's start, or for
+	// the part after a processing time the first part's end, so the resources stay with the
+	// client through the processing while the provider is free.
+	holdStart time.Time
+	loaded    *Loaded
 }
 
 // VisitSlot is a start at which a whole visit is offered, with who does each part.
@@ -213,11 +218,19 @@ func (p *visitPlan) layout(start, now time.Time) ([]VisitPart, error) {
 				if reason = p.check(l, id, sp[0], sp[1], b, a, now); reason.Code != ReasonOK {
 					break
 				}
-				parts = append(parts, VisitPart{
+				x := VisitPart{
 					Segment: it.segment, AddOn: it.addOn, Part: j, ServiceID: it.serviceID, ProviderID: id,
 					ProviderName: providerName(l, id), Start: sp[0], End: sp[1],
 					blockStart: sp[0].Add(-b), blockEnd: sp[1].Add(a), loaded: l,
-				})
+				}
+				x.holdStart = x.blockStart
+				if j > 0 {
+					x.holdStart = parts[j-1].blockEnd
+					if reason = resourcesFree(l, x.holdStart, x.blockEnd); reason.Code != ReasonOK {
+						break
+					}
+				}
+				parts = append(parts, x)
 			}
 			if reason.Code == ReasonOK {
 				break
@@ -266,6 +279,19 @@ func (p *visitPlan) check(l *Loaded, id int64, start, end time.Time, before, aft
 	}
 	return Explain(s, id, start, now)
 }
+
+// resourcesFree says whether every resource l's service requires has a unit free over
+// [from, to): the hold of a part after a processing time, which the part's own check covers
+// only from its block's start.
+func resourcesFree(l *Loaded, from, to time.Time) Reason {
+	if !newResourceFull(&l.Schedule).free(span{floorSec(from), ceilSec(to)}) {
+		return Reason{Code: ReasonResource, Message: "a resource the service requires is taken during its processing time"}
+	}
+	return Reason{Code: ReasonOK}
+}
+
+// holdBefore is how much earlier than its block x's holds start (InsertVisitBooking).
+func (x VisitPart) holdBefore() int64 { return x.blockStart.Sub(x.holdStart).Milliseconds() }
 
 // visitRefusal turns the reason no provider could do item it into the error a caller gets.
 func visitRefusal(r Reason, it visitItem, named bool) error {
@@ -354,6 +380,10 @@ type NewVisit struct {
 	StatusID             int64 // 1–4, for every booking of the visit
 	Notes                *string
 	Source               string
+	// Hold, when set, runs inside the visit's write transaction once every booking of it is
+	// written (in order): what the visit waits for — a payment request covering its total
+	// (payments.ReserveVisit) — commits with it or not at all.
+	Hold func(ctx context.Context, q *db.Queries, bookings []db.Booking) error
 }
 
 // Visit is a booked visit: its bookings in order.
@@ -388,24 +418,47 @@ func BookVisit(ctx context.Context, d *db.DB, now time.Time, nv NewVisit) (Visit
 	if err := checkClient(ctx, r, nv.ClientID); err != nil {
 		return Visit{}, err
 	}
-	day := DateOf(nv.Start.UTC())
-	p, err := loadVisit(ctx, d, nv.LocationID, nv.Segments, day, day, nv.Source, nil)
-	if err != nil {
-		return Visit{}, err
-	}
-	parts, err := p.layout(nv.Start, now)
-	if err != nil {
-		return Visit{}, err
-	}
 	status, err := r.BookingStatusByID(ctx, nv.StatusID)
 	if err != nil {
 		return Visit{}, fmt.Errorf("booking status %d: %w", nv.StatusID, err)
 	}
+	anyone := slices.ContainsFunc(nv.Segments, func(s VisitSegment) bool { return s.ProviderID == 0 })
+	for attempt := 0; ; attempt++ {
+		visitID, err := writeVisit(ctx, d, now, nv, status)
+		switch {
+		case err == nil:
+			return GetVisit(ctx, d.Reader(ctx), visitID)
+		// A provider chosen for "anyone" was taken between the read and the write: the visit
+		// is laid out again on what is stored now, which gives that segment the next
+		// qualified provider free at its time.
+		case anyone && errors.Is(err, ErrSlotUnavailable) && attempt < maxAnyoneRetries:
+			continue
+		default:
+			return Visit{}, err
+		}
+	}
+}
+
+// maxAnyoneRetries bounds how many times a visit whose "anyone" provider was taken in the
+// write race is laid out again before it is refused.
+const maxAnyoneRetries = 3
+
+// writeVisit lays visit nv out on the schedules as they are stored now and writes it in one
+// transaction, returning its id.
+func writeVisit(ctx context.Context, d *db.DB, now time.Time, nv NewVisit, status db.BookingStatus) (int64, error) {
+	day := DateOf(nv.Start.UTC())
+	p, err := loadVisit(ctx, d, nv.LocationID, nv.Segments, day, day, nv.Source, nil)
+	if err != nil {
+		return 0, err
+	}
+	parts, err := p.layout(nv.Start, now)
+	if err != nil {
+		return 0, err
+	}
 	ms := db.Millis(now)
 	var visitID int64
-	var ids []int64
 	err = d.InTx(ctx, func(q *db.Queries) error {
-		ids = ids[:0]
+		var written []db.Booking
 		if err := checkClient(ctx, q, nv.ClientID); err != nil {
 			return err
 		}
@@ -417,7 +470,7 @@ func BookVisit(ctx context.Context, d *db.DB, now time.Time, nv NewVisit) (Visit
 			if err := checkFree(ctx, q, x.ProviderID, x.blockStart, x.blockEnd, 0); err != nil {
 				return err
 			}
-			if err := checkResources(ctx, q, nv.LocationID, x.ServiceID, x.blockStart, x.blockEnd, 0); err != nil {
+			if err := checkResources(ctx, q, nv.LocationID, x.ServiceID, x.holdStart, x.blockEnd, 0); err != nil {
 				return err
 			}
 			price, list, discount := x.price()
@@ -435,20 +488,20 @@ func BookVisit(ctx context.Context, d *db.DB, now time.Time, nv NewVisit) (Visit
 			if x.AddOn {
 				addOnOf = sql.NullInt64{Int64: int64(x.Segment), Valid: true}
 			}
-			if err := q.InsertVisitBooking(ctx, db.InsertVisitBookingParams{BookingID: b.ID, VisitID: visitID, Position: int64(positionOf(parts, i)), Part: int64(x.Part), AddonOf: addOnOf}); err != nil {
+			if err := q.InsertVisitBooking(ctx, db.InsertVisitBookingParams{BookingID: b.ID, VisitID: visitID, Position: int64(positionOf(parts, i)), Part: int64(x.Part), AddonOf: addOnOf, HoldBeforeMs: x.holdBefore()}); err != nil {
 				return err
 			}
 			if err := visitEvent(ctx, q, now, webhook.BookingCreated, db.Booking{}, b, status, p.scheds[x.ServiceID].Location.Zone, i == 0); err != nil {
 				return err
 			}
-			ids = append(ids, b.ID)
+			written = append(written, b)
+		}
+		if nv.Hold != nil {
+			return nv.Hold(ctx, q, written)
 		}
 		return nil
 	})
-	if err != nil {
-		return Visit{}, err
-	}
-	return GetVisit(ctx, d.Reader(ctx), visitID)
+	return visitID, err
 }
 
 // positionOf is part i's place among the visit's services (parts of one service share it).
@@ -606,9 +659,21 @@ func MoveVisit(ctx context.Context, d *db.DB, now time.Time, id int64, start tim
 		return v, nil
 	}
 	// The rules at the new times, each part as its provider's booking of its service.
+	holdRows, err := r.VisitHoldsBefore(ctx, id)
+	if err != nil {
+		return Visit{}, err
+	}
+	holdBefore := map[int64]time.Duration{}
+	for _, h := range holdRows {
+		holdBefore[h.BookingID] = time.Duration(h.HoldBeforeMs) * time.Millisecond
+	}
 	var own []Interval
 	for _, b := range live {
-		own = append(own, Interval{Start: db.Time(b.Booking.BlockStartAt), End: db.Time(b.Booking.BlockEndAt)})
+		bs, be := db.Time(b.Booking.BlockStartAt), db.Time(b.Booking.BlockEndAt)
+		own = append(own, Interval{Start: bs, End: be})
+		if hb := holdBefore[b.Booking.ID]; hb > 0 {
+			own = append(own, Interval{Start: bs.Add(-hb), End: be})
+		}
 	}
 	day := DateOf(start.UTC())
 	var segs []VisitSegment
@@ -625,6 +690,11 @@ func MoveVisit(ctx context.Context, d *db.DB, now time.Time, id int64, start tim
 		s, e := db.Time(b.Booking.StartAt).Add(delta), db.Time(b.Booking.EndAt).Add(delta)
 		if rs := p.check(l, b.Booking.ProviderID, s, e, s.Sub(bs), be.Sub(e), now); rs.Code != ReasonOK {
 			return Visit{}, visitRefusal(rs, visitItem{segment: i}, true)
+		}
+		if hb := holdBefore[b.Booking.ID]; hb > 0 {
+			if rs := resourcesFree(l, bs.Add(-hb), be); rs.Code != ReasonOK {
+				return Visit{}, ErrSlotUnavailable
+			}
 		}
 	}
 	status := map[int64]db.BookingStatus{}
@@ -665,7 +735,7 @@ func MoveVisit(ctx context.Context, d *db.DB, now time.Time, id int64, start tim
 			if err := checkFree(ctx, q, row.ProviderID, db.Time(next.BlockStartAt), db.Time(next.BlockEndAt), row.ID); err != nil {
 				return err
 			}
-			if err := checkResources(ctx, q, row.LocationID, row.ServiceID, db.Time(next.BlockStartAt), db.Time(next.BlockEndAt), row.ID); err != nil {
+			if err := checkResources(ctx, q, row.LocationID, row.ServiceID, db.Time(next.BlockStartAt).Add(-holdBefore[row.ID]), db.Time(next.BlockEndAt), row.ID); err != nil {
 				return err
 			}
 			if err := q.UpdateBookingRow(ctx, next); err != nil {

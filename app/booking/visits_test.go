@@ -199,3 +199,126 @@ func TestVisitAddOnsMoveCancel(t *testing.T) {
 	}
 	wantNoOverlaps(t, d)
 }
+
+// TestVisitProcessingHoldsResource: a colour (processing 10:30–11:15) requires the one colour
+// chair. Its provider is free in the gap — a haircut with Ana fits there — but the chair is
+// not: the slot engine offers no scalp massage (which needs the chair too) in the gap, the
+// write check refuses one booked there, and so does the database on an insert that skips
+// both; nor can a second colour's visit start in the gap. A massage after the colour is fine.
+// Moving the visit takes the chair's hold with it.
+func TestVisitProcessingHoldsResource(t *testing.T) {
+	d := openStore(t, 2)
+	withVisitServices(t, d, 2)
+	ctx := context.Background()
+	for _, q := range []string{
+		`INSERT INTO resources (id, location_id, name, kind, quantity, created_at, updated_at) VALUES (1, 1, 'Colour chair', 'equipment', 1, 1, 1)`,
+		`INSERT INTO service_resources (service_id, resource_id) VALUES (3, 1), (4, 1)`,
+	} {
+		if _, err := d.Write.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := santiago(t, "2026-11-24 10:00")
+	v, err := BookVisit(ctx, d, storeNow, NewVisit{LocationID: 1, ClientID: 1, StatusID: StatusConfirmed, Source: SourceConnect,
+		Start: at, Segments: []VisitSegment{{ServiceID: 3, ProviderID: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	massage := func(provider int64, start time.Time) NewBooking {
+		return NewBooking{LocationID: 1, ServiceID: 4, ProviderID: provider, ClientID: 1, StatusID: StatusConfirmed, Start: start, Source: SourceConnect}
+	}
+
+	// The engine: no massage with Ben from 10:00 to 12:00; one at 12:00.
+	day := DateOf(at)
+	l, err := LoadScheduleCached(ctx, d, ScheduleQuery{LocationID: 1, ServiceID: 4, First: day, Last: day})
+	if err != nil {
+		t.Fatal(err)
+	}
+	offered := map[string]bool{}
+	for _, s := range Slots(l.Schedule, day, day, storeNow) {
+		if s.ProviderID == 2 {
+			offered[s.Start.Format("15:04")] = true
+		}
+	}
+	if offered["10:30"] || offered["10:45"] || offered["11:00"] || !offered["12:00"] {
+		t.Fatalf("massage with Ben offered %v; want nothing in the processing (10:30–11:15) and 12:00", offered)
+	}
+	// The write check.
+	if _, err := Create(ctx, d, storeNow, massage(2, at.Add(45*time.Minute))); !errors.Is(err, ErrSlotUnavailable) {
+		t.Fatalf("a massage on the chair during the processing: %v, want ErrSlotUnavailable", err)
+	}
+	// Another visit's colour starting in the gap.
+	if _, err := BookVisit(ctx, d, storeNow, NewVisit{LocationID: 1, ClientID: 1, StatusID: StatusConfirmed, Source: SourceConnect,
+		Start: at.Add(30 * time.Minute), Segments: []VisitSegment{{ServiceID: 3, ProviderID: 2}}}); !errors.Is(err, ErrSlotUnavailable) {
+		t.Fatalf("a second colour in the processing: %v, want ErrSlotUnavailable", err)
+	}
+	// The database alone.
+	gap := at.Add(45 * time.Minute)
+	err = d.InTx(ctx, func(q *db.Queries) error {
+		_, err := q.InsertBooking(ctx, db.InsertBookingParams{
+			LocationID: 1, ServiceID: 4, ProviderID: 2, ClientID: 1, StatusID: StatusConfirmed,
+			StartAt: db.Millis(gap), EndAt: db.Millis(gap.Add(15 * time.Minute)),
+			BlockStartAt: db.Millis(gap), BlockEndAt: db.Millis(gap.Add(15 * time.Minute)),
+			Source: SourceAdmin, CreatedAt: 1, UpdatedAt: 1,
+		})
+		return writeError(err)
+	})
+	if !errors.Is(err, ErrSlotUnavailable) {
+		t.Fatalf("an insert on the chair during the processing: %v, want the trigger's refusal", err)
+	}
+	// The provider is free in the gap; the chair is free after the colour.
+	if _, err := Create(ctx, d, storeNow, haircut(1, at.Add(30*time.Minute))); err != nil {
+		t.Fatalf("a haircut with Ana in the processing gap: %v", err)
+	}
+	if _, err := Create(ctx, d, storeNow, massage(2, at.Add(120*time.Minute))); err != nil {
+		t.Fatalf("a massage after the colour: %v", err)
+	}
+	// Moving the visit a day later frees the chair in the old gap and holds it in the new one.
+	if _, err := MoveVisit(ctx, d, storeNow, v.ID, at.Add(24*time.Hour), SourceAdmin); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(ctx, d, storeNow, massage(2, gap)); err != nil {
+		t.Fatalf("a massage in the old gap after the move: %v", err)
+	}
+	if _, err := Create(ctx, d, storeNow, massage(2, gap.Add(24*time.Hour))); !errors.Is(err, ErrSlotUnavailable) {
+		t.Fatalf("a massage in the moved gap: %v, want ErrSlotUnavailable", err)
+	}
+}
+
+// TestVisitAnyoneRetriesAnotherProvider: 20 racers book a haircut visit with "anyone" at the
+// same time over two providers. Each reads both free and takes the first; the ones that lose
+// the write to the first provider are laid out again on what is stored and get the second, so
+// both providers are booked once and every other racer is refused.
+func TestVisitAnyoneRetriesAnotherProvider(t *testing.T) {
+	d := openStore(t, 2)
+	withVisitServices(t, d, 2)
+	ctx := context.Background()
+	const racers = 20
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	won := map[int64]int{}
+	begin := make(chan struct{})
+	for i := range racers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-begin
+			v, err := BookVisit(ctx, d, storeNow, NewVisit{LocationID: 1, ClientID: 1, StatusID: StatusConfirmed, Source: SourceConnect,
+				Start: santiago(t, "2026-11-24 10:00"), Segments: []VisitSegment{{ServiceID: 1}}})
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				won[v.Bookings[0].Booking.ProviderID]++
+			case !errors.Is(err, ErrSlotUnavailable):
+				t.Errorf("racer %d: %v", i, err)
+			}
+		}()
+	}
+	close(begin)
+	wg.Wait()
+	wantNoOverlaps(t, d)
+	if won[1] != 1 || won[2] != 1 || len(won) != 2 {
+		t.Fatalf("visits won per provider %v; want one each for providers 1 and 2", won)
+	}
+}

@@ -34,6 +34,8 @@ var roundTripTables = []struct {
 	{"location_closures", nil},
 	{"categories", []string{"created_at", "updated_at"}},
 	{"services", []string{"uuid", "created_at", "updated_at"}},
+	{"resources", []string{"created_at", "updated_at"}},
+	{"service_resources", nil},
 	{"service_images", nil},
 	{"providers", []string{"created_at", "updated_at"}},
 	{"provider_images", nil},
@@ -56,7 +58,11 @@ var roundTripTables = []struct {
 	{"sales", []string{"updated_at"}},
 	{"transactions", nil},
 	{"client_packs", []string{"updated_at"}},
+	{"booking_series", nil},
+	{"visits", []string{"updated_at"}},
 	{"bookings", []string{"updated_at", "source"}},
+	{"visit_bookings", nil},
+	{"appointment_waits", []string{"updated_at"}},
 }
 
 // tableRows reads every row of table (less the ignored columns) as text, in id order.
@@ -111,6 +117,37 @@ func tableRows(t *testing.T, d *db.DB, table string, ignore []string) [][]string
 // in stock), session packs with a booking that used one, a cancelled booking whose session went
 // back to its pack, a booking made long ago at an older price, a client created last year who
 // prefers texts.
+// roomsAndEquipment gives the demo business resources at two locations and services that
+// require them (enough of each that the demo's bookings fit when they are imported again), a
+// series, a visit and a waitlist for appointments.
+func roomsAndEquipment(t *testing.T, d *db.DB) {
+	t.Helper()
+	for _, q := range []string{
+		`INSERT INTO resources (location_id, name, kind, quantity, created_at, updated_at) VALUES
+			(1, 'Colour chair', 'equipment', 40, 1, 1), (2, 'Treatment room', 'room', 50, 1, 1), (1, 'Basin', 'equipment', 60, 1, 1)`,
+		`INSERT INTO service_resources (service_id, resource_id) VALUES (1, 1), (1, 3), (2, 2)`,
+		// A weekly series of the first two bookings, and three clients waiting: for anyone,
+		// for a provider (left), and one whose wait booked the first booking.
+		`INSERT INTO booking_series (freq, interval_weeks, week_of_month, count, first_local, created_at) VALUES
+			('weekly', 2, NULL, 2, '2026-11-24T10:00', 1700000000000), ('monthly', 1, -1, 3, '2026-11-27T09:30', 1700000001000)`,
+		`UPDATE bookings SET series_id = 1 WHERE id IN (1, 2)`,
+		// A visit of two bookings back to back: no buffer between them, the second's resources
+		// held ten minutes before it.
+		`INSERT INTO visits (location_id, client_id, source, created_at, updated_at) SELECT location_id, client_id, 'online', 1700000007000, 1700000007000 FROM bookings WHERE id = 3`,
+		`UPDATE bookings SET block_end_at = end_at WHERE id = 3`,
+		`UPDATE bookings SET block_start_at = start_at WHERE id = 4`,
+		`INSERT INTO visit_bookings (booking_id, visit_id, position, part, addon_of, hold_before_ms) VALUES (3, 1, 0, 0, NULL, 0), (4, 1, 1, 1, 0, 600000)`,
+		`INSERT INTO appointment_waits (client_id, location_id, service_id, provider_id, first_day, last_day, status, booking_id, source, created_at, updated_at) VALUES
+			(1, 1, 1, NULL, '2026-11-24', '2026-11-30', 'waiting', NULL, 'connect', 1700000002000, 1700000002000),
+			(2, 1, 1, 1, '2026-11-25', '2026-11-25', 'left', NULL, 'online', 1700000003000, 1700000004000),
+			(3, 1, 1, NULL, '2026-11-20', '2026-11-26', 'booked', 1, 'mcp', 1700000005000, 1700000006000)`,
+	} {
+		if _, err := d.Write.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
 func moneyHistory(t *testing.T, d *db.DB, now time.Time) {
 	t.Helper()
 	ms := now.UnixMilli()
@@ -209,6 +246,7 @@ func TestArchiveRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	moneyHistory(t, src, now)
+	roomsAndEquipment(t, src)
 
 	var zipped bytes.Buffer
 	if err := export.WriteArchive(ctx, src, &zipped, now); err != nil {

@@ -41,8 +41,8 @@ func WriteBusiness(ctx context.Context, tx *sql.Tx, out io.Writer) error {
 	w := &businessWriter{ctx: ctx, tx: tx, out: bufio.NewWriter(out), first: true,
 		zones: map[int64]*time.Location{}, mainZone: map[int64]*time.Location{}}
 	w.out.WriteString("{")
-	for _, step := range []func() error{w.company, w.locations, w.categories, w.services, w.providers, w.attributes,
-		w.clients, w.timetable, w.sessions, w.products, w.sales, w.packs, w.bookings} {
+	for _, step := range []func() error{w.company, w.locations, w.categories, w.services, w.resources, w.providers, w.attributes,
+		w.clients, w.timetable, w.sessions, w.products, w.sales, w.packs, w.series, w.visits, w.bookings, w.waits} {
 		if err := step(); err != nil {
 			return err
 		}
@@ -280,7 +280,28 @@ func (w *businessWriter) services() error {
 			var u string
 			return u, r.Scan(&u)
 		}, id)
+		if err != nil {
+			return nil, err
+		}
+		s.Resources, err = subList(w, `SELECT resource_id FROM service_resources WHERE service_id = ? ORDER BY resource_id`, func(r *sql.Rows) (string, error) {
+			var rid int64
+			err := r.Scan(&rid)
+			return key("resource", rid), err
+		}, id)
 		return s, err
+	})
+}
+
+// resources are the rooms and equipment of the locations (docs/visits.md, "Resources").
+func (w *businessWriter) resources() error {
+	return w.section("resources", `SELECT id, location_id, name, kind, quantity FROM resources ORDER BY id`, func(r *sql.Rows) (any, error) {
+		var id, loc int64
+		var res importer.Resource
+		if err := r.Scan(&id, &loc, &res.Name, &res.Kind, &res.Quantity); err != nil {
+			return nil, err
+		}
+		res.Key, res.Location = key("resource", id), key("location", loc)
+		return res, nil
 	})
 }
 
@@ -497,14 +518,15 @@ var statusNames = map[int64]string{1: "confirmed", 2: "reserved", 3: "attended",
 
 func (w *businessWriter) bookings() error {
 	return w.section("bookings", `SELECT id, location_id, service_id, provider_id, client_id, start_at, end_at, status_id, price_cents,
-	list_price_cents, notes, pack_id, pack_returned, sale_id, created_at, session_id IS NOT NULL, cancelled_at, cancelled_by, cancelled_late
-	FROM bookings ORDER BY id`, func(r *sql.Rows) (any, error) {
-		var id, loc, svc, prov, client, start, end, status, price, listPrice, created int64
+	list_price_cents, notes, pack_id, pack_returned, sale_id, b.created_at, session_id IS NOT NULL, cancelled_at, cancelled_by, cancelled_late,
+	series_id, block_start_at, block_end_at, vb.visit_id, vb.position, vb.part, vb.addon_of, vb.hold_before_ms
+	FROM bookings b LEFT JOIN visit_bookings vb ON vb.booking_id = b.id ORDER BY b.id`, func(r *sql.Rows) (any, error) {
+		var id, loc, svc, prov, client, start, end, status, price, listPrice, created, blockStart, blockEnd int64
 		var notes, cancelledBy sql.NullString
-		var pack, sale, cancelledAt sql.NullInt64
+		var pack, sale, cancelledAt, series, visit, position, part, addOnOf, holdBefore sql.NullInt64
 		var returned, seat, late bool
 		if err := r.Scan(&id, &loc, &svc, &prov, &client, &start, &end, &status, &price, &listPrice, &notes, &pack, &returned, &sale, &created, &seat,
-			&cancelledAt, &cancelledBy, &late); err != nil {
+			&cancelledAt, &cancelledBy, &late, &series, &blockStart, &blockEnd, &visit, &position, &part, &addOnOf, &holdBefore); err != nil {
 			return nil, err
 		}
 		zone := w.zone(loc)
@@ -527,7 +549,63 @@ func (w *businessWriter) bookings() error {
 		if cancelledAt.Valid {
 			b.Cancellation = &importer.Cancellation{At: instant(cancelledAt.Int64, time.UTC), By: cancelledBy.String, Late: late}
 		}
+		if series.Valid {
+			b.Series = key("series", series.Int64)
+		}
+		if visit.Valid {
+			b.Visit = &importer.BookingVisit{Visit: key("visit", visit.Int64), Position: position.Int64, Part: part.Int64, AddOnOf: num(addOnOf),
+				HeldBefore: (start - blockStart) / 60000, HeldAfter: (blockEnd - end) / 60000, HoldBefore: holdBefore.Int64 / 60000}
+		}
 		return b, nil
+	})
+}
+
+// series are the rules of repeating bookings; their dates are bookings naming them.
+func (w *businessWriter) series() error {
+	return w.section("series", `SELECT id, freq, interval_weeks, week_of_month, count, first_local, created_at FROM booking_series ORDER BY id`,
+		func(r *sql.Rows) (any, error) {
+			var id, created int64
+			var week sql.NullInt64
+			var s importer.Series
+			if err := r.Scan(&id, &s.Frequency, &s.Interval, &week, &s.Count, &s.First, &created); err != nil {
+				return nil, err
+			}
+			s.Key, s.WeekOfMonth, s.Created = key("series", id), num(week), instant(created, time.UTC)
+			return s, nil
+		})
+}
+
+// visits group the bookings booked as one; each booking of a visit names it.
+func (w *businessWriter) visits() error {
+	return w.section("visits", `SELECT id, location_id, client_id, source, created_at FROM visits ORDER BY id`, func(r *sql.Rows) (any, error) {
+		var id, loc, client, created int64
+		var v importer.Visit
+		if err := r.Scan(&id, &loc, &client, &v.Source, &created); err != nil {
+			return nil, err
+		}
+		v.Key, v.Location, v.Client, v.Created = key("visit", id), key("location", loc), key("client", client), instant(created, time.UTC)
+		return v, nil
+	})
+}
+
+// waits are the waitlist for appointments (its offers, short-lived claim links, are left out).
+func (w *businessWriter) waits() error {
+	return w.section("appointment_waitlist", `SELECT client_id, location_id, service_id, provider_id, first_day, last_day, status,
+	booking_id, source, created_at FROM appointment_waits ORDER BY id`, func(r *sql.Rows) (any, error) {
+		var client, loc, svc, created int64
+		var provider, bookingID sql.NullInt64
+		var a importer.AppointmentWait
+		if err := r.Scan(&client, &loc, &svc, &provider, &a.First, &a.Last, &a.Status, &bookingID, &a.Source, &created); err != nil {
+			return nil, err
+		}
+		a.Client, a.Location, a.Service, a.Created = key("client", client), key("location", loc), key("service", svc), instant(created, time.UTC)
+		if provider.Valid {
+			a.Provider = key("provider", provider.Int64)
+		}
+		if bookingID.Valid {
+			a.Booking = key("booking", bookingID.Int64)
+		}
+		return a, nil
 	})
 }
 

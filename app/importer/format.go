@@ -18,6 +18,7 @@ type File struct {
 	Locations        []Location        `json:"locations"`
 	Categories       []Category        `json:"categories"`
 	Services         []Service         `json:"services"`
+	Resources        []Resource        `json:"resources"`
 	Providers        []Provider        `json:"providers"`
 	CustomAttributes []CustomAttribute `json:"custom_attributes"`
 	Clients          []Client          `json:"clients"`
@@ -25,8 +26,17 @@ type File struct {
 	// and one-off sessions. Bookings of a class are seats in their sessions.
 	Timetable []TimetableEntry `json:"timetable"`
 	Sessions  []ClassSession   `json:"sessions"`
-	Bookings  []Booking        `json:"bookings"`
-	Products  []Product        `json:"products"`
+	// Series are the rules of repeating bookings (docs/visits.md, "Series"); their dates are
+	// bookings that name the series.
+	Series []Series `json:"series"`
+	// Visits group bookings booked as one (docs/visits.md, "Visits"); each booking of a visit
+	// names it.
+	Visits   []Visit   `json:"visits"`
+	Bookings []Booking `json:"bookings"`
+	// AppointmentWaitlist is the clients waiting for an appointment to free (docs/visits.md,
+	// "Waitlist for appointments").
+	AppointmentWaitlist []AppointmentWait `json:"appointment_waitlist"`
+	Products            []Product         `json:"products"`
 	// Sales and Packs are the business's money history: sales with their lines and payments,
 	// and the session packs clients bought (bookings name the pack they used).
 	Sales []Sale `json:"sales"`
@@ -118,6 +128,19 @@ type Service struct {
 	Active        *bool          `json:"active"`
 	// Location is the key of the location the /v3 API shows as the service's location_id; "" for none.
 	Location string `json:"location"`
+	// Resources are the keys of the rooms and equipment the service requires (at each
+	// location, those of that location: docs/visits.md, "Resources").
+	Resources []string `json:"resources"`
+}
+
+// Resource is a room or a piece of equipment of a location, with how many bookings may use it
+// at the same time.
+type Resource struct {
+	Key      string `json:"key"`
+	Location string `json:"location"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"` // "room" (the default) or "equipment"
+	Quantity int64  `json:"quantity"`
 }
 
 // OnlinePayment is a service's online payment mode and, for MANDATORY_PARTIAL, the amount due.
@@ -269,6 +292,62 @@ type Booking struct {
 	Sale         string `json:"sale"`
 	// Cancellation says when and by whom a cancelled booking was cancelled (docs/reports.md).
 	Cancellation *Cancellation `json:"cancellation"`
+	// Series is the key of the series the booking is a date of.
+	Series string `json:"series"`
+	// Visit places the booking in a visit.
+	Visit *BookingVisit `json:"visit"`
+}
+
+// Visit is several services booked as one for a client at a location.
+type Visit struct {
+	Key      string `json:"key"`
+	Location string `json:"location"`
+	Client   string `json:"client"`
+	Source   string `json:"source"`  // connect, admin (the default), online or mcp
+	Created  string `json:"created"` // an RFC 3339 instant; by default the import's time
+}
+
+// BookingVisit is a booking's place in its visit: the service's position (0 first), its part
+// (1 for the part after a processing time), the position of the service it is an add-on of,
+// how many minutes it holds its provider before its start and after its end (between the
+// services of a visit the buffers are left out), and how many minutes before its block its
+// resources are held (the processing time before a second part).
+type BookingVisit struct {
+	Visit      string `json:"visit"`
+	Position   int64  `json:"position"`
+	Part       int64  `json:"part"`
+	AddOnOf    *int64 `json:"add_on_of"`
+	HeldBefore int64  `json:"held_before"`
+	HeldAfter  int64  `json:"held_after"`
+	HoldBefore int64  `json:"resources_held_before"`
+}
+
+// Series is the rule of a repeating booking as it was asked for: weekly every Interval weeks,
+// or monthly on the WeekOfMonth-th weekday (1–4, or -1 for the last); Count dates from First,
+// the first date's local date and time ("2026-11-24T10:00").
+type Series struct {
+	Key         string `json:"key"`
+	Frequency   string `json:"frequency"` // "weekly" or "monthly"
+	Interval    int64  `json:"interval"`  // weekly: 1–52 (default 1)
+	WeekOfMonth *int64 `json:"week_of_month"`
+	Count       int64  `json:"count"`
+	First       string `json:"first"`
+	Created     string `json:"created"` // an RFC 3339 instant; by default the import's time
+}
+
+// AppointmentWait is a client waiting for a time of a service at a location, with one provider
+// or anyone (Provider ""), on the local days First to Last.
+type AppointmentWait struct {
+	Client   string `json:"client"`
+	Location string `json:"location"`
+	Service  string `json:"service"`
+	Provider string `json:"provider"`
+	First    string `json:"first_day"`
+	Last     string `json:"last_day"`
+	Status   string `json:"status"`  // "waiting" (the default), "booked" or "left"
+	Booking  string `json:"booking"` // the key of the booking made, for a booked wait
+	Source   string `json:"source"`  // connect, admin (the default), online or mcp
+	Created  string `json:"created"` // an RFC 3339 instant; by default the import's time
 }
 
 // Cancellation is how a booking came to be cancelled: at an RFC 3339 instant; by "client",

@@ -16,12 +16,16 @@ type plan struct {
 	locations  []locationPlan
 	categories []categoryPlan
 	services   []servicePlan
+	resources  []resourcePlan
 	providers  []providerPlan
 	attributes []attributePlan
 	clients    []clientPlan
 	timetable  []timetablePlan
 	sessions   []sessionPlan
+	series     []seriesPlan
+	visits     []visitPlan
 	bookings   []bookingPlan
+	waits      []waitPlan
 	products   []productPlan
 	sales      []salePlan
 	packs      []packPlan
@@ -67,11 +71,20 @@ type categoryPlan struct {
 }
 
 type servicePlan struct {
+	key       string
+	row       db.CreateServiceParams // CategoryID is set when written
+	category  int                    // index into plan.categories, or -1
+	location  int                    // index into plan.locations, or -1 for none
+	images    []string
+	resources []int // indexes into plan.resources
+}
+
+type resourcePlan struct {
 	key      string
-	row      db.CreateServiceParams // CategoryID is set when written
-	category int                    // index into plan.categories, or -1
-	location int                    // index into plan.locations, or -1 for none
-	images   []string
+	location int // index into plan.locations
+	name     string
+	kind     string
+	quantity int64
 }
 
 type providerPlan struct {
@@ -120,6 +133,31 @@ type bookingPlan struct {
 	pack, sale                          int // indexes into plan.packs and plan.sales, -1 for none
 	packReturned                        bool
 	cancel                              cancelPlan
+	series                              int // index into plan.series, -1 for none
+	visit                               *visitPart
+}
+
+// visitPart is a booking's row of visit_bookings (VisitID set when written).
+type visitPart struct {
+	visit int // index into plan.visits
+	row   db.InsertVisitBookingParams
+}
+
+type visitPlan struct {
+	row              db.InsertVisitParams
+	location, client int
+}
+
+type seriesPlan struct {
+	row db.InsertBookingSeriesParams
+}
+
+type waitPlan struct {
+	index                     int // in the file's appointment_waitlist
+	row                       db.ImportAppointmentWaitParams
+	client, location, service int
+	provider                  int // index into plan.providers, -1 for anyone
+	booking                   int // index into the file's bookings, -1 for none
 }
 
 type productPlan struct {

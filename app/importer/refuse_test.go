@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Every broken file is refused with a problem that names its JSON path, and writes nothing.
@@ -238,4 +239,40 @@ func hasProblem(got []string, want string) bool {
 		}
 	}
 	return false
+}
+
+// A visit's place taken twice is refused with both paths, before anything is written; so is a
+// series without its rule's required parts and a booked wait without its booking.
+func TestRefuseVisitSeriesAndWaitProblems(t *testing.T) {
+	raw := []byte(`{
+	"company": {"name": "Studio", "currency": "CLP"},
+	"locations": [{"key": "l", "name": "Centro", "timezone": "America/Santiago", "country": {"code": "CL", "name": "Chile"}}],
+	"services": [{"key": "s", "name": "Cut", "price": "1000", "duration": 30}],
+	"providers": [{"key": "p", "public_name": "Ana", "locations": ["l"], "services": ["s"]}],
+	"clients": [{"key": "c", "first_name": "Rosa"}],
+	"series": [{"key": "m", "frequency": "monthly", "count": 3, "first": "2026-11-24T10:00"}],
+	"visits": [{"key": "v", "location": "l", "client": "c"}],
+	"bookings": [
+		{"key": "b1", "location": "l", "service": "s", "provider": "p", "client": "c", "start": "2020-01-01 10:00", "visit": {"visit": "v", "position": 0}},
+		{"key": "b2", "location": "l", "service": "s", "provider": "p", "client": "c", "start": "2020-01-01 10:30", "visit": {"visit": "v", "position": 0}}
+	],
+	"appointment_waitlist": [{"client": "c", "location": "l", "service": "s", "first_day": "2026-11-24", "last_day": "2026-11-25", "status": "booked"}]
+}`)
+	d := openDB(t)
+	before := tableCounts(t, d)
+	_, loadErr := Load(context.Background(), d, raw, time.Now())
+	if loadErr == nil {
+		t.Fatal("the file was imported")
+	}
+	wantSameCounts(t, tableCounts(t, d), before)
+	err := loadErr.Error()
+	for _, want := range []string{
+		`bookings[1].visit: position 0, part 0 of visit "v" is already bookings[0].visit's`,
+		`series[0].week_of_month: is required for a monthly series`,
+		`appointment_waitlist[0].booking: is required for a booked wait`,
+	} {
+		if !strings.Contains(err, want) {
+			t.Errorf("the refusal lacks %q:\n%s", want, err)
+		}
+	}
 }

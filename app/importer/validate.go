@@ -23,10 +23,13 @@ type validator struct {
 	p   plan
 
 	locations, categories, services, providers, attributes, clients, bookings map[string]int
-	timetable, sessions                                                       map[string]int
-	recordNumbers                                                             map[string]int
-	products, skus                                                            map[string]int
-	sales, packs                                                              map[string]int
+	resources, series, visits                                                 map[string]int
+	// visitParts are the places in visits taken so far: visit, position, part → booking path.
+	visitParts          map[[3]int64]string
+	timetable, sessions map[string]int
+	recordNumbers       map[string]int
+	products, skus      map[string]int
+	sales, packs        map[string]int
 	// seats counts the live bookings of each of the file's class sessions, seated the
 	// session and client of each (classBooking).
 	seats  map[string]int64
@@ -40,7 +43,7 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	v := &validator{
 		f: f, now: now, ps: *ps,
 		locations: map[string]int{}, categories: map[string]int{}, services: map[string]int{},
-		providers: map[string]int{}, attributes: map[string]int{}, clients: map[string]int{},
+		providers: map[string]int{}, attributes: map[string]int{}, clients: map[string]int{}, resources: map[string]int{}, series: map[string]int{}, visits: map[string]int{},
 		bookings: map[string]int{}, recordNumbers: map[string]int{}, timetable: map[string]int{}, sessions: map[string]int{},
 		products: map[string]int{}, skus: map[string]int{}, sales: map[string]int{}, packs: map[string]int{},
 	}
@@ -57,6 +60,9 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	for i, p := range f.Providers {
 		v.key(at(at("providers", i), "key"), p.Key, v.providers, i, "providers")
 	}
+	for i, r := range f.Resources {
+		v.key(at(at("resources", i), "key"), r.Key, v.resources, i, "resources")
+	}
 	for i, a := range f.CustomAttributes {
 		v.key(at(at("custom_attributes", i), "key"), a.Key, v.attributes, i, "custom_attributes")
 	}
@@ -72,6 +78,12 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 		if s.Key != "" {
 			v.key(at(at("sessions", i), "key"), s.Key, v.sessions, i, "sessions")
 		}
+	}
+	for i, s := range f.Series {
+		v.key(at(at("series", i), "key"), s.Key, v.series, i, "series")
+	}
+	for i, x := range f.Visits {
+		v.key(at(at("visits", i), "key"), x.Key, v.visits, i, "visits")
 	}
 	for i, b := range f.Bookings {
 		if b.Key != "" {
@@ -98,6 +110,9 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 		v.name(at(path, "name"), c.Name, true, catalog.MaxName)
 		v.p.categories = append(v.p.categories, categoryPlan{key: c.Key, name: c.Name, order: orDefault(c.Order, int64(i+1))})
 	}
+	for i := range f.Resources {
+		v.resource(i)
+	}
 	for i := range f.Services {
 		v.service(i)
 	}
@@ -116,8 +131,17 @@ func validate(f *File, now time.Time, ps *problems) (*plan, error) {
 	for i := range f.Sessions {
 		v.classSession(i)
 	}
+	for i := range f.Series {
+		v.seriesRule(i)
+	}
+	for i := range f.Visits {
+		v.visit(i)
+	}
 	for i := range f.Bookings {
 		v.booking(i)
+	}
+	for i := range f.AppointmentWaitlist {
+		v.appointmentWait(i)
 	}
 	for i := range f.Products {
 		v.product(i)

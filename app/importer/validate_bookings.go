@@ -64,6 +64,13 @@ func (v *validator) booking(i int) {
 	}
 	blockStart := start.Add(-time.Duration(service.BufferBeforeMin) * time.Minute)
 	blockEnd := end.Add(time.Duration(service.BufferAfterMin) * time.Minute)
+	var vp *visitPart
+	if b.Visit != nil {
+		if vp = v.bookingVisit(at(path, "visit"), *b.Visit); vp != nil {
+			blockStart = start.Add(-time.Duration(b.Visit.HeldBefore) * time.Minute)
+			blockEnd = end.Add(time.Duration(b.Visit.HeldAfter) * time.Minute)
+		}
+	}
 	if blockEnd.Sub(blockStart) > maxBlock {
 		v.ps.add(at(path, "end"), "the booking, buffers included, lasts more than 2 days")
 		return
@@ -100,8 +107,12 @@ func (v *validator) booking(i int) {
 		}
 		cancel.late = c.Late
 	}
+	series := -1
+	if b.Series != "" {
+		series, _ = v.ref(at(path, "series"), b.Series, v.series, "series")
+	}
 	bp := bookingPlan{
-		index: i, key: b.Key, cancel: cancel, location: loc, service: svc, provider: prov, client: client,
+		index: i, key: b.Key, cancel: cancel, series: series, visit: vp, location: loc, service: svc, provider: prov, client: client,
 		created: v.created(at(path, "created"), b.Created), pack: pack, sale: sale, packReturned: b.PackReturned,
 		row: db.ImportBookingParams{
 			StatusID: status, StartAt: db.Millis(start), EndAt: db.Millis(end),

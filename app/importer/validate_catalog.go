@@ -100,6 +100,7 @@ func (v *validator) service(i int) {
 	if s.Location != "" {
 		sp.location, _ = v.ref(at(path, "location"), s.Location, v.locations, "locations")
 	}
+	sp.resources = v.refList(at(path, "resources"), s.Resources, v.resources, "resources")
 	v.p.services = append(v.p.services, sp)
 }
 
@@ -276,4 +277,33 @@ func (v *validator) instant(path, s string, zone *time.Location, end bool) (time
 		return startOfDay(zone, m.Day.AddDays(1)), true
 	}
 	return startOfDay(zone, m.Day), true
+}
+
+// resource checks resource i: a location of the file, a name unique at it, a kind and a
+// quantity as the admin's form allows (db/migrations/00550_resources.sql).
+func (v *validator) resource(i int) {
+	r := v.f.Resources[i]
+	path := at("resources", i)
+	rp := resourcePlan{key: r.Key, location: -1, name: r.Name, kind: r.Kind, quantity: r.Quantity}
+	if idx, ok := v.ref(at(path, "location"), r.Location, v.locations, "locations"); ok {
+		rp.location = idx
+	}
+	if v.name(at(path, "name"), r.Name, true, 200) {
+		for j, o := range v.f.Resources[:i] {
+			if o.Location == r.Location && o.Name == r.Name {
+				v.ps.add(at(path, "name"), "%q is already the name of resources[%d] at this location", r.Name, j)
+			}
+		}
+	}
+	switch r.Kind {
+	case "":
+		rp.kind = "room"
+	case "room", "equipment":
+	default:
+		v.ps.add(at(path, "kind"), "%q: want room or equipment", r.Kind)
+	}
+	if r.Quantity < 1 || r.Quantity > 1000 {
+		v.ps.add(at(path, "quantity"), "%d: want 1 to 1000", r.Quantity)
+	}
+	v.p.resources = append(v.p.resources, rp)
 }

@@ -112,6 +112,8 @@ type writer struct {
 	now int64
 
 	locations, categories, services, providers, attributes, clients []int64
+	resources, series, visits                                       []int64
+	bookingIDs                                                      map[int]int64 // by index into the file's bookings
 	products, sales, packs                                          []int64
 }
 
@@ -124,9 +126,9 @@ func write(ctx context.Context, d *db.DB, q *db.Queries, p *plan, now time.Time)
 			return fmt.Errorf("company: %w", err)
 		}
 	}
-	for _, step := range []func(*plan) error{w.writeLocations, w.writeCategories, w.writeServices,
+	for _, step := range []func(*plan) error{w.writeLocations, w.writeCategories, w.writeServices, w.writeResources,
 		w.writeProviders, w.writeAttributes, w.writeClients, w.writeClasses, w.writeProducts, w.writeSales, w.writePacks,
-		w.writeBookings, w.planAgendas} {
+		w.writeBookings, w.writeWaits, w.planAgendas} {
 		if err := step(p); err != nil {
 			return err
 		}
@@ -246,6 +248,27 @@ func (w *writer) writeServices(p *plan) error {
 		}
 		if err := w.remember("service", s.key, svc.ID); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return nil
+}
+
+// writeResources writes the resources, then what each service requires of them. Their keys
+// are the file's own: a resource is known in the database by its location and name (unique).
+func (w *writer) writeResources(p *plan) error {
+	for i, r := range p.resources {
+		res, err := w.q.InsertResource(w.ctx, db.InsertResourceParams{LocationID: w.locations[r.location], Name: r.name, Kind: r.kind,
+			Quantity: r.quantity, CreatedAt: w.now, UpdatedAt: w.now})
+		if err != nil {
+			return fmt.Errorf("%s: %w", at("resources", i), err)
+		}
+		w.resources = append(w.resources, res.ID)
+	}
+	for i, s := range p.services {
+		for _, r := range s.resources {
+			if err := w.q.AddServiceResource(w.ctx, db.AddServiceResourceParams{ServiceID: w.services[i], ResourceID: w.resources[r]}); err != nil {
+				return fmt.Errorf("%s.resources: %w", at("services", i), err)
+			}
 		}
 	}
 	return nil

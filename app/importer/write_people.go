@@ -145,6 +145,23 @@ func (w *writer) writeClients(p *plan) error {
 }
 
 func (w *writer) writeBookings(p *plan) error {
+	w.bookingIDs = map[int]int64{}
+	for _, sp := range p.series {
+		s, err := w.q.InsertBookingSeries(w.ctx, sp.row)
+		if err != nil {
+			return fmt.Errorf("series: %w", err)
+		}
+		w.series = append(w.series, s.ID)
+	}
+	for i, vp := range p.visits {
+		row := vp.row
+		row.LocationID, row.ClientID, row.UpdatedAt = w.locations[vp.location], w.clients[vp.client], w.now
+		id, err := w.q.InsertVisit(w.ctx, row)
+		if err != nil {
+			return fmt.Errorf("%s: %w", at("visits", i), err)
+		}
+		w.visits = append(w.visits, id)
+	}
 	for _, b := range p.bookings {
 		path := at("bookings", b.index)
 		row := b.row
@@ -175,6 +192,17 @@ func (w *writer) writeBookings(p *plan) error {
 			}
 			err = w.q.LinkImportedBooking(w.ctx, id, pack, sale, b.packReturned)
 		}
+		if err == nil && b.visit != nil {
+			row := b.visit.row
+			row.BookingID, row.VisitID = id, w.visits[b.visit.visit]
+			err = w.q.InsertVisitBooking(w.ctx, row)
+		}
+		if err == nil && b.series >= 0 {
+			err = w.q.LinkImportedBookingSeries(w.ctx, id, w.series[b.series])
+		}
+		if err == nil {
+			w.bookingIDs[b.index] = id
+		}
 		if err == nil && b.cancel.at.Valid {
 			err = w.q.RecordImportedCancel(w.ctx, id, b.cancel.at, b.cancel.by, b.cancel.late)
 		}
@@ -183,6 +211,29 @@ func (w *writer) writeBookings(p *plan) error {
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return nil
+}
+
+// writeWaits writes the waitlist for appointments, after the bookings a booked wait names.
+func (w *writer) writeWaits(p *plan) error {
+	for _, wp := range p.waits {
+		row := wp.row
+		row.ClientID, row.LocationID, row.ServiceID = w.clients[wp.client], w.locations[wp.location], w.services[wp.service]
+		if wp.provider >= 0 {
+			row.ProviderID = sql.NullInt64{Int64: w.providers[wp.provider], Valid: true}
+		}
+		if wp.booking >= 0 {
+			id, ok := w.bookingIDs[wp.booking]
+			if !ok {
+				return fmt.Errorf("%s.booking: the booking was not imported", at("appointment_waitlist", wp.index))
+			}
+			row.BookingID = sql.NullInt64{Int64: id, Valid: true}
+		}
+		row.UpdatedAt = w.now
+		if err := w.q.ImportAppointmentWait(w.ctx, row); err != nil {
+			return fmt.Errorf("%s: %w", at("appointment_waitlist", wp.index), err)
 		}
 	}
 	return nil

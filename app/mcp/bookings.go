@@ -217,13 +217,23 @@ var rescheduleTool = toolSpec{
 		idArg("booking_id", "The booking, from upcoming_bookings or book."),
 		idArg("client_id", "The client the booking belongs to."),
 		stringArg("slot_id", "The new time: a slot_id from find_free_times for the booking's service.", maxSlotID),
+		seriesScopeArg("moves"),
 	),
+}
+
+// seriesScopeArg is the scope of a change to an occurrence of a repeating booking
+// (docs/visits.md, "Series"): the same choice /v3 offers, through the same functions.
+func seriesScopeArg(verb string) prop {
+	return enumArg("scope", "For a booking that repeats (it has a series_id): \"one\" (default) "+verb+" this date only, "+
+		"\"following\" this date and the later ones, \"all\" every date not started yet. Ask the customer which they mean.",
+		booking.ScopeOne, booking.ScopeFollowing, booking.ScopeAll)
 }
 
 type rescheduleArgs struct {
 	BookingID int64  `json:"booking_id"`
 	ClientID  int64  `json:"client_id"`
 	SlotID    string `json:"slot_id"`
+	Scope     string `json:"scope"`
 }
 
 func (s *Server) reschedule(ctx context.Context, c call, in *rescheduleArgs) (answer, error) {
@@ -240,15 +250,26 @@ func (s *Server) reschedule(ctx context.Context, c call, in *rescheduleArgs) (an
 			cur.ServiceName, cur.Booking.ServiceID)
 	}
 	ch := booking.Change{Start: &ref.Start, LocationID: &ref.LocationID, ProviderID: &ref.ProviderID}
-	v, err := booking.Update(db.WithCatalogVersion(ctx, c.key.CatalogVersion), s.db, s.now(), cur.Booking.ID, ch, booking.SourceMCP)
+	vs, err := booking.UpdateOccurrences(db.WithCatalogVersion(ctx, c.key.CatalogVersion), s.db, s.now(), cur.Booking.ID, ch, in.Scope, booking.SourceMCP)
+	if se, ok := err.(*booking.SeriesUnavailableError); ok {
+		return answer{}, &toolError{Kind: kindTaken, Field: "slot_id", Message: se.Error() + "; nothing was moved"}
+	}
 	if err != nil {
 		return answer{}, s.takenWithAlternatives(ctx, c, ref, cur.Booking.ClientID, cur.Booking.ID, err)
+	}
+	v, err := booking.Get(ctx, s.db.R, cur.Booking.ID)
+	if err != nil {
+		return answer{}, err
 	}
 	out, err := s.bookingOut(ctx, v)
 	if err != nil {
 		return answer{}, err
 	}
-	return answer{data: out, text: "Rescheduled. " + bookingText(out)}, nil
+	lead := "Rescheduled. "
+	if len(vs) > 1 {
+		lead = fmt.Sprintf("Rescheduled %d dates of the series. ", len(vs))
+	}
+	return answer{data: out, text: lead + bookingText(out)}, nil
 }
 
 var cancelTool = toolSpec{
@@ -258,12 +279,14 @@ var cancelTool = toolSpec{
 	input: object([]string{"booking_id", "client_id"},
 		idArg("booking_id", "The booking, from upcoming_bookings or book."),
 		idArg("client_id", "The client the booking belongs to."),
+		seriesScopeArg("cancels"),
 	),
 }
 
 type cancelArgs struct {
-	BookingID int64 `json:"booking_id"`
-	ClientID  int64 `json:"client_id"`
+	BookingID int64  `json:"booking_id"`
+	ClientID  int64  `json:"client_id"`
+	Scope     string `json:"scope"`
 }
 
 func (s *Server) cancel(ctx context.Context, _ call, in *cancelArgs) (answer, error) {
@@ -272,7 +295,8 @@ func (s *Server) cancel(ctx context.Context, _ call, in *cancelArgs) (answer, er
 		return answer{}, err
 	}
 	already := cur.Booking.StatusID == booking.StatusCancelled
-	if err := booking.Cancel(ctx, s.db, s.now(), cur.Booking.ID, booking.SourceMCP); err != nil {
+	done, err := booking.CancelOccurrences(ctx, s.db, s.now(), cur.Booking.ID, in.Scope, booking.CancelOptions{Source: booking.SourceMCP})
+	if err != nil {
 		return answer{}, err
 	}
 	v, err := booking.Get(ctx, s.db.R, cur.Booking.ID)
@@ -286,6 +310,9 @@ func (s *Server) cancel(ctx context.Context, _ call, in *cancelArgs) (answer, er
 	lead := "Cancelled. "
 	if already {
 		lead = "This booking was already cancelled. "
+	}
+	if len(done) > 1 {
+		lead = fmt.Sprintf("Cancelled %d dates of the series. ", len(done))
 	}
 	return answer{data: out, text: lead + bookingText(out)}, nil
 }

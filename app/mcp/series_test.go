@@ -55,3 +55,53 @@ func TestBookSeries(t *testing.T) {
 		t.Fatalf("%d bookings after a refused series, want 3", n)
 	}
 }
+
+// reschedule_booking and cancel_booking take a series scope: moving the first date with
+// "all" moves every date to the new local time, cancelling the second with "following"
+// cancels it and the third and leaves the first, through the same functions as /v3.
+func TestSeriesScopesInTools(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	cs := f.connect(f.fullKey)
+	var ft freeTimes
+	ok(t, cs, "find_free_times", map[string]any{
+		"location_id": locationProvidencia, "service_id": serviceHaircut, "provider_id": providerBen, "date": "this Saturday",
+	}, &ft)
+	if len(ft.Slots) < 3 {
+		t.Fatal("too few free times on Saturday")
+	}
+	ok(t, cs, "book_series", map[string]any{"slot_id": ft.Slots[0].SlotID, "client_id": clientMaria, "frequency": "weekly", "count": 3, "mode": "all_or_nothing"}, nil)
+	ids := func(where string) []int64 {
+		t.Helper()
+		rows, err := f.db.Read.Query(`SELECT id FROM bookings WHERE series_id IS NOT NULL ` + where + ` ORDER BY start_at`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, id)
+		}
+		return out
+	}
+	all := ids("")
+	if len(all) != 3 {
+		t.Fatalf("%d dates booked, want 3", len(all))
+	}
+	later := ft.Slots[2]
+	ok(t, cs, "reschedule_booking", map[string]any{"booking_id": all[0], "client_id": clientMaria, "slot_id": later.SlotID, "scope": "all"}, nil)
+	// Every date moved (their local time is the slot's; across daylight-saving changes the
+	// instants differ by more or less than whole weeks).
+	if n := count(t, f, `SELECT count(*) FROM activity WHERE action = 'booking.moved'`); n != 3 {
+		t.Fatalf("%d dates moved, want all 3", n)
+	}
+	ok(t, cs, "cancel_booking", map[string]any{"booking_id": all[1], "client_id": clientMaria, "scope": "following"}, nil)
+	if got := ids("AND status_id = 5"); len(got) != 2 || got[0] != all[1] || got[1] != all[2] {
+		t.Fatalf("cancelled %v, want the second and third dates %v", got, all[1:])
+	}
+	fails(t, cs, "cancel_booking", map[string]any{"booking_id": all[0], "client_id": clientMaria, "scope": "some"}, "invalid_input")
+}

@@ -20,6 +20,9 @@ type facts struct {
 	phone, preferred string
 	// series: a series' confirmation lists the dates of its occurrences (series.go).
 	series []time.Time
+	// visit: a visit's confirmation, reminder and reschedule notice describe every service of
+	// it (visit.go); Start…End and PriceCents are then the whole visit's.
+	visit []visitSegment
 }
 
 // facts reads what message m is about, as it is now, and decides whether it still has
@@ -58,6 +61,16 @@ func (s *Service) facts(ctx context.Context, q *db.Queries, m db.Message, kind K
 			if f.series, err = seriesDates(ctx, q, b.ID); err != nil {
 				return f, to, "", err
 			}
+		}
+		if kind.aboutVisit() && m.Recipient != ToProvider {
+			var later bool
+			if f.visit, later, err = visitSegments(ctx, q, b.ID); err != nil {
+				return f, to, "", err
+			}
+			if later {
+				return f, to, "a later service of a visit: the visit's first booking's messages describe it", nil
+			}
+			f.appointment = f.appointment.wholeVisit(f.visit)
 		}
 		to = mail.Address{Name: OneLine(b.FirstName + " " + b.LastName), Address: b.Email}
 		if m.Recipient == ToProvider {

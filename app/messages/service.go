@@ -230,6 +230,11 @@ func (s *Service) Prepare(ctx context.Context, id int64, t Transport, now time.T
 	if err != nil {
 		return Prepared{About: ab}, err
 	}
+	if len(a.visit) > 0 {
+		if content, err = withVisit(r.printer, content, a.visit, zoneOr(a.Zone), r.biz.Name); err != nil {
+			return Prepared{About: ab}, err
+		}
+	}
 	if len(a.series) > 0 {
 		if content, err = withSeries(r.printer, content, a.series, zoneOr(a.Zone), r.biz.Name); err != nil {
 			return Prepared{About: ab}, err

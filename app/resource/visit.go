@@ -56,6 +56,15 @@ type Visit struct {
 	EndTime    string    `json:"end_time"`
 	Price      string    `json:"price"`
 	Bookings   []Booking `json:"bookings"`
+	// PaymentRequest is the one request a visit booked with pay_online waits for.
+	PaymentRequest *VisitPayment `json:"payment_request,omitempty"`
+}
+
+// VisitPayment is a visit's payment request: its id, what it asks and where it is paid.
+type VisitPayment struct {
+	ID          int64  `json:"id"`
+	Amount      string `json:"amount"`
+	CheckoutURL string `json:"checkout_url"`
 }
 
 // NewVisitSegment is one booking of a visit slot in zone.

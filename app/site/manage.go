@@ -22,11 +22,14 @@ import (
 	"frontdesk/ui/i18n"
 )
 
-// managed is the booking behind a manage link, as it is now.
+// managed is the booking behind a manage link, as it is now. visit is the visit it belongs
+// to when that has other live bookings: the link then shows, moves and cancels the whole
+// visit, through the visit functions.
 type managed struct {
 	token string
 	view  booking.View
 	loc   *location
+	visit *booking.Visit
 }
 
 func (m managed) start() time.Time { return db.Time(m.view.Booking.StartAt).In(m.loc.zone) }
@@ -63,7 +66,25 @@ func (s *Site) loadManaged(r *http.Request) (managed, error) {
 	} else if !db.IsNotFound(err) {
 		return managed{}, err
 	}
-	return managed{token: token, view: v, loc: loc}, nil
+	m := managed{token: token, view: v, loc: loc}
+	if vid, ok, err := booking.VisitOf(r.Context(), s.db.R, id); err != nil {
+		return managed{}, err
+	} else if ok {
+		visit, err := booking.GetVisit(r.Context(), s.db.R, vid)
+		if err != nil {
+			return managed{}, err
+		}
+		live := 0
+		for _, x := range visit.Bookings {
+			if x.Booking.StatusID != booking.StatusCancelled {
+				live++
+			}
+		}
+		if live > 1 {
+			m.visit = &visit
+		}
+	}
+	return m, nil
 }
 
 // manageHeaders: a manage page carries a personal token in its URL, so it is never cached and
@@ -143,35 +164,11 @@ func (s *Site) showBooking(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, ui.SiteManage(s.page(r, p.T("site.manage.title")), v))
 }
 
-// wholeBooking describes on the manage page what the booking is part of: every service of its
-// visit with providers and local times, and the visit's total (a visit is moved by the
-// business, and cancelled whole); or the dates of its series from it on.
+// wholeBooking describes on the manage page what else the booking is part of: the dates of its
+// series from it on. A visit is described whole by bookingSummary.
 func (s *Site) wholeBooking(r *http.Request, p *i18n.Printer, m managed, v *ui.SiteManageView) error {
 	b := m.view.Booking
-	visitID, inVisit, err := booking.VisitOf(r.Context(), s.db.R, b.ID)
-	if err != nil {
-		return err
-	}
-	if inVisit {
-		vis, err := booking.GetVisit(r.Context(), s.db.R, visitID)
-		if err != nil {
-			return err
-		}
-		for _, x := range vis.Bookings {
-			if x.Booking.StatusID == booking.StatusCancelled && b.StatusID != booking.StatusCancelled {
-				continue
-			}
-			v.Summary.Segments = append(v.Summary.Segments, ui.SiteSegment{Service: x.ServiceName, Provider: x.ProviderName,
-				Time: p.TimeOnce(db.Time(x.Booking.StartAt).In(m.loc.zone)) + "–" + p.TimeOnce(db.Time(x.Booking.EndAt).In(m.loc.zone))})
-		}
-		if !vis.Start.IsZero() {
-			v.Summary.When = when(p, vis.Start.In(m.loc.zone))
-			v.Summary.Duration = duration(p, int64(vis.End.Sub(vis.Start)/time.Minute))
-			v.Summary.Price = price(p, vis.PriceCents)
-		}
-		if v.RescheduleURL != "" {
-			v.RescheduleURL, v.NoReschedule = "", p.T("site.visit.no_reschedule")
-		}
+	if m.visit != nil { // bookingSummary has described the whole visit
 		return nil
 	}
 	if b.SeriesID.Valid && b.StatusID != booking.StatusCancelled {
@@ -241,14 +238,33 @@ func (s *Site) refusal(r *http.Request, err error) string {
 	return p.T("site.refused.other")
 }
 
+// visitSegments lists a visit's services with their providers and local times; the cancelled
+// ones only when the booking the link is for is cancelled too (what the visit was).
+func visitSegments(p *i18n.Printer, zone *time.Location, v *booking.Visit, cancelled bool) []ui.SiteSegment {
+	var out []ui.SiteSegment
+	for _, x := range v.Bookings {
+		if x.Booking.StatusID == booking.StatusCancelled && !cancelled {
+			continue
+		}
+		out = append(out, ui.SiteSegment{Service: x.ServiceName, Provider: x.ProviderName,
+			Time: p.TimeOnce(db.Time(x.Booking.StartAt).In(zone)) + "–" + p.TimeOnce(db.Time(x.Booking.EndAt).In(zone))})
+	}
+	return out
+}
+
 // bookingSummary is a booking as the manage pages show it. Nothing about the client is shown:
 // the link is the only credential, and what it shows is the appointment.
 func (s *Site) bookingSummary(p *i18n.Printer, m managed) ui.SiteSummary {
 	b := m.view.Booking
-	return ui.SiteSummary{
+	sum := ui.SiteSummary{
 		Service: m.view.ServiceName, Provider: m.view.ProviderName, Location: m.loc.name, Address: m.loc.address,
 		When: when(p, m.start()), Duration: duration(p, (b.EndAt-b.StartAt)/60000), Price: price(p, b.PriceCents),
 	}
+	if v := m.visit; v != nil {
+		sum.When, sum.Duration, sum.Price = when(p, v.Start.In(m.loc.zone)), duration(p, int64(v.End.Sub(v.Start)/time.Minute)), price(p, v.PriceCents)
+		sum.Segments = visitSegments(p, m.loc.zone, v, b.StatusID == booking.StatusCancelled)
+	}
+	return sum
 }
 
 func statusName(id int64) string {
@@ -324,18 +340,13 @@ func (s *Site) cancel(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	// A visit is cancelled whole: its other services make no sense alone.
-	visitID, inVisit, err := booking.VisitOf(r.Context(), s.db.R, b.ID)
-	if err != nil {
-		s.renderError(w, r, err)
-		return
+	cancel := func(ctx context.Context) error { return booking.Cancel(ctx, s.db, now, b.ID, booking.SourceOnline) }
+	if m.visit != nil { // every booking of the visit, in one transaction, under the policy
+		cancel = func(ctx context.Context) error {
+			return booking.CancelVisit(ctx, s.db, now, m.visit.ID, booking.SourceOnline)
+		}
 	}
-	if inVisit {
-		err = booking.CancelVisit(m.as(r.Context()), s.db, now, visitID, booking.SourceOnline)
-	} else {
-		err = booking.Cancel(m.as(r.Context()), s.db, now, b.ID, booking.SourceOnline)
-	}
-	if err != nil {
+	if err := cancel(m.as(r.Context())); err != nil {
 		s.renderRefusal(w, r, m, err)
 		return
 	}

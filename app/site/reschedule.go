@@ -157,8 +157,18 @@ func (s *Site) reschedule(w http.ResponseWriter, r *http.Request) {
 		s.renderRescheduleTaken(w, r, m, start)
 		return
 	}
-	_, err = booking.Update(m.as(r.Context()), s.db, s.now(), m.view.Booking.ID,
-		booking.Change{Start: &start, ProviderID: &provider}, booking.SourceOnline)
+	if m.visit != nil {
+		// A visit moves whole, each booking by the same amount with its own provider, in one
+		// transaction (booking.MoveVisit), or not at all.
+		if provider != m.view.Booking.ProviderID {
+			s.renderRescheduleTaken(w, r, m, start)
+			return
+		}
+		_, err = booking.MoveVisit(m.as(r.Context()), s.db, s.now(), m.visit.ID, start.Add(m.visit.Start.Sub(m.start())), booking.SourceOnline)
+	} else {
+		_, err = booking.Update(m.as(r.Context()), s.db, s.now(), m.view.Booking.ID,
+			booking.Change{Start: &start, ProviderID: &provider}, booking.SourceOnline)
+	}
 	switch code := fail.CodeOf(err); {
 	case fail.Is(err, fail.CodeConflict, booking.ConflictSlotUnavailable), fail.Is(err, fail.CodeConflict, booking.ConflictClassFull),
 		code == fail.CodeInvalid && fail.FieldOf(err) != "booking": // taken, or not offered any more
