@@ -10,6 +10,15 @@ import (
 	"database/sql"
 )
 
+const deleteMembershipPlanDiscounts = `-- name: DeleteMembershipPlanDiscounts :exec
+DELETE FROM membership_plan_discounts WHERE plan_id = ?
+`
+
+func (q *Queries) DeleteMembershipPlanDiscounts(ctx context.Context, planID int64) error {
+	_, err := q.db.ExecContext(ctx, deleteMembershipPlanDiscounts, planID)
+	return err
+}
+
 const deleteMembershipPlanServices = `-- name: DeleteMembershipPlanServices :exec
 DELETE FROM membership_plan_services WHERE plan_id = ?
 `
@@ -105,6 +114,37 @@ func (q *Queries) InsertMembership(ctx context.Context, arg InsertMembershipPara
 		&i.UpdatedAt,
 	)
 	return i, err
+}
+
+const insertMembershipMessage = `-- name: InsertMembershipMessage :exec
+INSERT INTO messages (message_key, kind, recipient, channel, detail_json, state, send_at, next_attempt_at,
+    created_at, updated_at, membership_id)
+VALUES (?, ?, 'client', 'email', ?, 'pending', ?, ?, ?, ?, ?)
+`
+
+type InsertMembershipMessageParams struct {
+	MessageKey    string
+	Kind          string
+	DetailJson    string
+	SendAt        int64
+	NextAttemptAt sql.NullInt64
+	CreatedAt     int64
+	UpdatedAt     int64
+	MembershipID  sql.NullInt64
+}
+
+func (q *Queries) InsertMembershipMessage(ctx context.Context, arg InsertMembershipMessageParams) error {
+	_, err := q.db.ExecContext(ctx, insertMembershipMessage,
+		arg.MessageKey,
+		arg.Kind,
+		arg.DetailJson,
+		arg.SendAt,
+		arg.NextAttemptAt,
+		arg.CreatedAt,
+		arg.UpdatedAt,
+		arg.MembershipID,
+	)
+	return err
 }
 
 const insertMembershipPack = `-- name: InsertMembershipPack :one
@@ -208,6 +248,20 @@ func (q *Queries) InsertMembershipPlan(ctx context.Context, arg InsertMembership
 		&i.UpdatedAt,
 	)
 	return i, err
+}
+
+const insertMembershipPlanDiscount = `-- name: InsertMembershipPlanDiscount :exec
+INSERT INTO membership_plan_discounts (plan_id, service_id) VALUES (?, ?)
+`
+
+type InsertMembershipPlanDiscountParams struct {
+	PlanID    int64
+	ServiceID int64
+}
+
+func (q *Queries) InsertMembershipPlanDiscount(ctx context.Context, arg InsertMembershipPlanDiscountParams) error {
+	_, err := q.db.ExecContext(ctx, insertMembershipPlanDiscount, arg.PlanID, arg.ServiceID)
+	return err
 }
 
 const insertMembershipPlanService = `-- name: InsertMembershipPlanService :exec
@@ -387,6 +441,28 @@ func (q *Queries) ListMemberships(ctx context.Context, arg ListMembershipsParams
 	return items, nil
 }
 
+const memberDiscount = `-- name: MemberDiscount :one
+SELECT CAST(COALESCE(MAX(p.discount_bp), 0) AS INTEGER) AS discount_bp
+FROM memberships m
+JOIN membership_plans p ON p.id = m.plan_id
+JOIN membership_plan_discounts d ON d.plan_id = p.id AND d.service_id = ?1
+WHERE m.client_id = ?2 AND m.status = 'active' AND p.discount_bp > 0
+`
+
+type MemberDiscountParams struct {
+	ServiceID int64
+	ClientID  int64
+}
+
+// The largest discount an active membership of client_id gives on service_id, in basis points
+// (0: none).
+func (q *Queries) MemberDiscount(ctx context.Context, arg MemberDiscountParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, memberDiscount, arg.ServiceID, arg.ClientID)
+	var discount_bp int64
+	err := row.Scan(&discount_bp)
+	return discount_bp, err
+}
+
 const membershipBySubscription = `-- name: MembershipBySubscription :one
 SELECT id, uuid, plan_id, client_id, status, paused_by, provider, checkout_session_id, customer_ref, subscription_ref, current_period_end, created_at, updated_at FROM memberships WHERE subscription_ref = ?
 `
@@ -465,7 +541,7 @@ func (q *Queries) MembershipCurrency(ctx context.Context) (string, error) {
 }
 
 const membershipPeriods = `-- name: MembershipPeriods :many
-SELECT id, membership_id, period_start, period_end, invoice_ref, amount_cents, currency, created_at FROM membership_periods WHERE membership_id = ? ORDER BY period_start DESC
+SELECT id, membership_id, period_start, period_end, invoice_ref, amount_cents, currency, created_at, sale_id FROM membership_periods WHERE membership_id = ? ORDER BY period_start DESC
 `
 
 func (q *Queries) MembershipPeriods(ctx context.Context, membershipID int64) ([]MembershipPeriod, error) {
@@ -486,10 +562,38 @@ func (q *Queries) MembershipPeriods(ctx context.Context, membershipID int64) ([]
 			&i.AmountCents,
 			&i.Currency,
 			&i.CreatedAt,
+			&i.SaleID,
 		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const membershipPlanDiscountServices = `-- name: MembershipPlanDiscountServices :many
+SELECT service_id FROM membership_plan_discounts WHERE plan_id = ? ORDER BY service_id
+`
+
+func (q *Queries) MembershipPlanDiscountServices(ctx context.Context, planID int64) ([]int64, error) {
+	rows, err := q.db.QueryContext(ctx, membershipPlanDiscountServices, planID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var service_id int64
+		if err := rows.Scan(&service_id); err != nil {
+			return nil, err
+		}
+		items = append(items, service_id)
 	}
 	if err := rows.Close(); err != nil {
 		return nil, err
@@ -535,6 +639,110 @@ func (q *Queries) MembershipPlanServices(ctx context.Context, planID int64) ([]M
 	return items, nil
 }
 
+const membershipsOfClient = `-- name: MembershipsOfClient :many
+SELECT m.id, m.uuid, m.plan_id, m.client_id, m.status, m.paused_by, m.provider, m.checkout_session_id, m.customer_ref, m.subscription_ref, m.current_period_end, m.created_at, m.updated_at, p.name AS plan_name, p.price_cents
+FROM memberships m JOIN membership_plans p ON p.id = m.plan_id
+WHERE m.client_id = ? ORDER BY m.id DESC
+`
+
+type MembershipsOfClientRow struct {
+	ID                int64
+	UUID              string
+	PlanID            int64
+	ClientID          int64
+	Status            string
+	PausedBy          sql.NullString
+	Provider          string
+	CheckoutSessionID sql.NullString
+	CustomerRef       sql.NullString
+	SubscriptionRef   sql.NullString
+	CurrentPeriodEnd  sql.NullInt64
+	CreatedAt         int64
+	UpdatedAt         int64
+	PlanName          string
+	PriceCents        int64
+}
+
+func (q *Queries) MembershipsOfClient(ctx context.Context, clientID int64) ([]MembershipsOfClientRow, error) {
+	rows, err := q.db.QueryContext(ctx, membershipsOfClient, clientID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []MembershipsOfClientRow{}
+	for rows.Next() {
+		var i MembershipsOfClientRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.UUID,
+			&i.PlanID,
+			&i.ClientID,
+			&i.Status,
+			&i.PausedBy,
+			&i.Provider,
+			&i.CheckoutSessionID,
+			&i.CustomerRef,
+			&i.SubscriptionRef,
+			&i.CurrentPeriodEnd,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.PlanName,
+			&i.PriceCents,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const messageMembership = `-- name: MessageMembership :one
+SELECT m.id, m.uuid, m.status, m.current_period_end, p.name AS plan_name, p.price_cents,
+    c.id AS client_id, c.first_name, COALESCE(c.last_name, '') AS last_name, COALESCE(c.email, '') AS email, COALESCE(c.phone, '') AS phone
+FROM memberships m JOIN membership_plans p ON p.id = m.plan_id JOIN clients c ON c.id = m.client_id
+WHERE m.id = ?
+`
+
+type MessageMembershipRow struct {
+	ID               int64
+	UUID             string
+	Status           string
+	CurrentPeriodEnd sql.NullInt64
+	PlanName         string
+	PriceCents       int64
+	ClientID         int64
+	FirstName        string
+	LastName         string
+	Email            string
+	Phone            string
+}
+
+// What a membership message says: the membership, its plan and its client, as they are now.
+func (q *Queries) MessageMembership(ctx context.Context, id int64) (MessageMembershipRow, error) {
+	row := q.db.QueryRowContext(ctx, messageMembership, id)
+	var i MessageMembershipRow
+	err := row.Scan(
+		&i.ID,
+		&i.UUID,
+		&i.Status,
+		&i.CurrentPeriodEnd,
+		&i.PlanName,
+		&i.PriceCents,
+		&i.ClientID,
+		&i.FirstName,
+		&i.LastName,
+		&i.Email,
+		&i.Phone,
+	)
+	return i, err
+}
+
 const setMembershipCheckout = `-- name: SetMembershipCheckout :exec
 UPDATE memberships SET checkout_session_id = ?, updated_at = ? WHERE id = ?
 `
@@ -563,6 +771,20 @@ type SetMembershipPeriodEndParams struct {
 
 func (q *Queries) SetMembershipPeriodEnd(ctx context.Context, arg SetMembershipPeriodEndParams) error {
 	_, err := q.db.ExecContext(ctx, setMembershipPeriodEnd, arg.PeriodEnd, arg.UpdatedAt, arg.ID)
+	return err
+}
+
+const setMembershipPeriodSale = `-- name: SetMembershipPeriodSale :exec
+UPDATE membership_periods SET sale_id = ? WHERE id = ?
+`
+
+type SetMembershipPeriodSaleParams struct {
+	SaleID sql.NullInt64
+	ID     int64
+}
+
+func (q *Queries) SetMembershipPeriodSale(ctx context.Context, arg SetMembershipPeriodSaleParams) error {
+	_, err := q.db.ExecContext(ctx, setMembershipPeriodSale, arg.SaleID, arg.ID)
 	return err
 }
 

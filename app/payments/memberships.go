@@ -350,6 +350,9 @@ func (o *Online) creditPeriod(ctx context.Context, q *db.Queries, now time.Time,
 	if err := q.SetMembershipPeriodEnd(ctx, db.SetMembershipPeriodEndParams{PeriodEnd: nullInt(db.Millis(ev.PeriodEnd)), UpdatedAt: ms, ID: m.ID}); err != nil {
 		return "", err
 	}
+	if err := o.periodSale(ctx, q, now, m, plan, periodID, ev); err != nil {
+		return "", fmt.Errorf("sale of membership %d period %d: %w", m.ID, periodID, err)
+	}
 	// A paid period ends a pause for a failed payment (the client fixed their card) and starts
 	// a pending membership; a pause the owner or the client chose stays.
 	if m.Status == MembershipPending || m.Status == MembershipPaused && m.PausedBy.String == PausedByPaymentFailed {
@@ -360,6 +363,51 @@ func (o *Online) creditPeriod(ctx context.Context, q *db.Queries, now time.Time,
 	}
 	return OutcomeMembershipRenewed, activity.Record(ctx, q, now, activity.Entry{Action: "membership.renewed", Entity: "client", EntityID: m.ClientID,
 		Changes: activity.Changes{}.Set("membership_id", nil, m.ID).Set("period_end", nil, ev.PeriodEnd.UTC().Format(time.RFC3339))})
+}
+
+// itemMembership is the cart item type of a membership's paid period.
+const itemMembership = "membership"
+
+// periodSale records the money of a paid period as a sale, inside the transaction that
+// recorded the period (so once per period): a cart with one line, the plan for what the
+// provider charged, and a payment request for it settled as every payment is — a sale paid
+// online (method 4), payment_request.paid, and the client's receipt. A period charged nothing
+// (a free trial, a full discount at the provider) has no sale.
+func (o *Online) periodSale(ctx context.Context, q *db.Queries, now time.Time, m db.Membership, plan db.MembershipPlan, periodID int64, ev SubscriptionEvent) error {
+	if ev.AmountCents <= 0 {
+		return nil
+	}
+	ms := db.Millis(now)
+	cartID, err := q.InsertCart(ctx, db.InsertCartParams{
+		UUID: newUUID(), ClientID: nullInt(m.ClientID), CreatedAt: ms, UpdatedAt: ms, ExpiresAt: db.Millis(now.Add(CartTTL)),
+	})
+	if err != nil {
+		return err
+	}
+	if err := q.InsertCartItem(ctx, db.InsertCartItemParams{
+		CartID: cartID, ItemID: plan.ID, ItemType: itemMembership,
+		ItemName: sql.NullString{String: plan.Name, Valid: true}, ItemUUID: sql.NullString{String: m.UUID, Valid: true},
+		Quantity: 1, UnitPriceCents: ev.AmountCents, InstancesJSON: "[]",
+	}); err != nil {
+		return err
+	}
+	uuid := newUUID()
+	prID, err := q.InsertPaymentRequest(ctx, db.InsertPaymentRequestParams{
+		UUID: uuid, CartID: cartID, AmountCents: ev.AmountCents, CheckoutURL: o.links.URL("/pay/"+uuid, nil),
+		CreatedAt: ms, UpdatedAt: ms,
+	})
+	if err != nil {
+		return err
+	}
+	pr, err := q.GetPaymentRequest(ctx, prID)
+	if err != nil {
+		return err
+	}
+	saleID, err := settle(ctx, q, now, pr, Payment{Method: MethodOnline, AmountCents: ev.AmountCents})
+	if err != nil {
+		return err
+	}
+	return q.SetMembershipPeriodSale(ctx, db.SetMembershipPeriodSaleParams{SaleID: nullInt(saleID), ID: periodID})
 }
 
 func stampOrNil(v sql.NullInt64) any {
