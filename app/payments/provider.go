@@ -153,6 +153,8 @@ type Event struct {
 	// Subscription: a membership's subscription started, renewed, failed, changed or ended
 	// (subscriptions.go).
 	Subscription *SubscriptionEvent
+	// Charge: an off-session charge (a fee, fees.go) succeeded, failed or needs the client.
+	Charge *ChargeEvent
 }
 
 // TestResult is what a connection test found.
