@@ -540,6 +540,22 @@ func (q *Queries) MembershipCurrency(ctx context.Context) (string, error) {
 	return currency, err
 }
 
+const membershipOtherPeriods = `-- name: MembershipOtherPeriods :one
+SELECT count(*) FROM membership_periods WHERE membership_id = ? AND period_start <> ?
+`
+
+type MembershipOtherPeriodsParams struct {
+	MembershipID int64
+	PeriodStart  int64
+}
+
+func (q *Queries) MembershipOtherPeriods(ctx context.Context, arg MembershipOtherPeriodsParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, membershipOtherPeriods, arg.MembershipID, arg.PeriodStart)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const membershipPeriods = `-- name: MembershipPeriods :many
 SELECT id, membership_id, period_start, period_end, invoice_ref, amount_cents, currency, created_at, sale_id FROM membership_periods WHERE membership_id = ? ORDER BY period_start DESC
 `

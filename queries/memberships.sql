@@ -120,3 +120,6 @@ WHERE m.id = ?;
 INSERT INTO messages (message_key, kind, recipient, channel, detail_json, state, send_at, next_attempt_at,
     created_at, updated_at, membership_id)
 VALUES (?, ?, 'client', 'email', ?, 'pending', ?, ?, ?, ?, ?);
+
+-- name: MembershipOtherPeriods :one
+SELECT count(*) FROM membership_periods WHERE membership_id = ? AND period_start <> ?;

@@ -13,6 +13,7 @@ import (
 
 	"frontdesk/app/activity"
 	"frontdesk/app/fail"
+	"frontdesk/app/messages"
 	"frontdesk/app/money"
 	"frontdesk/db"
 )
@@ -337,6 +338,12 @@ func issueGiftCards(ctx context.Context, q *db.Queries, now time.Time, c db.Cart
 		if err := activity.Record(ctx, q, now, activity.Entry{Action: "gift_card.issued", Entity: "gift_card", EntityID: card.ID,
 			Changes: activity.Changes{}.Set("value_cents", nil, card.ValueCents).Set("sale_id", nil, saleID).Set("source", nil, card.Source)}); err != nil {
 			return err
+		}
+		// The card is emailed, once it is worth its value, to whom the buyer chose.
+		if card.SendTo != "none" {
+			if err := messages.GiftCardIssued(ctx, q, now, card.ID); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

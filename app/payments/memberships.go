@@ -12,6 +12,7 @@ import (
 
 	"frontdesk/app/activity"
 	"frontdesk/app/fail"
+	"frontdesk/app/messages"
 	"frontdesk/app/money"
 	"frontdesk/db"
 )
@@ -353,6 +354,15 @@ func (o *Online) creditPeriod(ctx context.Context, q *db.Queries, now time.Time,
 	if err := o.periodSale(ctx, q, now, m, plan, periodID, ev); err != nil {
 		return "", fmt.Errorf("sale of membership %d period %d: %w", m.ID, periodID, err)
 	}
+	// A period besides the membership's first is the client's renewal message (the first one
+	// is told by the membership's start).
+	if others, err := q.MembershipOtherPeriods(ctx, db.MembershipOtherPeriodsParams{MembershipID: m.ID, PeriodStart: db.Millis(ev.PeriodStart)}); err != nil {
+		return "", err
+	} else if others > 0 {
+		if err := messages.MembershipChanged(ctx, q, now, m.ID, messages.MembershipRenewed, ev.PeriodEnd); err != nil {
+			return "", err
+		}
+	}
 	// A paid period ends a pause for a failed payment (the client fixed their card) and starts
 	// a pending membership; a pause the owner or the client chose stays.
 	if m.Status == MembershipPending || m.Status == MembershipPaused && m.PausedBy.String == PausedByPaymentFailed {
@@ -426,8 +436,37 @@ func setMembership(ctx context.Context, q *db.Queries, now time.Time, m db.Membe
 	} else if err != nil {
 		return err
 	}
-	return activity.Record(ctx, q, now, activity.Entry{Action: action, Entity: "client", EntityID: m.ClientID,
-		Changes: activity.Changes{}.Set("membership_id", nil, m.ID).Set("status", m.Status, status)})
+	if err := activity.Record(ctx, q, now, activity.Entry{Action: action, Entity: "client", EntityID: m.ClientID,
+		Changes: activity.Changes{}.Set("membership_id", nil, m.ID).Set("status", m.Status, status)}); err != nil {
+		return err
+	}
+	if kind := stepMessage(m.Status, status, pausedBy, action); kind != "" {
+		return messages.MembershipChanged(ctx, q, now, m.ID, kind, time.Time{})
+	}
+	return nil
+}
+
+// stepMessage is the client's message for a membership going from status from to status to
+// (paused by pausedBy) through action, or "" for none: a paid period that ends a pause for a
+// failed payment is told by its renewal message (creditPeriod).
+func stepMessage(from, to, pausedBy, action string) messages.Kind {
+	switch {
+	case from == to:
+		return ""
+	case to == MembershipActive && from == MembershipPending:
+		return messages.MembershipStarted
+	case to == MembershipActive && action == "membership.renewed":
+		return ""
+	case to == MembershipActive:
+		return messages.MembershipResumed
+	case to == MembershipPaused && pausedBy == PausedByPaymentFailed:
+		return messages.MembershipFailed
+	case to == MembershipPaused:
+		return messages.MembershipPaused
+	case to == MembershipCancelled:
+		return messages.MembershipCancelled
+	}
+	return ""
 }
 
 // Membership actions the owner takes.
