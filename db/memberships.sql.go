@@ -442,11 +442,12 @@ func (q *Queries) ListMemberships(ctx context.Context, arg ListMembershipsParams
 }
 
 const memberDiscount = `-- name: MemberDiscount :one
-SELECT CAST(COALESCE(MAX(p.discount_bp), 0) AS INTEGER) AS discount_bp
+SELECT p.id AS plan_id, p.discount_bp
 FROM memberships m
 JOIN membership_plans p ON p.id = m.plan_id
 JOIN membership_plan_discounts d ON d.plan_id = p.id AND d.service_id = ?1
 WHERE m.client_id = ?2 AND m.status = 'active' AND p.discount_bp > 0
+ORDER BY p.discount_bp DESC, p.id LIMIT 1
 `
 
 type MemberDiscountParams struct {
@@ -454,13 +455,18 @@ type MemberDiscountParams struct {
 	ClientID  int64
 }
 
-// The largest discount an active membership of client_id gives on service_id, in basis points
-// (0: none).
-func (q *Queries) MemberDiscount(ctx context.Context, arg MemberDiscountParams) (int64, error) {
+type MemberDiscountRow struct {
+	PlanID     int64
+	DiscountBp int64
+}
+
+// The largest discount an active membership of client_id gives on service_id (basis points),
+// and its plan.
+func (q *Queries) MemberDiscount(ctx context.Context, arg MemberDiscountParams) (MemberDiscountRow, error) {
 	row := q.db.QueryRowContext(ctx, memberDiscount, arg.ServiceID, arg.ClientID)
-	var discount_bp int64
-	err := row.Scan(&discount_bp)
-	return discount_bp, err
+	var i MemberDiscountRow
+	err := row.Scan(&i.PlanID, &i.DiscountBp)
+	return i, err
 }
 
 const membershipBySubscription = `-- name: MembershipBySubscription :one

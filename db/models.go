@@ -299,6 +299,7 @@ type CartItem struct {
 	InstancesJSON     string
 	Position          int64
 	ProductID         sql.NullInt64
+	MemberPlanID      sql.NullInt64
 }
 
 type CatalogVersion struct {

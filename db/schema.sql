@@ -239,7 +239,7 @@ CREATE TABLE cart_items (
     unit_discount_type  TEXT,
     instances_json      TEXT    NOT NULL DEFAULT '[]',
     position            INTEGER NOT NULL DEFAULT 0
-, product_id INTEGER REFERENCES products (id));
+, product_id INTEGER REFERENCES products (id), member_plan_id INTEGER REFERENCES membership_plans (id));
 CREATE TABLE payment_requests (
     id           INTEGER PRIMARY KEY,
     uuid         TEXT    NOT NULL UNIQUE,

@@ -96,13 +96,14 @@ DELETE FROM membership_plan_discounts WHERE plan_id = ?;
 SELECT service_id FROM membership_plan_discounts WHERE plan_id = ? ORDER BY service_id;
 
 -- name: MemberDiscount :one
--- The largest discount an active membership of client_id gives on service_id, in basis points
--- (0: none).
-SELECT CAST(COALESCE(MAX(p.discount_bp), 0) AS INTEGER) AS discount_bp
+-- The largest discount an active membership of client_id gives on service_id (basis points),
+-- and its plan.
+SELECT p.id AS plan_id, p.discount_bp
 FROM memberships m
 JOIN membership_plans p ON p.id = m.plan_id
 JOIN membership_plan_discounts d ON d.plan_id = p.id AND d.service_id = sqlc.arg(service_id)
-WHERE m.client_id = sqlc.arg(client_id) AND m.status = 'active' AND p.discount_bp > 0;
+WHERE m.client_id = sqlc.arg(client_id) AND m.status = 'active' AND p.discount_bp > 0
+ORDER BY p.discount_bp DESC, p.id LIMIT 1;
 
 -- name: MembershipsOfClient :many
 SELECT m.*, p.name AS plan_name, p.price_cents

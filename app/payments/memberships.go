@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -69,6 +70,8 @@ type PlanInput struct {
 	Rollover        bool
 	Active          bool
 	Sessions        map[int64]int64 // service id → sessions per period
+	// DiscountServices are the services DiscountPercent applies to.
+	DiscountServices []int64
 }
 
 func (in *PlanInput) check(ctx context.Context, q *db.Queries) (int64, error) {
@@ -95,6 +98,16 @@ func (in *PlanInput) check(ctx context.Context, q *db.Queries) (int64, error) {
 		} else if err != nil {
 			return 0, err
 		}
+	}
+	for _, id := range in.DiscountServices {
+		if _, err := q.ScheduleService(ctx, id); db.IsNotFound(err) {
+			return 0, invalid("discount_services", "service %d does not exist", id)
+		} else if err != nil {
+			return 0, err
+		}
+	}
+	if in.DiscountPercent > 0 && len(in.DiscountServices) == 0 {
+		return 0, invalid("discount_services", "a discount applies to at least one service")
 	}
 	if len(in.Sessions) == 0 && in.DiscountPercent == 0 {
 		return 0, invalid("sessions", "a plan includes sessions, a discount, or both")
@@ -131,6 +144,14 @@ func SavePlan(ctx context.Context, d *db.DB, now time.Time, id int64, in PlanInp
 				return err
 			}
 			if err := q.DeleteMembershipPlanServices(ctx, id); err != nil {
+				return err
+			}
+			if err := q.DeleteMembershipPlanDiscounts(ctx, id); err != nil {
+				return err
+			}
+		}
+		for _, svc := range slices.Compact(slices.Sorted(slices.Values(in.DiscountServices))) {
+			if err := q.InsertMembershipPlanDiscount(ctx, db.InsertMembershipPlanDiscountParams{PlanID: id, ServiceID: svc}); err != nil {
 				return err
 			}
 		}
@@ -373,6 +394,26 @@ func (o *Online) creditPeriod(ctx context.Context, q *db.Queries, now time.Time,
 	}
 	return OutcomeMembershipRenewed, activity.Record(ctx, q, now, activity.Entry{Action: "membership.renewed", Entity: "client", EntityID: m.ClientID,
 		Changes: activity.Changes{}.Set("membership_id", nil, m.ID).Set("period_end", nil, ev.PeriodEnd.UTC().Format(time.RFC3339))})
+}
+
+// memberDiscount gives row, a line of a cart of client clientID, the discount of the client's
+// active membership whose plan discounts the line's service — exactly once: only a service line
+// without a discount of its own gets it (discounts never stack), as the line's one unit
+// discount, naming the plan (member_plan_id) so pages show it as its own line.
+func memberDiscount(ctx context.Context, q *db.Queries, clientID sql.NullInt64, row *db.InsertCartItemParams) error {
+	if !clientID.Valid || row.ItemType != itemService || row.UnitDiscountCents.Valid {
+		return nil
+	}
+	d, err := q.MemberDiscount(ctx, db.MemberDiscountParams{ServiceID: row.ItemID, ClientID: clientID.Int64})
+	if db.IsNotFound(err) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	row.UnitDiscountCents = sql.NullInt64{Int64: d.DiscountBp, Valid: true}
+	row.UnitDiscountType = sql.NullString{String: DiscountPercentage, Valid: true}
+	row.MemberPlanID = nullInt(d.PlanID)
+	return nil
 }
 
 // itemMembership is the cart item type of a membership's paid period.

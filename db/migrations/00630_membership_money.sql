@@ -17,6 +17,8 @@ CREATE TABLE membership_plan_discounts (
     service_id INTEGER NOT NULL REFERENCES services (id),
     PRIMARY KEY (plan_id, service_id)
 );
+-- The plan whose member discount a cart line carries (its unit discount), shown as its own line.
+ALTER TABLE cart_items ADD COLUMN member_plan_id INTEGER REFERENCES membership_plans (id);
 
 ALTER TABLE messages ADD COLUMN gift_card_id INTEGER REFERENCES gift_cards (id) ON DELETE CASCADE;
 ALTER TABLE messages ADD COLUMN membership_id INTEGER REFERENCES memberships (id) ON DELETE CASCADE;
@@ -24,5 +26,6 @@ ALTER TABLE messages ADD COLUMN membership_id INTEGER REFERENCES memberships (id
 -- +goose Down
 ALTER TABLE messages DROP COLUMN membership_id;
 ALTER TABLE messages DROP COLUMN gift_card_id;
+ALTER TABLE cart_items DROP COLUMN member_plan_id;
 DROP TABLE membership_plan_discounts;
 ALTER TABLE membership_periods DROP COLUMN sale_id;
