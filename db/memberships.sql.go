@@ -10,6 +10,82 @@ import (
 	"database/sql"
 )
 
+const aPIMemberships = `-- name: APIMemberships :many
+SELECT m.id, m.client_id, m.status, m.paused_by, m.current_period_end, m.created_at, m.updated_at,
+    p.id AS plan_id, p.name AS plan_name, p.price_cents, p.discount_bp
+FROM memberships m JOIN membership_plans p ON p.id = m.plan_id
+WHERE (CAST(?1 AS INTEGER) = 0 OR m.client_id = ?1)
+ORDER BY m.id DESC
+LIMIT CAST(?3 AS INTEGER) OFFSET CAST(?2 AS INTEGER)
+`
+
+type APIMembershipsParams struct {
+	ClientID int64
+	Offset   int64
+	Limit    int64
+}
+
+type APIMembershipsRow struct {
+	ID               int64
+	ClientID         int64
+	Status           string
+	PausedBy         sql.NullString
+	CurrentPeriodEnd sql.NullInt64
+	CreatedAt        int64
+	UpdatedAt        int64
+	PlanID           int64
+	PlanName         string
+	PriceCents       int64
+	DiscountBp       int64
+}
+
+// Memberships for /v3 and MCP, newest first: all, or one client's (client_id 0: all).
+func (q *Queries) APIMemberships(ctx context.Context, arg APIMembershipsParams) ([]APIMembershipsRow, error) {
+	rows, err := q.db.QueryContext(ctx, aPIMemberships, arg.ClientID, arg.Offset, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []APIMembershipsRow{}
+	for rows.Next() {
+		var i APIMembershipsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.ClientID,
+			&i.Status,
+			&i.PausedBy,
+			&i.CurrentPeriodEnd,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.PlanID,
+			&i.PlanName,
+			&i.PriceCents,
+			&i.DiscountBp,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const countAPIMemberships = `-- name: CountAPIMemberships :one
+SELECT count(*) FROM memberships WHERE (CAST(?1 AS INTEGER) = 0 OR client_id = ?1)
+`
+
+func (q *Queries) CountAPIMemberships(ctx context.Context, clientID int64) (int64, error) {
+	row := q.db.QueryRowContext(ctx, countAPIMemberships, clientID)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const deleteMembershipPlanDiscounts = `-- name: DeleteMembershipPlanDiscounts :exec
 DELETE FROM membership_plan_discounts WHERE plan_id = ?
 `
@@ -648,69 +724,6 @@ func (q *Queries) MembershipPlanServices(ctx context.Context, planID int64) ([]M
 	for rows.Next() {
 		var i MembershipPlanServicesRow
 		if err := rows.Scan(&i.ServiceID, &i.Sessions, &i.ServiceName); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const membershipsOfClient = `-- name: MembershipsOfClient :many
-SELECT m.id, m.uuid, m.plan_id, m.client_id, m.status, m.paused_by, m.provider, m.checkout_session_id, m.customer_ref, m.subscription_ref, m.current_period_end, m.created_at, m.updated_at, p.name AS plan_name, p.price_cents
-FROM memberships m JOIN membership_plans p ON p.id = m.plan_id
-WHERE m.client_id = ? ORDER BY m.id DESC
-`
-
-type MembershipsOfClientRow struct {
-	ID                int64
-	UUID              string
-	PlanID            int64
-	ClientID          int64
-	Status            string
-	PausedBy          sql.NullString
-	Provider          string
-	CheckoutSessionID sql.NullString
-	CustomerRef       sql.NullString
-	SubscriptionRef   sql.NullString
-	CurrentPeriodEnd  sql.NullInt64
-	CreatedAt         int64
-	UpdatedAt         int64
-	PlanName          string
-	PriceCents        int64
-}
-
-func (q *Queries) MembershipsOfClient(ctx context.Context, clientID int64) ([]MembershipsOfClientRow, error) {
-	rows, err := q.db.QueryContext(ctx, membershipsOfClient, clientID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []MembershipsOfClientRow{}
-	for rows.Next() {
-		var i MembershipsOfClientRow
-		if err := rows.Scan(
-			&i.ID,
-			&i.UUID,
-			&i.PlanID,
-			&i.ClientID,
-			&i.Status,
-			&i.PausedBy,
-			&i.Provider,
-			&i.CheckoutSessionID,
-			&i.CustomerRef,
-			&i.SubscriptionRef,
-			&i.CurrentPeriodEnd,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-			&i.PlanName,
-			&i.PriceCents,
-		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

@@ -105,10 +105,17 @@ JOIN membership_plan_discounts d ON d.plan_id = p.id AND d.service_id = sqlc.arg
 WHERE m.client_id = sqlc.arg(client_id) AND m.status = 'active' AND p.discount_bp > 0
 ORDER BY p.discount_bp DESC, p.id LIMIT 1;
 
--- name: MembershipsOfClient :many
-SELECT m.*, p.name AS plan_name, p.price_cents
+-- name: APIMemberships :many
+-- Memberships for /v3 and MCP, newest first: all, or one client's (client_id 0: all).
+SELECT m.id, m.client_id, m.status, m.paused_by, m.current_period_end, m.created_at, m.updated_at,
+    p.id AS plan_id, p.name AS plan_name, p.price_cents, p.discount_bp
 FROM memberships m JOIN membership_plans p ON p.id = m.plan_id
-WHERE m.client_id = ? ORDER BY m.id DESC;
+WHERE (CAST(sqlc.arg(client_id) AS INTEGER) = 0 OR m.client_id = sqlc.arg(client_id))
+ORDER BY m.id DESC
+LIMIT CAST(sqlc.arg(limit) AS INTEGER) OFFSET CAST(sqlc.arg(offset) AS INTEGER);
+
+-- name: CountAPIMemberships :one
+SELECT count(*) FROM memberships WHERE (CAST(sqlc.arg(client_id) AS INTEGER) = 0 OR client_id = sqlc.arg(client_id));
 
 -- name: MessageMembership :one
 -- What a membership message says: the membership, its plan and its client, as they are now.

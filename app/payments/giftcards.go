@@ -15,6 +15,7 @@ import (
 	"frontdesk/app/fail"
 	"frontdesk/app/messages"
 	"frontdesk/app/money"
+	"frontdesk/app/resource"
 	"frontdesk/db"
 )
 
@@ -551,4 +552,14 @@ func LoadGiftCard(ctx context.Context, q *db.Queries, now time.Time, id int64, c
 	}
 	moves, err := q.GiftCardMovements(ctx, card.ID)
 	return GiftCardView{Card: card, State: giftState(card, now), Movements: moves}, err
+}
+
+// GiftCardByCode is the gift card whose code is code (typed as people type it), as /v3 and
+// MCP show it. Errors: ErrGiftCardNotFound.
+func GiftCardByCode(ctx context.Context, q *db.Queries, now time.Time, code string) (resource.GiftCard, error) {
+	v, err := LoadGiftCard(ctx, q, now, 0, code)
+	if err != nil {
+		return resource.GiftCard{}, err
+	}
+	return resource.NewGiftCard(v.Card, v.State, FormatGiftCode(v.Card.Code)), nil
 }

@@ -15,6 +15,7 @@ import (
 	"frontdesk/app/fail"
 	"frontdesk/app/messages"
 	"frontdesk/app/money"
+	"frontdesk/app/resource"
 	"frontdesk/db"
 )
 
@@ -603,4 +604,29 @@ func LoadMembership(ctx context.Context, q *db.Queries, uuid string) (Membership
 	}
 	svcs, err := q.MembershipPlanServices(ctx, m.PlanID)
 	return MembershipView{Membership: m, Plan: plan, Services: svcs}, err
+}
+
+// ListMemberships reads one page of memberships, newest first — all, or client clientID's
+// (0: all) — and how many there are in all. A client that does not exist is not_found.
+func ListMemberships(ctx context.Context, q *db.Queries, clientID, limit, offset int64) ([]resource.Membership, int64, error) {
+	if clientID != 0 {
+		if _, err := q.MembershipClient(ctx, clientID); db.IsNotFound(err) {
+			return nil, 0, &fail.Error{Code: fail.CodeNotFound, Reason: "client", Message: "client not found"}
+		} else if err != nil {
+			return nil, 0, err
+		}
+	}
+	total, err := q.CountAPIMemberships(ctx, clientID)
+	if err != nil {
+		return nil, 0, err
+	}
+	rows, err := q.APIMemberships(ctx, db.APIMembershipsParams{ClientID: clientID, Limit: limit, Offset: offset})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]resource.Membership, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, resource.NewMembership(r))
+	}
+	return out, total, nil
 }
