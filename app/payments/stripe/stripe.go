@@ -62,7 +62,7 @@ func Registration(cfg Config) payments.Registration {
 		New:              func(c payments.Credentials) (payments.Provider, error) { return newProvider(cfg, c), nil },
 		CheckCredentials: checkCredentials,
 		MinLifetime:      minLifetime, MaxLifetime: maxLifetime,
-		Hint: hint, CheckoutOrigins: []string{"https://checkout.stripe.com"}, Cards: true,
+		Hint: hint, CheckoutOrigins: []string{"https://checkout.stripe.com", "https://billing.stripe.com"}, Cards: true,
 	}
 }
 
