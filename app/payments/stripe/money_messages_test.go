@@ -150,3 +150,32 @@ func TestMembershipMessagesEachStepOnce(t *testing.T) {
 		}
 	}
 }
+
+// A card bought on the booking site is emailed when Stripe reports it paid — once, though the
+// report comes three times — and not before.
+func TestGiftCardBoughtOnlineEmailedOnce(t *testing.T) {
+	w := newWorld(t, "CLP")
+	w.exec(`UPDATE gift_card_settings SET sell_online = 1`)
+	sale, err := payments.SellGiftCard(context.Background(), w.d, w.clock.Now(), payments.GiftCardInput{
+		Amount: "25000", BuyerName: "Pedro Soto", BuyerEmail: "pedro@example.com", SendTo: payments.SendToBuyer,
+	}, payments.GiftSourceSite, publicURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, session := w.checkout(sale.Request)
+	if got := len(w.messageIDs(messages.GiftCard)); got != 0 {
+		t.Fatalf("%d gift card emails before payment, want 0", got)
+	}
+	event := stripetest.Event("evt_gift_paid", "checkout.session.completed", paid(session))
+	for range 3 {
+		w.deliver(event, webhookSecret)
+	}
+	w.mustDeliver(stripetest.Event("evt_gift_paid_again", "checkout.session.completed", paid(session)), payments.OutcomeDuplicate)
+	ids := w.messageIDs(messages.GiftCard)
+	if len(ids) != 1 {
+		t.Fatalf("%d gift card emails, want 1", len(ids))
+	}
+	if p := w.prepare(ids[0]); p.Envelope.To.Address != "pedro@example.com" || !strings.Contains(p.Envelope.Content.Text, publicURL+"/gift/"+sale.Card.Code) {
+		t.Errorf("to %v:\n%s", p.Envelope.To, p.Envelope.Content.Text)
+	}
+}
