@@ -83,6 +83,7 @@ func (a *Admin) renderMemberships(w http.ResponseWriter, r *http.Request, status
 			return
 		}
 		v.Online = name != payments.ProviderNone
+		v.JoinURL = a.links.URL("/membership/join", nil)
 	}
 	a.render(w, r, status, ui.MembershipsPage(a.page(r, translate(r, "memberships.title")), v))
 }
