@@ -77,7 +77,7 @@ func (q *Queries) CartHasPaidSale(ctx context.Context, cartID int64) (bool, erro
 }
 
 const cartItems = `-- name: CartItems :many
-SELECT id, cart_id, item_id, item_type, item_name, item_uuid, quantity, unit_price_cents, unit_discount_cents, unit_discount_type, instances_json, position, product_id FROM cart_items WHERE cart_id = ? ORDER BY position, id
+SELECT id, cart_id, item_id, item_type, item_name, item_uuid, quantity, unit_price_cents, unit_discount_cents, unit_discount_type, instances_json, position, product_id, member_plan_id FROM cart_items WHERE cart_id = ? ORDER BY position, id
 `
 
 func (q *Queries) CartItems(ctx context.Context, cartID int64) ([]CartItem, error) {
@@ -103,6 +103,7 @@ func (q *Queries) CartItems(ctx context.Context, cartID int64) ([]CartItem, erro
 			&i.InstancesJSON,
 			&i.Position,
 			&i.ProductID,
+			&i.MemberPlanID,
 		); err != nil {
 			return nil, err
 		}
@@ -281,8 +282,8 @@ func (q *Queries) InsertCart(ctx context.Context, arg InsertCartParams) (int64, 
 
 const insertCartItem = `-- name: InsertCartItem :exec
 INSERT INTO cart_items (cart_id, item_id, item_type, item_name, item_uuid, quantity, unit_price_cents,
-    unit_discount_cents, unit_discount_type, instances_json, position, product_id)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    unit_discount_cents, unit_discount_type, instances_json, position, product_id, member_plan_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 `
 
 type InsertCartItemParams struct {
@@ -298,6 +299,7 @@ type InsertCartItemParams struct {
 	InstancesJSON     string
 	Position          int64
 	ProductID         sql.NullInt64
+	MemberPlanID      sql.NullInt64
 }
 
 // product_id is set on product lines (migration 00222), whose product it records.
@@ -315,6 +317,7 @@ func (q *Queries) InsertCartItem(ctx context.Context, arg InsertCartItemParams) 
 		arg.InstancesJSON,
 		arg.Position,
 		arg.ProductID,
+		arg.MemberPlanID,
 	)
 	return err
 }

@@ -375,6 +375,33 @@ func (q *Queries) InsertGiftCardHold(ctx context.Context, arg InsertGiftCardHold
 	return i, err
 }
 
+const insertGiftCardMessage = `-- name: InsertGiftCardMessage :exec
+INSERT INTO messages (message_key, kind, recipient, channel, detail_json, state, send_at, next_attempt_at,
+    created_at, updated_at, gift_card_id)
+VALUES (?, 'gift_card', 'client', 'email', '{}', 'pending', ?, ?, ?, ?, ?)
+`
+
+type InsertGiftCardMessageParams struct {
+	MessageKey    string
+	SendAt        int64
+	NextAttemptAt sql.NullInt64
+	CreatedAt     int64
+	UpdatedAt     int64
+	GiftCardID    sql.NullInt64
+}
+
+func (q *Queries) InsertGiftCardMessage(ctx context.Context, arg InsertGiftCardMessageParams) error {
+	_, err := q.db.ExecContext(ctx, insertGiftCardMessage,
+		arg.MessageKey,
+		arg.SendAt,
+		arg.NextAttemptAt,
+		arg.CreatedAt,
+		arg.UpdatedAt,
+		arg.GiftCardID,
+	)
+	return err
+}
+
 const insertGiftCardMovement = `-- name: InsertGiftCardMovement :one
 INSERT INTO gift_card_movements (gift_card_id, kind, amount_cents, balance_after, payment_request_id, sale_id, created_at)
 VALUES (?1, ?2, ?3,
@@ -468,6 +495,48 @@ func (q *Queries) ListGiftCards(ctx context.Context, arg ListGiftCardsParams) ([
 		return nil, err
 	}
 	return items, nil
+}
+
+const messageGiftCard = `-- name: MessageGiftCard :one
+SELECT id, code, status, value_cents, balance_cents, expires_at, buyer_name, buyer_email, recipient_name,
+    recipient_email, message, send_to
+FROM gift_cards WHERE id = ?
+`
+
+type MessageGiftCardRow struct {
+	ID             int64
+	Code           string
+	Status         string
+	ValueCents     int64
+	BalanceCents   int64
+	ExpiresAt      sql.NullInt64
+	BuyerName      string
+	BuyerEmail     string
+	RecipientName  string
+	RecipientEmail string
+	Message        string
+	SendTo         string
+}
+
+// What the gift card email says: the card as it is now.
+func (q *Queries) MessageGiftCard(ctx context.Context, id int64) (MessageGiftCardRow, error) {
+	row := q.db.QueryRowContext(ctx, messageGiftCard, id)
+	var i MessageGiftCardRow
+	err := row.Scan(
+		&i.ID,
+		&i.Code,
+		&i.Status,
+		&i.ValueCents,
+		&i.BalanceCents,
+		&i.ExpiresAt,
+		&i.BuyerName,
+		&i.BuyerEmail,
+		&i.RecipientName,
+		&i.RecipientEmail,
+		&i.Message,
+		&i.SendTo,
+	)
+	return i, err
 }
 
 const pendingGiftCardsOfCart = `-- name: PendingGiftCardsOfCart :many

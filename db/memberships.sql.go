@@ -10,6 +10,91 @@ import (
 	"database/sql"
 )
 
+const aPIMemberships = `-- name: APIMemberships :many
+SELECT m.id, m.client_id, m.status, m.paused_by, m.current_period_end, m.created_at, m.updated_at,
+    p.id AS plan_id, p.name AS plan_name, p.price_cents, p.discount_bp
+FROM memberships m JOIN membership_plans p ON p.id = m.plan_id
+WHERE (CAST(?1 AS INTEGER) = 0 OR m.client_id = ?1)
+ORDER BY m.id DESC
+LIMIT CAST(?3 AS INTEGER) OFFSET CAST(?2 AS INTEGER)
+`
+
+type APIMembershipsParams struct {
+	ClientID int64
+	Offset   int64
+	Limit    int64
+}
+
+type APIMembershipsRow struct {
+	ID               int64
+	ClientID         int64
+	Status           string
+	PausedBy         sql.NullString
+	CurrentPeriodEnd sql.NullInt64
+	CreatedAt        int64
+	UpdatedAt        int64
+	PlanID           int64
+	PlanName         string
+	PriceCents       int64
+	DiscountBp       int64
+}
+
+// Memberships for /v3 and MCP, newest first: all, or one client's (client_id 0: all).
+func (q *Queries) APIMemberships(ctx context.Context, arg APIMembershipsParams) ([]APIMembershipsRow, error) {
+	rows, err := q.db.QueryContext(ctx, aPIMemberships, arg.ClientID, arg.Offset, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []APIMembershipsRow{}
+	for rows.Next() {
+		var i APIMembershipsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.ClientID,
+			&i.Status,
+			&i.PausedBy,
+			&i.CurrentPeriodEnd,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.PlanID,
+			&i.PlanName,
+			&i.PriceCents,
+			&i.DiscountBp,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const countAPIMemberships = `-- name: CountAPIMemberships :one
+SELECT count(*) FROM memberships WHERE (CAST(?1 AS INTEGER) = 0 OR client_id = ?1)
+`
+
+func (q *Queries) CountAPIMemberships(ctx context.Context, clientID int64) (int64, error) {
+	row := q.db.QueryRowContext(ctx, countAPIMemberships, clientID)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const deleteMembershipPlanDiscounts = `-- name: DeleteMembershipPlanDiscounts :exec
+DELETE FROM membership_plan_discounts WHERE plan_id = ?
+`
+
+func (q *Queries) DeleteMembershipPlanDiscounts(ctx context.Context, planID int64) error {
+	_, err := q.db.ExecContext(ctx, deleteMembershipPlanDiscounts, planID)
+	return err
+}
+
 const deleteMembershipPlanServices = `-- name: DeleteMembershipPlanServices :exec
 DELETE FROM membership_plan_services WHERE plan_id = ?
 `
@@ -105,6 +190,37 @@ func (q *Queries) InsertMembership(ctx context.Context, arg InsertMembershipPara
 		&i.UpdatedAt,
 	)
 	return i, err
+}
+
+const insertMembershipMessage = `-- name: InsertMembershipMessage :exec
+INSERT INTO messages (message_key, kind, recipient, channel, detail_json, state, send_at, next_attempt_at,
+    created_at, updated_at, membership_id)
+VALUES (?, ?, 'client', 'email', ?, 'pending', ?, ?, ?, ?, ?)
+`
+
+type InsertMembershipMessageParams struct {
+	MessageKey    string
+	Kind          string
+	DetailJson    string
+	SendAt        int64
+	NextAttemptAt sql.NullInt64
+	CreatedAt     int64
+	UpdatedAt     int64
+	MembershipID  sql.NullInt64
+}
+
+func (q *Queries) InsertMembershipMessage(ctx context.Context, arg InsertMembershipMessageParams) error {
+	_, err := q.db.ExecContext(ctx, insertMembershipMessage,
+		arg.MessageKey,
+		arg.Kind,
+		arg.DetailJson,
+		arg.SendAt,
+		arg.NextAttemptAt,
+		arg.CreatedAt,
+		arg.UpdatedAt,
+		arg.MembershipID,
+	)
+	return err
 }
 
 const insertMembershipPack = `-- name: InsertMembershipPack :one
@@ -208,6 +324,20 @@ func (q *Queries) InsertMembershipPlan(ctx context.Context, arg InsertMembership
 		&i.UpdatedAt,
 	)
 	return i, err
+}
+
+const insertMembershipPlanDiscount = `-- name: InsertMembershipPlanDiscount :exec
+INSERT INTO membership_plan_discounts (plan_id, service_id) VALUES (?, ?)
+`
+
+type InsertMembershipPlanDiscountParams struct {
+	PlanID    int64
+	ServiceID int64
+}
+
+func (q *Queries) InsertMembershipPlanDiscount(ctx context.Context, arg InsertMembershipPlanDiscountParams) error {
+	_, err := q.db.ExecContext(ctx, insertMembershipPlanDiscount, arg.PlanID, arg.ServiceID)
+	return err
 }
 
 const insertMembershipPlanService = `-- name: InsertMembershipPlanService :exec
@@ -387,6 +517,34 @@ func (q *Queries) ListMemberships(ctx context.Context, arg ListMembershipsParams
 	return items, nil
 }
 
+const memberDiscount = `-- name: MemberDiscount :one
+SELECT p.id AS plan_id, p.discount_bp
+FROM memberships m
+JOIN membership_plans p ON p.id = m.plan_id
+JOIN membership_plan_discounts d ON d.plan_id = p.id AND d.service_id = ?1
+WHERE m.client_id = ?2 AND m.status = 'active' AND p.discount_bp > 0
+ORDER BY p.discount_bp DESC, p.id LIMIT 1
+`
+
+type MemberDiscountParams struct {
+	ServiceID int64
+	ClientID  int64
+}
+
+type MemberDiscountRow struct {
+	PlanID     int64
+	DiscountBp int64
+}
+
+// The largest discount an active membership of client_id gives on service_id (basis points),
+// and its plan.
+func (q *Queries) MemberDiscount(ctx context.Context, arg MemberDiscountParams) (MemberDiscountRow, error) {
+	row := q.db.QueryRowContext(ctx, memberDiscount, arg.ServiceID, arg.ClientID)
+	var i MemberDiscountRow
+	err := row.Scan(&i.PlanID, &i.DiscountBp)
+	return i, err
+}
+
 const membershipBySubscription = `-- name: MembershipBySubscription :one
 SELECT id, uuid, plan_id, client_id, status, paused_by, provider, checkout_session_id, customer_ref, subscription_ref, current_period_end, created_at, updated_at FROM memberships WHERE subscription_ref = ?
 `
@@ -464,8 +622,24 @@ func (q *Queries) MembershipCurrency(ctx context.Context) (string, error) {
 	return currency, err
 }
 
+const membershipOtherPeriods = `-- name: MembershipOtherPeriods :one
+SELECT count(*) FROM membership_periods WHERE membership_id = ? AND period_start <> ?
+`
+
+type MembershipOtherPeriodsParams struct {
+	MembershipID int64
+	PeriodStart  int64
+}
+
+func (q *Queries) MembershipOtherPeriods(ctx context.Context, arg MembershipOtherPeriodsParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, membershipOtherPeriods, arg.MembershipID, arg.PeriodStart)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const membershipPeriods = `-- name: MembershipPeriods :many
-SELECT id, membership_id, period_start, period_end, invoice_ref, amount_cents, currency, created_at FROM membership_periods WHERE membership_id = ? ORDER BY period_start DESC
+SELECT id, membership_id, period_start, period_end, invoice_ref, amount_cents, currency, created_at, sale_id FROM membership_periods WHERE membership_id = ? ORDER BY period_start DESC
 `
 
 func (q *Queries) MembershipPeriods(ctx context.Context, membershipID int64) ([]MembershipPeriod, error) {
@@ -486,10 +660,38 @@ func (q *Queries) MembershipPeriods(ctx context.Context, membershipID int64) ([]
 			&i.AmountCents,
 			&i.Currency,
 			&i.CreatedAt,
+			&i.SaleID,
 		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const membershipPlanDiscountServices = `-- name: MembershipPlanDiscountServices :many
+SELECT service_id FROM membership_plan_discounts WHERE plan_id = ? ORDER BY service_id
+`
+
+func (q *Queries) MembershipPlanDiscountServices(ctx context.Context, planID int64) ([]int64, error) {
+	rows, err := q.db.QueryContext(ctx, membershipPlanDiscountServices, planID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var service_id int64
+		if err := rows.Scan(&service_id); err != nil {
+			return nil, err
+		}
+		items = append(items, service_id)
 	}
 	if err := rows.Close(); err != nil {
 		return nil, err
@@ -535,6 +737,47 @@ func (q *Queries) MembershipPlanServices(ctx context.Context, planID int64) ([]M
 	return items, nil
 }
 
+const messageMembership = `-- name: MessageMembership :one
+SELECT m.id, m.uuid, m.status, m.current_period_end, p.name AS plan_name, p.price_cents,
+    c.id AS client_id, c.first_name, COALESCE(c.last_name, '') AS last_name, COALESCE(c.email, '') AS email, COALESCE(c.phone, '') AS phone
+FROM memberships m JOIN membership_plans p ON p.id = m.plan_id JOIN clients c ON c.id = m.client_id
+WHERE m.id = ?
+`
+
+type MessageMembershipRow struct {
+	ID               int64
+	UUID             string
+	Status           string
+	CurrentPeriodEnd sql.NullInt64
+	PlanName         string
+	PriceCents       int64
+	ClientID         int64
+	FirstName        string
+	LastName         string
+	Email            string
+	Phone            string
+}
+
+// What a membership message says: the membership, its plan and its client, as they are now.
+func (q *Queries) MessageMembership(ctx context.Context, id int64) (MessageMembershipRow, error) {
+	row := q.db.QueryRowContext(ctx, messageMembership, id)
+	var i MessageMembershipRow
+	err := row.Scan(
+		&i.ID,
+		&i.UUID,
+		&i.Status,
+		&i.CurrentPeriodEnd,
+		&i.PlanName,
+		&i.PriceCents,
+		&i.ClientID,
+		&i.FirstName,
+		&i.LastName,
+		&i.Email,
+		&i.Phone,
+	)
+	return i, err
+}
+
 const setMembershipCheckout = `-- name: SetMembershipCheckout :exec
 UPDATE memberships SET checkout_session_id = ?, updated_at = ? WHERE id = ?
 `
@@ -563,6 +806,20 @@ type SetMembershipPeriodEndParams struct {
 
 func (q *Queries) SetMembershipPeriodEnd(ctx context.Context, arg SetMembershipPeriodEndParams) error {
 	_, err := q.db.ExecContext(ctx, setMembershipPeriodEnd, arg.PeriodEnd, arg.UpdatedAt, arg.ID)
+	return err
+}
+
+const setMembershipPeriodSale = `-- name: SetMembershipPeriodSale :exec
+UPDATE membership_periods SET sale_id = ? WHERE id = ?
+`
+
+type SetMembershipPeriodSaleParams struct {
+	SaleID sql.NullInt64
+	ID     int64
+}
+
+func (q *Queries) SetMembershipPeriodSale(ctx context.Context, arg SetMembershipPeriodSaleParams) error {
+	_, err := q.db.ExecContext(ctx, setMembershipPeriodSale, arg.SaleID, arg.ID)
 	return err
 }
 

@@ -312,6 +312,7 @@ type CartItem struct {
 	InstancesJSON     string
 	Position          int64
 	ProductID         sql.NullInt64
+	MemberPlanID      sql.NullInt64
 }
 
 type CatalogVersion struct {
@@ -708,6 +709,7 @@ type MembershipPeriod struct {
 	AmountCents  int64
 	Currency     string
 	CreatedAt    int64
+	SaleID       sql.NullInt64
 }
 
 type MembershipPlan struct {
@@ -719,6 +721,11 @@ type MembershipPlan struct {
 	Active     bool
 	CreatedAt  int64
 	UpdatedAt  int64
+}
+
+type MembershipPlanDiscount struct {
+	PlanID    int64
+	ServiceID int64
 }
 
 type MembershipPlanService struct {
@@ -757,6 +764,8 @@ type Message struct {
 	Segments         sql.NullInt64
 	CostMilli        sql.NullInt64
 	OfferID          sql.NullInt64
+	GiftCardID       sql.NullInt64
+	MembershipID     sql.NullInt64
 }
 
 type MessageAttempt struct {

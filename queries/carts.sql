@@ -14,8 +14,8 @@ UPDATE carts SET client_id = ?, location_id = ?, note = ?, updated_at = ? WHERE 
 -- product_id is set on product lines (migration 00222), whose product it records.
 -- name: InsertCartItem :exec
 INSERT INTO cart_items (cart_id, item_id, item_type, item_name, item_uuid, quantity, unit_price_cents,
-    unit_discount_cents, unit_discount_type, instances_json, position, product_id)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+    unit_discount_cents, unit_discount_type, instances_json, position, product_id, member_plan_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- name: DeleteCartItems :exec
 DELETE FROM cart_items WHERE cart_id = ?;

@@ -70,3 +70,14 @@ WHERE h.sale_id = ? AND h.status = 'captured';
 -- The business's name for a card's and a membership's public pages.
 -- name: PublicBusinessName :one
 SELECT name FROM company LIMIT 1;
+
+-- name: MessageGiftCard :one
+-- What the gift card email says: the card as it is now.
+SELECT id, code, status, value_cents, balance_cents, expires_at, buyer_name, buyer_email, recipient_name,
+    recipient_email, message, send_to
+FROM gift_cards WHERE id = ?;
+
+-- name: InsertGiftCardMessage :exec
+INSERT INTO messages (message_key, kind, recipient, channel, detail_json, state, send_at, next_attempt_at,
+    created_at, updated_at, gift_card_id)
+VALUES (?, 'gift_card', 'client', 'email', '{}', 'pending', ?, ?, ?, ?, ?);

@@ -83,6 +83,7 @@ func (a *Admin) renderMemberships(w http.ResponseWriter, r *http.Request, status
 			return
 		}
 		v.Online = name != payments.ProviderNone
+		v.JoinURL = a.links.URL("/membership/join", nil)
 	}
 	a.render(w, r, status, ui.MembershipsPage(a.page(r, translate(r, "memberships.title")), v))
 }
@@ -101,6 +102,12 @@ func (a *Admin) createMembershipPlan(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	for key, vals := range f.Values {
+		if idText, ok := strings.CutPrefix(key, "discount_on_"); ok && len(vals) > 0 && vals[0] != "" {
+			if id, err := strconv.ParseInt(idText, 10, 64); err == nil {
+				in.DiscountServices = append(in.DiscountServices, id)
+			}
+			continue
+		}
 		idText, ok := strings.CutPrefix(key, "sessions_")
 		if !ok || len(vals) == 0 || strings.TrimSpace(vals[0]) == "" {
 			continue
@@ -210,6 +217,8 @@ func planError(r *http.Request, field string) string {
 		return translate(r, "memberships.error.price")
 	case "discount_percent":
 		return translate(r, "memberships.error.discount_percent")
+	case "discount_services":
+		return translate(r, "memberships.error.discount_services")
 	}
 	return translate(r, "memberships.error.sessions")
 }

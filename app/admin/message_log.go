@@ -121,7 +121,7 @@ func (a *Admin) showMessageLog(w http.ResponseWriter, r *http.Request) {
 		states = append(states, ui.Option{Value: s, Label: stateLabel(r, s)})
 	}
 	kinds := []ui.Option{{Value: "", Label: translate(r, "messages.kind.all")}}
-	for _, k := range append(slices.Clone(messages.Kinds), messages.ProviderKinds...) {
+	for _, k := range slices.Concat(messages.Kinds, messages.ProviderKinds, messages.MoneyKinds) {
 		kinds = append(kinds, ui.Option{Value: string(k), Label: kindLabel(r, k)})
 	}
 	if !hasOption(states, f.Get("state")) || !hasOption(kinds, f.Get("kind")) {

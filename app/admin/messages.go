@@ -35,6 +35,13 @@ var kindKeys = []struct {
 	{Kind: messages.ProviderCancelled, Key: "messages.kind.provider_cancelled"},
 	{Kind: messages.ProviderAgenda, Key: "messages.kind.provider_agenda"},
 	{Kind: messages.WaitlistOffer, Key: "messages.kind.waitlist_offer"},
+	{Kind: messages.GiftCard, Key: "messages.kind.gift_card"},
+	{Kind: messages.MembershipStarted, Key: "messages.kind.membership_started"},
+	{Kind: messages.MembershipRenewed, Key: "messages.kind.membership_renewed"},
+	{Kind: messages.MembershipFailed, Key: "messages.kind.membership_failed"},
+	{Kind: messages.MembershipPaused, Key: "messages.kind.membership_paused"},
+	{Kind: messages.MembershipResumed, Key: "messages.kind.membership_resumed"},
+	{Kind: messages.MembershipCancelled, Key: "messages.kind.membership_cancelled"},
 }
 
 func kindLabel(r *http.Request, k messages.Kind) string {

@@ -20,7 +20,9 @@ var providerEvents = map[string]string{
 	"stripe": "checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, " +
 		"checkout.session.expired, refund.updated, " +
 		// Memberships (docs/payments.md "Memberships").
-		"invoice.paid, invoice.payment_failed, customer.subscription.updated, customer.subscription.deleted",
+		"invoice.paid, invoice.payment_failed, customer.subscription.updated, customer.subscription.deleted, " +
+		// Fees charged off session (docs/payments.md "Fees").
+		"payment_intent.succeeded, payment_intent.payment_failed, payment_intent.requires_action",
 }
 
 func (a *Admin) showPaymentSettings(w http.ResponseWriter, r *http.Request) {

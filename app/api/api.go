@@ -130,6 +130,10 @@ func (a *API) Routes() http.Handler {
 		r.Get("/products/{id}", a.requireScope("products:read", a.getProduct))
 		// Classes and session packs (classes.go, docs/classes.md): additions to Connect v3.
 		r.Get("/clients/{id}/packs", a.requireScope("clients:read", a.listClientPacks))
+		// Gift cards and memberships (money.go, docs/payments.md): additions to Connect v3.
+		r.Get("/gift_cards/{code}", a.requireScope("sales:read", a.getGiftCard))
+		r.Get("/memberships", a.requireScope("sales:read", a.listMemberships))
+		r.Get("/clients/{id}/memberships", a.requireScope("clients:read", a.listClientMemberships))
 		// Visits (visits.go, docs/visits.md): several services booked as one, an addition.
 		r.Post("/visits", a.requireScope("bookings:write", a.idempotent(a.createVisit)))
 		r.Get("/visits/{id}", a.requireScope("bookings:read", a.getVisit))

@@ -79,6 +79,9 @@ func (c *Customer) Mount(r chi.Router) {
 	}))
 	// A membership's page and the way to the provider's page that manages it.
 	r.Mount("/membership", c.routes(func(r chi.Router) {
+		// Signing up: the plans, then the provider's checkout (memberships.go).
+		r.Get("/join", c.showMembershipJoin)
+		r.Post("/join", c.joinMembership)
 		r.Get("/{uuid}", c.showMembership)
 		r.Post("/{uuid}/portal", c.membershipPortal)
 	}))

@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"frontdesk/app/errpage"
+	"frontdesk/app/middleware"
 	"frontdesk/app/payments"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -104,6 +105,15 @@ func (c *Customer) showMembership(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
+	if v.CanManage {
+		if name, err := c.online.ActiveProvider(ctx, c.db.R); err == nil {
+			if reg, ok := c.online.Registration(name); ok {
+				// The manage form is answered with a redirect to the provider's portal.
+				w.Header().Set("Content-Security-Policy", strings.Replace(middleware.PagePolicy,
+					"form-action 'self'", "form-action 'self' "+strings.Join(reg.CheckoutOrigins, " "), 1))
+			}
+		}
+	}
 	c.render(w, r, http.StatusOK, ui.MembershipPublicPage(ui.Page{Title: v.Business, Path: "/membership"}, v))
 }
 

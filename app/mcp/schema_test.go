@@ -20,8 +20,8 @@ func TestToolSchemasMatchArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.tools) != 12 {
-		t.Fatalf("%d tools registered, want 12", len(s.tools))
+	if len(s.tools) != 15 {
+		t.Fatalf("%d tools registered, want 15", len(s.tools))
 	}
 	for _, tl := range s.tools {
 		var fields []string
@@ -66,10 +66,10 @@ func TestToolsAreBuiltOnFirstUse(t *testing.T) {
 		t.Fatalf("New built the SDK server (%d tools); want it left to the first request", len(s.tools))
 	}
 	first := s.sdkServer()
-	if first == nil || len(s.tools) != 12 {
-		t.Fatalf("first use: server %v with %d tools, want one with 12", first, len(s.tools))
+	if first == nil || len(s.tools) != 15 {
+		t.Fatalf("first use: server %v with %d tools, want one with 15", first, len(s.tools))
 	}
-	if again := s.sdkServer(); again != first || len(s.tools) != 12 {
+	if again := s.sdkServer(); again != first || len(s.tools) != 15 {
 		t.Fatalf("second use built again (%d tools)", len(s.tools))
 	}
 }

@@ -31,6 +31,9 @@ func (s *Server) addTools() {
 	addTool(s, upcomingTool, s.upcomingBookings)
 	addTool(s, rescheduleTool, s.reschedule)
 	addTool(s, cancelTool, s.cancel)
+	addTool(s, giftCardTool, s.giftCardBalance)
+	addTool(s, membershipsTool, s.listMemberships)
+	addTool(s, clientMembershipsTool, s.clientMemberships)
 }
 
 // toolSpec describes a tool to clients.

@@ -247,6 +247,7 @@ type detail struct {
 	PreviousStart int64  `json:"previous_start,omitempty"` // a reschedule's old start (ms)
 	Day           string `json:"day,omitempty"`            // an agenda's local day, "2026-09-06"
 	Token         string `json:"token,omitempty"`          // a claim link's secret (offers.go)
+	PeriodEnd     int64  `json:"period_end,omitempty"`     // a membership's paid period's end (ms, money.go)
 }
 
 // writer inserts the message rows of one change.

@@ -36,6 +36,12 @@ func (s *Service) facts(ctx context.Context, q *db.Queries, m db.Message, kind K
 	if kind == WaitlistOffer {
 		return s.offerFacts(ctx, q, m, now)
 	}
+	if m.GiftCardID.Valid {
+		return s.giftCardFacts(ctx, q, m)
+	}
+	if m.MembershipID.Valid {
+		return s.membershipFacts(ctx, q, m)
+	}
 	if m.BookingID.Valid && (kind.aboutBooking() || !m.PaymentRequestID.Valid) {
 		b, err := q.MessageBooking(ctx, m.BookingID.Int64)
 		if db.IsNotFound(err) {

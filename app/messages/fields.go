@@ -42,6 +42,17 @@ type Fields struct {
 	// Agenda is a provider's daily agenda: one line per booking of the day (Date), in time
 	// order ("09:00–09:45 Haircut · María López · Studio Ana Centro").
 	Agenda string
+	// A gift card (money.go): its code, its printable page, who gives it and their message;
+	// Amount is its value and ExpiresAt its expiry.
+	GiftCardCode string
+	GiftCardLink string
+	GiftFrom     string
+	GiftMessage  string
+	// A membership (money.go): its plan, when the period paid ends, and its page, where the
+	// client manages or cancels it; Amount is the plan's monthly price.
+	Plan           string
+	PeriodEnd      string
+	MembershipLink string
 }
 
 // FieldNames lists the fields in the order Settings shows them, with their catalog keys.
@@ -69,6 +80,13 @@ var FieldNames = []struct{ Name, Key string }{
 	{Name: "ExpiresAt", Key: "messages.field.expires_at"},
 	{Name: "PaidAt", Key: "messages.field.paid_at"},
 	{Name: "BookingID", Key: "messages.field.booking_id"},
+	{Name: "GiftCardCode", Key: "messages.field.gift_card_code"},
+	{Name: "GiftCardLink", Key: "messages.field.gift_card_link"},
+	{Name: "GiftFrom", Key: "messages.field.gift_from"},
+	{Name: "GiftMessage", Key: "messages.field.gift_message"},
+	{Name: "Plan", Key: "messages.field.plan"},
+	{Name: "PeriodEnd", Key: "messages.field.period_end"},
+	{Name: "MembershipLink", Key: "messages.field.membership_link"},
 }
 
 // appointment is a booking's facts before they are written for a reader.
@@ -91,6 +109,10 @@ type appointment struct {
 	// A provider's daily agenda: the day (midnight in Zone) and its bookings.
 	AgendaDay time.Time
 	Agenda    []agendaItem
+	// A gift card and a membership (money.go).
+	GiftCode, GiftLink, GiftFrom, GiftMessage string
+	Plan, MembershipLink                      string
+	PeriodEnd                                 time.Time
 }
 
 // fields writes a's facts for the reader p. Control characters in stored names are turned into
@@ -126,6 +148,12 @@ func fields(p *i18n.Printer, business string, a appointment) Fields {
 	if len(a.Agenda) > 0 {
 		f.Date, f.Zone = p.DateLong(a.AgendaDay), zoneName(zoneOr(a.Zone), a.AgendaDay.Add(12*time.Hour))
 		f.Agenda = agendaText(p, zoneOr(a.Zone), a.Agenda)
+	}
+	f.GiftCardCode, f.GiftCardLink, f.GiftFrom, f.GiftMessage = a.GiftCode, a.GiftLink, OneLine(a.GiftFrom), a.GiftMessage
+	f.Plan, f.MembershipLink = OneLine(a.Plan), a.MembershipLink
+	if !a.PeriodEnd.IsZero() {
+		t := a.PeriodEnd.In(zoneOr(a.Zone))
+		f.PeriodEnd = p.T("messages.when", "date", p.DateLong(t), "time", p.Time(t), "zone", zoneName(zoneOr(a.Zone), t))
 	}
 	if a.HasPayment {
 		f.Amount = p.Money(a.AmountCents)

@@ -82,6 +82,20 @@ var defaultKeys = []struct {
 	{Kind: ProviderAgenda, Part: "body", Key: "messages.template.provider_agenda.body"},
 	{Kind: WaitlistOffer, Part: "subject", Key: "messages.template.waitlist_offer.subject"},
 	{Kind: WaitlistOffer, Part: "body", Key: "messages.template.waitlist_offer.body"},
+	{Kind: GiftCard, Part: "subject", Key: "messages.template.gift_card.subject"},
+	{Kind: GiftCard, Part: "body", Key: "messages.template.gift_card.body"},
+	{Kind: MembershipStarted, Part: "subject", Key: "messages.template.membership_started.subject"},
+	{Kind: MembershipStarted, Part: "body", Key: "messages.template.membership_started.body"},
+	{Kind: MembershipRenewed, Part: "subject", Key: "messages.template.membership_renewed.subject"},
+	{Kind: MembershipRenewed, Part: "body", Key: "messages.template.membership_renewed.body"},
+	{Kind: MembershipFailed, Part: "subject", Key: "messages.template.membership_failed.subject"},
+	{Kind: MembershipFailed, Part: "body", Key: "messages.template.membership_failed.body"},
+	{Kind: MembershipPaused, Part: "subject", Key: "messages.template.membership_paused.subject"},
+	{Kind: MembershipPaused, Part: "body", Key: "messages.template.membership_paused.body"},
+	{Kind: MembershipResumed, Part: "subject", Key: "messages.template.membership_resumed.subject"},
+	{Kind: MembershipResumed, Part: "body", Key: "messages.template.membership_resumed.body"},
+	{Kind: MembershipCancelled, Part: "subject", Key: "messages.template.membership_cancelled.subject"},
+	{Kind: MembershipCancelled, Part: "body", Key: "messages.template.membership_cancelled.body"},
 }
 
 // Rendered is a message's text, ready for the wire.

@@ -44,6 +44,13 @@ func (v RequestView) Lines(p *i18n.Printer) []Line {
 			Name: it.Row.ItemName.String, Quantity: it.Row.Quantity,
 			Total: p.Money(it.Amounts.GrossCents - it.Amounts.DiscountCents),
 		}
+		// A member's discount is its own line, after the item at its full price.
+		var member *Line
+		if it.Row.MemberPlanID.Valid && it.Amounts.DiscountCents > 0 {
+			l.Total = p.Money(it.Amounts.GrossCents)
+			member = &Line{Name: p.T("memberships.member_discount_line", "percent", it.Row.UnitDiscountCents.Int64/100),
+				Quantity: 1, Total: p.Money(-it.Amounts.DiscountCents)}
+		}
 		if l.Name == "" {
 			l.Name = it.Row.ItemType + " " + strconv.FormatInt(it.Row.ItemID, 10)
 		}
@@ -57,6 +64,9 @@ func (v RequestView) Lines(p *i18n.Printer) []Line {
 			}
 		}
 		out = append(out, l)
+		if member != nil {
+			out = append(out, *member)
+		}
 	}
 	return out
 }

@@ -169,8 +169,9 @@ func (o *Online) ChargeFee(ctx context.Context, id int64, kind string) (FeeCharg
 	}
 	res, err := prov.ChargeCard(ctx, ChargeParams{
 		CustomerRef: card.CustomerRef, PaymentMethodRef: card.PaymentMethodRef, AmountCents: fee.AmountCents, Currency: fee.Currency,
-		Description:    "frontdesk " + kind + " fee, booking " + strconv.FormatInt(id, 10),
-		Metadata:       map[string]string{"booking_id": strconv.FormatInt(id, 10), "fee": kind},
+		Description: "frontdesk " + kind + " fee, booking " + strconv.FormatInt(id, 10),
+		Metadata: map[string]string{"booking_id": strconv.FormatInt(id, 10), "fee": kind,
+			"fee_attempt": strconv.FormatInt(fee.Attempt, 10)},
 		IdempotencyKey: fee.IdempotencyKey,
 	})
 	if err != nil {
@@ -178,9 +179,16 @@ func (o *Online) ChargeFee(ctx context.Context, id int64, kind string) (FeeCharg
 	}
 	var outcome string
 	err = o.db.InTx(ctx, func(q *db.Queries) error {
-		var err error
-		outcome, err = o.recordFee(ctx, q, now, b, fee, res)
+		cur, err := q.GetBookingFee(ctx, db.GetBookingFeeParams{BookingID: id, Kind: kind})
 		if err != nil {
+			return err
+		}
+		if cur.Status != feeCharging || cur.Attempt != fee.Attempt {
+			// The provider's notification of this charge came first (applyCharge).
+			outcome, fee = FeeAlready, cur
+			return nil
+		}
+		if outcome, err = o.recordFee(ctx, q, now, b, fee, res); err != nil {
 			return err
 		}
 		fee, err = q.GetBookingFee(ctx, db.GetBookingFeeParams{BookingID: id, Kind: kind})
@@ -190,6 +198,56 @@ func (o *Online) ChargeFee(ctx context.Context, id int64, kind string) (FeeCharg
 		return FeeCharge{}, err
 	}
 	return FeeCharge{Outcome: outcome, Fee: fee}, nil
+}
+
+// Outcomes of a provider's report about a fee's off-session charge.
+const (
+	OutcomeFeeCharged  = "fee_" + FeeCharged
+	OutcomeFeeLinkSent = "fee_" + FeeLinkSent
+	OutcomeFeeDeclined = "fee_" + FeeDeclined
+)
+
+// ChargeEvent is what a provider reports about an off-session charge: its result, and the
+// booking, fee kind and attempt ChargeFee put in its metadata (0 and "" for a charge frontdesk
+// did not make).
+type ChargeEvent struct {
+	ChargeResult
+	BookingID int64
+	Fee       string
+	Attempt   int64
+}
+
+// applyCharge applies a provider's report about a fee's off-session charge inside HandleEvent's
+// transaction q. A fee still 'charging' in the reported attempt — the owner's call has not come
+// back, or never will — is recorded as the report says, exactly as ChargeFee records an answer
+// (a sale, a payment link, or declined); a fee already recorded, or a report of an earlier
+// attempt, changes nothing. So each charge is recorded once, whichever of the answer and the
+// notifications comes first and however often they come.
+func (o *Online) applyCharge(ctx context.Context, q *db.Queries, now time.Time, ev ChargeEvent) (string, error) {
+	if ev.BookingID == 0 || ev.Fee != FeeNoShow && ev.Fee != FeeLateCancel {
+		return OutcomeIgnored, nil
+	}
+	if !ev.Paid && !ev.NeedsAuthentication && ev.DeclineCode == "" {
+		return OutcomeIgnored, nil // still processing: its final report follows
+	}
+	fee, err := q.GetBookingFee(ctx, db.GetBookingFeeParams{BookingID: ev.BookingID, Kind: ev.Fee})
+	if db.IsNotFound(err) {
+		return OutcomeIgnored, nil
+	} else if err != nil {
+		return "", err
+	}
+	if fee.Status != feeCharging || fee.Attempt != ev.Attempt {
+		return OutcomeDuplicate, nil
+	}
+	b, err := q.GetBookingRow(ctx, fee.BookingID)
+	if err != nil {
+		return "", err
+	}
+	outcome, err := o.recordFee(ctx, q, now, b, fee, ev.ChargeResult)
+	if err != nil {
+		return "", err
+	}
+	return "fee_" + outcome, nil
 }
 
 // feeKey is the provider's idempotency key of a fee's attempt: the booking and the kind, so

@@ -13,7 +13,9 @@ import (
 
 	"frontdesk/app/activity"
 	"frontdesk/app/fail"
+	"frontdesk/app/messages"
 	"frontdesk/app/money"
+	"frontdesk/app/resource"
 	"frontdesk/db"
 )
 
@@ -338,6 +340,12 @@ func issueGiftCards(ctx context.Context, q *db.Queries, now time.Time, c db.Cart
 			Changes: activity.Changes{}.Set("value_cents", nil, card.ValueCents).Set("sale_id", nil, saleID).Set("source", nil, card.Source)}); err != nil {
 			return err
 		}
+		// The card is emailed, once it is worth its value, to whom the buyer chose.
+		if card.SendTo != "none" {
+			if err := messages.GiftCardIssued(ctx, q, now, card.ID); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -544,4 +552,14 @@ func LoadGiftCard(ctx context.Context, q *db.Queries, now time.Time, id int64, c
 	}
 	moves, err := q.GiftCardMovements(ctx, card.ID)
 	return GiftCardView{Card: card, State: giftState(card, now), Movements: moves}, err
+}
+
+// GiftCardByCode is the gift card whose code is code (typed as people type it), as /v3 and
+// MCP show it. Errors: ErrGiftCardNotFound.
+func GiftCardByCode(ctx context.Context, q *db.Queries, now time.Time, code string) (resource.GiftCard, error) {
+	v, err := LoadGiftCard(ctx, q, now, 0, code)
+	if err != nil {
+		return resource.GiftCard{}, err
+	}
+	return resource.NewGiftCard(v.Card, v.State, FormatGiftCode(v.Card.Code)), nil
 }

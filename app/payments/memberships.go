@@ -6,13 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"frontdesk/app/activity"
 	"frontdesk/app/fail"
+	"frontdesk/app/messages"
 	"frontdesk/app/money"
+	"frontdesk/app/resource"
 	"frontdesk/db"
 )
 
@@ -68,6 +71,8 @@ type PlanInput struct {
 	Rollover        bool
 	Active          bool
 	Sessions        map[int64]int64 // service id → sessions per period
+	// DiscountServices are the services DiscountPercent applies to.
+	DiscountServices []int64
 }
 
 func (in *PlanInput) check(ctx context.Context, q *db.Queries) (int64, error) {
@@ -94,6 +99,16 @@ func (in *PlanInput) check(ctx context.Context, q *db.Queries) (int64, error) {
 		} else if err != nil {
 			return 0, err
 		}
+	}
+	for _, id := range in.DiscountServices {
+		if _, err := q.ScheduleService(ctx, id); db.IsNotFound(err) {
+			return 0, invalid("discount_services", "service %d does not exist", id)
+		} else if err != nil {
+			return 0, err
+		}
+	}
+	if in.DiscountPercent > 0 && len(in.DiscountServices) == 0 {
+		return 0, invalid("discount_services", "a discount applies to at least one service")
 	}
 	if len(in.Sessions) == 0 && in.DiscountPercent == 0 {
 		return 0, invalid("sessions", "a plan includes sessions, a discount, or both")
@@ -130,6 +145,14 @@ func SavePlan(ctx context.Context, d *db.DB, now time.Time, id int64, in PlanInp
 				return err
 			}
 			if err := q.DeleteMembershipPlanServices(ctx, id); err != nil {
+				return err
+			}
+			if err := q.DeleteMembershipPlanDiscounts(ctx, id); err != nil {
+				return err
+			}
+		}
+		for _, svc := range slices.Compact(slices.Sorted(slices.Values(in.DiscountServices))) {
+			if err := q.InsertMembershipPlanDiscount(ctx, db.InsertMembershipPlanDiscountParams{PlanID: id, ServiceID: svc}); err != nil {
 				return err
 			}
 		}
@@ -350,6 +373,18 @@ func (o *Online) creditPeriod(ctx context.Context, q *db.Queries, now time.Time,
 	if err := q.SetMembershipPeriodEnd(ctx, db.SetMembershipPeriodEndParams{PeriodEnd: nullInt(db.Millis(ev.PeriodEnd)), UpdatedAt: ms, ID: m.ID}); err != nil {
 		return "", err
 	}
+	if err := o.periodSale(ctx, q, now, m, plan, periodID, ev); err != nil {
+		return "", fmt.Errorf("sale of membership %d period %d: %w", m.ID, periodID, err)
+	}
+	// A period besides the membership's first is the client's renewal message (the first one
+	// is told by the membership's start).
+	if others, err := q.MembershipOtherPeriods(ctx, db.MembershipOtherPeriodsParams{MembershipID: m.ID, PeriodStart: db.Millis(ev.PeriodStart)}); err != nil {
+		return "", err
+	} else if others > 0 {
+		if err := messages.MembershipChanged(ctx, q, now, m.ID, messages.MembershipRenewed, ev.PeriodEnd); err != nil {
+			return "", err
+		}
+	}
 	// A paid period ends a pause for a failed payment (the client fixed their card) and starts
 	// a pending membership; a pause the owner or the client chose stays.
 	if m.Status == MembershipPending || m.Status == MembershipPaused && m.PausedBy.String == PausedByPaymentFailed {
@@ -360,6 +395,71 @@ func (o *Online) creditPeriod(ctx context.Context, q *db.Queries, now time.Time,
 	}
 	return OutcomeMembershipRenewed, activity.Record(ctx, q, now, activity.Entry{Action: "membership.renewed", Entity: "client", EntityID: m.ClientID,
 		Changes: activity.Changes{}.Set("membership_id", nil, m.ID).Set("period_end", nil, ev.PeriodEnd.UTC().Format(time.RFC3339))})
+}
+
+// memberDiscount gives row, a line of a cart of client clientID, the discount of the client's
+// active membership whose plan discounts the line's service — exactly once: only a service line
+// without a discount of its own gets it (discounts never stack), as the line's one unit
+// discount, naming the plan (member_plan_id) so pages show it as its own line.
+func memberDiscount(ctx context.Context, q *db.Queries, clientID sql.NullInt64, row *db.InsertCartItemParams) error {
+	if !clientID.Valid || row.ItemType != itemService || row.UnitDiscountCents.Valid {
+		return nil
+	}
+	d, err := q.MemberDiscount(ctx, db.MemberDiscountParams{ServiceID: row.ItemID, ClientID: clientID.Int64})
+	if db.IsNotFound(err) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	row.UnitDiscountCents = sql.NullInt64{Int64: d.DiscountBp, Valid: true}
+	row.UnitDiscountType = sql.NullString{String: DiscountPercentage, Valid: true}
+	row.MemberPlanID = nullInt(d.PlanID)
+	return nil
+}
+
+// itemMembership is the cart item type of a membership's paid period.
+const itemMembership = "membership"
+
+// periodSale records the money of a paid period as a sale, inside the transaction that
+// recorded the period (so once per period): a cart with one line, the plan for what the
+// provider charged, and a payment request for it settled as every payment is — a sale paid
+// online (method 4), payment_request.paid, and the client's receipt. A period charged nothing
+// (a free trial, a full discount at the provider) has no sale.
+func (o *Online) periodSale(ctx context.Context, q *db.Queries, now time.Time, m db.Membership, plan db.MembershipPlan, periodID int64, ev SubscriptionEvent) error {
+	if ev.AmountCents <= 0 {
+		return nil
+	}
+	ms := db.Millis(now)
+	cartID, err := q.InsertCart(ctx, db.InsertCartParams{
+		UUID: newUUID(), ClientID: nullInt(m.ClientID), CreatedAt: ms, UpdatedAt: ms, ExpiresAt: db.Millis(now.Add(CartTTL)),
+	})
+	if err != nil {
+		return err
+	}
+	if err := q.InsertCartItem(ctx, db.InsertCartItemParams{
+		CartID: cartID, ItemID: plan.ID, ItemType: itemMembership,
+		ItemName: sql.NullString{String: plan.Name, Valid: true}, ItemUUID: sql.NullString{String: m.UUID, Valid: true},
+		Quantity: 1, UnitPriceCents: ev.AmountCents, InstancesJSON: "[]",
+	}); err != nil {
+		return err
+	}
+	uuid := newUUID()
+	prID, err := q.InsertPaymentRequest(ctx, db.InsertPaymentRequestParams{
+		UUID: uuid, CartID: cartID, AmountCents: ev.AmountCents, CheckoutURL: o.links.URL("/pay/"+uuid, nil),
+		CreatedAt: ms, UpdatedAt: ms,
+	})
+	if err != nil {
+		return err
+	}
+	pr, err := q.GetPaymentRequest(ctx, prID)
+	if err != nil {
+		return err
+	}
+	saleID, err := settle(ctx, q, now, pr, Payment{Method: MethodOnline, AmountCents: ev.AmountCents})
+	if err != nil {
+		return err
+	}
+	return q.SetMembershipPeriodSale(ctx, db.SetMembershipPeriodSaleParams{SaleID: nullInt(saleID), ID: periodID})
 }
 
 func stampOrNil(v sql.NullInt64) any {
@@ -378,8 +478,37 @@ func setMembership(ctx context.Context, q *db.Queries, now time.Time, m db.Membe
 	} else if err != nil {
 		return err
 	}
-	return activity.Record(ctx, q, now, activity.Entry{Action: action, Entity: "client", EntityID: m.ClientID,
-		Changes: activity.Changes{}.Set("membership_id", nil, m.ID).Set("status", m.Status, status)})
+	if err := activity.Record(ctx, q, now, activity.Entry{Action: action, Entity: "client", EntityID: m.ClientID,
+		Changes: activity.Changes{}.Set("membership_id", nil, m.ID).Set("status", m.Status, status)}); err != nil {
+		return err
+	}
+	if kind := stepMessage(m.Status, status, pausedBy, action); kind != "" {
+		return messages.MembershipChanged(ctx, q, now, m.ID, kind, time.Time{})
+	}
+	return nil
+}
+
+// stepMessage is the client's message for a membership going from status from to status to
+// (paused by pausedBy) through action, or "" for none: a paid period that ends a pause for a
+// failed payment is told by its renewal message (creditPeriod).
+func stepMessage(from, to, pausedBy, action string) messages.Kind {
+	switch {
+	case from == to:
+		return ""
+	case to == MembershipActive && from == MembershipPending:
+		return messages.MembershipStarted
+	case to == MembershipActive && action == "membership.renewed":
+		return ""
+	case to == MembershipActive:
+		return messages.MembershipResumed
+	case to == MembershipPaused && pausedBy == PausedByPaymentFailed:
+		return messages.MembershipFailed
+	case to == MembershipPaused:
+		return messages.MembershipPaused
+	case to == MembershipCancelled:
+		return messages.MembershipCancelled
+	}
+	return ""
 }
 
 // Membership actions the owner takes.
@@ -475,4 +604,29 @@ func LoadMembership(ctx context.Context, q *db.Queries, uuid string) (Membership
 	}
 	svcs, err := q.MembershipPlanServices(ctx, m.PlanID)
 	return MembershipView{Membership: m, Plan: plan, Services: svcs}, err
+}
+
+// ListMemberships reads one page of memberships, newest first — all, or client clientID's
+// (0: all) — and how many there are in all. A client that does not exist is not_found.
+func ListMemberships(ctx context.Context, q *db.Queries, clientID, limit, offset int64) ([]resource.Membership, int64, error) {
+	if clientID != 0 {
+		if _, err := q.MembershipClient(ctx, clientID); db.IsNotFound(err) {
+			return nil, 0, &fail.Error{Code: fail.CodeNotFound, Reason: "client", Message: "client not found"}
+		} else if err != nil {
+			return nil, 0, err
+		}
+	}
+	total, err := q.CountAPIMemberships(ctx, clientID)
+	if err != nil {
+		return nil, 0, err
+	}
+	rows, err := q.APIMemberships(ctx, db.APIMembershipsParams{ClientID: clientID, Limit: limit, Offset: offset})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]resource.Membership, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, resource.NewMembership(r))
+	}
+	return out, total, nil
 }

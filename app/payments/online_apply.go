@@ -96,6 +96,8 @@ func (o *Online) HandleEvent(ctx context.Context, name string, payload []byte, h
 			checkoutID, outcome, err = o.applyRefund(ctx, q, now, name, *ev.Refund)
 		case ev.Subscription != nil:
 			outcome, err = o.applySubscription(ctx, q, now, name, *ev.Subscription)
+		case ev.Charge != nil:
+			outcome, err = o.applyCharge(ctx, q, now, *ev.Charge)
 		default:
 			outcome = OutcomeIgnored
 		}

@@ -56,8 +56,9 @@ type Registration struct {
 	MinLifetime, MaxLifetime time.Duration
 	// Hint describes the credentials with a secret's first and last characters only.
 	Hint func(secret string) string
-	// CheckoutOrigins are where the provider's checkout pages are served ("https://
-	// checkout.stripe.com"): the checkout page's form may be redirected there.
+	// CheckoutOrigins are where the provider's hosted pages are served (Stripe: Checkout,
+	// "https://checkout.stripe.com", and the customer portal, "https://billing.stripe.com"):
+	// the forms that lead there may be redirected there.
 	CheckoutOrigins []string
 	// Cards: its Provider is also a CardProvider (saves cards, charges them off session).
 	Cards bool
@@ -159,6 +160,8 @@ type Event struct {
 	// Subscription: a membership's subscription started, renewed, failed, changed or ended
 	// (subscriptions.go).
 	Subscription *SubscriptionEvent
+	// Charge: an off-session charge (a fee, fees.go) succeeded, failed or needs the client.
+	Charge *ChargeEvent
 }
 
 // TestResult is what a connection test found.

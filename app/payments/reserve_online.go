@@ -109,6 +109,9 @@ func reserveHeld(ctx context.Context, q *db.Queries, now time.Time, b booking.Pr
 		item.UnitDiscountCents = svc.DiscountBp
 		item.UnitDiscountType = sql.NullString{String: DiscountPercentage, Valid: true}
 	}
+	if err := memberDiscount(ctx, q, nullInt(b.ClientID), &item); err != nil {
+		return db.PaymentRequest{}, 0, err
+	}
 	// The booking first: with anyone available, the provider the cart records is the one it got.
 	net := item.UnitPriceCents - unitDiscount(item.UnitPriceCents, item.UnitDiscountCents, item.UnitDiscountType)
 	b.StatusID, b.Price = booking.StatusReserved, &net

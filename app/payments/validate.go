@@ -126,6 +126,11 @@ func validateItems(ctx context.Context, q *db.Queries, items []ItemInput, refs c
 	if err := checkCatalog(ctx, q, lines); err != nil {
 		return nil, err
 	}
+	for i := range lines {
+		if err := memberDiscount(ctx, q, refs.ClientID, &lines[i].row); err != nil {
+			return nil, err
+		}
+	}
 	return lines, checkRefs(ctx, q, lines, refs)
 }
 

@@ -163,8 +163,43 @@ func cmpOr(a, b string) string {
 }
 
 type paymentIntent struct {
-	ID       string `json:"id"`
-	Status   string `json:"status"`
-	Amount   int64  `json:"amount"`
-	Currency string `json:"currency"`
+	ID       string            `json:"id"`
+	Status   string            `json:"status"`
+	Amount   int64             `json:"amount"`
+	Currency string            `json:"currency"`
+	Metadata map[string]string `json:"metadata"`
+	// LastPaymentError is why the last attempt failed (payment_intent.payment_failed).
+	LastPaymentError *struct {
+		Code        string `json:"code"`
+		DeclineCode string `json:"decline_code"`
+	} `json:"last_payment_error"`
+}
+
+// intentCharge is what a payment_intent.* event of type says about an off-session charge:
+// succeeded is paid; requires_action, or a failure for want of authentication, needs the
+// client; another failure is declined, with Stripe's code.
+func intentCharge(eventType string, pi *paymentIntent) *payments.ChargeEvent {
+	ev := &payments.ChargeEvent{ChargeResult: payments.ChargeResult{ID: pi.ID, Status: pi.Status, Currency: strings.ToUpper(pi.Currency)}}
+	if cents, ok := fromMinor(ev.Currency, pi.Amount); ok {
+		ev.AmountCents = cents
+	}
+	ev.BookingID, _ = strconv.ParseInt(pi.Metadata["booking_id"], 10, 64)
+	ev.Attempt, _ = strconv.ParseInt(pi.Metadata["fee_attempt"], 10, 64)
+	ev.Fee = pi.Metadata["fee"]
+	switch eventType {
+	case eventIntentSucceeded:
+		ev.Paid = pi.Status == "succeeded"
+	case eventIntentAction:
+		ev.NeedsAuthentication = true
+	case eventIntentFailed:
+		code := "payment_failed"
+		if e := pi.LastPaymentError; e != nil {
+			code = cmpOr(e.DeclineCode, cmpOr(e.Code, code))
+			ev.NeedsAuthentication = e.Code == "authentication_required"
+		}
+		if !ev.NeedsAuthentication {
+			ev.DeclineCode = code
+		}
+	}
+	return ev
 }

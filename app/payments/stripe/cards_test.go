@@ -363,3 +363,108 @@ func TestLateCancelFeeCharged(t *testing.T) {
 		t.Fatalf("got %+v %v; want charged 300000", res, err)
 	}
 }
+
+// intentEvent is a payment_intent.* event about PaymentIntent pi (as the Fake made it) with
+// status and, for a failure, Stripe's error code.
+func intentEvent(id, eventType string, pi map[string]any, status, code string) []byte {
+	obj := clonePI(pi)
+	obj["object"], obj["status"] = "payment_intent", status
+	if code != "" {
+		obj["last_payment_error"] = map[string]any{"type": "card_error", "code": code}
+	}
+	return stripetest.Event(id, eventType, obj)
+}
+
+func clonePI(pi map[string]any) map[string]any {
+	out := make(map[string]any, len(pi))
+	for k, v := range pi {
+		out[k] = v
+	}
+	return out
+}
+
+// A charge whose answer never comes back is settled by Stripe's payment_intent.succeeded: one
+// sale, the fee paid — however often the event comes — and the owner's retry finds it charged
+// without calling Stripe again. A payment_failed or requires_action delivered late for the
+// same charge changes nothing.
+func TestFeeSettledByPaymentIntentWebhookOnce(t *testing.T) {
+	w, bookingID, _ := feeWorld(t)
+	w.noShow(bookingID)
+	recorded := w.stripe.StallNextCharge()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	_, err := w.online.ChargeFee(ctx, bookingID, payments.FeeNoShow)
+	cancel()
+	if err == nil {
+		t.Fatal("a charge that timed out reported success")
+	}
+	<-recorded
+	pis := w.stripe.PaymentIntents()
+	if len(pis) != 1 {
+		t.Fatalf("got %d PaymentIntents, want 1", len(pis))
+	}
+	succeeded := intentEvent("evt_pi_ok", "payment_intent.succeeded", pis[0], "succeeded", "")
+	w.mustDeliver(succeeded, payments.OutcomeFeeCharged)
+	w.mustDeliver(succeeded, payments.OutcomeDuplicate)
+	w.mustDeliver(intentEvent("evt_pi_ok_again", "payment_intent.succeeded", pis[0], "succeeded", ""), payments.OutcomeDuplicate)
+	w.mustDeliver(intentEvent("evt_pi_late_fail", "payment_intent.payment_failed", pis[0], "requires_payment_method", "card_declined"), payments.OutcomeDuplicate)
+	w.mustDeliver(intentEvent("evt_pi_late_action", "payment_intent.requires_action", pis[0], "requires_action", ""), payments.OutcomeDuplicate)
+	var status string
+	var sale int64
+	if err := w.d.Read.QueryRow(`SELECT status, coalesce(sale_id, 0) FROM booking_fees WHERE booking_id = ?`, bookingID).Scan(&status, &sale); err != nil {
+		t.Fatal(err)
+	}
+	if status != "paid" || sale == 0 {
+		t.Fatalf("got fee %s sale %d; want paid with a sale", status, sale)
+	}
+	if got := w.count(`SELECT count(*) FROM sales`); got != 1 {
+		t.Errorf("got %d sales, want 1", got)
+	}
+	res, err := w.online.ChargeFee(context.Background(), bookingID, payments.FeeNoShow)
+	if err != nil || res.Outcome != payments.FeeAlready {
+		t.Errorf("retry after the webhook: %+v %v; want already", res, err)
+	}
+	if got := len(w.stripe.Requests(http.MethodPost, "/v1/payment_intents")); got != 1 {
+		t.Errorf("got %d charge calls, want 1", got)
+	}
+}
+
+// A charge that Stripe reports declined, or needing the client's authentication, while the
+// owner's call has not come back is recorded as ChargeFee would record that answer: declined
+// (the owner may try again), or the payment link sent. An event about a PaymentIntent frontdesk
+// did not make is ignored.
+func TestFeeDeclinedOrNeedsClientByPaymentIntentWebhook(t *testing.T) {
+	for _, tc := range []struct {
+		eventType, status, code, outcome, feeStatus string
+	}{
+		{"payment_intent.payment_failed", "requires_payment_method", "card_declined", payments.OutcomeFeeDeclined, "failed"},
+		{"payment_intent.payment_failed", "requires_payment_method", "authentication_required", payments.OutcomeFeeLinkSent, "link_sent"},
+		{"payment_intent.requires_action", "requires_action", "", payments.OutcomeFeeLinkSent, "link_sent"},
+	} {
+		t.Run(tc.eventType+"/"+tc.code, func(t *testing.T) {
+			w, bookingID, _ := feeWorld(t)
+			w.noShow(bookingID)
+			recorded := w.stripe.StallNextCharge()
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			w.online.ChargeFee(ctx, bookingID, payments.FeeNoShow)
+			cancel()
+			<-recorded
+			pi := w.stripe.PaymentIntents()[0]
+			ev := intentEvent("evt_pi", tc.eventType, pi, tc.status, tc.code)
+			w.mustDeliver(ev, tc.outcome)
+			w.mustDeliver(ev, payments.OutcomeDuplicate)
+			var status string
+			if err := w.d.Read.QueryRow(`SELECT status FROM booking_fees WHERE booking_id = ?`, bookingID).Scan(&status); err != nil {
+				t.Fatal(err)
+			}
+			if status != tc.feeStatus {
+				t.Errorf("fee %s, want %s", status, tc.feeStatus)
+			}
+			if got := w.count(`SELECT count(*) FROM sales`); got != 0 {
+				t.Errorf("got %d sales, want 0", got)
+			}
+			foreign := clonePI(pi)
+			foreign["id"], foreign["metadata"] = "pi_someone_else", map[string]any{}
+			w.mustDeliver(intentEvent("evt_foreign", "payment_intent.succeeded", foreign, "succeeded", ""), payments.OutcomeIgnored)
+		})
+	}
+}

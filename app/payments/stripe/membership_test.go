@@ -243,3 +243,48 @@ func TestMembershipOwnerActionsAndPortal(t *testing.T) {
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// Each paid period is recorded as a sale — the plan as its one line, for what Stripe charged,
+// paid online, with the client's receipt — exactly once: the renewal delivered three times
+// (twice at once, once under another event id) and the periods reported out of order (the
+// second month's invoice before the first's).
+func TestMembershipPeriodSaleOnce(t *testing.T) {
+	w := newWorld(t, "CLP")
+	m, _ := w.member(false)
+	sub, cus := "sub_sale", "cus_sale"
+	first := start
+	second := first.AddDate(0, 1, 0)
+	paid2 := stripetest.Event("evt_sale_2", "invoice.paid", stripetest.Invoice("in_2", sub, cus, m.ID, second, 30000, "clp", true))
+	w.mustDeliver(paid2, payments.OutcomeMembershipRenewed)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() { defer wg.Done(); w.deliver(paid2, webhookSecret) }()
+	}
+	wg.Wait()
+	w.mustDeliver(stripetest.Event("evt_sale_2_again", "invoice.paid", stripetest.Invoice("in_2", sub, cus, m.ID, second, 30000, "clp", true)), payments.OutcomeDuplicate)
+	w.mustDeliver(stripetest.Event("evt_sale_1", "invoice.paid", stripetest.Invoice("in_1", sub, cus, m.ID, first, 30000, "clp", true)), payments.OutcomeMembershipRenewed)
+
+	if got := w.count(`SELECT count(*) FROM membership_periods WHERE membership_id = ? AND sale_id IS NOT NULL`, m.ID); got != 2 {
+		t.Fatalf("%d periods with a sale, want 2", got)
+	}
+	if got := w.count(`SELECT count(DISTINCT sale_id) FROM membership_periods WHERE membership_id = ?`, m.ID); got != 2 {
+		t.Fatalf("%d distinct sales, want 2", got)
+	}
+	if got := w.count(`SELECT count(*) FROM sales s JOIN membership_periods mp ON mp.sale_id = s.id
+		WHERE mp.membership_id = ? AND s.status = 'paid' AND s.paid_cents = 3000000 AND s.client_id = ?`, m.ID, w.ids["maria"]); got != 2 {
+		t.Errorf("%d paid sales of 30000 pesos for María, want 2", got)
+	}
+	if got := w.count(`SELECT count(*) FROM cart_items ci JOIN sales s ON s.cart_id = ci.cart_id JOIN membership_periods mp ON mp.sale_id = s.id
+		WHERE mp.membership_id = ? AND ci.item_type = 'membership' AND ci.item_name = 'Monthly cuts' AND ci.quantity = 1`, m.ID); got != 2 {
+		t.Errorf("%d plan lines on the sales, want 2", got)
+	}
+	if got := w.count(`SELECT count(*) FROM transactions t JOIN membership_periods mp ON mp.sale_id = t.sale_id
+		WHERE mp.membership_id = ? AND t.payment_method_id = 4 AND t.amount_cents = 3000000`, m.ID); got != 2 {
+		t.Errorf("%d online transactions, want 2", got)
+	}
+	if got := w.count(`SELECT count(*) FROM messages ms JOIN sales s ON s.cart_id = (SELECT cart_id FROM payment_requests WHERE id = ms.payment_request_id)
+		JOIN membership_periods mp ON mp.sale_id = s.id WHERE mp.membership_id = ? AND ms.kind = 'receipt'`, m.ID); got != 2 {
+		t.Errorf("%d receipts, want 2", got)
+	}
+}

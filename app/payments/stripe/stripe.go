@@ -62,7 +62,7 @@ func Registration(cfg Config) payments.Registration {
 		New:              func(c payments.Credentials) (payments.Provider, error) { return newProvider(cfg, c), nil },
 		CheckCredentials: checkCredentials,
 		MinLifetime:      minLifetime, MaxLifetime: maxLifetime,
-		Hint: hint, CheckoutOrigins: []string{"https://checkout.stripe.com"}, Cards: true,
+		Hint: hint, CheckoutOrigins: []string{"https://checkout.stripe.com", "https://billing.stripe.com"}, Cards: true,
 	}
 }
 
@@ -203,6 +203,10 @@ const (
 	eventAsyncSucceeded = "checkout.session.async_payment_succeeded"
 	eventAsyncFailed    = "checkout.session.async_payment_failed"
 	eventExpired        = "checkout.session.expired"
+	// An off-session charge (a fee, cards.go ChargeCard).
+	eventIntentSucceeded = "payment_intent.succeeded"
+	eventIntentFailed    = "payment_intent.payment_failed"
+	eventIntentAction    = "payment_intent.requires_action"
 )
 
 // ParseEvent verifies the Stripe-Signature header (signature.go: HMAC-SHA256 with the webhook
@@ -239,6 +243,12 @@ func (p *provider) ParseEvent(payload []byte, header textproto.MIMEHeader) (paym
 		st := sessionState(&s)
 		st.Failed = out.Type == eventAsyncFailed
 		out.Checkout = &st
+	case eventIntentSucceeded, eventIntentFailed, eventIntentAction:
+		var pi paymentIntent
+		if err := json.Unmarshal(ev.Data.Object, &pi); err != nil {
+			return payments.Event{}, fmt.Errorf("%w: %v", payments.ErrUnreadableEvent, err)
+		}
+		out.Charge = intentCharge(out.Type, &pi)
 	case "refund.created", "refund.updated", "refund.failed", "charge.refund.updated":
 		var r refund
 		if err := json.Unmarshal(ev.Data.Object, &r); err != nil {

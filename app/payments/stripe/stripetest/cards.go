@@ -166,6 +166,13 @@ func (f *Fake) createPaymentIntent(w http.ResponseWriter, r *http.Request, body 
 	amount, _ := strconv.ParseInt(form.Get("amount"), 10, 64)
 	pi["id"] = "pi_" + randomID()
 	pi["amount"], pi["currency"], pi["customer"], pi["payment_method"] = amount, form.Get("currency"), form.Get("customer"), form.Get("payment_method")
+	meta := map[string]any{}
+	for k := range form {
+		if name, ok := strings.CutPrefix(k, "metadata["); ok {
+			meta[strings.TrimSuffix(name, "]")] = form.Get(k)
+		}
+	}
+	pi["metadata"] = meta
 	f.mu.Lock()
 	behaviour := f.cards().behaviour[form.Get("payment_method")]
 	stall := f.cards().stall
