@@ -470,3 +470,43 @@ func TestDeliveryStatusCallbacks(t *testing.T) {
 		t.Errorf("after Twilio's callback: %q %q", status(), note)
 	}
 }
+
+// A WhatsApp button acts on the booking of the message whose button was pressed (the
+// notification's context.id), not on the client's latest message: María has two bookings,
+// each confirmed by WhatsApp; Confirm on the first one's message confirms the first, Cancel on
+// it cancels the first, and the second, whose message went last, is left as it was.
+func TestWhatsAppButtonActsOnItsMessage(t *testing.T) {
+	w := newRepliesWorld(t)
+	santiago, _ := time.LoadLocation("America/Santiago")
+	day := time.Now().In(santiago).AddDate(0, 0, 5)
+	first := w.book(time.Date(day.Year(), day.Month(), day.Day(), 10, 0, 0, 0, santiago))
+	w.waitWhatsApp(1)
+	w.waitSent(first)
+	second := w.book(time.Date(day.Year(), day.Month(), day.Day(), 16, 0, 0, 0, santiago))
+	w.waitWhatsApp(2)
+	w.waitSent(second)
+
+	if code := w.whatsApp(watest.AppSecret, buttonNotification("wamid.PRESS1", replies.ButtonConfirm, "Confirm", watest.WAMID(1))); code != http.StatusOK {
+		t.Fatalf("Confirm: %d", code)
+	}
+	if _, confirmed := w.booking(first); confirmed == nil {
+		t.Errorf("Confirm on the first booking's message: the first booking is not confirmed")
+	}
+	if _, confirmed := w.booking(second); confirmed != nil {
+		t.Errorf("Confirm on the first booking's message confirmed the second (the latest message's)")
+	}
+	if code := w.whatsApp(watest.AppSecret, buttonNotification("wamid.PRESS2", replies.ButtonCancel, "Cancel", watest.WAMID(1))); code != http.StatusOK {
+		t.Fatalf("Cancel: %d", code)
+	}
+	if status, _ := w.booking(first); status != 5 {
+		t.Errorf("Cancel on the first booking's message: its status %d, want 5 (cancelled)", status)
+	}
+	if status, _ := w.booking(second); status != 1 {
+		t.Errorf("Cancel on the first booking's message: the second's status %d, want still 1", status)
+	}
+	var n int
+	w.d.Read.QueryRow(`SELECT count(*) FROM inbound_messages WHERE booking_id = ?`, first).Scan(&n)
+	if n != 2 {
+		t.Errorf("%d inbound messages recorded against the first booking, want 2", n)
+	}
+}

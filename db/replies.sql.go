@@ -318,6 +318,27 @@ func (q *Queries) SetBookingClientConfirmed(ctx context.Context, arg SetBookingC
 	return err
 }
 
+const textBookingByProviderID = `-- name: TextBookingByProviderID :one
+SELECT m.booking_id FROM message_attempts a JOIN messages m ON m.id = a.message_id
+WHERE a.message_id_header = ?1 AND a.channel <> 'email' AND a.to_address = ?2
+    AND m.booking_id IS NOT NULL AND m.recipient = 'client'
+ORDER BY a.id DESC LIMIT 1
+`
+
+type TextBookingByProviderIDParams struct {
+	ProviderID string
+	Phone      string
+}
+
+// The booking a text to phone was about, by the provider's id of it (a WhatsApp reply's
+// context.id): a button acts on the message whose button was pressed.
+func (q *Queries) TextBookingByProviderID(ctx context.Context, arg TextBookingByProviderIDParams) (sql.NullInt64, error) {
+	row := q.db.QueryRowContext(ctx, textBookingByProviderID, arg.ProviderID, arg.Phone)
+	var booking_id sql.NullInt64
+	err := row.Scan(&booking_id)
+	return booking_id, err
+}
+
 const textOptedOut = `-- name: TextOptedOut :one
 SELECT count(*) > 0 FROM text_optouts WHERE phone = ?
 `

@@ -8,6 +8,14 @@ WHERE m.channel <> 'email' AND m.to_address = sqlc.arg(phone) AND m.booking_id I
     AND m.recipient = 'client' AND m.last_attempt_at IS NOT NULL
 ORDER BY m.last_attempt_at DESC, m.id DESC LIMIT 1;
 
+-- name: TextBookingByProviderID :one
+-- The booking a text to phone was about, by the provider's id of it (a WhatsApp reply's
+-- context.id): a button acts on the message whose button was pressed.
+SELECT m.booking_id FROM message_attempts a JOIN messages m ON m.id = a.message_id
+WHERE a.message_id_header = sqlc.arg(provider_id) AND a.channel <> 'email' AND a.to_address = sqlc.arg(phone)
+    AND m.booking_id IS NOT NULL AND m.recipient = 'client'
+ORDER BY a.id DESC LIMIT 1;
+
 -- name: InboundByProviderID :one
 SELECT * FROM inbound_messages WHERE channel = ? AND provider_id = ?;
 

@@ -203,6 +203,10 @@ type whatsAppNotification struct {
 					ID     string                `json:"id"`
 					Type   string                `json:"type"`
 					Text   struct{ Body string } `json:"text"`
+					// Context names the message this one answers (ours, for a button).
+					Context struct {
+						ID string `json:"id"`
+					} `json:"context"`
 					Button struct {
 						Payload string `json:"payload"`
 						Text    string `json:"text"`
@@ -258,7 +262,8 @@ func (h *Hooks) whatsAppNotify(w http.ResponseWriter, r *http.Request) {
 	for _, e := range n.Entry {
 		for _, c := range e.Changes {
 			for _, m := range c.Value.Messages {
-				in := replies.Inbound{Channel: messages.ChannelWhatsApp, ProviderID: m.ID, From: m.From, Text: m.Text.Body}
+				in := replies.Inbound{Channel: messages.ChannelWhatsApp, ProviderID: m.ID, From: m.From, Text: m.Text.Body,
+					ReplyTo: m.Context.ID}
 				switch m.Type {
 				case "button":
 					in.Text, in.Button = m.Button.Text, m.Button.Payload
