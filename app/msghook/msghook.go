@@ -199,10 +199,10 @@ type whatsAppNotification struct {
 			Field string `json:"field"`
 			Value struct {
 				Messages []struct {
-					From   string                `json:"from"`
-					ID     string                `json:"id"`
-					Type   string                `json:"type"`
-					Text   struct{ Body string } `json:"text"`
+					From string                `json:"from"`
+					ID   string                `json:"id"`
+					Type string                `json:"type"`
+					Text struct{ Body string } `json:"text"`
 					// Context names the message this one answers (ours, for a button).
 					Context struct {
 						ID string `json:"id"`
