@@ -78,7 +78,8 @@ func (q *Queries) BusinessTimezone(ctx context.Context) (string, error) {
 
 const countTextsSent = `-- name: CountTextsSent :one
 SELECT count(*) FROM message_attempts
-WHERE channel = 'sms' AND segments IS NOT NULL AND started_at >= ?1 AND started_at < ?2
+WHERE started_at >= ?1 AND started_at < ?2
+    AND (channel = 'sms' AND segments IS NOT NULL OR channel = 'whatsapp' AND code >= 200 AND code < 300)
 `
 
 type CountTextsSentParams struct {
@@ -86,7 +87,9 @@ type CountTextsSentParams struct {
 	ToAt   int64
 }
 
-// Texts a provider took whose attempt began in [from, to): what the daily cap counts.
+// Texts a provider took whose attempt began in [from, to), SMS and WhatsApp alike: what the
+// daily cap counts. A sent SMS has its segments; a WhatsApp message has none (Meta bills by
+// conversation), so its provider's 2xx says it was taken.
 func (q *Queries) CountTextsSent(ctx context.Context, arg CountTextsSentParams) (int64, error) {
 	row := q.db.QueryRowContext(ctx, countTextsSent, arg.FromAt, arg.ToAt)
 	var count int64

@@ -15,10 +15,13 @@ SELECT kind, by_text FROM message_kinds ORDER BY rowid;
 -- name: UpdateMessageKindByText :execrows
 UPDATE message_kinds SET by_text = ? WHERE kind = ?;
 
--- Texts a provider took whose attempt began in [from, to): what the daily cap counts.
+-- Texts a provider took whose attempt began in [from, to), SMS and WhatsApp alike: what the
+-- daily cap counts. A sent SMS has its segments; a WhatsApp message has none (Meta bills by
+-- conversation), so its provider's 2xx says it was taken.
 -- name: CountTextsSent :one
 SELECT count(*) FROM message_attempts
-WHERE channel = 'sms' AND segments IS NOT NULL AND started_at >= sqlc.arg(from_at) AND started_at < sqlc.arg(to_at);
+WHERE started_at >= sqlc.arg(from_at) AND started_at < sqlc.arg(to_at)
+    AND (channel = 'sms' AND segments IS NOT NULL OR channel = 'whatsapp' AND code >= 200 AND code < 300);
 
 -- name: SetAttemptTextFacts :exec
 UPDATE message_attempts SET segments = sqlc.narg(segments), policy = sqlc.arg(policy)

@@ -43,6 +43,10 @@ func ValidClientChannel(c string) bool {
 	return false
 }
 
+// TextChannel reports whether c is a text channel — SMS or WhatsApp — which the owner's rules
+// for texts (policy.go) hold alike.
+func TextChannel(c string) bool { return c == ChannelSMS || c == ChannelWhatsApp }
+
 // channelFor is the channel a message to a client goes by: their preferred channel when it is
 // a text channel that is set up and their number can receive texts, else email.
 func channelFor(preferred string, smsReady, whatsAppReady bool, phone string) string {
