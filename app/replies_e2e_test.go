@@ -44,6 +44,12 @@ const mariaPhone = "+56961234567"
 
 func newRepliesWorld(t *testing.T) *repliesWorld {
 	t.Helper()
+	return newRepliesWorldAt(t, nil)
+}
+
+// newRepliesWorldAt is newRepliesWorld served on the clock now (nil: the real one).
+func newRepliesWorldAt(t *testing.T, now func() time.Time) *repliesWorld {
+	t.Helper()
 	dir, key := messagesSetup(t)
 	w := &repliesWorld{t: t, dir: dir, key: key, wa: watest.Start(t), sms: smstest.Start(t), smtp: smtptest.Start(t)}
 	recv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
@@ -100,7 +106,7 @@ func newRepliesWorld(t *testing.T) *repliesWorld {
 	t.Cleanup(func() { d.Close() })
 
 	smtpURL := "smtp://" + w.smtp.Host() + ":" + strconv.Itoa(w.smtp.Port()) + "?starttls=off"
-	srv := serveInProcess(t, dir, []string{"--addr", "127.0.0.1:0", "--webhook-allow-private"},
+	srv := serveInProcessAt(t, dir, now, []string{"--addr", "127.0.0.1:0", "--webhook-allow-private"},
 		"FRONTDESK_SMTP_URL="+smtpURL, "FRONTDESK_MAIL_FROM=Studio Ana <hola@studio-ana.example>",
 		"FRONTDESK_WHATSAPP_API_URL="+w.wa.URL, "FRONTDESK_TWILIO_API_URL="+w.sms.URL)
 	w.base = srv.URL
