@@ -62,6 +62,15 @@ type Server struct {
 	attempts   int            // requests that matched the description, taken or not
 	failNext   []int          // statuses to answer the next requests with, in order
 	refuse     map[string]int // numbers (digits, as sent) refused with a Graph error code
+	hold       func()         // called before each message is answered (Hold)
+}
+
+// Hold calls f before each message that matched the description is recorded and answered: a
+// test makes the API slow with it, to stop frontdesk while messages are being sent.
+func (s *Server) Hold(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hold = f
 }
 
 // FailNext makes the next len(statuses) requests fail with those statuses (a 5xx: Meta's
@@ -181,7 +190,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		fail, s.failNext = s.failNext[0], s.failNext[1:]
 	}
 	refused := s.refuse[strings.TrimPrefix(v.To, "+")]
+	hold := s.hold
 	s.mu.Unlock()
+	if hold != nil {
+		hold()
+	}
 	switch {
 	case fail == http.StatusTooManyRequests:
 		graphError(w, fail, 130429, "Rate limit hit")
