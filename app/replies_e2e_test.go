@@ -111,7 +111,8 @@ func newRepliesWorldAt(t *testing.T, now func() time.Time) *repliesWorld {
 	t.Cleanup(func() { d.Close() })
 
 	smtpURL := "smtp://" + w.smtp.Host() + ":" + strconv.Itoa(w.smtp.Port()) + "?starttls=off"
-	srv := serveInProcessAt(t, dir, now, []string{"--addr", "127.0.0.1:0", "--webhook-allow-private"},
+	srv := serveInProcessAt(t, dir, now, []string{"--addr", "127.0.0.1:0", "--webhook-allow-private",
+		"--message-retry-schedule", "0s,100ms,200ms,400ms,800ms"},
 		"FRONTDESK_SMTP_URL="+smtpURL, "FRONTDESK_MAIL_FROM=Studio Ana <hola@studio-ana.example>",
 		"FRONTDESK_WHATSAPP_API_URL="+w.wa.URL, "FRONTDESK_TWILIO_API_URL="+w.sms.URL)
 	w.base = srv.URL
@@ -528,5 +529,55 @@ func TestWhatsAppButtonActsOnItsMessage(t *testing.T) {
 	w.d.Read.QueryRow(`SELECT count(*) FROM inbound_messages WHERE booking_id = ?`, first).Scan(&n)
 	if n != 2 {
 		t.Errorf("%d inbound messages recorded against the first booking, want 2", n)
+	}
+}
+
+// The answer to a WhatsApp reply goes through the messages outbox: with the Cloud API down when
+// the client presses Confirm, the answer is retried and delivered once the API is back, and the
+// message log has it (kind reply, every attempt), like any message.
+func TestWhatsAppAnswerThroughTheOutbox(t *testing.T) {
+	w := newRepliesWorld(t)
+	santiago, _ := time.LoadLocation("America/Santiago")
+	a := w.book(time.Now().In(santiago).AddDate(0, 0, 6).Truncate(time.Hour))
+	w.waitWhatsApp(1)
+	w.waitSent(a)
+	w.wa.FailNext(http.StatusServiceUnavailable, http.StatusInternalServerError)
+	if code := w.whatsApp(watest.AppSecret, buttonNotification("wamid.ANSWER1", replies.ButtonConfirm, "Confirm", watest.WAMID(1))); code != http.StatusOK {
+		t.Fatalf("Confirm: %d", code)
+	}
+	if _, confirmed := w.booking(a); confirmed == nil {
+		t.Errorf("Confirm: the booking is not confirmed")
+	}
+	answer := w.waitWhatsApp(2)[1]
+	if answer.Type != "text" || !strings.Contains(answer.Text, "is confirmed") || answer.To != strings.TrimPrefix(mariaPhone, "+") {
+		t.Errorf("answer %+v, want the confirmation's text to María", answer)
+	}
+	var id int64
+	var state string
+	waitFor(t, "the answer recorded as sent", func() bool {
+		return w.d.Read.QueryRow(`SELECT id, state FROM messages WHERE kind = 'reply'`).Scan(&id, &state) == nil && state == "sent"
+	})
+	rows, err := w.d.Read.Query(`SELECT code, channel FROM message_attempts WHERE message_id = ? ORDER BY attempt`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var codes []int
+	for rows.Next() {
+		var code int
+		var channel string
+		if err := rows.Scan(&code, &channel); err != nil {
+			t.Fatal(err)
+		}
+		if channel != "whatsapp" {
+			t.Errorf("attempt by %s, want whatsapp", channel)
+		}
+		codes = append(codes, code)
+	}
+	if fmt.Sprint(codes) != "[503 500 200]" {
+		t.Errorf("the answer's attempts %v, want [503 500 200]", codes)
+	}
+	if n := len(w.wa.Messages()); n != 2 {
+		t.Errorf("%d WhatsApp messages, want the confirmation and one answer", n)
 	}
 }

@@ -295,7 +295,7 @@ func (q *Queries) GetMessageBooking(ctx context.Context, bookingID int64) (Messa
 }
 
 const getMessageRow = `-- name: GetMessageRow :one
-SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, detail_json, state, note, send_at, next_attempt_at, attempts, series_base, restarted_at, last_attempt_at, last_code, subject, created_at, updated_at, provider_id, channel, delivery_status, delivery_note, delivery_at, segments, cost_milli, offer_id FROM messages WHERE id = ?
+SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, detail_json, state, note, send_at, next_attempt_at, attempts, series_base, restarted_at, last_attempt_at, last_code, subject, created_at, updated_at, provider_id, channel, delivery_status, delivery_note, delivery_at, segments, cost_milli, offer_id, inbound_id FROM messages WHERE id = ?
 `
 
 func (q *Queries) GetMessageRow(ctx context.Context, id int64) (Message, error) {
@@ -331,6 +331,7 @@ func (q *Queries) GetMessageRow(ctx context.Context, id int64) (Message, error) 
 		&i.Segments,
 		&i.CostMilli,
 		&i.OfferID,
+		&i.InboundID,
 	)
 	return i, err
 }

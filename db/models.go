@@ -744,6 +744,7 @@ type Message struct {
 	Segments         sql.NullInt64
 	CostMilli        sql.NullInt64
 	OfferID          sql.NullInt64
+	InboundID        sql.NullInt64
 }
 
 type MessageAttempt struct {

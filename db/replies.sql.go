@@ -128,6 +128,33 @@ func (q *Queries) InsertInbound(ctx context.Context, arg InsertInboundParams) (i
 	return id, err
 }
 
+const insertReplyMessage = `-- name: InsertReplyMessage :exec
+INSERT INTO messages (message_key, kind, recipient, channel, to_address, state, send_at, next_attempt_at,
+    created_at, updated_at, inbound_id)
+VALUES (?1, 'reply', 'client', ?2, ?3, 'pending', ?4, ?4,
+    ?4, ?4, ?5)
+`
+
+type InsertReplyMessageParams struct {
+	MessageKey string
+	Channel    string
+	Phone      string
+	Now        int64
+	InboundID  sql.NullInt64
+}
+
+// The answer to received message inbound_id, to its sender on its channel, due at once.
+func (q *Queries) InsertReplyMessage(ctx context.Context, arg InsertReplyMessageParams) error {
+	_, err := q.db.ExecContext(ctx, insertReplyMessage,
+		arg.MessageKey,
+		arg.Channel,
+		arg.Phone,
+		arg.Now,
+		arg.InboundID,
+	)
+	return err
+}
+
 const insertTextOptout = `-- name: InsertTextOptout :exec
 INSERT INTO text_optouts (phone, channel, created_at) VALUES (?, ?, ?) ON CONFLICT (phone) DO NOTHING
 `
@@ -282,6 +309,34 @@ func (q *Queries) MessageByProviderID(ctx context.Context, providerID string) (M
 	row := q.db.QueryRowContext(ctx, messageByProviderID, providerID)
 	var i MessageByProviderIDRow
 	err := row.Scan(&i.ID, &i.DeliveryStatus)
+	return i, err
+}
+
+const messageInbound = `-- name: MessageInbound :one
+SELECT i.channel, i.from_phone, i.reply, coalesce(c.first_name, '') AS first_name, coalesce(c.last_name, '') AS last_name
+FROM inbound_messages i LEFT JOIN clients c ON c.id = i.client_id
+WHERE i.id = ?
+`
+
+type MessageInboundRow struct {
+	Channel   string
+	FromPhone string
+	Reply     string
+	FirstName string
+	LastName  string
+}
+
+// The received message a reply message answers, and its sender's client, if any.
+func (q *Queries) MessageInbound(ctx context.Context, id int64) (MessageInboundRow, error) {
+	row := q.db.QueryRowContext(ctx, messageInbound, id)
+	var i MessageInboundRow
+	err := row.Scan(
+		&i.Channel,
+		&i.FromPhone,
+		&i.Reply,
+		&i.FirstName,
+		&i.LastName,
+	)
 	return i, err
 }
 

@@ -1,4 +1,4 @@
--- The database that migrations 1 to 571 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 581 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -612,7 +612,7 @@ CREATE TABLE messages (
     kind               TEXT    NOT NULL CHECK (kind = 'confirmation' OR kind = 'rescheduled' OR kind = 'cancelled'
         OR kind = 'reminder' OR kind = 'payment_request' OR kind = 'receipt' OR kind = 'test' OR kind = 'waitlist_seat'
         OR kind = 'provider_booked' OR kind = 'provider_moved' OR kind = 'provider_cancelled' OR kind = 'provider_agenda'
-        OR kind = 'waitlist_offer'),
+        OR kind = 'waitlist_offer' OR kind = 'reply'),
     recipient          TEXT    NOT NULL CHECK (recipient = 'client' OR recipient = 'owner' OR recipient = 'address' OR recipient = 'provider'),
     -- The address it went to (resolved at the first attempt; given for a test).
     to_address         TEXT    NOT NULL DEFAULT '',
@@ -634,8 +634,8 @@ CREATE TABLE messages (
     subject            TEXT    NOT NULL DEFAULT '',
     created_at         INTEGER NOT NULL,
     updated_at         INTEGER NOT NULL, provider_id INTEGER REFERENCES providers (id) ON DELETE CASCADE, channel TEXT NOT NULL DEFAULT 'email'
-    CHECK (channel = 'email' OR channel = 'sms' OR channel = 'whatsapp'), delivery_status TEXT NOT NULL DEFAULT '', delivery_note TEXT NOT NULL DEFAULT '', delivery_at INTEGER, segments INTEGER, cost_milli INTEGER, offer_id INTEGER REFERENCES appointment_offers (id) ON DELETE CASCADE,
-    CHECK (kind = 'test' OR booking_id IS NOT NULL OR payment_request_id IS NOT NULL OR provider_id IS NOT NULL OR offer_id IS NOT NULL),
+    CHECK (channel = 'email' OR channel = 'sms' OR channel = 'whatsapp'), delivery_status TEXT NOT NULL DEFAULT '', delivery_note TEXT NOT NULL DEFAULT '', delivery_at INTEGER, segments INTEGER, cost_milli INTEGER, offer_id INTEGER REFERENCES appointment_offers (id) ON DELETE CASCADE, inbound_id INTEGER REFERENCES inbound_messages (id) ON DELETE CASCADE,
+    CHECK (kind = 'test' OR booking_id IS NOT NULL OR payment_request_id IS NOT NULL OR provider_id IS NOT NULL OR offer_id IS NOT NULL OR inbound_id IS NOT NULL),
     CHECK ((kind = 'reminder') = (offset_min IS NOT NULL)),
     CHECK ((recipient = 'address') = (kind = 'test'))
 );
@@ -1376,6 +1376,8 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (67, 560, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (68, 570, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (69, 571, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (70, 580, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (71, 581, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1405,7 +1407,7 @@ INSERT INTO "message_whatsapp_settings" ("id", "enabled", "phone_number_id", "ac
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 INSERT INTO "gift_card_settings" ("id", "expiry_months", "sell_online", "updated_at") VALUES (1, 0, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 69);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 71);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);

@@ -75,3 +75,16 @@ ON CONFLICT (kind, language) DO UPDATE SET template_name = excluded.template_nam
 
 -- name: DeleteWhatsAppTemplate :exec
 DELETE FROM message_whatsapp_templates WHERE kind = ? AND language = ?;
+
+-- name: InsertReplyMessage :exec
+-- The answer to received message inbound_id, to its sender on its channel, due at once.
+INSERT INTO messages (message_key, kind, recipient, channel, to_address, state, send_at, next_attempt_at,
+    created_at, updated_at, inbound_id)
+VALUES (sqlc.arg(message_key), 'reply', 'client', sqlc.arg(channel), sqlc.arg(phone), 'pending', sqlc.arg(now), sqlc.arg(now),
+    sqlc.arg(now), sqlc.arg(now), sqlc.arg(inbound_id));
+
+-- name: MessageInbound :one
+-- The received message a reply message answers, and its sender's client, if any.
+SELECT i.channel, i.from_phone, i.reply, coalesce(c.first_name, '') AS first_name, coalesce(c.last_name, '') AS last_name
+FROM inbound_messages i LEFT JOIN clients c ON c.id = i.client_id
+WHERE i.id = ?;

@@ -35,6 +35,7 @@ var kindKeys = []struct {
 	{Kind: messages.ProviderCancelled, Key: "messages.kind.provider_cancelled"},
 	{Kind: messages.ProviderAgenda, Key: "messages.kind.provider_agenda"},
 	{Kind: messages.WaitlistOffer, Key: "messages.kind.waitlist_offer"},
+	{Kind: messages.Reply, Key: "messages.kind.reply"},
 }
 
 func kindLabel(r *http.Request, k messages.Kind) string {

@@ -181,7 +181,7 @@ func (s *Service) Prepare(ctx context.Context, id int64, t Transport, now time.T
 		return Prepared{}, err
 	}
 	var capDay string
-	if r.done == nil && TextChannel(r.channel) {
+	if r.done == nil && TextChannel(r.channel) && r.kind != Reply {
 		// The daily cap: a place is taken now, before the provider is asked.
 		day, ok, err := s.textCap.reserve(now, r.bizZone, r.policy.DailyCap, func(from, to time.Time) (int, error) {
 			n, err := s.db.R.CountTextsSent(ctx, db.CountTextsSentParams{FromAt: db.Millis(from), ToAt: db.Millis(to)})
@@ -294,6 +294,9 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 		return r, fmt.Errorf("message %d: %w", id, err)
 	}
 	r.msg, r.kind = m, Kind(m.Kind)
+	if r.kind == Reply {
+		return s.readReply(ctx, q, r, t)
+	}
 	a, to, skip, err := s.facts(ctx, q, m, r.kind, now)
 	if err != nil {
 		return r, err
@@ -459,6 +462,9 @@ func (s *Service) manageLink(ctx context.Context, bookingID int64, now time.Time
 // gets no reminder texts either).
 func (s *Service) prepareText(ctx context.Context, r reading, ab About, now time.Time) (Prepared, error) {
 	a := r.facts
+	if r.kind == Reply {
+		return Prepared{Envelope: replyEnvelope(r, now), About: ab}, nil
+	}
 	var err error
 	if a.HasAppointment && r.kind != Cancelled && r.kind != WaitlistOffer && s.links != nil {
 		if a.ManageLink, err = s.manageLink(ctx, a.ID, now); err != nil {

@@ -267,8 +267,10 @@ func fieldValue(f Fields, name string) string {
 	return s
 }
 
-// WhatsAppMessage is a template message as it leaves.
+// WhatsAppMessage is a template message as it leaves, or, with Text, a free-form text (the
+// answer to a client's message, which WhatsApp allows within 24 hours of it).
 type WhatsAppMessage struct {
+	Text     string
 	Template string
 	Lang     string
 	Params   []string // the values, in order

@@ -187,7 +187,13 @@ func (e *Engine) Handle(ctx context.Context, in Inbound) (Result, error) {
 		res.ID, err = q.InsertInbound(ctx, db.InsertInboundParams{Channel: in.Channel, ProviderID: in.ProviderID,
 			FromPhone: in.From, Body: body, ClientID: clientID, BookingID: bookingID, Action: res.Action,
 			Outcome: res.Outcome, Note: res.Note, Reply: res.Reply, ReceivedAt: db.Millis(now)})
-		return err
+		if err != nil || res.Reply == "" || in.Channel != messages.ChannelWhatsApp {
+			return err
+		}
+		// A WhatsApp answer goes through the outbox, written with what the message did: a crash
+		// keeps both or neither, and the Cloud API being down delays it, never loses it. (An SMS
+		// answer travels in Twilio's response to the webhook: Twilio sends it.)
+		return messages.ReplyAnswered(ctx, q, now, res.ID, in.Channel, in.From)
 	})
 	return res, err
 }
