@@ -581,3 +581,75 @@ func TestWhatsAppAnswerThroughTheOutbox(t *testing.T) {
 		t.Errorf("%d WhatsApp messages, want the confirmation and one answer", n)
 	}
 }
+
+// Settings → Messages → Replies: with copies off (the default) a client's message reaches no
+// one by email; switched on, every message a client sends — here a question the engine leaves
+// for the team, and a Confirm with its answer — is copied to the owner by email through the
+// outbox, saying who wrote, by which channel, what, and what was answered.
+func TestRepliesCopiedToTheOwner(t *testing.T) {
+	w := newRepliesWorld(t)
+	santiago, _ := time.LoadLocation("America/Santiago")
+	a := w.book(time.Now().In(santiago).AddDate(0, 0, 6).Truncate(time.Hour))
+	w.waitWhatsApp(1)
+	w.waitSent(a)
+	question := func(id, text string) string {
+		return `{"object":"whatsapp_business_account","entry":[{"id":"419561257915477","changes":[{"field":"messages","value":{` +
+			`"messaging_product":"whatsapp","metadata":{"display_phone_number":"15550783881","phone_number_id":"` + watest.PhoneNumberID + `"},` +
+			`"contacts":[{"profile":{"name":"María"},"wa_id":"56961234567"}],` +
+			`"messages":[{"from":"56961234567","id":"` + id + `","timestamp":"1750016800","type":"text","text":{"body":"` + text + `"}}]}}]}]}`
+	}
+	if code := w.whatsApp(watest.AppSecret, question("wamid.Q1", "Can I bring my dog?")); code != http.StatusOK {
+		t.Fatalf("question: %d", code)
+	}
+	var copies int
+	w.d.Read.QueryRow(`SELECT count(*) FROM messages WHERE kind = 'reply' AND recipient = 'owner'`).Scan(&copies)
+	if copies != 0 {
+		t.Errorf("%d owner copies while copies are off, want none", copies)
+	}
+
+	s := messages.New(w.d, messages.Options{})
+	if on, err := s.ReplyCopies(context.Background()); err != nil || on {
+		t.Fatalf("copies %v (%v), want off by default", on, err)
+	}
+	if err := s.SaveReplyCopies(context.Background(), true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.d.Write.Exec(`UPDATE message_settings SET owner_address = 'owner@studio-ana.example'`); err != nil {
+		t.Fatal(err)
+	}
+	if code := w.whatsApp(watest.AppSecret, question("wamid.Q2", "Is there parking?")); code != http.StatusOK {
+		t.Fatalf("question: %d", code)
+	}
+	if code := w.whatsApp(watest.AppSecret, buttonNotification("wamid.Q3", replies.ButtonConfirm, "Confirm", watest.WAMID(1))); code != http.StatusOK {
+		t.Fatalf("Confirm: %d", code)
+	}
+	copied := func() []smtptest.Parsed {
+		var out []smtptest.Parsed
+		for _, m := range w.smtp.Messages() {
+			p, err := smtptest.Parse(m.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.HasPrefix(p.Subject, "Message from") {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	waitFor(t, "two copies to the owner", func() bool { return len(copied()) >= 2 })
+	var parking, confirm bool
+	for _, p := range copied() {
+		if p.Subject != "Message from María López ("+mariaPhone+")" || !strings.Contains(p.Text, "wrote by WhatsApp") ||
+			!strings.Contains(p.Header.Get("To"), "owner@studio-ana.example") {
+			t.Errorf("copy %q:\n%s", p.Subject, p.Text)
+		}
+		parking = parking || strings.Contains(p.Text, "Is there parking?")
+		confirm = confirm || strings.Contains(p.Text, "Confirm") && strings.Contains(p.Text, "We answered: Thank you")
+		if strings.Contains(p.Text, "dog") {
+			t.Errorf("a message from before copies were on was copied")
+		}
+	}
+	if !parking || !confirm {
+		t.Errorf("copies: the question %v, the Confirm with its answer %v; want both", parking, confirm)
+	}
+}

@@ -338,7 +338,7 @@ func (q *Queries) GetMessageRow(ctx context.Context, id int64) (Message, error) 
 
 const getMessageSettings = `-- name: GetMessageSettings :one
 
-SELECT id, smtp_host, smtp_port, smtp_security, smtp_username, smtp_password_sealed, from_name, from_address, reply_to, owner_address, reminder_offsets, unsubscribe_key, updated_at FROM message_settings WHERE id = 1
+SELECT id, smtp_host, smtp_port, smtp_security, smtp_username, smtp_password_sealed, from_name, from_address, reply_to, owner_address, reminder_offsets, unsubscribe_key, updated_at, copy_replies FROM message_settings WHERE id = 1
 `
 
 // The owner's side (Settings, Messages, the message log, a booking's page).
@@ -359,6 +359,7 @@ func (q *Queries) GetMessageSettings(ctx context.Context) (MessageSetting, error
 		&i.ReminderOffsets,
 		&i.UnsubscribeKey,
 		&i.UpdatedAt,
+		&i.CopyReplies,
 	)
 	return i, err
 }

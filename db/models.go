@@ -808,6 +808,7 @@ type MessageSetting struct {
 	ReminderOffsets    string
 	UnsubscribeKey     []byte
 	UpdatedAt          int64
+	CopyReplies        int64
 }
 
 type MessageTemplate struct {

@@ -131,22 +131,26 @@ func (q *Queries) InsertInbound(ctx context.Context, arg InsertInboundParams) (i
 const insertReplyMessage = `-- name: InsertReplyMessage :exec
 INSERT INTO messages (message_key, kind, recipient, channel, to_address, state, send_at, next_attempt_at,
     created_at, updated_at, inbound_id)
-VALUES (?1, 'reply', 'client', ?2, ?3, 'pending', ?4, ?4,
-    ?4, ?4, ?5)
+VALUES (?1, 'reply', ?2, ?3, ?4, 'pending', ?5, ?5,
+    ?5, ?5, ?6)
 `
 
 type InsertReplyMessageParams struct {
 	MessageKey string
+	Recipient  string
 	Channel    string
 	Phone      string
 	Now        int64
 	InboundID  sql.NullInt64
 }
 
-// The answer to received message inbound_id, to its sender on its channel, due at once.
+// The answer to received message inbound_id, to its sender on its channel (recipient client),
+// or its copy to the owner by email (recipient owner, no address: the owner's is read when it
+// goes), due at once.
 func (q *Queries) InsertReplyMessage(ctx context.Context, arg InsertReplyMessageParams) error {
 	_, err := q.db.ExecContext(ctx, insertReplyMessage,
 		arg.MessageKey,
+		arg.Recipient,
 		arg.Channel,
 		arg.Phone,
 		arg.Now,
@@ -313,17 +317,22 @@ func (q *Queries) MessageByProviderID(ctx context.Context, providerID string) (M
 }
 
 const messageInbound = `-- name: MessageInbound :one
-SELECT i.channel, i.from_phone, i.reply, coalesce(c.first_name, '') AS first_name, coalesce(c.last_name, '') AS last_name
+SELECT i.channel, i.from_phone, i.body, i.reply, i.action, i.outcome, i.received_at,
+    coalesce(c.first_name, '') AS first_name, coalesce(c.last_name, '') AS last_name
 FROM inbound_messages i LEFT JOIN clients c ON c.id = i.client_id
 WHERE i.id = ?
 `
 
 type MessageInboundRow struct {
-	Channel   string
-	FromPhone string
-	Reply     string
-	FirstName string
-	LastName  string
+	Channel    string
+	FromPhone  string
+	Body       string
+	Reply      string
+	Action     string
+	Outcome    string
+	ReceivedAt int64
+	FirstName  string
+	LastName   string
 }
 
 // The received message a reply message answers, and its sender's client, if any.
@@ -333,7 +342,11 @@ func (q *Queries) MessageInbound(ctx context.Context, id int64) (MessageInboundR
 	err := row.Scan(
 		&i.Channel,
 		&i.FromPhone,
+		&i.Body,
 		&i.Reply,
+		&i.Action,
+		&i.Outcome,
+		&i.ReceivedAt,
 		&i.FirstName,
 		&i.LastName,
 	)
@@ -359,6 +372,18 @@ func (q *Queries) MessageWhatsAppSettings(ctx context.Context) (MessageWhatsappS
 	return i, err
 }
 
+const replyCopies = `-- name: ReplyCopies :one
+SELECT copy_replies FROM message_settings WHERE id = 1
+`
+
+// Whether every message a client sends is copied to the owner by email.
+func (q *Queries) ReplyCopies(ctx context.Context) (int64, error) {
+	row := q.db.QueryRowContext(ctx, replyCopies)
+	var copy_replies int64
+	err := row.Scan(&copy_replies)
+	return copy_replies, err
+}
+
 const setBookingClientConfirmed = `-- name: SetBookingClientConfirmed :exec
 UPDATE bookings SET client_confirmed_at = ?1, updated_at = ?1 WHERE id = ?2
 `
@@ -370,6 +395,20 @@ type SetBookingClientConfirmedParams struct {
 
 func (q *Queries) SetBookingClientConfirmed(ctx context.Context, arg SetBookingClientConfirmedParams) error {
 	_, err := q.db.ExecContext(ctx, setBookingClientConfirmed, arg.At, arg.ID)
+	return err
+}
+
+const setReplyCopies = `-- name: SetReplyCopies :exec
+UPDATE message_settings SET copy_replies = ?1, updated_at = ?2 WHERE id = 1
+`
+
+type SetReplyCopiesParams struct {
+	CopyReplies int64
+	UpdatedAt   int64
+}
+
+func (q *Queries) SetReplyCopies(ctx context.Context, arg SetReplyCopiesParams) error {
+	_, err := q.db.ExecContext(ctx, setReplyCopies, arg.CopyReplies, arg.UpdatedAt)
 	return err
 }
 

@@ -1,4 +1,4 @@
--- The database that migrations 1 to 581 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 582 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -580,7 +580,7 @@ CREATE TABLE message_settings (
     reminder_offsets     TEXT    NOT NULL DEFAULT '1440,120',
     -- Keys the unsubscribe links' tokens (HMAC), so links cannot be guessed or forged.
     unsubscribe_key      BLOB    NOT NULL,
-    updated_at           INTEGER NOT NULL,
+    updated_at           INTEGER NOT NULL, copy_replies INTEGER NOT NULL DEFAULT 0 CHECK (copy_replies IN (0, 1)),
     CHECK (instr(from_name, char(10)) = 0 AND instr(from_name, char(13)) = 0),
     CHECK (instr(from_address || reply_to || owner_address, char(10)) = 0
         AND instr(from_address || reply_to || owner_address, char(13)) = 0)
@@ -1378,6 +1378,7 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (69, 571, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (70, 580, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (71, 581, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (72, 582, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1392,7 +1393,7 @@ INSERT INTO "catalog_version" ("id", "n") VALUES (1, 0);
 INSERT INTO "mcp_settings" ("id", "enabled", "slot_key", "updated_at") VALUES (1, 1, randomblob(32), 0);
 INSERT INTO "class_settings" ("id", "pack_expiry_days", "waitlist_cutoff_min", "updated_at") VALUES (1, 0, 120, 0);
 INSERT INTO "site_settings" ("id", "enabled", "display_name", "logo_url", "logo_type", "logo", "accent", "policy_text", "frame_origins", "calendar_id", "updated_at") VALUES (1, 0, '', '', '', NULL, '#1f5fbf', '', '', lower(hex(randomblob(16))), 0);
-INSERT INTO "message_settings" ("id", "smtp_host", "smtp_port", "smtp_security", "smtp_username", "smtp_password_sealed", "from_name", "from_address", "reply_to", "owner_address", "reminder_offsets", "unsubscribe_key", "updated_at") VALUES (1, '', 587, 'starttls', '', '', '', '', '', '', '1440,120', randomblob(32), 0);
+INSERT INTO "message_settings" ("id", "smtp_host", "smtp_port", "smtp_security", "smtp_username", "smtp_password_sealed", "from_name", "from_address", "reply_to", "owner_address", "reminder_offsets", "unsubscribe_key", "updated_at", "copy_replies") VALUES (1, '', 587, 'starttls', '', '', '', '', '', '', '1440,120', randomblob(32), 0, 0);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('confirmation', 1, 0, 1);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('rescheduled', 1, 0, 1);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('cancelled', 1, 0, 1);
@@ -1407,7 +1408,7 @@ INSERT INTO "message_whatsapp_settings" ("id", "enabled", "phone_number_id", "ac
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 INSERT INTO "gift_card_settings" ("id", "expiry_months", "sell_online", "updated_at") VALUES (1, 0, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 71);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 72);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);

@@ -77,14 +77,24 @@ ON CONFLICT (kind, language) DO UPDATE SET template_name = excluded.template_nam
 DELETE FROM message_whatsapp_templates WHERE kind = ? AND language = ?;
 
 -- name: InsertReplyMessage :exec
--- The answer to received message inbound_id, to its sender on its channel, due at once.
+-- The answer to received message inbound_id, to its sender on its channel (recipient client),
+-- or its copy to the owner by email (recipient owner, no address: the owner's is read when it
+-- goes), due at once.
 INSERT INTO messages (message_key, kind, recipient, channel, to_address, state, send_at, next_attempt_at,
     created_at, updated_at, inbound_id)
-VALUES (sqlc.arg(message_key), 'reply', 'client', sqlc.arg(channel), sqlc.arg(phone), 'pending', sqlc.arg(now), sqlc.arg(now),
+VALUES (sqlc.arg(message_key), 'reply', sqlc.arg(recipient), sqlc.arg(channel), sqlc.arg(phone), 'pending', sqlc.arg(now), sqlc.arg(now),
     sqlc.arg(now), sqlc.arg(now), sqlc.arg(inbound_id));
+
+-- name: ReplyCopies :one
+-- Whether every message a client sends is copied to the owner by email.
+SELECT copy_replies FROM message_settings WHERE id = 1;
+
+-- name: SetReplyCopies :exec
+UPDATE message_settings SET copy_replies = sqlc.arg(copy_replies), updated_at = sqlc.arg(updated_at) WHERE id = 1;
 
 -- name: MessageInbound :one
 -- The received message a reply message answers, and its sender's client, if any.
-SELECT i.channel, i.from_phone, i.reply, coalesce(c.first_name, '') AS first_name, coalesce(c.last_name, '') AS last_name
+SELECT i.channel, i.from_phone, i.body, i.reply, i.action, i.outcome, i.received_at,
+    coalesce(c.first_name, '') AS first_name, coalesce(c.last_name, '') AS last_name
 FROM inbound_messages i LEFT JOIN clients c ON c.id = i.client_id
 WHERE i.id = ?;

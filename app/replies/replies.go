@@ -187,8 +187,14 @@ func (e *Engine) Handle(ctx context.Context, in Inbound) (Result, error) {
 		res.ID, err = q.InsertInbound(ctx, db.InsertInboundParams{Channel: in.Channel, ProviderID: in.ProviderID,
 			FromPhone: in.From, Body: body, ClientID: clientID, BookingID: bookingID, Action: res.Action,
 			Outcome: res.Outcome, Note: res.Note, Reply: res.Reply, ReceivedAt: db.Millis(now)})
-		if err != nil || res.Reply == "" || in.Channel != messages.ChannelWhatsApp {
+		if err != nil {
 			return err
+		}
+		if err := messages.ReplyReceived(ctx, q, now, res.ID); err != nil {
+			return err
+		}
+		if res.Reply == "" || in.Channel != messages.ChannelWhatsApp {
+			return nil
 		}
 		// A WhatsApp answer goes through the outbox, written with what the message did: a crash
 		// keeps both or neither, and the Cloud API being down delays it, never loses it. (An SMS
