@@ -61,7 +61,8 @@ func (a *Admin) showMessageInbox(w http.ResponseWriter, r *http.Request) {
 	v := ui.MessageInboxView{Form: form, Total: total}
 	for _, e := range entries {
 		row := ui.InboxRow{At: e.ReceivedAt, From: e.From, Client: e.ClientName, Text: e.Body,
-			Channel: translate(r, "clients.channel."+e.Channel), OutcomeKey: e.Outcome, BookingID: e.BookingID}
+			Channel: translate(r, "clients.channel."+e.Channel), OutcomeKey: e.Outcome, BookingID: e.BookingID,
+			Reply: e.Reply}
 		row.When, _ = times.at(e.ReceivedAt, "")
 		if e.ClientID != 0 {
 			row.ClientHref = "/clients/" + strconv.FormatInt(e.ClientID, 10)
