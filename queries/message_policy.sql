@@ -17,11 +17,14 @@ UPDATE message_kinds SET by_text = ? WHERE kind = ?;
 
 -- Texts a provider took whose attempt began in [from, to), SMS and WhatsApp alike: what the
 -- daily cap counts. A sent SMS has its segments; a WhatsApp message has none (Meta bills by
--- conversation), so its provider's 2xx says it was taken.
+-- conversation), so a 2xx from the provider says it was taken, unless it was the answer to
+-- a message from the client (kind reply), which the cap neither holds nor counts.
 -- name: CountTextsSent :one
-SELECT count(*) FROM message_attempts
-WHERE started_at >= sqlc.arg(from_at) AND started_at < sqlc.arg(to_at)
-    AND (channel = 'sms' AND segments IS NOT NULL OR channel = 'whatsapp' AND code >= 200 AND code < 300);
+SELECT count(*) FROM message_attempts a
+WHERE a.started_at >= sqlc.arg(from_at) AND a.started_at < sqlc.arg(to_at)
+    AND (a.channel = 'sms' AND a.segments IS NOT NULL
+        OR a.channel = 'whatsapp' AND a.code >= 200 AND a.code < 300
+            AND (SELECT m.kind FROM messages m WHERE m.id = a.message_id) <> 'reply');
 
 -- name: SetAttemptTextFacts :exec
 UPDATE message_attempts SET segments = sqlc.narg(segments), policy = sqlc.arg(policy)

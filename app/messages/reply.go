@@ -20,7 +20,8 @@ import (
 // fixed when it was acted on; it goes to the number that wrote, on the channel it came by, as a
 // free-form text — which WhatsApp allows within 24 hours of the client's message. It answers
 // something the client just did: the rules for texts do not hold it back (quiet hours, the
-// cap, only clients with a booking) and it never falls back to email.
+// cap, only clients with a booking), the cap does not count it, and it never falls back to
+// email.
 const Reply Kind = "reply"
 
 // ReplyAnswered writes the answer to received message inboundID, to phone on channel, due at
