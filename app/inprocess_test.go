@@ -43,6 +43,13 @@ func (b *lockedBuffer) String() string {
 // env gives FRONTDESK_* variables as "KEY=value".
 func serveInProcess(t *testing.T, dir string, args []string, env ...string) *inProcess {
 	t.Helper()
+	return serveInProcessAt(t, dir, nil, args, env...)
+}
+
+// serveInProcessAt is serveInProcess on the clock now (nil: the real one): tests of what
+// happens at a time — a reminder — move it instead of waiting.
+func serveInProcessAt(t *testing.T, dir string, now func() time.Time, args []string, env ...string) *inProcess {
+	t.Helper()
 	vars := map[string]string{}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
@@ -57,6 +64,7 @@ func serveInProcess(t *testing.T, dir string, args []string, env ...string) *inP
 		done <- Run(ctx, Env{
 			Args:   append([]string{"serve", "--data", dir}, args...),
 			Getenv: func(k string) string { return vars[k] },
+			Now:    now,
 			Stdout: io.Discard, Stderr: p.logs,
 			Ready: func(addr string) { ready <- addr },
 			Listening: func(name, addr string) {

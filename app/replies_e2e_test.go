@@ -44,6 +44,12 @@ const mariaPhone = "+56961234567"
 
 func newRepliesWorld(t *testing.T) *repliesWorld {
 	t.Helper()
+	return newRepliesWorldAt(t, nil)
+}
+
+// newRepliesWorldAt is newRepliesWorld served on the clock now (nil: the real one).
+func newRepliesWorldAt(t *testing.T, now func() time.Time) *repliesWorld {
+	t.Helper()
 	dir, key := messagesSetup(t)
 	w := &repliesWorld{t: t, dir: dir, key: key, wa: watest.Start(t), sms: smstest.Start(t), smtp: smtptest.Start(t)}
 	recv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
@@ -85,6 +91,11 @@ func newRepliesWorld(t *testing.T) *repliesWorld {
 		From: smstest.From, AuthToken: &authToken}); err != nil {
 		t.Fatal(err)
 	}
+	// The real clock may be in the business's night: quiet hours would hold the texts.
+	if err := s.SaveTextPolicy(ctx, messages.TextPolicyInput{DailyCap: "200", QuietStart: 21 * 60, QuietEnd: 8 * 60,
+		ByText: allByText()}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := d.Write.Exec(`UPDATE clients SET phone = ? WHERE id = 1`, mariaPhone); err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +111,8 @@ func newRepliesWorld(t *testing.T) *repliesWorld {
 	t.Cleanup(func() { d.Close() })
 
 	smtpURL := "smtp://" + w.smtp.Host() + ":" + strconv.Itoa(w.smtp.Port()) + "?starttls=off"
-	srv := serveInProcess(t, dir, []string{"--addr", "127.0.0.1:0", "--webhook-allow-private"},
+	srv := serveInProcessAt(t, dir, now, []string{"--addr", "127.0.0.1:0", "--webhook-allow-private",
+		"--message-retry-schedule", "0s,100ms,200ms,400ms,800ms"},
 		"FRONTDESK_SMTP_URL="+smtpURL, "FRONTDESK_MAIL_FROM=Studio Ana <hola@studio-ana.example>",
 		"FRONTDESK_WHATSAPP_API_URL="+w.wa.URL, "FRONTDESK_TWILIO_API_URL="+w.sms.URL)
 	w.base = srv.URL
@@ -238,6 +250,15 @@ func (w *repliesWorld) bookingEvents(id int64) []bookingEvent {
 		if json.Unmarshal([]byte(raw), &e) == nil && e.Data.ID == id {
 			out = append(out, e)
 		}
+	}
+	return out
+}
+
+// allByText lets every client message go by text (the rules' default).
+func allByText() map[messages.Kind]bool {
+	out := map[messages.Kind]bool{}
+	for _, k := range messages.TextKinds() {
+		out[k] = true
 	}
 	return out
 }
@@ -468,5 +489,167 @@ func TestDeliveryStatusCallbacks(t *testing.T) {
 	w.d.Read.QueryRow(`SELECT delivery_note FROM messages WHERE id = ?`, id).Scan(&note)
 	if status() != "undelivered" || note != "error 30003" {
 		t.Errorf("after Twilio's callback: %q %q", status(), note)
+	}
+}
+
+// A WhatsApp button acts on the booking of the message whose button was pressed (the
+// notification's context.id), not on the client's latest message: María has two bookings,
+// each confirmed by WhatsApp; Confirm on the first one's message confirms the first, Cancel on
+// it cancels the first, and the second, whose message went last, is left as it was.
+func TestWhatsAppButtonActsOnItsMessage(t *testing.T) {
+	w := newRepliesWorld(t)
+	santiago, _ := time.LoadLocation("America/Santiago")
+	day := time.Now().In(santiago).AddDate(0, 0, 5)
+	first := w.book(time.Date(day.Year(), day.Month(), day.Day(), 10, 0, 0, 0, santiago))
+	w.waitWhatsApp(1)
+	w.waitSent(first)
+	second := w.book(time.Date(day.Year(), day.Month(), day.Day(), 16, 0, 0, 0, santiago))
+	w.waitWhatsApp(2)
+	w.waitSent(second)
+
+	if code := w.whatsApp(watest.AppSecret, buttonNotification("wamid.PRESS1", replies.ButtonConfirm, "Confirm", watest.WAMID(1))); code != http.StatusOK {
+		t.Fatalf("Confirm: %d", code)
+	}
+	if _, confirmed := w.booking(first); confirmed == nil {
+		t.Errorf("Confirm on the first booking's message: the first booking is not confirmed")
+	}
+	if _, confirmed := w.booking(second); confirmed != nil {
+		t.Errorf("Confirm on the first booking's message confirmed the second (the latest message's)")
+	}
+	if code := w.whatsApp(watest.AppSecret, buttonNotification("wamid.PRESS2", replies.ButtonCancel, "Cancel", watest.WAMID(1))); code != http.StatusOK {
+		t.Fatalf("Cancel: %d", code)
+	}
+	if status, _ := w.booking(first); status != 5 {
+		t.Errorf("Cancel on the first booking's message: its status %d, want 5 (cancelled)", status)
+	}
+	if status, _ := w.booking(second); status != 1 {
+		t.Errorf("Cancel on the first booking's message: the second's status %d, want still 1", status)
+	}
+	var n int
+	w.d.Read.QueryRow(`SELECT count(*) FROM inbound_messages WHERE booking_id = ?`, first).Scan(&n)
+	if n != 2 {
+		t.Errorf("%d inbound messages recorded against the first booking, want 2", n)
+	}
+}
+
+// The answer to a WhatsApp reply goes through the messages outbox: with the Cloud API down when
+// the client presses Confirm, the answer is retried and delivered once the API is back, and the
+// message log has it (kind reply, every attempt), like any message.
+func TestWhatsAppAnswerThroughTheOutbox(t *testing.T) {
+	w := newRepliesWorld(t)
+	santiago, _ := time.LoadLocation("America/Santiago")
+	a := w.book(time.Now().In(santiago).AddDate(0, 0, 6).Truncate(time.Hour))
+	w.waitWhatsApp(1)
+	w.waitSent(a)
+	w.wa.FailNext(http.StatusServiceUnavailable, http.StatusInternalServerError)
+	if code := w.whatsApp(watest.AppSecret, buttonNotification("wamid.ANSWER1", replies.ButtonConfirm, "Confirm", watest.WAMID(1))); code != http.StatusOK {
+		t.Fatalf("Confirm: %d", code)
+	}
+	if _, confirmed := w.booking(a); confirmed == nil {
+		t.Errorf("Confirm: the booking is not confirmed")
+	}
+	answer := w.waitWhatsApp(2)[1]
+	if answer.Type != "text" || !strings.Contains(answer.Text, "is confirmed") || answer.To != strings.TrimPrefix(mariaPhone, "+") {
+		t.Errorf("answer %+v, want the confirmation's text to María", answer)
+	}
+	var id int64
+	var state string
+	waitFor(t, "the answer recorded as sent", func() bool {
+		return w.d.Read.QueryRow(`SELECT id, state FROM messages WHERE kind = 'reply'`).Scan(&id, &state) == nil && state == "sent"
+	})
+	rows, err := w.d.Read.Query(`SELECT code, channel FROM message_attempts WHERE message_id = ? ORDER BY attempt`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var codes []int
+	for rows.Next() {
+		var code int
+		var channel string
+		if err := rows.Scan(&code, &channel); err != nil {
+			t.Fatal(err)
+		}
+		if channel != "whatsapp" {
+			t.Errorf("attempt by %s, want whatsapp", channel)
+		}
+		codes = append(codes, code)
+	}
+	if fmt.Sprint(codes) != "[503 500 200]" {
+		t.Errorf("the answer's attempts %v, want [503 500 200]", codes)
+	}
+	if n := len(w.wa.Messages()); n != 2 {
+		t.Errorf("%d WhatsApp messages, want the confirmation and one answer", n)
+	}
+}
+
+// Settings → Messages → Replies: with copies off (the default) a client's message reaches no
+// one by email; switched on, every message a client sends — here a question the engine leaves
+// for the team, and a Confirm with its answer — is copied to the owner by email through the
+// outbox, saying who wrote, by which channel, what, and what was answered.
+func TestRepliesCopiedToTheOwner(t *testing.T) {
+	w := newRepliesWorld(t)
+	santiago, _ := time.LoadLocation("America/Santiago")
+	a := w.book(time.Now().In(santiago).AddDate(0, 0, 6).Truncate(time.Hour))
+	w.waitWhatsApp(1)
+	w.waitSent(a)
+	question := func(id, text string) string {
+		return `{"object":"whatsapp_business_account","entry":[{"id":"419561257915477","changes":[{"field":"messages","value":{` +
+			`"messaging_product":"whatsapp","metadata":{"display_phone_number":"15550783881","phone_number_id":"` + watest.PhoneNumberID + `"},` +
+			`"contacts":[{"profile":{"name":"María"},"wa_id":"56961234567"}],` +
+			`"messages":[{"from":"56961234567","id":"` + id + `","timestamp":"1750016800","type":"text","text":{"body":"` + text + `"}}]}}]}]}`
+	}
+	if code := w.whatsApp(watest.AppSecret, question("wamid.Q1", "Can I bring my dog?")); code != http.StatusOK {
+		t.Fatalf("question: %d", code)
+	}
+	var copies int
+	w.d.Read.QueryRow(`SELECT count(*) FROM messages WHERE kind = 'reply' AND recipient = 'owner'`).Scan(&copies)
+	if copies != 0 {
+		t.Errorf("%d owner copies while copies are off, want none", copies)
+	}
+
+	s := messages.New(w.d, messages.Options{})
+	if on, err := s.ReplyCopies(context.Background()); err != nil || on {
+		t.Fatalf("copies %v (%v), want off by default", on, err)
+	}
+	if err := s.SaveReplyCopies(context.Background(), true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.d.Write.Exec(`UPDATE message_settings SET owner_address = 'owner@studio-ana.example'`); err != nil {
+		t.Fatal(err)
+	}
+	if code := w.whatsApp(watest.AppSecret, question("wamid.Q2", "Is there parking?")); code != http.StatusOK {
+		t.Fatalf("question: %d", code)
+	}
+	if code := w.whatsApp(watest.AppSecret, buttonNotification("wamid.Q3", replies.ButtonConfirm, "Confirm", watest.WAMID(1))); code != http.StatusOK {
+		t.Fatalf("Confirm: %d", code)
+	}
+	copied := func() []smtptest.Parsed {
+		var out []smtptest.Parsed
+		for _, m := range w.smtp.Messages() {
+			p, err := smtptest.Parse(m.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.HasPrefix(p.Subject, "Message from") {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	waitFor(t, "two copies to the owner", func() bool { return len(copied()) >= 2 })
+	var parking, confirm bool
+	for _, p := range copied() {
+		if p.Subject != "Message from María López ("+mariaPhone+")" || !strings.Contains(p.Text, "wrote by WhatsApp") ||
+			!strings.Contains(p.Header.Get("To"), "owner@studio-ana.example") {
+			t.Errorf("copy %q:\n%s", p.Subject, p.Text)
+		}
+		parking = parking || strings.Contains(p.Text, "Is there parking?")
+		confirm = confirm || strings.Contains(p.Text, "Confirm") && strings.Contains(p.Text, "We answered: Thank you")
+		if strings.Contains(p.Text, "dog") {
+			t.Errorf("a message from before copies were on was copied")
+		}
+	}
+	if !parking || !confirm {
+		t.Errorf("copies: the question %v, the Confirm with its answer %v; want both", parking, confirm)
 	}
 }

@@ -155,8 +155,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	// Text providers' webhooks (app/msghook): clients' replies, which confirm, cancel or stop
 	// (app/replies), and delivery statuses — POST /twilio/sms, /twilio/status, GET and POST
 	// /whatsapp/webhook, each checked by its provider's signature.
-	msghook.New(msghook.Options{DB: d, Messages: msgs.Service, Replies: replies.New(d, now), Links: base, Log: log,
-		SendWhatsApp: msgs.SendWhatsAppText}).Mount(r)
+	msghook.New(msghook.Options{DB: d, Messages: msgs.Service, Replies: replies.New(d, now), Links: base, Log: log}).Mount(r)
 	// Booking site: the public pages at /book (app/site, docs/booking-site.md).
 	// Its absolute links (manage links, checkout URLs, the embed snippet) start with the public URL.
 	postsPerHour := cfg.SitePostsPerHour

@@ -77,8 +77,11 @@ func (q *Queries) BusinessTimezone(ctx context.Context) (string, error) {
 }
 
 const countTextsSent = `-- name: CountTextsSent :one
-SELECT count(*) FROM message_attempts
-WHERE channel = 'sms' AND segments IS NOT NULL AND started_at >= ?1 AND started_at < ?2
+SELECT count(*) FROM message_attempts a
+WHERE a.started_at >= ?1 AND a.started_at < ?2
+    AND (a.channel = 'sms' AND a.segments IS NOT NULL
+        OR a.channel = 'whatsapp' AND a.code >= 200 AND a.code < 300
+            AND (SELECT m.kind FROM messages m WHERE m.id = a.message_id) <> 'reply')
 `
 
 type CountTextsSentParams struct {
@@ -86,7 +89,10 @@ type CountTextsSentParams struct {
 	ToAt   int64
 }
 
-// Texts a provider took whose attempt began in [from, to): what the daily cap counts.
+// Texts a provider took whose attempt began in [from, to), SMS and WhatsApp alike: what the
+// daily cap counts. A sent SMS has its segments; a WhatsApp message has none (Meta bills by
+// conversation), so a 2xx from the provider says it was taken, unless it was the answer to
+// a message from the client (kind reply), which the cap neither holds nor counts.
 func (q *Queries) CountTextsSent(ctx context.Context, arg CountTextsSentParams) (int64, error) {
 	row := q.db.QueryRowContext(ctx, countTextsSent, arg.FromAt, arg.ToAt)
 	var count int64

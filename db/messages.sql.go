@@ -295,7 +295,7 @@ func (q *Queries) GetMessageBooking(ctx context.Context, bookingID int64) (Messa
 }
 
 const getMessageRow = `-- name: GetMessageRow :one
-SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, detail_json, state, note, send_at, next_attempt_at, attempts, series_base, restarted_at, last_attempt_at, last_code, subject, created_at, updated_at, provider_id, channel, delivery_status, delivery_note, delivery_at, segments, cost_milli, offer_id, gift_card_id, membership_id FROM messages WHERE id = ?
+SELECT id, message_key, kind, recipient, to_address, booking_id, payment_request_id, offset_min, detail_json, state, note, send_at, next_attempt_at, attempts, series_base, restarted_at, last_attempt_at, last_code, subject, created_at, updated_at, provider_id, channel, delivery_status, delivery_note, delivery_at, segments, cost_milli, offer_id, inbound_id, gift_card_id, membership_id FROM messages WHERE id = ?
 `
 
 func (q *Queries) GetMessageRow(ctx context.Context, id int64) (Message, error) {
@@ -331,6 +331,7 @@ func (q *Queries) GetMessageRow(ctx context.Context, id int64) (Message, error) 
 		&i.Segments,
 		&i.CostMilli,
 		&i.OfferID,
+		&i.InboundID,
 		&i.GiftCardID,
 		&i.MembershipID,
 	)
@@ -339,7 +340,7 @@ func (q *Queries) GetMessageRow(ctx context.Context, id int64) (Message, error) 
 
 const getMessageSettings = `-- name: GetMessageSettings :one
 
-SELECT id, smtp_host, smtp_port, smtp_security, smtp_username, smtp_password_sealed, from_name, from_address, reply_to, owner_address, reminder_offsets, unsubscribe_key, updated_at FROM message_settings WHERE id = 1
+SELECT id, smtp_host, smtp_port, smtp_security, smtp_username, smtp_password_sealed, from_name, from_address, reply_to, owner_address, reminder_offsets, unsubscribe_key, updated_at, copy_replies FROM message_settings WHERE id = 1
 `
 
 // The owner's side (Settings, Messages, the message log, a booking's page).
@@ -360,6 +361,7 @@ func (q *Queries) GetMessageSettings(ctx context.Context) (MessageSetting, error
 		&i.ReminderOffsets,
 		&i.UnsubscribeKey,
 		&i.UpdatedAt,
+		&i.CopyReplies,
 	)
 	return i, err
 }

@@ -22,6 +22,8 @@ func goMigrations() []*goose.Migration {
 		goose.NewGoMigration(411, &goose.GoFunc{RunTx: addProviderMessages}, nil),
 		// Claim links of the waitlist for appointments: migrate_00542.go.
 		goose.NewGoMigration(542, &goose.GoFunc{RunTx: addOfferMessages}, nil),
+		// Answers to clients' replies through the outbox: migrate_00581.go.
+		goose.NewGoMigration(581, &goose.GoFunc{RunTx: addReplyMessages}, nil),
 		// Gift card and membership messages: migrate_00631.go.
 		goose.NewGoMigration(631, &goose.GoFunc{RunTx: addMoneyMessages}, nil),
 	}

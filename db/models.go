@@ -764,6 +764,7 @@ type Message struct {
 	Segments         sql.NullInt64
 	CostMilli        sql.NullInt64
 	OfferID          sql.NullInt64
+	InboundID        sql.NullInt64
 	GiftCardID       sql.NullInt64
 	MembershipID     sql.NullInt64
 }
@@ -829,6 +830,7 @@ type MessageSetting struct {
 	ReminderOffsets    string
 	UnsubscribeKey     []byte
 	UpdatedAt          int64
+	CopyReplies        int64
 }
 
 type MessageTemplate struct {

@@ -128,6 +128,37 @@ func (q *Queries) InsertInbound(ctx context.Context, arg InsertInboundParams) (i
 	return id, err
 }
 
+const insertReplyMessage = `-- name: InsertReplyMessage :exec
+INSERT INTO messages (message_key, kind, recipient, channel, to_address, state, send_at, next_attempt_at,
+    created_at, updated_at, inbound_id)
+VALUES (?1, 'reply', ?2, ?3, ?4, 'pending', ?5, ?5,
+    ?5, ?5, ?6)
+`
+
+type InsertReplyMessageParams struct {
+	MessageKey string
+	Recipient  string
+	Channel    string
+	Phone      string
+	Now        int64
+	InboundID  sql.NullInt64
+}
+
+// The answer to received message inbound_id, to its sender on its channel (recipient client),
+// or its copy to the owner by email (recipient owner, no address: the owner's is read when it
+// goes), due at once.
+func (q *Queries) InsertReplyMessage(ctx context.Context, arg InsertReplyMessageParams) error {
+	_, err := q.db.ExecContext(ctx, insertReplyMessage,
+		arg.MessageKey,
+		arg.Recipient,
+		arg.Channel,
+		arg.Phone,
+		arg.Now,
+		arg.InboundID,
+	)
+	return err
+}
+
 const insertTextOptout = `-- name: InsertTextOptout :exec
 INSERT INTO text_optouts (phone, channel, created_at) VALUES (?, ?, ?) ON CONFLICT (phone) DO NOTHING
 `
@@ -285,6 +316,43 @@ func (q *Queries) MessageByProviderID(ctx context.Context, providerID string) (M
 	return i, err
 }
 
+const messageInbound = `-- name: MessageInbound :one
+SELECT i.channel, i.from_phone, i.body, i.reply, i.action, i.outcome, i.received_at,
+    coalesce(c.first_name, '') AS first_name, coalesce(c.last_name, '') AS last_name
+FROM inbound_messages i LEFT JOIN clients c ON c.id = i.client_id
+WHERE i.id = ?
+`
+
+type MessageInboundRow struct {
+	Channel    string
+	FromPhone  string
+	Body       string
+	Reply      string
+	Action     string
+	Outcome    string
+	ReceivedAt int64
+	FirstName  string
+	LastName   string
+}
+
+// The received message a reply message answers, and its sender's client, if any.
+func (q *Queries) MessageInbound(ctx context.Context, id int64) (MessageInboundRow, error) {
+	row := q.db.QueryRowContext(ctx, messageInbound, id)
+	var i MessageInboundRow
+	err := row.Scan(
+		&i.Channel,
+		&i.FromPhone,
+		&i.Body,
+		&i.Reply,
+		&i.Action,
+		&i.Outcome,
+		&i.ReceivedAt,
+		&i.FirstName,
+		&i.LastName,
+	)
+	return i, err
+}
+
 const messageWhatsAppSettings = `-- name: MessageWhatsAppSettings :one
 SELECT id, enabled, phone_number_id, access_token_sealed, app_secret_sealed, verify_token, updated_at FROM message_whatsapp_settings WHERE id = 1
 `
@@ -304,6 +372,18 @@ func (q *Queries) MessageWhatsAppSettings(ctx context.Context) (MessageWhatsappS
 	return i, err
 }
 
+const replyCopies = `-- name: ReplyCopies :one
+SELECT copy_replies FROM message_settings WHERE id = 1
+`
+
+// Whether every message a client sends is copied to the owner by email.
+func (q *Queries) ReplyCopies(ctx context.Context) (int64, error) {
+	row := q.db.QueryRowContext(ctx, replyCopies)
+	var copy_replies int64
+	err := row.Scan(&copy_replies)
+	return copy_replies, err
+}
+
 const setBookingClientConfirmed = `-- name: SetBookingClientConfirmed :exec
 UPDATE bookings SET client_confirmed_at = ?1, updated_at = ?1 WHERE id = ?2
 `
@@ -316,6 +396,41 @@ type SetBookingClientConfirmedParams struct {
 func (q *Queries) SetBookingClientConfirmed(ctx context.Context, arg SetBookingClientConfirmedParams) error {
 	_, err := q.db.ExecContext(ctx, setBookingClientConfirmed, arg.At, arg.ID)
 	return err
+}
+
+const setReplyCopies = `-- name: SetReplyCopies :exec
+UPDATE message_settings SET copy_replies = ?1, updated_at = ?2 WHERE id = 1
+`
+
+type SetReplyCopiesParams struct {
+	CopyReplies int64
+	UpdatedAt   int64
+}
+
+func (q *Queries) SetReplyCopies(ctx context.Context, arg SetReplyCopiesParams) error {
+	_, err := q.db.ExecContext(ctx, setReplyCopies, arg.CopyReplies, arg.UpdatedAt)
+	return err
+}
+
+const textBookingByProviderID = `-- name: TextBookingByProviderID :one
+SELECT m.booking_id FROM message_attempts a JOIN messages m ON m.id = a.message_id
+WHERE a.message_id_header = ?1 AND a.channel <> 'email' AND a.to_address = ?2
+    AND m.booking_id IS NOT NULL AND m.recipient = 'client'
+ORDER BY a.id DESC LIMIT 1
+`
+
+type TextBookingByProviderIDParams struct {
+	ProviderID string
+	Phone      string
+}
+
+// The booking a text to phone was about, by the provider's id of it (a WhatsApp reply's
+// context.id): a button acts on the message whose button was pressed.
+func (q *Queries) TextBookingByProviderID(ctx context.Context, arg TextBookingByProviderIDParams) (sql.NullInt64, error) {
+	row := q.db.QueryRowContext(ctx, textBookingByProviderID, arg.ProviderID, arg.Phone)
+	var booking_id sql.NullInt64
+	err := row.Scan(&booking_id)
+	return booking_id, err
 }
 
 const textOptedOut = `-- name: TextOptedOut :one

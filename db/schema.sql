@@ -580,7 +580,7 @@ CREATE TABLE message_settings (
     reminder_offsets     TEXT    NOT NULL DEFAULT '1440,120',
     -- Keys the unsubscribe links' tokens (HMAC), so links cannot be guessed or forged.
     unsubscribe_key      BLOB    NOT NULL,
-    updated_at           INTEGER NOT NULL,
+    updated_at           INTEGER NOT NULL, copy_replies INTEGER NOT NULL DEFAULT 0 CHECK (copy_replies IN (0, 1)),
     CHECK (instr(from_name, char(10)) = 0 AND instr(from_name, char(13)) = 0),
     CHECK (instr(from_address || reply_to || owner_address, char(10)) = 0
         AND instr(from_address || reply_to || owner_address, char(13)) = 0)
@@ -612,7 +612,7 @@ CREATE TABLE messages (
     kind               TEXT    NOT NULL CHECK (kind = 'confirmation' OR kind = 'rescheduled' OR kind = 'cancelled'
         OR kind = 'reminder' OR kind = 'payment_request' OR kind = 'receipt' OR kind = 'test' OR kind = 'waitlist_seat'
         OR kind = 'provider_booked' OR kind = 'provider_moved' OR kind = 'provider_cancelled' OR kind = 'provider_agenda'
-        OR kind = 'waitlist_offer' OR kind = 'gift_card' OR kind = 'membership_started' OR kind = 'membership_renewed'
+        OR kind = 'waitlist_offer' OR kind = 'reply' OR kind = 'gift_card' OR kind = 'membership_started' OR kind = 'membership_renewed'
         OR kind = 'membership_failed' OR kind = 'membership_paused' OR kind = 'membership_resumed' OR kind = 'membership_cancelled'),
     recipient          TEXT    NOT NULL CHECK (recipient = 'client' OR recipient = 'owner' OR recipient = 'address' OR recipient = 'provider'),
     -- The address it went to (resolved at the first attempt; given for a test).
@@ -635,8 +635,8 @@ CREATE TABLE messages (
     subject            TEXT    NOT NULL DEFAULT '',
     created_at         INTEGER NOT NULL,
     updated_at         INTEGER NOT NULL, provider_id INTEGER REFERENCES providers (id) ON DELETE CASCADE, channel TEXT NOT NULL DEFAULT 'email'
-    CHECK (channel = 'email' OR channel = 'sms' OR channel = 'whatsapp'), delivery_status TEXT NOT NULL DEFAULT '', delivery_note TEXT NOT NULL DEFAULT '', delivery_at INTEGER, segments INTEGER, cost_milli INTEGER, offer_id INTEGER REFERENCES appointment_offers (id) ON DELETE CASCADE, gift_card_id INTEGER REFERENCES gift_cards (id) ON DELETE CASCADE, membership_id INTEGER REFERENCES memberships (id) ON DELETE CASCADE,
-    CHECK (kind = 'test' OR booking_id IS NOT NULL OR payment_request_id IS NOT NULL OR provider_id IS NOT NULL OR offer_id IS NOT NULL
+    CHECK (channel = 'email' OR channel = 'sms' OR channel = 'whatsapp'), delivery_status TEXT NOT NULL DEFAULT '', delivery_note TEXT NOT NULL DEFAULT '', delivery_at INTEGER, segments INTEGER, cost_milli INTEGER, offer_id INTEGER REFERENCES appointment_offers (id) ON DELETE CASCADE, inbound_id INTEGER REFERENCES inbound_messages (id) ON DELETE CASCADE, gift_card_id INTEGER REFERENCES gift_cards (id) ON DELETE CASCADE, membership_id INTEGER REFERENCES memberships (id) ON DELETE CASCADE,
+    CHECK (kind = 'test' OR booking_id IS NOT NULL OR payment_request_id IS NOT NULL OR provider_id IS NOT NULL OR offer_id IS NOT NULL OR inbound_id IS NOT NULL
         OR gift_card_id IS NOT NULL OR membership_id IS NOT NULL),
     CHECK ((kind = 'reminder') = (offset_min IS NOT NULL)),
     CHECK ((recipient = 'address') = (kind = 'test'))
@@ -1396,13 +1396,16 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (67, 560, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (68, 570, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (69, 571, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (70, 590, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (71, 600, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (72, 610, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (73, 620, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (74, 621, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (75, 630, 1, datetime('now'));
-INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (76, 631, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (70, 580, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (71, 581, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (72, 582, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (73, 590, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (74, 600, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (75, 610, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (76, 620, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (77, 621, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (78, 630, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (79, 631, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1417,7 +1420,7 @@ INSERT INTO "catalog_version" ("id", "n") VALUES (1, 0);
 INSERT INTO "mcp_settings" ("id", "enabled", "slot_key", "updated_at") VALUES (1, 1, randomblob(32), 0);
 INSERT INTO "class_settings" ("id", "pack_expiry_days", "waitlist_cutoff_min", "updated_at") VALUES (1, 0, 120, 0);
 INSERT INTO "site_settings" ("id", "enabled", "display_name", "logo_url", "logo_type", "logo", "accent", "policy_text", "frame_origins", "calendar_id", "updated_at", "repeat_online") VALUES (1, 0, '', '', '', NULL, '#1f5fbf', '', '', lower(hex(randomblob(16))), 0, 0);
-INSERT INTO "message_settings" ("id", "smtp_host", "smtp_port", "smtp_security", "smtp_username", "smtp_password_sealed", "from_name", "from_address", "reply_to", "owner_address", "reminder_offsets", "unsubscribe_key", "updated_at") VALUES (1, '', 587, 'starttls', '', '', '', '', '', '', '1440,120', randomblob(32), 0);
+INSERT INTO "message_settings" ("id", "smtp_host", "smtp_port", "smtp_security", "smtp_username", "smtp_password_sealed", "from_name", "from_address", "reply_to", "owner_address", "reminder_offsets", "unsubscribe_key", "updated_at", "copy_replies") VALUES (1, '', 587, 'starttls', '', '', '', '', '', '', '1440,120', randomblob(32), 0, 0);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('confirmation', 1, 0, 1);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('rescheduled', 1, 0, 1);
 INSERT INTO "message_kinds" ("kind", "enabled", "owner_copy", "by_text") VALUES ('cancelled', 1, 0, 1);
@@ -1432,7 +1435,7 @@ INSERT INTO "message_whatsapp_settings" ("id", "enabled", "phone_number_id", "ac
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 INSERT INTO "gift_card_settings" ("id", "expiry_months", "sell_online", "updated_at") VALUES (1, 0, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 76);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 79);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);

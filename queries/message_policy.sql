@@ -15,10 +15,16 @@ SELECT kind, by_text FROM message_kinds ORDER BY rowid;
 -- name: UpdateMessageKindByText :execrows
 UPDATE message_kinds SET by_text = ? WHERE kind = ?;
 
--- Texts a provider took whose attempt began in [from, to): what the daily cap counts.
+-- Texts a provider took whose attempt began in [from, to), SMS and WhatsApp alike: what the
+-- daily cap counts. A sent SMS has its segments; a WhatsApp message has none (Meta bills by
+-- conversation), so a 2xx from the provider says it was taken, unless it was the answer to
+-- a message from the client (kind reply), which the cap neither holds nor counts.
 -- name: CountTextsSent :one
-SELECT count(*) FROM message_attempts
-WHERE channel = 'sms' AND segments IS NOT NULL AND started_at >= sqlc.arg(from_at) AND started_at < sqlc.arg(to_at);
+SELECT count(*) FROM message_attempts a
+WHERE a.started_at >= sqlc.arg(from_at) AND a.started_at < sqlc.arg(to_at)
+    AND (a.channel = 'sms' AND a.segments IS NOT NULL
+        OR a.channel = 'whatsapp' AND a.code >= 200 AND a.code < 300
+            AND (SELECT m.kind FROM messages m WHERE m.id = a.message_id) <> 'reply');
 
 -- name: SetAttemptTextFacts :exec
 UPDATE message_attempts SET segments = sqlc.narg(segments), policy = sqlc.arg(policy)

@@ -337,6 +337,7 @@ func (a *Admin) Routes() chi.Router {
 		t.post("/settings/messages/log/{id}/resend", staff.Settings, a.resendMessage)
 		// Clients' replies and the WhatsApp channel (message_replies.go; app/replies).
 		t.get("/settings/messages/inbox", staff.Settings, a.showMessageInbox)
+		t.post("/settings/messages/inbox", staff.Settings, a.saveReplyCopies)
 		t.get("/settings/messages/whatsapp", staff.Settings, a.showMessageWhatsApp)
 		t.post("/settings/messages/whatsapp", staff.Credentials, a.saveMessageWhatsApp)
 		t.post("/settings/messages/whatsapp/templates", staff.Settings, a.saveWhatsAppTemplate)

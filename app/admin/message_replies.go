@@ -48,11 +48,21 @@ func (a *Admin) showMessageInbox(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
+	copies, err := a.msgs.ReplyCopies(r.Context())
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	form := ui.NewForm(nil)
+	if copies {
+		form.Set("copy", "1")
+	}
 	p := i18n.From(r.Context())
-	v := ui.MessageInboxView{Total: total}
+	v := ui.MessageInboxView{Form: form, Total: total}
 	for _, e := range entries {
 		row := ui.InboxRow{At: e.ReceivedAt, From: e.From, Client: e.ClientName, Text: e.Body,
-			Channel: translate(r, "clients.channel."+e.Channel), OutcomeKey: e.Outcome, BookingID: e.BookingID}
+			Channel: translate(r, "clients.channel."+e.Channel), OutcomeKey: e.Outcome, BookingID: e.BookingID,
+			Reply: e.Reply}
 		row.When, _ = times.at(e.ReceivedAt, "")
 		if e.ClientID != 0 {
 			row.ClientHref = "/clients/" + strconv.FormatInt(e.ClientID, 10)
@@ -78,6 +88,21 @@ func (a *Admin) showMessageInbox(w http.ResponseWriter, r *http.Request) {
 		v.NextHref = "/settings/messages/inbox?" + url.Values{"page": {strconv.Itoa(page + 1)}}.Encode()
 	}
 	a.render(w, r, http.StatusOK, ui.MessageInboxPage(a.page(r, translate(r, "messages.inbox.title")), v))
+}
+
+// saveReplyCopies switches the owner's copies of clients' messages by email on or off.
+func (a *Admin) saveReplyCopies(w http.ResponseWriter, r *http.Request) {
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	if err := a.msgs.SaveReplyCopies(r.Context(), f.Checked("copy", "1")); err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "messages.saved"))
+	seeOther(w, r, "/settings/messages/inbox")
 }
 
 func (a *Admin) showMessageWhatsApp(w http.ResponseWriter, r *http.Request) {

@@ -42,6 +42,7 @@ var kindKeys = []struct {
 	{Kind: messages.MembershipPaused, Key: "messages.kind.membership_paused"},
 	{Kind: messages.MembershipResumed, Key: "messages.kind.membership_resumed"},
 	{Kind: messages.MembershipCancelled, Key: "messages.kind.membership_cancelled"},
+	{Kind: messages.Reply, Key: "messages.kind.reply"},
 }
 
 func kindLabel(r *http.Request, k messages.Kind) string {

@@ -43,6 +43,10 @@ func ValidClientChannel(c string) bool {
 	return false
 }
 
+// TextChannel reports whether c is a text channel — SMS or WhatsApp — which the owner's rules
+// for texts (policy.go) hold alike.
+func TextChannel(c string) bool { return c == ChannelSMS || c == ChannelWhatsApp }
+
 // channelFor is the channel a message to a client goes by: their preferred channel when it is
 // a text channel that is set up and their number can receive texts, else email.
 func channelFor(preferred string, smsReady, whatsAppReady bool, phone string) string {
@@ -142,6 +146,26 @@ func (s *Service) openSealed(cache map[string]string, channel, purpose, sealed s
 		cache[sealed] = v
 	}
 	return v, nil
+}
+
+// sealField seals a provider's credential typed in form field for purpose: nil (the field
+// left alone) stays nil, "" stays "" (the credential removed). Without a key nothing can be
+// sealed, and field says so.
+func (s *Service) sealField(field, purpose string, v *string) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	out := ""
+	if *v != "" {
+		if s.box == nil {
+			return nil, FieldErrors{{field, i18n.M("messages.settings.error.no_key")}}
+		}
+		var err error
+		if out, err = s.box.Seal(purpose, *v); err != nil {
+			return nil, err
+		}
+	}
+	return &out, nil
 }
 
 // TextSettings is Settings → Messages → Texts as the page shows it: never a secret, only
@@ -274,27 +298,11 @@ func (s *Service) SaveTextSettings(ctx context.Context, in TextSettingsInput) er
 	if errs := in.check(); len(errs) > 0 {
 		return errs
 	}
-	seal := func(field, purpose string, v *string) (*string, error) {
-		if v == nil {
-			return nil, nil
-		}
-		out := ""
-		if *v != "" {
-			if s.box == nil {
-				return nil, FieldErrors{{field, i18n.M("messages.settings.error.no_key")}}
-			}
-			var err error
-			if out, err = s.box.Seal(purpose, *v); err != nil {
-				return nil, err
-			}
-		}
-		return &out, nil
-	}
-	token, err := seal("auth_token", twilioTokenPurpose, in.AuthToken)
+	token, err := s.sealField("auth_token", twilioTokenPurpose, in.AuthToken)
 	if err != nil {
 		return err
 	}
-	authValue, err := seal("auth_value", gatewayAuthPurpose, in.AuthValue)
+	authValue, err := s.sealField("auth_value", gatewayAuthPurpose, in.AuthValue)
 	if err != nil {
 		return err
 	}

@@ -271,7 +271,7 @@ func (w *writer) due(kind Kind, at time.Time) (time.Time, error) {
 		return at, nil
 	}
 	channel, err := w.clientChannel()
-	if err != nil || channel != ChannelSMS || !w.plan.byText[kind] {
+	if err != nil || !TextChannel(channel) || !w.plan.byText[kind] {
 		return at, err
 	}
 	if w.zone == nil {
@@ -358,7 +358,7 @@ func (w *writer) insert(kind Kind, recipient string, offset time.Duration, at ti
 		if channel, err = w.clientChannel(); err != nil {
 			return err
 		}
-		if channel == ChannelSMS && !w.plan.byText[kind] {
+		if TextChannel(channel) && !w.plan.byText[kind] {
 			channel = ChannelEmail // the owner sends this kind by email only
 		}
 		if due, err = w.due(kind, at); err != nil {

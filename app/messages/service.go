@@ -182,7 +182,7 @@ func (s *Service) Prepare(ctx context.Context, id int64, t Transport, now time.T
 		return Prepared{}, err
 	}
 	var capDay string
-	if r.done == nil && r.channel == ChannelSMS {
+	if r.done == nil && TextChannel(r.channel) && r.kind != Reply {
 		// The daily cap: a place is taken now, before the provider is asked.
 		day, ok, err := s.textCap.reserve(now, r.bizZone, r.policy.DailyCap, func(from, to time.Time) (int, error) {
 			n, err := s.db.R.CountTextsSent(ctx, db.CountTextsSentParams{FromAt: db.Millis(from), ToAt: db.Millis(to)})
@@ -207,7 +207,7 @@ func (s *Service) Prepare(ctx context.Context, id int64, t Transport, now time.T
 	// Writes and the other reads come after the snapshot is let go: the read pool is small, and
 	// a sender holding a connection while it waits for the writer would starve the requests.
 	a := r.facts
-	if r.channel == ChannelSMS || r.channel == ChannelWhatsApp {
+	if TextChannel(r.channel) {
 		p, err := s.prepareText(ctx, r, ab, now)
 		if err != nil {
 			s.textCap.release(capDay)
@@ -317,6 +317,9 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 		return r, fmt.Errorf("message %d: %w", id, err)
 	}
 	r.msg, r.kind = m, Kind(m.Kind)
+	if r.kind == Reply {
+		return s.readReply(ctx, q, r, t)
+	}
 	a, to, skip, err := s.facts(ctx, q, m, r.kind, now)
 	if err != nil {
 		return r, err
@@ -355,19 +358,16 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 		switch {
 		case err == nil:
 			tpl := templateOf(row)
-			r.whatsApp, r.printer = &tpl, loc.Printer()
-			if err := r.statePolicy(ctx, q); err != nil {
-				return r, err
-			}
-			r.text, err = s.textTemplate(ctx, q, r.kind, r.printer)
-			return r, err
+			r.whatsApp = &tpl
 		case db.IsNotFound(err):
 			r.channel = ChannelEmail // no template for this kind in this language
 		default:
 			return r, err
 		}
 	}
-	if r.channel == ChannelSMS {
+	// The owner's rules for texts hold for SMS and WhatsApp alike: one cap, one quiet span,
+	// one list of numbers texts may go to.
+	if TextChannel(r.channel) {
 		if r.policy, err = s.textRules(ctx, q, r.kind, a, now, r.bizZone, force); err != nil {
 			return r, err
 		}
@@ -384,7 +384,7 @@ func (s *Service) read(ctx context.Context, q *db.Queries, id int64, t Transport
 		}
 		return finished(p)
 	}
-	if r.channel == ChannelSMS {
+	if TextChannel(r.channel) {
 		loc, err := locale.Load(ctx, q)
 		if err != nil {
 			return r, err
@@ -491,6 +491,9 @@ func (s *Service) manageLink(ctx context.Context, bookingID int64, now time.Time
 // gets no reminder texts either).
 func (s *Service) prepareText(ctx context.Context, r reading, ab About, now time.Time) (Prepared, error) {
 	a := r.facts
+	if r.kind == Reply {
+		return Prepared{Envelope: replyEnvelope(r, now), About: ab}, nil
+	}
 	var err error
 	if a.HasAppointment && r.kind != Cancelled && r.kind != WaitlistOffer && s.links != nil {
 		if a.ManageLink, err = s.manageLink(ctx, a.ID, now); err != nil {

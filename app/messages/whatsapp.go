@@ -132,27 +132,11 @@ func (s *Service) SaveWhatsAppSettings(ctx context.Context, in WhatsAppSettingsI
 	if len(errs) > 0 {
 		return errs
 	}
-	seal := func(field, purpose string, v *string) (*string, error) {
-		if v == nil {
-			return nil, nil
-		}
-		out := ""
-		if *v != "" {
-			if s.box == nil {
-				return nil, FieldErrors{{field, i18n.M("messages.settings.error.no_key")}}
-			}
-			var err error
-			if out, err = s.box.Seal(purpose, *v); err != nil {
-				return nil, err
-			}
-		}
-		return &out, nil
-	}
-	token, err := seal("access_token", whatsAppTokenPurpose, in.AccessToken)
+	token, err := s.sealField("access_token", whatsAppTokenPurpose, in.AccessToken)
 	if err != nil {
 		return err
 	}
-	secret, err := seal("app_secret", whatsAppSecretPurpose, in.AppSecret)
+	secret, err := s.sealField("app_secret", whatsAppSecretPurpose, in.AppSecret)
 	if err != nil {
 		return err
 	}
@@ -283,8 +267,10 @@ func fieldValue(f Fields, name string) string {
 	return s
 }
 
-// WhatsAppMessage is a template message as it leaves.
+// WhatsAppMessage is a template message as it leaves, or, with Text, a free-form text (the
+// answer to a client's message, which WhatsApp allows within 24 hours of it).
 type WhatsAppMessage struct {
+	Text     string
 	Template string
 	Lang     string
 	Params   []string // the values, in order

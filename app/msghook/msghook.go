@@ -49,9 +49,6 @@ type Options struct {
 	// never what the request's Host header says.
 	Links links.Base
 	Log   *slog.Logger
-	// SendWhatsApp sends a free-form text to a number that just wrote (the reply to a
-	// WhatsApp answer); nil sends none.
-	SendWhatsApp func(ctx context.Context, to, text string) error
 }
 
 // Hooks serves the providers' requests.
@@ -199,10 +196,14 @@ type whatsAppNotification struct {
 			Field string `json:"field"`
 			Value struct {
 				Messages []struct {
-					From   string                `json:"from"`
-					ID     string                `json:"id"`
-					Type   string                `json:"type"`
-					Text   struct{ Body string } `json:"text"`
+					From string                `json:"from"`
+					ID   string                `json:"id"`
+					Type string                `json:"type"`
+					Text struct{ Body string } `json:"text"`
+					// Context names the message this one answers (ours, for a button).
+					Context struct {
+						ID string `json:"id"`
+					} `json:"context"`
 					Button struct {
 						Payload string `json:"payload"`
 						Text    string `json:"text"`
@@ -228,8 +229,9 @@ type whatsAppNotification struct {
 	} `json:"entry"`
 }
 
-// whatsAppNotify is a signed notification: clients' messages go through app/replies (the
-// answer is sent back as a WhatsApp text), statuses into the message log. Anything else in it
+// whatsAppNotify is a signed notification: clients' messages go through app/replies (which
+// writes the answer into the messages outbox, in the transaction that records what the message
+// did: sent as a WhatsApp text with the outbox's retries and log), statuses into the message log. Anything else in it
 // is ignored and answered 200, so Meta does not send it again.
 func (h *Hooks) whatsAppNotify(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
@@ -253,12 +255,11 @@ func (h *Hooks) whatsAppNotify(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unreadable notification", http.StatusBadRequest)
 		return
 	}
-	type answer struct{ to, text string }
-	var answers []answer
 	for _, e := range n.Entry {
 		for _, c := range e.Changes {
 			for _, m := range c.Value.Messages {
-				in := replies.Inbound{Channel: messages.ChannelWhatsApp, ProviderID: m.ID, From: m.From, Text: m.Text.Body}
+				in := replies.Inbound{Channel: messages.ChannelWhatsApp, ProviderID: m.ID, From: m.From, Text: m.Text.Body,
+					ReplyTo: m.Context.ID}
 				switch m.Type {
 				case "button":
 					in.Text, in.Button = m.Button.Text, m.Button.Payload
@@ -276,9 +277,6 @@ func (h *Hooks) whatsAppNotify(w http.ResponseWriter, r *http.Request) {
 				}
 				h.o.Log.InfoContext(r.Context(), "text reply", "channel", messages.ChannelWhatsApp, "action", res.Action,
 					"outcome", res.Outcome, "booking", res.BookingID, "replayed", res.Replayed)
-				if res.Reply != "" && !res.Replayed {
-					answers = append(answers, answer{"+" + strings.TrimPrefix(m.From, "+"), res.Reply})
-				}
 			}
 			for _, s := range c.Value.Statuses {
 				note := ""
@@ -295,12 +293,4 @@ func (h *Hooks) whatsAppNotify(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write([]byte(`{"received":true}`))
-	if h.o.SendWhatsApp == nil {
-		return
-	}
-	for _, a := range answers {
-		if err := h.o.SendWhatsApp(context.WithoutCancel(r.Context()), a.to, a.text); err != nil {
-			h.o.Log.WarnContext(r.Context(), "whatsapp answer to a reply not sent", "err", err)
-		}
-	}
 }

@@ -2,7 +2,8 @@
 // "YES", "SÍ" or the Confirm button confirms the booking the last text to that number was
 // about; "2", "CANCEL", "CANCELAR" or the Cancel button cancels it under the booking site's
 // cancellation policy (the manage link's, through booking.Cancel); "STOP" or "BAJA" stops texts
-// to the number; anything else waits in the admin's inbox. Every channel's webhook (Twilio's
+// to the number; anything else waits in the admin's inbox. A WhatsApp button acts on the
+// booking of the message whose button was pressed (the notification's context.id). Every channel's webhook (Twilio's
 // SMS, WhatsApp's Cloud API) checks its provider's signature and then calls Handle, so each
 // answer does the same whatever it came by. It also reads providers' delivery statuses into
 // the message log (Delivery).
@@ -57,6 +58,9 @@ type Inbound struct {
 	From       string // the sender's number (E.164; a WhatsApp wa_id's digits are read as E.164)
 	Text       string // what they wrote, or a button's title
 	Button     string // a quick-reply button's payload (ButtonConfirm, ButtonCancel), if one was pressed
+	// ReplyTo is the provider's id of our message this one answers (a WhatsApp button's
+	// context.id), "" when the provider does not say: then the last text to the number is meant.
+	ReplyTo string
 }
 
 // Result is what an answer did, and the text to send back ("" for none).
@@ -183,14 +187,27 @@ func (e *Engine) Handle(ctx context.Context, in Inbound) (Result, error) {
 		res.ID, err = q.InsertInbound(ctx, db.InsertInboundParams{Channel: in.Channel, ProviderID: in.ProviderID,
 			FromPhone: in.From, Body: body, ClientID: clientID, BookingID: bookingID, Action: res.Action,
 			Outcome: res.Outcome, Note: res.Note, Reply: res.Reply, ReceivedAt: db.Millis(now)})
-		return err
+		if err != nil {
+			return err
+		}
+		if err := messages.ReplyReceived(ctx, q, now, res.ID); err != nil {
+			return err
+		}
+		if res.Reply == "" || in.Channel != messages.ChannelWhatsApp {
+			return nil
+		}
+		// A WhatsApp answer goes through the outbox, written with what the message did: a crash
+		// keeps both or neither, and the Cloud API being down delays it, never loses it. (An SMS
+		// answer travels in Twilio's response to the webhook: Twilio sends it.)
+		return messages.ReplyAnswered(ctx, q, now, res.ID, in.Channel, in.From)
 	})
 	return res, err
 }
 
-// act confirms or cancels the booking the last text to in.From was about.
+// act confirms or cancels the booking of the message in answers (in.ReplyTo), or, when the
+// provider does not say which, the booking the last text to in.From was about.
 func (e *Engine) act(ctx context.Context, q *db.Queries, p *i18n.Printer, now time.Time, in Inbound, res *Result) error {
-	last, err := q.LastTextBookingTo(ctx, in.From)
+	bookingID, err := e.bookingOf(ctx, q, in)
 	if db.IsNotFound(err) {
 		res.Outcome, res.Reply = OutcomeNoBooking, p.T("replies.no_booking")
 		return nil
@@ -198,7 +215,7 @@ func (e *Engine) act(ctx context.Context, q *db.Queries, p *i18n.Printer, now ti
 	if err != nil {
 		return err
 	}
-	v, err := booking.Get(ctx, q, last.BookingID.Int64)
+	v, err := booking.Get(ctx, q, bookingID)
 	var nf *booking.NotFoundError
 	if errors.As(err, &nf) {
 		res.Outcome, res.Reply = OutcomeNoBooking, p.T("replies.no_booking")
@@ -252,6 +269,27 @@ func (e *Engine) act(ctx context.Context, q *db.Queries, p *i18n.Printer, now ti
 	}
 	res.Outcome, res.Reply = OutcomeDone, p.T("replies.cancelled", "service", v.ServiceName, "when", when)
 	return nil
+}
+
+// bookingOf is the booking an answer is about: the one of the message it answers, when the
+// provider names it and that message went to the sender; else the one the last text to the
+// sender was about. A client with two bookings who presses the button of the older one's
+// message acts on that one.
+func (e *Engine) bookingOf(ctx context.Context, q *db.Queries, in Inbound) (int64, error) {
+	if in.ReplyTo != "" {
+		id, err := q.TextBookingByProviderID(ctx, db.TextBookingByProviderIDParams{ProviderID: in.ReplyTo, Phone: in.From})
+		if err == nil {
+			return id.Int64, nil
+		}
+		if !db.IsNotFound(err) {
+			return 0, err
+		}
+	}
+	last, err := q.LastTextBookingTo(ctx, in.From)
+	if err != nil {
+		return 0, err
+	}
+	return last.BookingID.Int64, nil
 }
 
 // contact is how to reach the business about booking at location id: its phone, else its

@@ -21,6 +21,7 @@ import (
 	"frontdesk/app/messages/mailer"
 	"frontdesk/app/messages/smstest"
 	"frontdesk/app/messages/smtptest"
+	"frontdesk/app/messages/watest"
 	"frontdesk/app/queue"
 	"frontdesk/app/secrets"
 	"frontdesk/db"
@@ -83,6 +84,7 @@ type env struct {
 	s    *mailer.Mailer
 	smtp *smtptest.Server
 	sms  *smstest.Server // Twilio's Messages API and a generic gateway
+	wa   *watest.Server  // the WhatsApp Cloud API
 	mu   sync.Mutex
 	at   time.Time
 	real bool
@@ -124,13 +126,14 @@ func newEnv(t *testing.T, o envOptions) *env {
 	}
 	e.smtp = smtptest.Start(t)
 	e.sms = smstest.Start(t)
+	e.wa = watest.Start(t)
 	logTo := o.log
 	if logTo == nil {
 		logTo = io.Discard
 	}
 	e.s = mailer.New(d, mailer.Options{
 		Messages: messages.Options{Now: now, Log: slog.New(slog.NewJSONHandler(logTo, nil)), Secrets: box, Links: links{},
-			TwilioAPI: e.sms.URL},
+			TwilioAPI: e.sms.URL, WhatsAppAPI: e.wa.URL},
 		Schedule: o.schedule, Timeout: 5 * time.Second,
 	})
 	err = e.s.SaveTransport(ctx, messages.TransportInput{Host: e.smtp.Host(), Port: e.smtp.Port(), Security: messages.SecurityOff,

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"frontdesk/app/messages"
-	"frontdesk/db"
 )
 
 // WhatsApp (docs/messages.md, "WhatsApp"): one POST to the Cloud API's messages endpoint per
@@ -25,8 +24,12 @@ const (
 	payloadCancel  = "CANCEL"
 )
 
-// whatsAppBody is the JSON of a template message to number to (E.164).
+// whatsAppBody is the JSON of a template message, or of a free-form text, to number to (E.164).
 func whatsAppBody(to string, m *messages.WhatsAppMessage) ([]byte, error) {
+	if m.Template == "" {
+		return json.Marshal(map[string]any{"messaging_product": "whatsapp", "recipient_type": "individual",
+			"to": strings.TrimPrefix(to, "+"), "type": "text", "text": map[string]any{"body": m.Text}})
+	}
 	type param struct {
 		Type    string `json:"type"`
 		Text    string `json:"text,omitempty"`
@@ -130,28 +133,4 @@ func (m *Mailer) sendWhatsApp(ctx context.Context, t messages.WhatsAppTransport,
 		return textResult{}, err
 	}
 	return m.whatsAppPost(ctx, t, body)
-}
-
-// SendWhatsAppText sends a free-form text to number (E.164): the answer to a client's reply,
-// which the Cloud API allows within 24 hours of their message. It does not go through the
-// queue: the reply's action is recorded, and a lost answer is not worth a retry.
-func (m *Mailer) SendWhatsAppText(ctx context.Context, number, text string) error {
-	var t messages.WhatsAppTransport
-	var err error
-	if err = m.db.ReadTx(ctx, func(q *db.Queries) error {
-		t, err = m.WhatsAppTransport(ctx, q, nil)
-		return err
-	}); err != nil {
-		return err
-	}
-	if !t.Ready() {
-		return messages.ErrTextsNotSetUp
-	}
-	body, err := json.Marshal(map[string]any{"messaging_product": "whatsapp", "recipient_type": "individual",
-		"to": strings.TrimPrefix(number, "+"), "type": "text", "text": map[string]any{"body": text}})
-	if err != nil {
-		return err
-	}
-	_, err = m.whatsAppPost(ctx, t, body)
-	return err
 }

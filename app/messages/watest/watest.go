@@ -59,6 +59,45 @@ type Server struct {
 	mu         sync.Mutex
 	messages   []Message
 	violations []string
+	attempts   int            // requests that matched the description, taken or not
+	failNext   []int          // statuses to answer the next requests with, in order
+	refuse     map[string]int // numbers (digits, as sent) refused with a Graph error code
+	hold       func()         // called before each message is answered (Hold)
+}
+
+// Hold calls f before each message that matched the description is recorded and answered: a
+// test makes the API slow with it, to stop frontdesk while messages are being sent.
+func (s *Server) Hold(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hold = f
+}
+
+// FailNext makes the next len(statuses) requests fail with those statuses (a 5xx: Meta's
+// "Something went wrong", error 131000; a 429: its throttling error, 130429).
+func (s *Server) FailNext(statuses ...int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failNext = append(s.failNext, statuses...)
+}
+
+// Refuse makes every message to number (E.164) fail with HTTP 400 and the Graph error code,
+// as Meta refuses a number that cannot receive it (131026: message undeliverable, the
+// recipient is not on WhatsApp; 131030: not in the test number's allowed list).
+func (s *Server) Refuse(number string, code int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refuse == nil {
+		s.refuse = map[string]int{}
+	}
+	s.refuse[strings.TrimPrefix(number, "+")] = code
+}
+
+// Attempts is how many requests that matched the description arrived, taken or refused.
+func (s *Server) Attempts() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.attempts
 }
 
 // Start runs a receiver for the test's life; at its end any request that broke Meta's
@@ -144,6 +183,29 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		} `json:"template"`
 	}
 	_ = json.Unmarshal(body, &v)
+	s.mu.Lock()
+	s.attempts++
+	fail := 0
+	if len(s.failNext) > 0 {
+		fail, s.failNext = s.failNext[0], s.failNext[1:]
+	}
+	refused := s.refuse[strings.TrimPrefix(v.To, "+")]
+	hold := s.hold
+	s.mu.Unlock()
+	if hold != nil {
+		hold()
+	}
+	switch {
+	case fail == http.StatusTooManyRequests:
+		graphError(w, fail, 130429, "Rate limit hit")
+		return
+	case fail != 0:
+		graphError(w, fail, 131000, "Something went wrong")
+		return
+	case refused != 0:
+		graphError(w, http.StatusBadRequest, refused, "Message Undeliverable.")
+		return
+	}
 	m := Message{To: v.To, Type: v.Type, Template: v.Template.Name, Lang: v.Template.Language.Code, Text: v.Text.Body, Raw: string(body)}
 	for _, c := range v.Template.Components {
 		for _, p := range c.Parameters {
