@@ -341,6 +341,7 @@ func (a *Admin) Routes() chi.Router {
 		t.get("/settings/messages/whatsapp", staff.Settings, a.showMessageWhatsApp)
 		t.post("/settings/messages/whatsapp", staff.Credentials, a.saveMessageWhatsApp)
 		t.post("/settings/messages/whatsapp/templates", staff.Settings, a.saveWhatsAppTemplate)
+		t.post("/settings/messages/whatsapp/test", staff.Credentials, a.sendTestWhatsApp)
 
 		// Classes and packs (docs/classes.md): timetable.go, class_sessions.go, class_settings.go.
 		t.get("/catalog/timetable", staff.Catalog, a.showTimetable)

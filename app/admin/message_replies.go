@@ -1,12 +1,16 @@
 package admin
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/clients"
 	"frontdesk/app/messages"
 	"frontdesk/app/replies"
 	"frontdesk/db"
@@ -106,12 +110,12 @@ func (a *Admin) saveReplyCopies(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *Admin) showMessageWhatsApp(w http.ResponseWriter, r *http.Request) {
-	a.renderMessageWhatsApp(w, r, http.StatusOK, nil, nil)
+	a.renderMessageWhatsApp(w, r, http.StatusOK, nil, nil, nil)
 }
 
 // renderMessageWhatsApp renders the page with the forms as given (nil: from the stored
 // settings, and an empty template form).
-func (a *Admin) renderMessageWhatsApp(w http.ResponseWriter, r *http.Request, status int, form, tpl *ui.Form) {
+func (a *Admin) renderMessageWhatsApp(w http.ResponseWriter, r *http.Request, status int, form, tpl, test *ui.Form) {
 	s, err := a.msgs.WhatsAppSettings(r.Context())
 	if err != nil {
 		a.renderError(w, r, err)
@@ -128,7 +132,10 @@ func (a *Admin) renderMessageWhatsApp(w http.ResponseWriter, r *http.Request, st
 	if tpl == nil {
 		tpl = ui.NewForm(nil)
 	}
-	v := ui.MessageWhatsAppView{Form: form, Template: tpl, Ready: s.Ready, HasToken: s.HasAccessToken, HasSecret: s.HasAppSecret,
+	if test == nil {
+		test = ui.NewForm(nil)
+	}
+	v := ui.MessageWhatsAppView{Form: form, Template: tpl, Test: test, Ready: s.Ready, HasToken: s.HasAccessToken, HasSecret: s.HasAppSecret,
 		WebhookURL: a.links.URL("/whatsapp/webhook", nil)}
 	langName := map[string]string{}
 	for _, l := range i18n.Languages() {
@@ -167,7 +174,7 @@ func (a *Admin) saveMessageWhatsApp(w http.ResponseWriter, r *http.Request) {
 	if fieldErrors(r, f, err) {
 		f.Set("access_token", "")
 		f.Set("app_secret", "")
-		a.renderMessageWhatsApp(w, r, http.StatusUnprocessableEntity, f, nil)
+		a.renderMessageWhatsApp(w, r, http.StatusUnprocessableEntity, f, nil, nil)
 		return
 	}
 	if err != nil {
@@ -175,6 +182,44 @@ func (a *Admin) saveMessageWhatsApp(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.flash(r.Context(), ui.FlashSuccess, translate(r, "messages.saved"))
+	seeOther(w, r, "/settings/messages/whatsapp")
+}
+
+// sendTestWhatsApp sends Meta's sample template now and says what the Cloud API answered.
+func (a *Admin) sendTestWhatsApp(w http.ResponseWriter, r *http.Request) {
+	f, err := parseForm(r)
+	if err != nil {
+		a.renderError(w, r, err)
+		return
+	}
+	refuse := func() { a.renderMessageWhatsApp(w, r, http.StatusUnprocessableEntity, nil, nil, f) }
+	number, err := clients.ParsePhone(f.Get("to"), a.businessCountry(r.Context()))
+	if err != nil {
+		var pe *clients.PhoneError
+		errors.As(err, &pe)
+		f.SetError("to", phoneError(r, pe))
+		refuse()
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 45*time.Second)
+	defer cancel()
+	reply, err := a.msgs.SendTestWhatsApp(ctx, number)
+	switch {
+	case errors.Is(err, messages.ErrTextsNotSetUp):
+		f.Message = translate(r, "messages.whatsapp.test.not_set_up")
+		refuse()
+		return
+	case errors.Is(err, messages.ErrNumberNotAllowed):
+		f.SetError("to", translate(r, "messages.texts.test.not_allowed"))
+		refuse()
+		return
+	case err != nil:
+		// Meta's refusal is the owner's business: it tells what to fix.
+		f.Message = translate(r, "messages.whatsapp.test.failed", "error", err.Error())
+		refuse()
+		return
+	}
+	a.flash(r.Context(), ui.FlashSuccess, translate(r, "messages.whatsapp.test.sent", "to", number, "reply", reply))
 	seeOther(w, r, "/settings/messages/whatsapp")
 }
 
@@ -190,11 +235,11 @@ func (a *Admin) saveWhatsAppTemplate(w http.ResponseWriter, r *http.Request) {
 	err = a.msgs.SaveWhatsAppTemplate(r.Context(), t)
 	if err == messages.ErrUnknownKind {
 		f.Message = translate(r, "messages.whatsapp.error.template_name")
-		a.renderMessageWhatsApp(w, r, http.StatusUnprocessableEntity, nil, f)
+		a.renderMessageWhatsApp(w, r, http.StatusUnprocessableEntity, nil, f, nil)
 		return
 	}
 	if fieldErrors(r, f, err) {
-		a.renderMessageWhatsApp(w, r, http.StatusUnprocessableEntity, nil, f)
+		a.renderMessageWhatsApp(w, r, http.StatusUnprocessableEntity, nil, f, nil)
 		return
 	}
 	if err != nil {

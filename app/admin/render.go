@@ -41,6 +41,7 @@ func (a *Admin) page(r *http.Request, title string) ui.Page {
 			"POST /settings/messages/transport":          a.mayPost(r, "/settings/messages/transport"),
 			"POST /settings/messages/texts":              a.mayPost(r, "/settings/messages/texts"),
 			"POST /settings/messages/texts/test":         a.mayPost(r, "/settings/messages/texts/test"),
+			"POST /settings/messages/whatsapp/test":      a.mayPost(r, "/settings/messages/whatsapp/test"),
 			"POST /settings/messages/whatsapp":           a.mayPost(r, "/settings/messages/whatsapp"),
 			"POST /settings/messages/whatsapp/templates": a.mayPost(r, "/settings/messages/whatsapp/templates")}
 		for _, item := range ui.Nav {

@@ -2,12 +2,15 @@ package admin_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"frontdesk/app"
+	"frontdesk/app/messages/watest"
 	"frontdesk/db"
 )
 
@@ -65,4 +68,53 @@ func TestWhatsAppSettingsPage(t *testing.T) {
 	if n != 0 {
 		t.Errorf("%d mappings after removing the only one", n)
 	}
+}
+
+// A test WhatsApp message: refused until WhatsApp is set up, refused (nothing sent) to a number
+// of no one, and sent as Meta's sample template to the business's own number — a request the
+// Cloud API's own description accepts — with Meta's answer shown; Meta's refusal of a number
+// is shown as the reason.
+func TestWhatsAppTestMessage(t *testing.T) {
+	wa := watest.Start(t)
+	ts := startServer(t, "FRONTDESK_WHATSAPP_API_URL="+wa.URL)
+	c := ts.setupOwner(t)
+	d, err := db.Open(context.Background(), filepath.Join(ts.Data, db.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if code := app.Run(context.Background(), app.Env{Args: []string{"import", "--data", ts.Data, filepath.Join("..", "messages", "testdata", "business.json")},
+		Getenv: func(string) string { return "" }, Stdout: io.Discard, Stderr: io.Discard}); code != 0 {
+		t.Fatalf("import: exit %d", code)
+	}
+	if n, err := d.Write.Exec(`UPDATE locations SET phone = '+56961234567' WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	} else if rows, _ := n.RowsAffected(); rows != 1 {
+		t.Fatalf("the location's phone: %d rows", rows)
+	}
+
+	res := c.post(t, "/settings/messages/whatsapp/test", url.Values{"to": {"+56961234567"}})
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	wantBody(t, res, "switch WhatsApp on first")
+	wantRedirect(t, c.post(t, "/settings/messages/whatsapp", url.Values{"enabled": {"1"}, "phone_number_id": {watest.PhoneNumberID},
+		"access_token": {watest.AccessToken}, "app_secret": {watest.AppSecret}, "verify_token": {watest.VerifyToken}}), "/settings/messages/whatsapp")
+	wantBody(t, c.get(t, "/settings/messages/whatsapp"), `data-testid="whatsapp-test-form"`)
+
+	res = c.post(t, "/settings/messages/whatsapp/test", url.Values{"to": {"+56962223333"}})
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	wantBody(t, res, `data-testid="error-to"`, "only to a client")
+	if got := wa.Messages(); len(got) != 0 {
+		t.Fatalf("a test message to a number of no one was sent: %+v", got)
+	}
+
+	wantRedirect(t, c.post(t, "/settings/messages/whatsapp/test", url.Values{"to": {"+56961234567"}}), "/settings/messages/whatsapp")
+	wantBody(t, c.get(t, "/settings/messages/whatsapp"), "WhatsApp accepted the test message to +56961234567", watest.WAMID(1))
+	if got := wa.Messages(); len(got) != 1 || got[0].To != "56961234567" || got[0].Template != "hello_world" || got[0].Lang != "en_US" {
+		t.Fatalf("test message: %+v", got)
+	}
+
+	wa.Refuse("56961234567", 131026)
+	res = c.post(t, "/settings/messages/whatsapp/test", url.Values{"to": {"+56961234567"}})
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	wantBody(t, res, "The test message was not sent", "131026")
 }

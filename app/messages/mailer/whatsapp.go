@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"frontdesk/app/messages"
+	"frontdesk/db"
 )
 
 // WhatsApp (docs/messages.md, "WhatsApp"): one POST to the Cloud API's messages endpoint per
@@ -54,16 +55,16 @@ func whatsAppBody(to string, m *messages.WhatsAppMessage) ([]byte, error) {
 			component{Type: "button", SubType: "quick_reply", Index: "0", Parameters: []param{{Type: "payload", Payload: payloadConfirm}}},
 			component{Type: "button", SubType: "quick_reply", Index: "1", Parameters: []param{{Type: "payload", Payload: payloadCancel}}})
 	}
+	tpl := map[string]any{"name": m.Template, "language": map[string]string{"policy": "deterministic", "code": m.Lang}}
+	if len(comps) > 0 { // a template without fields or buttons has none (the API refuses null)
+		tpl["components"] = comps
+	}
 	return json.Marshal(map[string]any{
 		"messaging_product": "whatsapp",
 		"recipient_type":    "individual",
 		"to":                strings.TrimPrefix(to, "+"),
 		"type":              "template",
-		"template": map[string]any{
-			"name":       m.Template,
-			"language":   map[string]string{"policy": "deterministic", "code": m.Lang},
-			"components": comps,
-		},
+		"template":          tpl,
 	})
 }
 
@@ -133,4 +134,34 @@ func (m *Mailer) sendWhatsApp(ctx context.Context, t messages.WhatsAppTransport,
 		return textResult{}, err
 	}
 	return m.whatsAppPost(ctx, t, body)
+}
+
+// The test message is Meta's sample template, which every WhatsApp Business account has,
+// approved, from the start: a test needs no template of the owner's to be approved first.
+const (
+	testTemplate     = "hello_world"
+	testTemplateLang = "en_US"
+)
+
+// SendTestWhatsApp sends Meta's sample template to number now, with the stored WhatsApp
+// settings, and returns what the Cloud API answered. Like a test text, it goes only to a
+// client's number or the business's own.
+func (m *Mailer) SendTestWhatsApp(ctx context.Context, number string) (string, error) {
+	var t messages.WhatsAppTransport
+	if err := m.db.ReadTx(ctx, func(q *db.Queries) error {
+		var err error
+		t, err = m.WhatsAppTransport(ctx, q, nil)
+		return err
+	}); err != nil {
+		return "", err
+	}
+	if !t.Ready() {
+		return "", messages.ErrTextsNotSetUp
+	}
+	if err := m.CheckTestNumber(ctx, number); err != nil {
+		return "", err
+	}
+	res, err := m.sendWhatsApp(ctx, t, messages.Envelope{Channel: messages.ChannelWhatsApp, Phone: number, Date: m.now(),
+		WhatsApp: &messages.WhatsAppMessage{Template: testTemplate, Lang: testTemplateLang}})
+	return res.reply, err
 }
