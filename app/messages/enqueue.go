@@ -364,6 +364,21 @@ func (w *writer) insert(kind Kind, recipient string, offset time.Duration, at ti
 			return err
 		}
 	}
+	if state == StatePending && !due.After(w.now) && offset == 0 {
+		if running := runningOn(w.q); running != nil {
+			if handOff, ok := running.Reserve(w.q, channel); ok {
+				id, err := w.q.InsertMessageClaimed(w.ctx, db.InsertMessageClaimedParams{
+					MessageKey: key, Kind: string(kind), Recipient: recipient, Channel: channel, DetailJson: string(dj),
+					SendAt: db.Millis(at), CreatedAt: db.Millis(w.now),
+					BookingID:        sql.NullInt64{Int64: w.bookingID, Valid: w.bookingID != 0},
+					PaymentRequestID: sql.NullInt64{Int64: w.paymentRequestID, Valid: w.paymentRequestID != 0},
+					ProviderID:       sql.NullInt64{Int64: w.providerID, Valid: w.providerID != 0},
+				})
+				handOff(id, due) // id 0 after a failed insert: the place is given back
+				return err
+			}
+		}
+	}
 	p := db.InsertMessageParams{
 		MessageKey: key, Kind: string(kind), Recipient: recipient, Channel: channel, DetailJson: string(dj),
 		State: state, Note: note, SendAt: db.Millis(at), CreatedAt: db.Millis(w.now),

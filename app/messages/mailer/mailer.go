@@ -28,6 +28,9 @@ type Options struct {
 	// Workers is how many messages are sent at once (connections to the mail server); < 1: 2.
 	Workers    int
 	Registerer prometheus.Registerer // nil: the metrics are kept but not registered
+	// Handoff, if set, is the database's (messages.NewHandoff): while the dispatcher runs,
+	// messages due now are handed to it in memory instead of being claimed.
+	Handoff *messages.Handoff
 }
 
 // DefaultTimeout bounds one attempt, from connecting to the server's answer to the message.
@@ -45,11 +48,12 @@ type Mailer struct {
 	timeout  time.Duration
 	metrics  *metrics
 	disp     *dispatcher
+	handoff  *messages.Handoff
 }
 
 // New returns the mailer over d.
 func New(d *db.DB, o Options) *Mailer {
-	m := &Mailer{db: d, now: o.Messages.Now, log: o.Messages.Log, schedule: o.Schedule, timeout: o.Timeout}
+	m := &Mailer{db: d, now: o.Messages.Now, log: o.Messages.Log, schedule: o.Schedule, timeout: o.Timeout, handoff: o.Handoff}
 	if m.now == nil {
 		m.now = time.Now
 	}
