@@ -201,10 +201,11 @@ func TestBenchRefusesBadFlags(t *testing.T) {
 
 // The pages a business of real size opens every day are each measured against a baseline in the
 // same run: a three-service visit's slots across 20 providers, a 52-week series checked, a
-// provider's feed of 5,000 bookings and the admin's week of 30 providers and 300 bookings — each
+// provider's feed of 5,000 bookings, the booking site's time page of a busy day and the admin's
+// week of 30 providers and 300 bookings — each
 // with its figure, its ratio and the size it was measured at.
 func TestBenchPageScenarios(t *testing.T) {
-	pages := []string{"week_view", "slots_visit", "series_check", "feed_provider"}
+	pages := []string{"week_view", "slots_visit", "series_check", "feed_provider", "site_times"}
 	code, stdout, stderr := runBenchCommand(t, "", "--duration", "200ms", "--concurrency", "4", "--only", strings.Join(pages, ","), "--json")
 	var rep bench.Report
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
@@ -215,6 +216,7 @@ func TestBenchPageScenarios(t *testing.T) {
 		"slots_visit":   {"providers": 20, "services in the visit": 3},
 		"series_check":  {"occurrences": 52},
 		"feed_provider": {"bookings in the feed": 5000},
+		"site_times":    {"providers": 10},
 	}
 	var names []string
 	for _, s := range rep.Scenarios {
@@ -246,5 +248,8 @@ func TestBenchPageScenarios(t *testing.T) {
 	}
 	if f := factNamed(t, rep.Scenarios[slices.Index(names, "series_check")], "free occurrences"); f.Value < 1 {
 		t.Errorf("series_check: got %v free occurrences, want some", f.Value)
+	}
+	if f := factNamed(t, rep.Scenarios[slices.Index(names, "site_times")], "times on the page"); f.Value < 1 {
+		t.Errorf("site_times: got %v times on the page, want some", f.Value)
 	}
 }

@@ -242,3 +242,65 @@ func seedFeed(ctx context.Context, d *db.DB, fx *fixture, now time.Time) error {
 		return nil
 	})
 }
+
+// siteTimes measures the booking site's time page (GET /book/{location}/{service}/times,
+// app/site: the whole HTML page of one day's times, anyone available) at the slots studio on
+// the slots day — 10 providers, 200 bookings — against the same day's slots from the API,
+// /v3/available_slots, which runs the same engine over the same schedule. The site is switched
+// on for the scenario and its settings put back afterwards.
+func siteTimes(ctx context.Context, e *env) ScenarioReport {
+	restore, err := e.siteOn(ctx)
+	if err != nil {
+		return failed(err)
+	}
+	defer restore()
+	day := e.fx.slotsDay.Format(time.DateOnly)
+	page := fmt.Sprintf("/book/%d/%d/times?provider=0&date=%s", e.fx.slotsLoc, e.fx.quick, day)
+	api := fmt.Sprintf("/v3/available_slots?location_id=%d&service_id=%d&start_date=%s", e.fx.slotsLoc, e.fx.quick, day)
+	var times int
+	var once sync.Once
+	res, base, err := e.pagePair(ctx, "site_times", func(ctx context.Context, check bool) error {
+		return e.getChecked(ctx, page, check, func(raw []byte) error {
+			n := bytes.Count(raw, []byte(`data-testid="time"`))
+			if n == 0 {
+				return fmt.Errorf("the time page shows no times on %s", day)
+			}
+			once.Do(func() { times = n })
+			return nil
+		})
+	}, func(ctx context.Context, check bool) error {
+		return e.getChecked(ctx, api, check, func(raw []byte) error {
+			if !bytes.Contains(raw, []byte(`"slots"`)) {
+				return fmt.Errorf("the slots answer has no slots: %.80s", raw)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return *probeOrReport(err)
+	}
+	res.What, base.What = "GET "+page+": the whole page", "GET "+api
+	return ScenarioReport{Result: &res, Baseline: &base, targets: []target{atLeast("ratio", 0.20, ratioOf)},
+		Facts: []Fact{{What: "providers", Value: slotsProviders}, {What: "times on the page", Value: float64(times)}}}
+}
+
+// siteOn switches the booking site on and returns what puts its settings back.
+func (e *env) siteOn(ctx context.Context) (restore func(), err error) {
+	saved, err := e.app.DB.R.SiteSettings(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("site settings: %w", err)
+	}
+	if err := e.app.DB.InTx(ctx, func(q *db.Queries) error { return q.SiteEnable(ctx, db.Millis(e.cfg.Now())) }); err != nil {
+		return nil, fmt.Errorf("switch the booking site on: %w", err)
+	}
+	return func() {
+		ctx := context.WithoutCancel(ctx)
+		err := e.app.DB.InTx(ctx, func(q *db.Queries) error {
+			return q.UpdateSiteSettings(ctx, db.UpdateSiteSettingsParams{Enabled: saved.Enabled, DisplayName: saved.DisplayName,
+				Accent: saved.Accent, PolicyText: saved.PolicyText, FrameOrigins: saved.FrameOrigins, UpdatedAt: db.Millis(e.cfg.Now())})
+		})
+		if err != nil {
+			e.progress("site_times: the booking site's settings not restored: %v", err)
+		}
+	}, nil
+}

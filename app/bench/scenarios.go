@@ -31,6 +31,7 @@ func scenarioTable() []scenario {
 		{"slots_visit", slotsVisit},
 		{"series_check", seriesCheck},
 		{"feed_provider", feedProvider},
+		{"site_times", siteTimes},
 		{"list_bookings_100k", listBookings100k},
 		{"report_month", reportMonth}, // after the 100,000 bookings are seeded
 	}
