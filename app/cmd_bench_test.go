@@ -198,3 +198,58 @@ func TestBenchRefusesBadFlags(t *testing.T) {
 		})
 	}
 }
+
+// The pages a business of real size opens every day are each measured against a baseline in the
+// same run: a three-service visit's slots across 20 providers, a 52-week series checked, a
+// provider's feed of 5,000 bookings, the booking site's time page of a busy day and the admin's
+// week of 30 providers and 300 bookings — each
+// with its figure, its ratio and the size it was measured at.
+func TestBenchPageScenarios(t *testing.T) {
+	pages := []string{"week_view", "slots_visit", "series_check", "feed_provider", "site_times"}
+	code, stdout, stderr := runBenchCommand(t, "", "--duration", "200ms", "--concurrency", "4", "--only", strings.Join(pages, ","), "--json")
+	var rep bench.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("bench exited %d; --json output does not parse: %v\n%s\nstderr:\n%s", code, err, stdout, stderr)
+	}
+	want := map[string]map[string]float64{
+		"week_view":     {"providers in the week": 30, "bookings in the week": 300},
+		"slots_visit":   {"providers": 20, "services in the visit": 3},
+		"series_check":  {"occurrences": 52},
+		"feed_provider": {"bookings in the feed": 5000},
+		"site_times":    {"providers": 10},
+	}
+	var names []string
+	for _, s := range rep.Scenarios {
+		names = append(names, s.Name)
+		if s.Status != "ok" {
+			t.Errorf("%s: got status %s (%s), want ok", s.Name, s.Status, s.Reason)
+			continue
+		}
+		if s.Result == nil || s.Baseline == nil || s.Result.Rate <= 0 || s.Baseline.Rate <= 0 || s.Ratio <= 0 {
+			t.Errorf("%s: got result %+v, baseline %+v, ratio %v; want both rates and their ratio", s.Name, s.Result, s.Baseline, s.Ratio)
+			continue
+		}
+		if s.Result.Errors != 0 || s.Baseline.Errors != 0 {
+			t.Errorf("%s: got %d errors (first: %s) and %d baseline errors, want none", s.Name, s.Result.Errors, s.Result.FirstError, s.Baseline.Errors)
+		}
+		checkNamed(t, s, "ratio")
+		for what, v := range want[s.Name] {
+			if f := factNamed(t, s, what); f.Value != v {
+				t.Errorf("%s: got %s %v, want %v", s.Name, what, f.Value, v)
+			}
+		}
+	}
+	if !slices.Equal(names, pages) {
+		t.Fatalf("got scenarios %v, want %v", names, pages)
+	}
+	visit := rep.Scenarios[slices.Index(names, "slots_visit")]
+	if f := factNamed(t, visit, "visit starts that day"); f.Value < 1 {
+		t.Errorf("slots_visit: got %v visit starts, want some", f.Value)
+	}
+	if f := factNamed(t, rep.Scenarios[slices.Index(names, "series_check")], "free occurrences"); f.Value < 1 {
+		t.Errorf("series_check: got %v free occurrences, want some", f.Value)
+	}
+	if f := factNamed(t, rep.Scenarios[slices.Index(names, "site_times")], "times on the page"); f.Value < 1 {
+		t.Errorf("site_times: got %v times on the page, want some", f.Value)
+	}
+}

@@ -114,7 +114,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	// Customer messages (docs/messages.md); their links (unsubscribe) come from the public URL.
 	msgs := mailer.New(d, mailer.Options{Messages: messages.Options{Now: now, Log: log, Secrets: box, Override: cfg.Messages, Links: base,
 		TwilioAPI: cfg.TwilioAPIURL, WhatsAppAPI: cfg.WhatsAppAPIURL},
-		Schedule: cfg.MessageSchedule, Registerer: reg})
+		Schedule: cfg.MessageSchedule, Registerer: reg, Handoff: messages.NewHandoff(d)})
 	d.AfterCommit(msgs.Wake)
 	s.workers = append(s.workers, msgs.Dispatcher(), msgs.Pruner())
 

@@ -154,6 +154,47 @@ func (q *Queries) BenchMailServer(ctx context.Context) (BenchMailServerRow, erro
 	return i, err
 }
 
+const benchMessageFirstAttempts = `-- name: BenchMessageFirstAttempts :many
+SELECT CAST(a.started_at - m.created_at AS INTEGER) AS lag_ms, a.duration_ms FROM messages m
+JOIN message_attempts a ON a.message_id = m.id AND a.attempt = 1
+WHERE m.id > ?1 AND m.send_at <= ?2
+`
+
+type BenchMessageFirstAttemptsParams struct {
+	AfterID int64
+	Until   int64
+}
+
+type BenchMessageFirstAttemptsRow struct {
+	LagMs      int64
+	DurationMs int64
+}
+
+// The first attempt of each message written after after_id and due by until: its time from
+// being planned (its booking's commit) to the attempt's start, and how long the attempt took.
+func (q *Queries) BenchMessageFirstAttempts(ctx context.Context, arg BenchMessageFirstAttemptsParams) ([]BenchMessageFirstAttemptsRow, error) {
+	rows, err := q.db.QueryContext(ctx, benchMessageFirstAttempts, arg.AfterID, arg.Until)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []BenchMessageFirstAttemptsRow{}
+	for rows.Next() {
+		var i BenchMessageFirstAttemptsRow
+		if err := rows.Scan(&i.LagMs, &i.DurationMs); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const benchMessageOutcomes = `-- name: BenchMessageOutcomes :many
 SELECT state, CAST(updated_at - created_at AS INTEGER) AS lag_ms FROM messages
 WHERE id > ?1 AND send_at <= ?2 AND state <> 'pending'

@@ -494,6 +494,49 @@ func (q *Queries) InsertMessageAttempt(ctx context.Context, arg InsertMessageAtt
 	return err
 }
 
+const insertMessageClaimed = `-- name: InsertMessageClaimed :one
+INSERT INTO messages (message_key, kind, recipient, channel, to_address, booking_id, payment_request_id, provider_id,
+    offset_min, detail_json, state, note, send_at, next_attempt_at, created_at, updated_at)
+VALUES (?1, ?2, ?3, ?4, '', ?5,
+    ?6, ?7, NULL, ?8,
+    'pending', '', ?9, NULL, ?10, ?10)
+RETURNING id
+`
+
+type InsertMessageClaimedParams struct {
+	MessageKey       string
+	Kind             string
+	Recipient        string
+	Channel          string
+	BookingID        sql.NullInt64
+	PaymentRequestID sql.NullInt64
+	ProviderID       sql.NullInt64
+	DetailJson       string
+	SendAt           int64
+	CreatedAt        int64
+}
+
+// A message due now, inserted already claimed (next_attempt_at NULL: the lease a claim sets) for
+// the dispatcher running in this process, which gets it in memory once the write commits
+// (app/queue/handoff.go).
+func (q *Queries) InsertMessageClaimed(ctx context.Context, arg InsertMessageClaimedParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, insertMessageClaimed,
+		arg.MessageKey,
+		arg.Kind,
+		arg.Recipient,
+		arg.Channel,
+		arg.BookingID,
+		arg.PaymentRequestID,
+		arg.ProviderID,
+		arg.DetailJson,
+		arg.SendAt,
+		arg.CreatedAt,
+	)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
+
 const insertOptout = `-- name: InsertOptout :exec
 INSERT INTO message_optouts (client_id, created_at) VALUES (?, ?) ON CONFLICT (client_id) DO NOTHING
 `

@@ -69,3 +69,10 @@ WHERE id > sqlc.arg(after_id) AND send_at <= sqlc.arg(until) AND state = 'pendin
 -- from being planned to its last record (for a sent one: accepted by the mail server).
 SELECT state, CAST(updated_at - created_at AS INTEGER) AS lag_ms FROM messages
 WHERE id > sqlc.arg(after_id) AND send_at <= sqlc.arg(until) AND state <> 'pending';
+
+-- name: BenchMessageFirstAttempts :many
+-- The first attempt of each message written after after_id and due by until: its time from
+-- being planned (its booking's commit) to the attempt's start, and how long the attempt took.
+SELECT CAST(a.started_at - m.created_at AS INTEGER) AS lag_ms, a.duration_ms FROM messages m
+JOIN message_attempts a ON a.message_id = m.id AND a.attempt = 1
+WHERE m.id > sqlc.arg(after_id) AND m.send_at <= sqlc.arg(until);

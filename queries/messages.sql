@@ -28,6 +28,17 @@ VALUES (sqlc.arg(message_key), sqlc.arg(kind), sqlc.arg(recipient), sqlc.arg(cha
     sqlc.arg(state), sqlc.arg(note), sqlc.arg(send_at), sqlc.narg(next_attempt_at), sqlc.arg(created_at),
     sqlc.arg(created_at));
 
+-- name: InsertMessageClaimed :one
+-- A message due now, inserted already claimed (next_attempt_at NULL: the lease a claim sets) for
+-- the dispatcher running in this process, which gets it in memory once the write commits
+-- (app/queue/handoff.go).
+INSERT INTO messages (message_key, kind, recipient, channel, to_address, booking_id, payment_request_id, provider_id,
+    offset_min, detail_json, state, note, send_at, next_attempt_at, created_at, updated_at)
+VALUES (sqlc.arg(message_key), sqlc.arg(kind), sqlc.arg(recipient), sqlc.arg(channel), '', sqlc.narg(booking_id),
+    sqlc.narg(payment_request_id), sqlc.narg(provider_id), NULL, sqlc.arg(detail_json),
+    'pending', '', sqlc.arg(send_at), NULL, sqlc.arg(created_at), sqlc.arg(created_at))
+RETURNING id;
+
 -- The channel a client's messages are planned for: their preferred one and their number.
 -- name: MessageClientChannel :one
 SELECT CAST(coalesce((SELECT p.channel FROM client_message_prefs p WHERE p.client_id = c.id), 'email') AS TEXT) AS channel,

@@ -72,7 +72,7 @@ type Config struct {
 
 // Scenarios lists every scenario name in the order they run.
 func Scenarios() []string {
-	return []string{"read_service", "list_bookings", "list_bookings_not_modified", "slots_day", "slots_day_synced", "create_booking", "conflicting_booking", "webhook_fanout", "day_in_the_life", "week_view", "list_bookings_100k", "report_month"}
+	return []string{"read_service", "list_bookings", "list_bookings_not_modified", "slots_day", "slots_day_synced", "create_booking", "conflicting_booking", "webhook_fanout", "day_in_the_life", "week_view", "slots_visit", "series_check", "feed_provider", "site_times", "list_bookings_100k", "report_month"}
 }
 
 // env is what scenarios share during a run.
@@ -353,7 +353,7 @@ func (e *env) profiled(name string, fn func()) error {
 var pairs = map[string]bool{
 	"read_service": true, "list_bookings": true, "list_bookings_not_modified": true, "slots_day": true, "slots_day_synced": true,
 	"create_booking": true, "conflicting_booking": true, "webhook_fanout": true, "day_in_the_life": true,
-	"list_bookings_100k": true,
+	"list_bookings_100k": true, "slots_visit": true, "series_check": true, "feed_provider": true, "site_times": true,
 }
 
 func goInfo() string { return runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH }

@@ -118,6 +118,11 @@ func dayInTheLife(ctx context.Context, e *env) ScenarioReport {
 	if !math.IsNaN(mf.lagP50) {
 		facts = append(facts, Fact{What: "email lag p50", Value: mf.lagP50, Unit: "ms"})
 	}
+	if !math.IsNaN(mf.firstP50) {
+		facts = append(facts, Fact{What: "email first-attempt lag p50", Value: mf.firstP50, Unit: "ms"},
+			Fact{What: "email first-attempt lag p99", Value: mf.firstP99, Unit: "ms"},
+			Fact{What: "email attempt p50", Value: mf.sendP50, Unit: "ms"})
+	}
 	return ScenarioReport{Result: &res, Baseline: &base, Facts: facts,
 		targets: []target{
 			atMost("webhook lag p99", "ms", 1000, func(*ScenarioReport) float64 { return lagP99 }),

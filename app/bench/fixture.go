@@ -20,7 +20,12 @@ import (
 //     bookable — as many as the run's length needs (gridDemand), at least 50 and 10;
 //   - "Bench Archive" (UTC): 50 providers whose bookings list_bookings_100k seeds in bulk;
 //   - "Bench Week Desk" (New York, open 08:00–20:00 daily): 30 providers with two bookings
-//     each weekday of one week, 300 in all, for week_view.
+//     each weekday of one week, 300 in all, for week_view;
+//   - "Bench Visit Salon" (New York, open 08:00–20:00 daily): 20 providers offering three
+//     services (two, three and one steps long), four bookings each on the slots day, for
+//     slots_visit and series_check;
+//   - one more hall provider whose calendar feed feed_provider reads (its 5,000 bookings are
+//     written by the scenario).
 const (
 	slotsProviders = 10
 	minHall        = 50
@@ -31,6 +36,8 @@ const (
 	slotsDayTarget = 200
 	weekProviders  = 30
 	weekBookings   = weekProviders * 5 * 2
+	visitProviders = 20
+	visitDayEach   = 4 // bookings of each visit provider on the slots day
 )
 
 // maxBookingRate bounds the booking requests per second either side of a booking scenario can
@@ -92,6 +99,12 @@ type fixture struct {
 	// weekLoc is the week desk; weekMonday the Monday of its booked week (New York).
 	weekLoc    int64
 	weekMonday time.Time
+	// visitLoc is the visit salon, visitServices its three services in visit order and
+	// visitProviders its providers; feedProvider the hall provider of feed_provider.
+	visitLoc       int64
+	visitServices  []int64
+	visitProviders []int64
+	feedProvider   int64
 }
 
 // policy is the part of the company's booking policy the fixture must respect.
@@ -188,6 +201,10 @@ func seedFixture(ctx context.Context, d *db.DB, now time.Time, demand gridDemand
 		func() (err error) { raceIDs, err = ids("provider", "bench-race-p", fx.raceSize); return },
 		func() (err error) { fx.archive, err = ids("provider", "bench-archive-p", archProviders); return },
 		func() (err error) { fx.clients, err = ids("client", "bench-client-", benchClients); return },
+		func() (err error) { fx.visitLoc, err = id("location", "bench-visit-1"); return },
+		func() (err error) { fx.visitServices, err = ids("service", "bench-visit-s", 3); return },
+		func() (err error) { fx.visitProviders, err = ids("provider", "bench-visit-p", visitProviders); return },
+		func() (err error) { fx.feedProvider, err = id("provider", "bench-feed-p1"); return },
 	} {
 		if err := step(); err != nil {
 			return nil, err
@@ -222,18 +239,22 @@ func addFixtureRecords(f *importer.File, fx *fixture, step int) {
 		importer.Location{Key: "bench-hall-1", Name: "Bench Booking Hall", Timezone: "America/Bogota", Country: co, Hours: everyDay("00:00", "24:00")},
 		importer.Location{Key: "bench-archive-1", Name: "Bench Archive", Timezone: "UTC", Country: us, Hours: everyDay("09:00", "17:00")},
 		importer.Location{Key: "bench-week-1", Name: "Bench Week Desk", Timezone: "America/New_York", Country: us, Hours: everyDay("08:00", "20:00")},
+		importer.Location{Key: "bench-visit-1", Name: "Bench Visit Salon", Timezone: "America/New_York", Country: us, Hours: everyDay("08:00", "20:00")},
 	)
 	f.Categories = append(f.Categories, importer.Category{Key: "bench-cat-1", Name: "Bench"})
 	f.Services = append(f.Services,
 		importer.Service{Key: "bench-quick-1", Name: "Bench quick visit", Category: "bench-cat-1", Price: "20.00", Duration: int64(step)},
 		importer.Service{Key: "bench-race-1", Name: "Bench contested visit", Category: "bench-cat-1", Price: "45.00", Duration: int64(3 * step)},
+		importer.Service{Key: "bench-visit-s1", Name: "Bench cut", Category: "bench-cat-1", Price: "30.00", Duration: int64(2 * step)},
+		importer.Service{Key: "bench-visit-s2", Name: "Bench colour", Category: "bench-cat-1", Price: "60.00", Duration: int64(3 * step)},
+		importer.Service{Key: "bench-visit-s3", Name: "Bench style", Category: "bench-cat-1", Price: "15.00", Duration: int64(step)},
 	)
 	lunch := []importer.Break{{Start: "12:00", End: "13:00"}}
-	add := func(prefix, loc, service string, n int, hours []importer.Shift) {
+	add := func(prefix, loc, service string, n int, hours []importer.Shift, more ...string) {
 		for i := range n {
 			f.Providers = append(f.Providers, importer.Provider{
 				Key: fmt.Sprintf("%s%d", prefix, i+1), PublicName: fmt.Sprintf("Bench %s %d", loc, i+1),
-				Locations: []string{loc}, Services: []string{service}, Hours: hours,
+				Locations: []string{loc}, Services: append([]string{service}, more...), Hours: hours,
 			})
 		}
 	}
@@ -242,6 +263,8 @@ func addFixtureRecords(f *importer.File, fx *fixture, step int) {
 	add("bench-race-p", "bench-hall-1", "bench-race-1", fx.raceSize, shifts("bench-hall-1", "00:00", "24:00", nil))
 	add("bench-archive-p", "bench-archive-1", "bench-quick-1", archProviders, shifts("bench-archive-1", "09:00", "17:00", nil))
 	add("bench-week-p", "bench-week-1", "bench-quick-1", weekProviders, shifts("bench-week-1", "08:00", "20:00", lunch))
+	add("bench-visit-p", "bench-visit-1", "bench-visit-s1", visitProviders, shifts("bench-visit-1", "08:00", "20:00", lunch), "bench-visit-s2", "bench-visit-s3")
+	add("bench-feed-p", "bench-hall-1", "bench-quick-1", 1, shifts("bench-hall-1", "00:00", "24:00", nil))
 	for i := range benchClients {
 		last := "Load"
 		f.Clients = append(f.Clients, importer.Client{Key: fmt.Sprintf("bench-client-%d", i+1), FirstName: fmt.Sprintf("Bench %d", i+1), LastName: &last})
@@ -268,6 +291,19 @@ func addFixtureRecords(f *importer.File, fx *fixture, step int) {
 		}
 	}
 	fx.slotsSeed = len(f.Bookings)
+
+	// The visit salon: each provider has bookings of one step at 09:00, 11:00, 14:00 and 17:00
+	// on the slots day, so a visit's three parts must fit around them.
+	for p := range visitProviders {
+		for j, hour := range []int{9, 11, 14, 17}[:visitDayEach] {
+			at := time.Date(day.Year(), day.Month(), day.Day(), hour, 0, 0, 0, day.Location())
+			f.Bookings = append(f.Bookings, importer.Booking{
+				Key: fmt.Sprintf("bench-visit-%d-%d", p+1, j+1), Location: "bench-visit-1", Service: "bench-visit-s3",
+				Provider: fmt.Sprintf("bench-visit-p%d", p+1), Client: fmt.Sprintf("bench-client-%d", (p*visitDayEach+j)%benchClients+1),
+				Start: at.Format(time.RFC3339),
+			})
+		}
+	}
 
 	// The week desk: each provider has a booking at 09:00 and one at 15:00, Monday to Friday.
 	for p := range weekProviders {

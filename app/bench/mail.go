@@ -118,6 +118,9 @@ type mailFigures struct {
 	sent, skipped, failed, pending int64
 	received                       int64 // by the sink
 	lagP50, lagP99                 float64
+	// firstP50, firstP99: from being planned to the start of the first attempt (the time the
+	// message waited for the dispatcher); sendP50: how long a first attempt took.
+	firstP50, firstP99, sendP50 float64
 }
 
 // await waits, up to wait, until nothing the scenario planned and due by until is still
@@ -158,6 +161,17 @@ func (c *customerMail) await(ctx context.Context, until time.Time, wait time.Dur
 	}
 	f.received = c.sink.received.Load()
 	f.lagP50, f.lagP99 = lagPercentiles(lags)
+	firsts, err := c.d.R.BenchMessageFirstAttempts(ctx, db.BenchMessageFirstAttemptsParams{AfterID: c.afterID, Until: due})
+	if err != nil {
+		return f, err
+	}
+	var waited, took []time.Duration
+	for _, r := range firsts {
+		waited = append(waited, time.Duration(r.LagMs)*time.Millisecond)
+		took = append(took, time.Duration(r.DurationMs)*time.Millisecond)
+	}
+	f.firstP50, f.firstP99 = lagPercentiles(waited)
+	f.sendP50, _ = lagPercentiles(took)
 	return f, nil
 }
 

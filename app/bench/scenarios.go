@@ -28,6 +28,10 @@ func scenarioTable() []scenario {
 		{"webhook_fanout", webhookFanout},
 		{"day_in_the_life", dayInTheLife},
 		{"week_view", weekView},
+		{"slots_visit", slotsVisit},
+		{"series_check", seriesCheck},
+		{"feed_provider", feedProvider},
+		{"site_times", siteTimes},
 		{"list_bookings_100k", listBookings100k},
 		{"report_month", reportMonth}, // after the 100,000 bookings are seeded
 	}

@@ -15,9 +15,11 @@ var unrecorded = []string{"id", "created_at", "updated_at", "block_start_at", "b
 // recordActivity writes the trail's entry for a booking going from before (zero for a new one)
 // to after, in the transaction of that change.
 func recordActivity(ctx context.Context, q *db.Queries, now time.Time, before, after db.Booking) error {
-	ch := activity.Diff(before, after, unrecorded...)
+	var ch activity.Changes
 	if before.ID == 0 {
-		ch = activity.Created(after, unrecorded...)
+		ch = activity.Created(after, unrecorded...) // nothing to compare a new booking with
+	} else {
+		ch = activity.Diff(before, after, unrecorded...)
 	}
 	return activity.Record(ctx, q, now, activity.Entry{Action: bookingAction(before, after), EntityID: after.ID, Changes: ch})
 }

@@ -51,7 +51,13 @@ type Reason struct {
 //
 // For a class (Service.IsClass) it applies the rules of SessionSlots instead.
 func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
-	if err := s.Validate(); err != nil {
+	return explainChecked(s, s.Validate(), providerID, start, now)
+}
+
+// explainChecked is Explain for a schedule whose Validate gave invalid (nil: valid), for a
+// caller that explains many starts over one schedule and validates it once (visits).
+func explainChecked(s Schedule, invalid error, providerID int64, start, now time.Time) Reason {
+	if err := invalid; err != nil {
 		return Reason{ReasonInvalidSchedule, err.Error(), i18n.M("explain.msg.invalid_schedule", "detail", err.Error())}
 	}
 	i := slices.IndexFunc(s.Providers, func(p Provider) bool { return p.ID == providerID })

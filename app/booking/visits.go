@@ -81,6 +81,16 @@ type visitPlan struct {
 	scheds     map[int64]*Loaded
 	processing map[int64][2]time.Duration // service → (after, length)
 	source     string
+	// validated is what Validate said of each schedule check explains over: a visit checks
+	// every start of every part with every provider, over a handful of distinct schedules.
+	validated map[validKey]error
+}
+
+// validKey is one schedule check explains over: a part's loaded schedule with the part's
+// length and buffers (the policy check sets is the same for every part).
+type validKey struct {
+	l                     *Loaded
+	length, before, after time.Duration
 }
 
 // loadVisit checks a visit's segments and loads what laying it out over dates first…last
@@ -277,7 +287,16 @@ func (p *visitPlan) check(l *Loaded, id int64, start, end time.Time, before, aft
 		s.Policy.MinNotice, s.Policy.MaxAdvance = 0, 0
 		now = start // the owner may book the past, as with one booking
 	}
-	return Explain(s, id, start, now)
+	key := validKey{l, end.Sub(start), before, after}
+	invalid, ok := p.validated[key]
+	if !ok {
+		invalid = s.Validate()
+		if p.validated == nil {
+			p.validated = map[validKey]error{}
+		}
+		p.validated[key] = invalid
+	}
+	return explainChecked(s, invalid, id, start, now)
 }
 
 // resourcesFree says whether every resource l's service requires has a unit free over

@@ -13,7 +13,7 @@ import (
 // withVisitServices adds service 3 "Colour", 90 min with 45 min of processing after its first
 // 30, and service 4 "Scalp massage", 15 min, an add-on of the haircut (service 1); providers
 // 1…n offer both.
-func withVisitServices(t *testing.T, d *db.DB, providers int) {
+func withVisitServices(t testing.TB, d *db.DB, providers int) {
 	t.Helper()
 	ms := db.Millis(storeNow)
 	exec := func(q string, args ...any) {

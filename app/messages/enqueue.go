@@ -140,6 +140,12 @@ func planBooking(ctx context.Context, q *db.Queries, now time.Time, b db.Booking
 	return q.SaveMessageBooking(ctx, next)
 }
 
+// reminderKey is one reminder of a booking: who gets it, how many minutes ahead.
+type reminderKey struct {
+	recipient string
+	offsetMin int64
+}
+
 // planReminders keeps one planned reminder per offset for a live booking, at start − offset:
 // a planned one moves, a missing one is added, and one whose moment has passed already is
 // recorded as skipped rather than sent at once. For a booking that is no longer live, the
@@ -153,9 +159,9 @@ func (w *writer) planReminders(b db.Booking, live, known bool) error {
 			return err
 		}
 	}
-	planned := map[string]db.PendingBookingRemindersRow{}
+	planned := map[reminderKey]db.PendingBookingRemindersRow{}
 	for _, r := range pending {
-		key := fmt.Sprintf("%s/%d", r.Recipient, r.OffsetMin.Int64)
+		key := reminderKey{r.Recipient, r.OffsetMin.Int64}
 		if !live || !r.NextAttemptAt.Valid {
 			// Dropped with the booking; one being sent right now finishes (the dispatcher
 			// looks at the booking again before sending).
@@ -181,11 +187,11 @@ func (w *writer) planReminders(b db.Booking, live, known bool) error {
 		return nil
 	}
 	start := db.Time(b.StartAt)
-	wanted := map[string]bool{}
+	wanted := map[reminderKey]bool{}
 	var err error
 	for _, recipient := range w.recipients(Reminder) {
 		for _, off := range w.plan.offsets {
-			key := fmt.Sprintf("%s/%d", recipient, int64(off/time.Minute))
+			key := reminderKey{recipient, int64(off / time.Minute)}
 			wanted[key] = true
 			at := start.Add(-off)
 			r, has := planned[key]
@@ -248,6 +254,16 @@ type detail struct {
 	Day           string `json:"day,omitempty"`            // an agenda's local day, "2026-09-06"
 	Token         string `json:"token,omitempty"`          // a claim link's secret (offers.go)
 	PeriodEnd     int64  `json:"period_end,omitempty"`     // a membership's paid period's end (ms, money.go)
+}
+
+// json is d as detail_json: "{}" for the empty detail most rows carry (every field is
+// omitempty), without encoding it.
+func (d detail) json() (string, error) {
+	if d == (detail{}) {
+		return "{}", nil
+	}
+	raw, err := json.Marshal(d)
+	return string(raw), err
 }
 
 // writer inserts the message rows of one change.
@@ -348,7 +364,7 @@ func (w *writer) insert(kind Kind, recipient string, offset time.Duration, at ti
 	if err != nil {
 		return err
 	}
-	dj, err := json.Marshal(d)
+	dj, err := d.json()
 	if err != nil {
 		return err
 	}
@@ -365,8 +381,23 @@ func (w *writer) insert(kind Kind, recipient string, offset time.Duration, at ti
 			return err
 		}
 	}
+	if state == StatePending && !due.After(w.now) && offset == 0 {
+		if running := runningOn(w.q); running != nil {
+			if handOff, ok := running.Reserve(w.q, channel); ok {
+				id, err := w.q.InsertMessageClaimed(w.ctx, db.InsertMessageClaimedParams{
+					MessageKey: key, Kind: string(kind), Recipient: recipient, Channel: channel, DetailJson: dj,
+					SendAt: db.Millis(at), CreatedAt: db.Millis(w.now),
+					BookingID:        sql.NullInt64{Int64: w.bookingID, Valid: w.bookingID != 0},
+					PaymentRequestID: sql.NullInt64{Int64: w.paymentRequestID, Valid: w.paymentRequestID != 0},
+					ProviderID:       sql.NullInt64{Int64: w.providerID, Valid: w.providerID != 0},
+				})
+				handOff(id, due) // id 0 after a failed insert: the place is given back
+				return err
+			}
+		}
+	}
 	p := db.InsertMessageParams{
-		MessageKey: key, Kind: string(kind), Recipient: recipient, Channel: channel, DetailJson: string(dj),
+		MessageKey: key, Kind: string(kind), Recipient: recipient, Channel: channel, DetailJson: dj,
 		State: state, Note: note, SendAt: db.Millis(at), CreatedAt: db.Millis(w.now),
 		BookingID:        sql.NullInt64{Int64: w.bookingID, Valid: w.bookingID != 0},
 		PaymentRequestID: sql.NullInt64{Int64: w.paymentRequestID, Valid: w.paymentRequestID != 0},

@@ -6,11 +6,12 @@ import (
 	"time"
 
 	"frontdesk/app/messages"
+	"frontdesk/app/messages/mailer"
 )
 
 // Emails share connections to the mail server: a run of confirmations opens no more
-// connections than the dispatcher has workers (two), where one connection per email would
-// open one each.
+// connections than the dispatcher has workers (mailer.DefaultWorkers), where one connection per
+// email would open one each.
 func TestConnectionsAreKeptBetweenMessages(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	const n = 8
@@ -19,8 +20,8 @@ func TestConnectionsAreKeptBetweenMessages(t *testing.T) {
 		e.book("María", start.Add(time.Duration(i)*time.Hour))
 	}
 	e.waitFor("Booking confirmed", n)
-	if opened, _ := e.smtp.Connections(); opened > 2 {
-		t.Errorf("%d emails opened %d connections, want at most 2 (the workers)", n, opened)
+	if opened, _ := e.smtp.Connections(); opened > mailer.DefaultWorkers {
+		t.Errorf("%d emails opened %d connections, want at most %d (the workers)", n, opened, mailer.DefaultWorkers)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -78,6 +79,8 @@ type dispatcher struct {
 	rnd   func() float64
 	cache map[string]string // opened passwords by sealed value
 	conns *smtpConns        // connections kept open between messages (conns.go)
+	// rounds counts claim rounds and claimed the first attempts they claimed (tests read them).
+	rounds, claimed atomic.Int64
 }
 
 func newDispatcher(m *Mailer, workers int) *dispatcher {
@@ -86,11 +89,35 @@ func newDispatcher(m *Mailer, workers int) *dispatcher {
 	return d
 }
 
-// Run sends due messages until ctx ends, then closes the connections it kept open.
+// Run sends due messages until ctx ends, then closes the connections it kept open. While it
+// runs it serves the database's hand-off, if the mailer was given one: messages due now come
+// to it in memory once their change commits (messages.Handoff).
 func (d *dispatcher) Run(ctx context.Context) error {
 	d.conns.open()
 	defer d.conns.close()
+	if d.m.handoff != nil {
+		defer d.m.handoff.Serve(d)()
+	}
 	return d.q.Run(ctx)
+}
+
+// Reserve is messages.Reserver: a message going by channel is handed off to the outbox's one
+// target when that target could claim it (any message while email is set up, texts alone while
+// only texts are) and its lane has room (queue.Dispatcher.Reserve).
+func (d *dispatcher) Reserve(q *db.Queries, channel string) (func(id int64, due time.Time), bool) {
+	for _, target := range []int64{emailReady | textReady, emailReady, textReady} {
+		if email, _ := readyArgs(target); !email && channel == messages.ChannelEmail {
+			continue
+		}
+		handOff, ok := d.q.Reserve(q, target)
+		if !ok {
+			continue
+		}
+		return func(id int64, due time.Time) {
+			handOff(queue.Job[ref]{ID: id, Target: target, Attempt: 1, Series: 1, SeriesAt: due, Due: due})
+		}, true
+	}
+	return nil, false
 }
 
 // store is the messages table as app/queue claims from it.
@@ -99,6 +126,7 @@ type store struct{ d *dispatcher }
 // Targets is the mail server while one is set up; without one nothing is claimed, and the
 // messages wait (Settings → Messages says so).
 func (s store) Targets(ctx context.Context, q *db.Queries, now time.Time) (map[int64]messages.Transport, error) {
+	s.d.rounds.Add(1)
 	t, err := s.d.m.Transport(ctx, q, s.d.cache)
 	if err != nil {
 		s.d.m.log.Error("message settings unusable; messages wait", "err", err)
@@ -131,6 +159,7 @@ func (s store) ClaimFirst(ctx context.Context, q *db.Queries, target int64, now 
 	if err != nil {
 		return nil, err
 	}
+	s.d.claimed.Add(int64(len(rows)))
 	jobs := make([]queue.Job[ref], len(rows))
 	for i, r := range rows {
 		at := db.Time(r.SendAt)

@@ -96,6 +96,7 @@ type envOptions struct {
 	schedule  queue.Schedule
 	start     time.Time
 	log       io.Writer // the service's JSON log; discarded when nil
+	handoff   bool      // messages due now are handed to the dispatcher, as serve wires it
 }
 
 func newEnv(t *testing.T, o envOptions) *env {
@@ -131,11 +132,15 @@ func newEnv(t *testing.T, o envOptions) *env {
 	if logTo == nil {
 		logTo = io.Discard
 	}
-	e.s = mailer.New(d, mailer.Options{
+	mo := mailer.Options{
 		Messages: messages.Options{Now: now, Log: slog.New(slog.NewJSONHandler(logTo, nil)), Secrets: box, Links: links{},
 			TwilioAPI: e.sms.URL, WhatsAppAPI: e.wa.URL},
 		Schedule: o.schedule, Timeout: 5 * time.Second,
-	})
+	}
+	if o.handoff {
+		mo.Handoff = messages.NewHandoff(d)
+	}
+	e.s = mailer.New(d, mo)
 	err = e.s.SaveTransport(ctx, messages.TransportInput{Host: e.smtp.Host(), Port: e.smtp.Port(), Security: messages.SecurityOff,
 		FromName: "Studio Ana", FromAddress: "hola@studio-ana.example"})
 	if err != nil {
