@@ -1,9 +1,9 @@
 package messages
 
 import (
-	"sync/atomic"
 	"time"
 
+	"frontdesk/app/queue"
 	"frontdesk/db"
 )
 
@@ -13,8 +13,8 @@ import (
 // writes it a second time to claim it, and the message does not wait for a round's transaction
 // to queue behind the bookings committing beside it. The process's wiring makes one per
 // database (NewHandoff) and gives it to the mailer, whose dispatcher serves it while it runs.
-// Reminders, and anything due later, are claimed when due, as before.
-type Handoff struct{ serving atomic.Pointer[serving] }
+// Reminders, and anything due later, are claimed when due.
+type Handoff = queue.HandoffPoint[Reserver]
 
 // Reserver is the running dispatcher's side of a hand-off: for a message going by channel, it
 // reports whether one may be inserted claimed and handed off; on true the caller inserts it
@@ -23,34 +23,15 @@ type Reserver interface {
 	Reserve(q *db.Queries, channel string) (handOff func(id int64, due time.Time), ok bool)
 }
 
-type serving struct{ r Reserver }
-
 // handoffKey names the messages outbox's hand-off on a database (db.DB.SetHandoff).
 type handoffKey struct{}
 
 // NewHandoff makes the hand-off of d's customer messages: from now on a change writing to d
 // finds through it the dispatcher serving it.
-func NewHandoff(d *db.DB) *Handoff {
-	h := &Handoff{}
-	d.SetHandoff(handoffKey{}, h)
-	return h
-}
-
-// Serve makes r the dispatcher new messages are handed to, until stop is called.
-func (h *Handoff) Serve(r Reserver) (stop func()) {
-	s := &serving{r}
-	h.serving.Store(s)
-	return func() { h.serving.CompareAndSwap(s, nil) }
-}
+func NewHandoff(d *db.DB) *Handoff { return queue.NewHandoffPoint[Reserver](d, handoffKey{}) }
 
 // runningOn is the dispatcher serving the hand-off of the database q writes to, nil if none.
 func runningOn(q *db.Queries) Reserver {
-	h, _ := q.Handoff(handoffKey{}).(*Handoff)
-	if h == nil {
-		return nil
-	}
-	if s := h.serving.Load(); s != nil {
-		return s.r
-	}
-	return nil
+	r, _ := queue.RunningOn[Reserver](q, handoffKey{})
+	return r
 }

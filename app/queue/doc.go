@@ -13,7 +13,8 @@
 //     sending is at-least-once.
 //   - handoff.go: the hand-off — a new row written by this process, inserted already claimed, is
 //     handed to the running dispatcher in memory once its write has committed (no claim
-//     UPDATE), within its lane's room.
+//     UPDATE), within its lane's room; handoffpoint.go is where a writer finds the running
+//     dispatcher (one point per outbox and database, made by the process's wiring).
 //   - record.go: the writer goroutine, which records finished attempts in batched
 //     transactions that never wake the dispatcher itself (quietTx: db.InTxQuiet, batched by
 //     the group committer with every other write).

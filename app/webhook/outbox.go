@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"frontdesk/app/queue"
@@ -104,43 +103,24 @@ type Payload struct {
 // round (app/queue/handoff.go; docs/webhooks.md, "How a first attempt reaches the
 // dispatcher"). The process's wiring makes one per database (NewHandoff) and hands it to the
 // dispatcher, which serves it while it runs.
-type Handoff struct{ serving atomic.Pointer[serving] }
+type Handoff = queue.HandoffPoint[Reserver]
 
 // Reserver is the running dispatcher's side of a hand-off: app/queue's Dispatcher.Reserve.
 type Reserver interface {
 	Reserve(q *db.Queries, webhookID int64) (handOff func(queue.Job[Payload]), ok bool)
 }
 
-type serving struct{ r Reserver }
-
 // handoffKey names the webhook outbox's hand-off on a database (db.DB.SetHandoff).
 type handoffKey struct{}
 
 // NewHandoff makes the hand-off of d's webhook deliveries: from now on Enqueue, writing to d,
 // finds through it the dispatcher serving it.
-func NewHandoff(d *db.DB) *Handoff {
-	h := &Handoff{}
-	d.SetHandoff(handoffKey{}, h)
-	return h
-}
-
-// Serve makes r the dispatcher new deliveries are handed to, until stop is called.
-func (h *Handoff) Serve(r Reserver) (stop func()) {
-	s := &serving{r}
-	h.serving.Store(s)
-	return func() { h.serving.CompareAndSwap(s, nil) }
-}
+func NewHandoff(d *db.DB) *Handoff { return queue.NewHandoffPoint[Reserver](d, handoffKey{}) }
 
 // runningOn is the dispatcher serving the hand-off of the database q writes to, nil if none.
 func runningOn(q *db.Queries) Reserver {
-	h, _ := q.Handoff(handoffKey{}).(*Handoff)
-	if h == nil {
-		return nil
-	}
-	if s := h.serving.Load(); s != nil {
-		return s.r
-	}
-	return nil
+	r, _ := queue.RunningOn[Reserver](q, handoffKey{})
+	return r
 }
 
 // enqueueHook is a webhook as the fan-out sees it, its events_json parsed once.
