@@ -60,29 +60,46 @@ func (p *provider) CreateSetupCheckout(ctx context.Context, c payments.SetupPara
 	return sessionState(&s), nil
 }
 
-// SavedCard reads the SetupIntent a setup session completed, with its payment method expanded.
-func (p *provider) SavedCard(ctx context.Context, setupRef string) (payments.Card, error) {
-	var si struct {
-		ID            string     `json:"id"`
-		Status        string     `json:"status"`
-		Customer      expandable `json:"customer"`
-		PaymentMethod struct {
-			ID   string `json:"id"`
-			Card struct {
-				Brand string `json:"brand"`
-				Last4 string `json:"last4"`
-			} `json:"card"`
-		} `json:"payment_method"`
-	}
+// intentWithCard is a SetupIntent or a PaymentIntent read with its payment method expanded.
+type intentWithCard struct {
+	ID            string     `json:"id"`
+	Status        string     `json:"status"`
+	Customer      expandable `json:"customer"`
+	PaymentMethod struct {
+		ID   string `json:"id"`
+		Card struct {
+			Brand string `json:"brand"`
+			Last4 string `json:"last4"`
+		} `json:"card"`
+	} `json:"payment_method"`
+}
+
+// readIntentCard reads the intent at path (its payment method expanded).
+func (p *provider) readIntentCard(ctx context.Context, path string) (intentWithCard, error) {
+	var in intentWithCard
 	q := url.Values{"expand[0]": {"payment_method"}}
-	if err := p.client.call(ctx, http.MethodGet, "/v1/setup_intents/"+url.PathEscape(setupRef), q, "", &si); err != nil {
-		return payments.Card{}, providerError(err)
+	if err := p.client.call(ctx, http.MethodGet, path, q, "", &in); err != nil {
+		return in, providerError(err)
+	}
+	return in, nil
+}
+
+// card is the saved card an intent names.
+func (in intentWithCard) card() payments.Card {
+	return payments.Card{CustomerRef: in.Customer.ID, PaymentMethodRef: in.PaymentMethod.ID,
+		Brand: in.PaymentMethod.Card.Brand, Last4: in.PaymentMethod.Card.Last4}
+}
+
+// SavedCard reads the SetupIntent a setup session completed.
+func (p *provider) SavedCard(ctx context.Context, setupRef string) (payments.Card, error) {
+	si, err := p.readIntentCard(ctx, "/v1/setup_intents/"+url.PathEscape(setupRef))
+	if err != nil {
+		return payments.Card{}, err
 	}
 	if si.Status != "succeeded" || si.PaymentMethod.ID == "" {
 		return payments.Card{}, &payments.ProviderError{Code: si.Status, Message: "the card was not saved"}
 	}
-	return payments.Card{CustomerRef: si.Customer.ID, PaymentMethodRef: si.PaymentMethod.ID,
-		Brand: si.PaymentMethod.Card.Brand, Last4: si.PaymentMethod.Card.Last4}, nil
+	return si.card(), nil
 }
 
 // ChargeCard confirms a PaymentIntent off session with the saved card. Stripe answers a card
@@ -129,30 +146,16 @@ func (p *provider) ChargeCard(ctx context.Context, c payments.ChargeParams) (pay
 	return res, nil
 }
 
-// PaymentCard reads the PaymentIntent of a checkout that saved the card it was paid with, its
-// payment method expanded.
+// PaymentCard reads the PaymentIntent of a checkout that saved the card it was paid with.
 func (p *provider) PaymentCard(ctx context.Context, paymentRef string) (payments.Card, error) {
-	var pi struct {
-		ID            string     `json:"id"`
-		Status        string     `json:"status"`
-		Customer      expandable `json:"customer"`
-		PaymentMethod struct {
-			ID   string `json:"id"`
-			Card struct {
-				Brand string `json:"brand"`
-				Last4 string `json:"last4"`
-			} `json:"card"`
-		} `json:"payment_method"`
-	}
-	q := url.Values{"expand[0]": {"payment_method"}}
-	if err := p.client.call(ctx, http.MethodGet, "/v1/payment_intents/"+url.PathEscape(paymentRef), q, "", &pi); err != nil {
-		return payments.Card{}, providerError(err)
+	pi, err := p.readIntentCard(ctx, "/v1/payment_intents/"+url.PathEscape(paymentRef))
+	if err != nil {
+		return payments.Card{}, err
 	}
 	if pi.PaymentMethod.ID == "" {
 		return payments.Card{}, &payments.ProviderError{Code: pi.Status, Message: "the payment has no card"}
 	}
-	return payments.Card{CustomerRef: pi.Customer.ID, PaymentMethodRef: pi.PaymentMethod.ID,
-		Brand: pi.PaymentMethod.Card.Brand, Last4: pi.PaymentMethod.Card.Last4}, nil
+	return pi.card(), nil
 }
 
 func cmpOr(a, b string) string {
