@@ -417,6 +417,49 @@ func memberDiscount(ctx context.Context, q *db.Queries, clientID sql.NullInt64, 
 	return nil
 }
 
+// deskMemberDiscount gives the lines of pending request pr's cart, settled at the desk inside
+// transaction q, the member's discount a cart gets when it is made (memberDiscount, so exactly
+// as carts do: once, never on a line with a discount of its own) — the client may have become
+// a member after the cart was made, or the booking came through a way that does not price it.
+// The request's amount loses what the lines lost; pr is returned as it now is.
+func deskMemberDiscount(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequest) (db.PaymentRequest, error) {
+	c, err := q.GetCart(ctx, pr.CartID)
+	if err != nil || !c.ClientID.Valid {
+		return pr, err
+	}
+	items, err := q.CartItems(ctx, c.ID)
+	if err != nil {
+		return pr, err
+	}
+	var less int64
+	for _, it := range items {
+		row := db.InsertCartItemParams{ItemID: it.ItemID, ItemType: it.ItemType, UnitDiscountCents: it.UnitDiscountCents}
+		if err := memberDiscount(ctx, q, c.ClientID, &row); err != nil {
+			return pr, err
+		}
+		if !row.MemberPlanID.Valid {
+			continue
+		}
+		n, err := q.SetCartItemMemberDiscount(ctx, db.SetCartItemMemberDiscountParams{
+			UnitDiscountCents: row.UnitDiscountCents, UnitDiscountType: row.UnitDiscountType, MemberPlanID: row.MemberPlanID, ID: it.ID,
+		})
+		if err != nil {
+			return pr, fmt.Errorf("member discount of cart item %d: %w", it.ID, err)
+		}
+		if n == 1 {
+			less += it.Quantity * unitDiscount(it.UnitPriceCents, row.UnitDiscountCents, row.UnitDiscountType)
+		}
+	}
+	if less == 0 {
+		return pr, nil
+	}
+	amount := max(pr.AmountCents-less, 0)
+	if _, err := q.SetPaymentRequestAmount(ctx, db.SetPaymentRequestAmountParams{AmountCents: amount, UpdatedAt: db.Millis(now), ID: pr.ID}); err != nil {
+		return pr, fmt.Errorf("amount of payment request %d: %w", pr.ID, err)
+	}
+	return q.GetPaymentRequest(ctx, pr.ID)
+}
+
 // itemMembership is the cart item type of a membership's paid period.
 const itemMembership = "membership"
 
