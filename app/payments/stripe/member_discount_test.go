@@ -141,6 +141,26 @@ func TestMemberDiscountAtTheDesk(t *testing.T) {
 	}
 
 	w.mustDeliver(stripetest.Event("", "invoice.paid", stripetest.Invoice("in_desk1", "sub_desk", "cus_desk", m.ID, start, 20000, "clp", true)), payments.OutcomeMembershipRenewed)
+	p := i18n.NewPrinter("en", i18n.Prefs{Currency: "CLP"})
+	want := []string{"Haircut " + p.Money(1500000), "Member discount (10 %) " + p.Money(-150000), "Haircut " + p.Money(1400000)}
+	lines := func(rv payments.RequestView) string {
+		var names []string
+		for _, l := range rv.Lines(p) {
+			names = append(names, l.Name+" "+l.Total)
+		}
+		return strings.Join(names, "|")
+	}
+	// The desk's page, before settling, shows what the settle form will charge.
+	rv, err := payments.LoadRequest(ctx, w.d.R, member.ID)
+	if err == nil {
+		err = rv.AtDesk(ctx, w.d.R, w.clock.Now())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines(rv) != strings.Join(want, "|") || rv.Request.AmountCents != 1350000+1400000 {
+		t.Errorf("desk page lines %q amount %d, want %q for %d", lines(rv), rv.Request.AmountCents, want, 1350000+1400000)
+	}
 	saleID, err := payments.Settle(ctx, w.d, member.ID, payments.MethodCash, w.clock.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -155,18 +175,11 @@ func TestMemberDiscountAtTheDesk(t *testing.T) {
 	if got := w.count(`SELECT count(*) FROM cart_items WHERE cart_id = ? AND member_plan_id = ?`, member.CartID, plan.ID); got != 1 {
 		t.Errorf("%d lines name the plan, want 1", got)
 	}
-	rv, err := payments.LoadRequest(ctx, w.d.R, member.ID)
-	if err != nil {
+	if rv, err = payments.LoadRequest(ctx, w.d.R, member.ID); err != nil {
 		t.Fatal(err)
 	}
-	p := i18n.NewPrinter("en", i18n.Prefs{Currency: "CLP"})
-	var names []string
-	for _, l := range rv.Lines(p) {
-		names = append(names, l.Name+" "+l.Total)
-	}
-	want := []string{"Haircut " + p.Money(1500000), "Member discount (10 %) " + p.Money(-150000), "Haircut " + p.Money(1400000)}
-	if strings.Join(names, "|") != strings.Join(want, "|") || rv.Request.AmountCents != 1350000+1400000 {
-		t.Errorf("receipt lines %q amount %d, want %q for %d", names, rv.Request.AmountCents, want, 1350000+1400000)
+	if lines(rv) != strings.Join(want, "|") || rv.Request.AmountCents != 1350000+1400000 {
+		t.Errorf("receipt lines %q amount %d, want %q for %d", lines(rv), rv.Request.AmountCents, want, 1350000+1400000)
 	}
 
 	saleID, err = payments.Settle(ctx, w.d, other.ID, payments.MethodCash, w.clock.Now())
