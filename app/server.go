@@ -162,7 +162,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	if postsPerHour == 0 {
 		postsPerHour = -1 // the flag's 0 is "unlimited"
 	}
-	bookingSite := site.New(d, site.Options{Now: now, Log: log, Links: s.links, PostsPerHour: postsPerHour, ClientIP: middleware.ClientIP})
+	bookingSite := site.New(d, site.Options{Now: now, Log: log, Links: s.links, PostsPerHour: postsPerHour, ClientIP: middleware.ClientIP, Online: online})
 	r.Mount("/book", bookingSite.Routes())
 	// Calendar feeds of providers and locations, /feeds/{token}.ics (app/site feeds.go,
 	// docs/feeds.md), served by the booking site's package but not behind its on/off switch.

@@ -322,6 +322,33 @@ func (q *Queries) InsertCartItem(ctx context.Context, arg InsertCartItemParams) 
 	return err
 }
 
+const setCartItemMemberDiscount = `-- name: SetCartItemMemberDiscount :execrows
+UPDATE cart_items SET unit_discount_cents = ?, unit_discount_type = ?, member_plan_id = ?
+WHERE id = ? AND unit_discount_cents IS NULL
+`
+
+type SetCartItemMemberDiscountParams struct {
+	UnitDiscountCents sql.NullInt64
+	UnitDiscountType  sql.NullString
+	MemberPlanID      sql.NullInt64
+	ID                int64
+}
+
+// The member's discount a line gets when its request is settled at the desk (memberDiscount);
+// a line with a discount of its own keeps it.
+func (q *Queries) SetCartItemMemberDiscount(ctx context.Context, arg SetCartItemMemberDiscountParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, setCartItemMemberDiscount,
+		arg.UnitDiscountCents,
+		arg.UnitDiscountType,
+		arg.MemberPlanID,
+		arg.ID,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const updateCart = `-- name: UpdateCart :exec
 UPDATE carts SET client_id = ?, location_id = ?, note = ?, updated_at = ? WHERE id = ?
 `

@@ -434,3 +434,26 @@ func (q *Queries) PendingPaymentRequestOfCart(ctx context.Context, cartID int64)
 	}
 	return items, nil
 }
+
+const setPaymentRequestAmount = `-- name: SetPaymentRequestAmount :execrows
+UPDATE payment_requests SET amount_cents = ?1,
+    deposit_cents = CASE WHEN deposit_cents > ?1 THEN NULLIF(?1, 0) ELSE deposit_cents END,
+    updated_at = ?2
+WHERE id = ?3 AND status = 'pending'
+`
+
+type SetPaymentRequestAmountParams struct {
+	AmountCents int64
+	UpdatedAt   int64
+	ID          int64
+}
+
+// A pending request's new amount (a member's discount given at the desk); a deposit larger
+// than the new amount shrinks to it.
+func (q *Queries) SetPaymentRequestAmount(ctx context.Context, arg SetPaymentRequestAmountParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, setPaymentRequestAmount, arg.AmountCents, arg.UpdatedAt, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}

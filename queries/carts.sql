@@ -39,3 +39,9 @@ SELECT CAST(EXISTS (SELECT 1 FROM sales WHERE cart_id = ? AND status IN ('paid',
 
 -- name: CartPaymentSettings :one
 SELECT name, currency, online_payments, payment_expiry_min FROM company ORDER BY id LIMIT 1;
+
+-- The member's discount a line gets when its request is settled at the desk (memberDiscount);
+-- a line with a discount of its own keeps it.
+-- name: SetCartItemMemberDiscount :execrows
+UPDATE cart_items SET unit_discount_cents = ?, unit_discount_type = ?, member_plan_id = ?
+WHERE id = ? AND unit_discount_cents IS NULL;

@@ -62,3 +62,11 @@ SELECT count(*) FROM payment_requests WHERE status = sqlc.arg(status) OR sqlc.ar
 
 -- name: CartClientName :one
 SELECT first_name, last_name FROM clients WHERE id = ?;
+
+-- A pending request's new amount (a member's discount given at the desk); a deposit larger
+-- than the new amount shrinks to it.
+-- name: SetPaymentRequestAmount :execrows
+UPDATE payment_requests SET amount_cents = sqlc.arg(amount_cents),
+    deposit_cents = CASE WHEN deposit_cents > sqlc.arg(amount_cents) THEN NULLIF(sqlc.arg(amount_cents), 0) ELSE deposit_cents END,
+    updated_at = sqlc.arg(updated_at)
+WHERE id = sqlc.arg(id) AND status = 'pending';

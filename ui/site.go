@@ -58,6 +58,8 @@ type SiteServicesView struct {
 	Groups   []SiteServiceGroup
 	Total    int    // services before the search
 	VisitURL string // several services in one visit, "" when fewer than two can be combined
+	// MembershipURL is the membership sign-up page, "" when clients cannot sign up online.
+	MembershipURL string
 }
 
 // SiteChoice is a provider to choose (or "anyone available").

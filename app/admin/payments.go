@@ -146,6 +146,9 @@ func (a *Admin) renderPaymentRequestForms(w http.ResponseWriter, r *http.Request
 	}
 	ctx := r.Context()
 	pv, err := payments.LoadRequest(ctx, a.db.R, id)
+	if err == nil {
+		err = pv.AtDesk(ctx, a.db.R, a.now()) // what the settle form charges
+	}
 	if err != nil {
 		a.renderError(w, r, err)
 		return

@@ -23,12 +23,12 @@ import (
 // joinOffer is what the page offers: the active plans as options, and the origins the form may
 // be redirected to. ok is false when there is nothing to sign up for.
 func (c *Customer) joinOffer(r *http.Request) (plans []ui.Option, origins []string, ok bool, err error) {
-	if c.online == nil {
-		return nil, nil, false, nil
-	}
 	ctx := r.Context()
+	if offers, err := c.online.OffersMemberships(ctx, c.db.R); err != nil || !offers {
+		return nil, nil, false, err
+	}
 	name, err := c.online.ActiveProvider(ctx, c.db.R)
-	if err != nil || name == payments.ProviderNone {
+	if err != nil {
 		return nil, nil, false, err
 	}
 	reg, _ := c.online.Registration(name)

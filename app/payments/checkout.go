@@ -71,6 +71,35 @@ func (v RequestView) Lines(p *i18n.Printer) []Line {
 	return out
 }
 
+// AtDesk makes v what settling it at the desk at now charges (deskMemberDiscount), for the
+// desk's page before it is settled: a pending request's lines with the member's discount they
+// would get, and its amount less it. Nothing is written.
+func (v *RequestView) AtDesk(ctx context.Context, q *db.Queries, now time.Time) error {
+	if v.Status(now) != StatusPending {
+		return nil
+	}
+	rows := make([]db.CartItem, len(v.Cart.Items))
+	for i, it := range v.Cart.Items {
+		rows[i] = it.Row
+	}
+	gained, err := deskDiscounts(ctx, q, v.Cart.Cart.ClientID, rows)
+	if err != nil {
+		return err
+	}
+	for _, g := range gained {
+		for i, it := range v.Cart.Items {
+			if it.Row.ID != g.ID {
+				continue
+			}
+			a := amounts(g.UnitPriceCents, g.Quantity, g.UnitDiscountCents, g.UnitDiscountType)
+			v.Cart.Items[i].Row, v.Cart.Items[i].Amounts = g, a
+			v.Cart.DiscountCents += a.DiscountCents
+			v.Request.AmountCents = max(v.Request.AmountCents-a.DiscountCents, 0)
+		}
+	}
+	return nil
+}
+
 // Status is the request's status as of now: a pending request past its expiry is expired,
 // whether or not the worker has recorded it yet.
 func (v RequestView) Status(now time.Time) string {

@@ -417,6 +417,64 @@ func memberDiscount(ctx context.Context, q *db.Queries, clientID sql.NullInt64, 
 	return nil
 }
 
+// deskMemberDiscount gives the lines of pending request pr's cart, settled at the desk inside
+// transaction q, the member's discount a cart gets when it is made (deskDiscounts) — the client
+// may have become a member after the cart was made, or the booking came through a way that
+// does not price it. The request's amount loses what the lines lost; pr is returned as it now
+// is.
+func deskMemberDiscount(ctx context.Context, q *db.Queries, now time.Time, pr db.PaymentRequest) (db.PaymentRequest, error) {
+	c, err := q.GetCart(ctx, pr.CartID)
+	if err != nil {
+		return pr, err
+	}
+	items, err := q.CartItems(ctx, c.ID)
+	if err != nil {
+		return pr, err
+	}
+	gained, err := deskDiscounts(ctx, q, c.ClientID, items)
+	if err != nil {
+		return pr, err
+	}
+	var less int64
+	for _, it := range gained {
+		n, err := q.SetCartItemMemberDiscount(ctx, db.SetCartItemMemberDiscountParams{
+			UnitDiscountCents: it.UnitDiscountCents, UnitDiscountType: it.UnitDiscountType, MemberPlanID: it.MemberPlanID, ID: it.ID,
+		})
+		if err != nil {
+			return pr, fmt.Errorf("member discount of cart item %d: %w", it.ID, err)
+		}
+		if n == 1 {
+			less += amounts(it.UnitPriceCents, it.Quantity, it.UnitDiscountCents, it.UnitDiscountType).DiscountCents
+		}
+	}
+	if less == 0 {
+		return pr, nil
+	}
+	amount := max(pr.AmountCents-less, 0)
+	if _, err := q.SetPaymentRequestAmount(ctx, db.SetPaymentRequestAmountParams{AmountCents: amount, UpdatedAt: db.Millis(now), ID: pr.ID}); err != nil {
+		return pr, fmt.Errorf("amount of payment request %d: %w", pr.ID, err)
+	}
+	return q.GetPaymentRequest(ctx, pr.ID)
+}
+
+// deskDiscounts are the lines of items, a cart of client clientID, that gain the member's
+// discount at the desk, with it: each line memberDiscount gives one (so exactly as carts do —
+// once, never on a line with a discount of its own).
+func deskDiscounts(ctx context.Context, q *db.Queries, clientID sql.NullInt64, items []db.CartItem) ([]db.CartItem, error) {
+	var gained []db.CartItem
+	for _, it := range items {
+		row := db.InsertCartItemParams{ItemID: it.ItemID, ItemType: it.ItemType, UnitDiscountCents: it.UnitDiscountCents}
+		if err := memberDiscount(ctx, q, clientID, &row); err != nil {
+			return nil, err
+		}
+		if row.MemberPlanID.Valid {
+			it.UnitDiscountCents, it.UnitDiscountType, it.MemberPlanID = row.UnitDiscountCents, row.UnitDiscountType, row.MemberPlanID
+			gained = append(gained, it)
+		}
+	}
+	return gained, nil
+}
+
 // itemMembership is the cart item type of a membership's paid period.
 const itemMembership = "membership"
 

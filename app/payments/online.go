@@ -119,6 +119,20 @@ func (o *Online) ActiveProvider(ctx context.Context, q *db.Queries) (string, err
 	return s.Provider, nil
 }
 
+// OffersMemberships reports whether clients can sign up for a membership on their own
+// (/membership/join): a provider is active and at least one plan is. A nil o offers none.
+func (o *Online) OffersMemberships(ctx context.Context, q *db.Queries) (bool, error) {
+	if o == nil {
+		return false, nil
+	}
+	name, err := o.ActiveProvider(ctx, q)
+	if err != nil || name == ProviderNone {
+		return false, err
+	}
+	plans, err := q.ListMembershipPlans(ctx, 1)
+	return len(plans) > 0, err
+}
+
 // provider makes provider name from its stored credentials.
 func (o *Online) provider(ctx context.Context, q *db.Queries, name string) (Provider, error) {
 	reg, ok := o.regs[name]

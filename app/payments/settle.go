@@ -289,7 +289,8 @@ func enqueueEvent(ctx context.Context, q *db.Queries, now time.Time, eventType s
 // errors (the transaction rolls back); a request whose time is up is expired now and refused
 // through expired, with err nil so the expiry and its event commit. A pending request's gift
 // card holds for the online checkout are released: the desk settlement decides what each
-// method pays.
+// method pays. The client's membership discounts the lines it applies to, as a cart's would
+// (deskMemberDiscount), and pr carries the amount left to pay.
 func openAtDesk(ctx context.Context, q *db.Queries, id int64, now time.Time) (pr db.PaymentRequest, expired, err error) {
 	pr, err = q.GetPaymentRequest(ctx, id)
 	if db.IsNotFound(err) {
@@ -305,5 +306,9 @@ func openAtDesk(ctx context.Context, q *db.Queries, id int64, now time.Time) (pr
 		pr.Status = StatusExpired
 		return pr, notPending(pr), err
 	}
-	return pr, nil, releaseGiftHolds(ctx, q, now, pr.ID)
+	if err := releaseGiftHolds(ctx, q, now, pr.ID); err != nil {
+		return pr, nil, err
+	}
+	pr, err = deskMemberDiscount(ctx, q, now, pr)
+	return pr, nil, err
 }

@@ -78,6 +78,13 @@ func (s *Site) listServices(w http.ResponseWriter, r *http.Request) {
 	})); n > 1 {
 		v.VisitURL = visitPath(loc.id)
 	}
+	// Clients may become members on their own: the sign-up page exists.
+	if offers, err := s.online.OffersMemberships(r.Context(), s.db.R); err != nil {
+		s.renderError(w, r, err)
+		return
+	} else if offers {
+		v.MembershipURL = "/membership/join" // app/customer
+	}
 	page := s.page(r, p.T("site.services.title"))
 	if len(c.locations) > 1 {
 		page.Back = "/book"

@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"time"
 
+	"frontdesk/app/payments"
 	"frontdesk/db"
 )
 
@@ -39,6 +40,9 @@ type Options struct {
 	// ClientIP names the client of a request for the per-address limit (the appliance's
 	// middleware.ClientIP, which knows about trusted proxies); nil uses the connection's address.
 	ClientIP func(r *http.Request) string
+	// Online is online payments; with a provider and an active membership plan the services
+	// page links to the membership sign-up page (/membership/join). nil: no link.
+	Online *payments.Online
 }
 
 // DefaultPostsPerHour is the per-address limit on public POSTs: a family booking for several
@@ -55,6 +59,7 @@ type Site struct {
 	clientIP func(r *http.Request) string
 	// feedTimes are the calendar feeds' Last-Modified times (feeds.go).
 	feedTimes feedTimes
+	online    *payments.Online
 }
 
 // New returns the booking site over d.
@@ -71,5 +76,5 @@ func New(d *db.DB, o Options) *Site {
 	if o.ClientIP == nil {
 		o.ClientIP = remoteIP
 	}
-	return &Site{db: d, now: o.Now, log: o.Log, links: o.Links, limiter: newLimiter(o.PostsPerHour, o.Now), clientIP: o.ClientIP}
+	return &Site{db: d, now: o.Now, log: o.Log, links: o.Links, limiter: newLimiter(o.PostsPerHour, o.Now), clientIP: o.ClientIP, online: o.Online}
 }

@@ -14,7 +14,9 @@ import (
 	"frontdesk/app/customer"
 	"frontdesk/app/middleware"
 	"frontdesk/app/payments"
+	"frontdesk/app/payments/stripe"
 	"frontdesk/app/payments/stripe/stripetest"
+	"frontdesk/app/site"
 )
 
 // pages mounts the customer pages over the world, as app/server.go does, and returns a client
@@ -115,5 +117,57 @@ func TestMembershipSignUpPage(t *testing.T) {
 	res, _ = post("/membership/"+uuid+"/portal", url.Values{})
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") == "" {
 		t.Errorf("portal: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+}
+
+// The booking site's services page links to the sign-up page, in the visitor's language, only
+// while clients can sign up there: a provider is active and so is a plan.
+func TestBookingSiteLinksToMembershipJoin(t *testing.T) {
+	w := newWorld(t, "CLP")
+	ctx := context.Background()
+	w.exec(`UPDATE site_settings SET enabled = 1`)
+	r := chi.NewRouter()
+	r.Mount("/book", site.New(w.d, site.Options{Now: w.clock.Now, Links: links{}, PostsPerHour: -1, Online: w.online}).Routes())
+	srv := httptest.NewServer(r)
+	t.Cleanup(srv.Close)
+	services := func(lang string) string {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/book/"+itoa(w.ids["location"]), nil)
+		req.Header.Set("Accept-Language", lang)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("services page: %d %s", res.StatusCode, body)
+		}
+		return string(body)
+	}
+	link := `<a href="/membership/join" data-testid="membership-link">`
+	if body := services("en"); strings.Contains(body, "/membership/join") {
+		t.Errorf("no plan yet, but the services page links to the sign-up page")
+	}
+	plan, err := payments.SavePlan(ctx, w.d, w.clock.Now(), 0, payments.PlanInput{
+		Name: "Monthly cuts", Price: "30000", Sessions: map[int64]int64{w.ids["haircut"]: 4},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := services("en"); !strings.Contains(body, link+"Become a member</a>") {
+		t.Errorf("an active plan and Stripe: no link to the sign-up page in English")
+	}
+	if body := services("es"); !strings.Contains(body, link+"Hazte miembro</a>") {
+		t.Errorf("an active plan and Stripe: no link to the sign-up page in Spanish")
+	}
+	w.exec(`UPDATE payment_provider_settings SET provider = 'none'`)
+	if body := services("en"); strings.Contains(body, "/membership/join") {
+		t.Errorf("no payment provider, but the services page links to the sign-up page")
+	}
+	w.exec(`UPDATE payment_provider_settings SET provider = ?`, stripe.Name)
+	w.exec(`UPDATE membership_plans SET active = 0 WHERE id = ?`, plan.ID)
+	if body := services("en"); strings.Contains(body, "/membership/join") {
+		t.Errorf("no active plan, but the services page links to the sign-up page")
 	}
 }
