@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/fail"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -76,7 +77,9 @@ func (s *Site) availableOn(ctx context.Context, sq slotQuery, first, last bookin
 	a := available{loaded: l, runs: map[booking.Date][2]int{}}
 	if sq.visit != 0 {
 		a.slots, err = booking.VisitMoveSlots(ctx, s.db, now, sq.visit, sq.ignore, first, last, booking.SourceOnline)
-		if err != nil {
+		// A visit with a service no longer offered online (or inactive) has no time to move
+		// to, as a single booking's picker finds none: nothing is offered.
+		if err != nil && fail.CodeOf(err) != fail.CodeInvalid {
 			return available{}, err
 		}
 	} else {

@@ -101,4 +101,13 @@ func TestVisitRescheduleOffersOnlyWholeVisitTimes(t *testing.T) {
 			t.Fatalf("booking %d of the visit starts at %v after the move, want %v", i, time.UnixMilli(b.start).In(santiago), time.UnixMilli(want).In(santiago))
 		}
 	}
+
+	// With the massage no longer booked online, there is no time to move the visit to: the
+	// picker says so, it does not fail.
+	f.exec(`UPDATE services SET online_booking = 0 WHERE id = ?`, massage)
+	res = f.get(link + "/reschedule?date=2026-04-02")
+	wantStatus(t, res, http.StatusOK)
+	if strings.Contains(res.body, "/reschedule/confirm?") {
+		t.Errorf("the picker offers times for a visit whose massage is not booked online any more")
+	}
 }
