@@ -146,7 +146,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	s.reg, s.metrics = reg, promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
 	r.Mount("/v3", http.MaxBytesHandler(v3.Routes(), 2<<20))
 	// MCP endpoint (docs/mcp.md): AI assistants book through the same stores, keys and limits.
-	r.Handle("/mcp", mcp.New(d, mcp.Options{Now: now, Log: log, Keys: keys, Version: buildinfo.Version()}).Handler())
+	r.Handle("/mcp", mcp.New(d, mcp.Options{Now: now, Log: log, Keys: keys, Version: buildinfo.Version(), Links: base}).Handler())
 	r.Handle(static.Prefix+"*", static.Handler())
 	// Payment providers' notifications (app/payhook): POST /stripe/webhook.
 	for _, reg := range online.Registrations() {

@@ -95,3 +95,40 @@ func TestVisitForm(t *testing.T) {
 		t.Fatalf("%d bookings after a refused visit, want 3", n)
 	}
 }
+
+// TestVisitFormPayOnline: with online payments set up, the visit form offers "the client pays
+// online", which books every booking of the visit reserved for one payment request of its total
+// (payments.ReserveVisit) and shows its checkout link; without them the choice is not offered,
+// and posted anyway it is refused with nothing written.
+func TestVisitFormPayOnline(t *testing.T) {
+	ts := startServer(t)
+	c := ts.setupOwner(t)
+	w := seedBookingWorld(t, ts)
+	d := openBookingDB(t, ts)
+	form := url.Values{"location": {w.Location}, "client": {w.Maria}, "date": {w.Day}, "time": {"10:00"},
+		"service_1": {w.Service}, "provider_1": {w.Bruno}, "service_2": {w.Service}, "provider_2": {w.Bruno}, "pay_online": {"1"}}
+	if strings.Contains(c.get(t, "/bookings/visits/new").Body, `name="pay_online"`) {
+		t.Fatal("the visit form offers online payment to a business that takes none")
+	}
+	res := c.post(t, "/bookings/visits", form)
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	wantBody(t, res, "Online payments are not turned on")
+	var n int
+	if err := d.Read.QueryRow(`SELECT count(*) FROM bookings`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d bookings after a refused visit (%v), want none", n, err)
+	}
+
+	if _, err := d.Write.Exec(`UPDATE company SET online_payments = 1`); err != nil {
+		t.Fatal(err)
+	}
+	wantBody(t, c.get(t, "/bookings/visits/new"), `name="pay_online"`, "The client pays online")
+	res = c.post(t, "/bookings/visits", form)
+	if res.Status != http.StatusSeeOther {
+		t.Fatalf("book a visit paid online: %d\n%.3000s", res.Status, res.Body)
+	}
+	var held, requests int
+	if err := d.Read.QueryRow(`SELECT count(*), count(DISTINCT payment_request_id) FROM bookings WHERE status_id = 2 AND payment_request_id IS NOT NULL`).Scan(&held, &requests); err != nil || held != 2 || requests != 1 {
+		t.Fatalf("%d bookings reserved for %d payment requests (%v), want the visit's 2 for one", held, requests, err)
+	}
+	wantBody(t, c.get(t, res.Header.Get("Location")), "held until the client pays", "/pay/")
+}

@@ -8,8 +8,10 @@ import (
 	"frontdesk/app/booking"
 	"frontdesk/app/catalog"
 	"frontdesk/app/errpage"
+	"frontdesk/app/payments"
 	"frontdesk/db"
 	"frontdesk/ui"
+	"frontdesk/ui/i18n"
 )
 
 // Bookings → New visit: several services back to back for one client, booked all or nothing
@@ -18,7 +20,7 @@ import (
 func (a *Admin) newVisit(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := ui.NewForm(nil)
-	for _, name := range []string{"location", "client", "client_q", "date", "time", "notes"} {
+	for _, name := range []string{"location", "client", "client_q", "date", "time", "notes", "pay_online"} {
 		f.Set(name, q.Get(name))
 	}
 	for i := 1; i <= ui.VisitSteps; i++ {
@@ -56,8 +58,14 @@ func (a *Admin) showNewVisit(w http.ResponseWriter, r *http.Request, status int,
 		a.renderError(w, r, err)
 		return
 	}
+	pay, err := a.db.R.CartPaymentSettings(ctx)
+	if err != nil && !db.IsNotFound(err) {
+		a.renderError(w, r, err)
+		return
+	}
 	v := ui.VisitFormView{
 		Form:      f,
+		PayOnline: err == nil && pay.OnlinePayments,
 		Locations: append([]ui.Option{{Value: "", Label: translate(r, "bookings.choose_location")}}, locationOptions(r, locs, "")...),
 		Services:  append([]ui.Option{{Value: "", Label: translate(r, "visits.no_service")}}, serviceOptions(r, services, "")...),
 		Providers: providerOptions(r, providers, translate(r, "visits.anyone"), 0, false),
@@ -109,7 +117,22 @@ func (a *Admin) createVisit(w http.ResponseWriter, r *http.Request) {
 		a.showNewVisit(w, r, http.StatusUnprocessableEntity, f, offsets)
 		return
 	}
-	v, err := booking.BookVisit(ctx, a.db, a.now(), nv)
+	// "The client pays online": every booking reserved for one payment request of the visit's
+	// total (payments.ReserveVisit, as POST /v3/visits with pay_online).
+	var v booking.Visit
+	var pr db.PaymentRequest
+	payOnline := f.Checked("pay_online", "1")
+	if payOnline {
+		pr, v, err = payments.ReserveVisit(ctx, a.db, a.now(), nv, a.links.String(), 0)
+		var re *payments.RefusedError
+		if errors.As(err, &re) && re.Code == payments.CodePaymentsDisabled {
+			f.SetError("pay_online", translate(r, "visits.pay_online.disabled"))
+			a.showNewVisit(w, r, http.StatusUnprocessableEntity, f, offsets)
+			return
+		}
+	} else {
+		v, err = booking.BookVisit(ctx, a.db, a.now(), nv)
+	}
 	if errors.Is(err, booking.ErrSlotUnavailable) {
 		var res *booking.ResourceTakenError
 		f.Message = translate(r, "visits.taken")
@@ -127,7 +150,12 @@ func (a *Admin) createVisit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s := a.summary(ctx, v.Bookings[0])
-	a.flash(ctx, ui.FlashSuccess, translate(r, "visits.created", "count", len(v.Bookings), "client", s.Client, "when", s.When))
+	if payOnline {
+		a.flash(ctx, ui.FlashSuccess, translate(r, "visits.created_pay", "client", s.Client, "when", s.When,
+			"amount", i18n.From(ctx).Money(pr.AmountCents), "url", pr.CheckoutURL))
+	} else {
+		a.flash(ctx, ui.FlashSuccess, translate(r, "visits.created", "count", len(v.Bookings), "client", s.Client, "when", s.When))
+	}
 	seeOther(w, r, s.DayURL)
 }
 

@@ -677,45 +677,15 @@ func MoveVisit(ctx context.Context, d *db.DB, now time.Time, id int64, start tim
 	if delta == 0 {
 		return v, nil
 	}
-	// The rules at the new times, each part as its provider's booking of its service.
-	holdRows, err := r.VisitHoldsBefore(ctx, id)
-	if err != nil {
-		return Visit{}, err
-	}
-	holdBefore := map[int64]time.Duration{}
-	for _, h := range holdRows {
-		holdBefore[h.BookingID] = time.Duration(h.HoldBeforeMs) * time.Millisecond
-	}
-	var own []Interval
-	for _, b := range live {
-		bs, be := db.Time(b.Booking.BlockStartAt), db.Time(b.Booking.BlockEndAt)
-		own = append(own, Interval{Start: bs, End: be})
-		if hb := holdBefore[b.Booking.ID]; hb > 0 {
-			own = append(own, Interval{Start: bs.Add(-hb), End: be})
-		}
-	}
 	day := DateOf(start.UTC())
-	var segs []VisitSegment
-	for _, b := range live {
-		segs = append(segs, VisitSegment{ServiceID: b.Booking.ServiceID, ProviderID: b.Booking.ProviderID})
-	}
-	p, err := loadVisit(ctx, d, v.LocationID, segs, day, day, source, own)
+	mv, err := planMove(ctx, d, v, day, day, source)
 	if err != nil {
 		return Visit{}, err
 	}
-	for i, b := range live {
-		l := p.scheds[b.Booking.ServiceID]
-		bs, be := db.Time(b.Booking.BlockStartAt).Add(delta), db.Time(b.Booking.BlockEndAt).Add(delta)
-		s, e := db.Time(b.Booking.StartAt).Add(delta), db.Time(b.Booking.EndAt).Add(delta)
-		if rs := p.check(l, b.Booking.ProviderID, s, e, s.Sub(bs), be.Sub(e), now); rs.Code != ReasonOK {
-			return Visit{}, visitRefusal(rs, visitItem{segment: i}, true)
-		}
-		if hb := holdBefore[b.Booking.ID]; hb > 0 {
-			if rs := resourcesFree(l, bs.Add(-hb), be); rs.Code != ReasonOK {
-				return Visit{}, ErrSlotUnavailable
-			}
-		}
+	if err := mv.fits(delta, now); err != nil {
+		return Visit{}, err
 	}
+	holdBefore := mv.holdBefore
 	status := map[int64]db.BookingStatus{}
 	for _, b := range live {
 		if _, ok := status[b.Booking.StatusID]; !ok {
@@ -771,6 +741,102 @@ func MoveVisit(ctx context.Context, d *db.DB, now time.Time, id int64, start tim
 		return Visit{}, err
 	}
 	return GetVisit(ctx, d.Reader(ctx), id)
+}
+
+// visitMove is what checking a visit's move against the rules needs: its live bookings, the
+// time each holds its resources before its block, and its plan over the dates the move may
+// land on, where the visit's own bookings do not count as busy.
+type visitMove struct {
+	live       []View
+	holdBefore map[int64]time.Duration // booking → resource hold before its block
+	plan       *visitPlan
+}
+
+// planMove loads what moving visit v to a start on local dates first…last is checked against.
+func planMove(ctx context.Context, d *db.DB, v Visit, first, last Date, source string) (*visitMove, error) {
+	live := liveBookings(v)
+	holdRows, err := d.Reader(ctx).VisitHoldsBefore(ctx, v.ID)
+	if err != nil {
+		return nil, err
+	}
+	mv := &visitMove{live: live, holdBefore: map[int64]time.Duration{}}
+	for _, h := range holdRows {
+		mv.holdBefore[h.BookingID] = time.Duration(h.HoldBeforeMs) * time.Millisecond
+	}
+	var own []Interval
+	var segs []VisitSegment
+	for _, b := range live {
+		bs, be := db.Time(b.Booking.BlockStartAt), db.Time(b.Booking.BlockEndAt)
+		own = append(own, Interval{Start: bs, End: be})
+		if hb := mv.holdBefore[b.Booking.ID]; hb > 0 {
+			own = append(own, Interval{Start: bs.Add(-hb), End: be})
+		}
+		segs = append(segs, VisitSegment{ServiceID: b.Booking.ServiceID, ProviderID: b.Booking.ProviderID})
+	}
+	if mv.plan, err = loadVisit(ctx, d, v.LocationID, segs, first, last, source, own); err != nil {
+		return nil, err
+	}
+	return mv, nil
+}
+
+// fits checks the rules for every part of the visit moved by delta, each part as its
+// provider's booking of its service at its new time.
+func (mv *visitMove) fits(delta time.Duration, now time.Time) error {
+	for i, b := range mv.live {
+		l := mv.plan.scheds[b.Booking.ServiceID]
+		bs, be := db.Time(b.Booking.BlockStartAt).Add(delta), db.Time(b.Booking.BlockEndAt).Add(delta)
+		s, e := db.Time(b.Booking.StartAt).Add(delta), db.Time(b.Booking.EndAt).Add(delta)
+		if rs := mv.plan.check(l, b.Booking.ProviderID, s, e, s.Sub(bs), be.Sub(e), now); rs.Code != ReasonOK {
+			return visitRefusal(rs, visitItem{segment: i}, true)
+		}
+		if hb := mv.holdBefore[b.Booking.ID]; hb > 0 {
+			if rs := resourcesFree(l, bs.Add(-hb), be); rs.Code != ReasonOK {
+				return ErrSlotUnavailable
+			}
+		}
+	}
+	return nil
+}
+
+// VisitMoveSlots returns the slots on local dates first…last to which visit id may be moved
+// whole, each a start of its booking anchor with that booking's provider: the slot engine's
+// starts for that booking (its step, the notice and advance window for the customer flows),
+// kept only where every other live booking of the visit, moved by the same amount, passes the
+// rules MoveVisit checks. The visit's own bookings do not count as busy.
+func VisitMoveSlots(ctx context.Context, d *db.DB, now time.Time, id, anchor int64, first, last Date, source string) ([]Slot, error) {
+	if err := validSource(source); err != nil {
+		return nil, err
+	}
+	if !first.IsValid() || !last.IsValid() || last.Before(first) || last.unixDay()-first.unixDay() > 62 {
+		return nil, invalid("start_date", "a range of at most 62 days")
+	}
+	v, err := GetVisit(ctx, d.Reader(ctx), id)
+	if err != nil {
+		return nil, err
+	}
+	mv, err := planMove(ctx, d, v, first, last, source)
+	if err != nil {
+		return nil, err
+	}
+	k := slices.IndexFunc(mv.live, func(b View) bool { return b.Booking.ID == anchor })
+	if k < 0 {
+		return nil, invalid("booking", "booking %d is not a live booking of visit %d", anchor, id)
+	}
+	b := mv.live[k].Booking
+	start, end := db.Time(b.StartAt), db.Time(b.EndAt)
+	s := mv.plan.scheds[b.ServiceID].Schedule
+	s.Service.Duration = end.Sub(start)
+	s.Service.BufferBefore, s.Service.BufferAfter = start.Sub(db.Time(b.BlockStartAt)), db.Time(b.BlockEndAt).Sub(end)
+	if !customerFlow(source) {
+		s.Policy.MinNotice, s.Policy.MaxAdvance = 0, 0
+	}
+	var out []Slot
+	for _, sl := range Slots(s, first, last, now) {
+		if sl.ProviderID == b.ProviderID && mv.fits(sl.Start.Sub(start), now) == nil {
+			out = append(out, sl)
+		}
+	}
+	return out, nil
 }
 
 // VisitOf returns the visit booking id belongs to, if any.

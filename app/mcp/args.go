@@ -139,6 +139,10 @@ func patternArg(name, description, pattern string, max int) prop {
 	return prop{name, &jsonschema.Schema{Type: "string", Pattern: pattern, MaxLength: ptr(max), Description: description}}
 }
 
+func boolArg(name, description string) prop {
+	return prop{name, &jsonschema.Schema{Type: "boolean", Description: description}}
+}
+
 func ptr[T any](v T) *T { return &v }
 
 func enumArg(name, description string, values ...string) prop {

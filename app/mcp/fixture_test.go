@@ -20,6 +20,7 @@ import (
 	"frontdesk/app/apikey"
 	"frontdesk/app/importer"
 	"frontdesk/app/keyauth"
+	"frontdesk/app/links"
 	"frontdesk/app/mcp"
 	"frontdesk/app/mcp/channel"
 	"frontdesk/app/webhook"
@@ -112,12 +113,15 @@ func newFixture(t *testing.T, opts ...func(*fixtureOptions)) *fixture {
 	keys := keyauth.New(d, keyauth.Options{Now: now, Log: log, Limits: o.limits})
 	root := chi.NewRouter()
 	root.Mount("/v3", api.New(d, api.Options{Now: now, Log: log, Keys: keys}).Routes())
-	root.Handle("/mcp", mcp.New(d, mcp.Options{Now: now, Log: log, Keys: keys, Version: "test"}).Handler())
+	base, err := links.Parse("https://book.example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root.Handle("/mcp", mcp.New(d, mcp.Options{Now: now, Log: log, Keys: keys, Version: "test", Links: base}).Handler())
 	f.srv = httptest.NewServer(root)
 	t.Cleanup(f.srv.Close)
 
 	f.hooks = newReceiver(t)
-	var err error
 	_, f.secret, err = webhook.NewManager(d, webhook.ManagerOptions{Now: now}).Create(ctx, webhook.CreateInput{
 		URL: f.hooks.srv.URL + "/hooks", Events: []string{"*"}, AllowPrivate: true,
 	})

@@ -26,6 +26,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"frontdesk/app/keyauth"
+	"frontdesk/app/links"
 	"frontdesk/db"
 )
 
@@ -35,14 +36,17 @@ type Options struct {
 	Log     *slog.Logger
 	Keys    *keyauth.Keys // shared with /v3 (app/server.go); nil makes one without limits
 	Version string        // reported to clients
+	// Links is the base of generated absolute links (a visit's checkout URL): the public URL.
+	Links links.Base
 }
 
 // Server is the MCP endpoint.
 type Server struct {
-	db   *db.DB
-	now  func() time.Time
-	log  *slog.Logger
-	keys *keyauth.Keys
+	db    *db.DB
+	now   func() time.Time
+	log   *slog.Logger
+	keys  *keyauth.Keys
+	links links.Base
 
 	// The SDK server with its tools, resources and prompts is built on the first request
 	// (sdkServer), not at start: building it derives and checks every tool's JSON schema, half
@@ -72,7 +76,7 @@ func New(d *db.DB, o Options) *Server {
 	if o.Keys == nil {
 		o.Keys = keyauth.New(d, keyauth.Options{Now: o.Now, Log: o.Log})
 	}
-	return &Server{db: d, now: o.Now, log: o.Log, keys: o.Keys, version: o.Version}
+	return &Server{db: d, now: o.Now, log: o.Log, keys: o.Keys, links: o.Links, version: o.Version}
 }
 
 // sdkServer is the SDK server, built with its tools, resources and prompts on first use.

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"frontdesk/app/booking"
 	"frontdesk/app/idempotency"
 	"frontdesk/app/money"
+	"frontdesk/app/payments"
 	"frontdesk/db"
 )
 
@@ -138,13 +140,18 @@ var bookVisitTool = toolSpec{
 	description: "Books several services one after the other as one visit, all or nothing, at a starts_at " +
 		"from find_visit_times, for a client (client_id from find_or_create_client). Confirm the services, " +
 		"date and time with the customer first. idempotency_key: a new unique string for each visit you mean " +
-		"to book; the same key again only to retry this same call.",
+		"to book; the same key again only to retry this same call. With pay_online the visit is held for one " +
+		"online payment of its total: give the customer the checkout_url answered; unpaid, the visit is released " +
+		"when the payment request expires.",
 	input: object([]string{"location_id", "service_ids", "starts_at", "client_id", "idempotency_key"},
 		idArg("location_id", "The location, from list_locations."),
 		idsArg("service_ids", "The services in order, as given to find_visit_times."),
 		patternArg("starts_at", "The starts_at of a time find_visit_times listed, exactly.", `^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}([+-]\d{2}:\d{2}|Z)$`, 32),
 		idArg("client_id", "The customer, from find_or_create_client."),
 		patternArg("idempotency_key", "A unique string per visit (1-255 printable ASCII characters), e.g. a UUID.", `^[ -~]{1,255}$`, idempotency.MaxKey),
+		boolArg("pay_online", "true: the customer pays the visit online. Every booking of it is reserved (not confirmed) "+
+			"until one payment of the visit's total is made through the checkout_url answered; only when the business "+
+			"takes online payments. Default false: booked confirmed, paid at the business."),
 	),
 }
 
@@ -154,12 +161,22 @@ type bookVisitArgs struct {
 	StartsAt       string  `json:"starts_at"`
 	ClientID       int64   `json:"client_id"`
 	IdempotencyKey string  `json:"idempotency_key"`
+	PayOnline      bool    `json:"pay_online"`
 }
 
 type visitOut struct {
 	VisitID    int64        `json:"visit_id"`
 	Bookings   []bookingOut `json:"bookings"`
 	TotalPrice string       `json:"total_price"`
+	// Payment is the visit's one payment request, when booked with pay_online.
+	Payment *visitPaymentOut `json:"payment,omitempty"`
+}
+
+// visitPaymentOut is what the customer pays online for a visit, and where.
+type visitPaymentOut struct {
+	PaymentRequestID int64  `json:"payment_request_id"`
+	Amount           string `json:"amount"`
+	CheckoutURL      string `json:"checkout_url"`
 }
 
 type storedVisit struct {
@@ -189,7 +206,7 @@ func (s *Server) bookVisit(ctx context.Context, c call, in *bookVisitArgs) (answ
 	}
 	req := idempotency.Request{
 		APIKeyID: c.key.ID, Key: in.IdempotencyKey, Method: "MCP", Path: "tools/book_visit",
-		RequestHash: argsHash(fmt.Sprint(in.LocationID), fmt.Sprint(in.ServiceIDs), start.UTC().String(), fmt.Sprint(in.ClientID)),
+		RequestHash: argsHash(fmt.Sprint(in.LocationID), fmt.Sprint(in.ServiceIDs), start.UTC().String(), fmt.Sprint(in.ClientID), fmt.Sprint(in.PayOnline)),
 	}
 	claimed, err := idempotency.Claim(ctx, s.db, s.now(), req)
 	if err != nil {
@@ -208,17 +225,35 @@ func (s *Server) bookVisit(ctx context.Context, c call, in *bookVisitArgs) (answ
 		return answer{data: st.Data, text: st.Text + " (Already booked by an earlier call with the same idempotency_key.)"}, nil
 	}
 	detached := context.WithoutCancel(ctx)
-	v, err := booking.BookVisit(db.WithCatalogVersion(ctx, c.key.CatalogVersion), s.db, s.now(), booking.NewVisit{
+	nv := booking.NewVisit{
 		LocationID: in.LocationID, ClientID: in.ClientID, Segments: segs, Start: start,
 		StatusID: booking.StatusConfirmed, Source: booking.SourceMCP,
-	})
+	}
+	bookCtx := db.WithCatalogVersion(ctx, c.key.CatalogVersion)
+	var v booking.Visit
+	var pay *visitPaymentOut
+	if in.PayOnline {
+		// Every booking reserved for one payment request covering the visit's total, as
+		// POST /v3/visits with pay_online.
+		var pr db.PaymentRequest
+		pr, v, err = payments.ReserveVisit(bookCtx, s.db, s.now(), nv, s.links.String(), 0)
+		if err == nil {
+			pay = &visitPaymentOut{PaymentRequestID: pr.ID, Amount: money.Cents(pr.AmountCents).String(), CheckoutURL: pr.CheckoutURL}
+		}
+		var re *payments.RefusedError
+		if errors.As(err, &re) && re.Code == payments.CodePaymentsDisabled {
+			err = &toolError{Kind: kindRefused, Field: "pay_online", Message: "this business does not take online payments; book without pay_online, to be paid at the business"}
+		}
+	} else {
+		v, err = booking.BookVisit(bookCtx, s.db, s.now(), nv)
+	}
 	if err != nil {
 		if rerr := idempotency.Release(detached, s.db, req.APIKeyID, req.Key); rerr != nil {
 			s.log.ErrorContext(ctx, "mcp: release idempotency key", "err", rerr)
 		}
 		return answer{}, err
 	}
-	out := visitOut{VisitID: v.ID, TotalPrice: money.Cents(v.PriceCents).String()}
+	out := visitOut{VisitID: v.ID, TotalPrice: money.Cents(v.PriceCents).String(), Payment: pay}
 	var lines []string
 	for _, b := range v.Bookings {
 		bo, err := s.bookingOut(ctx, b)
@@ -229,6 +264,10 @@ func (s *Server) bookVisit(ctx context.Context, c call, in *bookVisitArgs) (answ
 		lines = append(lines, bookingText(bo))
 	}
 	a := answer{data: out, text: "Booked the visit. " + strings.Join(lines, " ")}
+	if pay != nil {
+		a.text = "Booked the visit, held until it is paid online: give the customer this checkout link to pay " + pay.Amount + ": " +
+			pay.CheckoutURL + " (unpaid, the visit is released when the payment request expires). " + strings.Join(lines, " ")
+	}
 	body, err := json.Marshal(storedVisit{Data: out, Text: a.text})
 	if err == nil {
 		err = idempotency.Complete(detached, s.db, req.APIKeyID, req.Key, 200, body)

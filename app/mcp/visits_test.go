@@ -16,8 +16,14 @@ type visitTimesOut struct {
 }
 
 type visitOut struct {
-	VisitID  int64        `json:"visit_id"`
-	Bookings []bookingOut `json:"bookings"`
+	VisitID    int64        `json:"visit_id"`
+	Bookings   []bookingOut `json:"bookings"`
+	TotalPrice string       `json:"total_price"`
+	Payment    *struct {
+		PaymentRequestID int64  `json:"payment_request_id"`
+		Amount           string `json:"amount"`
+		CheckoutURL      string `json:"checkout_url"`
+	} `json:"payment"`
 }
 
 // TestVisitTools: find_visit_times offers a haircut then a colour with Ana on Friday; book_visit
@@ -44,4 +50,48 @@ func TestVisitTools(t *testing.T) {
 	}
 	args["idempotency_key"], args["client_id"] = "visit-2", clientJohn
 	fails(t, cs, "book_visit", args, "just_taken")
+}
+
+// TestBookVisitPayOnline: book_visit with pay_online holds every booking of the visit for one
+// payment request of its total and answers its checkout link, as POST /v3/visits does; without
+// online payments set up it is refused and nothing is written; without pay_online the visit
+// is booked confirmed with no payment.
+func TestBookVisitPayOnline(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	cs := f.connect(f.fullKey)
+	var times visitTimesOut
+	ok(t, cs, "find_visit_times", map[string]any{"location_id": 1, "service_ids": []int64{1, 2}, "date": "2027-04-02"}, &times)
+	if len(times.Times) < 2 {
+		t.Fatalf("visit times %+v: want at least two", times)
+	}
+	args := map[string]any{"location_id": 1, "service_ids": []int64{1, 2}, "starts_at": times.Times[0].StartsAt, "client_id": clientMaria,
+		"idempotency_key": "visit-paid", "pay_online": true}
+	r := fails(t, cs, "book_visit", args, "not_allowed")
+	if !strings.Contains(r.text, "pay_online") {
+		t.Errorf("refusal without online payments: %q, want it to name pay_online", r.text)
+	}
+	if n := count(t, f, "SELECT count(*) FROM bookings"); n != 0 {
+		t.Fatalf("%d bookings written by a refused visit", n)
+	}
+
+	exec(t, f, `UPDATE company SET online_payments = 1`)
+	var v visitOut
+	r = ok(t, cs, "book_visit", args, &v)
+	if v.Payment == nil || v.Payment.Amount != v.TotalPrice || !strings.HasPrefix(v.Payment.CheckoutURL, "https://book.example.com/pay/") {
+		t.Fatalf("visit %+v: want one payment request of its total with a checkout link", v)
+	}
+	if !strings.Contains(r.text, v.Payment.CheckoutURL) {
+		t.Errorf("answer %q does not give the checkout link", r.text)
+	}
+	if n := count(t, f, "SELECT count(*) FROM bookings WHERE status_id = 2 AND payment_request_id = ?", v.Payment.PaymentRequestID); n != 2 || len(v.Bookings) != 2 {
+		t.Fatalf("%d bookings reserved for the request, want the visit's 2", n)
+	}
+
+	args["starts_at"], args["idempotency_key"], args["pay_online"] = times.Times[len(times.Times)-1].StartsAt, "visit-unpaid", false
+	var plain visitOut
+	ok(t, cs, "book_visit", args, &plain)
+	if plain.Payment != nil || count(t, f, "SELECT count(*) FROM bookings WHERE status_id = 1") != 2 {
+		t.Fatalf("visit without pay_online %+v: want it confirmed, with no payment", plain)
+	}
 }

@@ -16,9 +16,14 @@ import (
 
 // slotsFor is what a booking may move to: the same service at the same location, with the same
 // provider — or with anyone available when it was booked that way — leaving the booking's own
-// time free.
+// time free. A booking of a visit moves with the whole visit, each booking with its own
+// provider: only the times where all of it fits.
 func (s *Site) slotsFor(r *http.Request, m managed) (slotQuery, error) {
 	sq := slotQuery{loc: m.loc, service: m.view.Booking.ServiceID, provider: m.view.Booking.ProviderID, ignore: m.view.Booking.ID}
+	if m.visit != nil {
+		sq.visit = m.visit.ID
+		return sq, nil
+	}
 	sb, err := s.db.R.SiteBooking(r.Context(), m.view.Booking.ID)
 	switch {
 	case err == nil && sb.AnyProvider:

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"frontdesk/app/booking"
+	"frontdesk/app/fail"
 	"frontdesk/db"
 	"frontdesk/ui"
 	"frontdesk/ui/i18n"
@@ -48,6 +49,9 @@ type slotQuery struct {
 	service  int64
 	provider int64
 	ignore   int64
+	// visit: the visit the ignored booking belongs to, moved whole; only the times where every
+	// booking of it fits are offered (booking.VisitMoveSlots), with its own provider.
+	visit int64
 	// class: the service is a class, offered as its sessions; full: full sessions are listed
 	// too (their waitlist can be joined), which the booking flow wants and a reschedule not.
 	class, full bool
@@ -70,7 +74,17 @@ func (s *Site) availableOn(ctx context.Context, sq slotQuery, first, last bookin
 		sq.class = true
 		return s.sessionsOn(ctx, sq, first, last, now)
 	}
-	a := available{loaded: l, slots: booking.Slots(l.Schedule, first, last, now), runs: map[booking.Date][2]int{}}
+	a := available{loaded: l, runs: map[booking.Date][2]int{}}
+	if sq.visit != 0 {
+		a.slots, err = booking.VisitMoveSlots(ctx, s.db, now, sq.visit, sq.ignore, first, last, booking.SourceOnline)
+		// A visit with a service no longer offered online (or inactive) has no time to move
+		// to, as a single booking's picker finds none: nothing is offered.
+		if err != nil && fail.CodeOf(err) != fail.CodeInvalid {
+			return available{}, err
+		}
+	} else {
+		a.slots = booking.Slots(l.Schedule, first, last, now)
+	}
 	for i := 0; i < len(a.slots); {
 		j := i + 1
 		for j < len(a.slots) && a.slots[j].Date == a.slots[i].Date {
