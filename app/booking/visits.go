@@ -84,6 +84,15 @@ type visitPlan struct {
 	// validated is what Validate said of each schedule check explains over: a visit checks
 	// every start of every part with every provider, over a handful of distinct schedules.
 	validated map[validKey]error
+	// days is what explaining starts of one part on one local day shares (explainDay), kept
+	// across the visit's starts and providers.
+	days map[dayKey]*explainDay
+}
+
+// dayKey is one explainDay of a visit: a schedule check on one local day.
+type dayKey struct {
+	validKey
+	day int64
 }
 
 // validKey is one schedule check explains over: a part's loaded schedule with the part's
@@ -296,7 +305,18 @@ func (p *visitPlan) check(l *Loaded, id int64, start, end time.Time, before, aft
 		}
 		p.validated[key] = invalid
 	}
-	return explainChecked(s, invalid, id, start, now)
+	var days *explainDay
+	if invalid == nil {
+		dk := dayKey{key, explainDayOf(&s, start)}
+		if days = p.days[dk]; days == nil {
+			days = newExplainDay(&s, dk.day)
+			if p.days == nil {
+				p.days = map[dayKey]*explainDay{}
+			}
+			p.days[dk] = days
+		}
+	}
+	return explainChecked(s, invalid, id, start, now, days)
 }
 
 // resourcesFree says whether every resource l's service requires has a unit free over
