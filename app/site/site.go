@@ -55,6 +55,8 @@ type Site struct {
 	clientIP func(r *http.Request) string
 	// feedTimes are the calendar feeds' Last-Modified times (feeds.go).
 	feedTimes feedTimes
+	// offers are the date picker's slots by schedule version (offers.go).
+	offers offers
 }
 
 // New returns the booking site over d.

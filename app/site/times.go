@@ -70,7 +70,12 @@ func (s *Site) availableOn(ctx context.Context, sq slotQuery, first, last bookin
 		sq.class = true
 		return s.sessionsOn(ctx, sq, first, last, now)
 	}
-	a := available{loaded: l, slots: booking.Slots(l.Schedule, first, last, now), runs: map[booking.Date][2]int{}}
+	return newAvailable(l, booking.Slots(l.Schedule, first, last, now)), nil
+}
+
+// newAvailable is the slots of l found over some dates, with each date's run.
+func newAvailable(l booking.Loaded, slots []booking.Slot) available {
+	a := available{loaded: l, slots: slots, runs: map[booking.Date][2]int{}}
 	for i := 0; i < len(a.slots); {
 		j := i + 1
 		for j < len(a.slots) && a.slots[j].Date == a.slots[i].Date {
@@ -79,7 +84,41 @@ func (s *Site) availableOn(ctx context.Context, sq slotQuery, first, last bookin
 		a.runs[a.slots[i].Date] = [2]int{i, j}
 		i = j
 	}
-	return a, nil
+	return a
+}
+
+// availableKept is availableOn for the date picker, whose fortnights visitors page through
+// again and again: the clock-free slots (booking.Offered) are kept by schedule version
+// (offers.go) and each request cuts the run its clock leaves, which is availableOn's answer.
+// The booking steps that act on a time (details, waitlist) use availableOn.
+func (s *Site) availableKept(ctx context.Context, sq slotQuery, first, last booking.Date, now time.Time) (available, error) {
+	if sq.class {
+		return s.sessionsOn(ctx, sq, first, last, now)
+	}
+	// The version read is a few index probes: with the request's cancellable context
+	// database/sql and the driver would each start a goroutine to watch it.
+	v, err := booking.CurrentSchedule(context.WithoutCancel(ctx), s.db, booking.ScheduleQuery{
+		LocationID: sq.loc.id, ServiceID: sq.service, ProviderID: sq.provider, First: first, Last: last,
+		OnlineOnly: true, IgnoreBookingID: sq.ignore,
+	})
+	if err != nil {
+		return available{}, err
+	}
+	if v.Class() { // a reschedule's picker finds out here
+		sq.class = true
+		return s.sessionsOn(ctx, sq, first, last, now)
+	}
+	o, ok := s.offers.get(v)
+	if !ok {
+		l, err := v.Load(ctx, s.db)
+		if err != nil {
+			return available{}, err
+		}
+		o = &offer{loaded: l, offered: booking.Offer(l.Schedule, first, last)}
+		s.offers.put(v, o)
+	}
+	i, j := o.offered.Cut(now)
+	return newAvailable(o.loaded, o.offered.Slots[i:j:j]), nil
 }
 
 // sessionsOn is availableOn for a class: its sessions a client can book (booking.SessionsWithSeats,
@@ -236,7 +275,7 @@ func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links 
 		from = date
 	}
 	last := from.AddDays(pickerDays - 1)
-	a, err := s.availableOn(ctx, sq, from, last, now)
+	a, err := s.availableKept(ctx, sq, from, last, now)
 	if err != nil {
 		return ui.SiteTimesView{}, err
 	}
@@ -314,7 +353,7 @@ func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links 
 
 // firstFree looks for the first date with a free time in the eight weeks from `from`.
 func (s *Site) firstFree(ctx context.Context, sq slotQuery, from booking.Date, now time.Time) (booking.Date, bool) {
-	a, err := s.availableOn(ctx, sq, from, from.AddDays(55), now)
+	a, err := s.availableKept(ctx, sq, from, from.AddDays(55), now)
 	if err != nil {
 		return booking.Date{}, false
 	}
