@@ -51,7 +51,7 @@ type Reason struct {
 //
 // For a class (Service.IsClass) it applies the rules of SessionSlots instead.
 func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
-	return explainChecked(s, s.Validate(), providerID, start, now, nil)
+	return explainChecked(s, s.Validate(), providerID, start, now, nil, false)
 }
 
 // explainDay is what explaining starts on one local day over one schedule shares: the day's
@@ -88,8 +88,10 @@ func explainDayOf(s *Schedule, start time.Time) int64 { return DateOf(start.In(s
 // explainChecked is Explain for a schedule whose Validate gave invalid (nil: valid), for a
 // caller that explains many starts over one schedule and validates it once (visits). days,
 // when not nil, is that caller's explainDay for the schedule on explainDayOf(start), kept
-// across its calls; nil builds one.
-func explainChecked(s Schedule, invalid error, providerID int64, start, now time.Time, days *explainDay) Reason {
+// across its calls; nil builds one. With codeOnly the caller reads only the reason's code (a
+// visit's slot search, which drops the starts refused): the most frequent reasons then come
+// without their messages.
+func explainChecked(s Schedule, invalid error, providerID int64, start, now time.Time, days *explainDay, codeOnly bool) Reason {
 	if err := invalid; err != nil {
 		return Reason{ReasonInvalidSchedule, err.Error(), i18n.M("explain.msg.invalid_schedule", "detail", err.Error())}
 	}
@@ -108,7 +110,8 @@ func explainChecked(s Schedule, invalid error, providerID int64, start, now time
 	date := DateOf(local)
 	day := date.unixDay()
 	if days == nil {
-		days = newExplainDay(&s, day)
+		own := s // kept by the query; a copy, so s itself stays off the heap when days is given
+		days = newExplainDay(&own, day)
 	}
 	q := days.q
 	t := floorSec(start)
@@ -136,10 +139,16 @@ func explainChecked(s Schedule, invalid error, providerID int64, start, now time
 	}
 	pt := days.provider(&s, i)
 	if !contains(pt.shifts, block) {
+		if codeOnly {
+			return Reason{Code: ReasonNotWorking}
+		}
 		_, blockText, _, _, blockMsg := words()
 		return Reason{ReasonNotWorking, fmt.Sprintf("%s is not working all of %s", p.Name, blockText), i18n.M("explain.msg.not_working", "provider", p.Name, "block", blockMsg)}
 	}
 	if !contains(pt.working, block) {
+		if codeOnly {
+			return Reason{Code: ReasonBreak}
+		}
 		_, blockText, _, _, blockMsg := words()
 		return Reason{ReasonBreak, fmt.Sprintf("%s has a break during %s", p.Name, blockText), i18n.M("explain.msg.break", "provider", p.Name, "block", blockMsg)}
 	}
@@ -156,6 +165,9 @@ func explainChecked(s Schedule, invalid error, providerID int64, start, now time
 	}
 	busy, teaching := taken(block, p.Busy), taken(block, p.Teaching)
 	if x, ok := overlapping(busy, span{t, t + q.dur}); ok {
+		if codeOnly {
+			return Reason{Code: ReasonBooked}
+		}
 		return Reason{ReasonBooked, fmt.Sprintf("%s is booked from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone)),
 			i18n.M("explain.msg.booked", "provider", p.Name, "from", instant(x.lo, s.Zone), "to", instant(x.hi, s.Zone))}
 	}
@@ -165,6 +177,9 @@ func explainChecked(s Schedule, invalid error, providerID int64, start, now time
 	}
 	busy = normalize(append(busy, teaching...))
 	if x, ok := overlapping(busy, block); ok {
+		if codeOnly {
+			return Reason{Code: ReasonBuffer}
+		}
 		blockRange, _, from, to, _ := words()
 		return Reason{ReasonBuffer, fmt.Sprintf("with its buffers the appointment needs %s from %s, who is booked from %s to %s", blockRange, p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone)),
 			i18n.M("explain.msg.buffer", "provider", p.Name, "block", i18n.M("explain.block", "from", from, "to", to),
@@ -186,6 +201,9 @@ func explainChecked(s Schedule, invalid error, providerID int64, start, now time
 	if t > hi {
 		return Reason{ReasonBeyondAdvance, fmt.Sprintf("bookings open %s ahead; the latest start now is %s", human(s.Policy.MaxAdvance), stamp(hi, s.Zone)),
 			i18n.M("explain.msg.beyond_advance", "advance", s.Policy.MaxAdvance, "latest", instant(hi, s.Zone))}
+	}
+	if codeOnly {
+		return Reason{Code: ReasonOK}
 	}
 	return Reason{ReasonOK, fmt.Sprintf("offered: %s at %s", p.Name, local.Format("2006-01-02 15:04 -07:00")), i18n.M("explain.msg.ok", "provider", p.Name, "time", local)}
 }

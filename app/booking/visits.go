@@ -87,6 +87,10 @@ type visitPlan struct {
 	// days is what explaining starts of one part on one local day shares (explainDay), kept
 	// across the visit's starts and providers.
 	days map[dayKey]*explainDay
+	// codesOnly: the caller reads only whether a start is refused, not why (VisitSlots).
+	codesOnly bool
+	// anyone are the providers tried, in order, for each item left to anyone (by position).
+	anyone map[int][]int64
 }
 
 // dayKey is one explainDay of a visit: a schedule check on one local day.
@@ -220,7 +224,7 @@ func (p *visitPlan) layout(start, now time.Time) ([]VisitPart, error) {
 		if k == len(p.items)-1 {
 			after = svc.BufferAfter
 		}
-		candidates := p.candidates(l, it, chosen)
+		candidates := p.candidates(k, l, it, chosen)
 		var reason Reason
 		var parts []VisitPart
 		for _, id := range candidates {
@@ -267,21 +271,29 @@ func (p *visitPlan) layout(start, now time.Time) ([]VisitPart, error) {
 	return out, nil
 }
 
-// candidates are the providers that may do item it, in the order they are tried.
-func (p *visitPlan) candidates(l *Loaded, it visitItem, chosen map[int]int64) []int64 {
+// candidates are the providers that may do item it, the k-th, in the order they are tried.
+// The list for an item left to anyone is the same at every start, and kept.
+func (p *visitPlan) candidates(k int, l *Loaded, it visitItem, chosen map[int]int64) []int64 {
 	if it.addOn {
 		return []int64{chosen[it.segment]}
 	}
 	if it.providerID != 0 {
 		return []int64{it.providerID}
 	}
-	var ids []int64
+	if ids, ok := p.anyone[k]; ok {
+		return ids
+	}
+	ids := []int64{}
 	for _, pr := range l.Schedule.Providers {
 		if pr.OffersService {
 			ids = append(ids, pr.ID)
 		}
 	}
 	slices.Sort(ids)
+	if p.anyone == nil {
+		p.anyone = map[int][]int64{}
+	}
+	p.anyone[k] = ids
 	return ids
 }
 
@@ -316,7 +328,7 @@ func (p *visitPlan) check(l *Loaded, id int64, start, end time.Time, before, aft
 			p.days[dk] = days
 		}
 	}
-	return explainChecked(s, invalid, id, start, now, days)
+	return explainChecked(s, invalid, id, start, now, days, p.codesOnly)
 }
 
 // resourcesFree says whether every resource l's service requires has a unit free over
@@ -374,6 +386,7 @@ func VisitSlots(ctx context.Context, d *db.DB, now time.Time, locationID int64, 
 	if err != nil {
 		return nil, err
 	}
+	p.codesOnly = true // a refused start is left out, whatever the reason
 	it := p.items[0]
 	s := p.scheds[it.serviceID].Schedule
 	if pr, ok := p.processing[it.serviceID]; ok {
