@@ -87,6 +87,9 @@ type visitPlan struct {
 	// days is what explaining starts of one part on one local day shares (explainDay), kept
 	// across the visit's starts and providers.
 	days map[dayKey]*explainDay
+	// times are the providers' shift and working times of explainDays that cover the same days
+	// of one schedule: they do not depend on a part's length, so parts share them.
+	times map[timesKey]map[int]providerTime
 	// codesOnly: the caller reads only whether a start is refused, not why (VisitSlots).
 	codesOnly bool
 	// anyone are the providers tried, in order, for each item left to anyone (by position).
@@ -97,6 +100,12 @@ type visitPlan struct {
 type dayKey struct {
 	validKey
 	day int64
+}
+
+// timesKey is the providers' times of one schedule over the unix days from…to (query).
+type timesKey struct {
+	l        *Loaded
+	from, to int64
 }
 
 // validKey is one schedule check explains over: a part's loaded schedule with the part's
@@ -321,11 +330,18 @@ func (p *visitPlan) check(l *Loaded, id int64, start, end time.Time, before, aft
 	if invalid == nil {
 		dk := dayKey{key, explainDayOf(&s, start)}
 		if days = p.days[dk]; days == nil {
-			days = newExplainDay(&s, dk.day)
+			own := s // kept by the query: a copy, so s stays off the heap
+			days = newExplainDay(&own, dk.day)
 			if p.days == nil {
-				p.days = map[dayKey]*explainDay{}
+				p.days, p.times = map[dayKey]*explainDay{}, map[timesKey]map[int]providerTime{}
 			}
 			p.days[dk] = days
+			tk := timesKey{l, days.q.from, days.q.to}
+			if t, ok := p.times[tk]; ok {
+				days.providers = t
+			} else {
+				p.times[tk] = days.providers
+			}
 		}
 	}
 	return explainChecked(s, invalid, id, start, now, days, p.codesOnly)
