@@ -367,16 +367,19 @@ func (s *Site) firstFree(ctx context.Context, sq slotQuery, from booking.Date, n
 // fall-back night) is labelled with its offset, so "01:30 (UTC−3)" and "01:30 (UTC−4)" are two
 // buttons for two instants.
 func timeViews(p *i18n.Printer, list []instant, link func(instant) string) []ui.SiteTime {
-	seen := map[string]int{}
-	for _, in := range list {
-		seen[p.Time(in.start)]++
+	labels := make([]string, len(list))
+	seen := make(map[string]int, len(list))
+	for i, in := range list {
+		labels[i] = p.Time(in.start)
+		seen[labels[i]]++
 	}
 	out := make([]ui.SiteTime, 0, len(list))
-	var day, dayText string // the instants of a list share (nearly always) one date
-	for _, in := range list {
-		label := p.Time(in.start)
+	var day booking.Date // the instants of a list share (nearly always) one date
+	var dayText string
+	for i, in := range list {
+		label := labels[i]
 		t := ui.SiteTime{Label: label, Value: in.start.Format(time.RFC3339), URL: link(in)}
-		if d := in.start.Format(time.DateOnly); d != day {
+		if d := booking.DateOf(in.start); d != day || dayText == "" {
 			day, dayText = d, p.DateLong(in.start)
 		}
 		spoken := dayText + ", " + label
@@ -484,7 +487,8 @@ func sessionLink(base string, provider int64, in instant) string {
 			step = "/waitlist?"
 		}
 	}
-	return base + step + url.Values{"provider": {strconv.FormatInt(provider, 10)}, "start": {in.start.Format(time.RFC3339)}}.Encode()
+	// url.Values' Encode, without its map: the keys in order, each value escaped.
+	return base + step + "provider=" + strconv.FormatInt(provider, 10) + "&start=" + url.QueryEscape(in.start.Format(time.RFC3339))
 }
 
 // providerParam reads the provider (0: anyone available) and checks that they give the service
