@@ -216,7 +216,14 @@ func withoutOwn(s *Schedule, own []Interval) {
 // first free in id order; an add-on takes its segment's). A refusal is ErrSlotUnavailable when
 // something else holds the time, or an *InvalidError naming the rule.
 func (p *visitPlan) layout(start, now time.Time) ([]VisitPart, error) {
-	var out []VisitPart
+	n := len(p.items) // parts: one per item, two for a service with processing time
+	for _, it := range p.items {
+		if _, ok := p.processing[it.serviceID]; ok {
+			n++
+		}
+	}
+	out := make([]VisitPart, 0, n)
+	var parts []VisitPart // an item's parts with the provider being tried, reused across items
 	cursor := start
 	chosen := map[int]int64{} // segment → provider
 	for k, it := range p.items {
@@ -235,7 +242,6 @@ func (p *visitPlan) layout(start, now time.Time) ([]VisitPart, error) {
 		}
 		candidates := p.candidates(k, l, it, chosen)
 		var reason Reason
-		var parts []VisitPart
 		for _, id := range candidates {
 			parts = parts[:0]
 			reason = Reason{Code: ReasonOK}
