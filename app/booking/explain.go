@@ -51,12 +51,47 @@ type Reason struct {
 //
 // For a class (Service.IsClass) it applies the rules of SessionSlots instead.
 func Explain(s Schedule, providerID int64, start, now time.Time) Reason {
-	return explainChecked(s, s.Validate(), providerID, start, now)
+	return explainChecked(s, s.Validate(), providerID, start, now, nil, false)
 }
 
+// explainDay is what explaining starts on one local day over one schedule shares: the day's
+// query, each provider's shift and working time (by position in the schedule) and where the
+// resources are full. It depends on the schedule's zone, hours, closures, shifts, service
+// length and buffers, step and resources, not on the start or the clock.
+type explainDay struct {
+	q         *query
+	resources *resourceFull
+	providers map[int]providerTime
+}
+
+// providerTime is a provider's shift time with and without its breaks.
+type providerTime struct{ shifts, working []span }
+
+func newExplainDay(s *Schedule, day int64) *explainDay {
+	return &explainDay{q: newQuery(s, day, day), resources: newResourceFull(s), providers: map[int]providerTime{}}
+}
+
+// provider returns the times of s.Providers[i].
+func (d *explainDay) provider(s *Schedule, i int) providerTime {
+	t, ok := d.providers[i]
+	if !ok {
+		p := &s.Providers[i]
+		t = providerTime{shifts: d.q.shiftTime(p, false), working: d.q.working(p)}
+		d.providers[i] = t
+	}
+	return t
+}
+
+// explainDayOf is the local date explainChecked builds an explainDay for.
+func explainDayOf(s *Schedule, start time.Time) int64 { return DateOf(start.In(s.Zone)).unixDay() }
+
 // explainChecked is Explain for a schedule whose Validate gave invalid (nil: valid), for a
-// caller that explains many starts over one schedule and validates it once (visits).
-func explainChecked(s Schedule, invalid error, providerID int64, start, now time.Time) Reason {
+// caller that explains many starts over one schedule and validates it once (visits). days,
+// when not nil, is that caller's explainDay for the schedule on explainDayOf(start), kept
+// across its calls; nil builds one. With codeOnly the caller reads only the reason's code (a
+// visit's slot search, which drops the starts refused): the most frequent reasons then come
+// without their messages.
+func explainChecked(s Schedule, invalid error, providerID int64, start, now time.Time, days *explainDay, codeOnly bool) Reason {
 	if err := invalid; err != nil {
 		return Reason{ReasonInvalidSchedule, err.Error(), i18n.M("explain.msg.invalid_schedule", "detail", err.Error())}
 	}
@@ -74,29 +109,47 @@ func explainChecked(s Schedule, invalid error, providerID int64, start, now time
 	local := start.In(s.Zone)
 	date := DateOf(local)
 	day := date.unixDay()
-	q := newQuery(&s, day, day)
+	if days == nil {
+		own := s // kept by the query; a copy, so s itself stays off the heap when days is given
+		days = newExplainDay(&own, day)
+	}
+	q := days.q
 	t := floorSec(start)
 	block := q.block(t)
-	wall := func(t int64) string { return time.Unix(t, 0).In(s.Zone).Format("15:04") }
-	blockRange := wall(block.lo) + "–" + wall(block.hi)
-	blockText := blockRange
-	from, to := i18n.Clock(time.Unix(block.lo, 0).In(s.Zone)), i18n.Clock(time.Unix(block.hi, 0).In(s.Zone))
-	blockMsg := i18n.M("explain.block", "from", from, "to", to)
-	if q.before+q.after > 0 {
-		blockText += " (buffers included)"
-		blockMsg = i18n.M("explain.block_buffers", "from", from, "to", to)
+	// The block's wording, printed only for a refusal that names it.
+	words := func() (blockRange, blockText string, from, to i18n.Clock, blockMsg i18n.Msg) {
+		wall := func(t int64) string { return time.Unix(t, 0).In(s.Zone).Format("15:04") }
+		blockRange = wall(block.lo) + "–" + wall(block.hi)
+		blockText = blockRange
+		from, to = i18n.Clock(time.Unix(block.lo, 0).In(s.Zone)), i18n.Clock(time.Unix(block.hi, 0).In(s.Zone))
+		blockMsg = i18n.M("explain.block", "from", from, "to", to)
+		if q.before+q.after > 0 {
+			blockText += " (buffers included)"
+			blockMsg = i18n.M("explain.block_buffers", "from", from, "to", to)
+		}
+		return
 	}
 
 	if !contains(q.open, block) {
 		if q.closed[day] || !slices.ContainsFunc(s.Hours, func(h WeeklyHours) bool { return h.Weekday == date.Weekday() }) {
 			return Reason{ReasonClosed, fmt.Sprintf("the location is closed on %s %s", date.Weekday(), date), i18n.M("explain.msg.closed", "date", i18n.Day(local))}
 		}
+		_, blockText, _, _, blockMsg := words()
 		return Reason{ReasonOutsideHours, fmt.Sprintf("%s is outside the location's opening hours", blockText), i18n.M("explain.msg.outside_hours", "block", blockMsg)}
 	}
-	if !contains(q.shiftTime(p, false), block) {
+	pt := days.provider(&s, i)
+	if !contains(pt.shifts, block) {
+		if codeOnly {
+			return Reason{Code: ReasonNotWorking}
+		}
+		_, blockText, _, _, blockMsg := words()
 		return Reason{ReasonNotWorking, fmt.Sprintf("%s is not working all of %s", p.Name, blockText), i18n.M("explain.msg.not_working", "provider", p.Name, "block", blockMsg)}
 	}
-	if !contains(q.working(p), block) {
+	if !contains(pt.working, block) {
+		if codeOnly {
+			return Reason{Code: ReasonBreak}
+		}
+		_, blockText, _, _, blockMsg := words()
 		return Reason{ReasonBreak, fmt.Sprintf("%s has a break during %s", p.Name, blockText), i18n.M("explain.msg.break", "provider", p.Name, "block", blockMsg)}
 	}
 	if !onGrid(p, local, q.step) {
@@ -112,6 +165,9 @@ func explainChecked(s Schedule, invalid error, providerID int64, start, now time
 	}
 	busy, teaching := taken(block, p.Busy), taken(block, p.Teaching)
 	if x, ok := overlapping(busy, span{t, t + q.dur}); ok {
+		if codeOnly {
+			return Reason{Code: ReasonBooked}
+		}
 		return Reason{ReasonBooked, fmt.Sprintf("%s is booked from %s to %s", p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone)),
 			i18n.M("explain.msg.booked", "provider", p.Name, "from", instant(x.lo, s.Zone), "to", instant(x.hi, s.Zone))}
 	}
@@ -121,16 +177,20 @@ func explainChecked(s Schedule, invalid error, providerID int64, start, now time
 	}
 	busy = normalize(append(busy, teaching...))
 	if x, ok := overlapping(busy, block); ok {
+		if codeOnly {
+			return Reason{Code: ReasonBuffer}
+		}
+		blockRange, _, from, to, _ := words()
 		return Reason{ReasonBuffer, fmt.Sprintf("with its buffers the appointment needs %s from %s, who is booked from %s to %s", blockRange, p.Name, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone)),
 			i18n.M("explain.msg.buffer", "provider", p.Name, "block", i18n.M("explain.block", "from", from, "to", to),
 				"from", instant(x.lo, s.Zone), "to", instant(x.hi, s.Zone))}
 	}
-	if i, x, ok := newResourceFull(&s).taken(block); ok {
+	if i, x, ok := days.resources.taken(block); ok {
 		r := &s.Resources[i]
 		return Reason{ReasonResource, fmt.Sprintf("%s (%d) is taken from %s to %s", r.Name, r.Quantity, stamp(x.lo, s.Zone), stamp(x.hi, s.Zone)),
 			i18n.M("explain.msg.resource", "resource", r.Name, "quantity", r.Quantity, "from", instant(x.lo, s.Zone), "to", instant(x.hi, s.Zone))}
 	}
-	lo, hi := q.s.Policy.window(now)
+	lo, hi := s.Policy.window(now)
 	if t < lo && s.Policy.MinNotice == 0 {
 		return Reason{ReasonNotice, fmt.Sprintf("%s has already passed", stamp(t, s.Zone)), i18n.M("explain.msg.passed", "time", instant(t, s.Zone))}
 	}
@@ -141,6 +201,9 @@ func explainChecked(s Schedule, invalid error, providerID int64, start, now time
 	if t > hi {
 		return Reason{ReasonBeyondAdvance, fmt.Sprintf("bookings open %s ahead; the latest start now is %s", human(s.Policy.MaxAdvance), stamp(hi, s.Zone)),
 			i18n.M("explain.msg.beyond_advance", "advance", s.Policy.MaxAdvance, "latest", instant(hi, s.Zone))}
+	}
+	if codeOnly {
+		return Reason{Code: ReasonOK}
 	}
 	return Reason{ReasonOK, fmt.Sprintf("offered: %s at %s", p.Name, local.Format("2006-01-02 15:04 -07:00")), i18n.M("explain.msg.ok", "provider", p.Name, "time", local)}
 }

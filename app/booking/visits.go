@@ -84,6 +84,28 @@ type visitPlan struct {
 	// validated is what Validate said of each schedule check explains over: a visit checks
 	// every start of every part with every provider, over a handful of distinct schedules.
 	validated map[validKey]error
+	// days is what explaining starts of one part on one local day shares (explainDay), kept
+	// across the visit's starts and providers.
+	days map[dayKey]*explainDay
+	// times are the providers' shift and working times of explainDays that cover the same days
+	// of one schedule: they do not depend on a part's length, so parts share them.
+	times map[timesKey]map[int]providerTime
+	// codesOnly: the caller reads only whether a start is refused, not why (VisitSlots).
+	codesOnly bool
+	// anyone are the providers tried, in order, for each item left to anyone (by position).
+	anyone map[int][]int64
+}
+
+// dayKey is one explainDay of a visit: a schedule check on one local day.
+type dayKey struct {
+	validKey
+	day int64
+}
+
+// timesKey is the providers' times of one schedule over the unix days from…to (query).
+type timesKey struct {
+	l        *Loaded
+	from, to int64
 }
 
 // validKey is one schedule check explains over: a part's loaded schedule with the part's
@@ -194,7 +216,14 @@ func withoutOwn(s *Schedule, own []Interval) {
 // first free in id order; an add-on takes its segment's). A refusal is ErrSlotUnavailable when
 // something else holds the time, or an *InvalidError naming the rule.
 func (p *visitPlan) layout(start, now time.Time) ([]VisitPart, error) {
-	var out []VisitPart
+	n := len(p.items) // parts: one per item, two for a service with processing time
+	for _, it := range p.items {
+		if _, ok := p.processing[it.serviceID]; ok {
+			n++
+		}
+	}
+	out := make([]VisitPart, 0, n)
+	var parts []VisitPart // an item's parts with the provider being tried, reused across items
 	cursor := start
 	chosen := map[int]int64{} // segment → provider
 	for k, it := range p.items {
@@ -211,9 +240,8 @@ func (p *visitPlan) layout(start, now time.Time) ([]VisitPart, error) {
 		if k == len(p.items)-1 {
 			after = svc.BufferAfter
 		}
-		candidates := p.candidates(l, it, chosen)
+		candidates := p.candidates(k, l, it, chosen)
 		var reason Reason
-		var parts []VisitPart
 		for _, id := range candidates {
 			parts = parts[:0]
 			reason = Reason{Code: ReasonOK}
@@ -258,21 +286,29 @@ func (p *visitPlan) layout(start, now time.Time) ([]VisitPart, error) {
 	return out, nil
 }
 
-// candidates are the providers that may do item it, in the order they are tried.
-func (p *visitPlan) candidates(l *Loaded, it visitItem, chosen map[int]int64) []int64 {
+// candidates are the providers that may do item it, the k-th, in the order they are tried.
+// The list for an item left to anyone is the same at every start, and kept.
+func (p *visitPlan) candidates(k int, l *Loaded, it visitItem, chosen map[int]int64) []int64 {
 	if it.addOn {
 		return []int64{chosen[it.segment]}
 	}
 	if it.providerID != 0 {
 		return []int64{it.providerID}
 	}
-	var ids []int64
+	if ids, ok := p.anyone[k]; ok {
+		return ids
+	}
+	ids := []int64{}
 	for _, pr := range l.Schedule.Providers {
 		if pr.OffersService {
 			ids = append(ids, pr.ID)
 		}
 	}
 	slices.Sort(ids)
+	if p.anyone == nil {
+		p.anyone = map[int][]int64{}
+	}
+	p.anyone[k] = ids
 	return ids
 }
 
@@ -296,7 +332,25 @@ func (p *visitPlan) check(l *Loaded, id int64, start, end time.Time, before, aft
 		}
 		p.validated[key] = invalid
 	}
-	return explainChecked(s, invalid, id, start, now)
+	var days *explainDay
+	if invalid == nil {
+		dk := dayKey{key, explainDayOf(&s, start)}
+		if days = p.days[dk]; days == nil {
+			own := s // kept by the query: a copy, so s stays off the heap
+			days = newExplainDay(&own, dk.day)
+			if p.days == nil {
+				p.days, p.times = map[dayKey]*explainDay{}, map[timesKey]map[int]providerTime{}
+			}
+			p.days[dk] = days
+			tk := timesKey{l, days.q.from, days.q.to}
+			if t, ok := p.times[tk]; ok {
+				days.providers = t
+			} else {
+				p.times[tk] = days.providers
+			}
+		}
+	}
+	return explainChecked(s, invalid, id, start, now, days, p.codesOnly)
 }
 
 // resourcesFree says whether every resource l's service requires has a unit free over
@@ -354,6 +408,7 @@ func VisitSlots(ctx context.Context, d *db.DB, now time.Time, locationID int64, 
 	if err != nil {
 		return nil, err
 	}
+	p.codesOnly = true // a refused start is left out, whatever the reason
 	it := p.items[0]
 	s := p.scheds[it.serviceID].Schedule
 	if pr, ok := p.processing[it.serviceID]; ok {

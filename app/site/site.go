@@ -60,6 +60,8 @@ type Site struct {
 	// feedTimes are the calendar feeds' Last-Modified times (feeds.go).
 	feedTimes feedTimes
 	online    *payments.Online
+	// offers are the date picker's slots by schedule version (offers.go).
+	offers offers
 }
 
 // New returns the booking site over d.

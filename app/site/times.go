@@ -74,17 +74,21 @@ func (s *Site) availableOn(ctx context.Context, sq slotQuery, first, last bookin
 		sq.class = true
 		return s.sessionsOn(ctx, sq, first, last, now)
 	}
-	a := available{loaded: l, runs: map[booking.Date][2]int{}}
 	if sq.visit != 0 {
-		a.slots, err = booking.VisitMoveSlots(ctx, s.db, now, sq.visit, sq.ignore, first, last, booking.SourceOnline)
+		slots, err := booking.VisitMoveSlots(ctx, s.db, now, sq.visit, sq.ignore, first, last, booking.SourceOnline)
 		// A visit with a service no longer offered online (or inactive) has no time to move
 		// to, as a single booking's picker finds none: nothing is offered.
 		if err != nil && fail.CodeOf(err) != fail.CodeInvalid {
 			return available{}, err
 		}
-	} else {
-		a.slots = booking.Slots(l.Schedule, first, last, now)
+		return newAvailable(l, slots), nil
 	}
+	return newAvailable(l, booking.Slots(l.Schedule, first, last, now)), nil
+}
+
+// newAvailable is the slots of l found over some dates, with each date's run.
+func newAvailable(l booking.Loaded, slots []booking.Slot) available {
+	a := available{loaded: l, slots: slots, runs: map[booking.Date][2]int{}}
 	for i := 0; i < len(a.slots); {
 		j := i + 1
 		for j < len(a.slots) && a.slots[j].Date == a.slots[i].Date {
@@ -93,7 +97,44 @@ func (s *Site) availableOn(ctx context.Context, sq slotQuery, first, last bookin
 		a.runs[a.slots[i].Date] = [2]int{i, j}
 		i = j
 	}
-	return a, nil
+	return a
+}
+
+// availableKept is availableOn for the date picker, whose fortnights visitors page through
+// again and again: the clock-free slots (booking.Offered) are kept by schedule version
+// (offers.go) and each request cuts the run its clock leaves, which is availableOn's answer.
+// The booking steps that act on a time (details, waitlist) use availableOn.
+func (s *Site) availableKept(ctx context.Context, sq slotQuery, first, last booking.Date, now time.Time) (available, error) {
+	if sq.visit != 0 { // a visit's times depend on every booking of it: not kept
+		return s.availableOn(ctx, sq, first, last, now)
+	}
+	if sq.class {
+		return s.sessionsOn(ctx, sq, first, last, now)
+	}
+	// The version read is a few index probes: with the request's cancellable context
+	// database/sql and the driver would each start a goroutine to watch it.
+	v, err := booking.CurrentSchedule(context.WithoutCancel(ctx), s.db, booking.ScheduleQuery{
+		LocationID: sq.loc.id, ServiceID: sq.service, ProviderID: sq.provider, First: first, Last: last,
+		OnlineOnly: true, IgnoreBookingID: sq.ignore,
+	})
+	if err != nil {
+		return available{}, err
+	}
+	if v.Class() { // a reschedule's picker finds out here
+		sq.class = true
+		return s.sessionsOn(ctx, sq, first, last, now)
+	}
+	o, ok := s.offers.get(v)
+	if !ok {
+		l, err := v.Load(ctx, s.db)
+		if err != nil {
+			return available{}, err
+		}
+		o = &offer{loaded: l, offered: booking.Offer(l.Schedule, first, last)}
+		s.offers.put(v, o)
+	}
+	i, j := o.offered.Cut(now)
+	return newAvailable(o.loaded, o.offered.Slots[i:j:j]), nil
 }
 
 // sessionsOn is availableOn for a class: its sessions a client can book (booking.SessionsWithSeats,
@@ -250,7 +291,7 @@ func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links 
 		from = date
 	}
 	last := from.AddDays(pickerDays - 1)
-	a, err := s.availableOn(ctx, sq, from, last, now)
+	a, err := s.availableKept(ctx, sq, from, last, now)
 	if err != nil {
 		return ui.SiteTimesView{}, err
 	}
@@ -328,7 +369,7 @@ func (s *Site) picker(ctx context.Context, r *http.Request, sq slotQuery, links 
 
 // firstFree looks for the first date with a free time in the eight weeks from `from`.
 func (s *Site) firstFree(ctx context.Context, sq slotQuery, from booking.Date, now time.Time) (booking.Date, bool) {
-	a, err := s.availableOn(ctx, sq, from, from.AddDays(55), now)
+	a, err := s.availableKept(ctx, sq, from, from.AddDays(55), now)
 	if err != nil {
 		return booking.Date{}, false
 	}
@@ -342,16 +383,19 @@ func (s *Site) firstFree(ctx context.Context, sq slotQuery, from booking.Date, n
 // fall-back night) is labelled with its offset, so "01:30 (UTC−3)" and "01:30 (UTC−4)" are two
 // buttons for two instants.
 func timeViews(p *i18n.Printer, list []instant, link func(instant) string) []ui.SiteTime {
-	seen := map[string]int{}
-	for _, in := range list {
-		seen[p.Time(in.start)]++
+	labels := make([]string, len(list))
+	seen := make(map[string]int, len(list))
+	for i, in := range list {
+		labels[i] = p.Time(in.start)
+		seen[labels[i]]++
 	}
 	out := make([]ui.SiteTime, 0, len(list))
-	var day, dayText string // the instants of a list share (nearly always) one date
-	for _, in := range list {
-		label := p.Time(in.start)
+	var day booking.Date // the instants of a list share (nearly always) one date
+	var dayText string
+	for i, in := range list {
+		label := labels[i]
 		t := ui.SiteTime{Label: label, Value: in.start.Format(time.RFC3339), URL: link(in)}
-		if d := in.start.Format(time.DateOnly); d != day {
+		if d := booking.DateOf(in.start); d != day || dayText == "" {
 			day, dayText = d, p.DateLong(in.start)
 		}
 		spoken := dayText + ", " + label
@@ -459,7 +503,8 @@ func sessionLink(base string, provider int64, in instant) string {
 			step = "/waitlist?"
 		}
 	}
-	return base + step + url.Values{"provider": {strconv.FormatInt(provider, 10)}, "start": {in.start.Format(time.RFC3339)}}.Encode()
+	// url.Values' Encode, without its map: the keys in order, each value escaped.
+	return base + step + "provider=" + strconv.FormatInt(provider, 10) + "&start=" + url.QueryEscape(in.start.Format(time.RFC3339))
 }
 
 // providerParam reads the provider (0: anyone available) and checks that they give the service
