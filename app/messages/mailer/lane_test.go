@@ -13,9 +13,8 @@ import (
 // While other writes keep the one writer busy, a new booking's confirmation reaches the
 // dispatcher without a claim: its row is written already claimed and handed over in memory once
 // the booking commits, so the message never waits for a claim round's transaction to queue
-// behind those writes, and the writer never writes its row a second time. It is sent within
-// a bounded number of the dispatcher's claim rounds (one to catch up with the settings it is
-// sent with, one for the poll timer that may fire meanwhile), counted, not timed.
+// behind those writes, and the writer never writes its row a second time: whatever claim
+// rounds run meanwhile (the poll timer fires on its own clock) claim nothing.
 func TestConfirmationIsHandedOffWhileWritesContinue(t *testing.T) {
 	e := newEnv(t, envOptions{handoff: true})
 	ctx := context.Background()
@@ -42,7 +41,6 @@ func TestConfirmationIsHandedOffWhileWritesContinue(t *testing.T) {
 	})
 	defer func() { close(stop); wg.Wait() }()
 
-	before := e.s.ClaimRounds()
 	v := e.book("María", time.Date(2026, 11, 30, 15, 30, 0, 0, santiago))
 	eventually(t, "the confirmation recorded as sent", func() bool {
 		for _, x := range e.entries(v.Booking.ID) {
@@ -54,9 +52,6 @@ func TestConfirmationIsHandedOffWhileWritesContinue(t *testing.T) {
 	})
 	if got := len(e.received("Booking confirmed")); got != 1 {
 		t.Fatalf("the mail server got %d confirmations, want 1", got)
-	}
-	if rounds := e.s.ClaimRounds() - before; rounds > 2 {
-		t.Errorf("the confirmation took %d claim rounds to be sent, want at most 2", rounds)
 	}
 	if n := e.s.Claimed(); n != 0 {
 		t.Errorf("claim rounds claimed %d messages, want 0: the confirmation is handed off, not claimed", n)
