@@ -30,12 +30,15 @@ SELECT o.id FROM (
 LIMIT 1;
 
 -- The new row as stored (defaults included), so a create answers without reading it again.
+-- The new row's id only: the caller has every other value (app/booking.inserted builds the
+-- row from these parameters and the table's defaults), and a RETURNING * costs the writer a
+-- column name, type and value for each of the table's thirty columns.
 -- name: InsertBooking :one
 INSERT INTO bookings (location_id, service_id, provider_id, client_id, status_id, start_at, end_at,
     block_start_at, block_end_at, price_cents, list_price_cents, discount_bp, notes, time_resource_id,
     source, session_id, pack_id, created_at, updated_at, series_id)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-RETURNING *;
+RETURNING id;
 
 -- name: GetBookingRow :one
 SELECT * FROM bookings WHERE id = ?;

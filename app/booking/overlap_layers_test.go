@@ -146,7 +146,7 @@ func TestOverlapTriggerHoldsAlone(t *testing.T) {
 	}
 	row.StartAt, row.EndAt, row.BlockStartAt, row.BlockEndAt = b.Booking.BlockEndAt, b.Booking.BlockEndAt+30*60_000, b.Booking.BlockEndAt, b.Booking.BlockEndAt+40*60_000
 	var second db.Booking
-	if err := d.InTx(ctx, func(q *db.Queries) (err error) { second, err = q.InsertBooking(ctx, row); return err }); err != nil {
+	if err := d.InTx(ctx, func(q *db.Queries) (err error) { second, err = insertBooking(ctx, q, row); return err }); err != nil {
 		t.Fatalf("insert after the block: %v", err)
 	}
 	next := rowParams(second)

@@ -128,10 +128,8 @@ func TestResourceTriggerHoldsAlone(t *testing.T) {
 	insert := func(p db.InsertBookingParams) (db.Booking, error) {
 		var b db.Booking
 		err := d.InTx(ctx, func(q *db.Queries) (err error) {
-			if b, err = q.InsertBooking(ctx, p); err != nil {
-				return writeError(err)
-			}
-			return nil
+			b, err = insertBooking(ctx, q, p)
+			return err
 		})
 		return b, err
 	}

@@ -548,7 +548,7 @@ func writeVisit(ctx context.Context, d *db.DB, now time.Time, nv NewVisit, statu
 				return err
 			}
 			price, list, discount := x.price()
-			b, err := q.InsertBooking(ctx, db.InsertBookingParams{
+			b, err := insertBooking(ctx, q, db.InsertBookingParams{
 				LocationID: nv.LocationID, ServiceID: x.ServiceID, ProviderID: x.ProviderID, ClientID: nv.ClientID,
 				StatusID: nv.StatusID, StartAt: db.Millis(x.Start), EndAt: db.Millis(x.End),
 				BlockStartAt: db.Millis(x.blockStart), BlockEndAt: db.Millis(x.blockEnd),
@@ -556,7 +556,7 @@ func writeVisit(ctx context.Context, d *db.DB, now time.Time, nv NewVisit, statu
 				Notes: nullString(nv.Notes), Source: nv.Source, CreatedAt: ms, UpdatedAt: ms,
 			})
 			if err != nil {
-				return writeError(err)
+				return err
 			}
 			addOnOf := sql.NullInt64{}
 			if x.AddOn {
