@@ -50,7 +50,7 @@ func (q *Queries) CalendarFeedByHash(ctx context.Context, tokenHash []byte) (Cal
 
 const calendarFeedCounters = `-- name: CalendarFeedCounters :one
 SELECT
-    CAST(coalesce((SELECT b.n FROM etag_versions b WHERE b.kind = ?1 AND b.ref_id = ?2), 0) AS INTEGER) AS bookings,
+    CAST(coalesce((SELECT sum(b.changes) FROM booking_counts b WHERE b.kind = ?1 AND b.ref_id = ?2), 0) AS INTEGER) AS bookings,
     CAST(coalesce((SELECT s.n FROM etag_versions s WHERE s.kind = ?3 AND s.ref_id = ?2), 0) AS INTEGER) AS sessions,
     CAST(coalesce((SELECT c.n FROM etag_versions c WHERE c.kind = 'clients' AND c.ref_id = 0), 0) AS INTEGER) AS clients
 `
@@ -67,8 +67,9 @@ type CalendarFeedCountersRow struct {
 	Clients  int64
 }
 
-// The counters a feed's content depends on besides the catalog version: its bookings, its class
-// sessions (kinds sessions_provider or sessions_location) and the clients.
+// The counters a feed's content depends on besides the catalog version: its bookings (the
+// changes of the provider's or location's booking_counts rows, 00690), its class sessions (kinds
+// sessions_provider or sessions_location) and the clients.
 func (q *Queries) CalendarFeedCounters(ctx context.Context, arg CalendarFeedCountersParams) (CalendarFeedCountersRow, error) {
 	row := q.db.QueryRowContext(ctx, calendarFeedCounters, arg.BookingsKind, arg.RefID, arg.SessionsKind)
 	var i CalendarFeedCountersRow

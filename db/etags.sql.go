@@ -23,6 +23,26 @@ func (q *Queries) BookingEtag(ctx context.Context, id int64) (int64, error) {
 	return n, err
 }
 
+const bookingsVersion = `-- name: BookingsVersion :one
+SELECT CAST(coalesce(sum(changes), 0) AS INTEGER) AS n FROM booking_counts
+WHERE kind = ?1 AND ref_id = ?2
+`
+
+type BookingsVersionParams struct {
+	Kind  string
+	RefID int64
+}
+
+// The version of the bookings of one location, client, service or provider (kind 'location',
+// 'client', 'service', 'provider'): the sum of the changes of its booking_counts rows, which only
+// grows and moves with every change of those bookings (db/migrations/00690_booking_counters_folded.sql).
+func (q *Queries) BookingsVersion(ctx context.Context, arg BookingsVersionParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, bookingsVersion, arg.Kind, arg.RefID)
+	var n int64
+	err := row.Scan(&n)
+	return n, err
+}
+
 const clientEtag = `-- name: ClientEtag :one
 SELECT CAST(coalesce(v.n, 0) AS INTEGER) AS n,
     CAST(coalesce((SELECT t.n FROM etag_versions t WHERE t.kind = 'custom_attributes' AND t.ref_id = 0), 0) AS INTEGER) AS templates

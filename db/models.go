@@ -133,6 +133,7 @@ type BookingCount struct {
 	RefID    int64
 	StatusID int64
 	N        int64
+	Changes  int64
 }
 
 type BookingFee struct {

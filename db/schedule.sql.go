@@ -111,9 +111,16 @@ func (q *Queries) ScheduleBusyPacked(ctx context.Context, arg ScheduleBusyPacked
 }
 
 const scheduleBusyVersion = `-- name: ScheduleBusyVersion :one
-SELECT CAST(coalesce(sum(n), 0) AS INTEGER) AS n FROM etag_versions
-WHERE kind IN ('bookings_provider', 'sessions_provider') AND ref_id IN (/*SLICE:provider_ids*/?)
+SELECT CAST(
+    coalesce((SELECT sum(c.changes) FROM booking_counts c WHERE c.kind = 'provider' AND c.ref_id IN (/*SLICE:provider_ids*/?)), 0)
+    + coalesce((SELECT sum(v.n) FROM etag_versions v WHERE v.kind = 'sessions_provider' AND v.ref_id IN (/*SLICE:teacher_ids*/?)), 0)
+    AS INTEGER) AS n
 `
+
+type ScheduleBusyVersionParams struct {
+	ProviderIds []int64
+	TeacherIds  []int64
+}
 
 // Non-cancelled blocks of the providers at any location that overlap [since, until), packed into
 // one text of "provider start end" triples separated by spaces (” for none): a busy day is
@@ -123,19 +130,28 @@ WHERE kind IN ('bookings_provider', 'sessions_provider') AND ref_id IN (/*SLICE:
 // tables), so floor = since - 2 days bounds the index ranges from below; the indexes
 // bookings_provider_blocks and class_sessions_provider_block cover the query. The provider list
 // is given twice (sqlc expands each slice once).
-// The version of the providers' busy time: the sum of their bookings_provider and
-// sessions_provider counters (00330; 00363 and 00370: class sessions and time off). Counters
-// only grow, so the sum changes exactly when one of them does (app/booking/busy.go).
-func (q *Queries) ScheduleBusyVersion(ctx context.Context, providerIds []int64) (int64, error) {
+// The version of the providers' busy time: the sum of their bookings' changes (booking_counts,
+// 00690) and of their sessions_provider counters (00330; 00363 and 00370: class sessions and
+// time off). Counters only grow, so the sum changes exactly when one of them does
+// (app/booking/busy.go). The provider list is given twice (sqlc expands each slice once).
+func (q *Queries) ScheduleBusyVersion(ctx context.Context, arg ScheduleBusyVersionParams) (int64, error) {
 	query := scheduleBusyVersion
 	var queryParams []interface{}
-	if len(providerIds) > 0 {
-		for _, v := range providerIds {
+	if len(arg.ProviderIds) > 0 {
+		for _, v := range arg.ProviderIds {
 			queryParams = append(queryParams, v)
 		}
-		query = strings.Replace(query, "/*SLICE:provider_ids*/?", strings.Repeat(",?", len(providerIds))[1:], 1)
+		query = strings.Replace(query, "/*SLICE:provider_ids*/?", strings.Repeat(",?", len(arg.ProviderIds))[1:], 1)
 	} else {
 		query = strings.Replace(query, "/*SLICE:provider_ids*/?", "NULL", 1)
+	}
+	if len(arg.TeacherIds) > 0 {
+		for _, v := range arg.TeacherIds {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:teacher_ids*/?", strings.Repeat(",?", len(arg.TeacherIds))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:teacher_ids*/?", "NULL", 1)
 	}
 	row := q.db.QueryRowContext(ctx, query, queryParams...)
 	var n int64
@@ -144,8 +160,10 @@ func (q *Queries) ScheduleBusyVersion(ctx context.Context, providerIds []int64) 
 }
 
 const scheduleBusyVersionRange = `-- name: ScheduleBusyVersionRange :one
-SELECT CAST(coalesce(sum(n), 0) AS INTEGER) AS n FROM etag_versions
-WHERE kind IN ('bookings_provider', 'sessions_provider') AND ref_id >= ?1 AND ref_id <= ?2
+SELECT CAST(
+    coalesce((SELECT sum(c.changes) FROM booking_counts c WHERE c.kind = 'provider' AND c.ref_id >= ?1 AND c.ref_id <= ?2), 0)
+    + coalesce((SELECT sum(v.n) FROM etag_versions v WHERE v.kind = 'sessions_provider' AND v.ref_id >= ?1 AND v.ref_id <= ?2), 0)
+    AS INTEGER) AS n
 `
 
 type ScheduleBusyVersionRangeParams struct {

@@ -1,4 +1,4 @@
--- The database that migrations 1 to 631 make from an empty file (db/snapshot.go).
+-- The database that migrations 1 to 690 make from an empty file (db/snapshot.go).
 -- Generated; do not edit. After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE goose_db_version (
@@ -788,7 +788,7 @@ CREATE TABLE "booking_counts" (
     kind      TEXT    NOT NULL CHECK (kind = 'location' OR kind = 'client' OR kind = 'service' OR kind = 'provider'),
     ref_id    INTEGER NOT NULL,
     status_id INTEGER NOT NULL,
-    n         INTEGER NOT NULL,
+    n         INTEGER NOT NULL, changes INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (kind, ref_id, status_id)
 ) WITHOUT ROWID;
 CREATE TABLE staff_links (
@@ -1406,6 +1406,7 @@ INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALU
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (77, 621, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (78, 630, 1, datetime('now'));
 INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (79, 631, 1, datetime('now'));
+INSERT INTO "goose_db_version" ("id", "version_id", "is_applied", "tstamp") VALUES (80, 690, 1, datetime('now'));
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (1, 'Confirmed', 'confirmed', 'The client confirmed the appointment.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (2, 'Reserved', 'reserved', 'Held for the client, for example while a payment request is pending.');
 INSERT INTO "booking_statuses" ("id", "name", "internal_name", "description") VALUES (3, 'Attended', 'attended', 'The client came.');
@@ -1435,7 +1436,7 @@ INSERT INTO "message_whatsapp_settings" ("id", "enabled", "phone_number_id", "ac
 INSERT INTO "message_text_policy" ("id", "daily_cap", "quiet_enabled", "quiet_start_min", "quiet_end_min", "price_per_1000_cents", "updated_at") VALUES (1, 200, 1, 1260, 480, 0, 0);
 INSERT INTO "gift_card_settings" ("id", "expiry_months", "sell_online", "updated_at") VALUES (1, 0, 0, 0);
 DELETE FROM sqlite_sequence;
-INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 79);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('goose_db_version', 80);
 CREATE INDEX location_hours_location ON location_hours (location_id, day_id);
 CREATE INDEX categories_order ON categories (sort_order, id);
 CREATE INDEX service_images_service ON service_images (service_id, position);
@@ -2001,46 +2002,6 @@ BEGIN
     SELECT RAISE(ABORT, 'refund_exceeds_payment');
 END;
 CREATE INDEX bookings_sale ON bookings (sale_id) WHERE sale_id IS NOT NULL;
-CREATE TRIGGER etag_bookings_insert AFTER INSERT ON bookings
-BEGIN
-    INSERT INTO etag_versions (kind, ref_id, n) VALUES
-        ('bookings_location', NEW.location_id, 1), ('bookings_provider', NEW.provider_id, 1),
-        ('bookings_client', NEW.client_id, 1), ('bookings_service', NEW.service_id, 1)
-        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
-END;
-CREATE TRIGGER etag_bookings_update AFTER UPDATE ON bookings
-BEGIN
-    INSERT INTO etag_versions (kind, ref_id, n) VALUES
-        ('booking', OLD.id, 1),
-        ('bookings_location', OLD.location_id, 1), ('bookings_provider', OLD.provider_id, 1),
-        ('bookings_client', OLD.client_id, 1), ('bookings_service', OLD.service_id, 1)
-        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
-    INSERT INTO etag_versions (kind, ref_id, n)
-        SELECT 'bookings_location', NEW.location_id, 1 WHERE NEW.location_id <> OLD.location_id
-        UNION ALL SELECT 'bookings_provider', NEW.provider_id, 1 WHERE NEW.provider_id <> OLD.provider_id
-        UNION ALL SELECT 'bookings_client', NEW.client_id, 1 WHERE NEW.client_id <> OLD.client_id
-        UNION ALL SELECT 'bookings_service', NEW.service_id, 1 WHERE NEW.service_id <> OLD.service_id
-        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
-END;
-CREATE TRIGGER etag_bookings_delete AFTER DELETE ON bookings
-BEGIN
-    INSERT INTO etag_versions (kind, ref_id, n) VALUES
-        ('booking', OLD.id, 1),
-        ('bookings_location', OLD.location_id, 1), ('bookings_provider', OLD.provider_id, 1),
-        ('bookings_client', OLD.client_id, 1), ('bookings_service', OLD.service_id, 1)
-        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
-END;
-CREATE TRIGGER etag_sales_update AFTER UPDATE OF status, cart_id ON sales
-WHEN OLD.status IS NOT NEW.status OR OLD.cart_id IS NOT NEW.cart_id
-BEGIN
-    INSERT INTO etag_versions (kind, ref_id, n)
-        SELECT 'booking', id, 1 FROM bookings WHERE sale_id = NEW.id
-        UNION ALL SELECT 'bookings_location', location_id, 1 FROM bookings WHERE sale_id = NEW.id
-        UNION ALL SELECT 'bookings_provider', provider_id, 1 FROM bookings WHERE sale_id = NEW.id
-        UNION ALL SELECT 'bookings_client', client_id, 1 FROM bookings WHERE sale_id = NEW.id
-        UNION ALL SELECT 'bookings_service', service_id, 1 FROM bookings WHERE sale_id = NEW.id
-        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
-END;
 CREATE TRIGGER etag_clients_insert AFTER INSERT ON clients
 BEGIN
     INSERT INTO etag_versions (kind, ref_id, n) VALUES ('clients', 0, 1)
@@ -2173,35 +2134,6 @@ CREATE TRIGGER etag_sessions_delete AFTER DELETE ON class_sessions
 BEGIN
     INSERT INTO etag_versions (kind, ref_id, n) VALUES ('sessions_provider', OLD.provider_id, 1)
         ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
-END;
-CREATE TRIGGER booking_counts_insert AFTER INSERT ON bookings
-BEGIN
-    INSERT INTO booking_counts (kind, ref_id, status_id, n) VALUES
-        ('location', NEW.location_id, NEW.status_id, 1), ('client', NEW.client_id, NEW.status_id, 1),
-        ('service', NEW.service_id, NEW.status_id, 1), ('provider', NEW.provider_id, NEW.status_id, 1)
-        ON CONFLICT (kind, ref_id, status_id) DO UPDATE SET n = n + 1;
-END;
-CREATE TRIGGER booking_counts_delete AFTER DELETE ON bookings
-BEGIN
-    UPDATE booking_counts SET n = n - 1 WHERE (kind, ref_id, status_id) IN (VALUES
-        ('location', OLD.location_id, OLD.status_id), ('client', OLD.client_id, OLD.status_id),
-        ('service', OLD.service_id, OLD.status_id), ('provider', OLD.provider_id, OLD.status_id));
-END;
-CREATE TRIGGER booking_counts_move AFTER UPDATE OF location_id, client_id, service_id, provider_id, status_id ON bookings
-WHEN OLD.status_id <> NEW.status_id OR OLD.location_id <> NEW.location_id OR OLD.client_id <> NEW.client_id
-    OR OLD.service_id <> NEW.service_id OR OLD.provider_id <> NEW.provider_id
-BEGIN
-    UPDATE booking_counts SET n = n - 1 WHERE (kind, ref_id, status_id) IN (
-        SELECT 'location', OLD.location_id, OLD.status_id WHERE OLD.status_id <> NEW.status_id OR OLD.location_id <> NEW.location_id
-        UNION ALL SELECT 'client', OLD.client_id, OLD.status_id WHERE OLD.status_id <> NEW.status_id OR OLD.client_id <> NEW.client_id
-        UNION ALL SELECT 'service', OLD.service_id, OLD.status_id WHERE OLD.status_id <> NEW.status_id OR OLD.service_id <> NEW.service_id
-        UNION ALL SELECT 'provider', OLD.provider_id, OLD.status_id WHERE OLD.status_id <> NEW.status_id OR OLD.provider_id <> NEW.provider_id);
-    INSERT INTO booking_counts (kind, ref_id, status_id, n)
-        SELECT 'location', NEW.location_id, NEW.status_id, 1 WHERE OLD.status_id <> NEW.status_id OR OLD.location_id <> NEW.location_id
-        UNION ALL SELECT 'client', NEW.client_id, NEW.status_id, 1 WHERE OLD.status_id <> NEW.status_id OR OLD.client_id <> NEW.client_id
-        UNION ALL SELECT 'service', NEW.service_id, NEW.status_id, 1 WHERE OLD.status_id <> NEW.status_id OR OLD.service_id <> NEW.service_id
-        UNION ALL SELECT 'provider', NEW.provider_id, NEW.status_id, 1 WHERE OLD.status_id <> NEW.status_id OR OLD.provider_id <> NEW.provider_id
-        ON CONFLICT (kind, ref_id, status_id) DO UPDATE SET n = n + 1;
 END;
 CREATE TRIGGER etag_timeoff_insert AFTER INSERT ON provider_time_off
 BEGIN
@@ -2621,4 +2553,59 @@ CREATE TRIGGER catalog_version_first_client_pack AFTER INSERT ON client_packs
 WHEN NOT EXISTS (SELECT 1 FROM client_packs WHERE id <> NEW.id)
 BEGIN
     UPDATE catalog_version SET n = n + 1 WHERE id = 1;
+END;
+CREATE TRIGGER booking_counts_insert AFTER INSERT ON bookings
+BEGIN
+    INSERT INTO booking_counts (kind, ref_id, status_id, n, changes) VALUES
+        ('location', NEW.location_id, NEW.status_id, 1, 1), ('client', NEW.client_id, NEW.status_id, 1, 1),
+        ('service', NEW.service_id, NEW.status_id, 1, 1), ('provider', NEW.provider_id, NEW.status_id, 1, 1)
+        ON CONFLICT (kind, ref_id, status_id) DO UPDATE SET n = n + 1, changes = changes + 1;
+END;
+CREATE TRIGGER etag_bookings_update AFTER UPDATE ON bookings
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('booking', OLD.id, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+    INSERT INTO booking_counts (kind, ref_id, status_id, n, changes) VALUES
+        ('location', OLD.location_id, OLD.status_id, 0, 1), ('client', OLD.client_id, OLD.status_id, 0, 1),
+        ('service', OLD.service_id, OLD.status_id, 0, 1), ('provider', OLD.provider_id, OLD.status_id, 0, 1)
+        ON CONFLICT (kind, ref_id, status_id) DO UPDATE SET changes = changes + 1;
+END;
+CREATE TRIGGER booking_counts_move AFTER UPDATE OF location_id, client_id, service_id, provider_id, status_id ON bookings
+WHEN OLD.status_id <> NEW.status_id OR OLD.location_id <> NEW.location_id OR OLD.client_id <> NEW.client_id
+    OR OLD.service_id <> NEW.service_id OR OLD.provider_id <> NEW.provider_id
+BEGIN
+    UPDATE booking_counts SET n = n - 1 WHERE (kind, ref_id, status_id) IN (
+        SELECT 'location', OLD.location_id, OLD.status_id WHERE OLD.status_id <> NEW.status_id OR OLD.location_id <> NEW.location_id
+        UNION ALL SELECT 'client', OLD.client_id, OLD.status_id WHERE OLD.status_id <> NEW.status_id OR OLD.client_id <> NEW.client_id
+        UNION ALL SELECT 'service', OLD.service_id, OLD.status_id WHERE OLD.status_id <> NEW.status_id OR OLD.service_id <> NEW.service_id
+        UNION ALL SELECT 'provider', OLD.provider_id, OLD.status_id WHERE OLD.status_id <> NEW.status_id OR OLD.provider_id <> NEW.provider_id);
+    INSERT INTO booking_counts (kind, ref_id, status_id, n, changes)
+        SELECT 'location', NEW.location_id, NEW.status_id, 1, 1 WHERE OLD.status_id <> NEW.status_id OR OLD.location_id <> NEW.location_id
+        UNION ALL SELECT 'client', NEW.client_id, NEW.status_id, 1, 1 WHERE OLD.status_id <> NEW.status_id OR OLD.client_id <> NEW.client_id
+        UNION ALL SELECT 'service', NEW.service_id, NEW.status_id, 1, 1 WHERE OLD.status_id <> NEW.status_id OR OLD.service_id <> NEW.service_id
+        UNION ALL SELECT 'provider', NEW.provider_id, NEW.status_id, 1, 1 WHERE OLD.status_id <> NEW.status_id OR OLD.provider_id <> NEW.provider_id
+        ON CONFLICT (kind, ref_id, status_id) DO UPDATE SET n = n + 1, changes = changes + 1;
+END;
+CREATE TRIGGER etag_bookings_delete AFTER DELETE ON bookings
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n) VALUES ('booking', OLD.id, 1)
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER booking_counts_delete AFTER DELETE ON bookings
+BEGIN
+    UPDATE booking_counts SET n = n - 1, changes = changes + 1 WHERE (kind, ref_id, status_id) IN (VALUES
+        ('location', OLD.location_id, OLD.status_id), ('client', OLD.client_id, OLD.status_id),
+        ('service', OLD.service_id, OLD.status_id), ('provider', OLD.provider_id, OLD.status_id));
+END;
+CREATE TRIGGER etag_sales_update AFTER UPDATE OF status, cart_id ON sales
+WHEN OLD.status IS NOT NEW.status OR OLD.cart_id IS NOT NEW.cart_id
+BEGIN
+    INSERT INTO etag_versions (kind, ref_id, n)
+        SELECT 'booking', id, 1 FROM bookings WHERE sale_id = NEW.id
+        ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1;
+    UPDATE booking_counts SET changes = changes + 1 WHERE (kind, ref_id, status_id) IN (
+        SELECT 'location', location_id, status_id FROM bookings WHERE sale_id = NEW.id
+        UNION ALL SELECT 'client', client_id, status_id FROM bookings WHERE sale_id = NEW.id
+        UNION ALL SELECT 'service', service_id, status_id FROM bookings WHERE sale_id = NEW.id
+        UNION ALL SELECT 'provider', provider_id, status_id FROM bookings WHERE sale_id = NEW.id);
 END;

@@ -29,11 +29,12 @@ UPDATE calendar_feeds SET details = sqlc.arg(details), updated_at = sqlc.arg(now
 -- name: DeleteCalendarFeed :exec
 DELETE FROM calendar_feeds WHERE id = sqlc.arg(id);
 
--- The counters a feed's content depends on besides the catalog version: its bookings, its class
--- sessions (kinds sessions_provider or sessions_location) and the clients.
+-- The counters a feed's content depends on besides the catalog version: its bookings (the
+-- changes of the provider's or location's booking_counts rows, 00690), its class sessions (kinds
+-- sessions_provider or sessions_location) and the clients.
 -- name: CalendarFeedCounters :one
 SELECT
-    CAST(coalesce((SELECT b.n FROM etag_versions b WHERE b.kind = sqlc.arg(bookings_kind) AND b.ref_id = sqlc.arg(ref_id)), 0) AS INTEGER) AS bookings,
+    CAST(coalesce((SELECT sum(b.changes) FROM booking_counts b WHERE b.kind = sqlc.arg(bookings_kind) AND b.ref_id = sqlc.arg(ref_id)), 0) AS INTEGER) AS bookings,
     CAST(coalesce((SELECT s.n FROM etag_versions s WHERE s.kind = sqlc.arg(sessions_kind) AND s.ref_id = sqlc.arg(ref_id)), 0) AS INTEGER) AS sessions,
     CAST(coalesce((SELECT c.n FROM etag_versions c WHERE c.kind = 'clients' AND c.ref_id = 0), 0) AS INTEGER) AS clients;
 

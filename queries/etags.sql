@@ -3,6 +3,13 @@
 -- name: EtagVersion :one
 SELECT CAST(coalesce((SELECT n FROM etag_versions WHERE kind = sqlc.arg(kind) AND ref_id = sqlc.arg(ref_id)), 0) AS INTEGER) AS n;
 
+-- The version of the bookings of one location, client, service or provider (kind 'location',
+-- 'client', 'service', 'provider'): the sum of the changes of its booking_counts rows, which only
+-- grows and moves with every change of those bookings (db/migrations/00690_booking_counters_folded.sql).
+-- name: BookingsVersion :one
+SELECT CAST(coalesce(sum(changes), 0) AS INTEGER) AS n FROM booking_counts
+WHERE kind = sqlc.arg(kind) AND ref_id = sqlc.arg(ref_id);
+
 -- The counter of one booking; no row when the booking does not exist.
 -- name: BookingEtag :one
 SELECT CAST(coalesce(v.n, 0) AS INTEGER) AS n

@@ -64,12 +64,15 @@ WHERE starts_at < sqlc.arg(until) AND ends_at > sqlc.arg(since) AND provider_id 
 -- tables), so floor = since - 2 days bounds the index ranges from below; the indexes
 -- bookings_provider_blocks and class_sessions_provider_block cover the query. The provider list
 -- is given twice (sqlc expands each slice once).
--- The version of the providers' busy time: the sum of their bookings_provider and
--- sessions_provider counters (00330; 00363 and 00370: class sessions and time off). Counters
--- only grow, so the sum changes exactly when one of them does (app/booking/busy.go).
+-- The version of the providers' busy time: the sum of their bookings' changes (booking_counts,
+-- 00690) and of their sessions_provider counters (00330; 00363 and 00370: class sessions and
+-- time off). Counters only grow, so the sum changes exactly when one of them does
+-- (app/booking/busy.go). The provider list is given twice (sqlc expands each slice once).
 -- name: ScheduleBusyVersion :one
-SELECT CAST(coalesce(sum(n), 0) AS INTEGER) AS n FROM etag_versions
-WHERE kind IN ('bookings_provider', 'sessions_provider') AND ref_id IN (sqlc.slice(provider_ids));
+SELECT CAST(
+    coalesce((SELECT sum(c.changes) FROM booking_counts c WHERE c.kind = 'provider' AND c.ref_id IN (sqlc.slice(provider_ids))), 0)
+    + coalesce((SELECT sum(v.n) FROM etag_versions v WHERE v.kind = 'sessions_provider' AND v.ref_id IN (sqlc.slice(teacher_ids))), 0)
+    AS INTEGER) AS n;
 
 -- The same version over every provider id from first_id to last_id, for a location whose
 -- providers' ids are close together: a sum over more counters than the schedule's still
@@ -77,8 +80,10 @@ WHERE kind IN ('bookings_provider', 'sessions_provider') AND ref_id IN (sqlc.sli
 -- each kind costs less than half the IN list of ids above, for which SQLite builds a temporary
 -- b-tree on every call.
 -- name: ScheduleBusyVersionRange :one
-SELECT CAST(coalesce(sum(n), 0) AS INTEGER) AS n FROM etag_versions
-WHERE kind IN ('bookings_provider', 'sessions_provider') AND ref_id >= sqlc.arg(first_id) AND ref_id <= sqlc.arg(last_id);
+SELECT CAST(
+    coalesce((SELECT sum(c.changes) FROM booking_counts c WHERE c.kind = 'provider' AND c.ref_id >= sqlc.arg(first_id) AND c.ref_id <= sqlc.arg(last_id)), 0)
+    + coalesce((SELECT sum(v.n) FROM etag_versions v WHERE v.kind = 'sessions_provider' AND v.ref_id >= sqlc.arg(first_id) AND v.ref_id <= sqlc.arg(last_id)), 0)
+    AS INTEGER) AS n;
 
 -- name: ScheduleBusyPacked :one
 SELECT CAST(coalesce(group_concat(x.triple, ' '), '') AS TEXT) AS blocks FROM (

@@ -194,21 +194,21 @@ func bookingListTag(a *API, r *http.Request) (string, bool, error) {
 	if err != nil {
 		return "", false, nil // the handler answers the 400
 	}
-	kind, ref := "bookings_provider", f.ProviderID
+	p := db.BookingsVersionParams{Kind: "provider", RefID: f.ProviderID}
 	switch {
 	case f.ProviderID != 0:
 	case f.LocationID != 0:
-		kind, ref = "bookings_location", f.LocationID
+		p = db.BookingsVersionParams{Kind: "location", RefID: f.LocationID}
 	case f.ClientID != 0:
-		kind, ref = "bookings_client", f.ClientID
+		p = db.BookingsVersionParams{Kind: "client", RefID: f.ClientID}
 	default:
-		kind, ref = "bookings_service", f.ServiceID
+		p = db.BookingsVersionParams{Kind: "service", RefID: f.ServiceID}
 	}
 	v, err := a.catalogVersionOf(r)
 	if err != nil {
 		return "", false, err
 	}
-	n, err := a.counter(r, kind, ref)
+	n, err := db.Unchanged(a.db, p, func() (int64, error) { return a.db.R.BookingsVersion(r.Context(), p) })
 	return etag(r, v, n), err == nil, err
 }
 

@@ -48,7 +48,7 @@ func (b *scheduleBase) busyVersion(ctx context.Context, q *db.Queries) (int64, e
 	if last-first < int64(2*n+8) {
 		return q.ScheduleBusyVersionRange(ctx, db.ScheduleBusyVersionRangeParams{FirstID: first, LastID: last})
 	}
-	return q.ScheduleBusyVersion(ctx, b.ids)
+	return q.ScheduleBusyVersion(ctx, db.ScheduleBusyVersionParams{ProviderIds: b.ids, TeacherIds: b.ids})
 }
 
 // busyTimes returns the busy time of b's providers over [since, until), through kept under

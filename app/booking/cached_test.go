@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -234,10 +235,18 @@ func TestBusyVersionMovesWithEveryProvider(t *testing.T) {
 				}
 				return v
 			}
+			// A booking's change raises its provider's booking_counts changes (00690); class
+			// sessions and time off raise sessions_provider.
 			raise := func(kind string, id int64) {
 				t.Helper()
-				if _, err := d.Write.Exec(`INSERT INTO etag_versions (kind, ref_id, n) VALUES (?, ?, 1)
-					ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1`, kind, id); err != nil {
+				stmt := `INSERT INTO etag_versions (kind, ref_id, n) VALUES (?, ?, 1)
+					ON CONFLICT (kind, ref_id) DO UPDATE SET n = n + 1`
+				if counts, ok := strings.CutPrefix(kind, "bookings_"); ok {
+					kind = counts
+					stmt = `INSERT INTO booking_counts (kind, ref_id, status_id, n, changes) VALUES (?, ?, 1, 0, 1)
+						ON CONFLICT (kind, ref_id, status_id) DO UPDATE SET changes = changes + 1`
+				}
+				if _, err := d.Write.Exec(stmt, kind, id); err != nil {
 					t.Fatal(err)
 				}
 			}

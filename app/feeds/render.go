@@ -96,9 +96,9 @@ func (f Feed) Tag(ctx context.Context, d *db.DB, now time.Time) (string, error) 
 
 func (f Feed) counters() db.CalendarFeedCountersParams {
 	if f.subject.ProviderID != 0 {
-		return db.CalendarFeedCountersParams{BookingsKind: "bookings_provider", SessionsKind: "sessions_provider", RefID: f.subject.ProviderID}
+		return db.CalendarFeedCountersParams{BookingsKind: "provider", SessionsKind: "sessions_provider", RefID: f.subject.ProviderID}
 	}
-	return db.CalendarFeedCountersParams{BookingsKind: "bookings_location", SessionsKind: "sessions_location", RefID: f.subject.LocationID}
+	return db.CalendarFeedCountersParams{BookingsKind: "location", SessionsKind: "sessions_location", RefID: f.subject.LocationID}
 }
 
 func boolInt(b bool) int64 {
