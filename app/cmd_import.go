@@ -17,19 +17,26 @@ import (
 // runImport is `frontdesk import [--data DIR] FILE.json`: it loads a business from a file, all
 // or nothing (docs/import.md). FILE "-" reads standard input.
 func runImport(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet("import", "[--data DIR] [--dry-run] FILE.json\n       frontdesk import [--data DIR] [--dry-run] [--history] --from square|fresha|simplybook FILE.csv\n\n"+
+	fs := newFlagSet("import", "[--data DIR] [--dry-run] FILE.json\n       frontdesk import [--data DIR] [--dry-run] [--history] [--notify] --from square|fresha|simplybook FILE.csv\n\n"+
 		"Loads a business (or an addition to one) from FILE, all or nothing; \"-\" reads standard input.\n"+
 		"The format is described in docs/import.md. --from reads the client list or the appointments another\n"+
-		"system exported (docs/data.md, \"Switching in\"); --dry-run checks everything and writes nothing.", env)
+		"system exported (docs/data.md, \"Switching in\"); --dry-run checks everything and writes nothing.\n"+
+		"Imported bookings send no confirmations (their clients had them from the other system) and no\n"+
+		"notices to providers, only reminders; --notify sends each client a confirmation too.", env)
 	data := dataFlag(fs, env)
 	from := fs.String("from", "", "the system a CSV client list comes from: "+strings.Join(importer.Vendors, ", "))
 	dryRun := fs.Bool("dry-run", false, "check the file and say what would be created and skipped; write nothing")
 	history := fs.Bool("history", false, "with --from, an appointments file's past appointments too, as past bookings")
+	notify := fs.Bool("notify", false, "with --from, send the client of each imported booking its confirmation, as for a new booking")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if *from != "" && !slices.Contains(importer.Vendors, *from) {
 		return usagef("--from %q: want one of %s", *from, strings.Join(importer.Vendors, ", "))
+	}
+	if *notify && *from == "" {
+		// A JSON import loads a business and messages nobody (docs/import.md).
+		return usagef("--notify: only with --from (a JSON import sends no messages)")
 	}
 	name, err := fs.oneArg("import FILE (or - for standard input)")
 	if err != nil {
@@ -45,7 +52,7 @@ func runImport(ctx context.Context, env Env, args []string) error {
 	}
 	defer d.Close()
 	if *from != "" {
-		return importVendorFile(ctx, env, d, *from, name, raw, importer.SwitchOptions{DryRun: *dryRun, History: *history})
+		return importVendorFile(ctx, env, d, *from, name, raw, importer.SwitchOptions{DryRun: *dryRun, History: *history, Notify: *notify})
 	}
 	load := importer.Load
 	if *dryRun {

@@ -219,6 +219,33 @@ func TestImportClientsFromAnotherSystem(t *testing.T) {
 		stderr != "imported 1 booking (and 0 new clients) from square, skipped 1 row\n" {
 		t.Errorf("appointments: exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
 	}
+	// The imported booking's client is not sent a confirmation, unless --notify asks for one.
+	confirmations := func() string {
+		t.Helper()
+		d, err := db.Open(context.Background(), db.Path(dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		var s string
+		if err := d.Read.QueryRow(`SELECT coalesce(group_concat(n, '/'), '') FROM (SELECT count(m.id) AS n FROM bookings b
+		LEFT JOIN messages m ON m.booking_id = b.id AND m.kind = 'confirmation' WHERE b.source = 'import' AND b.start_at > ? GROUP BY b.id ORDER BY b.id)`,
+			time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if got := confirmations(); got != "0" {
+		t.Errorf("confirmations of the imported bookings: %s, want 0", got)
+	}
+	more := writeFile(t, "more.csv", []byte("Date,Start Time,Service,Staff,Customer Name,Email\n2031-03-04,10:00,Haircut & Style,Valentina Rojas,Zoe Ng,zoe@example.com\n"))
+	if code, _, stderr := runImportCLI(t, "", "import", "--data", dir, "--from", "square", "--notify", more); code != 0 || confirmations() != "0/1" {
+		t.Errorf("--notify: exit %d %q; confirmations %s, want 0/1", code, stderr, confirmations())
+	}
+	if code, _, stderr := runImportCLI(t, "", "import", "--data", dir, "--notify", writeFile(t, "notify.json", []byte(`{"clients": [{"key": "k0", "first_name": "Kai"}]}`))); code != 2 ||
+		!strings.Contains(stderr, "--notify: only with --from") {
+		t.Errorf("--notify of a JSON file: exit %d %q, want 2", code, stderr)
+	}
 	code, stdout, stderr = runImportCLI(t, "", "import", "--data", dir, "--from", "square", "--history", "--dry-run", appts)
 	if code != 0 || !strings.Contains(stdout, "line 3: create booking 2020-03-02 10:00 haircut & style with valentina rojas for Ivo Paz <ivo@example.com> (new client)\n") ||
 		!strings.Contains(stdout, "line 2: skip Zoe Ng <zoe@example.com>: Valentina Rojas already has a booking then") {

@@ -70,7 +70,7 @@ func (a *Admin) checkDataImport(w http.ResponseWriter, r *http.Request) {
 		a.renderDataImport(w, r, http.StatusUnprocessableEntity, v)
 		return
 	}
-	opt := importer.SwitchOptions{DryRun: true, History: f.Checked("history", "1")}
+	opt := importer.SwitchOptions{DryRun: true, History: f.Checked("history", "1"), Notify: f.Checked("notify", "1")}
 	report, err := importer.LoadVendorCSV(r.Context(), a.db, vendor, raw, a.now(), opt)
 	if ie := (*importer.Errors)(nil); errors.As(err, &ie) {
 		v.Problems, v.More = problemLines(ie), ie.More
@@ -81,7 +81,7 @@ func (a *Admin) checkDataImport(w http.ResponseWriter, r *http.Request) {
 		a.renderError(w, r, err)
 		return
 	}
-	v.Checked, v.File, v.Vendor, v.History = true, base64.StdEncoding.EncodeToString(raw), vendor, opt.History
+	v.Checked, v.File, v.Vendor, v.History, v.Notify = true, base64.StdEncoding.EncodeToString(raw), vendor, opt.History, opt.Notify
 	v.Appointments, v.Created, v.Clients, v.Skipped = report.Appointments, report.Created, report.Clients, report.Skipped
 	v.Ignored = strings.Join(report.Ignored, ", ")
 	for _, row := range report.Rows {
@@ -106,7 +106,7 @@ func (a *Admin) runDataImport(w http.ResponseWriter, r *http.Request) {
 		a.renderDataImport(w, r, http.StatusBadRequest, ui.DataImportView{Form: f})
 		return
 	}
-	opt := importer.SwitchOptions{History: f.Checked("history", "1")}
+	opt := importer.SwitchOptions{History: f.Checked("history", "1"), Notify: f.Checked("notify", "1")}
 	report, err := importer.LoadVendorCSV(r.Context(), a.db, vendor, raw, a.now(), opt)
 	if ie := (*importer.Errors)(nil); errors.As(err, &ie) {
 		v := ui.DataImportView{Form: ui.NewForm(nil), Problems: problemLines(ie), More: ie.More}

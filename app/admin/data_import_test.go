@@ -56,7 +56,8 @@ func TestImportFromAnotherSystem(t *testing.T) {
 		return s
 	}
 	wantBody(t, c.get(t, "/settings/data"), `href="/settings/data/import"`)
-	wantBody(t, c.get(t, "/settings/data/import"), `enctype="multipart/form-data"`, `type="file"`, `accept=".csv,text/csv"`, `<option value="fresha"`)
+	wantBody(t, c.get(t, "/settings/data/import"), `enctype="multipart/form-data"`, `type="file"`, `accept=".csv,text/csv"`, `<option value="fresha"`,
+		"Send each client a confirmation of their imported bookings")
 
 	file := "\uFEFFDate,Start Time,Duration,Service,Staff,Customer Name,Email,Status\r\n" +
 		w.Day + ",10:00,30,Haircut,Ana,Zoe Ruiz,zoe@example.com,Accepted\r\n" +
@@ -66,7 +67,8 @@ func TestImportFromAnotherSystem(t *testing.T) {
 	res := c.upload(t, map[string]string{"vendor": "square"}, "appointments.csv", []byte(file))
 	wantStatus(t, res, 200)
 	wantBody(t, res, `data-testid="import-summary">It would create 1 booking. Its bookings need 1 new client, created with them. 2 rows would be skipped.`,
-		"Ana already has a booking then: it is not double-booked", "No service named “Massage” here", "A new client too", `data-testid="run-import"`)
+		"Ana already has a booking then: it is not double-booked", "No service named “Massage” here", "A new client too", `data-testid="run-import"`,
+		"New bookings get the reminders your message settings send, but no confirmation")
 	if got := counts(); got != before {
 		t.Fatalf("the dry run wrote: %s → %s", before, got)
 	}
@@ -88,11 +90,36 @@ func TestImportFromAnotherSystem(t *testing.T) {
 	if got, want := counts(), bumped(t, before, 1, 1); got != want {
 		t.Errorf("bookings/clients %s → %s, want %s", before, got, want)
 	}
+	// The client had their confirmation from the other system: none is planned, unless the
+	// owner ticks the box to send one.
+	confirmations := func() string {
+		t.Helper()
+		var s string
+		if err := d.Read.QueryRow(`SELECT coalesce(group_concat(n, '/'), '') FROM (SELECT count(m.id) AS n FROM bookings b
+		LEFT JOIN messages m ON m.booking_id = b.id AND m.kind = 'confirmation' WHERE b.source = 'import' GROUP BY b.id ORDER BY b.id)`).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if got := confirmations(); got != "0" {
+		t.Errorf("confirmations of the imported bookings: %s, want 0", got)
+	}
+	notified := "\uFEFFDate,Start Time,Duration,Service,Staff,Customer Name,Email,Status\r\n" +
+		w.Day + ",10:00,30,Haircut,Bruno,Zoe Ruiz,zoe@example.com,Accepted\r\n"
+	res = c.upload(t, map[string]string{"vendor": "square", "notify": "1"}, "appointments.csv", []byte(notified))
+	wantStatus(t, res, 200)
+	wantBody(t, res, `name="notify" value="1"`, "New bookings get the confirmation and reminders your message settings send.")
+	run = c.post(t, "/settings/data/import/run", url.Values{"vendor": {hidden("vendor")}, "file": {hidden("file")}, "notify": {hidden("notify")}})
+	wantRedirect(t, run, "/settings/data")
+	if got := confirmations(); got != "0/1" {
+		t.Errorf("confirmations of the imported bookings: %s, want 0/1 (the second import's client sent one)", got)
+	}
 
 	// In Spanish, the same page and reasons.
 	wantRedirect(t, c.post(t, "/account/language", url.Values{"language": {"es"}}), "/account")
 	res = c.upload(t, map[string]string{"vendor": "square"}, "appointments.csv", []byte(file))
-	wantBody(t, res, "Importar desde otro sistema", "Ana ya tiene una reserva a esa hora", "No hay nada que importar.")
+	wantBody(t, res, "Importar desde otro sistema", "Ana ya tiene una reserva a esa hora", "No hay nada que importar.",
+		"Enviar a cada cliente una confirmación de sus reservas importadas")
 }
 
 // TestImportFromAnotherSystemRefuses: hostile or broken uploads get a clear message on the

@@ -15,6 +15,7 @@ import (
 	"frontdesk/app/booking"
 	"frontdesk/app/clients"
 	"frontdesk/app/fail"
+	"frontdesk/app/messages"
 	"frontdesk/db"
 )
 
@@ -278,7 +279,7 @@ func loadAppointments(ctx context.Context, d *db.DB, vendor string, raw []byte, 
 	// Two passes through the write: the first, always rolled back, finds which bookings the
 	// rules accept; the second creates only the clients those bookings need, with them, or on a
 	// dry run rolls back as well.
-	first, err := bookAppointments(ctx, d, f, lines, appts, report, now, true)
+	first, err := bookAppointments(ctx, d, f, lines, appts, report, now, true, false)
 	if err != nil {
 		return report, err
 	}
@@ -315,15 +316,16 @@ func loadAppointments(ctx context.Context, d *db.DB, vendor string, raw []byte, 
 		keptAppts = append(keptAppts, a)
 		row.appt = len(keptAppts)
 	}
-	return bookAppointments(ctx, d, kept, keptLines, keptAppts, first, now, o.DryRun)
+	return bookAppointments(ctx, d, kept, keptLines, keptAppts, first, now, o.DryRun, o.Notify)
 }
 
 // bookAppointments writes f's clients, then books appts through app/booking in the same
 // transaction, one for each row of report still to create; a booking the rules refuse
 // (another booking holds the provider) writes nothing and its row is skipped with the reason.
-// With rollback it writes nothing and reports what it would do.
+// With notify each booking's client is sent its confirmation (SwitchOptions.Notify). With
+// rollback it writes nothing and reports what it would do.
 func bookAppointments(ctx context.Context, d *db.DB, f *File, lines []int, appts []appointment, report SwitchReport,
-	now time.Time, rollback bool) (SwitchReport, error) {
+	now time.Time, rollback, notify bool) (SwitchReport, error) {
 	p, err := validate(f, now, &problems{})
 	var ie *Errors
 	if errors.As(err, &ie) {
@@ -364,10 +366,13 @@ func bookAppointments(ctx context.Context, d *db.DB, f *File, lines []int, appts
 			if a.newClient > 0 {
 				client = newIDs[a.newClient-1]
 			}
-			_, err := booking.Create(joined, d, now, booking.NewBooking{
+			made, err := booking.Create(joined, d, now, booking.NewBooking{
 				LocationID: a.loc, ServiceID: a.service, ProviderID: a.provider, ClientID: client,
 				StatusID: a.status, Start: a.start, End: a.end, Notes: a.notes, Source: booking.SourceImport,
 			})
+			if err == nil && notify {
+				err = messages.ConfirmImported(ctx, q, now, made.Booking)
+			}
 			var inv *booking.InvalidError
 			var taken *booking.ResourceTakenError
 			var coded fail.Coded

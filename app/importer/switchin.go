@@ -147,6 +147,11 @@ type SwitchOptions struct {
 	// History imports an appointments file's past appointments too, as attended (or no-show)
 	// bookings; without it they are skipped.
 	History bool
+	// Notify sends the client of each booking an appointments file creates its confirmation,
+	// as any new booking gets. Without it an imported booking is announced to nobody (its
+	// client heard from the system it comes from) and gets only its reminders
+	// (messages.BookingCreated).
+	Notify bool
 }
 
 // LoadClientsCSV reads a vendor's client export and creates its clients, all or nothing; with

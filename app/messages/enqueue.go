@@ -84,18 +84,41 @@ func BookingChanged(ctx context.Context, q *db.Queries, now time.Time, b db.Book
 	if err != nil && !db.IsNotFound(err) {
 		return fmt.Errorf("message booking %d: %w", b.ID, err)
 	}
-	return planBooking(ctx, q, now, b, prev, known)
+	return planBooking(ctx, q, now, b, prev, known, true)
 }
 
 // BookingCreated is BookingChanged for a booking its caller has just inserted, which has no
 // messages planned yet: the same plan, one read fewer inside the booking's transaction.
+//
+// A booking imported from another system (source import) is not announced: its client had
+// its confirmation from that system, and its provider already works to it, so neither a
+// confirmation nor the provider's new-booking notice is planned; its reminders are, as for any
+// booking. The importer plans the confirmations when the owner asks for them
+// (ConfirmImported).
 func BookingCreated(ctx context.Context, q *db.Queries, now time.Time, b db.Booking) error {
-	return planBooking(ctx, q, now, b, db.MessageBooking{}, false)
+	return planBooking(ctx, q, now, b, db.MessageBooking{}, false, b.Source != sourceImport)
+}
+
+// ConfirmImported plans the confirmation of b, a booking just imported from another system
+// (BookingCreated planned it none), as a new booking's: the importer calls it in b's
+// transaction when the owner chose to confirm imported bookings to their clients. The
+// provider's notice stays unplanned: the owner's choice is about the clients.
+func ConfirmImported(ctx context.Context, q *db.Queries, now time.Time, b db.Booking) error {
+	if b.Source != sourceImport || b.StatusID != statusConfirmed {
+		return nil
+	}
+	p, err := loadPlan(ctx, q)
+	if err != nil {
+		return err
+	}
+	w := writer{ctx: ctx, q: q, now: now, plan: p, bookingID: b.ID, clientID: b.ClientID, locationID: b.LocationID}
+	return w.add(Confirmation, detail{Sequence: 0})
 }
 
 // planBooking plans b's messages against prev, what they were last planned for (known says
-// whether they ever were).
-func planBooking(ctx context.Context, q *db.Queries, now time.Time, b db.Booking, prev db.MessageBooking, known bool) error {
+// whether they ever were). announce says whether a new booking is announced: its confirmation
+// to the client and its notice to the provider.
+func planBooking(ctx context.Context, q *db.Queries, now time.Time, b db.Booking, prev db.MessageBooking, known, announce bool) error {
 	p, err := loadPlan(ctx, q)
 	if err != nil {
 		return err
@@ -110,7 +133,7 @@ func planBooking(ctx context.Context, q *db.Queries, now time.Time, b db.Booking
 		prev.ServiceID != b.ServiceID || prev.ProviderID != b.ProviderID)
 	switch {
 	case !known:
-		if b.StatusID == statusConfirmed {
+		if b.StatusID == statusConfirmed && announce {
 			err = w.add(Confirmation, detail{Sequence: 0})
 		}
 	case b.StatusID == statusCancelled && prev.StatusID != statusCancelled:
@@ -129,7 +152,7 @@ func planBooking(ctx context.Context, q *db.Queries, now time.Time, b db.Booking
 	if err != nil {
 		return err
 	}
-	if err := w.planProviders(b, prev, known, moved); err != nil {
+	if err := w.planProviders(b, prev, known, moved, announce); err != nil {
 		return err
 	}
 	if !known || moved || live != (prev.StatusID == statusConfirmed || prev.StatusID == statusReserved) {

@@ -74,6 +74,10 @@ const (
 	statusCancelled = 5
 )
 
+// sourceImport is the source of a booking imported from another system (app/booking's
+// SourceImport, mirrored by the CHECK on bookings.source).
+const sourceImport = "import"
+
 // DefaultOffsets are the reminders a new installation sends: 24 hours and 2 hours before.
 var DefaultOffsets = []time.Duration{24 * time.Hour, 2 * time.Hour}
 

@@ -20,16 +20,16 @@ import (
 // customer messages (ToProvider).
 
 // planProviders plans the provider's side of a booking write: the notice to the provider (to
-// both, when the booking moved from one provider to another) and the agenda of the booking's
-// day.
-func (w *writer) planProviders(b db.Booking, prev db.MessageBooking, known, moved bool) error {
+// both, when the booking moved from one provider to another; for a new booking only when it is
+// announced, planBooking) and the agenda of the booking's day.
+func (w *writer) planProviders(b db.Booking, prev db.MessageBooking, known, moved, announce bool) error {
 	prov, err := w.q.MessageProvider(w.ctx, b.ProviderID)
 	if err != nil {
 		return fmt.Errorf("message provider %d: %w", b.ProviderID, err)
 	}
 	switch {
 	case !known || b.StatusID == statusConfirmed && prev.StatusID == statusReserved:
-		if b.StatusID == statusConfirmed {
+		if b.StatusID == statusConfirmed && (known || announce) {
 			err = w.toProvider(prov, ProviderBooked, detail{})
 		}
 	case b.StatusID == statusCancelled && prev.StatusID != statusCancelled:
