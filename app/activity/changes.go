@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -28,26 +29,21 @@ func Diff(before, after any, skip ...string) Changes {
 	if !av.IsValid() {
 		return c
 	}
-	t := av.Type()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name := snake(f.Name)
+	for _, f := range fieldsOf(av.Type()) {
+		name := f.name
 		if contains(skip, name) {
 			continue
 		}
 		var old, rawOld any
 		if bv.IsValid() {
-			bf := bv.FieldByName(f.Name)
+			bf := bv.FieldByName(f.goName)
 			if !bf.IsValid() || !bf.CanInterface() {
 				continue
 			}
 			rawOld = bf.Interface()
 			old = stamp(name, plain(rawOld))
 		}
-		rawCur := av.Field(i).Interface()
+		rawCur := av.Field(f.index).Interface()
 		cur := stamp(name, plain(rawCur))
 		// Compared as stored first: two different sealed secrets both read Hidden.
 		if rawOld != nil && reflect.TypeOf(rawOld) == reflect.TypeOf(rawCur) {
@@ -59,6 +55,31 @@ func Diff(before, after any, skip ...string) Changes {
 		}
 	}
 	return c
+}
+
+// field is one exported field of a struct type Diff compares: its index, Go name and entry name.
+type field struct {
+	index        int
+	goName, name string
+}
+
+// fields keeps each struct type's exported fields with their snake_case names: every booking
+// write records an entry, and naming thirty fields anew each time cost the writer more than
+// comparing them.
+var fields sync.Map // reflect.Type → []field
+
+func fieldsOf(t reflect.Type) []field {
+	if fs, ok := fields.Load(t); ok {
+		return fs.([]field)
+	}
+	var fs []field
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() {
+			fs = append(fs, field{index: i, goName: f.Name, name: snake(f.Name)})
+		}
+	}
+	fields.Store(t, fs)
+	return fs
 }
 
 // Created is after's fields that hold a value, each as [nil, value]: what a new row was made
