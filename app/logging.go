@@ -41,9 +41,17 @@ func newLogger(w io.Writer, format string) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
-func readableDurations(_ []string, a slog.Attr) slog.Attr {
-	if a.Value.Kind() == slog.KindDuration {
+func readableDurations(groups []string, a slog.Attr) slog.Attr {
+	switch a.Value.Kind() {
+	case slog.KindDuration:
 		return slog.String(a.Key, readableDuration(a.Value.Duration()))
+	case slog.KindAny:
+		// With ReplaceAttr set, a handler passes the record's level through it as a value of
+		// any kind, which the JSON handler would write through encoding/json (Level's
+		// MarshalJSON) on every line; its name as a string is written the same, for less.
+		if l, ok := a.Value.Any().(slog.Level); ok && a.Key == slog.LevelKey && len(groups) == 0 {
+			return slog.String(a.Key, l.String())
+		}
 	}
 	return a
 }

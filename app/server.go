@@ -58,13 +58,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 		Help:        "Always 1; the labels say which frontdesk is running (app/buildinfo).",
 		ConstLabels: prometheus.Labels{"version": bi.Version, "revision": bi.Revision, "goversion": bi.GoVersion},
 	}, func() float64 { return 1 }))
-	observe := func(r *http.Request, status int, d time.Duration) {
-		route := chi.RouteContext(r.Context()).RoutePattern()
-		if route == "" {
-			route = "unmatched"
-		}
-		latency.WithLabelValues(route, metricMethod(r.Method), statusClass(status)).Observe(d.Seconds())
-	}
+	observe := newRouteLatency(latency).observe
 
 	// One key checker for every key-authenticated surface (/v3, /mcp): one rate-limit budget per key.
 	keys := keyauth.New(d, keyauth.Options{Now: now, Log: log, Limits: cfg.Limits})
@@ -144,7 +138,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	r.Get("/readyz", s.readyz)
 	// Metrics are served on their own listener (--metrics-addr), never here.
 	s.reg, s.metrics = reg, promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
-	r.Mount("/v3", http.MaxBytesHandler(v3.Routes(), 2<<20))
+	r.Mount("/v3", maxBytes(v3.Routes(), 2<<20))
 	// MCP endpoint (docs/mcp.md): AI assistants book through the same stores, keys and limits.
 	r.Handle("/mcp", mcp.New(d, mcp.Options{Now: now, Log: log, Keys: keys, Version: buildinfo.Version(), Links: base}).Handler())
 	r.Handle(static.Prefix+"*", static.Handler())
@@ -241,6 +235,20 @@ func metricMethod(m string) string {
 
 func statusClass(code int) string {
 	return string(rune('0'+code/100)) + "xx"
+}
+
+// maxBytes is http.MaxBytesHandler for requests that carry a body. One that carries none (a
+// GET: net/http gives it http.NoBody) has nothing to limit and goes through as it came,
+// without the copy of the request that MaxBytesHandler makes.
+func maxBytes(h http.Handler, n int64) http.Handler {
+	limited := http.MaxBytesHandler(h, n)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody {
+			h.ServeHTTP(w, r)
+			return
+		}
+		limited.ServeHTTP(w, r)
+	})
 }
 
 // activityIP gives every request's changes the client address the activity trail records: the

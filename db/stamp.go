@@ -25,8 +25,10 @@ type Stamp [walHeaderSize]byte
 // on a Unix system), a header not yet initialised, or the two copies differing because a
 // commit is writing them at this very moment. The caller then reads its counters as usual.
 func (d *DB) Stamp() (Stamp, bool) {
-	var both [2 * walHeaderSize]byte
-	if !d.shm.readAt(d.path+"-shm", both[:]) {
+	buf := headerBuffers.Get().(*[2 * walHeaderSize]byte)
+	defer headerBuffers.Put(buf)
+	both := buf[:]
+	if !d.shm.readAt(d.path, both) {
 		return Stamp{}, false
 	}
 	first, second := both[:walHeaderSize], both[walHeaderSize:]
@@ -36,6 +38,10 @@ func (d *DB) Stamp() (Stamp, bool) {
 	}
 	return Stamp(first), true
 }
+
+// headerBuffers hold the two header copies while they are read: a buffer handed to the read
+// system call would otherwise be a new allocation on every request.
+var headerBuffers = sync.Pool{New: func() any { return new([2 * walHeaderSize]byte) }}
 
 // shmFile is the -shm file, opened for reading on first use and never closed. SQLite locks
 // the -shm file with POSIX advisory locks, which belong to the process: closing any descriptor
@@ -50,12 +56,13 @@ type shmFile struct {
 	fd atomic.Int64 // the descriptor + 1; 0 until opened
 }
 
-func (s *shmFile) readAt(path string, p []byte) bool {
+// readAt reads p from the start of the -shm file of the database at dbPath.
+func (s *shmFile) readAt(dbPath string, p []byte) bool {
 	fd := s.fd.Load()
 	if fd == 0 {
 		s.mu.Lock()
 		if fd = s.fd.Load(); fd == 0 {
-			if f, ok := openShm(path); ok { // absent until the first WAL connection
+			if f, ok := openShm(dbPath + "-shm"); ok { // absent until the first WAL connection
 				fd = int64(f) + 1
 				s.fd.Store(fd)
 			}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"hash/fnv"
 	"net/http"
 	"strconv"
@@ -38,15 +39,22 @@ func etag(r *http.Request, counters ...int64) string {
 	return string(append(b, '"'))
 }
 
-var privateNoCache = []string{"private, no-cache"}
+var (
+	privateNoCache    = []string{"private, no-cache"}
+	varyAuthorization = []string{"Authorization"}
+)
 
 // notModified answers 304 with tag's headers and reports true when the request's If-None-Match
 // matches tag; otherwise it sets the headers for the 200 that follows and reports false.
 func notModified(w http.ResponseWriter, r *http.Request, tag string, exists bool) bool {
 	h := w.Header()
-	h.Set("ETag", tag)
+	h["Etag"] = []string{tag}           // canonical key: Set would make it anew on every answer
 	h["Cache-Control"] = privateNoCache // shared, never modified (middleware.SecurityHeaders)
-	h.Add("Vary", "Authorization")
+	if len(h["Vary"]) == 0 {
+		h["Vary"] = varyAuthorization // shared likewise
+	} else {
+		h.Add("Vary", "Authorization")
+	}
 	if !inmMatches(r.Header.Get("If-None-Match"), tag, exists) {
 		return false
 	}
@@ -74,8 +82,14 @@ func inmMatches(header, tag string, exists bool) bool {
 // counter reads one change counter of etag_versions (0 when never raised).
 func (a *API) counter(r *http.Request, kind string, ref int64) (int64, error) {
 	p := db.EtagVersionParams{Kind: kind, RefID: ref}
-	return db.Unchanged(a.db, p, func() (int64, error) { return a.db.R.EtagVersion(r.Context(), p) })
+	return db.Unchanged(a.db, p, func() (int64, error) { return a.db.R.EtagVersion(context.WithoutCancel(r.Context()), p) })
 }
+
+// bookingEtagKey and clientEtagKey name one record's counters among db.Unchanged's readings.
+type (
+	bookingEtagKey struct{ id int64 }
+	clientEtagKey  struct{ id int64 }
+)
 
 // conditional gives the GET routes named in taggedRoutes an ETag and answers 304 when the
 // request's If-None-Match still matches, before the handler reads anything; otherwise it sends
@@ -110,7 +124,7 @@ func (a *API) conditional(next http.Handler) http.Handler {
 		case notModified(w, r, tag, route.exists):
 			return
 		}
-		key := answerKey(r, tag)
+		key := answerKeyOf(r, tag)
 		if body, hit := a.answers.get(key); hit {
 			writeRawJSON(w, http.StatusOK, body)
 			return
@@ -222,7 +236,11 @@ func bookingTag(a *API, r *http.Request) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	n, err := a.db.R.BookingEtag(r.Context(), id)
+	// Kept while nothing commits, as counter's readings are: one record's poll costs no
+	// statement. A booking that does not exist is not kept, and reads again.
+	n, err := db.Unchanged(a.db, bookingEtagKey{id}, func() (int64, error) {
+		return a.db.R.BookingEtag(context.WithoutCancel(r.Context()), id)
+	})
 	if db.IsNotFound(err) {
 		return "", false, nil
 	}
@@ -241,7 +259,9 @@ func clientTag(a *API, r *http.Request) (string, bool, error) {
 	if err != nil {
 		return "", false, nil
 	}
-	c, err := a.db.R.ClientEtag(r.Context(), id)
+	c, err := db.Unchanged(a.db, clientEtagKey{id}, func() (db.ClientEtagRow, error) {
+		return a.db.R.ClientEtag(context.WithoutCancel(r.Context()), id)
+	})
 	if db.IsNotFound(err) {
 		return "", false, nil
 	}

@@ -25,26 +25,26 @@ const (
 
 type answerCache struct {
 	mu     sync.Mutex
-	bodies map[string][]byte
-	order  []string // keys, oldest first
+	bodies map[answerKey][]byte
+	order  []answerKey // oldest first
 	bytes  int
 }
 
-func (c *answerCache) get(key string) ([]byte, bool) {
+func (c *answerCache) get(key answerKey) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, ok := c.bodies[key]
 	return b, ok
 }
 
-func (c *answerCache) put(key string, body []byte) {
+func (c *answerCache) put(key answerKey, body []byte) {
 	if len(body) > maxCachedBody {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.bodies == nil {
-		c.bodies = map[string][]byte{}
+		c.bodies = map[answerKey][]byte{}
 	}
 	if _, ok := c.bodies[key]; ok {
 		return
@@ -67,9 +67,13 @@ func (c *answerCache) clear() {
 	c.bodies, c.order, c.bytes = nil, nil, 0
 }
 
-// answerKey is the cache key of request r under tag.
-func answerKey(r *http.Request, tag string) string {
-	return tag + " " + r.URL.Path + "?" + r.URL.RawQuery
+// answerKey is a kept answer's key: the tag, the path and the query as sent. Its parts are the
+// request's own strings, so looking an answer up builds none.
+type answerKey struct{ tag, path, query string }
+
+// answerKeyOf is the key of request r under tag.
+func answerKeyOf(r *http.Request, tag string) answerKey {
+	return answerKey{tag, r.URL.Path, r.URL.RawQuery}
 }
 
 // keepingWriter passes an answer through and keeps a copy of a 200 body small enough to cache.

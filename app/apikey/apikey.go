@@ -52,11 +52,20 @@ func Generate() (key string, err error) {
 	return Prefix + base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// Hash is what the database stores and looks keys up by.
-func Hash(key string) string {
-	sum := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(sum[:])
+// Hash is what the database stores and looks keys up by: Digest in hex.
+func Hash(key string) string { return HashOf(Digest(key)) }
+
+// Digest is the SHA-256 of key, a fixed-size value to keep keys by in memory.
+func Digest(key string) [sha256.Size]byte {
+	var buf [256]byte // a key fits: no copy of it on the heap
+	if len(key) <= len(buf) {
+		return sha256.Sum256(append(buf[:0], key...))
+	}
+	return sha256.Sum256([]byte(key))
 }
+
+// HashOf is the Hash of the key whose Digest is d.
+func HashOf(d [sha256.Size]byte) string { return hex.EncodeToString(d[:]) }
 
 // DisplayPrefix is the harmless start of a key shown in lists so owners can tell keys apart.
 func DisplayPrefix(key string) string {

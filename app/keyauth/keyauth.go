@@ -8,6 +8,7 @@ package keyauth
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"log/slog"
 	"strings"
@@ -51,7 +52,7 @@ type Keys struct {
 	log     *slog.Logger
 	limiter *limiter
 	touched touchLog
-	kept    keptKeys // authenticated keys by token hash (Authenticate)
+	kept    keptKeys // authenticated keys by token digest (Authenticate)
 	// rounds reads the counters Authenticate needs for every request waiting at once (rounds.go).
 	rounds versionRounds
 	// failures limits failed authentications per client address (failures.go).
@@ -73,7 +74,7 @@ func New(d *db.DB, o Options) *Keys {
 // Authenticate resolves the Bearer key of an Authorization header value on every request, so
 // a key revoked or changed by any path — the admin UI, `frontdesk apikey revoke` in another
 // process, plain SQL — is refused or read afresh on the very next request. A key is kept by
-// the hash of its token under the api_keys counter that triggers raise on any write to
+// the digest of its token under the api_keys counter that triggers raise on any write to
 // api_keys (db/migrations/00371_api_keys_counter.sql): each request reads that counter and
 // the catalog version in one statement (AuthenticationVersions, two index probes; requests
 // that arrive together share one reading taken after all of them arrived: rounds.go) and looks
@@ -84,19 +85,16 @@ func (k *Keys) Authenticate(ctx context.Context, authorization string) (Key, err
 	if !ok || !strings.EqualFold(scheme, "Bearer") || !strings.HasPrefix(token, apikey.Prefix) || len(token) > 200 {
 		return Key{}, ErrInvalidKey
 	}
-	// Each read is a few index probes; with the request's cancellable context database/sql and
-	// the driver would each start a goroutine to watch it, which costs as much again.
-	ctx = context.WithoutCancel(ctx)
-	hash := apikey.Hash(token)
+	digest := apikey.Digest(token)
 	// The counter is read before the key, so a key kept under a reading reflects every write
 	// up to it (db.CountedCache's rule).
 	v, err := k.rounds.read(ctx, k.db.R)
 	if err != nil {
 		return Key{}, err
 	}
-	key, ok := k.kept.lookup(hash, v.KeysVersion)
+	key, ok := k.kept.lookup(digest, v.KeysVersion)
 	if !ok {
-		row, err := k.db.R.AuthenticateAPIKey(ctx, hash)
+		row, err := k.db.R.AuthenticateAPIKey(withoutCancel(ctx), apikey.HashOf(digest))
 		if err != nil {
 			if db.IsNotFound(err) { // unknown or revoked
 				return Key{}, ErrInvalidKey
@@ -104,22 +102,28 @@ func (k *Keys) Authenticate(ctx context.Context, authorization string) (Key, err
 			return Key{}, err
 		}
 		key = Key{ID: row.ID, Name: row.Name, Scopes: row.Scopes, ZMeansLocal: row.ZMeansLocal}
-		k.kept.store(hash, v.KeysVersion, key)
+		k.kept.store(digest, v.KeysVersion, key)
 	}
 	key.CatalogVersion = v.CatalogVersion
 	k.touch(ctx, key.ID)
 	return key, nil
 }
 
+// withoutCancel is ctx for one of Authenticate's reads, each a few index probes: with the
+// request's cancellable context database/sql and the driver would each start a goroutine to
+// watch it, which costs as much again. It is made only for a statement that runs; most
+// requests run none.
+func withoutCancel(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
+
 // maxKeptKeys bounds the kept keys: past it they start over. Only keys that authenticated are
 // kept, so unknown tokens cannot fill it.
 const maxKeptKeys = 1024
 
-// keptKeys holds authenticated keys by token hash, each with the api_keys counter reading it
+// keptKeys holds authenticated keys by their token's digest (apikey.Digest), each with the api_keys counter reading it
 // was read under.
 type keptKeys struct {
 	mu   sync.RWMutex
-	keys map[string]keptKey
+	keys map[[sha256.Size]byte]keptKey
 }
 
 type keptKey struct {
@@ -127,23 +131,23 @@ type keptKey struct {
 	key     Key
 }
 
-func (c *keptKeys) lookup(hash string, v int64) (Key, bool) {
+func (c *keptKeys) lookup(digest [sha256.Size]byte, v int64) (Key, bool) {
 	c.mu.RLock()
-	e, ok := c.keys[hash]
+	e, ok := c.keys[digest]
 	c.mu.RUnlock()
 	return e.key, ok && e.version == v
 }
 
-func (c *keptKeys) store(hash string, v int64, key Key) {
+func (c *keptKeys) store(digest [sha256.Size]byte, v int64, key Key) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.keys[hash]; ok && e.version > v {
+	if e, ok := c.keys[digest]; ok && e.version > v {
 		return
 	}
 	if c.keys == nil || len(c.keys) >= maxKeptKeys {
-		c.keys = map[string]keptKey{}
+		c.keys = map[[sha256.Size]byte]keptKey{}
 	}
-	c.keys[hash] = keptKey{v, key}
+	c.keys[digest] = keptKey{v, key}
 }
 
 // touchEvery limits last_used_at writes to one per key per interval, so reads never queue
@@ -164,7 +168,7 @@ func (k *Keys) touch(ctx context.Context, keyID int64) {
 	}
 	k.touched.mu.Unlock()
 	if due {
-		err := k.db.W.TouchAPIKey(ctx, db.TouchAPIKeyParams{LastUsedAt: db.NullMillis(&now), ID: keyID})
+		err := k.db.W.TouchAPIKey(withoutCancel(ctx), db.TouchAPIKeyParams{LastUsedAt: db.NullMillis(&now), ID: keyID})
 		if err != nil && !k.db.NoteWriteError(err) { // a full disk is reported once, elsewhere
 			k.log.WarnContext(ctx, "record key use", "err", err)
 		}

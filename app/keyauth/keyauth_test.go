@@ -64,7 +64,7 @@ func TestKeptKeysFollowKeyWrites(t *testing.T) {
 	check(t) // keeps the key; recording its first use raises the counter
 	check(t) // keeps it again, under the counter as it stays for a minute
 	check(t) // from the cache
-	if _, ok := k.kept.lookup(hash, mustVersion(t, d)); !ok {
+	if _, ok := k.kept.lookup(apikey.Digest(token), mustVersion(t, d)); !ok {
 		t.Fatal("the key was not kept")
 	}
 	for _, c := range []struct{ name, sql string }{

@@ -27,6 +27,7 @@ type Limits struct {
 type Usage struct {
 	Burst, Daily Window
 	now          time.Time
+	limits       *limitValues
 }
 
 // Window is one limit's state; Limit 0 means the limit is off.
@@ -44,21 +45,31 @@ type Window struct {
 func (k *Keys) Take(keyID int64) Usage {
 	now := k.now()
 	burst, daily := k.limiter.take(keyID, now)
-	return Usage{Burst: burst, Daily: daily, now: now}
+	return Usage{Burst: burst, Daily: daily, now: now, limits: k.limiter.values}
 }
 
-// SetHeaders writes Connect v3's X-RateLimit-* headers for u.
+// SetHeaders writes Connect v3's X-RateLimit-* headers for u. The keys are written in their
+// canonical form (what Header.Set would make of "X-RateLimit-Limit" on every answer), and the
+// limits, the same on every answer, as values made once.
 func (u Usage) SetHeaders(h http.Header) {
 	if u.Daily.Limit > 0 {
-		h.Set("X-RateLimit-Limit", strconv.Itoa(u.Daily.Limit))
-		h.Set("X-RateLimit-Remaining", strconv.Itoa(u.Daily.Remaining))
-		h.Set("X-RateLimit-Reset", strconv.FormatInt(u.Daily.Reset.Unix(), 10))
+		h["X-Ratelimit-Limit"] = u.limits.daily
+		h["X-Ratelimit-Remaining"] = []string{strconv.Itoa(u.Daily.Remaining)}
+		h["X-Ratelimit-Reset"] = []string{strconv.FormatInt(u.Daily.Reset.Unix(), 10)}
 	}
 	if u.Burst.Limit > 0 {
-		h.Set("X-RateLimit-Burst-Limit", strconv.Itoa(u.Burst.Limit))
-		h.Set("X-RateLimit-Burst-Remaining", strconv.Itoa(u.Burst.Remaining))
-		h.Set("X-RateLimit-Burst-Reset", strconv.FormatInt(ceilUnix(u.Burst.Reset), 10))
+		h["X-Ratelimit-Burst-Limit"] = u.limits.burst
+		h["X-Ratelimit-Burst-Remaining"] = []string{strconv.Itoa(u.Burst.Remaining)}
+		h["X-Ratelimit-Burst-Reset"] = []string{strconv.FormatInt(ceilUnix(u.Burst.Reset), 10)}
 	}
+}
+
+// limitValues are the limits as header values, shared by every answer and never modified: a
+// later Set replaces a slice and an Add copies it (its capacity is its length).
+type limitValues struct{ daily, burst []string }
+
+func newLimitValues(l Limits) *limitValues {
+	return &limitValues{daily: []string{strconv.Itoa(l.PerDay)}, burst: []string{strconv.Itoa(l.PerMinute)}}
 }
 
 // Exceeded reports whether the request is over a limit: which one (Connect v3's detail,
@@ -89,6 +100,7 @@ func ceilUnix(t time.Time) int64 {
 
 type limiter struct {
 	limits Limits
+	values *limitValues // limits as header values
 	mu     sync.Mutex
 	keys   map[int64]*keyState
 }
@@ -102,7 +114,7 @@ type keyState struct {
 }
 
 func newLimiter(l Limits) *limiter {
-	return &limiter{limits: l, keys: map[int64]*keyState{}}
+	return &limiter{limits: l, values: newLimitValues(l), keys: map[int64]*keyState{}}
 }
 
 func (l *limiter) take(keyID int64, now time.Time) (burst, daily Window) {

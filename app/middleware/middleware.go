@@ -16,10 +16,29 @@ import (
 
 type ctxKey struct{}
 
+// requestInfo is what the shared middleware keeps about one request, made once by
+// WithRequestID: its id, the header value that echoes it, the client RealClient resolved and
+// the access log's recorder. One allocation and one context value instead of one of each per
+// middleware, on a path every request takes.
+type requestInfo struct {
+	id       string
+	idHeader [1]string
+	client   client
+	resolved bool // client is set (RealClient)
+	rec      recorder
+}
+
+func infoFrom(ctx context.Context) *requestInfo {
+	info, _ := ctx.Value(ctxKey{}).(*requestInfo)
+	return info
+}
+
 // RequestID returns the id given to the request by WithRequestID.
 func RequestID(ctx context.Context) string {
-	id, _ := ctx.Value(ctxKey{}).(string)
-	return id
+	if info := infoFrom(ctx); info != nil {
+		return info.id
+	}
+	return ""
 }
 
 // WithRequestID gives every request an id (a sane incoming X-Request-Id is kept), echoes it in
@@ -30,8 +49,12 @@ func WithRequestID(next http.Handler) http.Handler {
 		if !saneID(id) {
 			id = newRequestID()
 		}
-		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, id)))
+		info := &requestInfo{id: id}
+		info.idHeader[0] = id
+		// The canonical key and a slice of the request's own: Header.Set would allocate one.
+		// A later Set replaces the slice and an Add copies it (its capacity is its length).
+		w.Header()["X-Request-Id"] = info.idHeader[:]
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, info)))
 	})
 }
 
@@ -90,7 +113,13 @@ func AccessLog(log *slog.Logger, observe func(r *http.Request, status int, d tim
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
-			rec := &recorder{ResponseWriter: w}
+			var rec *recorder
+			if info := infoFrom(r.Context()); info != nil && info.rec.ResponseWriter == nil {
+				rec = &info.rec // the request's own, unless another AccessLog took it
+			} else {
+				rec = new(recorder)
+			}
+			*rec = recorder{ResponseWriter: w}
 			next.ServeHTTP(rec, r)
 			if rec.status == 0 {
 				rec.status = http.StatusOK

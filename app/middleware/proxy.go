@@ -56,16 +56,22 @@ func RealClient(trusted []netip.Prefix) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			c := resolve(r, trusted)
+			if info := infoFrom(r.Context()); info != nil && !info.resolved {
+				// Inside WithRequestID the request's own record holds it: no context of its own.
+				info.client, info.resolved = c, true
+				next.ServeHTTP(w, r)
+				return
+			}
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientKey{}, c)))
 		})
 	}
 }
 
 func resolve(r *http.Request, trusted []netip.Prefix) client {
-	peer := peerAddr(r.RemoteAddr)
+	peer, text := peerAddrText(r.RemoteAddr)
 	c := client{ip: r.RemoteAddr, https: r.TLS != nil}
 	if peer.IsValid() {
-		c.ip = peer.String()
+		c.ip = text
 	}
 	if !peer.IsValid() || !isTrusted(peer, trusted) {
 		return c
@@ -110,15 +116,27 @@ func forwardedFor(values []string) []string {
 }
 
 func peerAddr(remote string) netip.Addr {
+	a, _ := peerAddrText(remote)
+	return a
+}
+
+// peerAddrText is peerAddr and the address as text (netip.Addr.String). An IPv4 address is
+// parsed only in its one canonical form, so its text is the host part of remote as it came,
+// which costs no new string.
+func peerAddrText(remote string) (netip.Addr, string) {
 	host, _, err := net.SplitHostPort(remote)
 	if err != nil {
 		host = remote
 	}
 	a, err := netip.ParseAddr(host)
 	if err != nil {
-		return netip.Addr{}
+		return netip.Addr{}, ""
 	}
-	return a.Unmap()
+	if a.Is4() {
+		return a, host
+	}
+	a = a.Unmap()
+	return a, a.String()
 }
 
 func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
@@ -134,7 +152,7 @@ func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
 // trusted proxy, the address the proxy vouches for. Without RealClient in the chain (a
 // handler tested on its own) it is the connection's address.
 func ClientIP(r *http.Request) string {
-	if c, ok := r.Context().Value(clientKey{}).(client); ok {
+	if c, ok := clientFrom(r.Context()); ok {
 		return c.ip
 	}
 	if a := peerAddr(r.RemoteAddr); a.IsValid() {
@@ -146,8 +164,17 @@ func ClientIP(r *http.Request) string {
 // IsHTTPS reports whether the client reached us over HTTPS: directly, or through a trusted
 // proxy that says so with X-Forwarded-Proto.
 func IsHTTPS(r *http.Request) bool {
-	if c, ok := r.Context().Value(clientKey{}).(client); ok {
+	if c, ok := clientFrom(r.Context()); ok {
 		return c.https
 	}
 	return r.TLS != nil
+}
+
+// clientFrom is the client RealClient resolved for the request of ctx.
+func clientFrom(ctx context.Context) (client, bool) {
+	if info := infoFrom(ctx); info != nil && info.resolved {
+		return info.client, true
+	}
+	c, ok := ctx.Value(clientKey{}).(client)
+	return c, ok
 }
