@@ -128,8 +128,12 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	}, func() float64 { return float64(d.Storage().Refused()) }))
 	s.workers = append(s.workers, &db.StorageWatch{DB: d, Log: log, Now: now})
 
+	// Memory a spell of requests left behind goes back to the system once it is over (idlefree.go).
+	idle := newIdleFree()
+	s.workers = append(s.workers, idle)
+
 	r := chi.NewRouter()
-	r.Use(middleware.WithRequestID, middleware.RealClient(cfg.TrustedProxies), middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders, middleware.HeadAsGet)
+	r.Use(idle.wrap, middleware.WithRequestID, middleware.RealClient(cfg.TrustedProxies), middleware.AccessLog(log, observe), middleware.Recover(log), middleware.SecurityHeaders, middleware.HeadAsGet)
 	if cfg.HTTPS {
 		r.Use(hsts)
 	}

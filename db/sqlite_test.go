@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"testing"
 	"time"
@@ -123,5 +124,28 @@ func TestOpenReadersOpensThePool(t *testing.T) {
 	}
 	if st := d.Read.Stats(); st.OpenConnections != readConns {
 		t.Fatalf("reads opened more connections: %d open", st.OpenConnections)
+	}
+}
+
+// The page caches are bounded below SQLite's 2 MiB default (dsn says why): every connection of
+// both pools, however it was opened, has its cache_size.
+func TestPageCacheSizes(t *testing.T) {
+	d := openTest(t)
+	ctx := context.Background()
+	if err := d.OpenReaders(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, pool := range []struct {
+		name string
+		db   *sql.DB
+		want int
+	}{{"writer", d.Write, -1024}, {"reader", d.Read, -512}} {
+		var n int
+		if err := pool.db.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != pool.want {
+			t.Errorf("%s: cache_size %d, want %d (KiB)", pool.name, n, pool.want)
+		}
 	}
 }

@@ -124,15 +124,15 @@ func (a *API) conditional(next http.Handler) http.Handler {
 		case notModified(w, r, tag, route.exists):
 			return
 		}
-		key := answerKeyOf(r, tag)
-		if body, hit := a.answers.get(key); hit {
+		url := answerURLOf(r)
+		if body, hit := a.answers.get(url, tag); hit {
 			writeRawJSON(w, http.StatusOK, body)
 			return
 		}
 		kw := &keepingWriter{ResponseWriter: w}
 		next.ServeHTTP(kw, r)
 		if body, ok := kw.kept(); ok {
-			a.answers.put(key, body)
+			a.answers.put(url, tag, body)
 		}
 	})
 }

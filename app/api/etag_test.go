@@ -203,7 +203,7 @@ func TestKeptAnswers(t *testing.T) {
 	const path = "/v3/bookings?location_id=1"
 	first, firstRaw := f.call("GET", path, nil)
 	wantStatus(t, first, firstRaw, http.StatusOK)
-	if _, ok := f.api.answers.get(answerKeyOf(first.Request, first.Header.Get("ETag"))); !ok {
+	if _, ok := f.api.answers.get(answerURLOf(first.Request), first.Header.Get("ETag")); !ok {
 		t.Fatal("the 200 answer was not kept")
 	}
 	again, againRaw := f.call("GET", path, nil)
@@ -217,6 +217,13 @@ func TestKeptAnswers(t *testing.T) {
 	_, after := f.call("GET", path, nil)
 	if !strings.Contains(string(after), fmt.Sprintf(`"id":%d`, b.ID)) {
 		t.Fatalf("the answer after a new booking does not show it: %s", after)
+	}
+	// The answer for the old tag can never be sent again: the new one took its place.
+	if _, ok := f.api.answers.get(answerURLOf(first.Request), first.Header.Get("ETag")); ok {
+		t.Fatal("the answer for the tag before the booking is still kept")
+	}
+	if n, nbytes := len(f.api.answers.kept), f.api.answers.nbytes; n != 1 || nbytes != len(after) {
+		t.Fatalf("kept %d answers of %d bytes; want the one current answer (%d bytes)", n, nbytes, len(after))
 	}
 
 	// A key that may not read bookings: 403, never the kept answer or a 304.

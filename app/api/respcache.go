@@ -14,9 +14,13 @@ import (
 // write that changes the answer changes the tag, and the kept body is never looked up again;
 // nothing is ever served past a write that changes it.
 //
-// The key is the tag and the exact path and query (not the tag's hash of them), and only 200
-// answers of GET requests that passed the key's scope check are kept. Memory is bounded: at most
-// maxCachedBody per answer and maxCachedBytes in all, the oldest dropped first.
+// One answer is kept per exact path and query, under the tag it was built for: a lookup finds
+// it only with that same tag, and the answer built for a newer tag replaces it. An answer whose
+// tag a write has changed can never be sent again, so it is not kept either: a URL polled while
+// bookings are made holds the one current body, not one per write until the bound pushes them
+// out. Only 200 answers of GET requests that passed the key's scope check are kept. Memory is
+// bounded: at most maxCachedBody per answer and maxCachedBytes in all, the oldest URL dropped
+// first.
 
 const (
 	maxCachedBody  = 256 << 10
@@ -25,56 +29,66 @@ const (
 
 type answerCache struct {
 	mu     sync.Mutex
-	bodies map[answerKey][]byte
-	order  []answerKey // oldest first
-	bytes  int
+	kept   map[answerURL]keptAnswer
+	order  []answerURL // oldest first
+	nbytes int
 }
 
-func (c *answerCache) get(key answerKey) ([]byte, bool) {
+type keptAnswer struct {
+	tag  string
+	body []byte
+}
+
+// get returns the answer kept for url under tag.
+func (c *answerCache) get(url answerURL, tag string) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	b, ok := c.bodies[key]
-	return b, ok
+	k, ok := c.kept[url]
+	if !ok || k.tag != tag {
+		return nil, false
+	}
+	return k.body, true
 }
 
-func (c *answerCache) put(key answerKey, body []byte) {
+// put keeps body as url's answer under tag, in place of any answer kept for url before.
+func (c *answerCache) put(url answerURL, tag string, body []byte) {
 	if len(body) > maxCachedBody {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.bodies == nil {
-		c.bodies = map[answerKey][]byte{}
+	if c.kept == nil {
+		c.kept = map[answerURL]keptAnswer{}
 	}
-	if _, ok := c.bodies[key]; ok {
+	if old, ok := c.kept[url]; ok {
+		c.nbytes += len(body) - len(old.body)
+		c.kept[url] = keptAnswer{tag, body}
 		return
 	}
-	for c.bytes+len(body) > maxCachedBytes && len(c.order) > 0 {
+	for c.nbytes+len(body) > maxCachedBytes && len(c.order) > 0 {
 		oldest := c.order[0]
 		c.order = c.order[1:]
-		c.bytes -= len(c.bodies[oldest])
-		delete(c.bodies, oldest)
+		c.nbytes -= len(c.kept[oldest].body)
+		delete(c.kept, oldest)
 	}
-	c.bodies[key] = body
-	c.order = append(c.order, key)
-	c.bytes += len(body)
+	c.kept[url] = keptAnswer{tag, body}
+	c.order = append(c.order, url)
+	c.nbytes += len(body)
 }
 
 // clear forgets every kept answer.
 func (c *answerCache) clear() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.bodies, c.order, c.bytes = nil, nil, 0
+	c.kept, c.order, c.nbytes = nil, nil, 0
 }
 
-// answerKey is a kept answer's key: the tag, the path and the query as sent. Its parts are the
-// request's own strings, so looking an answer up builds none.
-type answerKey struct{ tag, path, query string }
+// answerURL is what a request's answer is kept by: its exact path and query, as the request's
+// own strings, so looking an answer up builds none.
+type answerURL struct{ path, query string }
 
-// answerKeyOf is the key of request r under tag.
-func answerKeyOf(r *http.Request, tag string) answerKey {
-	return answerKey{tag, r.URL.Path, r.URL.RawQuery}
-}
+// answerURLOf is request r's answerURL.
+func answerURLOf(r *http.Request) answerURL { return answerURL{r.URL.Path, r.URL.RawQuery} }
 
 // keepingWriter passes an answer through and keeps a copy of a 200 body small enough to cache.
 type keepingWriter struct {
