@@ -146,9 +146,8 @@ func TestICSFeedBlocksAndKeepsLastGood(t *testing.T) {
 	if err := w.PollDue(ctx); err != nil || feed.requests != 1 {
 		t.Fatalf("a poll before the interval: %d requests, %v", feed.requests, err)
 	}
-	var v1 int64
-	d.R.ScheduleBusyVersion(ctx, []int64{1})
-	v1, _ = d.R.ScheduleBusyVersion(ctx, []int64{1})
+	one := db.ScheduleBusyVersionParams{ProviderIds: []int64{1}, TeacherIds: []int64{1}}
+	v1, _ := d.R.ScheduleBusyVersion(ctx, one)
 	clk.add(w.interval())
 	if err := w.PollDue(ctx); err != nil {
 		t.Fatal(err)
@@ -156,7 +155,7 @@ func TestICSFeedBlocksAndKeepsLastGood(t *testing.T) {
 	if feed.conditional != 1 {
 		t.Errorf("conditional requests: %d, want 1", feed.conditional)
 	}
-	if v, _ := d.R.ScheduleBusyVersion(ctx, []int64{1}); v != v1 {
+	if v, _ := d.R.ScheduleBusyVersion(ctx, one); v != v1 {
 		t.Errorf("an unchanged feed moved the busy-time version %d → %d", v1, v)
 	}
 
