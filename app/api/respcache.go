@@ -61,19 +61,20 @@ func (c *answerCache) put(url answerURL, tag string, body []byte) {
 		c.kept = map[answerURL]keptAnswer{}
 	}
 	if old, ok := c.kept[url]; ok {
-		c.nbytes += len(body) - len(old.body)
-		c.kept[url] = keptAnswer{tag, body}
-		return
+		c.nbytes -= len(old.body)
+	} else {
+		c.order = append(c.order, url)
 	}
-	for c.nbytes+len(body) > maxCachedBytes && len(c.order) > 0 {
+	c.kept[url] = keptAnswer{tag, body}
+	c.nbytes += len(body)
+	// The oldest URLs go first; a larger answer replacing url's may take url itself, which is
+	// then only a miss.
+	for c.nbytes > maxCachedBytes && len(c.order) > 0 {
 		oldest := c.order[0]
 		c.order = c.order[1:]
 		c.nbytes -= len(c.kept[oldest].body)
 		delete(c.kept, oldest)
 	}
-	c.kept[url] = keptAnswer{tag, body}
-	c.order = append(c.order, url)
-	c.nbytes += len(body)
 }
 
 // clear forgets every kept answer.
