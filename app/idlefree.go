@@ -14,8 +14,9 @@ import (
 // served a busy minute would hold tens of MiB it no longer uses for a long while. So serve
 // watches its requests: after a busy window (more than quietRequests started), the first quiet
 // window (at most quietRequests started, none still running) runs free — a full collection that
-// returns every free page at once (debug.FreeOSMemory) — and free runs again only after the
-// next busy window. Nothing is freed while requests keep coming, so throughput under load is
+// returns every free page at once, and the release of the executable's pages (giveBack) — and
+// free runs again only after the next busy window. Start-up is a busy spell of its own: serve
+// gives back once the read pool is open. Nothing is freed while requests keep coming, so throughput under load is
 // untouched; a trickle of health checks neither arms it nor keeps it from running.
 type idleFree struct {
 	every time.Duration // the window
@@ -36,7 +37,15 @@ const (
 )
 
 func newIdleFree() *idleFree {
-	return &idleFree{every: idleFreeWindow, free: debug.FreeOSMemory}
+	return &idleFree{every: idleFreeWindow, free: giveBack}
+}
+
+// giveBack returns every free page of the heap to the system (a full collection) and unmaps the
+// executable's pages that start-up or the busy spell touched (codepages_linux.go). A release
+// that fails leaves those pages mapped, which costs memory and nothing else.
+func giveBack() {
+	debug.FreeOSMemory()
+	releaseCodePages()
 }
 
 // wrap counts next's requests.

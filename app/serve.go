@@ -347,10 +347,12 @@ func (s *server) serve(ctx context.Context, ln net.Listener, onReady func(string
 	s.ready.Store(true)
 	// The read pool is opened whole as soon as the server is ready, off the path to ready (it
 	// costs about 10 ms of schema parsing; db.OpenReaders says why).
+	// Then what start-up touched goes back to the system (idlefree.go).
 	wg.Go(func() {
 		if err := s.db.OpenReaders(workCtx); err != nil && workCtx.Err() == nil {
 			s.log.Warn("open the read pool", "err", err)
 		}
+		giveBack()
 	})
 	s.log.Info("listening", "addr", ln.Addr().String(), "data", s.cfg.Data, "https", s.cfg.HTTPS, "version", buildinfo.Version())
 	if err := s.notify.Notify("READY=1\nSTATUS=serving " + s.links.String()); err != nil {
