@@ -11,7 +11,7 @@ import (
 // time off and their own calendars' busy blocks over the dates asked about — is most of what a
 // slot search reads, and it is the same for every search until one of those changes. Triggers
 // raise a counter per provider for every such write, in the writing transaction: the changes
-// of the provider's booking_counts rows (db/migrations/00690_booking_counts.sql) for its
+// of the provider's booking_counts rows (db/migrations/00690_booking_counters_folded.sql) for its
 // bookings, its sessions_provider counter for the rest (00363 class sessions, 00370 time off,
 // 00530 calendar busy blocks and a connection's stale state). So the busy time is kept, parsed,
 // in two parts, each under the sum of its own counters (one statement reads both sums): a
