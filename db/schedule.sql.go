@@ -58,31 +58,28 @@ func (q *Queries) ScheduleAllClosures(ctx context.Context, locationID int64) ([]
 	return items, nil
 }
 
-const scheduleBusyPacked = `-- name: ScheduleBusyPacked :one
-SELECT CAST(coalesce(group_concat(x.triple, ' '), '') AS TEXT) AS blocks FROM (
-    SELECT b.provider_id || ' ' || b.block_start_at || ' ' || b.block_end_at AS triple
-    FROM bookings b
-    WHERE b.block_start_at > ?1 AND b.block_start_at < ?2 AND b.block_end_at > ?3
-      AND b.status_id <> 5 AND b.id <> ?4 AND b.provider_id IN (/*SLICE:provider_ids*/?)
-    UNION ALL
-    SELECT '-' || s.provider_id || ' ' || s.block_start_at || ' ' || s.block_end_at AS triple
-    FROM class_sessions s
-    WHERE s.block_start_at > ?1 AND s.block_start_at < ?2 AND s.block_end_at > ?3
-      AND s.status = 'scheduled' AND s.provider_id IN (/*SLICE:teacher_ids*/?)
-) x
+const scheduleBookingsPacked = `-- name: ScheduleBookingsPacked :one
+SELECT CAST(coalesce(group_concat(b.provider_id || ' ' || b.block_start_at || ' ' || b.block_end_at, ' '), '') AS TEXT) AS blocks
+FROM bookings b
+WHERE b.block_start_at > ?1 AND b.block_start_at < ?2 AND b.block_end_at > ?3
+  AND b.status_id <> 5 AND b.id <> ?4 AND b.provider_id IN (/*SLICE:provider_ids*/?)
 `
 
-type ScheduleBusyPackedParams struct {
+type ScheduleBookingsPackedParams struct {
 	Floor           int64
 	Until           int64
 	Since           int64
 	IgnoreBookingID int64
 	ProviderIds     []int64
-	TeacherIds      []int64
 }
 
-func (q *Queries) ScheduleBusyPacked(ctx context.Context, arg ScheduleBusyPackedParams) (string, error) {
-	query := scheduleBusyPacked
+// Non-cancelled bookings of the providers at any location that overlap [since, until), packed
+// into one text of "provider start end" triples separated by spaces (empty for none): a busy day
+// is hundreds of rows, and modernc SQLite spends more on handing over each row and column than
+// on finding it. Blocks are at most two days long (a CHECK), so floor = since - 2 days bounds
+// the index range from below; the index bookings_provider_blocks covers the query.
+func (q *Queries) ScheduleBookingsPacked(ctx context.Context, arg ScheduleBookingsPackedParams) (string, error) {
+	query := scheduleBookingsPacked
 	var queryParams []interface{}
 	queryParams = append(queryParams, arg.Floor)
 	queryParams = append(queryParams, arg.Until)
@@ -96,14 +93,6 @@ func (q *Queries) ScheduleBusyPacked(ctx context.Context, arg ScheduleBusyPacked
 	} else {
 		query = strings.Replace(query, "/*SLICE:provider_ids*/?", "NULL", 1)
 	}
-	if len(arg.TeacherIds) > 0 {
-		for _, v := range arg.TeacherIds {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:teacher_ids*/?", strings.Repeat(",?", len(arg.TeacherIds))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:teacher_ids*/?", "NULL", 1)
-	}
 	row := q.db.QueryRowContext(ctx, query, queryParams...)
 	var blocks string
 	err := row.Scan(&blocks)
@@ -111,10 +100,11 @@ func (q *Queries) ScheduleBusyPacked(ctx context.Context, arg ScheduleBusyPacked
 }
 
 const scheduleBusyVersion = `-- name: ScheduleBusyVersion :one
-SELECT CAST(
-    coalesce((SELECT sum(c.changes) FROM booking_counts c WHERE c.kind = 'provider' AND c.ref_id IN (/*SLICE:provider_ids*/?)), 0)
-    + coalesce((SELECT sum(v.n) FROM etag_versions v WHERE v.kind = 'sessions_provider' AND v.ref_id IN (/*SLICE:teacher_ids*/?)), 0)
-    AS INTEGER) AS n
+
+SELECT CAST(coalesce((SELECT sum(c.changes) FROM booking_counts c
+        WHERE c.kind = 'provider' AND c.ref_id IN (/*SLICE:provider_ids*/?)), 0) AS INTEGER) AS bookings,
+    CAST(coalesce((SELECT sum(v.n) FROM etag_versions v
+        WHERE v.kind = 'sessions_provider' AND v.ref_id IN (/*SLICE:teacher_ids*/?)), 0) AS INTEGER) AS rest
 `
 
 type ScheduleBusyVersionParams struct {
@@ -122,19 +112,21 @@ type ScheduleBusyVersionParams struct {
 	TeacherIds  []int64
 }
 
-// Non-cancelled blocks of the providers at any location that overlap [since, until), packed into
-// one text of "provider start end" triples separated by spaces (” for none): a busy day is
-// hundreds of rows, and modernc SQLite spends more on handing over each row and column than on
-// finding it. The scheduled class sessions the providers teach come in the same text with the
-// provider id negated (app/booking/store.go). Blocks are at most two days long (a CHECK on both
-// tables), so floor = since - 2 days bounds the index ranges from below; the indexes
-// bookings_provider_blocks and class_sessions_provider_block cover the query. The provider list
-// is given twice (sqlc expands each slice once).
-// The version of the providers' busy time: the sum of their bookings' changes (booking_counts,
-// 00690) and of their sessions_provider counters (00330; 00363 and 00370: class sessions and
-// time off). Counters only grow, so the sum changes exactly when one of them does
-// (app/booking/busy.go). The provider list is given twice (sqlc expands each slice once).
-func (q *Queries) ScheduleBusyVersion(ctx context.Context, arg ScheduleBusyVersionParams) (int64, error) {
+type ScheduleBusyVersionRow struct {
+	Bookings int64
+	Rest     int64
+}
+
+// A schedule's busy time is kept in two parts (app/booking/busy.go), each under its own sum of
+// counters, so a new booking, which moves only the first, has only its part read again: the
+// providers' bookings, and the rest (time off, taught class sessions, calendar busy blocks).
+// The provider list is given twice in the queries below (sqlc expands each slice once).
+// The versions of the two parts: bookings, the sum of the providers' bookings' changes
+// (booking_counts, 00690); rest, the sum of their sessions_provider counters, raised by every
+// write to their class sessions (00363), time off (00370), calendar busy blocks and their
+// connection's stale state or rule (00530). Counters only grow, so a sum changes exactly when
+// one of its counters does.
+func (q *Queries) ScheduleBusyVersion(ctx context.Context, arg ScheduleBusyVersionParams) (ScheduleBusyVersionRow, error) {
 	query := scheduleBusyVersion
 	var queryParams []interface{}
 	if len(arg.ProviderIds) > 0 {
@@ -154,16 +146,16 @@ func (q *Queries) ScheduleBusyVersion(ctx context.Context, arg ScheduleBusyVersi
 		query = strings.Replace(query, "/*SLICE:teacher_ids*/?", "NULL", 1)
 	}
 	row := q.db.QueryRowContext(ctx, query, queryParams...)
-	var n int64
-	err := row.Scan(&n)
-	return n, err
+	var i ScheduleBusyVersionRow
+	err := row.Scan(&i.Bookings, &i.Rest)
+	return i, err
 }
 
 const scheduleBusyVersionRange = `-- name: ScheduleBusyVersionRange :one
-SELECT CAST(
-    coalesce((SELECT sum(c.changes) FROM booking_counts c WHERE c.kind = 'provider' AND c.ref_id >= ?1 AND c.ref_id <= ?2), 0)
-    + coalesce((SELECT sum(v.n) FROM etag_versions v WHERE v.kind = 'sessions_provider' AND v.ref_id >= ?1 AND v.ref_id <= ?2), 0)
-    AS INTEGER) AS n
+SELECT CAST(coalesce((SELECT sum(c.changes) FROM booking_counts c
+        WHERE c.kind = 'provider' AND c.ref_id >= ?1 AND c.ref_id <= ?2), 0) AS INTEGER) AS bookings,
+    CAST(coalesce((SELECT sum(v.n) FROM etag_versions v
+        WHERE v.kind = 'sessions_provider' AND v.ref_id >= ?1 AND v.ref_id <= ?2), 0) AS INTEGER) AS rest
 `
 
 type ScheduleBusyVersionRangeParams struct {
@@ -171,16 +163,21 @@ type ScheduleBusyVersionRangeParams struct {
 	LastID  int64
 }
 
-// The same version over every provider id from first_id to last_id, for a location whose
+type ScheduleBusyVersionRangeRow struct {
+	Bookings int64
+	Rest     int64
+}
+
+// The same versions over every provider id from first_id to last_id, for a location whose
 // providers' ids are close together: a sum over more counters than the schedule's still
 // changes whenever one of its own does (it only also changes for others'), and one range of
 // each kind costs less than half the IN list of ids above, for which SQLite builds a temporary
 // b-tree on every call.
-func (q *Queries) ScheduleBusyVersionRange(ctx context.Context, arg ScheduleBusyVersionRangeParams) (int64, error) {
+func (q *Queries) ScheduleBusyVersionRange(ctx context.Context, arg ScheduleBusyVersionRangeParams) (ScheduleBusyVersionRangeRow, error) {
 	row := q.db.QueryRowContext(ctx, scheduleBusyVersionRange, arg.FirstID, arg.LastID)
-	var n int64
-	err := row.Scan(&n)
-	return n, err
+	var i ScheduleBusyVersionRangeRow
+	err := row.Scan(&i.Bookings, &i.Rest)
+	return i, err
 }
 
 const scheduleCalendarBusy = `-- name: ScheduleCalendarBusy :many
@@ -533,28 +530,45 @@ func (q *Queries) ScheduleShifts(ctx context.Context, arg ScheduleShiftsParams) 
 	return items, nil
 }
 
-const scheduleTimeOff = `-- name: ScheduleTimeOff :many
-SELECT provider_id, starts_at, ends_at FROM provider_time_off
-WHERE starts_at < ?1 AND ends_at > ?2 AND provider_id IN (/*SLICE:provider_ids*/?)
+const scheduleTimeOffPacked = `-- name: ScheduleTimeOffPacked :one
+SELECT CAST(coalesce(group_concat(x.triple, ' '), '') AS TEXT) AS blocks FROM (
+    SELECT '-' || s.provider_id || ' ' || s.block_start_at || ' ' || s.block_end_at AS triple
+    FROM class_sessions s
+    WHERE s.block_start_at > ?1 AND s.block_start_at < ?2 AND s.block_end_at > ?3
+      AND s.status = 'scheduled' AND s.provider_id IN (/*SLICE:teacher_ids*/?)
+    UNION ALL
+    SELECT t.provider_id || ' ' || t.starts_at || ' ' || t.ends_at AS triple
+    FROM provider_time_off t
+    WHERE t.starts_at < ?2 AND t.ends_at > ?3 AND t.provider_id IN (/*SLICE:provider_ids*/?)
+) x
 `
 
-type ScheduleTimeOffParams struct {
+type ScheduleTimeOffPackedParams struct {
+	Floor       int64
 	Until       int64
 	Since       int64
+	TeacherIds  []int64
 	ProviderIds []int64
 }
 
-type ScheduleTimeOffRow struct {
-	ProviderID int64
-	StartsAt   int64
-	EndsAt     int64
-}
-
-func (q *Queries) ScheduleTimeOff(ctx context.Context, arg ScheduleTimeOffParams) ([]ScheduleTimeOffRow, error) {
-	query := scheduleTimeOff
+// The providers' time off and the scheduled class sessions they teach that overlap
+// [since, until), packed as ScheduleBookingsPacked, a session's provider id negated. Sessions
+// are at most two days long (a CHECK), so floor bounds their index range
+// (class_sessions_provider_block) from below; time off has no such bound.
+func (q *Queries) ScheduleTimeOffPacked(ctx context.Context, arg ScheduleTimeOffPackedParams) (string, error) {
+	query := scheduleTimeOffPacked
 	var queryParams []interface{}
+	queryParams = append(queryParams, arg.Floor)
 	queryParams = append(queryParams, arg.Until)
 	queryParams = append(queryParams, arg.Since)
+	if len(arg.TeacherIds) > 0 {
+		for _, v := range arg.TeacherIds {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:teacher_ids*/?", strings.Repeat(",?", len(arg.TeacherIds))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:teacher_ids*/?", "NULL", 1)
+	}
 	if len(arg.ProviderIds) > 0 {
 		for _, v := range arg.ProviderIds {
 			queryParams = append(queryParams, v)
@@ -563,24 +577,8 @@ func (q *Queries) ScheduleTimeOff(ctx context.Context, arg ScheduleTimeOffParams
 	} else {
 		query = strings.Replace(query, "/*SLICE:provider_ids*/?", "NULL", 1)
 	}
-	rows, err := q.db.QueryContext(ctx, query, queryParams...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ScheduleTimeOffRow{}
-	for rows.Next() {
-		var i ScheduleTimeOffRow
-		if err := rows.Scan(&i.ProviderID, &i.StartsAt, &i.EndsAt); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
+	row := q.db.QueryRowContext(ctx, query, queryParams...)
+	var blocks string
+	err := row.Scan(&blocks)
+	return blocks, err
 }

@@ -52,50 +52,58 @@ SELECT h.id, h.provider_id, h.day_id, h.open_min, h.close_min, b.start_min AS br
 FROM provider_hours h LEFT JOIN provider_breaks b ON b.hours_id = h.id
 WHERE h.location_id = sqlc.arg(location_id) AND h.provider_id IN (sqlc.slice(provider_ids));
 
--- name: ScheduleTimeOff :many
-SELECT provider_id, starts_at, ends_at FROM provider_time_off
-WHERE starts_at < sqlc.arg(until) AND ends_at > sqlc.arg(since) AND provider_id IN (sqlc.slice(provider_ids));
+-- A schedule's busy time is kept in two parts (app/booking/busy.go), each under its own sum of
+-- counters, so a new booking, which moves only the first, has only its part read again: the
+-- providers' bookings, and the rest (time off, taught class sessions, calendar busy blocks).
+-- The provider list is given twice in the queries below (sqlc expands each slice once).
 
--- Non-cancelled blocks of the providers at any location that overlap [since, until), packed into
--- one text of "provider start end" triples separated by spaces ('' for none): a busy day is
--- hundreds of rows, and modernc SQLite spends more on handing over each row and column than on
--- finding it. The scheduled class sessions the providers teach come in the same text with the
--- provider id negated (app/booking/store.go). Blocks are at most two days long (a CHECK on both
--- tables), so floor = since - 2 days bounds the index ranges from below; the indexes
--- bookings_provider_blocks and class_sessions_provider_block cover the query. The provider list
--- is given twice (sqlc expands each slice once).
--- The version of the providers' busy time: the sum of their bookings' changes (booking_counts,
--- 00690) and of their sessions_provider counters (00330; 00363 and 00370: class sessions and
--- time off). Counters only grow, so the sum changes exactly when one of them does
--- (app/booking/busy.go). The provider list is given twice (sqlc expands each slice once).
+-- The versions of the two parts: bookings, the sum of the providers' bookings' changes
+-- (booking_counts, 00690); rest, the sum of their sessions_provider counters, raised by every
+-- write to their class sessions (00363), time off (00370), calendar busy blocks and their
+-- connection's stale state or rule (00530). Counters only grow, so a sum changes exactly when
+-- one of its counters does.
 -- name: ScheduleBusyVersion :one
-SELECT CAST(
-    coalesce((SELECT sum(c.changes) FROM booking_counts c WHERE c.kind = 'provider' AND c.ref_id IN (sqlc.slice(provider_ids))), 0)
-    + coalesce((SELECT sum(v.n) FROM etag_versions v WHERE v.kind = 'sessions_provider' AND v.ref_id IN (sqlc.slice(teacher_ids))), 0)
-    AS INTEGER) AS n;
+SELECT CAST(coalesce((SELECT sum(c.changes) FROM booking_counts c
+        WHERE c.kind = 'provider' AND c.ref_id IN (sqlc.slice(provider_ids))), 0) AS INTEGER) AS bookings,
+    CAST(coalesce((SELECT sum(v.n) FROM etag_versions v
+        WHERE v.kind = 'sessions_provider' AND v.ref_id IN (sqlc.slice(teacher_ids))), 0) AS INTEGER) AS rest;
 
--- The same version over every provider id from first_id to last_id, for a location whose
+-- The same versions over every provider id from first_id to last_id, for a location whose
 -- providers' ids are close together: a sum over more counters than the schedule's still
 -- changes whenever one of its own does (it only also changes for others'), and one range of
 -- each kind costs less than half the IN list of ids above, for which SQLite builds a temporary
 -- b-tree on every call.
 -- name: ScheduleBusyVersionRange :one
-SELECT CAST(
-    coalesce((SELECT sum(c.changes) FROM booking_counts c WHERE c.kind = 'provider' AND c.ref_id >= sqlc.arg(first_id) AND c.ref_id <= sqlc.arg(last_id)), 0)
-    + coalesce((SELECT sum(v.n) FROM etag_versions v WHERE v.kind = 'sessions_provider' AND v.ref_id >= sqlc.arg(first_id) AND v.ref_id <= sqlc.arg(last_id)), 0)
-    AS INTEGER) AS n;
+SELECT CAST(coalesce((SELECT sum(c.changes) FROM booking_counts c
+        WHERE c.kind = 'provider' AND c.ref_id >= sqlc.arg(first_id) AND c.ref_id <= sqlc.arg(last_id)), 0) AS INTEGER) AS bookings,
+    CAST(coalesce((SELECT sum(v.n) FROM etag_versions v
+        WHERE v.kind = 'sessions_provider' AND v.ref_id >= sqlc.arg(first_id) AND v.ref_id <= sqlc.arg(last_id)), 0) AS INTEGER) AS rest;
 
--- name: ScheduleBusyPacked :one
+-- Non-cancelled bookings of the providers at any location that overlap [since, until), packed
+-- into one text of "provider start end" triples separated by spaces (empty for none): a busy day
+-- is hundreds of rows, and modernc SQLite spends more on handing over each row and column than
+-- on finding it. Blocks are at most two days long (a CHECK), so floor = since - 2 days bounds
+-- the index range from below; the index bookings_provider_blocks covers the query.
+-- name: ScheduleBookingsPacked :one
+SELECT CAST(coalesce(group_concat(b.provider_id || ' ' || b.block_start_at || ' ' || b.block_end_at, ' '), '') AS TEXT) AS blocks
+FROM bookings b
+WHERE b.block_start_at > sqlc.arg(floor) AND b.block_start_at < sqlc.arg(until) AND b.block_end_at > sqlc.arg(since)
+  AND b.status_id <> 5 AND b.id <> sqlc.arg(ignore_booking_id) AND b.provider_id IN (sqlc.slice(provider_ids));
+
+-- The providers' time off and the scheduled class sessions they teach that overlap
+-- [since, until), packed as ScheduleBookingsPacked, a session's provider id negated. Sessions
+-- are at most two days long (a CHECK), so floor bounds their index range
+-- (class_sessions_provider_block) from below; time off has no such bound.
+-- name: ScheduleTimeOffPacked :one
 SELECT CAST(coalesce(group_concat(x.triple, ' '), '') AS TEXT) AS blocks FROM (
-    SELECT b.provider_id || ' ' || b.block_start_at || ' ' || b.block_end_at AS triple
-    FROM bookings b
-    WHERE b.block_start_at > sqlc.arg(floor) AND b.block_start_at < sqlc.arg(until) AND b.block_end_at > sqlc.arg(since)
-      AND b.status_id <> 5 AND b.id <> sqlc.arg(ignore_booking_id) AND b.provider_id IN (sqlc.slice(provider_ids))
-    UNION ALL
     SELECT '-' || s.provider_id || ' ' || s.block_start_at || ' ' || s.block_end_at AS triple
     FROM class_sessions s
     WHERE s.block_start_at > sqlc.arg(floor) AND s.block_start_at < sqlc.arg(until) AND s.block_end_at > sqlc.arg(since)
       AND s.status = 'scheduled' AND s.provider_id IN (sqlc.slice(teacher_ids))
+    UNION ALL
+    SELECT t.provider_id || ' ' || t.starts_at || ' ' || t.ends_at AS triple
+    FROM provider_time_off t
+    WHERE t.starts_at < sqlc.arg(until) AND t.ends_at > sqlc.arg(since) AND t.provider_id IN (sqlc.slice(provider_ids))
 ) x;
 
 -- Busy blocks from the providers' own calendars (calendar_busy, 00530) that overlap

@@ -220,13 +220,59 @@ type Opt[T any] struct {
 	V    T
 }
 
+// UnmarshalJSON reads b, one valid JSON value (encoding/json hands over nothing else). A plain
+// integer or a string without escapes, most of what a request sends, is read directly; all else
+// goes through json.Unmarshal, whose errors name the field.
 func (o *Opt[T]) UnmarshalJSON(b []byte) error {
 	o.Set = true
 	if string(b) == "null" {
 		o.Null = true
 		return nil
 	}
+	switch v := any(&o.V).(type) {
+	case *int64:
+		if n, ok := plainInt(b); ok {
+			*v = n
+			return nil
+		}
+	case *string:
+		if s, ok := plainString(b); ok {
+			*v = s
+			return nil
+		}
+	}
 	return json.Unmarshal(b, &o.V)
+}
+
+// plainInt reads a JSON number written as an integer that fits in an int64 (false: any other
+// value, which json.Unmarshal reads or refuses).
+func plainInt(b []byte) (int64, bool) {
+	digits := b
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 {
+		return 0, false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	return n, err == nil
+}
+
+// plainString reads a JSON string without escapes whose text is UTF-8 (false: any other value).
+func plainString(b []byte) (string, bool) {
+	if len(b) < 2 || b[0] != '"' {
+		return "", false
+	}
+	text := b[1 : len(b)-1]
+	if bytes.IndexByte(text, '\\') >= 0 || !utf8.Valid(text) {
+		return "", false
+	}
+	return string(text), true
 }
 
 // Value returns the value, or nil when absent or null.

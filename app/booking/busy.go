@@ -7,102 +7,146 @@ import (
 	"frontdesk/db"
 )
 
-// The busy time of a schedule — the providers' bookings, the class sessions they teach and
-// their time off over the dates asked about — is most of what a slot search reads, and it is
-// the same for every search until a booking, session or time off of one of those providers
-// changes. Triggers raise a counter per provider for every such write, in the writing
-// transaction (db/migrations/00330_etag_versions.sql, 00363_sessions_provider_counter.sql,
-// 00370_time_off_counter.sql), so the busy time read under one sum of those counters
-// is kept, parsed, until the sum moves: a search then costs one indexed read of the counters
-// instead of two queries and the parsing of hundreds of blocks. Counters are read before the
-// blocks, so a kept value is never older than the counters it is found under.
+// The busy time of a schedule — the providers' bookings, the class sessions they teach, their
+// time off and their own calendars' busy blocks over the dates asked about — is most of what a
+// slot search reads, and it is the same for every search until one of those changes. Triggers
+// raise a counter per provider for every such write, in the writing transaction: the changes
+// of the provider's booking_counts rows (db/migrations/00690_booking_counters_folded.sql) for its
+// bookings, its sessions_provider counter for the rest (00363 class sessions, 00370 time off,
+// 00530 calendar busy blocks and a connection's stale state). So the busy time is kept, parsed,
+// in two parts, each under the sum of its own counters (one statement reads both sums): a
+// search costs that one indexed read instead of three queries and the parsing of hundreds of
+// blocks, and after a new booking — the common write, which moves only the bookings' counters
+// — only the bookings are read again. Counters are read before the blocks, so a kept value is
+// never older than the counters it is found under.
 
-// busyKey names one busy time: the schedule base (its providers, for one catalog version) and
-// the query's time range and ignored booking.
-type busyKey struct {
+// busyVersion is one reading of the counters of a base's providers: bookings versions their
+// bookings, rest their time off, taught sessions and calendar busy blocks. It is comparable,
+// and part of ScheduleVersion.
+type busyVersion struct{ bookings, rest int64 }
+
+// bookingsKey names the bookings part of one busy time: the schedule base (its providers, for
+// one catalog version), the query's time range and the booking it ignores.
+type bookingsKey struct {
 	base                 *scheduleBase
 	since, until, ignore int64
 }
 
-// busyTimes is the busy time of a base's providers, indexed like base.ids. It may be shared
-// through the counted cache, so its slices are never modified (they have no spare capacity:
-// an append by a user of the schedule copies). calendar is what the providers' own calendars
-// hold (calendar_busy, stored by the sync worker: a search never asks a calendar server), with
-// the events' summaries where the provider allows them (nil where no event is named).
-type busyTimes struct {
-	timeOff, busy, teaching, calendar [][]Interval
-	summaries                         [][]string
+// restKey names the rest of one busy time, which no booking is part of.
+type restKey struct {
+	base         *scheduleBase
+	since, until int64
+}
+
+// restTimes is the busy time of a base's providers besides their bookings, indexed like
+// base.ids. It may be shared through the counted cache, as the bookings part may, so neither
+// is ever modified (their slices have no spare capacity: an append by a user of the schedule
+// copies). calendar is what the providers' own calendars hold (calendar_busy, stored by the
+// sync worker: a search never asks a calendar server), with the events' summaries where the
+// provider allows them (nil where no event is named).
+type restTimes struct {
+	timeOff, teaching, calendar [][]Interval
+	summaries                   [][]string
 }
 
 // busyVersion reads the counters that version the busy time of b's providers: theirs alone,
 // or, when their ids lie close together, every provider's from the first id to the last
 // (ScheduleBusyVersionRange: a sum over more counters still moves whenever one of theirs does,
 // and reads in a third of the time). Which of the two is fixed by b's ids, so every reading
-// for b is the same sum.
-func (b *scheduleBase) busyVersion(ctx context.Context, q *db.Queries) (int64, error) {
+// for b is the same sums.
+func (b *scheduleBase) busyVersion(ctx context.Context, q *db.Queries) (busyVersion, error) {
 	n := len(b.ids)
 	if n == 0 {
-		return 0, nil
+		return busyVersion{}, nil
 	}
 	first, last := b.ids[0], b.ids[n-1] // in order (ScheduleProviders)
 	if last-first < int64(2*n+8) {
-		return q.ScheduleBusyVersionRange(ctx, db.ScheduleBusyVersionRangeParams{FirstID: first, LastID: last})
+		r, err := q.ScheduleBusyVersionRange(ctx, db.ScheduleBusyVersionRangeParams{FirstID: first, LastID: last})
+		return busyVersion{r.Bookings, r.Rest}, err
 	}
-	return q.ScheduleBusyVersion(ctx, db.ScheduleBusyVersionParams{ProviderIds: b.ids, TeacherIds: b.ids})
+	r, err := q.ScheduleBusyVersion(ctx, db.ScheduleBusyVersionParams{ProviderIds: b.ids, TeacherIds: b.ids})
+	return busyVersion{r.Bookings, r.Rest}, err
 }
 
-// busyTimes returns the busy time of b's providers over [since, until), through kept under
-// counter reading v when kept is not nil (a transaction's own writes are not in the counters'
-// committed state, so q of a transaction passes nil).
-func (b *scheduleBase) busyTimes(ctx context.Context, q *db.Queries, kept *db.CountedCache, v int64, since, until, ignore int64) (*busyTimes, error) {
+// busyTimes returns the busy time of b's providers over [since, until): their bookings (but
+// ignore) and the rest, each through kept under its part of counter reading v when kept is not
+// nil (a transaction's own writes are not in the counters' committed state, so q of a
+// transaction passes nil).
+func (b *scheduleBase) busyTimes(ctx context.Context, q *db.Queries, kept *db.CountedCache, v busyVersion, since, until, ignore int64) ([][]Interval, *restTimes, error) {
+	busy, err := keep(kept, bookingsKey{b, since, until, ignore}, v.bookings, func() ([][]Interval, error) {
+		return b.loadBookings(ctx, q, since, until, ignore)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	rest, err := keep(kept, restKey{b, since, until}, v.rest, func() (*restTimes, error) {
+		return b.loadRest(ctx, q, since, until)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return busy, rest, nil
+}
+
+// keep returns the value kept under key for counter reading v, or loads and keeps it (kept
+// nil: loads it).
+func keep[T any](kept *db.CountedCache, key any, v int64, load func() (T, error)) (T, error) {
 	if kept == nil {
-		return b.loadBusy(ctx, q, since, until, ignore)
+		return load()
 	}
-	key := busyKey{b, since, until, ignore}
 	if t, ok := kept.Lookup(key, v); ok {
-		return t.(*busyTimes), nil
+		return t.(T), nil
 	}
-	t, err := b.loadBusy(ctx, q, since, until, ignore)
-	if err != nil {
-		return nil, err
+	t, err := load()
+	if err == nil {
+		kept.Store(key, v, t)
 	}
-	kept.Store(key, v, t)
-	return t, nil
+	return t, err
 }
 
-// loadBusy reads the time off and the busy blocks of b's providers over [since, until).
-func (b *scheduleBase) loadBusy(ctx context.Context, q *db.Queries, since, until, ignore int64) (*busyTimes, error) {
-	n := len(b.ids)
-	t := &busyTimes{timeOff: make([][]Interval, n), busy: make([][]Interval, n), teaching: make([][]Interval, n),
-		calendar: make([][]Interval, n), summaries: make([][]string, n)}
-	index := make(map[int64]int, n)
-	for i, id := range b.ids {
-		index[id] = i
-	}
-	off, err := q.ScheduleTimeOff(ctx, db.ScheduleTimeOffParams{Until: until, Since: since, ProviderIds: b.ids})
-	if err != nil {
-		return nil, fmt.Errorf("time off: %w", err)
-	}
-	for _, r := range off {
-		i := index[r.ProviderID]
-		t.timeOff[i] = append(t.timeOff[i], Interval{Start: db.Time(r.StartsAt), End: db.Time(r.EndsAt)})
-	}
-	for i := range t.timeOff {
-		t.timeOff[i] = clip(t.timeOff[i])
-	}
-	if err := t.loadCalendar(ctx, q, index, since, until); err != nil {
-		return nil, err
-	}
-	packed, err := q.ScheduleBusyPacked(ctx, db.ScheduleBusyPackedParams{
+// loadBookings reads the bookings of b's providers over [since, until) but ignore.
+func (b *scheduleBase) loadBookings(ctx context.Context, q *db.Queries, since, until, ignore int64) ([][]Interval, error) {
+	packed, err := q.ScheduleBookingsPacked(ctx, db.ScheduleBookingsPackedParams{
 		Floor: since - blockLimit.Milliseconds(), Until: until, Since: since,
-		IgnoreBookingID: ignore, ProviderIds: b.ids, TeacherIds: b.ids,
+		IgnoreBookingID: ignore, ProviderIds: b.ids,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("bookings: %w", err)
 	}
-	// Two passes over the text: count each provider's blocks, then fill one array cut into
-	// exact slices, instead of growing many slices block by block. A negative provider id is a
-	// class session the provider gives (queries/schedule.sql): it goes to teaching.
+	busy, _, err := unpack(packed, b.pos)
+	if err != nil {
+		return nil, fmt.Errorf("bookings: %w", err)
+	}
+	return busy, nil
+}
+
+// loadRest reads the time off, taught sessions and calendar busy blocks of b's providers over
+// [since, until).
+func (b *scheduleBase) loadRest(ctx context.Context, q *db.Queries, since, until int64) (*restTimes, error) {
+	packed, err := q.ScheduleTimeOffPacked(ctx, db.ScheduleTimeOffPackedParams{
+		Floor: since - blockLimit.Milliseconds(), Until: until, Since: since,
+		TeacherIds: b.ids, ProviderIds: b.ids,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("time off: %w", err)
+	}
+	t := &restTimes{calendar: make([][]Interval, len(b.ids)), summaries: make([][]string, len(b.ids))}
+	if t.timeOff, t.teaching, err = unpack(packed, b.pos); err != nil {
+		return nil, fmt.Errorf("time off: %w", err)
+	}
+	if err := b.loadCalendar(ctx, q, t, since, until); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// unpack parses packed "provider start end" triples (queries/schedule.sql) into blocks per
+// provider, indexed like ids (index: id → position): pos those of a provider id, neg those of a negated
+// one. Two passes over the text — count each provider's blocks, then fill one array cut into
+// exact slices — instead of growing many slices block by block; a provider without blocks has
+// nil.
+func unpack(packed string, index map[int64]int) (pos, neg [][]Interval, err error) {
+	n := len(index)
 	counts := make([]int, 2*n)
 	total := 0
 	slot := func(provider int64) int {
@@ -112,46 +156,34 @@ func (b *scheduleBase) loadBusy(ctx context.Context, q *db.Queries, since, until
 		return index[provider]
 	}
 	if err := eachTriple(packed, func(provider, _, _ int64) { counts[slot(provider)]++; total++ }); err != nil {
-		return nil, fmt.Errorf("bookings: %w", err)
+		return nil, nil, err
 	}
+	lists := make([][]Interval, 2*n)
 	blocks := make([]Interval, total)
 	for i, c := range counts {
-		if c == 0 {
-			continue
-		}
-		if i < n {
-			t.busy[i], blocks = blocks[:0:c], blocks[c:]
-		} else {
-			t.teaching[i-n], blocks = blocks[:0:c], blocks[c:]
+		if c > 0 {
+			lists[i], blocks = blocks[:0:c], blocks[c:]
 		}
 	}
 	eachTriple(packed, func(provider, start, end int64) { // parsed once already
-		iv := Interval{Start: db.Time(start), End: db.Time(end)}
-		if i := slot(provider); i >= n {
-			t.teaching[i-n] = append(t.teaching[i-n], iv)
-		} else {
-			t.busy[i] = append(t.busy[i], iv)
-		}
+		i := slot(provider)
+		lists[i] = append(lists[i], Interval{Start: db.Time(start), End: db.Time(end)})
 	})
-	return t, nil
+	return lists[:n:n], lists[n:], nil
 }
 
 // loadCalendar reads the busy blocks of the providers' own calendars over [since, until).
 // Blocks are at most two days long (calendar_busy's CHECK), as bookings are.
-func (t *busyTimes) loadCalendar(ctx context.Context, q *db.Queries, index map[int64]int, since, until int64) error {
-	ids := make([]int64, len(index))
-	for id, i := range index {
-		ids[i] = id
-	}
+func (b *scheduleBase) loadCalendar(ctx context.Context, q *db.Queries, t *restTimes, since, until int64) error {
 	rows, err := q.ScheduleCalendarBusy(ctx, db.ScheduleCalendarBusyParams{
-		Floor: since - blockLimit.Milliseconds(), Until: until, Since: since, ProviderIds: ids,
+		Floor: since - blockLimit.Milliseconds(), Until: until, Since: since, ProviderIds: b.ids,
 	})
 	if err != nil {
 		return fmt.Errorf("calendar busy time: %w", err)
 	}
-	named := make([]bool, len(ids))
+	named := make([]bool, len(b.ids))
 	for _, r := range rows {
-		i := index[r.ProviderID]
+		i := b.pos[r.ProviderID]
 		t.calendar[i] = append(t.calendar[i], Interval{Start: db.Time(r.StartsAt), End: db.Time(r.EndsAt)})
 		t.summaries[i] = append(t.summaries[i], r.Summary)
 		named[i] = named[i] || r.Summary != ""

@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -138,6 +139,94 @@ func TestLoadScheduleCachedFollowsBusyWrites(t *testing.T) {
 	}
 }
 
+// TestBusyTimeKeptInTwoParts: a schedule's busy time is kept in two parts (busy.go). A new
+// booking moves only its provider's bookings counter, so the next cached load reads the
+// bookings again and keeps the time off, taught sessions and calendar busy blocks; a write to
+// any of those reads that part again, and only it. Every load answers what an uncached load
+// reads.
+func TestBusyTimeKeptInTwoParts(t *testing.T) {
+	ctx := context.Background()
+	d := classStore(t, 5, 1) // providers 1 and 2; service 3 is a class
+	at := func(s string) int64 { return db.Millis(santiago(t, s)) }
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := d.Write.Exec(q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`INSERT INTO provider_time_off (provider_id, starts_at, ends_at) VALUES (1, ?, ?)`, at("2026-11-24 09:00"), at("2026-11-24 10:00"))
+	exec(`INSERT INTO calendar_connections (id, provider_id, kind, url, created_at, updated_at)
+		VALUES (1, 2, 'ics', 'https://calendar.example/p2.ics', 0, 0)`)
+	exec(`INSERT INTO calendar_busy (connection_id, provider_id, starts_at, ends_at, summary) VALUES (1, 2, ?, ?, '')`,
+		at("2026-11-24 11:00"), at("2026-11-24 12:00"))
+	day := Date{2026, time.November, 24}
+	sq := ScheduleQuery{LocationID: 1, ServiceID: 1, First: day, Last: day, OnlineOnly: true}
+	// load is LoadScheduleCached, its statements after the versions' read counted: the names of
+	// those it ran.
+	load := func(t *testing.T) []string {
+		t.Helper()
+		v, err := CurrentSchedule(ctx, d, sq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &countingDB{DBTX: d.Read}
+		got, err := v.base.schedule(ctx, db.New(c), d.Counted(), v.busy, sq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := LoadSchedule(ctx, d.R, sq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("cached load differs from a fresh one:\ngot  %+v\nwant %+v", got, want)
+		}
+		return c.names
+	}
+	bookings := []string{"ScheduleBookingsPacked"}
+	rest := []string{"ScheduleTimeOffPacked", "ScheduleCalendarBusy"}
+	load(t) // fills the cache
+	for _, c := range []struct {
+		name  string
+		write func(t *testing.T)
+		want  []string
+	}{
+		{"nothing written", func(*testing.T) {}, nil},
+		{"booking created", func(t *testing.T) {
+			if _, err := Create(ctx, d, storeNow, haircut(1, santiago(t, "2026-11-24 15:00"))); err != nil {
+				t.Fatal(err)
+			}
+		}, bookings},
+		{"booking cancelled", func(*testing.T) { exec(`UPDATE bookings SET status_id = 5`) }, bookings},
+		{"time off added", func(*testing.T) {
+			exec(`INSERT INTO provider_time_off (provider_id, starts_at, ends_at) VALUES (2, ?, ?)`, at("2026-11-24 16:00"), at("2026-11-24 17:00"))
+		}, rest},
+		{"calendar busy added", func(*testing.T) {
+			exec(`INSERT INTO calendar_busy (connection_id, provider_id, starts_at, ends_at, summary) VALUES (1, 2, ?, ?, 'Dentist')`,
+				at("2026-11-24 14:00"), at("2026-11-24 14:30"))
+		}, rest},
+		{"calendar stale, stale time not blocking", func(*testing.T) { exec(`UPDATE calendar_connections SET stale = 1, stale_blocks = 0`) }, rest},
+		{"session added", func(*testing.T) {
+			exec(`INSERT INTO class_sessions (location_id, service_id, provider_id, local_date, start_at, end_at,
+				block_start_at, block_end_at, status, created_at, updated_at) VALUES (1, 3, 2, '2026-11-24', ?, ?, ?, ?, 'scheduled', 0, 0)`,
+				at("2026-11-24 10:00"), at("2026-11-24 11:00"), at("2026-11-24 10:00"), at("2026-11-24 11:00"))
+		}, rest},
+		{"booking and time off", func(t *testing.T) {
+			if _, err := Create(ctx, d, storeNow, haircut(2, santiago(t, "2026-11-24 15:00"))); err != nil {
+				t.Fatal(err)
+			}
+			exec(`DELETE FROM provider_time_off WHERE provider_id = 1`)
+		}, append(bookings, rest...)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.write(t)
+			if got := load(t); !slices.Equal(got, c.want) {
+				t.Fatalf("statements of the load: got %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
 // TestLoadScheduleCachedReadsBookingsEveryTime: bookings and time off are not catalog data, so a
 // new booking shows at once without any catalog write.
 func TestLoadScheduleCachedReadsBookingsEveryTime(t *testing.T) {
@@ -210,9 +299,11 @@ func TestCreateAnswersWhatItStored(t *testing.T) {
 	}
 }
 
-// TestBusyVersionMovesWithEveryProvider: the busy-time version of a schedule moves with a raise
-// of either counter of each of its providers, whether it is read over the providers' ids
-// (spread out) or over the range of ids (close together: then others' raises may move it too).
+// TestBusyVersionMovesWithEveryProvider: each part of the busy-time version of a schedule moves
+// with a raise of its counter of each of its providers — bookings with the bookings' changes,
+// rest with sessions_provider — and the other part stays, whether it is read over the
+// providers' ids (spread out) or over the range of ids (close together: then others' raises
+// may move it too).
 func TestBusyVersionMovesWithEveryProvider(t *testing.T) {
 	ctx := context.Background()
 	d := openStore(t, 1)
@@ -227,7 +318,7 @@ func TestBusyVersionMovesWithEveryProvider(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b := &scheduleBase{ids: c.ids}
-			read := func() int64 {
+			read := func() busyVersion {
 				t.Helper()
 				v, err := b.busyVersion(ctx, d.R)
 				if err != nil {
@@ -251,12 +342,15 @@ func TestBusyVersionMovesWithEveryProvider(t *testing.T) {
 				}
 			}
 			for _, id := range c.ids {
-				for _, kind := range []string{"bookings_provider", "sessions_provider"} {
-					before := read()
-					raise(kind, id)
-					if after := read(); after == before {
-						t.Fatalf("%s of provider %d raised: version stayed %d", kind, id, after)
-					}
+				before := read()
+				raise("bookings_provider", id)
+				if after := read(); after.bookings == before.bookings || after.rest != before.rest {
+					t.Fatalf("bookings of provider %d raised: version %+v → %+v, want bookings moved and rest the same", id, before, after)
+				}
+				before = read()
+				raise("sessions_provider", id)
+				if after := read(); after.rest == before.rest || after.bookings != before.bookings {
+					t.Fatalf("sessions_provider of provider %d raised: version %+v → %+v, want rest moved and bookings the same", id, before, after)
 				}
 			}
 			before := read()

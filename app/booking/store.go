@@ -77,7 +77,7 @@ func LoadSchedule(ctx context.Context, q *db.Queries, sq ScheduleQuery) (Loaded,
 	if err != nil {
 		return Loaded{}, err
 	}
-	return b.schedule(ctx, q, nil, 0, sq)
+	return b.schedule(ctx, q, nil, busyVersion{}, sq)
 }
 
 // LoadScheduleCached is LoadSchedule on d's read pool with the catalog part of the schedule
@@ -127,7 +127,7 @@ func ScheduleLoads() (all, inWriter int64) { return loads.all.Load(), loads.inWr
 type ScheduleVersion struct {
 	base    *scheduleBase
 	catalog int64
-	busy    int64
+	busy    busyVersion
 	holds   int64 // the counter of the required resources' holds
 	sq      ScheduleQuery
 }
@@ -147,7 +147,7 @@ func CurrentSchedule(ctx context.Context, d *db.DB, sq ScheduleQuery) (ScheduleV
 		return ScheduleVersion{}, err
 	}
 	// Read after the catalog version and before the busy time it versions (busy.go).
-	busy, err := db.Unchanged(d, busyVersionOf{b}, func() (int64, error) { return b.busyVersion(ctx, d.R) })
+	busy, err := db.Unchanged(d, busyVersionOf{b}, func() (busyVersion, error) { return b.busyVersion(ctx, d.R) })
 	if err != nil {
 		return ScheduleVersion{}, fmt.Errorf("busy version: %w", err)
 	}
@@ -187,8 +187,9 @@ type baseKey struct {
 // may be shared through the catalog cache, so it is never modified once built.
 type scheduleBase struct {
 	loaded   Loaded
-	closures []string // every closure date of the location, in order
-	ids      []int64  // the ids of loaded.Schedule.Providers, in order
+	closures []string      // every closure date of the location, in order
+	ids      []int64       // the ids of loaded.Schedule.Providers, in order
+	pos      map[int64]int // each id's position in ids
 }
 
 func loadBase(ctx context.Context, q *db.Queries, sq ScheduleQuery) (*scheduleBase, error) {
@@ -279,6 +280,7 @@ func (b *scheduleBase) loadProviders(ctx context.Context, q *db.Queries, sq Sche
 		return fmt.Errorf("providers: %w", err)
 	}
 	index := make(map[int64]int, len(rows))
+	b.pos = index
 	for _, r := range rows {
 		if sq.OnlineOnly && !r.OnlineBooking {
 			continue
@@ -329,7 +331,7 @@ func setShifts(providers []Provider, index map[int64]int, rows []db.ScheduleShif
 // schedule completes the base for sq's dates: its own copy of the records, the closures in
 // range, and the providers' time off and bookings (through kept under counter reading v, if
 // kept is not nil: busy.go).
-func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, kept *db.CountedCache, v int64, sq ScheduleQuery) (Loaded, error) {
+func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, kept *db.CountedCache, v busyVersion, sq ScheduleQuery) (Loaded, error) {
 	out := b.loaded
 	if out.Service != nil {
 		svc := *out.Service
@@ -360,13 +362,13 @@ func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, kept *db.Cou
 	// buffer after); that is all the time off and bookings the engine can ever look at.
 	since := db.Millis(DayStart(s.Zone, sq.First).Add(-s.Service.BufferBefore))
 	until := db.Millis(DayStart(s.Zone, sq.Last.AddDays(1)).Add(s.Service.Duration + s.Service.BufferAfter))
-	t, err := b.busyTimes(ctx, q, kept, v, since, until, sq.IgnoreBookingID)
+	busy, t, err := b.busyTimes(ctx, q, kept, v, since, until, sq.IgnoreBookingID)
 	if err != nil {
 		return Loaded{}, err
 	}
 	for i := range s.Providers {
 		p := &s.Providers[i]
-		p.TimeOff, p.Busy, p.Teaching = t.timeOff[i], t.busy[i], t.teaching[i]
+		p.Busy, p.TimeOff, p.Teaching = busy[i], t.timeOff[i], t.teaching[i]
 		p.Calendar, p.CalendarSummaries = t.calendar[i], t.summaries[i]
 	}
 	if len(s.Resources) > 0 { // read each time: other locations' and providers' bookings hold them

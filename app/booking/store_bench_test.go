@@ -193,3 +193,56 @@ func BenchmarkList100k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPrepareAfterBooking is the read side of a create under a stream of creates: Prepare
+// of a haircut with provider 1 right after another booking of provider 1 was written (untimed),
+// which moves that provider's bookings counter. Provider 1 also has time off and calendar busy
+// time on the weekends around, which no booking changes.
+func BenchmarkPrepareAfterBooking(b *testing.B) {
+	d := benchStore(b)
+	ctx := context.Background()
+	zone, _ := LoadZone("America/Santiago")
+	monday := time.Date(2027, time.January, 4, 0, 0, 0, 0, zone)
+	exec := func(q string, args ...any) {
+		b.Helper()
+		if _, err := d.Write.Exec(q, args...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	exec(`UPDATE company SET max_advance_days = 0`)
+	exec(`INSERT INTO calendar_connections (id, provider_id, kind, url, created_at, updated_at)
+		VALUES (1, 1, 'ics', 'https://calendar.example/p1.ics', 0, 0)`)
+	for week := range 60 {
+		saturday := monday.AddDate(0, 0, 7*week+5)
+		exec(`INSERT INTO provider_time_off (provider_id, starts_at, ends_at) VALUES (1, ?, ?)`,
+			db.Millis(saturday), db.Millis(saturday.AddDate(0, 0, 1)))
+		sunday := saturday.AddDate(0, 0, 1)
+		for h := 9; h < 17; h += 2 {
+			exec(`INSERT INTO calendar_busy (connection_id, provider_id, starts_at, ends_at) VALUES (1, 1, ?, ?)`,
+				db.Millis(sunday.Add(time.Duration(h)*time.Hour)), db.Millis(sunday.Add(time.Duration(h+1)*time.Hour)))
+		}
+	}
+	slot := func(i int) NewBooking { // provider 1's free hours, weekdays from 2027-01-04 on
+		hour, weekday, week := i%8, i/8%5, i/40
+		if hour >= 4 {
+			hour++ // skip the 13:00 break
+		}
+		return haircut(1, monday.AddDate(0, 0, 7*week+weekday).Add(time.Duration(9+hour)*time.Hour))
+	}
+	i := 0
+	if _, err := Prepare(ctx, d, storeNow, slot(0)); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := Create(ctx, d, storeNow, slot(i)); err != nil {
+			b.Fatalf("booking %d: %v", i, err)
+		}
+		i++
+		b.StartTimer()
+		if _, err := Prepare(ctx, d, storeNow, slot(i)); err != nil {
+			b.Fatalf("prepare %d: %v", i, err)
+		}
+	}
+}

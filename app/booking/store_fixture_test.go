@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,20 +78,28 @@ func haircut(provider int64, start time.Time) NewBooking {
 	return NewBooking{LocationID: 1, ServiceID: 1, ProviderID: provider, ClientID: 1, StatusID: StatusConfirmed, Start: start, Source: SourceConnect}
 }
 
-// countingDB counts the statements sent through it, to prove loads are batched.
+// countingDB counts the statements sent through it, to prove loads are batched, and keeps
+// their sqlc names.
 type countingDB struct {
 	db.DBTX
-	n int
+	n     int
+	names []string
 }
 
 func (c *countingDB) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	c.n++
+	c.count(q)
 	return c.DBTX.QueryContext(ctx, q, args...)
 }
 
 func (c *countingDB) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	c.n++
+	c.count(q)
 	return c.DBTX.QueryRowContext(ctx, q, args...)
+}
+
+func (c *countingDB) count(q string) {
+	c.n++
+	name, _, _ := strings.Cut(strings.TrimPrefix(q, "-- name: "), " ")
+	c.names = append(c.names, name)
 }
 
 // wantNoOverlaps is the final scan: no two non-cancelled blocks of one provider overlap.
