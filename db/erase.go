@@ -157,8 +157,14 @@ func (d *DB) InTxSecure(ctx context.Context, fn func(q *Queries) error) (scrubbe
 // them all, SQLite restarts the WAL at the next commit, and with journal_size_limit at 0 that
 // commit truncates the file to its own frames. The commit is the smallest write there is:
 // page 1, rewritten with the user_version it already holds. The WAL having restarted — fewer
-// frames in it than before — is the proof.
-func (d *DB) scrubWAL(ctx context.Context) (bool, error) {
+// frames in it than before — is the proof. No background checkpoint runs meanwhile
+// (checkpoint.go): it would hold SQLite's checkpoint lock and this one would give up.
+func (d *DB) scrubWAL(ctx context.Context) (scrubbed bool, err error) {
+	d.checkpoints.exclusive(func() { scrubbed, err = d.scrubWALAlone(ctx) })
+	return scrubbed, err
+}
+
+func (d *DB) scrubWALAlone(ctx context.Context) (bool, error) {
 	conn, err := d.Write.Conn(ctx)
 	if err != nil {
 		return false, err

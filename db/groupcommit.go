@@ -280,6 +280,7 @@ func call(w *write, stmts *txStmts) (r writeResult) {
 // woken.
 func (d *DB) committed(wake bool) {
 	d.storage.observe(nil)
+	d.checkpoints.committed()
 	if !wake {
 		return
 	}

@@ -46,7 +46,8 @@ type DB struct {
 	committer   *committer // runs every InTx (groupcommit.go)
 	shm         shmFile    // the WAL index, read by Stamp (stamp.go)
 	unchanged   unchangedReadings
-	handoffs    handoffs // what each outbox's Enqueue hands new rows to (handoff.go)
+	handoffs    handoffs      // what each outbox's Enqueue hands new rows to (handoff.go)
+	checkpoints *checkpointer // checkpoints the WAL off the writer (checkpoint.go)
 }
 
 // AfterCommit registers fn to run after every successful InTx commit. The webhook dispatcher
@@ -111,6 +112,7 @@ func OpenWith(ctx context.Context, path string, o OpenOptions) (*DB, error) {
 	ws, rs := newStmtCache(write), newStmtCache(read)
 	d := &DB{Write: write, Read: read, W: New(ws), R: New(rs), path: path, writeStmts: ws, readStmts: rs, committer: newCommitter()}
 	d.storage.changed = make(chan struct{}, 1)
+	d.checkpoints = newCheckpointer(path, d.Stamp)
 	go d.commitLoop()
 	return d, nil
 }
@@ -170,6 +172,8 @@ func dsn(path string, writer bool) string {
 		// written on every write. In memory it costs no system calls; it holds at most the pages
 		// one batch's writes change.
 		q.Add("_pragma", "temp_store(MEMORY)")
+		// The writer checkpoints only as a backstop; a goroutine of its own does it (checkpoint.go).
+		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", writerCheckpointPages))
 	}
 	return "file:" + uriPath.Replace(path) + "?" + q.Encode()
 }
@@ -181,6 +185,7 @@ var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 // Close lets the committer finish the writes already queued and closes both pools.
 func (d *DB) Close() error {
 	d.closeCommitter()
+	d.checkpoints.close()
 	return errors.Join(d.Read.Close(), d.Write.Close())
 }
 
