@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"frontdesk/app/booking"
@@ -49,17 +50,28 @@ type Pusher struct {
 	Log     *slog.Logger
 	Now     func() time.Time
 	Timeout time.Duration // one request
+	// LookEvery spaces the rounds a stream of commits wakes Run for (pushLookEvery).
+	LookEvery time.Duration
 
 	guarded, open *http.Client
 	wake          chan struct{}
+	looks         atomic.Int64 // rounds of PushDue that Run started
+	lastLook      atomic.Int64 // when the last of them started, in Unix nanoseconds
 }
+
+// pushLookEvery spaces the rounds a stream of commits wakes the pusher for. Every commit wakes
+// it (the database's AfterCommit hook) and each round reads the due bookings, so under a
+// stream of writes it would read them hundreds of times a second — for most commits there is
+// nothing to push. A wake after a quiet spell looks at once; one that comes sooner waits for
+// the rest of the interval and takes every commit made meanwhile with it.
+const pushLookEvery = 250 * time.Millisecond
 
 // NewPusher returns a pusher with the default bounds.
 func NewPusher(d *db.DB, box *secrets.Box, log *slog.Logger, now func() time.Time) *Pusher {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Pusher{DB: d, Box: box, Log: log, Now: now, Timeout: DefaultTimeout, wake: make(chan struct{}, 1)}
+	return &Pusher{DB: d, Box: box, Log: log, Now: now, Timeout: DefaultTimeout, LookEvery: pushLookEvery, wake: make(chan struct{}, 1)}
 }
 
 // Wake makes a running pusher look for due bookings now (a booking or the push calendar
@@ -75,6 +87,8 @@ func (p *Pusher) Wake() {
 // and at least every minute.
 func (p *Pusher) Run(ctx context.Context) error {
 	for {
+		p.lastLook.Store(time.Now().UnixNano())
+		p.looks.Add(1)
 		if err := p.PushDue(ctx); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -87,9 +101,29 @@ func (p *Pusher) Run(ctx context.Context) error {
 			t.Stop()
 			return ctx.Err()
 		case <-p.wake:
+			t.Stop()
+			if err := waitUntil(ctx, time.Unix(0, p.lastLook.Load()).Add(p.LookEvery)); err != nil {
+				return err
+			}
 		case <-t.C:
 		}
 		t.Stop()
+	}
+}
+
+// waitUntil returns at when, or with ctx's error once ctx ends first.
+func waitUntil(ctx context.Context, when time.Time) error {
+	d := time.Until(when)
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
 }
 
