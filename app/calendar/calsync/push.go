@@ -111,18 +111,12 @@ func (p *Pusher) Run(ctx context.Context) error {
 	}
 }
 
-// waitUntil returns at when, or with ctx's error once ctx ends first.
+// waitUntil returns at when (at once if it has passed), or with ctx's error once ctx ends first.
 func waitUntil(ctx context.Context, when time.Time) error {
-	d := time.Until(when)
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-t.C:
+	case <-time.After(time.Until(when)):
 		return nil
 	}
 }
