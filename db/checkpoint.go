@@ -95,13 +95,15 @@ func (c *checkpointer) run() {
 		case <-c.wake:
 		}
 		frames, ok := c.walFrames()
-		if !ok || frames < c.copied { // the WAL restarted from its beginning
-			c.copied = 0
-		}
-		if !ok || frames-c.copied < checkpointEvery {
+		if !ok { // a commit is writing the header: the next one wakes this again
 			continue
 		}
-		c.checkpoint()
+		if frames < c.copied { // the WAL restarted from its beginning
+			c.copied = 0
+		}
+		if frames-c.copied >= checkpointEvery {
+			c.checkpoint()
+		}
 	}
 }
 
@@ -130,8 +132,8 @@ func (c *checkpointer) checkpoint() {
 	c.running.Lock()
 	defer c.running.Unlock()
 	var busy, log, copied int64
-	if err := c.conn.QueryRowContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &log, &copied); err != nil {
-		return
+	err := c.conn.QueryRowContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &log, &copied)
+	if err == nil && copied >= 0 { // -1: another connection (the writer's backstop) was checkpointing
+		c.copied = copied
 	}
-	c.copied = copied
 }
