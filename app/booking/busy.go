@@ -32,7 +32,8 @@ type bookingsKey struct {
 	since, until, ignore int64
 }
 
-// restKey names the rest of one busy time, which no booking is part of.
+// restKey names the rest of one busy time, which no booking is part of: since and until lie on
+// restSpan's grid.
 type restKey struct {
 	base         *scheduleBase
 	since, until int64
@@ -79,13 +80,92 @@ func (b *scheduleBase) busyTimes(ctx context.Context, q *db.Queries, kept *db.Co
 	if err != nil {
 		return nil, nil, err
 	}
-	rest, err := keep(kept, restKey{b, since, until}, v.rest, func() (*restTimes, error) {
-		return b.loadRest(ctx, q, since, until)
+	if kept == nil {
+		rest, err := b.loadRest(ctx, q, since, until)
+		return busy, rest, err
+	}
+	lo, hi := restWindow(since, until)
+	rest, err := keep(kept, restKey{b, lo, hi}, v.rest, func() (*restTimes, error) {
+		return b.loadRest(ctx, q, lo, hi)
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return busy, rest, nil
+	return busy, rest.within(since, until), nil
+}
+
+// within returns the blocks of t that overlap [since, until), as a query for that range reads
+// them: t itself when all of them do (no time off, no sessions, no calendar: the common case
+// costs no copy).
+func (t *restTimes) within(since, until int64) *restTimes {
+	in := func(iv Interval) bool { return db.Millis(iv.Start) < until && db.Millis(iv.End) > since }
+	all := func(lists [][]Interval) bool {
+		for _, l := range lists {
+			for _, iv := range l {
+				if !in(iv) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if all(t.timeOff) && all(t.teaching) && all(t.calendar) {
+		return t
+	}
+	filter := func(lists [][]Interval) [][]Interval {
+		out := make([][]Interval, len(lists))
+		for i, l := range lists {
+			for _, iv := range l {
+				if in(iv) {
+					out[i] = append(out[i], iv)
+				}
+			}
+			out[i] = clip(out[i])
+		}
+		return out
+	}
+	out := &restTimes{timeOff: filter(t.timeOff), teaching: filter(t.teaching),
+		calendar: make([][]Interval, len(t.calendar)), summaries: make([][]string, len(t.summaries))}
+	for i, l := range t.calendar {
+		named := false
+		for j, iv := range l {
+			if !in(iv) {
+				continue
+			}
+			out.calendar[i] = append(out.calendar[i], iv)
+			if t.summaries[i] != nil {
+				out.summaries[i] = append(out.summaries[i], t.summaries[i][j])
+				named = named || t.summaries[i][j] != ""
+			}
+		}
+		out.calendar[i] = clip(out.calendar[i])
+		if named {
+			out.summaries[i] = out.summaries[i][:len(out.summaries[i]):len(out.summaries[i])]
+		} else {
+			out.summaries[i] = nil
+		}
+	}
+	return out
+}
+
+// restSpan is the grid the rest of a busy time is read and kept on: a search's range widened
+// to whole spans of four weeks. The rest changes rarely and is small, while searches ask about
+// ever different ranges (each day of the booking site, each service's buffers, each create's
+// date): on the grid one reading serves them all until a counter moves. Each search gets just
+// the blocks that overlap its own range (restTimes.within), as a reading of that range would.
+const restSpan = 28 * 24 * 60 * 60 * 1000
+
+// restWindow returns [since, until) widened to restSpan's grid.
+func restWindow(since, until int64) (lo, hi int64) {
+	lo = since - since%restSpan
+	if since < 0 && since%restSpan != 0 {
+		lo -= restSpan
+	}
+	hi = until - until%restSpan
+	if hi < until {
+		hi += restSpan
+	}
+	return lo, hi
 }
 
 // keep returns the value kept under key for counter reading v, or loads and keeps it (kept

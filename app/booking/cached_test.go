@@ -362,3 +362,79 @@ func TestBusyVersionMovesWithEveryProvider(t *testing.T) {
 		})
 	}
 }
+
+// TestRestKeptOnAGrid: the rest of a busy time is read for whole spans of restSpan and kept
+// there (busy.go), so searches about other days of the same span read only the bookings, and
+// each still gets just the blocks that overlap its own range: what an uncached load of that
+// range reads, summaries included.
+func TestRestKeptOnAGrid(t *testing.T) {
+	ctx := context.Background()
+	d := classStore(t, 5, 1) // providers 1 and 2; service 3 is a class
+	at := func(s string) int64 { return db.Millis(santiago(t, s)) }
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := d.Write.Exec(q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`INSERT INTO provider_time_off (provider_id, starts_at, ends_at) VALUES (1, ?, ?)`, at("2026-11-24 09:00"), at("2026-11-24 10:00"))
+	exec(`INSERT INTO calendar_connections (id, provider_id, kind, url, created_at, updated_at, reveal_summary)
+		VALUES (1, 2, 'ics', 'https://calendar.example/p2.ics', 0, 0, 1)`)
+	exec(`INSERT INTO calendar_busy (connection_id, provider_id, starts_at, ends_at, summary) VALUES (1, 2, ?, ?, 'Dentist'), (1, 2, ?, ?, '')`,
+		at("2026-11-26 11:00"), at("2026-11-26 12:00"), at("2026-11-24 16:00"), at("2026-11-24 17:00"))
+	exec(`INSERT INTO class_sessions (location_id, service_id, provider_id, local_date, start_at, end_at,
+		block_start_at, block_end_at, status, created_at, updated_at) VALUES (1, 3, 2, '2026-11-27', ?, ?, ?, ?, 'scheduled', 0, 0)`,
+		at("2026-11-27 10:00"), at("2026-11-27 11:00"), at("2026-11-27 10:00"), at("2026-11-27 11:00"))
+
+	first, last := Date{2026, time.November, 24}, Date{2026, time.November, 28}
+	zone, err := LoadZone("America/Santiago")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := restWindow(db.Millis(DayStart(zone, first).Add(-time.Hour)), db.Millis(DayStart(zone, last).Add(48*time.Hour)))
+	if hi-lo != restSpan {
+		t.Fatalf("the test's days do not lie in one span of the grid (%d–%d): move them", lo, hi)
+	}
+	for i, day := 0, first; !last.Before(day); i, day = i+1, day.AddDays(1) {
+		t.Run(day.String(), func(t *testing.T) {
+			sq := ScheduleQuery{LocationID: 1, ServiceID: 1, First: day, Last: day, OnlineOnly: true}
+			v, err := CurrentSchedule(ctx, d, sq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &countingDB{DBTX: d.Read}
+			got, err := v.base.schedule(ctx, db.New(c), d.Counted(), v.busy, sq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := LoadSchedule(ctx, d.R, sq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("cached load differs from a fresh one:\ngot  %+v\nwant %+v", got, want)
+			}
+			wantNames := []string{"ScheduleBookingsPacked"}
+			if i == 0 {
+				wantNames = append(wantNames, "ScheduleTimeOffPacked", "ScheduleCalendarBusy")
+			}
+			if !slices.Equal(c.names, wantNames) {
+				t.Fatalf("statements of the load: got %v, want %v", c.names, wantNames)
+			}
+		})
+	}
+}
+
+// TestRestWindow: the window covers the range, lies on the grid and is no wider than it must be.
+func TestRestWindow(t *testing.T) {
+	for _, r := range [][2]int64{
+		{0, 1}, {1, restSpan}, {restSpan - 1, restSpan + 1}, {restSpan, 2 * restSpan}, {-1, 0}, {-restSpan - 1, -5},
+		{1796428800000, 1796428800000 + 3*86400000}, {-5, 7},
+	} {
+		since, until := r[0], r[1]
+		lo, hi := restWindow(since, until)
+		if lo%restSpan != 0 || hi%restSpan != 0 || lo > since || hi < until || since-lo >= restSpan || hi-until >= restSpan {
+			t.Errorf("restWindow(%d, %d) = %d, %d", since, until, lo, hi)
+		}
+	}
+}
