@@ -2,7 +2,6 @@ package activity
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -33,7 +32,7 @@ func Record(ctx context.Context, q *db.Queries, now time.Time, e Entry) error {
 	changes := []byte("{}")
 	if len(e.Changes) > 0 {
 		var err error
-		if changes, err = json.Marshal(cleaned(e.Changes)); err != nil {
+		if changes, err = marshalChanges(cleaned(e.Changes)); err != nil {
 			return fmt.Errorf("activity %s: %w", e.Action, err)
 		}
 	}
