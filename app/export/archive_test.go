@@ -303,6 +303,9 @@ func TestArchiveStreamsInFlatMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 110 000 bookings")
 	}
+	if raceEnabled {
+		t.Skip("writes 110 000 bookings: run without -race (.ci/run does)")
+	}
 	w := newWorld(t)
 	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	peak := func() (uint64, int64) {

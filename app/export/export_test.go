@@ -268,6 +268,9 @@ func TestStreamsInFlatMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 110 000 bookings")
 	}
+	if raceEnabled {
+		t.Skip("writes 110 000 bookings: run without -race (.ci/run does)")
+	}
 	w := newWorld(t)
 	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	w.addBookings(t, start, 10_000)
