@@ -27,12 +27,13 @@ var benchDurations = map[bool][2]time.Duration{
 const shortReturnWait = 20 * time.Second
 
 func runBench(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet("bench", "[--short] [--duration D] [--concurrency N] [--json] [--bookings N]", env)
+	fs := newFlagSet("bench", "[--short] [--duration D] [--concurrency N] [--json] [--bookings N] [--calendar-instances N]", env)
 	short := fs.Bool("short", false, "2 s per scenario and baseline instead of 10 s; finishes in under a minute")
 	duration := fs.Duration("duration", 0, "recorded time of each scenario and baseline (default 10s, 2s with --short)")
 	concurrency := fs.Int("concurrency", 16, "closed-loop clients of the HTTP scenarios and their baselines")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
 	bookings := fs.Int("bookings", 100_000, "bookings seeded for list_bookings_100k; 0 skips that scenario")
+	instances := fs.Int("calendar-instances", 100_000, "instances of the hostile calendar each provider of slots_day_synced syncs")
 	only := fs.String("only", "", "comma-separated scenarios to run (default all: "+strings.Join(bench.Scenarios(), ",")+")")
 	cpuProfile := fs.String("cpuprofile", "", "for diagnosis: write CPU profiles of each scenario's measured rounds, without its baseline's, to PREFIX.<scenario>.<round>.pprof (go tool pprof merges them)")
 	if err := fs.parse(args); err != nil {
@@ -53,9 +54,11 @@ func runBench(ctx context.Context, env Env, args []string) error {
 		return usagef("--concurrency must be between 1 and 1024")
 	case *bookings < 0:
 		return usagef("--bookings must be ≥ 0")
+	case *instances < 1:
+		return usagef("--calendar-instances must be positive")
 	}
 	cfg := bench.Config{
-		Duration: d[0], Warmup: d[1], Concurrency: *concurrency, Bookings: *bookings,
+		Duration: d[0], Warmup: d[1], Concurrency: *concurrency, Bookings: *bookings, CalendarInstances: *instances,
 		CPUProfile: *cpuProfile, Progress: env.Stderr, Now: env.Now, Serve: benchServeCommand(env),
 	}
 	if d[0] < benchDurations[false][0] {

@@ -32,7 +32,9 @@ func runBenchCommand(t *testing.T, exe string, args ...string) (code int, stdout
 // scenario was measured against its baseline and that no booking race double-booked — not the
 // speed, which a test on a shared machine cannot judge.
 func TestBenchProducesEveryFigure(t *testing.T) {
-	code, stdout, stderr := runBenchCommand(t, buildFrontdesk(t), "--duration", "200ms", "--concurrency", "8", "--bookings", "5000", "--json")
+	// Small calendars: expanding 100,000 instances a provider takes over a minute under -race.
+	code, stdout, stderr := runBenchCommand(t, buildFrontdesk(t), "--duration", "200ms", "--concurrency", "8", "--bookings", "5000",
+		"--calendar-instances", "2000", "--json")
 	if code != 0 {
 		t.Fatalf("bench exited %d; stderr:\n%s", code, stderr)
 	}
@@ -78,6 +80,13 @@ func TestBenchProducesEveryFigure(t *testing.T) {
 	}
 	if race.Result.Succeeded*2 > race.Result.Refused {
 		t.Errorf("conflicting_booking: got %d wins for %d 409s, want about one win per 8 racers", race.Result.Succeeded, race.Result.Refused)
+	}
+	synced := rep.Scenarios[slices.Index(names, "slots_day_synced")]
+	if f := factNamed(t, synced, "instances in each provider's calendar"); f.Value != 2000 {
+		t.Errorf("slots_day_synced: got %v instances a calendar, want the 2000 asked for", f.Value)
+	}
+	if f := factNamed(t, synced, "busy blocks stored"); f.Value <= 0 {
+		t.Errorf("slots_day_synced: got %v busy blocks stored, want some", f.Value)
 	}
 	fanout := rep.Scenarios[slices.Index(names, "webhook_fanout")]
 	for _, what := range []string{"first-attempt p50", "first-attempt p99"} {

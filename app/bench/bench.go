@@ -53,6 +53,9 @@ type Config struct {
 	Warmup      time.Duration // unrecorded time before it
 	Concurrency int           // closed-loop workers of the HTTP scenarios and their baselines
 	Bookings    int           // bookings seeded for list_bookings_100k; 0 skips it
+	// CalendarInstances is the size of the hostile calendar slots_day_synced gives each
+	// provider (0: syncedInstances).
+	CalendarInstances int
 	// Only, if not empty, names the scenarios to run.
 	Only []string
 	// CPUProfile, if set, is a file name prefix: each scenario's measured rounds, without its

@@ -11,8 +11,8 @@ import (
 )
 
 // syncedInstances is the size of the hostile calendar slots_day_synced gives every provider of
-// the slots location: a rule of that many instances, which the sync bounds (horizon and
-// calendar.MaxBlocks) before storing.
+// the slots location unless Config says otherwise: a rule of that many instances, which the
+// sync bounds (horizon and calendar.MaxBlocks) before storing.
 const syncedInstances = 100000
 
 // slotsDaySynced is slots_day with every provider's own calendar synced (docs/calendars.md):
@@ -25,6 +25,10 @@ func slotsDaySynced(ctx context.Context, e *env) ScenarioReport {
 	}
 	day := e.fx.slotsDay
 	zone := day.Location()
+	instances := e.cfg.CalendarInstances
+	if instances == 0 {
+		instances = syncedInstances
+	}
 	started := time.Now()
 	parse := time.Duration(0)
 	var stored int
@@ -32,7 +36,7 @@ func slotsDaySynced(ctx context.Context, e *env) ScenarioReport {
 		feed := fmt.Sprintf("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\n"+
 			"BEGIN:VEVENT\r\nUID:hostile-%d\r\nDTSTART:%s\r\nDURATION:PT10M\r\nRRULE:FREQ=MINUTELY;INTERVAL=30;COUNT=%d\r\nEND:VEVENT\r\n"+
 			"BEGIN:VEVENT\r\nUID:day-%d\r\nDTSTART:%s\r\nDURATION:PT1H\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
-			p, day.AddDate(0, 0, 1).UTC().Format("20060102T150405Z"), syncedInstances,
+			p, day.AddDate(0, 0, 1).UTC().Format("20060102T150405Z"), instances,
 			p, time.Date(day.Year(), day.Month(), day.Day(), 12, 0, 0, 0, zone).UTC().Format("20060102T150405Z"))
 		t0 := time.Now()
 		r, err := calendar.Parse([]byte(feed), calendar.Options{From: e.cfg.Now().Add(-24 * time.Hour), Until: e.cfg.Now().Add(400 * 24 * time.Hour),
@@ -76,7 +80,7 @@ func slotsDaySynced(ctx context.Context, e *env) ScenarioReport {
 	r.Baseline = &base
 	r.targets = []target{atLeast("ratio", 0.70, ratioOf)}
 	r.Facts = append(r.Facts,
-		Fact{What: "instances in each provider's calendar", Value: syncedInstances},
+		Fact{What: "instances in each provider's calendar", Value: float64(instances)},
 		Fact{What: "busy blocks stored", Value: float64(stored)},
 		Fact{What: "providers", Value: float64(len(e.fx.slots))},
 		Fact{What: "calendars read in", Value: parse.Seconds(), Unit: "s"},
