@@ -52,7 +52,7 @@ func buildFrontdeskWith(t *testing.T, ldflags string) string {
 			return bin
 		}
 		bin := filepath.Join(binDir, fmt.Sprintf("frontdesk-release-%d", len(releaseBins)))
-		build := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, ".")
+		build := exec.Command("go", "build", "-trimpath", "-ldflags", ldflags, "-o", bin, ".")
 		build.Dir = moduleRoot
 		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := build.CombinedOutput(); err != nil {
@@ -80,7 +80,9 @@ func buildFrontdeskWith(t *testing.T, ldflags string) string {
 		}
 		binPath = filepath.Join(binDir, "frontdesk")
 		moduleRoot = filepath.Dir(strings.TrimSpace(string(gomod)))
-		build := exec.Command(goTool, "build", "-o", binPath, ".")
+		// -trimpath, as a release is built (docs/deploy.md): the packages .ci/run's release build
+		// compiled come from the build cache.
+		build := exec.Command(goTool, "build", "-trimpath", "-o", binPath, ".")
 		build.Dir = moduleRoot
 		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := build.CombinedOutput(); err != nil {
