@@ -9,6 +9,7 @@ import (
 // list (which meant full access then) keeps full access, now spelled "*", and gets the
 // z_means_local option off.
 func TestMigration00220FullAccessBecomesExplicit(t *testing.T) {
+	fromScratch(t)
 	ctx := context.Background()
 	path, conn := migratedTo(t, 219)
 	for _, scopes := range []string{"", "clients:read"} {

@@ -8,6 +8,7 @@ import (
 // TestMigration00332MovesTheLogTexts: attempts logged before 00332 keep every header and body
 // they had, now as shared texts stored once, and the attempt rows no longer carry them.
 func TestMigration00332MovesTheLogTexts(t *testing.T) {
+	fromScratch(t)
 	ctx := context.Background()
 	path, conn := migratedTo(t, 331)
 	for _, s := range []string{

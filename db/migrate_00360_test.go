@@ -10,6 +10,7 @@ import (
 // afterwards holds "you got a seat" messages (on by default) while still refusing unknown
 // kinds; cancelling a booking skips its planned seat message (the trigger of 361).
 func TestSeatMessageKind(t *testing.T) {
+	fromScratch(t)
 	ctx := context.Background()
 	path, conn := migratedTo(t, 350)
 	seedBookingFixtures(t, conn)

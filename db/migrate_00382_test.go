@@ -10,6 +10,7 @@ import (
 // delivery_attempts.error_category are comparisons instead of IN lists, state the same rule
 // (good values and NULL pass, anything else fails) and every stored row is kept.
 func TestChecksWithoutInLists(t *testing.T) {
+	fromScratch(t)
 	ctx := context.Background()
 	path, conn := migratedTo(t, 381)
 	seedBookingFixtures(t, conn)

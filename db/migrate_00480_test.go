@@ -11,6 +11,7 @@ import (
 // the activity trail's entry for the cancel, 'unpaid' when their payment request lapsed, NULL
 // when nothing says.
 func TestMigration00480ClassifiesOldCancels(t *testing.T) {
+	fromScratch(t)
 	ctx := context.Background()
 	path, conn := migratedTo(t, 450)
 	const hour = 3600000

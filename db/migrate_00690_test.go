@@ -11,6 +11,7 @@ import (
 // every insert, change, move, sale update and delete raises the version of each list the booking
 // was or is in, and the counts stay exact.
 func TestMigration00690FoldsTheBookingCounters(t *testing.T) {
+	fromScratch(t)
 	ctx := context.Background()
 	path, conn := migratedTo(t, 631)
 	for _, s := range []string{

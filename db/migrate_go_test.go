@@ -9,6 +9,7 @@ import (
 // A database written before migration 130 keeps its bookings, and afterwards accepts the
 // booking site's and the MCP server's sources while still refusing anything else.
 func TestWidenBookingSources(t *testing.T) {
+	fromScratch(t)
 	ctx := context.Background()
 	path, conn := migratedTo(t, 120)
 	seedBookingFixtures(t, conn)

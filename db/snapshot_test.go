@@ -31,6 +31,7 @@ var freshValues = map[string]string{
 //
 // After adding a migration: go test ./db -run TestSchemaSnapshot -update-snapshot
 func TestSchemaSnapshot(t *testing.T) {
+	fromScratch(t)
 	ctx := context.Background()
 	_, migrated := migratedTo(t, KnownSchema())
 	want, err := snapshotOf(ctx, migrated)
@@ -70,6 +71,7 @@ func TestSchemaSnapshot(t *testing.T) {
 // The values freshValues lists are the only ones that differ between two migrated databases,
 // and the snapshot draws its secrets anew for each database it makes.
 func TestSchemaSnapshotFreshValues(t *testing.T) {
+	fromScratch(t)
 	ctx := context.Background()
 	_, one := migratedTo(t, KnownSchema())
 	_, two := migratedTo(t, KnownSchema())

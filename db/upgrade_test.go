@@ -14,6 +14,7 @@ import (
 // Each upgrade writes a backup next to the database first; only the newest UpgradeBackupsKept
 // stay. An up-to-date database is opened without one.
 func TestUpgradeBackupsKept(t *testing.T) {
+	fromScratch(t)
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), FileName)
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -71,6 +72,7 @@ func TestUpgradeBackupsKept(t *testing.T) {
 // applies the missing migrations and the newer ones, after a backup; a command that must not
 // migrate refuses it as behind.
 func TestUpgradeAppliesMigrationsMergedBelowTheDatabase(t *testing.T) {
+	fromScratch(t)
 	early := []int64{1, 10, 11, 20, 30, 50, 51, 90, 100, 110, 111, 112, 113, 120, 130, 131}
 	for _, tc := range []struct {
 		commit  string

@@ -1,0 +1,6 @@
+//go:build !race
+
+package db
+
+const raceEnabled = false
+

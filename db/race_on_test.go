@@ -1,0 +1,5 @@
+//go:build race
+
+package db
+
+const raceEnabled = true
