@@ -3,4 +3,3 @@
 package db
 
 const raceEnabled = false
-

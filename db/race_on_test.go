@@ -2,4 +2,5 @@
 
 package db
 
+// raceEnabled: the tests that apply the migrations from scratch skip (fromScratch).
 const raceEnabled = true
