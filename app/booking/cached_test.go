@@ -161,28 +161,7 @@ func TestBusyTimeKeptInTwoParts(t *testing.T) {
 		at("2026-11-24 11:00"), at("2026-11-24 12:00"))
 	day := Date{2026, time.November, 24}
 	sq := ScheduleQuery{LocationID: 1, ServiceID: 1, First: day, Last: day, OnlineOnly: true}
-	// load is LoadScheduleCached, its statements after the versions' read counted: the names of
-	// those it ran.
-	load := func(t *testing.T) []string {
-		t.Helper()
-		v, err := CurrentSchedule(ctx, d, sq)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := &countingDB{DBTX: d.Read}
-		got, err := v.base.schedule(ctx, db.New(c), d.Counted(), v.busy, sq)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := LoadSchedule(ctx, d.R, sq)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("cached load differs from a fresh one:\ngot  %+v\nwant %+v", got, want)
-		}
-		return c.names
-	}
+	load := func(t *testing.T) []string { t.Helper(); return countedCachedLoad(t, d, sq) }
 	bookings := []string{"ScheduleBookingsPacked"}
 	rest := []string{"ScheduleTimeOffPacked", "ScheduleCalendarBusy"}
 	load(t) // fills the cache
@@ -368,7 +347,6 @@ func TestBusyVersionMovesWithEveryProvider(t *testing.T) {
 // each still gets just the blocks that overlap its own range: what an uncached load of that
 // range reads, summaries included.
 func TestRestKeptOnAGrid(t *testing.T) {
-	ctx := context.Background()
 	d := classStore(t, 5, 1) // providers 1 and 2; service 3 is a class
 	at := func(s string) int64 { return db.Millis(santiago(t, s)) }
 	exec := func(q string, args ...any) {
@@ -397,29 +375,13 @@ func TestRestKeptOnAGrid(t *testing.T) {
 	}
 	for i, day := 0, first; !last.Before(day); i, day = i+1, day.AddDays(1) {
 		t.Run(day.String(), func(t *testing.T) {
-			sq := ScheduleQuery{LocationID: 1, ServiceID: 1, First: day, Last: day, OnlineOnly: true}
-			v, err := CurrentSchedule(ctx, d, sq)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := &countingDB{DBTX: d.Read}
-			got, err := v.base.schedule(ctx, db.New(c), d.Counted(), v.busy, sq)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := LoadSchedule(ctx, d.R, sq)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("cached load differs from a fresh one:\ngot  %+v\nwant %+v", got, want)
-			}
+			names := countedCachedLoad(t, d, ScheduleQuery{LocationID: 1, ServiceID: 1, First: day, Last: day, OnlineOnly: true})
 			wantNames := []string{"ScheduleBookingsPacked"}
 			if i == 0 {
 				wantNames = append(wantNames, "ScheduleTimeOffPacked", "ScheduleCalendarBusy")
 			}
-			if !slices.Equal(c.names, wantNames) {
-				t.Fatalf("statements of the load: got %v, want %v", c.names, wantNames)
+			if !slices.Equal(names, wantNames) {
+				t.Fatalf("statements of the load: got %v, want %v", names, wantNames)
 			}
 		})
 	}
@@ -437,4 +399,29 @@ func TestRestWindow(t *testing.T) {
 			t.Errorf("restWindow(%d, %d) = %d, %d", since, until, lo, hi)
 		}
 	}
+}
+
+// countedCachedLoad is LoadScheduleCached for sq with the statements after the versions' read
+// counted: it fails unless the load answers what an uncached load reads, and returns the names
+// of the statements it ran.
+func countedCachedLoad(t *testing.T, d *db.DB, sq ScheduleQuery) []string {
+	t.Helper()
+	ctx := context.Background()
+	v, err := CurrentSchedule(ctx, d, sq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &countingDB{DBTX: d.Read}
+	got, err := v.base.schedule(ctx, db.New(c), d.Counted(), v.busy, sq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := LoadSchedule(ctx, d.R, sq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("cached load differs from a fresh one:\ngot  %+v\nwant %+v", got, want)
+	}
+	return c.names
 }
