@@ -32,8 +32,8 @@ type bookingsKey struct {
 	since, until, ignore int64
 }
 
-// restKey names the rest of one busy time, which no booking is part of: since and until lie on
-// restSpan's grid.
+// restKey names the rest of one busy time, which no booking is part of: a search's own range,
+// or the span of restSpan's grid it lies in.
 type restKey struct {
 	base         *scheduleBase
 	since, until int64
@@ -84,14 +84,22 @@ func (b *scheduleBase) busyTimes(ctx context.Context, q *db.Queries, kept *db.Co
 		rest, err := b.loadRest(ctx, q, since, until)
 		return busy, rest, err
 	}
-	lo, hi := restWindow(since, until)
-	rest, err := keep(kept, restKey{b, lo, hi}, v.rest, func() (*restTimes, error) {
-		return b.loadRest(ctx, q, lo, hi)
+	// Kept twice: the span's reading, and the search's own range cut from it, so a search
+	// asked again costs no cut (a span can hold thousands of a synced calendar's blocks).
+	rest, err := keep(kept, restKey{b, since, until}, v.rest, func() (*restTimes, error) {
+		lo, hi := restWindow(since, until)
+		span, err := keep(kept, restKey{b, lo, hi}, v.rest, func() (*restTimes, error) {
+			return b.loadRest(ctx, q, lo, hi)
+		})
+		if err != nil {
+			return nil, err
+		}
+		return span.within(since, until), nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return busy, rest.within(since, until), nil
+	return busy, rest, nil
 }
 
 // within returns the blocks of t that overlap [since, until), as a query for that range reads

@@ -385,6 +385,11 @@ func TestRestKeptOnAGrid(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a day asked again", func(t *testing.T) {
+		if names := countedCachedLoad(t, d, ScheduleQuery{LocationID: 1, ServiceID: 1, First: first, Last: first, OnlineOnly: true}); len(names) != 0 {
+			t.Fatalf("statements of the load: got %v, want none", names)
+		}
+	})
 }
 
 // TestRestWindow: the window covers the range, lies on the grid and is no wider than it must be.
