@@ -143,8 +143,8 @@ func lagPercentiles(lags []time.Duration) (p50, p99 float64) {
 	return millis(percentile(lags, 0.5)), millis(percentile(lags, 0.99))
 }
 
-// day is the mix's shared state: the next free grid time (after create_booking's share of the
-// hall grid, which is sized for both) and the count of committed writes.
+// day is the mix's shared state: the next free grid time (in the second half of the hall grid,
+// after create_booking's share) and the count of committed writes.
 type day struct {
 	e       *env
 	next    atomic.Int64
@@ -154,7 +154,7 @@ type day struct {
 
 func (e *env) newDay() *day {
 	d := &day{e: e}
-	d.next.Store(demandOf(e.cfg).requests)
+	d.next.Store(e.fx.hall.half())
 	for w := range e.cfg.Concurrency {
 		d.workers = append(d.workers, &dayWorker{rng: rand.New(rand.NewPCG(uint64(w)+1, 15))})
 	}

@@ -60,8 +60,9 @@ func demandOf(cfg Config) gridDemand {
 
 // gridSizes is how many hall and race providers cover the demand over days of step minutes:
 // a free provider takes one booking per step of the day, a race provider one group of racers
-// per six steps. The hall serves two scenarios one after the other (create_booking, then
-// day_in_the_life from its second share), so it holds twice the demand.
+// per six steps. The hall serves two scenarios one after the other (create_booking from its
+// first half, then day_in_the_life from its second: grid.half), so it holds twice the demand,
+// up to maxGridSize providers.
 func gridSizes(d gridDemand, days, step int) (hall, race int) {
 	freePer := int64(days * (1440 / step))
 	groupsPer := int64(days * (1440 / (6 * step)))

@@ -55,6 +55,14 @@ func (g grid) race(k int64, racers int) (provider int64, start time.Time, group 
 	return g.providers[group%p], g.at(day, minute), group, nil
 }
 
+// half is the first request of the grid's second half: create_booking books the first half,
+// day_in_the_life the second (gridSizes). A grid sized for twice the run's demand has at least
+// that demand in each half; one capped at maxGridSize providers, for a run of many minutes,
+// still has millions of times in each — far more than a run's HTTP creates can take.
+func (g grid) half() int64 {
+	return int64(len(g.providers)) * int64(g.days) * int64(1440/g.step) / 2
+}
+
 func (g grid) at(day, minute int64) time.Time {
 	return time.Date(g.firstDay.Year(), g.firstDay.Month(), g.firstDay.Day()+int(day), 0, int(minute), 0, 0, g.zone)
 }

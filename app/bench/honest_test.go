@@ -85,7 +85,9 @@ func TestUnreadableProcessFiguresFail(t *testing.T) {
 }
 
 // The booking grids are sized from the run: a 60-second run at 16 or 64 clients (and the
-// baseline, the fastest side) never runs out of free or contested times.
+// baseline, the fastest side) never runs out of free or contested times, and create_booking's
+// share of the hall never reaches day_in_the_life's. A soak of ten minutes or an hour, whose
+// demand caps the hall at maxGridSize providers, still leaves its day millions of free times.
 func TestGridsNeverRunDry(t *testing.T) {
 	const days, step = 87, 15 // the demo business books 90 days ahead in 15-minute steps
 	for _, c := range []struct {
@@ -95,12 +97,26 @@ func TestGridsNeverRunDry(t *testing.T) {
 		d := demandOf(Config{Duration: c.duration, Warmup: 2 * time.Second, Concurrency: c.concurrency})
 		hall, race := gridSizes(d, days, step)
 		g := testGrid(t, step, hall, days)
-		if _, _, err := g.free(2*d.requests - 1); err != nil { // create_booking's share, then day_in_the_life's
+		if g.half() < d.requests {
+			t.Errorf("%s at %d clients: create_booking's %d requests reach day_in_the_life's share at %d", c.duration, c.concurrency, d.requests, g.half())
+		}
+		if _, _, err := g.free(g.half() + d.requests - 1); err != nil {
 			t.Errorf("%s at %d clients: %d hall providers run dry: %v", c.duration, c.concurrency, hall, err)
 		}
 		r := testGrid(t, step, race, days)
 		if _, _, _, err := r.race(d.requests-1, c.concurrency); err != nil {
 			t.Errorf("%s at %d clients: %d race providers run dry: %v", c.duration, c.concurrency, race, err)
+		}
+	}
+	// A day of 16 workers books about one request in twelve at a few thousand requests a
+	// second: a million free times is hours of it.
+	for _, soak := range []time.Duration{10 * time.Minute, time.Hour} {
+		cfg := Config{Duration: soak, Warmup: 2 * time.Second, Concurrency: 16}
+		hall, _ := gridSizes(demandOf(cfg), days, step)
+		g := testGrid(t, step, hall, days)
+		e := &env{cfg: cfg, fx: &fixture{hall: g}}
+		if _, _, err := g.free(e.newDay().next.Load() + 1_000_000); err != nil {
+			t.Errorf("a %s soak: %d hall providers leave its day too few times: %v", soak, hall, err)
 		}
 	}
 	if hall, race := gridSizes(gridDemand{requests: 10, racers: 16}, days, step); hall != minHall || race != minRace {
