@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 	"time"
+
+	"frontdesk/db"
 )
 
 // idleFree gives memory back to the system once a spell of requests is over (README
@@ -13,9 +15,11 @@ import (
 // the next burst; its background scavenger hands them back only slowly, so an appliance that
 // served a busy minute would hold tens of MiB it no longer uses for a long while. So serve
 // watches its requests: after a busy window (more than quietRequests started), the first quiet
-// window (at most quietRequests started, none still running) runs free — a full collection that
-// returns every free page at once, and the release of the executable's pages (giveBack) — and
-// free runs again only after the next busy window. Start-up is a busy spell of its own: serve
+// window (at most quietRequests started, none still running) runs free — the values kept under
+// change counters dropped (db.ForgetKept: a load over thousands of providers fills them with
+// schedules and busy times no idle appliance needs), a full collection that returns every free
+// page at once, and the release of the executable's pages (giveBack) — and free runs again only
+// after the next busy window. Start-up is a busy spell of its own: serve
 // gives back once the read pool is open. Nothing is freed while requests keep coming, so throughput under load is
 // untouched; a trickle of health checks neither arms it nor keeps it from running.
 type idleFree struct {
@@ -36,8 +40,11 @@ const (
 	quietRequests = 10
 )
 
-func newIdleFree() *idleFree {
-	return &idleFree{every: idleFreeWindow, free: giveBack}
+func newIdleFree(d *db.DB) *idleFree {
+	return &idleFree{every: idleFreeWindow, free: func() {
+		d.ForgetKept()
+		giveBack()
+	}}
 }
 
 // giveBack returns every free page of the heap to the system (a full collection) and unmaps the

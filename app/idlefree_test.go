@@ -1,10 +1,13 @@
 package app
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
+
+	"frontdesk/db"
 )
 
 // TestIdleFreeOnceAfterLoad: memory is given back once, in the first quiet window after a busy
@@ -75,4 +78,22 @@ func TestIdleFreeOnceAfterLoad(t *testing.T) {
 	get("/healthz", quietRequests+1)
 	window(1, "the next busy window")
 	window(2, "quiet after it")
+}
+
+// TestIdleFreeForgetsKeptValues: serve's free drops the values kept under change counters, so
+// the schedules and busy times a load over many providers kept go back with the heap.
+func TestIdleFreeForgetsKeptValues(t *testing.T) {
+	d, err := db.Open(context.Background(), db.Path(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	d.Counted().Store("schedule", 1, "kept")
+	if _, ok := d.Counted().Lookup("schedule", 1); !ok {
+		t.Fatal("the value was not kept")
+	}
+	newIdleFree(d).free()
+	if _, ok := d.Counted().Lookup("schedule", 1); ok {
+		t.Fatal("the value is still kept after a free")
+	}
 }

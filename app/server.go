@@ -129,7 +129,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	s.workers = append(s.workers, &db.StorageWatch{DB: d, Log: log, Now: now})
 
 	// Memory a spell of requests left behind goes back to the system once it is over (idlefree.go).
-	idle := newIdleFree()
+	idle := newIdleFree(d)
 	s.workers = append(s.workers, idle)
 
 	r := chi.NewRouter()

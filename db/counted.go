@@ -48,5 +48,22 @@ func (c *CountedCache) Store(key any, v int64, value any) {
 	c.values[key] = counted{v, value}
 }
 
+// Forget drops every value: the next lookup of each loads it again. A lookup under way keeps
+// the value it found, and a load under way may still store its own.
+func (c *CountedCache) Forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.values = nil
+}
+
 // Counted returns the database's cache of counter-versioned values.
 func (d *DB) Counted() *CountedCache { return &d.counted }
+
+// ForgetKept drops the values both pools keep under change counters (Counted and Kept): an
+// idle appliance gives their memory back, and the first requests after the quiet load them
+// again (app/idlefree.go).
+func (d *DB) ForgetKept() {
+	d.counted.Forget()
+	d.readStmts.kept.Forget()
+	d.writeStmts.kept.Forget()
+}

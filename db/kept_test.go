@@ -65,3 +65,46 @@ func TestKeptKeepsOnlyCommittedLoads(t *testing.T) {
 		t.Error("a read's load was not kept")
 	}
 }
+
+// TestForgetKept: after ForgetKept, every value either pool kept — the read pool's, the
+// writer's and the database's Counted — is loaded again, and kept again once loaded.
+func TestForgetKept(t *testing.T) {
+	g := newGroupTest(t)
+	ctx := context.Background()
+	loads := map[string]int{}
+	load := func(key string) func() (string, error) {
+		return func() (string, error) { loads[key]++; return key, nil }
+	}
+	use := func() {
+		t.Helper()
+		if _, err := Kept(g.d.R, "read", 3, load("read")); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.d.InTx(ctx, func(q *Queries) error {
+			_, err := Kept(q, "write", 3, load("write"))
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := g.d.Counted().Lookup("counted", 3); !ok {
+			loads["counted"]++
+			g.d.Counted().Store("counted", 3, "counted")
+		}
+	}
+	want := func(n int, when string) {
+		t.Helper()
+		for _, key := range []string{"read", "write", "counted"} {
+			if loads[key] != n {
+				t.Errorf("%s: %q loaded %d times, want %d", when, key, loads[key], n)
+			}
+		}
+	}
+	use()
+	use()
+	want(1, "kept")
+	g.d.ForgetKept()
+	use()
+	want(2, "after ForgetKept")
+	use()
+	want(2, "kept again")
+}
