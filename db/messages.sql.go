@@ -1389,6 +1389,69 @@ func (q *Queries) ReleaseMessage(ctx context.Context, arg ReleaseMessageParams) 
 	return err
 }
 
+const remindableBookings = `-- name: RemindableBookings :many
+SELECT b.id, b.client_id, b.location_id, b.start_at FROM bookings b
+WHERE b.location_id IN (SELECT l.id FROM locations l)
+  AND b.start_at > ?1 AND b.start_at <= ?2
+  AND b.status_id IN (1, 2)
+  AND EXISTS (SELECT 1 FROM message_bookings mb WHERE mb.booking_id = b.id)
+ORDER BY b.start_at, b.id
+`
+
+type RemindableBookingsParams struct {
+	After   int64
+	Through int64
+}
+
+type RemindableBookingsRow struct {
+	ID         int64
+	ClientID   int64
+	LocationID int64
+	StartAt    int64
+}
+
+// The live bookings whose messages are planned (message_bookings) starting in (after, through]:
+// the ones a reminder of some offset comes due for as the horizon moves. Read through the
+// per-location index, one range per location.
+func (q *Queries) RemindableBookings(ctx context.Context, arg RemindableBookingsParams) ([]RemindableBookingsRow, error) {
+	rows, err := q.db.QueryContext(ctx, remindableBookings, arg.After, arg.Through)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []RemindableBookingsRow{}
+	for rows.Next() {
+		var i RemindableBookingsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.ClientID,
+			&i.LocationID,
+			&i.StartAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const reminderHorizon = `-- name: ReminderHorizon :one
+SELECT through_at FROM reminder_horizon WHERE id = 1
+`
+
+func (q *Queries) ReminderHorizon(ctx context.Context) (int64, error) {
+	row := q.db.QueryRowContext(ctx, reminderHorizon)
+	var through_at int64
+	err := row.Scan(&through_at)
+	return through_at, err
+}
+
 const restartMessage = `-- name: RestartMessage :execrows
 UPDATE messages
 SET state = 'pending', next_attempt_at = ?1, series_base = attempts, restarted_at = ?1,
@@ -1455,6 +1518,15 @@ type SetClientMessageChannelParams struct {
 
 func (q *Queries) SetClientMessageChannel(ctx context.Context, arg SetClientMessageChannelParams) error {
 	_, err := q.db.ExecContext(ctx, setClientMessageChannel, arg.ClientID, arg.Channel, arg.UpdatedAt)
+	return err
+}
+
+const setReminderHorizon = `-- name: SetReminderHorizon :exec
+UPDATE reminder_horizon SET through_at = ? WHERE id = 1
+`
+
+func (q *Queries) SetReminderHorizon(ctx context.Context, throughAt int64) error {
+	_, err := q.db.ExecContext(ctx, setReminderHorizon, throughAt)
 	return err
 }
 

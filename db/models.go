@@ -1104,6 +1104,11 @@ type Refund struct {
 	UpdatedAt        int64
 }
 
+type ReminderHorizon struct {
+	ID        int64
+	ThroughAt int64
+}
+
 type Resource struct {
 	ID         int64
 	LocationID int64

@@ -317,3 +317,20 @@ ON CONFLICT (client_id) DO UPDATE SET channel = excluded.channel, updated_at = e
 
 -- name: DeleteClientMessageChannel :exec
 DELETE FROM client_message_prefs WHERE client_id = ?;
+
+-- name: ReminderHorizon :one
+SELECT through_at FROM reminder_horizon WHERE id = 1;
+
+-- name: SetReminderHorizon :exec
+UPDATE reminder_horizon SET through_at = ? WHERE id = 1;
+
+-- name: RemindableBookings :many
+-- The live bookings whose messages are planned (message_bookings) starting in (after, through]:
+-- the ones a reminder of some offset comes due for as the horizon moves. Read through the
+-- per-location index, one range per location.
+SELECT b.id, b.client_id, b.location_id, b.start_at FROM bookings b
+WHERE b.location_id IN (SELECT l.id FROM locations l)
+  AND b.start_at > sqlc.arg(after) AND b.start_at <= sqlc.arg(through)
+  AND b.status_id IN (1, 2)
+  AND EXISTS (SELECT 1 FROM message_bookings mb WHERE mb.booking_id = b.id)
+ORDER BY b.start_at, b.id;

@@ -107,8 +107,11 @@ func (a *Admin) messageRow(r *http.Request, times *messageTimes, e messages.Entr
 			note = e.DeliveryNote
 		}
 	}
-	row := ui.MessageRow{ID: e.ID, Href: messageHref(e.ID), Kind: label, To: e.To, SendAt: e.SendAt, State: state,
+	row := ui.MessageRow{ID: e.ID, Kind: label, To: e.To, SendAt: e.SendAt, State: state,
 		StateKey: e.State, Note: note, Attempts: e.Attempts, Code: e.LastCode}
+	if e.ID != 0 {
+		row.Href = messageHref(e.ID)
+	}
 	row.When, row.Zone = times.at(e.SendAt, e.Zone)
 	return row
 }

@@ -14,6 +14,7 @@ import (
 
 	"frontdesk/app"
 	"frontdesk/app/booking"
+	"frontdesk/app/messages"
 	"frontdesk/db"
 	"frontdesk/ui/i18n"
 )
@@ -50,6 +51,14 @@ func seedMessageWorld(t *testing.T, ts *testServer) messageWorld {
 			t.Fatal(err)
 		}
 		*id = v.Booking.ID
+	}
+	// Reminders are written a day before they are due (docs/messages.md, "When reminders are
+	// planned"): move the horizon there, as the server's dispatcher will in four days.
+	if err := d.InTx(ctx, func(q *db.Queries) error {
+		_, err := messages.PlanDueReminders(ctx, q, w.start.Add(-25*time.Hour))
+		return err
+	}); err != nil {
+		t.Fatal(err)
 	}
 	w.reminder = w.start.Add(-2 * time.Hour)
 	w.bookingPage = "/bookings/" + strconv.FormatInt(w.maria, 10)

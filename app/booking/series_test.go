@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"frontdesk/app/messages"
 	"frontdesk/db"
 )
 
@@ -121,6 +122,13 @@ func TestSeriesModes(t *testing.T) {
 	}
 	if n := count(fmt.Sprintf(`SELECT count(*) FROM events WHERE type = 'booking.created' AND json_extract(body, '$.data.series_id') = %d`, res.SeriesID)); n != 3 {
 		t.Fatalf("booking.created events carrying the series id: %d, want 3", n)
+	}
+	// Reminders are written a day before they are due: run the horizon past the last one, a
+	// day at a time, as the message dispatcher's claim rounds would over those weeks.
+	for at := storeNow; at.Before(time.Date(2026, 12, 16, 0, 0, 0, 0, time.UTC)); at = at.Add(24 * time.Hour) {
+		if err := d.InTx(ctx, func(q *db.Queries) error { _, err := messages.PlanDueReminders(ctx, q, at); return err }); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var confirmations, reminders int
 	err = d.Read.QueryRow(`SELECT count(*) FILTER (WHERE m.kind = 'confirmation'), count(*) FILTER (WHERE m.kind = 'reminder')

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"frontdesk/app/messages"
+	"frontdesk/db"
 )
 
 // freshaAppointments is an appointments export as Fresha's columns are read, against the
@@ -194,6 +197,13 @@ func TestImportedAppointmentsMessages(t *testing.T) {
 			done, err := LoadVendorCSV(ctx, d, "fresha", []byte(freshaAppointments), testNow, SwitchOptions{Notify: tc.notify})
 			if err != nil || done.Created != 3 {
 				t.Fatalf("import: created %d, %v; want 3", done.Created, err)
+			}
+			// Reminders are written a day before they are due: run the horizon past the
+			// bookings, a day at a time, as the message dispatcher's claim rounds would.
+			for at := testNow; at.Before(time.Date(2026, 12, 20, 0, 0, 0, 0, time.UTC)); at = at.Add(24 * time.Hour) {
+				if err := d.InTx(ctx, func(q *db.Queries) error { _, err := messages.PlanDueReminders(ctx, q, at); return err }); err != nil {
+					t.Fatal(err)
+				}
 			}
 			var got string
 			if err := d.Read.QueryRow(`SELECT coalesce(group_concat(what, ', '), '') FROM (

@@ -170,8 +170,9 @@ type reminderKey struct {
 }
 
 // planReminders keeps one planned reminder per offset for a live booking, at start − offset:
-// a planned one moves, a missing one is added, and one whose moment has passed already is
-// recorded as skipped rather than sent at once. For a booking that is no longer live, the
+// a planned one moves, a missing one is added once the horizon covers its moment (a day
+// ahead; later ones are written by advanceReminders), and one whose moment has passed already
+// is recorded as skipped rather than sent at once. For a booking that is no longer live, the
 // planned reminders are dropped.
 func (w *writer) planReminders(b db.Booking, live, known bool) error {
 	ctx := w.ctx
@@ -209,9 +210,12 @@ func (w *writer) planReminders(b db.Booking, live, known bool) error {
 		}
 		return nil
 	}
+	through, err := horizon(ctx, w.q, w.now, w.plan)
+	if err != nil {
+		return err
+	}
 	start := db.Time(b.StartAt)
 	wanted := map[reminderKey]bool{}
-	var err error
 	for _, recipient := range w.recipients(Reminder) {
 		for _, off := range w.plan.offsets {
 			key := reminderKey{recipient, int64(off / time.Minute)}
@@ -231,6 +235,8 @@ func (w *writer) planReminders(b db.Booking, live, known bool) error {
 				}
 			case has:
 				err = w.q.SkipPendingMessage(ctx, db.SkipPendingMessageParams{ID: r.ID, Note: "the booking moved within the reminder's notice", Now: db.Millis(w.now)})
+			case at.After(through):
+				// Written when the horizon reaches it (advanceReminders).
 			case at.After(w.now):
 				err = w.insert(Reminder, recipient, off, at, detail{}, StatePending, "")
 			default:
@@ -382,6 +388,22 @@ func (w *writer) add(kind Kind, d detail) error {
 	return nil
 }
 
+// route is the channel a message of kind to recipient nominally due at goes by, and when it
+// is due: a client's as they prefer and the owner allows, by email to anyone else.
+func (w *writer) route(kind Kind, recipient string, at time.Time) (channel string, due time.Time, err error) {
+	if recipient != ToClient {
+		return ChannelEmail, at, nil
+	}
+	if channel, err = w.clientChannel(); err != nil {
+		return "", at, err
+	}
+	if TextChannel(channel) && !w.plan.byText[kind] {
+		channel = ChannelEmail // the owner sends this kind by email only
+	}
+	due, err = w.due(kind, at)
+	return channel, due, err
+}
+
 func (w *writer) insert(kind Kind, recipient string, offset time.Duration, at time.Time, d detail, state, note string) error {
 	key, err := newKey()
 	if err != nil {
@@ -391,18 +413,9 @@ func (w *writer) insert(kind Kind, recipient string, offset time.Duration, at ti
 	if err != nil {
 		return err
 	}
-	channel := ChannelEmail
-	due := at
-	if recipient == ToClient {
-		if channel, err = w.clientChannel(); err != nil {
-			return err
-		}
-		if TextChannel(channel) && !w.plan.byText[kind] {
-			channel = ChannelEmail // the owner sends this kind by email only
-		}
-		if due, err = w.due(kind, at); err != nil {
-			return err
-		}
+	channel, due, err := w.route(kind, recipient, at)
+	if err != nil {
+		return err
 	}
 	if state == StatePending && !due.After(w.now) && offset == 0 {
 		if running := runningOn(w.q); running != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"time"
 
 	"frontdesk/app/activity"
@@ -103,17 +104,77 @@ func (s *Service) Log(ctx context.Context, f LogFilter) (LogPage, error) {
 	return page, s.about(ctx, page.Entries)
 }
 
-// ForBooking lists every message sent or planned for a booking, in time order.
+// ForBooking lists every message sent or planned for a booking, in time order: its rows, and
+// the reminders planned past the reminder horizon, which have no row yet (unwrittenReminders).
 func (s *Service) ForBooking(ctx context.Context, bookingID int64) ([]Entry, error) {
-	rows, err := s.db.R.BookingMessages(ctx, sql.NullInt64{Int64: bookingID, Valid: true})
+	var out []Entry
+	err := s.db.ReadTx(ctx, func(q *db.Queries) error {
+		rows, err := q.BookingMessages(ctx, sql.NullInt64{Int64: bookingID, Valid: true})
+		if err != nil {
+			return err
+		}
+		out = make([]Entry, len(rows))
+		for i, r := range rows {
+			out[i] = entryOf(db.ListMessagesRow(r))
+		}
+		later, err := unwrittenReminders(ctx, q, s.now(), bookingID)
+		out = append(out, later...)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Entry, len(rows))
-	for i, r := range rows {
-		out[i] = entryOf(db.ListMessagesRow(r))
-	}
+	slices.SortStableFunc(out, func(a, b Entry) int { return a.SendAt.Compare(b.SendAt) })
 	return out, s.about(ctx, out)
+}
+
+// unwrittenReminders are booking id's reminders whose moment lies past the reminder horizon
+// (horizon.go), as they will be written when it gets there with the settings as they are now:
+// entries without an ID, pending. None for a booking whose messages are not planned (a JSON
+// import's) or that is no longer live.
+func unwrittenReminders(ctx context.Context, q *db.Queries, now time.Time, id int64) ([]Entry, error) {
+	mb, err := q.GetMessageBooking(ctx, id)
+	if db.IsNotFound(err) || err == nil && mb.StatusID != statusConfirmed && mb.StatusID != statusReserved {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	p, err := loadPlan(ctx, q)
+	if err != nil || !p.enabled[Reminder] {
+		return nil, err
+	}
+	through, err := q.ReminderHorizon(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b, err := q.MessageBooking(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	pending, err := q.PendingBookingReminders(ctx, sql64(id))
+	if err != nil {
+		return nil, err
+	}
+	w := writer{ctx: ctx, q: q, now: now, plan: p, bookingID: id, clientID: b.ClientID, locationID: mb.LocationID}
+	var out []Entry
+	for _, recipient := range w.recipients(Reminder) {
+		for _, off := range p.offsets {
+			at := db.Time(mb.StartAt).Add(-off)
+			if db.Millis(at) <= max(through, db.Millis(now)) || slices.ContainsFunc(pending, func(r db.PendingBookingRemindersRow) bool {
+				return r.Recipient == recipient && r.OffsetMin.Int64 == int64(off/time.Minute)
+			}) {
+				continue
+			}
+			channel, due, err := w.route(Reminder, recipient, at)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, Entry{Kind: Reminder, Recipient: recipient, Channel: channel, BookingID: id, Offset: off,
+				State: StatePending, SendAt: at, NextAttemptAt: due})
+		}
+	}
+	return out, nil
 }
 
 // about fills in what the log shows beside each entry's own row: the zone of what it is about

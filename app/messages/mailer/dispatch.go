@@ -78,7 +78,9 @@ type dispatcher struct {
 	q     *queue.Dispatcher[ref, messages.Transport, result]
 	rnd   func() float64
 	cache map[string]string // opened passwords by sealed value
-	conns *smtpConns        // connections kept open between messages (conns.go)
+	// reminders moves the reminder horizon ahead of the claim rounds.
+	reminders messages.ReminderPlanner
+	conns     *smtpConns // connections kept open between messages (conns.go)
 	// rounds counts claim rounds and claimed the first attempts they claimed (tests read them).
 	rounds, claimed atomic.Int64
 }
@@ -124,9 +126,13 @@ func (d *dispatcher) Reserve(q *db.Queries, channel string) (func(id int64, due 
 type store struct{ d *dispatcher }
 
 // Targets is the mail server while one is set up; without one nothing is claimed, and the
-// messages wait (Settings → Messages says so).
+// messages wait (Settings → Messages says so). Each round first writes the reminders coming
+// due within a day (messages.ReminderPlanner), so this round and the next see them.
 func (s store) Targets(ctx context.Context, q *db.Queries, now time.Time) (map[int64]messages.Transport, error) {
 	s.d.rounds.Add(1)
+	if err := s.d.reminders.Plan(ctx, q, now); err != nil {
+		return nil, err
+	}
 	t, err := s.d.m.Transport(ctx, q, s.d.cache)
 	if err != nil {
 		s.d.m.log.Error("message settings unusable; messages wait", "err", err)

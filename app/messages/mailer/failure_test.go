@@ -31,7 +31,8 @@ func (e *env) confirmation(bookingID int64) messages.Entry {
 func TestServerDownThenBack(t *testing.T) {
 	e := newEnv(t, envOptions{realClock: true, schedule: fast})
 	e.smtp.Down()
-	v := e.book("María", time.Now().Add(72*time.Hour).Truncate(time.Minute))
+	// Within a day: its 2-hour reminder is written at once (horizon.go), so there is one to resend.
+	v := e.book("María", time.Now().Add(20*time.Hour).Truncate(time.Minute))
 	eventually(t, "two failed attempts", func() bool { return e.confirmation(v.Booking.ID).Attempts >= 2 })
 	if x := e.confirmation(v.Booking.ID); x.State != messages.StatePending {
 		t.Fatalf("while the server is down: %+v, want pending", x)
@@ -62,7 +63,8 @@ func TestTemporaryAndPermanentReplies(t *testing.T) {
 		}
 		return nil
 	})
-	v := e.book("María", time.Now().Add(72*time.Hour).Truncate(time.Minute))
+	// Within a day: its 2-hour reminder is written at once (horizon.go), so there is one to resend.
+	v := e.book("María", time.Now().Add(20*time.Hour).Truncate(time.Minute))
 	eventually(t, "a retried 451", func() bool { return e.confirmation(v.Booking.ID).Attempts >= 2 })
 	if x := e.confirmation(v.Booking.ID); x.State != messages.StatePending || x.LastCode != 451 {
 		t.Fatalf("after 451s: %+v, want pending with last code 451", x)
@@ -99,7 +101,7 @@ func TestTemporaryAndPermanentReplies(t *testing.T) {
 		t.Errorf("resent Message-ID %q, want %q", got.Header.Get("Message-Id"), want)
 	}
 	eventually(t, "sent after resend", func() bool { return e.confirmation(v.Booking.ID).State == messages.StateSent })
-	if err := e.s.Resend(context.Background(), e.entries(v.Booking.ID)[1].ID); !errors.Is(err, messages.ErrNotResendable) {
+	if err := e.s.Resend(context.Background(), e.planned(v.Booking.ID, 2*time.Hour).ID); !errors.Is(err, messages.ErrNotResendable) {
 		t.Errorf("resending a planned reminder: %v, want ErrNotResendable", err)
 	}
 }

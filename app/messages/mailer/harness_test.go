@@ -254,6 +254,19 @@ func (e *env) entries(bookingID int64) []messages.Entry {
 	return out
 }
 
+// planned is booking id's pending reminder off ahead, as its page lists it: written already, or
+// still past the reminder horizon.
+func (e *env) planned(bookingID int64, off time.Duration) messages.Entry {
+	e.t.Helper()
+	for _, x := range e.entries(bookingID) {
+		if x.Kind == messages.Reminder && x.Offset == off && x.State == messages.StatePending {
+			return x
+		}
+	}
+	e.t.Fatalf("booking %d has no pending %v reminder: %+v", bookingID, off, e.entries(bookingID))
+	return messages.Entry{}
+}
+
 // probe makes a booking for John and waits for its confirmation: every message due before it
 // has been claimed by then (one claim round takes every due first attempt).
 func (e *env) probe(start time.Time) {

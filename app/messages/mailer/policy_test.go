@@ -68,8 +68,7 @@ func TestQuietHoursHold(t *testing.T) {
 
 	// The 2-hour reminder is due at 06:30, inside quiet hours: it is planned for 20:59 the
 	// evening before; its nominal moment stays what a reschedule and the checks compare.
-	at, _ := e.due("booking_id = ? AND kind = 'reminder' AND offset_min = 120", v.Booking.ID)
-	if want := time.Date(2026, 11, 24, 20, 59, 0, 0, santiago); !at.Equal(want) {
+	if at, want := e.planned(v.Booking.ID, 2*time.Hour).NextAttemptAt, time.Date(2026, 11, 24, 20, 59, 0, 0, santiago); !at.Equal(want) {
 		t.Fatalf("2-hour reminder due %v, want %v", at.In(santiago), want)
 	}
 	e.advance(time.Date(2026, 11, 24, 8, 30, 0, 0, santiago)) // the 24-hour one
