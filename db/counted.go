@@ -35,6 +35,17 @@ func (c *CountedCache) Lookup(key any, v int64) (any, bool) {
 	return e.value, true
 }
 
+// LookupRecent returns the value stored under key whatever counter reading it was loaded under,
+// with that reading: for a caller whose use of the value is checked against the database again
+// (app/booking's first look at a new booking's time, which the write transaction checks), an
+// old value is better than none.
+func (c *CountedCache) LookupRecent(key any) (value any, version int64, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.values[key]
+	return e.value, e.version, ok
+}
+
 // Store keeps value under key for counter reading v, unless a later reading is kept already.
 func (c *CountedCache) Store(key any, v int64, value any) {
 	c.mu.Lock()

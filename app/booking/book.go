@@ -65,7 +65,7 @@ const maxNotes = 5000
 // ErrSlotUnavailable when another booking holds the provider; ErrClassFull when a class session
 // has no seat left.
 func Create(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (View, error) {
-	p, err := Prepare(ctx, d, now, nb)
+	p, err := prepare(ctx, d, now, nb, true)
 	if err != nil {
 		return View{}, err
 	}
@@ -95,6 +95,12 @@ type Prepared struct {
 // or created in the write transaction; for any source with NewClient): Book checks the one set
 // by then.
 func Prepare(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (Prepared, error) {
+	return prepare(ctx, d, now, nb, false)
+}
+
+// prepare is Prepare; recent says that Book follows at once, so placement may look first at
+// the provider's bookings as last kept (place).
+func prepare(ctx context.Context, d *db.DB, now time.Time, nb NewBooking, recent bool) (Prepared, error) {
 	if err := validSource(nb.Source); err != nil {
 		return Prepared{}, err
 	}
@@ -117,7 +123,7 @@ func Prepare(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) (Prepa
 		p.places = places
 		return p, err
 	}
-	pl, err := place(ctx, d, now, nb.placement(), nb.Source, 0)
+	pl, err := place(ctx, d, now, nb.placement(), nb.Source, 0, recent)
 	if err != nil {
 		return Prepared{}, seatedOr(ctx, r, nb, err)
 	}
@@ -144,7 +150,7 @@ func anyone(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) ([]plac
 	for _, id := range ids {
 		at := nb.placement()
 		at.ProviderID = id
-		pl, err := place(ctx, d, now, at, nb.Source, 0)
+		pl, err := place(ctx, d, now, at, nb.Source, 0, false)
 		var inv *InvalidError
 		switch {
 		case err == nil:

@@ -73,20 +73,35 @@ func (b *scheduleBase) busyVersion(ctx context.Context, q *db.Queries) (busyVers
 // ignore) and the rest, each through kept under its part of counter reading v when kept is not
 // nil (a transaction's own writes are not in the counters' committed state, so q of a
 // transaction passes nil).
-func (b *scheduleBase) busyTimes(ctx context.Context, q *db.Queries, kept *db.CountedCache, v busyVersion, since, until, ignore int64) ([][]Interval, *restTimes, error) {
-	busy, err := keep(kept, bookingsKey{b, since, until, ignore}, v.bookings, func() ([][]Interval, error) {
-		return b.loadBookings(ctx, q, since, until, ignore)
-	})
-	if err != nil {
-		return nil, nil, err
+//
+// With recent, the bookings are those kept under any earlier reading of their counter, or none
+// when none is kept (stale says so): a placement's first look (place.go), which the write
+// transaction checks again. Creates spread over many days find little kept, and reading each
+// day's bookings for the first look would cost more than the placement itself.
+func (b *scheduleBase) busyTimes(ctx context.Context, q *db.Queries, kept *db.CountedCache, v busyVersion, since, until, ignore int64, recent bool) (busy [][]Interval, rest *restTimes, stale bool, err error) {
+	key := bookingsKey{b, since, until, ignore}
+	if kept != nil && recent {
+		if value, at, ok := kept.LookupRecent(key); ok {
+			busy, stale = value.([][]Interval), at != v.bookings
+		} else {
+			busy, stale = make([][]Interval, len(b.ids)), true // not read: the transaction checks
+		}
+	}
+	if busy == nil {
+		busy, err = keep(kept, key, v.bookings, func() ([][]Interval, error) {
+			return b.loadBookings(ctx, q, since, until, ignore)
+		})
+		if err != nil {
+			return nil, nil, false, err
+		}
 	}
 	if kept == nil {
 		rest, err := b.loadRest(ctx, q, since, until)
-		return busy, rest, err
+		return busy, rest, false, err
 	}
 	// Kept twice: the span's reading, and the search's own range cut from it, so a search
 	// asked again costs no cut (a span can hold thousands of a synced calendar's blocks).
-	rest, err := keep(kept, restKey{b, since, until}, v.rest, func() (*restTimes, error) {
+	rest, err = keep(kept, restKey{b, since, until}, v.rest, func() (*restTimes, error) {
 		lo, hi := restWindow(since, until)
 		span, err := keep(kept, restKey{b, lo, hi}, v.rest, func() (*restTimes, error) {
 			return b.loadRest(ctx, q, lo, hi)
@@ -97,9 +112,9 @@ func (b *scheduleBase) busyTimes(ctx context.Context, q *db.Queries, kept *db.Co
 		return span.within(since, until), nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	return busy, rest, nil
+	return busy, rest, stale, nil
 }
 
 // within returns the blocks of t that overlap [since, until), as a query for that range reads

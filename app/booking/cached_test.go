@@ -417,7 +417,7 @@ func countedCachedLoad(t *testing.T, d *db.DB, sq ScheduleQuery) []string {
 		t.Fatal(err)
 	}
 	c := &countingDB{DBTX: d.Read}
-	got, err := v.base.schedule(ctx, db.New(c), d.Counted(), v.busy, sq)
+	got, err := v.base.schedule(ctx, db.New(c), d.Counted(), v.busy, sq, false)
 	if err != nil {
 		t.Fatal(err)
 	}

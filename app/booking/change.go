@@ -231,7 +231,7 @@ func planUpdate(ctx context.Context, d *db.DB, now time.Time, view View, ch Chan
 		}
 		return &plan{next: next, status: status, zone: zone}, nil
 	}
-	placed, err := place(ctx, d, now, pl, source, cur.ID)
+	placed, err := place(ctx, d, now, pl, source, cur.ID, false)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -42,22 +43,50 @@ const maxLength = 24 * time.Hour
 //
 // This runs on the read pool before the write transaction, so most losers of a race are turned
 // away without queueing for the writer; the transaction checks overlap again (and the database
-// trigger a third time), which is what makes double booking impossible. Joined to a caller's
+// trigger a third time), which is what makes double booking impossible. So a placement that
+// is written at once (recent: Create) looks first at a named provider's bookings as last kept,
+// however old, or without them when none are (ScheduleVersion.LoadRecent): under a stream of
+// new bookings spread over many days, reading a day's bookings for every placement would cost
+// more than the placement. A time they show taken is looked at again with the current ones, so
+// a stale look never turns a booking away; a time taken that it missed is refused inside the
+// transaction, as a race lost. A placement that only answers a question (a series' check)
+// reads the current ones.
+// Joined to a caller's
 // write transaction (db.WithTx), it reads through that transaction instead (LoadScheduleCached),
 // whose own writes count: a payment request that releases its earlier bookings books the same
 // times again.
-func place(ctx context.Context, d *db.DB, now time.Time, p placement, source string, ignoreID int64) (placed, error) {
+func place(ctx context.Context, d *db.DB, now time.Time, p placement, source string, ignoreID int64, recent bool) (placed, error) {
 	if err := validStart(p.Start); err != nil {
 		return placed{}, err
 	}
+	out, err := placeWith(ctx, d, now, p, source, ignoreID, recent && p.ProviderID != 0)
+	if errors.Is(err, errLookAgain) {
+		return placeWith(ctx, d, now, p, source, ignoreID, false)
+	}
+	return out, err
+}
+
+// errLookAgain: a placement on bookings some writes old found the time taken, or is a class's
+// (whose seats are checked on the current ones); the current bookings decide.
+var errLookAgain = errors.New("look again at the current bookings")
+
+// placeWith is place, on the provider's kept bookings when recent (ScheduleVersion.LoadRecent).
+func placeWith(ctx context.Context, d *db.DB, now time.Time, p placement, source string, ignoreID int64, recent bool) (placed, error) {
 	// The start's local date is within a day of its UTC date; two days after it also cover a
 	// booking of the longest length, whatever the zone.
 	day := DateOf(p.Start.UTC())
-	l, err := LoadScheduleCached(ctx, d, ScheduleQuery{
+	sq := ScheduleQuery{
 		LocationID: p.LocationID, ServiceID: p.ServiceID, ProviderID: p.ProviderID,
 		First: day.AddDays(-1), Last: day.AddDays(2),
 		OnlineOnly: customerFlow(source), IgnoreBookingID: ignoreID,
-	})
+	}
+	var l Loaded
+	var err error
+	if recent && !d.Joined(ctx) {
+		l, err = loadScheduleRecent(ctx, d, sq)
+	} else {
+		l, err = LoadScheduleCached(ctx, d, sq)
+	}
 	if err != nil {
 		return placed{}, err
 	}
@@ -71,6 +100,9 @@ func place(ctx context.Context, d *db.DB, now time.Time, p placement, source str
 		return placed{}, err
 	}
 	if l.Schedule.Service.IsClass() {
+		if l.staleBookings {
+			return placed{}, errLookAgain
+		}
 		return placeSession(l, p, now, source)
 	}
 	if p.End.IsZero() {
@@ -96,6 +128,9 @@ func place(ctx context.Context, d *db.DB, now time.Time, p placement, source str
 	case ReasonOK:
 		return out, nil
 	case ReasonBooked, ReasonTeaching, ReasonBuffer:
+		if l.staleBookings {
+			return placed{}, errLookAgain
+		}
 		return placed{}, ErrSlotUnavailable
 	case ReasonResource:
 		return placed{}, resourceTaken(s, p.Start)

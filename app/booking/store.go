@@ -38,6 +38,10 @@ type Loaded struct {
 
 	cached  bool  // loaded through the catalog cache (LoadScheduleCached) …
 	version int64 // … at this catalog version
+	// staleBookings: the providers' bookings are from an earlier reading of their counter, or
+	// left out (ScheduleVersion.LoadRecent), so a start they show taken may be free by now, and
+	// one they show free may not be.
+	staleBookings bool
 }
 
 // Location is what the booking rules need to know about a location.
@@ -77,7 +81,7 @@ func LoadSchedule(ctx context.Context, q *db.Queries, sq ScheduleQuery) (Loaded,
 	if err != nil {
 		return Loaded{}, err
 	}
-	return b.schedule(ctx, q, nil, busyVersion{}, sq)
+	return b.schedule(ctx, q, nil, busyVersion{}, sq, false)
 }
 
 // LoadScheduleCached is LoadSchedule on d's read pool with the catalog part of the schedule
@@ -99,6 +103,17 @@ func LoadScheduleCached(ctx context.Context, d *db.DB, sq ScheduleQuery) (Loaded
 		return Loaded{}, err
 	}
 	return v.Load(ctx, d)
+}
+
+// loadScheduleRecent is LoadScheduleCached with the providers' bookings as last kept
+// (ScheduleVersion.LoadRecent), for placement's first look (place.go).
+func loadScheduleRecent(ctx context.Context, d *db.DB, sq ScheduleQuery) (Loaded, error) {
+	loads.all.Add(1)
+	v, err := CurrentSchedule(ctx, d, sq)
+	if err != nil {
+		return Loaded{}, err
+	}
+	return v.LoadRecent(ctx, d)
 }
 
 // loads counts schedule loads: all of them, and those inside a write transaction.
@@ -170,7 +185,18 @@ func (v ScheduleVersion) Class() bool { return v.base.loaded.Schedule.Service.Is
 // read v, with the busy time kept under v's counter reading (or read now, when no longer kept,
 // which only happens once the counters have moved past v).
 func (v ScheduleVersion) Load(ctx context.Context, d *db.DB) (Loaded, error) {
-	l, err := v.base.schedule(ctx, d.R, d.Counted(), v.busy, v.sq)
+	l, err := v.base.schedule(ctx, d.R, d.Counted(), v.busy, v.sq, false)
+	l.cached, l.version = true, v.catalog
+	return l, err
+}
+
+// LoadRecent is Load, but the providers' bookings are the ones kept under any earlier reading
+// of their counter, or none when none are kept (Loaded.staleBookings says so): under a stream
+// of new bookings the counter moves with each, and reading a provider's bookings again for
+// each placement would cost more than the placement. Only for a use whose outcome the write
+// transaction checks against the bookings again (place.go).
+func (v ScheduleVersion) LoadRecent(ctx context.Context, d *db.DB) (Loaded, error) {
+	l, err := v.base.schedule(ctx, d.R, d.Counted(), v.busy, v.sq, true)
 	l.cached, l.version = true, v.catalog
 	return l, err
 }
@@ -330,8 +356,8 @@ func setShifts(providers []Provider, index map[int64]int, rows []db.ScheduleShif
 
 // schedule completes the base for sq's dates: its own copy of the records, the closures in
 // range, and the providers' time off and bookings (through kept under counter reading v, if
-// kept is not nil: busy.go).
-func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, kept *db.CountedCache, v busyVersion, sq ScheduleQuery) (Loaded, error) {
+// kept is not nil, or under an earlier reading with recent: busy.go).
+func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, kept *db.CountedCache, v busyVersion, sq ScheduleQuery, recent bool) (Loaded, error) {
 	out := b.loaded
 	if out.Service != nil {
 		svc := *out.Service
@@ -362,10 +388,11 @@ func (b *scheduleBase) schedule(ctx context.Context, q *db.Queries, kept *db.Cou
 	// buffer after); that is all the time off and bookings the engine can ever look at.
 	since := db.Millis(DayStart(s.Zone, sq.First).Add(-s.Service.BufferBefore))
 	until := db.Millis(DayStart(s.Zone, sq.Last.AddDays(1)).Add(s.Service.Duration + s.Service.BufferAfter))
-	busy, t, err := b.busyTimes(ctx, q, kept, v, since, until, sq.IgnoreBookingID)
+	busy, t, stale, err := b.busyTimes(ctx, q, kept, v, since, until, sq.IgnoreBookingID, recent)
 	if err != nil {
 		return Loaded{}, err
 	}
+	out.staleBookings = stale
 	for i := range s.Providers {
 		p := &s.Providers[i]
 		p.Busy, p.TimeOff, p.Teaching = busy[i], t.timeOff[i], t.teaching[i]

@@ -96,7 +96,7 @@ func checkJoin(ctx context.Context, d *db.DB, now time.Time, jr *JoinRequest) er
 	}
 	pl, err := place(ctx, d, now, placement{
 		LocationID: jr.LocationID, ServiceID: jr.ServiceID, ProviderID: jr.ProviderID, Start: jr.Start,
-	}, jr.Source, 0)
+	}, jr.Source, 0, false)
 	switch {
 	case err == nil && pl.session == nil:
 		return errNotSessionTime()
