@@ -24,6 +24,31 @@ func recordActivity(ctx context.Context, q *db.Queries, now time.Time, before, a
 	return activity.Record(ctx, q, now, activity.Entry{Action: bookingAction(before, after), EntityID: after.ID, Changes: ch})
 }
 
+// drafted is the trail entry of a new booking, encoded before its write transaction from the
+// row book would insert (draftCreated): the single writer then only inserts it, when the row
+// it inserts is that one.
+type drafted struct {
+	row     db.Booking // as insertBooking returns it, but for its id
+	changes []byte
+}
+
+// draftCreated encodes the trail entry of row, a new booking's as insertBooking will return it.
+func draftCreated(row db.Booking) (drafted, error) {
+	changes, err := activity.Encode(activity.Created(row, unrecorded...))
+	return drafted{row: row, changes: changes}, err
+}
+
+// recordCreated writes the trail's entry for new booking b: draft's encoding when it was
+// drafted from b's very row (no pack took its price, say), else b's own.
+func recordCreated(ctx context.Context, q *db.Queries, now time.Time, b db.Booking, draft drafted) error {
+	row := b
+	row.ID = 0
+	if draft.changes == nil || row != draft.row {
+		return recordActivity(ctx, q, now, db.Booking{}, b)
+	}
+	return activity.Record(ctx, q, now, activity.Entry{Action: bookingAction(db.Booking{}, b), EntityID: b.ID, Encoded: draft.changes})
+}
+
 // bookingAction names a booking's change for the trail: made, cancelled, moved (its time,
 // provider, place or service), marked attended, no-show or confirmed, or otherwise updated.
 func bookingAction(before, after db.Booking) string {

@@ -187,6 +187,14 @@ func Book(ctx context.Context, d *db.DB, now time.Time, p Prepared) (View, error
 	}
 	var b db.Booking
 	var at placed
+	first := p.NewBooking
+	if first.ProviderID == 0 {
+		first.ProviderID = p.places[0].loaded.Provider.ID
+	}
+	draft, err := draftCreated(bookingOf(insertRow(first, p.places[0], now), 0))
+	if err != nil {
+		return View{}, err
+	}
 	err = d.InTx(ctx, func(q *db.Queries) error {
 		if p.ClientID != p.checked || p.ClientID == 0 {
 			if err := checkClient(ctx, q, p.ClientID); err != nil {
@@ -199,7 +207,10 @@ func Book(ctx context.Context, d *db.DB, now time.Time, p Prepared) (View, error
 				nb.ProviderID = pl.loaded.Provider.ID
 			}
 			var err error
-			b, err = book(ctx, q, now, nb, pl, status, packs)
+			if i > 0 {
+				draft = drafted{}
+			}
+			b, err = book(ctx, q, now, nb, pl, status, packs, draft)
 			if i < len(p.places)-1 && (errors.Is(err, ErrSlotUnavailable) || errors.Is(err, ErrClassFull)) {
 				continue // taken since Prepare: the next candidate (nothing was written)
 			}
@@ -283,7 +294,10 @@ func getView(ctx context.Context, q *db.Queries, id int64) (View, error) {
 // (or, in a class, the seat check), the pack it uses, the row and booking.created. packs is
 // false when the business has no session pack at all (anyPacks): a service sold one session at
 // a time then looks for none.
-func book(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking, pl placed, status db.BookingStatus, packs bool) (db.Booking, error) {
+//
+// draft is the trail entry drafted before the transaction, used when it describes the row
+// written (recordCreated).
+func book(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking, pl placed, status db.BookingStatus, packs bool, draft drafted) (db.Booking, error) {
 	var session sql.NullInt64
 	if pl.loaded.Schedule.Service.IsClass() {
 		id, err := takeSeat(ctx, q, now, &pl, nb.ClientID, 0)
@@ -312,7 +326,10 @@ func book(ctx context.Context, q *db.Queries, now time.Time, nb NewBooking, pl p
 	if err != nil {
 		return db.Booking{}, err
 	}
-	return b, enqueue(ctx, q, now, webhook.BookingCreated, db.Booking{}, b, status, pl.loaded.Location.Zone)
+	if err := recordCreated(ctx, q, now, b, draft); err != nil {
+		return db.Booking{}, err
+	}
+	return b, announce(ctx, q, now, webhook.BookingCreated, b, status, pl.loaded.Location.Zone)
 }
 
 // insertBooking writes row and returns the booking as stored: its id from the insert, every
@@ -324,6 +341,11 @@ func insertBooking(ctx context.Context, q *db.Queries, row db.InsertBookingParam
 	if err != nil {
 		return db.Booking{}, writeError(err)
 	}
+	return bookingOf(row, id), nil
+}
+
+// bookingOf is row as stored under id.
+func bookingOf(row db.InsertBookingParams, id int64) db.Booking {
 	return db.Booking{
 		ID: id, LocationID: row.LocationID, ServiceID: row.ServiceID, ProviderID: row.ProviderID, ClientID: row.ClientID,
 		StatusID: row.StatusID, StartAt: row.StartAt, EndAt: row.EndAt,
@@ -332,7 +354,7 @@ func insertBooking(ctx context.Context, q *db.Queries, row db.InsertBookingParam
 		Notes: row.Notes, Scheduled: true, TimeResourceID: row.TimeResourceID, Source: row.Source,
 		CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt,
 		SessionID: row.SessionID, PackID: row.PackID, SeriesID: row.SeriesID,
-	}, nil
+	}
 }
 
 // checkFree is the no-double-booking check inside the write transaction: no other
@@ -380,6 +402,11 @@ func enqueue(ctx context.Context, q *db.Queries, now time.Time, eventType string
 	if err := recordActivity(ctx, q, now, before, b); err != nil {
 		return err
 	}
+	return announce(ctx, q, now, eventType, b, status, zone)
+}
+
+// announce is enqueue after the trail: the event in the outbox and the customer messages.
+func announce(ctx context.Context, q *db.Queries, now time.Time, eventType string, b db.Booking, status db.BookingStatus, zone *time.Location) error {
 	if _, err := webhook.Enqueue(ctx, q, now, eventType, resource.NewBookingEvent(b, status, zone)); err != nil {
 		return err
 	}

@@ -235,7 +235,7 @@ func fillSeats(ctx context.Context, q *db.Queries, now time.Time, id int64) erro
 		b, err := book(activity.WithActor(ctx, activity.System("waitlist")), q, now, NewBooking{
 			LocationID: s.LocationID, ServiceID: s.ServiceID, ProviderID: s.ProviderID, ClientID: e.ClientID,
 			StatusID: StatusConfirmed, Start: db.Time(s.StartAt), Source: e.Source,
-		}, pl, status, true)
+		}, pl, status, true, drafted{})
 		var inv *InvalidError
 		switch {
 		case errors.As(err, &inv) && inv.Field == "client_id":
