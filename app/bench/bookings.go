@@ -58,9 +58,13 @@ func createBooking(ctx context.Context, e *env) ScenarioReport {
 	if err != nil {
 		return failed(err)
 	}
+	// The ratio to the raw loop is for information, with no target: a booking is a row with its
+	// indexes, counters, event, trail entry and messages, against one insert, so even a writer
+	// busy all the time stays far under the loop. Creates are judged from outside, against
+	// PocketBase's plain insert of the same record (bench/sidebyside.sh, README "Side by side").
 	return ScenarioReport{Result: &res, Baseline: &base,
 		Facts:   []Fact{{What: "providers", Value: float64(len(g.providers))}},
-		targets: []target{atLeast("ratio", 0.60, ratioOf), atMost("double bookings", "", 0, func(*ScenarioReport) float64 { return float64(overlaps) })}}
+		targets: []target{atMost("double bookings", "", 0, func(*ScenarioReport) float64 { return float64(overlaps) })}}
 }
 
 // conflictingBooking has every group of Concurrency consecutive requests race for three
