@@ -45,16 +45,14 @@ const maxLength = 24 * time.Hour
 // away without queueing for the writer; the transaction checks overlap again (and the database
 // trigger a third time), which is what makes double booking impossible. So a placement that
 // is written at once (recent: Create) looks first at a named provider's bookings as last kept,
-// however old, or without them when none are (ScheduleVersion.LoadRecent): under a stream of
+// however old, or without them when none are (ScheduleVersion.load): under a stream of
 // new bookings spread over many days, reading a day's bookings for every placement would cost
 // more than the placement. A time they show taken is looked at again with the current ones, so
 // a stale look never turns a booking away; a time taken that it missed is refused inside the
 // transaction, as a race lost. A placement that only answers a question (a series' check)
-// reads the current ones.
-// Joined to a caller's
-// write transaction (db.WithTx), it reads through that transaction instead (LoadScheduleCached),
-// whose own writes count: a payment request that releases its earlier bookings books the same
-// times again.
+// reads the current ones. Joined to a caller's write transaction (db.WithTx), it reads through
+// that transaction instead (LoadScheduleCached), whose own writes count: a payment request
+// that releases its earlier bookings books the same times again.
 func place(ctx context.Context, d *db.DB, now time.Time, p placement, source string, ignoreID int64, recent bool) (placed, error) {
 	if err := validStart(p.Start); err != nil {
 		return placed{}, err
@@ -66,11 +64,11 @@ func place(ctx context.Context, d *db.DB, now time.Time, p placement, source str
 	return out, err
 }
 
-// errLookAgain: a placement on bookings some writes old found the time taken, or is a class's
-// (whose seats are checked on the current ones); the current bookings decide.
+// errLookAgain: a placement on the bookings as last kept (or none) found the time taken, or is
+// a class's (whose seats are checked on the current ones); the current bookings decide.
 var errLookAgain = errors.New("look again at the current bookings")
 
-// placeWith is place, on the provider's kept bookings when recent (ScheduleVersion.LoadRecent).
+// placeWith is place, on the provider's kept bookings when recent (ScheduleVersion.load).
 func placeWith(ctx context.Context, d *db.DB, now time.Time, p placement, source string, ignoreID int64, recent bool) (placed, error) {
 	// The start's local date is within a day of its UTC date; two days after it also cover a
 	// booking of the longest length, whatever the zone.
@@ -80,13 +78,7 @@ func placeWith(ctx context.Context, d *db.DB, now time.Time, p placement, source
 		First: day.AddDays(-1), Last: day.AddDays(2),
 		OnlineOnly: customerFlow(source), IgnoreBookingID: ignoreID,
 	}
-	var l Loaded
-	var err error
-	if recent && !d.Joined(ctx) {
-		l, err = loadScheduleRecent(ctx, d, sq)
-	} else {
-		l, err = LoadScheduleCached(ctx, d, sq)
-	}
+	l, err := loadScheduleCached(ctx, d, sq, recent)
 	if err != nil {
 		return placed{}, err
 	}

@@ -39,7 +39,7 @@ type Loaded struct {
 	cached  bool  // loaded through the catalog cache (LoadScheduleCached) …
 	version int64 // … at this catalog version
 	// staleBookings: the providers' bookings are from an earlier reading of their counter, or
-	// left out (ScheduleVersion.LoadRecent), so a start they show taken may be free by now, and
+	// left out (ScheduleVersion.load), so a start they show taken may be free by now, and
 	// one they show free may not be.
 	staleBookings bool
 }
@@ -94,6 +94,12 @@ func LoadSchedule(ctx context.Context, q *db.Queries, sq ScheduleQuery) (Loaded,
 // With a context joined to a write transaction (db.WithTx) it is LoadSchedule on that
 // transaction: what the transaction wrote counts, and nothing read there is kept.
 func LoadScheduleCached(ctx context.Context, d *db.DB, sq ScheduleQuery) (Loaded, error) {
+	return loadScheduleCached(ctx, d, sq, false)
+}
+
+// loadScheduleCached is LoadScheduleCached, with the providers' bookings as last kept when
+// recent (ScheduleVersion.load), for placement's first look (place.go).
+func loadScheduleCached(ctx context.Context, d *db.DB, sq ScheduleQuery, recent bool) (Loaded, error) {
 	if d.Joined(ctx) {
 		return LoadSchedule(ctx, d.Reader(ctx), sq)
 	}
@@ -102,18 +108,7 @@ func LoadScheduleCached(ctx context.Context, d *db.DB, sq ScheduleQuery) (Loaded
 	if err != nil {
 		return Loaded{}, err
 	}
-	return v.Load(ctx, d)
-}
-
-// loadScheduleRecent is LoadScheduleCached with the providers' bookings as last kept
-// (ScheduleVersion.LoadRecent), for placement's first look (place.go).
-func loadScheduleRecent(ctx context.Context, d *db.DB, sq ScheduleQuery) (Loaded, error) {
-	loads.all.Add(1)
-	v, err := CurrentSchedule(ctx, d, sq)
-	if err != nil {
-		return Loaded{}, err
-	}
-	return v.LoadRecent(ctx, d)
+	return v.load(ctx, d, recent)
 }
 
 // loads counts schedule loads: all of them, and those inside a write transaction.
@@ -185,18 +180,16 @@ func (v ScheduleVersion) Class() bool { return v.base.loaded.Schedule.Service.Is
 // read v, with the busy time kept under v's counter reading (or read now, when no longer kept,
 // which only happens once the counters have moved past v).
 func (v ScheduleVersion) Load(ctx context.Context, d *db.DB) (Loaded, error) {
-	l, err := v.base.schedule(ctx, d.R, d.Counted(), v.busy, v.sq, false)
-	l.cached, l.version = true, v.catalog
-	return l, err
+	return v.load(ctx, d, false)
 }
 
-// LoadRecent is Load, but the providers' bookings are the ones kept under any earlier reading
-// of their counter, or none when none are kept (Loaded.staleBookings says so): under a stream
-// of new bookings the counter moves with each, and reading a provider's bookings again for
-// each placement would cost more than the placement. Only for a use whose outcome the write
-// transaction checks against the bookings again (place.go).
-func (v ScheduleVersion) LoadRecent(ctx context.Context, d *db.DB) (Loaded, error) {
-	l, err := v.base.schedule(ctx, d.R, d.Counted(), v.busy, v.sq, true)
+// load is Load; with recent, the providers' bookings are the ones kept under any earlier
+// reading of their counter, or none when none are kept (Loaded.staleBookings says so): under a
+// stream of new bookings the counter moves with each, and reading a provider's bookings again
+// for each placement would cost more than the placement. Only for a use whose outcome the
+// write transaction checks against the bookings again (place.go).
+func (v ScheduleVersion) load(ctx context.Context, d *db.DB, recent bool) (Loaded, error) {
+	l, err := v.base.schedule(ctx, d.R, d.Counted(), v.busy, v.sq, recent)
 	l.cached, l.version = true, v.catalog
 	return l, err
 }

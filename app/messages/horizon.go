@@ -3,6 +3,7 @@ package messages
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -95,11 +96,7 @@ func (w *writer) remind(start time.Time, off time.Duration) error {
 		return err
 	}
 	for _, recipient := range w.recipients(Reminder) {
-		planned := false
-		for _, r := range pending {
-			planned = planned || r.Recipient == recipient && r.OffsetMin.Int64 == int64(off/time.Minute)
-		}
-		if planned {
+		if hasPending(pending, recipient, off) {
 			continue
 		}
 		if err := w.insert(Reminder, recipient, off, start.Add(-off), detail{}, StatePending, ""); err != nil {
@@ -107,6 +104,13 @@ func (w *writer) remind(start time.Time, off time.Duration) error {
 		}
 	}
 	return nil
+}
+
+// hasPending reports whether pending, a booking's pending reminders, holds recipient's of off.
+func hasPending(pending []db.PendingBookingRemindersRow, recipient string, off time.Duration) bool {
+	return slices.ContainsFunc(pending, func(r db.PendingBookingRemindersRow) bool {
+		return r.Recipient == recipient && r.OffsetMin.Int64 == int64(off/time.Minute)
+	})
 }
 
 // ReminderPlanner moves the reminder horizon from the dispatcher's claim rounds. It remembers

@@ -161,9 +161,7 @@ func unwrittenReminders(ctx context.Context, q *db.Queries, now time.Time, id in
 	for _, recipient := range w.recipients(Reminder) {
 		for _, off := range p.offsets {
 			at := db.Time(mb.StartAt).Add(-off)
-			if db.Millis(at) <= max(through, db.Millis(now)) || slices.ContainsFunc(pending, func(r db.PendingBookingRemindersRow) bool {
-				return r.Recipient == recipient && r.OffsetMin.Int64 == int64(off/time.Minute)
-			}) {
+			if db.Millis(at) <= max(through, db.Millis(now)) || hasPending(pending, recipient, off) {
 				continue
 			}
 			channel, due, err := w.route(Reminder, recipient, at)
