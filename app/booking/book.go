@@ -187,13 +187,15 @@ func Book(ctx context.Context, d *db.DB, now time.Time, p Prepared) (View, error
 	}
 	var b db.Booking
 	var at placed
-	first := p.NewBooking
-	if first.ProviderID == 0 {
-		first.ProviderID = p.places[0].loaded.Provider.ID
-	}
-	draft, err := draftCreated(bookingOf(insertRow(first, p.places[0], now), 0))
-	if err != nil {
-		return View{}, err
+	var draft drafted
+	if !p.places[0].loaded.Schedule.Service.IsClass() { // a class's row takes its seat in the transaction
+		first := p.NewBooking
+		if first.ProviderID == 0 {
+			first.ProviderID = p.places[0].loaded.Provider.ID
+		}
+		if draft, err = draftCreated(bookingOf(insertRow(first, p.places[0], now), 0)); err != nil {
+			return View{}, err
+		}
 	}
 	err = d.InTx(ctx, func(q *db.Queries) error {
 		if p.ClientID != p.checked || p.ClientID == 0 {
