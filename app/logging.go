@@ -32,13 +32,14 @@ func logFormat(env Env, asked string) string {
 // newLogger is the process logger on w, in format (logText or logJSON). Durations are written
 // as Go durations rounded to what a person reads ("35ms", "1.2s", "2m5s") in both formats —
 // strings in JSON, which time.ParseDuration and log tools read back — rather than slog's JSON
-// default of integer nanoseconds.
+// default of integer nanoseconds. JSON lines are slog's, the access log's written quicker
+// (logjson.go).
 func newLogger(w io.Writer, format string) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: slog.LevelInfo, ReplaceAttr: readableDurations}
 	if format == logText {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
-	return slog.New(slog.NewJSONHandler(w, opts))
+	return slog.New(newJSONLines(w, opts))
 }
 
 func readableDurations(groups []string, a slog.Attr) slog.Attr {
