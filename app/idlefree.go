@@ -6,8 +6,6 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 	"time"
-
-	"frontdesk/db"
 )
 
 // idleFree gives memory back to the system once a spell of requests is over (README
@@ -15,16 +13,19 @@ import (
 // the next burst; its background scavenger hands them back only slowly, so an appliance that
 // served a busy minute would hold tens of MiB it no longer uses for a long while. So serve
 // watches its requests: after a busy window (more than quietRequests started), the first quiet
-// window (at most quietRequests started, none still running) runs free — the values kept under
-// change counters dropped (db.ForgetKept: a load over thousands of providers fills them with
-// schedules and busy times no idle appliance needs), a full collection that returns every free
+// window (at most quietRequests started, none still running) runs free — what the appliance
+// keeps to answer a burst faster dropped (the values kept under change counters, db.ForgetKept:
+// a load over thousands of providers fills them with schedules and busy times no idle
+// appliance needs; and the answers the API and the booking site keep, up to 8 MiB each, which
+// a long spell of varied reads fills), a full collection that returns every free
 // page at once, and the release of the executable's pages (giveBack) — and free runs again only
 // after the next busy window. Start-up is a busy spell of its own: serve
 // gives back once the read pool is open. Nothing is freed while requests keep coming, so throughput under load is
 // untouched; a trickle of health checks neither arms it nor keeps it from running.
 type idleFree struct {
-	every time.Duration // the window
-	free  func()
+	every  time.Duration // the window
+	free   func()
+	forget []func() // what serve's free drops before the collection
 
 	started atomic.Int64 // requests started, ever
 	running atomic.Int64 // requests not finished yet
@@ -40,12 +41,20 @@ const (
 	quietRequests = 10
 )
 
-func newIdleFree(d *db.DB) *idleFree {
-	return &idleFree{every: idleFreeWindow, free: func() {
-		d.ForgetKept()
+// newIdleFree returns serve's watcher, whose free calls forget and gives memory back.
+func newIdleFree(forget ...func()) *idleFree {
+	f := &idleFree{every: idleFreeWindow, forget: forget}
+	f.free = func() {
+		for _, drop := range f.forget {
+			drop()
+		}
 		giveBack()
-	}}
+	}
+	return f
 }
+
+// alsoForget adds to what free drops; serve calls it while it is built, before Run.
+func (f *idleFree) alsoForget(drop ...func()) { f.forget = append(f.forget, drop...) }
 
 // giveBack returns every free page of the heap to the system (a full collection) and unmaps the
 // executable's pages that start-up or the busy spell touched (codepages_linux.go). A release

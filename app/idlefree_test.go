@@ -92,7 +92,7 @@ func TestIdleFreeForgetsKeptValues(t *testing.T) {
 	if _, ok := d.Counted().Lookup("schedule", 1); !ok {
 		t.Fatal("the value was not kept")
 	}
-	newIdleFree(d).free()
+	newIdleFree(d.ForgetKept).free()
 	if _, ok := d.Counted().Lookup("schedule", 1); ok {
 		t.Fatal("the value is still kept after a free")
 	}

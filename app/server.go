@@ -129,7 +129,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 	s.workers = append(s.workers, &db.StorageWatch{DB: d, Log: log, Now: now})
 
 	// Memory a spell of requests left behind goes back to the system once it is over (idlefree.go).
-	idle := newIdleFree(d)
+	idle := newIdleFree(d.ForgetKept, v3.ForgetKept)
 	s.workers = append(s.workers, idle)
 
 	r := chi.NewRouter()
@@ -161,6 +161,7 @@ func newServer(ctx context.Context, cfg serveConfig, d *db.DB, log *slog.Logger,
 		postsPerHour = -1 // the flag's 0 is "unlimited"
 	}
 	bookingSite := site.New(d, site.Options{Now: now, Log: log, Links: s.links, PostsPerHour: postsPerHour, ClientIP: middleware.ClientIP, Online: online})
+	idle.alsoForget(bookingSite.ForgetKept)
 	r.Mount("/book", bookingSite.Routes())
 	// Calendar feeds of providers and locations, /feeds/{token}.ics (app/site feeds.go,
 	// docs/feeds.md), served by the booking site's package but not behind its on/off switch.

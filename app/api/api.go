@@ -64,6 +64,13 @@ func New(d *db.DB, o Options) *API {
 	return &API{db: d, now: o.Now, log: o.Log, keys: o.Keys, links: o.Links}
 }
 
+// ForgetKept drops the answers kept by tag and by schedule version: an idle appliance gives
+// their memory back (app/idlefree.go), and the first requests after the quiet build them again.
+func (a *API) ForgetKept() {
+	a.answers.clear()
+	a.slots.clear()
+}
+
 // Routes is the whole /v3 route table, to be mounted at /v3.
 func (a *API) Routes() http.Handler {
 	r := chi.NewRouter()

@@ -6,8 +6,11 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-chi/chi/v5"
+
+	"frontdesk/app/booking"
 )
 
 // etagOf GETs path and returns its ETag, failing unless the answer is a 200 with a weak tag.
@@ -191,6 +194,30 @@ func (f *fixture) wantFreshAnswer(t *testing.T, path string) {
 	}
 	if bodies[0] != bodies[1] || bodies[1] != bodies[2] {
 		t.Errorf("GET %s: answers differ (built, kept, rebuilt):\n%s\n%s\n%s", path, bodies[0], bodies[1], bodies[2])
+	}
+}
+
+// TestForgetKeptDropsAnswers: the answers kept by tag and by schedule version go when serve's
+// idle free asks (app/idlefree.go), and the next requests build them again.
+func TestForgetKeptDropsAnswers(t *testing.T) {
+	f := newFixture(t)
+	f.book(t, nil)
+	tue := booking.Date{Year: 2026, Month: time.November, Day: 24}
+	paths := []string{"/v3/bookings?location_id=1",
+		"/v3/available_slots?" + slotsQueryString(booking.ScheduleQuery{LocationID: 1, ServiceID: 1, First: tue, Last: tue})}
+	kept := func() (int, int) { return len(f.api.answers.kept), len(f.api.slots.answers) }
+	for range 2 {
+		for _, p := range paths {
+			resp, raw := f.call("GET", p, nil)
+			wantStatus(t, resp, raw, http.StatusOK)
+		}
+		if answers, slots := kept(); answers == 0 || slots == 0 {
+			t.Fatalf("kept %d answers and %d slot answers, want both", answers, slots)
+		}
+		f.api.ForgetKept()
+		if answers, slots := kept(); answers != 0 || slots != 0 {
+			t.Fatalf("after ForgetKept: %d answers and %d slot answers still kept", answers, slots)
+		}
 	}
 }
 

@@ -98,6 +98,13 @@ func (c *slotAnswers) get(v booking.ScheduleVersion) (*slotAnswer, bool) {
 	return s, ok
 }
 
+// clear forgets every kept answer.
+func (c *slotAnswers) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.answers, c.order, c.bytes = nil, nil, 0
+}
+
 func (c *slotAnswers) put(v booking.ScheduleVersion, s *slotAnswer) {
 	size := s.size()
 	if size > maxSlotAnswerBytes/4 {

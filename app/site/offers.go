@@ -42,6 +42,17 @@ func (c *offers) get(v booking.ScheduleVersion) (*offer, bool) {
 	return o, ok
 }
 
+// ForgetKept drops the offers kept by schedule version: an idle appliance gives their memory
+// back (app/idlefree.go), and the first visitors after the quiet find them again.
+func (s *Site) ForgetKept() { s.offers.clear() }
+
+// clear forgets every kept offer.
+func (c *offers) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.kept, c.order, c.nbytes = nil, nil, 0
+}
+
 func (c *offers) put(v booking.ScheduleVersion, o *offer) {
 	size := o.size()
 	if size > maxOfferBytes/4 {
