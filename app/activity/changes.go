@@ -84,11 +84,20 @@ func fieldsOf(t reflect.Type) []field {
 
 // Created is after's fields that hold a value, each as [nil, value]: what a new row was made
 // with.
+// It is Diff from nothing with the zero values left out, without comparing each field to
+// nothing: every booking made drafts one.
 func Created(after any, skip ...string) Changes {
 	c := Changes{}
-	for name, v := range Diff(nil, after, skip...) {
-		if !isZero(v[1]) {
-			c[name] = v
+	av := structValue(after)
+	if !av.IsValid() {
+		return c
+	}
+	for _, f := range fieldsOf(av.Type()) {
+		if contains(skip, f.name) {
+			continue
+		}
+		if cur := stamp(f.name, plain(av.Field(f.index).Interface())); !isZero(cur) {
+			c[f.name] = [2]any{nil, cur}
 		}
 	}
 	return c
