@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
+
+	"frontdesk/app/jsontext"
 )
 
 // jsonLines is serve's JSON log handler: slog's JSONHandler with newLogger's options, and a
@@ -55,16 +56,16 @@ func (j *jsonLines) Handle(ctx context.Context, r slog.Record) error {
 		b = append(b, `",`...)
 	}
 	b = append(b, `"level":`...)
-	b = appendJSONString(b, r.Level.String())
+	b = jsontext.SlogString(b, r.Level.String())
 	b = append(b, `,"msg":`...)
-	b = appendJSONString(b, r.Message)
+	b = jsontext.SlogString(b, r.Message)
 	r.Attrs(func(a slog.Attr) bool {
 		b = append(b, ',')
-		b = appendJSONString(b, a.Key)
+		b = jsontext.SlogString(b, a.Key)
 		b = append(b, ':')
 		switch v := a.Value; v.Kind() {
 		case slog.KindString:
-			b = appendJSONString(b, v.String())
+			b = jsontext.SlogString(b, v.String())
 		case slog.KindInt64:
 			b = strconv.AppendInt(b, v.Int64(), 10)
 		case slog.KindUint64:
@@ -72,7 +73,7 @@ func (j *jsonLines) Handle(ctx context.Context, r slog.Record) error {
 		case slog.KindBool:
 			b = strconv.AppendBool(b, v.Bool())
 		case slog.KindDuration:
-			b = appendJSONString(b, readableDuration(v.Duration()))
+			b = jsontext.SlogString(b, readableDuration(v.Duration()))
 		}
 		return true
 	})
@@ -104,54 +105,4 @@ func plainRecord(r slog.Record) bool {
 		return plain
 	})
 	return plain
-}
-
-// appendJSONString appends s quoted as slog's JSON handler quotes it: `"` and `\` and control
-// characters escaped (\n, \r and \t by name), invalid UTF-8 as U+FFFD, and U+2028 and U+2029
-// escaped for JavaScript's sake; HTML's characters are left alone.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, `\n`...)
-			case '\r':
-				b = append(b, `\r`...)
-			case '\t':
-				b = append(b, `\t`...)
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -14,7 +14,7 @@ import (
 // does, whether it encodes the record itself or hands it to slog.
 func TestJSONLinesWriteAsSlog(t *testing.T) {
 	at := time.Date(2026, 12, 3, 17, 4, 5, 123456789, time.FixedZone("", 3600))
-	strs := []string{"", "plain", `quote " and \ back`, "tab\tnew\nline\rcr", "\x00\x01\x1f\x7f", "<html>&amp;",
+	strs := []string{"", "plain", `quote " and \ back`, "tab\tnew\nline\rcr", "bell\b feed\f", "\x00\x01\x1f\x7f", "<html>&amp;",
 		"ünïcödé ✓ 😀", "bad \xff\xfe utf8", "line\u2028para\u2029sep", strings.Repeat("long ", 5000)}
 	records := []func() slog.Record{
 		func() slog.Record { // the access line

@@ -3,6 +3,8 @@ package resource
 import (
 	"slices"
 	"time"
+
+	"frontdesk/app/jsontext"
 )
 
 // AvailableSlots is the body of GET /v3/available_slots.
@@ -120,9 +122,9 @@ func (w *SlotsJSON) add(providerID int64, providerName, date string, start, end 
 	b = append(b, `","provider_id":`...)
 	b = appendJSONInt(b, providerID)
 	b = append(b, `,"provider_name":`...)
-	b = appendJSONString(b, providerName)
+	b = jsontext.String(b, providerName)
 	b = append(b, `,"date":`...)
-	b = appendJSONString(b, date)
+	b = jsontext.String(b, date)
 	b = append(b, `,"starts_at":"`...)
 	b = append(b, startsAt...)
 	b = append(b, `","ends_at":"`...)
@@ -181,9 +183,9 @@ func appendSlotsEnd(b []byte, m SlotsMetadata) []byte {
 	b = append(b, `],"metadata":{"location_id":`...)
 	b = appendJSONInt(b, m.LocationID)
 	b = append(b, `,"date":`...)
-	b = appendJSONString(b, m.Date)
+	b = jsontext.String(b, m.Date)
 	b = append(b, `,"end_date":`...)
-	b = appendJSONString(b, m.EndDate)
+	b = jsontext.String(b, m.EndDate)
 	if m.ServiceID != nil {
 		b = append(b, `,"service_id":`...)
 		b = appendJSONInt(b, *m.ServiceID)

@@ -3,7 +3,6 @@ package resource
 import (
 	"bytes"
 	"encoding/json"
-	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -19,37 +18,6 @@ func encodingJSON(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-}
-
-func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
-	cases := []struct{ name, s string }{
-		{"empty", ""},
-		{"plain", "Ana María"},
-		{"quote and backslash", `say "hi" \ bye`},
-		{"named control characters", "a\bb\fc\nd\re\tf"},
-		{"other control characters", "\x00\x01\x1f\x7f"},
-		{"html stays raw", "<b>Tom & Jerry</b>"},
-		{"line and paragraph separators", "a\u2028b\u2029c"},
-		{"invalid UTF-8", "bad \xff\xfe byte \xe2\x82 cut"},
-		{"emoji and accents", "Zoë 💇 Ñandú"},
-		{"replacement character itself", "\ufffd"},
-	}
-	rng := rand.New(rand.NewPCG(7, 8))
-	for i := range 200 {
-		raw := make([]byte, rng.IntN(24))
-		for j := range raw {
-			raw[j] = byte(rng.IntN(256))
-		}
-		cases = append(cases, struct{ name, s string }{"random " + string(rune('a'+i%26)), string(raw)})
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, want := appendJSONString(nil, c.s), encodingJSON(t, c.s)
-			if !bytes.Equal(got, want) {
-				t.Fatalf("appendJSONString(%q): got %s, want %s", c.s, got, want)
-			}
-		})
-	}
 }
 
 func TestSlotsJSONMatchesEncodingJSON(t *testing.T) {
