@@ -57,6 +57,13 @@ func (c *CatalogCache) Lookup(v int64, key any) (any, bool) {
 	return value, ok
 }
 
+// Forget drops every value: the next lookup of each loads it again.
+func (c *CatalogCache) Forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.values = nil
+}
+
 // Store keeps value under key for catalog version v. A later version than the cache's drops
 // everything stored under the older one; a value loaded under an earlier version than the
 // cache's is not kept (the catalog has moved on since it was read).

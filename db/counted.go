@@ -70,10 +70,14 @@ func (c *CountedCache) Forget() {
 // Counted returns the database's cache of counter-versioned values.
 func (d *DB) Counted() *CountedCache { return &d.counted }
 
-// ForgetKept drops the values both pools keep under change counters (Counted and Kept): an
-// idle appliance gives their memory back, and the first requests after the quiet load them
-// again (app/idlefree.go).
+// ForgetKept drops the values kept under change counters (Counted, and both pools' Kept),
+// under the catalog version (Catalog: schedules' bases, a few MiB for a business of many
+// providers) and under the commit stamp (Unchanged, whose keys name those bases): an idle
+// appliance gives their memory back, and the first requests after the quiet load them again
+// (app/idlefree.go).
 func (d *DB) ForgetKept() {
+	d.catalog.Forget()
+	d.unchanged.forget()
 	d.counted.Forget()
 	d.readStmts.kept.Forget()
 	d.writeStmts.kept.Forget()

@@ -67,7 +67,8 @@ func TestKeptKeepsOnlyCommittedLoads(t *testing.T) {
 }
 
 // TestForgetKept: after ForgetKept, every value either pool kept — the read pool's, the
-// writer's and the database's Counted — is loaded again, and kept again once loaded.
+// writer's, the database's Counted, its Catalog and its Unchanged readings — is loaded again,
+// and kept again once loaded.
 func TestForgetKept(t *testing.T) {
 	g := newGroupTest(t)
 	ctx := context.Background()
@@ -90,10 +91,17 @@ func TestForgetKept(t *testing.T) {
 			loads["counted"]++
 			g.d.Counted().Store("counted", 3, "counted")
 		}
+		if _, ok := g.d.Catalog().Lookup(3, "catalog"); !ok {
+			loads["catalog"]++
+			g.d.Catalog().Store(3, "catalog", "catalog")
+		}
+		if _, err := Unchanged(g.d, "unchanged", load("unchanged")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	want := func(n int, when string) {
 		t.Helper()
-		for _, key := range []string{"read", "write", "counted"} {
+		for _, key := range []string{"read", "write", "counted", "catalog", "unchanged"} {
 			if loads[key] != n {
 				t.Errorf("%s: %q loaded %d times, want %d", when, key, loads[key], n)
 			}

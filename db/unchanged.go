@@ -43,6 +43,14 @@ func (u *unchangedReadings) get(s Stamp, key any) (any, bool) {
 	return v.value, ok && v.stamp == s
 }
 
+// forget drops every reading: keys hold what they name (a schedule's base, say), which an idle
+// appliance gives back.
+func (u *unchangedReadings) forget() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.values = nil
+}
+
 func (u *unchangedReadings) put(s Stamp, key any, value any) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
