@@ -14,10 +14,10 @@ import (
 // served a busy minute would hold tens of MiB it no longer uses for a long while. So serve
 // watches its requests: after a busy window (more than quietRequests started), the first quiet
 // window (at most quietRequests started, none still running) runs free — what the appliance
-// keeps to answer a burst faster dropped (the values kept under change counters, db.ForgetKept:
-// a load over thousands of providers fills them with schedules and busy times no idle
-// appliance needs; and the answers the API and the booking site keep, up to 8 MiB each, which
-// a long spell of varied reads fills), a full collection that returns every free
+// keeps to answer a burst faster dropped (the values kept under change counters and the
+// catalog version, db.ForgetKept: a load over thousands of providers fills them with schedules
+// and busy times no idle appliance needs; and the answers the API and the booking site keep,
+// up to 8 MiB each, which a long spell of varied reads fills), a full collection that returns every free
 // page at once, and the release of the executable's pages (giveBack) — and free runs again only
 // after the next busy window. Start-up is a busy spell of its own: serve
 // gives back once the read pool is open. Nothing is freed while requests keep coming, so throughput under load is

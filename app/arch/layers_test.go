@@ -25,7 +25,7 @@ var (
 		app("webhook"), app("queue"), app("importer"), app("apikey"), app("owner"), app("staff"), app("money"), app("input"),
 		app("resource"), app("managelink"), app("ical"), app("locale"), app("links"), app("idempotency"),
 		app("secrets"), app("mcp/channel"), app("fail"), app("feeds"), app("activity"), app("reports"), app("twofactor"),
-		app("passkey"), app("export"), app("calendar"), app("replies"), app("feepolicy"))
+		app("passkey"), app("export"), app("calendar"), app("replies"), app("feepolicy"), app("jsontext"))
 	// dispatchers send what the writers wrote: HTTP deliveries, SMTP, their metrics. app/server.go
 	// runs them beside the surfaces.
 	dispatchers = set(app("webhook/dispatch"), app("messages/mailer"), app("calendar/calsync"))
