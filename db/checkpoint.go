@@ -23,8 +23,14 @@ import (
 // frame copied at the moment a write transaction begins), so it grows until the writer's
 // backstop checkpoint, which finds nearly every page already copied, brings it back: the WAL
 // file stays under about writerCheckpointPages pages (32 MiB with 4 KiB pages).
+//
+// checkpointEvery is four times SQLite's default: the pages a stream of bookings changes are
+// mostly the same few (the right edge of each index, the counters, the outbox), and a
+// checkpoint copies each page once however often it was written since the last, so a longer
+// stretch between checkpoints copies fewer pages a booking (measured at 16 writers: the
+// background checkpoints' share of a create's CPU went from 4.4 to 3.1 %).
 const (
-	checkpointEvery       = 1000 // pages: SQLite's own default
+	checkpointEvery       = 4000 // pages: 16 MiB of WAL with 4 KiB pages
 	writerCheckpointPages = 8192
 )
 

@@ -216,6 +216,10 @@ func TestCreateBookingRefusals(t *testing.T) {
 		{"unknown provider", body(map[string]any{"provider_id": 999}), 422, "unprocessable_entity", "provider_id: no such provider"},
 		{"unknown location", body(map[string]any{"location_id": 999}), 422, "unprocessable_entity", "location_id: no such location"},
 		{"deactivated client", body(map[string]any{"client_id": 2}), 422, "unprocessable_entity", "client_id: the client is deactivated"},
+		// The client is checked in the write transaction unless the time is refused first: its
+		// error still wins over the time's.
+		{"unknown client at a closed time", body(map[string]any{"client_id": 999, "start_time": "2026-11-29T10:00:00-03:00"}), 422, "unprocessable_entity", "client_id: no such client"},
+		{"deactivated client in a break", body(map[string]any{"client_id": 2, "start_time": "2026-11-24T12:45:00-03:00"}), 422, "unprocessable_entity", "client_id: the client is deactivated"},
 		{"inactive service", body(map[string]any{"service_id": 5}), 422, "unprocessable_entity", "service_id: the service is inactive"},
 		{"service not bookable online", body(map[string]any{"service_id": 4, "provider_id": 3, "location_id": 2}), 422, "unprocessable_entity", "service_id: the service is not bookable online"},
 		{"inactive provider", body(map[string]any{"provider_id": 4}), 422, "unprocessable_entity", "provider_id: the provider is inactive"},

@@ -79,15 +79,19 @@ type Prepared struct {
 	// customer flow that matches the client inside the write transaction (app/reserve) sets
 	// ClientID then, and a payment request sets its own StatusID and Price.
 	NewBooking
-	places  []placed
-	checked int64 // the client Prepare checked; any other is checked inside the transaction
+	places []placed
 }
 
 // Prepare applies the rules of a booking that do not need the write transaction: the request
-// itself, the client, and the placement — the records, working time, other bookings, notice
-// and advance window, through the slot engine for the customer flows (place). It reads the read
-// pool (the catalog cache, kept busy time), so most refusals cost the single writer nothing; a
-// context joined to a write transaction (db.WithTx) reads through that transaction instead.
+// itself and the placement — the records, working time, other bookings, notice and advance
+// window, through the slot engine for the customer flows (place). It reads the read pool (the
+// catalog cache, kept busy time), so most refusals cost the single writer nothing; a context
+// joined to a write transaction (db.WithTx) reads through that transaction instead.
+//
+// The client is checked by Book, inside the write transaction: there its row is in the
+// writer's own page cache, while a read connection drops its cache whenever anyone commits
+// (WAL) and would read the row's pages again on nearly every booking. A placement refused here
+// checks the client first, so a missing or deactivated client is still the error reported.
 //
 // A customer flow may leave two things open. ProviderID 0 is anyone available: the candidates
 // are the providers the engine offers at nb.Start, in id order (ErrSlotUnavailable when there
@@ -111,21 +115,27 @@ func prepare(ctx context.Context, d *db.DB, now time.Time, nb NewBooking, recent
 		return Prepared{}, err
 	}
 	r := d.Reader(ctx)
-	p := Prepared{NewBooking: nb}
-	if !nb.NewClient && (nb.ClientID != 0 || !customerFlow(nb.Source)) {
-		if err := checkClient(ctx, r, nb.ClientID); err != nil {
-			return Prepared{}, err
+	// refused reports err, a refused placement, unless the client is missing or deactivated.
+	refused := func(err error) error {
+		if !nb.NewClient && (nb.ClientID != 0 || !customerFlow(nb.Source)) {
+			if cerr := checkClient(ctx, r, nb.ClientID); cerr != nil {
+				return cerr
+			}
 		}
-		p.checked = nb.ClientID
+		return err
 	}
+	p := Prepared{NewBooking: nb}
 	if nb.ProviderID == 0 && customerFlow(nb.Source) {
 		places, err := anyone(ctx, d, now, nb)
+		if err != nil {
+			return Prepared{}, refused(err)
+		}
 		p.places = places
-		return p, err
+		return p, nil
 	}
 	pl, err := place(ctx, d, now, nb.placement(), nb.Source, 0, recent)
 	if err != nil {
-		return Prepared{}, seatedOr(ctx, r, nb, err)
+		return Prepared{}, refused(seatedOr(ctx, r, nb, err))
 	}
 	p.places = []placed{pl}
 	return p, nil
@@ -167,8 +177,8 @@ func anyone(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) ([]plac
 }
 
 // Book writes a prepared booking inside one write transaction — its own, or the caller's it
-// joins (db.WithTx) — doing only what must be atomic there: the client's check when Prepare
-// did not make it, the overlap check (or, in a class, the seat check) that takes the first
+// joins (db.WithTx) — doing only what must be atomic there: the client's check (see Prepare),
+// the overlap check (or, in a class, the seat check) that takes the first
 // candidate still free, the pack, the insert and booking.created. Errors are Create's.
 func Book(ctx context.Context, d *db.DB, now time.Time, p Prepared) (View, error) {
 	if len(p.places) == 0 {
@@ -198,10 +208,8 @@ func Book(ctx context.Context, d *db.DB, now time.Time, p Prepared) (View, error
 		}
 	}
 	err = d.InTx(ctx, func(q *db.Queries) error {
-		if p.ClientID != p.checked || p.ClientID == 0 {
-			if err := checkClient(ctx, q, p.ClientID); err != nil {
-				return err
-			}
+		if err := checkClient(ctx, q, p.ClientID); err != nil {
+			return err
 		}
 		nb := p.NewBooking
 		for i, pl := range p.places {
