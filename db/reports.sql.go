@@ -11,30 +11,41 @@ import (
 	"strings"
 )
 
-const reportBookedTime = `-- name: ReportBookedTime :many
-SELECT location_id, provider_id, CAST(SUM(end_at - start_at) AS INTEGER) AS ms
+const reportBookingTallies = `-- name: ReportBookingTallies :many
+SELECT location_id, provider_id, service_id, status_id, COALESCE(cancelled_by, '') AS cancelled_by, cancelled_late,
+    count(*) AS n,
+    CAST(SUM(CASE WHEN status_id <> 5 AND session_id IS NULL THEN end_at - start_at ELSE 0 END) AS INTEGER) AS booked_ms,
+    CAST(SUM(pack_id IS NOT NULL AND (status_id <> 5 OR pack_returned = 0)) AS INTEGER) AS pack_sessions
 FROM bookings
 WHERE start_at >= ?1 AND start_at < ?2 AND location_id IN (/*SLICE:locations*/?)
-    AND status_id <> 5 AND session_id IS NULL
-GROUP BY location_id, provider_id
-ORDER BY location_id, provider_id
+GROUP BY location_id, provider_id, service_id, status_id, cancelled_by, cancelled_late
 `
 
-type ReportBookedTimeParams struct {
+type ReportBookingTalliesParams struct {
 	FromMs    int64
 	ToMs      int64
 	Locations []int64
 }
 
-type ReportBookedTimeRow struct {
-	LocationID int64
-	ProviderID int64
-	Ms         int64
+type ReportBookingTalliesRow struct {
+	LocationID    int64
+	ProviderID    int64
+	ServiceID     int64
+	StatusID      int64
+	CancelledBy   string
+	CancelledLate bool
+	N             int64
+	BookedMs      int64
+	PackSessions  int64
 }
 
-// Booked milliseconds per location and provider of appointments that are not cancelled.
-func (q *Queries) ReportBookedTime(ctx context.Context, arg ReportBookedTimeParams) ([]ReportBookedTimeRow, error) {
-	query := reportBookedTime
+// Bookings starting in the range, read once and tallied by location, provider, service and
+// outcome: how many, the time booked by appointments that are not cancelled, and the pack
+// sessions used (booked with a pack and not cancelled, or cancelled without the session going
+// back). Every booking in the range costs a look-up of its row, so the outcomes, the top
+// services, the booked time and the pack sessions come from this one pass, not one each.
+func (q *Queries) ReportBookingTallies(ctx context.Context, arg ReportBookingTalliesParams) ([]ReportBookingTalliesRow, error) {
+	query := reportBookingTallies
 	var queryParams []interface{}
 	queryParams = append(queryParams, arg.FromMs)
 	queryParams = append(queryParams, arg.ToMs)
@@ -51,10 +62,20 @@ func (q *Queries) ReportBookedTime(ctx context.Context, arg ReportBookedTimePara
 		return nil, err
 	}
 	defer rows.Close()
-	items := []ReportBookedTimeRow{}
+	items := []ReportBookingTalliesRow{}
 	for rows.Next() {
-		var i ReportBookedTimeRow
-		if err := rows.Scan(&i.LocationID, &i.ProviderID, &i.Ms); err != nil {
+		var i ReportBookingTalliesRow
+		if err := rows.Scan(
+			&i.LocationID,
+			&i.ProviderID,
+			&i.ServiceID,
+			&i.StatusID,
+			&i.CancelledBy,
+			&i.CancelledLate,
+			&i.N,
+			&i.BookedMs,
+			&i.PackSessions,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
@@ -237,102 +258,6 @@ func (q *Queries) ReportLocations(ctx context.Context) ([]ReportLocationsRow, er
 		return nil, err
 	}
 	return items, nil
-}
-
-const reportOutcomes = `-- name: ReportOutcomes :many
-SELECT status_id, COALESCE(cancelled_by, '') AS cancelled_by, cancelled_late, count(*) AS n
-FROM bookings
-WHERE start_at >= ?1 AND start_at < ?2 AND location_id IN (/*SLICE:locations*/?)
-GROUP BY status_id, cancelled_by, cancelled_late
-ORDER BY status_id, cancelled_by, cancelled_late
-`
-
-type ReportOutcomesParams struct {
-	FromMs    int64
-	ToMs      int64
-	Locations []int64
-}
-
-type ReportOutcomesRow struct {
-	StatusID      int64
-	CancelledBy   string
-	CancelledLate bool
-	N             int64
-}
-
-// Bookings starting in the range by outcome.
-func (q *Queries) ReportOutcomes(ctx context.Context, arg ReportOutcomesParams) ([]ReportOutcomesRow, error) {
-	query := reportOutcomes
-	var queryParams []interface{}
-	queryParams = append(queryParams, arg.FromMs)
-	queryParams = append(queryParams, arg.ToMs)
-	if len(arg.Locations) > 0 {
-		for _, v := range arg.Locations {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:locations*/?", strings.Repeat(",?", len(arg.Locations))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:locations*/?", "NULL", 1)
-	}
-	rows, err := q.db.QueryContext(ctx, query, queryParams...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ReportOutcomesRow{}
-	for rows.Next() {
-		var i ReportOutcomesRow
-		if err := rows.Scan(
-			&i.StatusID,
-			&i.CancelledBy,
-			&i.CancelledLate,
-			&i.N,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const reportPackSessionsUsed = `-- name: ReportPackSessionsUsed :one
-SELECT count(*) AS n
-FROM bookings
-WHERE start_at >= ?1 AND start_at < ?2 AND location_id IN (/*SLICE:locations*/?)
-    AND pack_id IS NOT NULL AND (status_id <> 5 OR pack_returned = 0)
-`
-
-type ReportPackSessionsUsedParams struct {
-	FromMs    int64
-	ToMs      int64
-	Locations []int64
-}
-
-// Pack sessions used by bookings starting in the range: booked with a pack and not cancelled,
-// or cancelled without the session going back.
-func (q *Queries) ReportPackSessionsUsed(ctx context.Context, arg ReportPackSessionsUsedParams) (int64, error) {
-	query := reportPackSessionsUsed
-	var queryParams []interface{}
-	queryParams = append(queryParams, arg.FromMs)
-	queryParams = append(queryParams, arg.ToMs)
-	if len(arg.Locations) > 0 {
-		for _, v := range arg.Locations {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:locations*/?", strings.Repeat(",?", len(arg.Locations))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:locations*/?", "NULL", 1)
-	}
-	row := q.db.QueryRowContext(ctx, query, queryParams...)
-	var n int64
-	err := row.Scan(&n)
-	return n, err
 }
 
 const reportPacksSold = `-- name: ReportPacksSold :one
@@ -628,62 +553,6 @@ func (q *Queries) ReportSaleLines(ctx context.Context, arg ReportSaleLinesParams
 			&i.UnitDiscountCents,
 			&i.UnitDiscountType,
 		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const reportServiceBookings = `-- name: ReportServiceBookings :many
-SELECT service_id, count(*) AS n
-FROM bookings
-WHERE start_at >= ?1 AND start_at < ?2 AND location_id IN (/*SLICE:locations*/?)
-    AND status_id <> 5
-GROUP BY service_id
-ORDER BY n DESC, service_id
-`
-
-type ReportServiceBookingsParams struct {
-	FromMs    int64
-	ToMs      int64
-	Locations []int64
-}
-
-type ReportServiceBookingsRow struct {
-	ServiceID int64
-	N         int64
-}
-
-// Bookings that are not cancelled, per service, most first.
-func (q *Queries) ReportServiceBookings(ctx context.Context, arg ReportServiceBookingsParams) ([]ReportServiceBookingsRow, error) {
-	query := reportServiceBookings
-	var queryParams []interface{}
-	queryParams = append(queryParams, arg.FromMs)
-	queryParams = append(queryParams, arg.ToMs)
-	if len(arg.Locations) > 0 {
-		for _, v := range arg.Locations {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:locations*/?", strings.Repeat(",?", len(arg.Locations))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:locations*/?", "NULL", 1)
-	}
-	rows, err := q.db.QueryContext(ctx, query, queryParams...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ReportServiceBookingsRow{}
-	for rows.Next() {
-		var i ReportServiceBookingsRow
-		if err := rows.Scan(&i.ServiceID, &i.N); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

@@ -77,10 +77,14 @@ func (c *catalog) figures(ctx context.Context, q *db.Queries, zone *time.Locatio
 	if err := c.money(ctx, q, zone, r, b, from, to, &f); err != nil {
 		return f, err
 	}
-	if err := c.bookings(ctx, q, from, to, &f); err != nil {
+	tallies, err := q.ReportBookingTallies(ctx, db.ReportBookingTalliesParams{Locations: c.ids, FromMs: from, ToMs: to})
+	if err != nil {
 		return f, err
 	}
-	if err := c.utilisation(ctx, q, r, from, to, &f); err != nil {
+	if err := c.bookings(ctx, q, tallies, from, to, &f); err != nil {
+		return f, err
+	}
+	if err := c.utilisation(ctx, q, r, tallies, from, to, &f); err != nil {
 		return f, err
 	}
 	return f, nil
@@ -259,14 +263,16 @@ func split(total int64, weights []int64) []int64 {
 	return parts
 }
 
-// bookings fills the outcomes, clients, top services, class fill and packs.
-func (c *catalog) bookings(ctx context.Context, q *db.Queries, from, to int64, f *Figures) error {
-	outs, err := q.ReportOutcomes(ctx, db.ReportOutcomesParams{Locations: c.ids, FromMs: from, ToMs: to})
-	if err != nil {
-		return err
-	}
+// bookings fills the outcomes, clients, top services, class fill and packs; tallies are the
+// period's bookings (ReportBookingTallies).
+func (c *catalog) bookings(ctx context.Context, q *db.Queries, tallies []db.ReportBookingTalliesRow, from, to int64, f *Figures) error {
 	o := &f.Outcomes
-	for _, r := range outs {
+	perService := map[int64]int64{}
+	for _, r := range tallies {
+		f.PackSessionsUsed += r.PackSessions
+		if r.StatusID != booking.StatusCancelled {
+			perService[r.ServiceID] += r.N
+		}
 		o.Total += r.N
 		switch r.StatusID {
 		case booking.StatusAttended:
@@ -302,15 +308,11 @@ func (c *catalog) bookings(ctx context.Context, q *db.Queries, from, to int64, f
 			f.ReturningClients++
 		}
 	}
-	top, err := q.ReportServiceBookings(ctx, db.ReportServiceBookingsParams{Locations: c.ids, FromMs: from, ToMs: to})
-	if err != nil {
-		return err
+	for id, n := range perService {
+		f.TopServices = append(f.TopServices, Count{ID: id, Name: c.services[id], N: n})
 	}
-	for _, t := range top {
-		f.TopServices = append(f.TopServices, Count{ID: t.ServiceID, Name: c.services[t.ServiceID], N: t.N})
-	}
-	slices.SortStableFunc(f.TopServices, func(x, y Count) int {
-		return cmp.Or(cmp.Compare(y.N, x.N), cmp.Compare(x.Name, y.Name))
+	slices.SortFunc(f.TopServices, func(x, y Count) int {
+		return cmp.Or(cmp.Compare(y.N, x.N), cmp.Compare(x.Name, y.Name), cmp.Compare(x.ID, y.ID))
 	})
 	if len(f.TopServices) > TopServices {
 		f.TopServices = f.TopServices[:TopServices]
@@ -329,8 +331,7 @@ func (c *catalog) bookings(ctx context.Context, q *db.Queries, from, to int64, f
 		return err
 	}
 	f.PacksSold, f.PackSessionsSold = sold.Packs, sold.Sessions
-	f.PackSessionsUsed, err = q.ReportPackSessionsUsed(ctx, db.ReportPackSessionsUsedParams{Locations: c.ids, FromMs: from, ToMs: to})
-	return err
+	return nil
 }
 
 // TopServices is how many services the top list shows.
@@ -339,15 +340,13 @@ const TopServices = 5
 // utilisation fills booked and working minutes per provider and location: booked time from
 // the period's bookings and class sessions, working time from the engine (booking.WorkingDays)
 // for every provider who works at the location or was booked there.
-func (c *catalog) utilisation(ctx context.Context, q *db.Queries, r Range, from, to int64, f *Figures) error {
+func (c *catalog) utilisation(ctx context.Context, q *db.Queries, r Range, tallies []db.ReportBookingTalliesRow, from, to int64, f *Figures) error {
 	type key struct{ loc, provider int64 }
 	booked := map[key]int64{}
-	rows, err := q.ReportBookedTime(ctx, db.ReportBookedTimeParams{Locations: c.ids, FromMs: from, ToMs: to})
-	if err != nil {
-		return err
-	}
-	for _, row := range rows {
-		booked[key{row.LocationID, row.ProviderID}] += row.Ms
+	for _, row := range tallies {
+		if row.BookedMs != 0 {
+			booked[key{row.LocationID, row.ProviderID}] += row.BookedMs
+		}
 	}
 	sess, err := q.ReportSessionTime(ctx, db.ReportSessionTimeParams{Locations: c.ids, FromMs: from, ToMs: to})
 	if err != nil {
