@@ -178,8 +178,8 @@ func anyone(ctx context.Context, d *db.DB, now time.Time, nb NewBooking) ([]plac
 
 // Book writes a prepared booking inside one write transaction — its own, or the caller's it
 // joins (db.WithTx) — doing only what must be atomic there: the client's check (see Prepare),
-// the overlap check (or, in a class, the seat check) that takes the first
-// candidate still free, the pack, the insert and booking.created. Errors are Create's.
+// the overlap check (or, in a class, the seat check) that takes the first candidate still free,
+// the pack, the insert and booking.created. Errors are Create's.
 func Book(ctx context.Context, d *db.DB, now time.Time, p Prepared) (View, error) {
 	if len(p.places) == 0 {
 		return View{}, errors.New("booking: Book of a booking that was not prepared")
